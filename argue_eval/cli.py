@@ -1,0 +1,86 @@
+"""The ``argue-eval`` command group: a thin shell over the Python API.
+
+Subcommands live in ``argue_eval.commands.<module>`` and are imported only when run, so ``argue-eval
+--help`` stays fast and never loads pandas, ranx, torch or a JVM. Their one-line help is kept here for the
+same reason. A user error anywhere (``ArgueError``) is printed as one line on stderr with exit code 2.
+"""
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from . import __version__
+from .errors import ArgueError
+
+# name -> (module:attribute, one-line help). Keep the help in step with each command's docstring.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "inspect": ("argue_eval.commands.inspect:command", "Detect what a file is and summarize it."),
+    "convert": ("argue_eval.commands.convert:command", "Convert a requests, nuggets, run, qrels or judgments file to another format."),
+    "validate": ("argue_eval.commands.validate:command", "Check a run against the requests (and collection): located errors."),
+    "collection": ("argue_eval.commands.collection:command", "Index a document collection and look documents up by id."),
+    "score": ("argue_eval.commands.score:command", "Score runs with the ARGUE flowchart from existing judgments."),
+    "assess": ("argue_eval.commands.assess:command", "Export the judgments still missing for human assessors; import their answers."),
+    "compare": ("argue_eval.commands.compare:command", "Leaderboard with confidence intervals and significance tests."),
+    "agree": ("argue_eval.commands.agree:command", "Agreement between two evaluations of the same systems (Kendall's tau, ...)."),
+    "agree-judgments": ("argue_eval.commands.agree:judgments_command", "Agreement between two judgment files (accuracy, Cohen's kappa)."),
+    "requests": ("argue_eval.commands.requests:command", "Create, validate and export report requests (topics)."),
+    "nuggets": ("argue_eval.commands.nuggets:command", "Validate, summarize, merge and bind nugget banks."),
+    "pool": ("argue_eval.commands.pool:command", "Pool ranked or cited documents for assessors."),
+    "qrels": ("argue_eval.commands.qrels:command", "Build, merge and summarize qrels."),
+    "retrieval": ("argue_eval.commands.retrieval:command", "Retrieval measures (nDCG, MAP, recall, ...) for ranked runs or cited documents."),
+    "search": ("argue_eval.commands.search:command", "Search a collection (BM25 via Pyserini, or dense) for assessors."),
+}
+
+
+class LazyGroup(click.Group):
+    """A click group that imports a subcommand's module only when that subcommand runs."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(COMMANDS) | set(self.commands))
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.commands:
+            return self.commands[name]
+        if name not in COMMANDS:
+            return None
+        module_name, attribute = COMMANDS[name][0].split(":")
+        command = getattr(importlib.import_module(module_name), attribute)
+        self.commands[name] = command
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][1] if name in COMMANDS else (self.commands[name].get_short_help_str())) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    def invoke(self, ctx: click.Context):  # type: ignore[override]
+        try:
+            return super().invoke(ctx)
+        except ArgueError as error:
+            click.echo(str(error), err=True)
+            ctx.exit(error.exit_code)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="argue-eval")
+def cli() -> None:
+    """Evaluate report-generation runs (NeuCLIR, RAGTIME, TREC RAG) with ARGUE and friends.
+
+    \b
+    Typical session on the shipped sample track:
+      argue-eval inspect runs/sample/careful.jsonl
+      argue-eval validate runs/sample/careful.jsonl --requests topics/sample/requests.jsonl
+    Run "argue-eval COMMAND --help" for a command's options and a worked example.
+    """
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console-script entry point."""
+    try:
+        cli.main(args=argv, prog_name="argue-eval")
+    except BrokenPipeError:  # e.g. "argue-eval inspect ... | head"
+        sys.stderr.close()
+        sys.exit(0)

@@ -1,0 +1,62 @@
+"""Errors and located problems.
+
+Every complaint about a user's file must say where (file, line, field) and what was expected, so that a
+participant can fix a run without reading our code. ``Problem`` is that located complaint; ``InputError``
+raises one. The CLI turns any ``ArgueError`` into a one-line message and exit code 2, never a traceback.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from os import PathLike
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One located complaint about an input file, printed as ``FILE:LINE: field: message``."""
+
+    path: str
+    line: int | None
+    field: str | None
+    message: str
+    severity: Severity = "error"
+
+    def __str__(self) -> str:
+        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        what = self.message if self.severity == "error" else f"warning: {self.message}"
+        return f"{where}: {self.field}: {what}" if self.field else f"{where}: {what}"
+
+
+class ArgueError(Exception):
+    """Base of every error that is the user's to fix; the CLI prints it and exits with ``exit_code``."""
+
+    exit_code = 2
+
+
+class InputError(ArgueError):
+    """An input file is unusable; carries the located ``Problem``."""
+
+    def __init__(self, path: str | PathLike[str], line: int | None, field: str | None, message: str):
+        self.problem = Problem(str(path), line, field, message)
+        super().__init__(str(self.problem))
+
+    @property
+    def path(self) -> str:
+        return self.problem.path
+
+    @property
+    def line(self) -> int | None:
+        return self.problem.line
+
+
+class MissingDependencyError(ArgueError):
+    """An optional backend was asked for but its extra is not installed."""
+
+    def __init__(self, feature: str, extra: str, detail: str = ""):
+        message = (
+            f"{feature} needs the optional '{extra}' dependencies, which are not installed; "
+            f"install them with: pip install 'argue-eval[{extra}]'"
+        )
+        super().__init__(f"{message} ({detail})" if detail else message)

@@ -1,0 +1,125 @@
+"""Readers, writers and auto-detection for every file shape the kit understands.
+
+Use ``read_reports``/``read_nuggets``/... when you know the kind of file, ``detect`` when you do not. The
+format is found from the file's content (never its name) unless the caller names one with ``format=``.
+"""
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from ..model import Judgment, QrelsRow, RankedRow, Report, Request, TopicNuggets
+from .base import KINDS, FormatSpec, Kind, Probe
+
+__all__ = [
+    "FormatSpec",
+    "Probe",
+    "KINDS",
+    "all_formats",
+    "get_format",
+    "detect",
+    "read",
+    "write",
+    "read_requests",
+    "read_nuggets",
+    "read_reports",
+    "read_ranked",
+    "read_qrels",
+    "read_judgments",
+]
+
+_MODULES = ("requests", "nuggets", "runs", "ranked", "qrels", "judgments")
+
+
+@lru_cache(maxsize=None)
+def all_formats() -> tuple[FormatSpec, ...]:
+    """Every registered format, most specific first (by priority, then registration order)."""
+    specs: list[FormatSpec] = []
+    for module_name in _MODULES:
+        module = importlib.import_module(f"{__name__}.{module_name}")
+        specs.extend(module.FORMATS)
+    order = {id(spec): index for index, spec in enumerate(specs)}
+    return tuple(sorted(specs, key=lambda spec: (-spec.priority, order[id(spec)])))
+
+
+def get_format(name: str, kind: Kind | None = None) -> FormatSpec:
+    """The format called ``name`` (or one of its aliases), optionally restricted to one kind."""
+    matches = [
+        spec
+        for spec in all_formats()
+        if (name == spec.name or name in spec.aliases) and (kind is None or spec.kind == kind)
+    ]
+    if not matches:
+        known = sorted({spec.name for spec in all_formats() if kind is None or spec.kind == kind})
+        what = f"{kind} format" if kind else "format"
+        raise InputError("--format", None, None, f"unknown {what} {name!r}; known: {', '.join(known)}")
+    return matches[0]
+
+
+def detect(path: str | PathLike[str], kind: Kind | None = None) -> FormatSpec:
+    """Recognize the format of ``path`` from its content; raise ``InputError`` when nothing matches."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError(path, None, None, "no such file or directory")
+    probe = Probe(path)
+    if not probe.is_dir and probe.first_line is None:
+        raise InputError(path, None, None, "file is empty")
+    for spec in all_formats():
+        if kind is not None and spec.kind != kind:
+            continue
+        if spec.sniff(probe):
+            return spec
+    expected = f"a known {kind} format" if kind else "a known format"
+    names = ", ".join(sorted({s.name for s in all_formats() if kind is None or s.kind == kind}))
+    raise InputError(
+        path, 1 if not probe.is_dir else None, None,
+        f"cannot recognize the file as {expected} ({names}); name it with --format",
+    )
+
+
+def resolve(path: str | PathLike[str], kind: Kind | None = None, format: str | None = None) -> FormatSpec:
+    """The named format if given (checked against ``kind``), else the detected one."""
+    return get_format(format, kind) if format else detect(path, kind)
+
+
+def read(path: str | PathLike[str], kind: Kind | None = None, format: str | None = None) -> tuple[FormatSpec, Iterator[Any]]:
+    """Detect (or take) the format of ``path`` and return it with a generator of canonical records."""
+    spec = resolve(path, kind, format)
+    return spec, spec.read(Path(path))
+
+
+def write(records: Iterable[Any], path: str | PathLike[str], format: str, kind: Kind | None = None) -> int:
+    """Write canonical records in the named format, atomically; return the number of records written."""
+    spec = get_format(format, kind)
+    if spec.write is None:
+        raise InputError("--to", None, None, f"format {spec.name!r} can be read but not written")
+    return spec.write(records, Path(path))
+
+
+def read_requests(path: str | PathLike[str], format: str | None = None) -> Iterator[Request]:
+    return read(path, "requests", format)[1]
+
+
+def read_nuggets(path: str | PathLike[str], format: str | None = None) -> Iterator[TopicNuggets]:
+    return read(path, "nuggets", format)[1]
+
+
+def read_reports(path: str | PathLike[str], format: str | None = None) -> Iterator[Report]:
+    return read(path, "runs", format)[1]
+
+
+def read_ranked(path: str | PathLike[str], format: str | None = None) -> Iterator[RankedRow]:
+    return read(path, "ranked", format)[1]
+
+
+def read_qrels(path: str | PathLike[str], format: str | None = None) -> Iterator[QrelsRow]:
+    return read(path, "qrels", format)[1]
+
+
+def read_judgments(path: str | PathLike[str], format: str | None = None) -> Iterator[Judgment]:
+    return read(path, "judgments", format)[1]

@@ -1,0 +1,94 @@
+"""The contract every file format implements, so detection, ``inspect`` and ``convert`` stay generic.
+
+A format module (``requests.py``, ``nuggets.py``, ``runs.py``, ``ranked.py``, ``qrels.py``,
+``judgments.py``) exposes ``FORMATS: list[FormatSpec]``. Readers are generators of canonical records
+(``argue_eval.model``) so that a 1 GB run is never held in memory; writers take any iterable of the same
+records and write atomically.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Literal
+
+import orjson
+
+from ..jsonio import BOM, open_binary
+
+Kind = Literal["requests", "nuggets", "runs", "ranked", "qrels", "judgments"]
+KINDS: tuple[str, ...] = ("requests", "nuggets", "runs", "ranked", "qrels", "judgments")
+
+
+@dataclass
+class Probe:
+    """What detection may look at: the path, whether it is a directory, and the file's first record.
+
+    Built once per file and shared by every format's ``sniff``; properties read lazily and only the
+    start of the file, so sniffing a huge run is cheap.
+    """
+
+    path: Path
+
+    @cached_property
+    def is_dir(self) -> bool:
+        return self.path.is_dir()
+
+    @cached_property
+    def first_line(self) -> str | None:
+        """The first non-blank line, decoded leniently (BOM dropped), or ``None`` for an empty file or a directory."""
+        if self.is_dir:
+            return None
+        with open_binary(self.path) as handle:
+            for raw in handle:
+                if raw.strip():
+                    if raw.startswith(BOM):
+                        raw = raw[len(BOM):]
+                    return raw.decode("utf-8", errors="replace").rstrip("\r\n")
+        return None
+
+    @cached_property
+    def first_object(self) -> dict[str, Any] | None:
+        """The first line parsed as a JSON object, or ``None`` when it is not one (TSV, pretty-printed JSON)."""
+        line = self.first_line
+        if line is None or not line.lstrip().startswith("{"):
+            return None
+        try:
+            value = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            return None
+        return value if isinstance(value, dict) else None
+
+    @cached_property
+    def whole_json(self) -> Any:
+        """The whole file parsed as one JSON document (for pretty-printed single-object files), else ``None``.
+
+        Only attempted for files up to 64 MiB: a one-document JSON file larger than that is not a format we read.
+        """
+        if self.is_dir or self.path.stat().st_size > 64 * 1024 * 1024:
+            return None
+        with open_binary(self.path) as handle:
+            data = handle.read()
+        if data.startswith(BOM):
+            data = data[len(BOM):]
+        try:
+            return orjson.loads(data)
+        except orjson.JSONDecodeError:
+            return None
+
+
+@dataclass(frozen=True)
+class FormatSpec:
+    """One file format: how to recognize it, read it into canonical records and (optionally) write it."""
+
+    name: str
+    """Stable name used by ``--format`` and ``convert --to`` (e.g. ``neuclir24``, ``ragtime``, ``argue``)."""
+    kind: Kind
+    description: str
+    sniff: Callable[[Probe], bool]
+    read: Callable[[Path], Iterator[Any]]
+    write: Callable[[Iterable[Any], Path], int] | None = None
+    priority: int = 0
+    """Formats with a higher priority are sniffed first (put the more specific shape first)."""
+    aliases: tuple[str, ...] = field(default_factory=tuple)

@@ -1,0 +1,6 @@
+"""ranked formats (placeholder until implemented)."""
+from __future__ import annotations
+
+from .base import FormatSpec
+
+FORMATS: list[FormatSpec] = []

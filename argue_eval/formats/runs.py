@@ -1,0 +1,6 @@
+"""runs formats (placeholder until implemented)."""
+from __future__ import annotations
+
+from .base import FormatSpec
+
+FORMATS: list[FormatSpec] = []

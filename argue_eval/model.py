@@ -1,0 +1,237 @@
+"""The canonical model every reader produces and every other module consumes.
+
+Readers (``argue_eval.formats``) normalize each track's file shapes into these records; nothing outside
+``formats`` knows a file format. Ids are always ``str``: topic ids such as ``2024-105741`` or segment ids
+such as ``msmarco_v2.1_doc_11_1042#3_2265`` must survive untouched, so no reader may coerce them to numbers.
+
+Records are plain slotted dataclasses (cheap to build in the millions while streaming a run) with an
+``extra`` dict that keeps fields a format has but we do not model, so that read -> write -> read round trips
+lose nothing that the target format can express.
+"""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple
+
+Importance = Literal["vital", "okay"]
+Aggregator = Literal["OR", "AND"]
+LengthUnit = Literal["chars", "words"]
+
+IMPORTANCE_LEVELS: tuple[str, ...] = ("vital", "okay")
+AGGREGATORS: tuple[str, ...] = ("OR", "AND")
+LENGTH_UNITS: tuple[str, ...] = ("chars", "words")
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """Where a record came from, so later errors (validation, scoring) can point at ``FILE:LINE``."""
+
+    path: str
+    line: int | None = None
+
+    def __str__(self) -> str:
+        return self.path if self.line is None else f"{self.path}:{self.line}"
+
+
+@dataclass(slots=True)
+class Request:
+    """A report request (topic): who asks, what they need, and how long the report may be."""
+
+    request_id: str
+    title: str = ""
+    background: str = ""
+    problem_statement: str = ""
+    limit: int | None = None
+    limit_unit: LengthUnit = "chars"
+    collection_ids: tuple[str, ...] = ()
+    aspects: tuple[str, ...] = ()
+    """Subtopics the report should cover (ICAT needs them); organizer-only, stripped for participants."""
+    language: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    source: Location | None = field(default=None, compare=False)
+
+
+@dataclass(slots=True)
+class Answer:
+    """One acceptable answer to a nugget question and the documents that attest it."""
+
+    text: str
+    doc_ids: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Nugget:
+    """A question a good report answers, with its acceptable answers.
+
+    ``negative`` nuggets record an absence ("the collection does not say how many fell ill"); they are the
+    only nuggets that may have answers with no attesting documents. ``importance`` is ``None`` when the
+    source format does not label it (weighted measures then weigh every nugget 1).
+    """
+
+    nugget_id: str
+    request_id: str
+    question: str
+    answers: list[Answer] = field(default_factory=list)
+    importance: Importance | None = None
+    aggregator: Aggregator = "OR"
+    negative: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def bound(self) -> bool:
+        """True when at least one answer is attested by a document (the nugget can be found via a citation)."""
+        return any(answer.doc_ids for answer in self.answers)
+
+    def answer_for(self, text: str) -> Answer | None:
+        """The answer with exactly this text, if any."""
+        for answer in self.answers:
+            if answer.text == text:
+                return answer
+        return None
+
+
+@dataclass(slots=True)
+class TopicNuggets:
+    """All nuggets of one request, the unit nugget readers stream (one line of our canonical file).
+
+    ``extra`` holds topic-level fields some formats carry (query text, title, test collection).
+    """
+
+    request_id: str
+    nuggets: list[Nugget] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+    source: Location | None = field(default=None, compare=False)
+
+
+@dataclass(slots=True)
+class Sentence:
+    """One report sentence and the documents it cites, in citation order (duplicates are kept as given)."""
+
+    text: str
+    citations: tuple[str, ...] = ()
+    citation_scores: tuple[float, ...] | None = None
+    """Parallel to ``citations`` when the run gave scores (RAGTIME dict citations), else ``None``."""
+
+
+@dataclass(slots=True)
+class Report:
+    """A participant's report for one request: ordered sentences plus the run's reference list, if any."""
+
+    run_id: str
+    request_id: str
+    sentences: list[Sentence] = field(default_factory=list)
+    references: tuple[str, ...] | None = None
+    collection_ids: tuple[str, ...] = ()
+    metadata: dict[str, Any] = field(default_factory=dict)
+    """Other fields of the source line (team_id, type, narrative, ...), kept for round trips."""
+    source: Location | None = field(default=None, compare=False)
+
+    @property
+    def text(self) -> str:
+        """The report as one string, sentences joined by single spaces (for length limits and display)."""
+        return " ".join(sentence.text for sentence in self.sentences)
+
+    @property
+    def character_count(self) -> int:
+        """Sum of sentence lengths in characters, no separators (the ARGUE ``character_count`` measure)."""
+        return sum(len(sentence.text) for sentence in self.sentences)
+
+
+class RankedRow(NamedTuple):
+    """One line of a TREC 6-column ranked run: ``qid Q0 docno rank score tag``."""
+
+    query_id: str
+    doc_id: str
+    rank: int
+    score: float
+    run_id: str
+
+
+class QrelsRow(NamedTuple):
+    """One line of TREC qrels: ``qid iteration docno relevance``."""
+
+    query_id: str
+    doc_id: str
+    relevance: int
+    iteration: str = "0"
+
+
+class Document(NamedTuple):
+    """A collection document as the document store returns it."""
+
+    doc_id: str
+    text: str
+    title: str = ""
+
+
+JudgmentKind = Literal[
+    "relevant", "answers", "attested", "negative", "nugget_agrees", "requires_citation", "first_instance"
+]
+JUDGMENT_KINDS: tuple[str, ...] = (
+    "relevant",
+    "answers",
+    "attested",
+    "negative",
+    "nugget_agrees",
+    "requires_citation",
+    "first_instance",
+)
+DOCUMENT_KINDS = frozenset({"relevant", "answers", "attested"})
+"""Kinds asked about a (sentence, cited document) pair: ``doc_id`` is set."""
+NUGGET_KINDS = frozenset({"answers", "nugget_agrees"})
+"""Kinds asked about a nugget answer: ``nugget_id`` and ``answer`` are set."""
+CONTEXT_KINDS = frozenset({"requires_citation", "first_instance"})
+"""Kinds whose answer depends on the sentence's place in its report: ``run_id`` and ``sentence_index`` are set."""
+
+
+def normalize_text(text: str) -> str:
+    """Unicode NFKC with runs of whitespace collapsed: the form sentences are compared and keyed in."""
+    return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+class JudgmentKey(NamedTuple):
+    """The identity of a judgment. It never contains the run id, except for context-dependent kinds."""
+
+    kind: str
+    request_id: str
+    sentence: str
+    doc_id: str | None
+    nugget_id: str | None
+    answer: str | None
+    run_id: str | None
+    sentence_index: int | None
+
+
+@dataclass(slots=True)
+class Judgment:
+    """One yes/no answer to a flowchart question, with its provenance (our canonical judgment JSONL line)."""
+
+    kind: JudgmentKind
+    request_id: str
+    sentence: str
+    value: bool
+    judge: str
+    doc_id: str | None = None
+    nugget_id: str | None = None
+    answer: str | None = None
+    run_id: str | None = None
+    sentence_index: int | None = None
+    confidence: float | None = None
+    rationale: str | None = None
+    source: Location | None = field(default=None, compare=False)
+
+    @property
+    def key(self) -> JudgmentKey:
+        """Identity for caching, deduplication and overriding (later files win for the same key)."""
+        context = self.kind in CONTEXT_KINDS
+        return JudgmentKey(
+            self.kind,
+            self.request_id,
+            normalize_text(self.sentence),
+            self.doc_id if self.kind in DOCUMENT_KINDS else None,
+            self.nugget_id if self.kind in NUGGET_KINDS else None,
+            normalize_text(self.answer) if self.kind in NUGGET_KINDS and self.answer is not None else None,
+            self.run_id if context else None,
+            self.sentence_index if context else None,
+        )

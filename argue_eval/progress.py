@@ -1,0 +1,30 @@
+"""Progress bars for long work (judging, scoring many runs, indexing), on stderr and only for people.
+
+Bars are shown when stderr is a terminal and hidden otherwise (CI logs, pipes, tests), or always hidden
+with ``ARGUE_EVAL_PROGRESS=0``; ``ARGUE_EVAL_PROGRESS=1`` forces them on.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def progress_enabled() -> bool:
+    setting = os.environ.get("ARGUE_EVAL_PROGRESS")
+    if setting is not None:
+        return setting not in ("0", "", "false", "no")
+    return sys.stderr.isatty()
+
+
+def progress(iterable: Iterable[T], desc: str, total: int | None = None, unit: str = "it") -> Iterator[T]:
+    """Wrap ``iterable`` in a tqdm bar on stderr when bars are enabled; otherwise iterate it unchanged."""
+    if not progress_enabled():
+        yield from iterable
+        return
+    from tqdm import tqdm
+
+    yield from tqdm(iterable, desc=desc, total=total, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True)

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Quick start, command 2: create .venv if absent, install argue-eval with its test extras, run the tests.
+# Extra pytest arguments pass through: bash tools/test.sh -k formats -x
+# Optional backends' tests run when their extras are installed: ARGUE_EVAL_EXTRAS=all,test bash tools/test.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source tools/_venv.sh
+ensure_venv "${ARGUE_EVAL_EXTRAS:-test}"
+exec .venv/bin/python -m pytest "$@"
