@@ -6,3 +6,11 @@ such as pandas, ranx, torch or a JVM are imported by the modules that need them,
 from __future__ import annotations
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):  # PEP 562: ``argue_eval.score(...)`` without importing the scorer up front
+    if name == "score":
+        from .argue import score
+
+        return score
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -107,7 +107,8 @@ def _diagnose(path: str | os.PathLike[str], lineno: int, raw: bytes, handle: IO[
     try:
         _, end = decoder.raw_decode(stripped)
     except json.JSONDecodeError as err:
-        ran_out = err.pos >= len(stripped)
+        # The text ends before the value does: past the end, or inside a string that never closes.
+        ran_out = err.pos >= len(stripped) or err.msg.startswith("Unterminated string")
         if ran_out or stripped in ("{", "["):
             ends_file = not raw.endswith(b"\n") and not handle.read(1)
             if ends_file:
@@ -143,6 +144,7 @@ def atomic_writer(path: str | os.PathLike[str], mode: str = "w", encoding: str |
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.chmod(tmp_name, 0o666 & ~_current_umask())  # mkstemp makes 0600 files; outputs get the usual mode
     kwargs: dict[str, Any] = {} if "b" in mode else {"encoding": encoding, "newline": "\n"}
     try:
         with io.open(fd, mode, **kwargs) as handle:
@@ -154,6 +156,12 @@ def atomic_writer(path: str | os.PathLike[str], mode: str = "w", encoding: str |
         except FileNotFoundError:
             pass
         raise
+
+
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def dumps_line(value: Any) -> str:

@@ -58,6 +58,8 @@ class Answer:
 
     text: str
     doc_ids: tuple[str, ...] = ()
+    extra: dict[str, Any] | None = None
+    """Other fields of the answer object in its source format, kept for round trips (``None`` when none)."""
 
 
 @dataclass(slots=True)
@@ -112,6 +114,8 @@ class Sentence:
     citations: tuple[str, ...] = ()
     citation_scores: tuple[float, ...] | None = None
     """Parallel to ``citations`` when the run gave scores (RAGTIME dict citations), else ``None``."""
+    extra: dict[str, Any] | None = None
+    """Other fields of the sentence object, kept for round trips (``None``, not ``{}``, when there are none)."""
 
 
 @dataclass(slots=True)

@@ -104,3 +104,22 @@ def test_atomic_writer_keeps_old_file_when_the_block_fails(tmp_path):
             raise RuntimeError("boom")
     assert path.read_text() == '{"a":1}\n'
     assert [p.name for p in tmp_path.iterdir()] == ["out.jsonl"]
+
+
+def test_atomic_writer_output_gets_the_umask_mode_not_0600(tmp_path):
+    import os
+
+    old = os.umask(0o022)
+    try:
+        path = tmp_path / "out.tsv"
+        with atomic_writer(path) as handle:
+            handle.write("x\n")
+    finally:
+        os.umask(old)
+    assert (path.stat().st_mode & 0o777) == 0o644
+
+
+def test_last_line_cut_inside_a_string_is_truncated(tmp_path):
+    error = error_for(write_bytes(tmp_path, b'{"a": 1}\n{"text": "In August 2014 Tol'))
+    assert error.line == 2
+    assert "truncated last line" in str(error)

@@ -76,6 +76,21 @@ def detect(path: str | PathLike[str], kind: Kind | None = None) -> FormatSpec:
             return spec
     expected = f"a known {kind} format" if kind else "a known format"
     names = ", ".join(sorted({s.name for s in all_formats() if kind is None or s.kind == kind}))
+    if kind is not None:
+        other = next((spec for spec in all_formats() if spec.kind != kind and spec.sniff(probe)), None)
+        if other is not None:
+            raise InputError(
+                path, 1 if not probe.is_dir else None, None,
+                f"cannot recognize the file as {expected} ({names}); it looks like a {other.kind} file "
+                f"({other.name} format)",
+            )
+    if not probe.is_dir and probe.first_object is None and (probe.first_line or "").lstrip().startswith("{"):
+        # Looks like JSON but the first line is not one object (pretty-printed, glued, truncated, bad UTF-8):
+        # the JSONL reader's diagnosis names the actual fault, which helps more than "cannot recognize".
+        from ..jsonio import iter_jsonl
+
+        for _ in iter_jsonl(path):
+            break
     raise InputError(
         path, 1 if not probe.is_dir else None, None,
         f"cannot recognize the file as {expected} ({names}); name it with --format",

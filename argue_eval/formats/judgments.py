@@ -1,6 +1,413 @@
-"""judgments formats (placeholder until implemented)."""
+"""Judgment formats: our canonical judgment JSONL (``argue``) and Auto-ARGUE's ``*.judgments.jsonl`` (``autoargue``).
+
+Judgments are the reusable artifact between judging and scoring (DESIGN §2), so both readers keep where
+each judgment came from (``Judgment.source`` = file and line): a contradiction or a bad value must be
+reported as ``FILE:LINE`` that a person can open and fix.
+
+Auto-ARGUE writes one line per *report*: the report itself (a RAGTIME run line) and, per sentence, the
+cited documents and three judgment types. They map onto our kinds as follows:
+
+* ``CITED_DOCUMENT_RELEVANCE`` (``is_relevant``) -> ``relevant``;
+* ``SENTENCE_ATTESTED`` (``is_attested``) -> ``attested``;
+* ``SENTENCE_ANSWERS_QUESTION`` (``matched_nuggets``) -> ``answers`` true for each matched (question,
+  answer). Auto-ARGUE shows its judge the answers that the cited document attests and records only the
+  matches, so the answers it did *not* match are "no" judgments that only the nugget bank can enumerate:
+  ``read_autoargue(path, nuggets)`` emits them (false) when given the nuggets, and ``iter_autoargue``
+  exposes the raw ``AnswerSet`` so the imported judge can answer such questions without enumerating them.
+
+``judge`` is ``autoargue:<evaluator>`` (Auto-ARGUE's evaluator string, e.g. ``autoargue:from_env``; the
+relevance lookups it marks ``"null"`` become ``autoargue:null``).
+"""
 from __future__ import annotations
 
-from .base import FormatSpec
+import warnings
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
-FORMATS: list[FormatSpec] = []
+from ..errors import InputError
+from ..jsonio import atomic_writer, dumps_line, iter_jsonl
+from ..model import (
+    CONTEXT_KINDS,
+    JUDGMENT_KINDS,
+    Judgment,
+    Location,
+    Report,
+    Sentence,
+    TopicNuggets,
+    normalize_text,
+)
+from .base import FormatSpec, Probe
+
+__all__ = [
+    "FORMATS",
+    "AnswerSet",
+    "AutoArgueReport",
+    "UnknownJudgmentTypeWarning",
+    "iter_autoargue",
+    "judgment_to_dict",
+    "parse_judgment",
+    "read_argue",
+    "read_autoargue",
+    "read_autoargue_reports",
+    "write_argue",
+]
+
+
+class UnknownJudgmentTypeWarning(UserWarning):
+    """An Auto-ARGUE file holds a judgment type we do not map (it is skipped, once reported per file)."""
+
+
+# --------------------------------------------------------------------------------------------------
+# canonical judgments
+# --------------------------------------------------------------------------------------------------
+_NEEDS_DOC = frozenset({"relevant", "attested"})
+_NEEDS_NUGGET = frozenset({"answers", "nugget_agrees"})
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return f"a number ({value!r})"
+    if isinstance(value, str):
+        return f"a string ({value[:40]!r})"
+    return "an array" if isinstance(value, list) else "an object"
+
+
+def parse_judgment(obj: dict[str, Any], path: str, line: int | None) -> Judgment:
+    """One canonical judgment line -> ``Judgment``; the first schema error raises a located ``InputError``."""
+
+    def fail(field: str, message: str) -> InputError:
+        return InputError(path, line, field, message)
+
+    def text(key: str, required: bool) -> str | None:
+        value = obj.get(key)
+        if value is None:
+            if required:
+                raise fail(key, f"missing required field {key!r} (expected a string)")
+            return None
+        if type(value) is not str:
+            raise fail(key, f"expected a string, found {_type_name(value)}")
+        return value
+
+    kind = obj.get("kind")
+    if kind not in JUDGMENT_KINDS or type(kind) is not str:
+        raise fail("kind", f"expected one of {', '.join(JUDGMENT_KINDS)}, found {_type_name(kind)}")
+    request_id = text("request_id", True)
+    if not request_id:
+        raise fail("request_id", "expected a non-empty string id")
+    sentence = text("sentence", True)
+    doc_id = text("doc_id", kind in _NEEDS_DOC)
+    nugget_id = text("nugget_id", kind in _NEEDS_NUGGET)
+    answer = text("answer", False)
+    run_id = text("run_id", kind in CONTEXT_KINDS)
+    index = obj.get("sentence_index")
+    if kind in CONTEXT_KINDS:
+        if type(index) is not int or index < 0:
+            raise fail("sentence_index", f"expected a 0-based sentence index (an integer >= 0), found {_type_name(index)}")
+    elif index is not None and type(index) is not int:
+        raise fail("sentence_index", f"expected an integer or null, found {_type_name(index)}")
+    value = obj.get("value")
+    if type(value) is not bool:
+        raise fail("value", f"expected true or false, found {_type_name(value)}")
+    judge = text("judge", True)
+    if not judge:
+        raise fail("judge", "expected a non-empty judge name (e.g. human:assessor3, lexical, llm:<model>)")
+    confidence = obj.get("confidence")
+    if confidence is not None and (type(confidence) not in (int, float)):
+        raise fail("confidence", f"expected a number or null, found {_type_name(confidence)}")
+    rationale = text("rationale", False)
+    return Judgment(
+        kind=kind,
+        request_id=request_id,
+        sentence=sentence,  # type: ignore[arg-type]
+        value=value,
+        judge=judge,
+        doc_id=doc_id,
+        nugget_id=nugget_id,
+        answer=answer,
+        run_id=run_id,
+        sentence_index=index,
+        confidence=float(confidence) if confidence is not None else None,
+        rationale=rationale,
+        source=Location(path, line),
+    )
+
+
+def read_argue(path: Path) -> Iterator[Judgment]:
+    """Stream canonical judgments (one JSON object per line) with their ``FILE:LINE`` source."""
+    name = str(path)
+    for line, obj in iter_jsonl(path):
+        yield parse_judgment(obj, name, line)
+
+
+def judgment_to_dict(judgment: Judgment) -> dict[str, Any]:
+    """The canonical JSON object of a judgment: fixed key order; ``confidence``/``rationale`` only when set."""
+    out: dict[str, Any] = {
+        "kind": judgment.kind,
+        "request_id": judgment.request_id,
+        "sentence": judgment.sentence,
+        "doc_id": judgment.doc_id,
+        "nugget_id": judgment.nugget_id,
+        "answer": judgment.answer,
+        "run_id": judgment.run_id,
+        "sentence_index": judgment.sentence_index,
+        "value": judgment.value,
+        "judge": judgment.judge,
+    }
+    if judgment.confidence is not None:
+        out["confidence"] = judgment.confidence
+    if judgment.rationale is not None:
+        out["rationale"] = judgment.rationale
+    return out
+
+
+def write_argue(judgments: Iterable[Judgment], path: Path) -> int:
+    """Atomically write canonical judgment JSONL in the order given; return the number of lines."""
+    count = 0
+    with atomic_writer(path) as handle:
+        for judgment in judgments:
+            handle.write(dumps_line(judgment_to_dict(judgment)))
+            count += 1
+    return count
+
+
+# --------------------------------------------------------------------------------------------------
+# Auto-ARGUE judgments
+# --------------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class AnswerSet:
+    """One ``SENTENCE_ANSWERS_QUESTION`` judgment: which (question, answer) pairs a sentence gave via one document.
+
+    ``matched`` holds ``(normalized question text, normalized answer text)`` pairs; every other answer the
+    document attests was shown to the judge and not matched, i.e. is a "no".
+    """
+
+    request_id: str
+    sentence: str
+    doc_id: str
+    matched: frozenset[tuple[str, str]]
+    judge: str
+    source: Location
+
+
+@dataclass(slots=True)
+class AutoArgueReport:
+    """One line of an Auto-ARGUE judgments file: the judged report and what was judged about it."""
+
+    report: Report
+    judgments: list[Judgment]
+    answer_sets: list[AnswerSet]
+
+
+_RELEVANCE = "CITED_DOCUMENT_RELEVANCE"
+_ANSWERS = "SENTENCE_ANSWERS_QUESTION"
+_ATTESTED = "SENTENCE_ATTESTED"
+
+
+def _judge_name(evaluator: Any) -> str:
+    return "autoargue" if evaluator is None else f"autoargue:{evaluator}"
+
+
+def _parse_autoargue_line(obj: dict[str, Any], path: str, line: int, unknown_types: set[str]) -> AutoArgueReport:
+    def fail(field: str, message: str) -> InputError:
+        return InputError(path, line, field, message)
+
+    report_obj = obj.get("report")
+    if type(report_obj) is not dict:
+        raise fail("report", f"expected the judged report (a RAGTIME run object), found {_type_name(report_obj)}")
+    metadata = report_obj.get("metadata") if type(report_obj.get("metadata")) is dict else {}
+    request_id = metadata.get("topic_id", metadata.get("request_id", report_obj.get("request_id", report_obj.get("topic_id"))))
+    run_id = metadata.get("run_id", report_obj.get("run_id"))
+    if type(request_id) is int:
+        request_id = str(request_id)
+    if type(request_id) is not str or not request_id:
+        raise fail("report.metadata.topic_id", f"expected the report's topic id (a string), found {_type_name(request_id)}")
+    if type(run_id) is not str or not run_id:
+        raise fail("report.metadata.run_id", f"expected the report's run id (a string), found {_type_name(run_id)}")
+    segments = obj.get("judgments")
+    if type(segments) is not list:
+        raise fail("judgments", f"expected a list of judged sentences, found {_type_name(segments)}")
+    location = Location(path, line)
+    sentences: list[Sentence] = []
+    judgments: list[Judgment] = []
+    answer_sets: list[AnswerSet] = []
+    for s_index, segment in enumerate(segments):
+        prefix = f"judgments[{s_index}]"
+        if type(segment) is not dict:
+            raise fail(prefix, f"expected a judged sentence object, found {_type_name(segment)}")
+        text = segment.get("text")
+        if type(text) is not str:
+            raise fail(f"{prefix}.text", f"expected the sentence text, found {_type_name(text)}")
+        raw_citations = segment.get("citations") or []
+        if type(raw_citations) is not list:
+            raise fail(f"{prefix}.citations", f"expected a list of cited documents, found {_type_name(raw_citations)}")
+        citations: list[str] = []
+        for c_index, citation in enumerate(raw_citations):
+            doc_id = citation.get("doc_id") if type(citation) is dict else citation
+            if type(doc_id) is not str:
+                raise fail(f"{prefix}.citations[{c_index}].doc_id", f"expected a document id, found {_type_name(doc_id)}")
+            citations.append(doc_id)
+        sentences.append(Sentence(text, tuple(citations)))
+        items = segment.get("judgments") or []
+        if type(items) is not list:
+            raise fail(f"{prefix}.judgments", f"expected a list of judgments, found {_type_name(items)}")
+        for j_index, item in enumerate(items):
+            field = f"{prefix}.judgments[{j_index}]"
+            if type(item) is not dict:
+                raise fail(field, f"expected a judgment object, found {_type_name(item)}")
+            type_id = item.get("judgment_type_id")
+            response = item.get("response")
+            if type(response) is not dict:
+                raise fail(f"{field}.response", f"expected an object, found {_type_name(response)}")
+            provenance = item.get("provenance") if type(item.get("provenance")) is dict else {}
+            doc_id = provenance.get("doc_id") or response.get("doc_id")
+            judge = _judge_name(item.get("evaluator"))
+            if type_id not in (_RELEVANCE, _ANSWERS, _ATTESTED):
+                unknown_types.add(str(type_id))
+                continue
+            if type(doc_id) is not str:
+                raise fail(f"{field}.provenance.doc_id", f"expected the judged document id, found {_type_name(doc_id)}")
+            if type_id == _ANSWERS:
+                matched_raw = response.get("matched_nuggets") or []
+                if type(matched_raw) is not list:
+                    raise fail(f"{field}.response.matched_nuggets", f"expected a list, found {_type_name(matched_raw)}")
+                matched: set[tuple[str, str]] = set()
+                for m_index, match in enumerate(matched_raw):
+                    m_field = f"{field}.response.matched_nuggets[{m_index}]"
+                    question = match.get("question_text") if type(match) is dict else None
+                    if type(question) is not str:
+                        raise fail(f"{m_field}.question_text", f"expected the question text, found {_type_name(question)}")
+                    answers = match.get("matched_answer") or []
+                    if type(answers) is str:
+                        answers = [answers]
+                    if type(answers) is not list or any(type(a) is not str for a in answers):
+                        raise fail(f"{m_field}.matched_answer", "expected a list of answer texts")
+                    for answer in answers:
+                        matched.add((normalize_text(question), normalize_text(answer)))
+                answer_sets.append(AnswerSet(request_id, text, doc_id, frozenset(matched), judge, location))
+                for question, answer in sorted(matched):
+                    judgments.append(
+                        Judgment("answers", request_id, text, True, judge, doc_id=doc_id, nugget_id=question,
+                                 answer=answer, source=location)
+                    )
+                continue
+            key, kind = ("is_relevant", "relevant") if type_id == _RELEVANCE else ("is_attested", "attested")
+            value = response.get(key)
+            if type(value) is not bool:
+                raise fail(f"{field}.response.{key}", f"expected true or false, found {_type_name(value)}")
+            judgments.append(Judgment(kind, request_id, text, value, judge, doc_id=doc_id, source=location))  # type: ignore[arg-type]
+    references = report_obj.get("references")
+    report = Report(
+        run_id=run_id,
+        request_id=request_id,
+        sentences=sentences,
+        references=tuple(references) if type(references) is list else None,
+        metadata={k: v for k, v in metadata.items() if k not in ("run_id", "topic_id")},
+        source=location,
+    )
+    return AutoArgueReport(report, judgments, answer_sets)
+
+
+def iter_autoargue(path: Path) -> Iterator[AutoArgueReport]:
+    """Stream an Auto-ARGUE judgments file report by report (unknown judgment types warned about once)."""
+    name = str(path)
+    unknown_types: set[str] = set()
+    for line, obj in iter_jsonl(path):
+        yield _parse_autoargue_line(obj, name, line, unknown_types)
+    if unknown_types:
+        warnings.warn(
+            f"{name}: skipped Auto-ARGUE judgment types we do not use: {', '.join(sorted(unknown_types))}",
+            UnknownJudgmentTypeWarning,
+            stacklevel=2,
+        )
+
+
+def _question_index(nuggets: Iterable[TopicNuggets]) -> dict[tuple[str, str], tuple[str, dict[str, str], list[tuple[str, tuple[str, ...]]]]]:
+    """(request, normalized question) -> (nugget id, {normalized answer: answer text}, [(answer text, doc ids)])."""
+    index: dict[tuple[str, str], tuple[str, dict[str, str], list[tuple[str, tuple[str, ...]]]]] = {}
+    for topic in nuggets:
+        for nugget in topic.nuggets:
+            answers = {normalize_text(a.text): a.text for a in nugget.answers}
+            index[(topic.request_id, normalize_text(nugget.question))] = (
+                nugget.nugget_id, answers, [(a.text, tuple(a.doc_ids)) for a in nugget.answers]
+            )
+    return index
+
+
+def read_autoargue(path: Path, nuggets: Iterable[TopicNuggets] | None = None) -> Iterator[Judgment]:
+    """Auto-ARGUE judgments as canonical ``Judgment`` records.
+
+    Without ``nuggets`` the ``answers`` judgments are the matches only, keyed by question text. With the
+    nugget bank, question texts become nugget ids, matched answer texts take the bank's spelling, and every
+    answer that the cited document attests but the judge did not match is emitted as a "no" judgment.
+    """
+    index = _question_index(nuggets) if nuggets is not None else None
+    by_doc: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
+    if index is not None:
+        for (request_id, question), (nugget_id, _answers, bound) in index.items():
+            for answer_text, doc_ids in bound:
+                for doc_id in doc_ids:
+                    by_doc.setdefault((request_id, doc_id), []).append((nugget_id, question, answer_text))
+    for record in iter_autoargue(path):
+        if index is None:
+            yield from record.judgments
+            continue
+        for judgment in record.judgments:
+            if judgment.kind != "answers":
+                yield judgment
+        for answer_set in record.answer_sets:
+            seen: set[tuple[str, str]] = set()
+            for nugget_id, question, answer_text in by_doc.get((answer_set.request_id, answer_set.doc_id), []):
+                pair = (question, normalize_text(answer_text))
+                seen.add(pair)
+                yield Judgment("answers", answer_set.request_id, answer_set.sentence, pair in answer_set.matched,
+                               answer_set.judge, doc_id=answer_set.doc_id, nugget_id=nugget_id, answer=answer_text,
+                               source=answer_set.source)
+            for question, answer in sorted(answer_set.matched - seen):
+                # a match the bank does not bind to this document: keep it, under the bank's id when known
+                entry = index.get((answer_set.request_id, question))
+                nugget_id = entry[0] if entry else question
+                answer_text = entry[1].get(answer, answer) if entry else answer
+                yield Judgment("answers", answer_set.request_id, answer_set.sentence, True, answer_set.judge,
+                               doc_id=answer_set.doc_id, nugget_id=nugget_id, answer=answer_text,
+                               source=answer_set.source)
+
+
+def read_autoargue_reports(path: Path) -> Iterator[Report]:
+    """The reports embedded in an Auto-ARGUE judgments file (so it can be scored without the run file)."""
+    for record in iter_autoargue(path):
+        yield record.report
+
+
+# --------------------------------------------------------------------------------------------------
+# detection
+# --------------------------------------------------------------------------------------------------
+def _sniff_argue(probe: Probe) -> bool:
+    obj = probe.first_object or {}
+    return obj.get("kind") in JUDGMENT_KINDS and "request_id" in obj and "value" in obj and "judge" in obj
+
+
+def _sniff_autoargue(probe: Probe) -> bool:
+    obj = probe.first_object or {}
+    return type(obj.get("report")) is dict and type(obj.get("judgments")) is list
+
+
+FORMATS: list[FormatSpec] = [
+    FormatSpec(
+        "argue", "judgments",
+        "argue-eval canonical judgments, one {kind, request_id, sentence, doc_id, nugget_id, answer, run_id, "
+        "sentence_index, value, judge} per line (JSONL)",
+        _sniff_argue, read_argue, write_argue, priority=10, aliases=("canonical",),
+    ),
+    FormatSpec(
+        "autoargue", "judgments",
+        "Auto-ARGUE *.judgments.jsonl: one {report, judgments: [per sentence: relevance, answers-question, "
+        "attested]} per line (read only)",
+        _sniff_autoargue, read_autoargue, None, priority=20, aliases=("auto-argue",),
+    ),
+]

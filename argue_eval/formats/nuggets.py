@@ -1,6 +1,640 @@
-"""nuggets formats (placeholder until implemented)."""
+"""Nugget formats: ours, NeuCLIR 2024 sample evaluation data, report_gen_eval banks, Auto-ARGUE NuggetBank v3,
+RAGTIME nugget banks and nuggetizer output.
+
+Every reader yields one ``TopicNuggets`` per topic record (a JSONL line, or a v3 file). Formats without
+nugget ids use the question text as ``nugget_id`` (the judgment files name nuggets by it). Formats that
+have no ids merge a question repeated within a topic into one nugget whose answers merge (an answer text
+seen twice unions its documents), because ARGUE scores questions, not lines. Our canonical format keeps
+nuggets exactly as written (ids are explicit there).
+
+Negative nuggets record an absence. In NeuCLIR 2024 sample data a question whose answers all lack
+documents ("no") is one; in our canonical format ``negative`` is explicit. nuggetizer statements have
+no documents at all: they become nuggets whose question is the statement, with no answers and
+``extra["statement"] = True``.
+"""
 from __future__ import annotations
 
-from .base import FormatSpec
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
 
-FORMATS: list[FormatSpec] = []
+import orjson
+
+from ..errors import InputError, Problem
+from ..jsonio import atomic_writer, dumps_line, iter_jsonl, read_json
+from ..model import AGGREGATORS, Answer, Location, Nugget, TopicNuggets
+from ._fields import Fields, type_name, unknown, warn_lossy
+from .base import FormatSpec, Probe
+
+__all__ = ["FORMATS", "NUGGET_FORMATS", "parse_topic", "topic_to_argue", "topic_to_v3", "v3_file_name"]
+
+NUGGET_FORMATS: tuple[str, ...] = ("argue", "neuclir24-eval", "report-gen-eval", "autoargue-v3", "ragtime-bank", "nuggetizer")
+
+_ARGUE_TOPIC = frozenset({"request_id", "nuggets"})
+_ARGUE_NUGGET = frozenset({"nugget_id", "question", "importance", "aggregator", "negative", "answers"})
+_ARGUE_ANSWER = frozenset({"answer", "doc_ids"})
+_EVAL_TOPIC = frozenset({"request_id", "questions"})
+_RGE_TOPIC = frozenset({"query_id", "items"})
+_RGE_ITEM = frozenset({"query_id", "question_id", "question_text", "info", "gold_answers"})
+_RGE_ANSWER = frozenset({"answer", "citations"})
+_V3_TOPIC = frozenset({"query_id", "format_version", "nugget_bank"})
+_V3_NUGGET = frozenset({"question", "question_id", "aggregator_type", "query_id", "importance", "negative", "answers"})
+_V3_ANSWER = frozenset({"answer", "references"})
+_RT_TOPIC = frozenset({"metadata", "nugget_bank"})
+_RT_NUGGET = frozenset({"question", "question_id", "aggregator_type", "importance", "negative", "answers"})
+_RT_ANSWER = frozenset({"answer", "references"})
+_NZ_TOPIC = frozenset({"qid", "nuggets"})
+_NZ_NUGGET = frozenset({"text", "importance"})
+
+_NO_IMPORTANCE = ("na", "n/a", "none", "")
+
+
+# --------------------------------------------------------------------------------------------------
+# shared pieces
+# --------------------------------------------------------------------------------------------------
+def _importance(value: Any, field: str, f: Fields) -> str | None:
+    """vital / okay; ``NA``, empty or missing mean unlabelled (``None``). Case is ignored."""
+    if value is None:
+        return None
+    if type(value) is str:
+        lowered = value.strip().lower()
+        if lowered in ("vital", "okay"):
+            return lowered
+        if lowered in _NO_IMPORTANCE:
+            return None
+    f.error(field, f"expected importance 'vital', 'okay' or null/'NA', found {type_name(value)}")
+    return None
+
+
+def _aggregator(value: Any, field: str, f: Fields) -> str:
+    if value is None:
+        return "OR"
+    if type(value) is str and value.strip().upper() in AGGREGATORS:
+        return value.strip().upper()
+    f.error(field, f"expected aggregator 'OR' or 'AND', found {type_name(value)}")
+    return "OR"
+
+
+def _negative(value: Any, field: str, f: Fields) -> bool:
+    if value is None:
+        return False
+    if type(value) is bool:
+        return value
+    f.error(field, f"expected true or false, found {type_name(value)}")
+    return False
+
+
+def _doc_ids(value: Any, field: str, f: Fields) -> tuple[str, ...]:
+    """Document ids given as strings, or as ``{"doc_id": ...}`` objects (Auto-ARGUE references)."""
+    if value is None:
+        return ()
+    if type(value) is not list:
+        f.error(field, f"expected a list of document ids, found {type_name(value)}")
+        return ()
+    out: list[str] = []
+    for index, item in enumerate(value):
+        where = f"{field}[{index}]"
+        if type(item) is dict:
+            if "doc_id" not in item:
+                f.error(where, "expected a reference object with a 'doc_id' field")
+                continue
+            item, where = item["doc_id"], where + ".doc_id"
+        ident = f.ident_value(item, where)
+        if ident is not None:
+            out.append(ident)
+    return tuple(out)
+
+
+class _Merger:
+    """Nuggets of one topic keyed by question text: a repeated question adds its answers to the first."""
+
+    def __init__(self, request_id: str):
+        self.request_id = request_id
+        self.by_question: dict[str, Nugget] = {}
+
+    def nugget(self, question: str, nugget_id: str | None, importance: str | None, aggregator: str,
+               negative: bool = False, extra: dict[str, Any] | None = None) -> Nugget:
+        found = self.by_question.get(question)
+        if found is None:
+            found = Nugget(nugget_id or question, self.request_id, question, [], importance, aggregator, negative, extra or {})
+            self.by_question[question] = found
+        else:
+            if found.importance is None:
+                found.importance = importance
+            found.negative = found.negative or negative
+            for key, value in (extra or {}).items():
+                found.extra.setdefault(key, value)
+        return found
+
+    def nuggets(self) -> list[Nugget]:
+        return list(self.by_question.values())
+
+
+def _add_answer(nugget: Nugget, text: str, doc_ids: tuple[str, ...], extra: dict[str, Any] | None = None) -> None:
+    """Append an answer, or union the documents of an existing answer with the same text (order kept)."""
+    for answer in nugget.answers:
+        if answer.text == text:
+            answer.doc_ids = tuple(dict.fromkeys(answer.doc_ids + doc_ids))
+            if extra:
+                answer.extra = {**extra, **(answer.extra or {})}
+            return
+    nugget.answers.append(Answer(text, tuple(dict.fromkeys(doc_ids)), extra or None))
+
+
+# --------------------------------------------------------------------------------------------------
+# careful parsers (one topic object each)
+# --------------------------------------------------------------------------------------------------
+def parse_topic(
+    obj: dict[str, Any], format_name: str, path: str, line: int | None, problems: list[Problem] | None = None
+) -> TopicNuggets | None:
+    """Parse one topic object (a JSONL line, or a whole v3 file) in ``format_name``.
+
+    Strict (raises ``InputError``) with ``problems=None``; otherwise appends every problem and returns
+    the topic when it has a request id, else ``None``.
+    """
+    if format_name not in _PARSERS:
+        raise ValueError(f"unknown nugget format {format_name!r}; known: {', '.join(NUGGET_FORMATS)}")
+    fields = Fields(path, line, problems)
+    if type(obj) is not dict:
+        fields.error(None, f"expected a JSON object, found {type_name(obj)}")
+        return None
+    return _PARSERS[format_name](obj, fields)
+
+
+def _parse_argue(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
+    request_id = f.ident(obj, "request_id")
+    nuggets: list[Nugget] = []
+    raw = None
+    if "nuggets" not in obj:
+        f.error("nuggets", "missing required field 'nuggets' (expected an array of nugget objects)")
+    else:
+        raw = f.array(obj["nuggets"], "nuggets", "an array of nugget objects")
+    for index, item in enumerate(raw or ()):
+        where = f"nuggets[{index}]"
+        if f.mapping(item, where, "a nugget object {nugget_id, question, answers, ...}") is None:
+            continue
+        question = f.text(item, "question", where + ".", required=True)
+        nugget_id = f.ident(item, "nugget_id", where + ".", required=False) or question
+        answers: list[Answer] = []
+        for a_index, answer in enumerate(f.array(item.get("answers", []), where + ".answers", "an array of answers") or ()):
+            a_where = f"{where}.answers[{a_index}]"
+            if f.mapping(answer, a_where, "an answer object {answer, doc_ids}") is None:
+                continue
+            text = f.text(answer, "answer", a_where + ".", required=True)
+            docs = _doc_ids(answer.get("doc_ids"), a_where + ".doc_ids", f)
+            answers.append(Answer(text, docs, unknown(answer, _ARGUE_ANSWER) or None))
+        nuggets.append(Nugget(
+            nugget_id, request_id or "", question, answers,
+            _importance(item.get("importance"), where + ".importance", f),
+            _aggregator(item.get("aggregator"), where + ".aggregator", f),
+            _negative(item.get("negative"), where + ".negative", f),
+            unknown(item, _ARGUE_NUGGET),
+        ))
+    if request_id is None:
+        return None
+    return TopicNuggets(request_id, nuggets, unknown(obj, _ARGUE_TOPIC), Location(f.path, f.line))
+
+
+def _parse_neuclir24_eval(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
+    """``questions: [[question, [[answer, [doc_id...]]...]]...]``; all-documentless answers mark a negative nugget."""
+    request_id = f.ident(obj, "request_id")
+    merger = _Merger(request_id or "")
+    if "questions" not in obj:
+        f.error("questions", "missing required field 'questions' (expected [[question, [[answer, [doc_id...]]...]]...])")
+    for q_index, pair in enumerate(f.array(obj.get("questions", []), "questions", "an array of [question, answers] pairs") or ()):
+        where = f"questions[{q_index}]"
+        if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str or type(pair[1]) is not list:
+            f.error(where, f"expected a pair [question text, [[answer, [doc_id...]]...]], found {type_name(pair)}")
+            continue
+        question, raw_answers = pair
+        nugget = merger.nugget(question, None, None, "OR")
+        for a_index, answer in enumerate(raw_answers):
+            a_where = f"{where}[1][{a_index}]"
+            if type(answer) is not list or len(answer) != 2 or type(answer[0]) is not str:
+                f.error(a_where, f"expected a pair [answer text, [doc_id...]], found {type_name(answer)}")
+                continue
+            _add_answer(nugget, answer[0], _doc_ids(answer[1], a_where + "[1]", f))
+    nuggets = merger.nuggets()
+    for nugget in nuggets:
+        nugget.negative = bool(nugget.answers) and not nugget.bound
+    if request_id is None:
+        return None
+    return TopicNuggets(request_id, nuggets, unknown(obj, _EVAL_TOPIC), Location(f.path, f.line))
+
+
+def _parse_report_gen_eval(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
+    """One item per question-answer pair; items sharing a question text become one nugget (first id kept)."""
+    request_id = f.ident(obj, "query_id")
+    merger = _Merger(request_id or "")
+    if "items" not in obj:
+        f.error("items", "missing required field 'items' (expected an array of question items)")
+    for index, item in enumerate(f.array(obj.get("items", []), "items", "an array of question items") or ()):
+        where = f"items[{index}]"
+        if f.mapping(item, where, "a question item {question_id, question_text, gold_answers, info}") is None:
+            continue
+        question = f.text(item, "question_text", where + ".", required=True)
+        question_id = f.ident(item, "question_id", where + ".", required=False)
+        info = item.get("info") or {}
+        if f.mapping(info, where + ".info") is None:
+            info = {}
+        extra: dict[str, Any] = {}
+        info_rest = {k: v for k, v in info.items() if k != "importance"}
+        if info_rest:
+            extra["info"] = info_rest
+        extra.update(unknown(item, _RGE_ITEM))
+        nugget = merger.nugget(question, question_id, _importance(info.get("importance"), where + ".info.importance", f), "OR",
+                               extra=extra)
+        ids = nugget.extra.setdefault("question_ids", [])
+        if question_id is not None and question_id not in ids:
+            ids.append(question_id)
+        answers = f.array(item.get("gold_answers", []), where + ".gold_answers", "an array of answers") or ()
+        for a_index, answer in enumerate(answers):
+            a_where = f"{where}.gold_answers[{a_index}]"
+            if type(answer) is str:
+                _add_answer(nugget, answer, ())
+            elif type(answer) is dict:
+                text = f.text(answer, "answer", a_where + ".", required=True)
+                _add_answer(nugget, text, _doc_ids(answer.get("citations"), a_where + ".citations", f),
+                            unknown(answer, _RGE_ANSWER) or None)
+            else:
+                f.error(a_where, f"expected an answer string or {{answer, citations}}, found {type_name(answer)}")
+    if request_id is None:
+        return None
+    return TopicNuggets(request_id, merger.nuggets(), unknown(obj, _RGE_TOPIC), Location(f.path, f.line))
+
+
+def _parse_v3(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
+    """One Auto-ARGUE NuggetBank v3 file: ``nugget_bank`` maps question text to question objects."""
+    request_id = f.ident(obj, "query_id")
+    version = obj.get("format_version")
+    if version is not None and version != "v3":
+        f.error("format_version", f"expected 'v3', found {type_name(version)}")
+    merger = _Merger(request_id or "")
+    if "nugget_bank" not in obj:
+        f.error("nugget_bank", "missing required field 'nugget_bank' (expected an object keyed by question text)")
+    bank = f.mapping(obj.get("nugget_bank", {}), "nugget_bank", "an object keyed by question text") or {}
+    for key, item in bank.items():
+        where = f"nugget_bank[{key!r}]"
+        if f.mapping(item, where, "a question object {question, question_id, aggregator_type, answers}") is None:
+            continue
+        question = f.text(item, "question", where + ".") or key
+        nugget = merger.nugget(
+            question,
+            f.ident(item, "question_id", where + ".", required=False),
+            _importance(item.get("importance"), where + ".importance", f),
+            _aggregator(item.get("aggregator_type"), where + ".aggregator_type", f),
+            _negative(item.get("negative"), where + ".negative", f),
+            unknown(item, _V3_NUGGET),
+        )
+        answers = f.mapping(item.get("answers", {}), where + ".answers", "an object keyed by answer text") or {}
+        for a_key, answer in answers.items():
+            a_where = f"{where}.answers[{a_key!r}]"
+            if f.mapping(answer, a_where, "an answer object {answer, references}") is None:
+                continue
+            text = f.text(answer, "answer", a_where + ".") or a_key
+            _add_answer(nugget, text, _doc_ids(answer.get("references"), a_where + ".references", f),
+                        unknown(answer, _V3_ANSWER) or None)
+    if request_id is None:
+        return None
+    return TopicNuggets(request_id, merger.nuggets(), unknown(obj, _V3_TOPIC), Location(f.path, f.line))
+
+
+def _parse_ragtime_bank(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
+    """``{metadata: {topic_id, ...}, nugget_bank: [{question, aggregator_type, answers: [{answer, references}]}]}``."""
+    request_id = None
+    extra = unknown(obj, _RT_TOPIC)
+    if "metadata" not in obj:
+        f.error("metadata", "missing required field 'metadata' (expected an object with topic_id)")
+    else:
+        meta = f.mapping(obj["metadata"], "metadata", "an object with topic_id")
+        if meta is not None:
+            request_id = f.ident(meta, "topic_id", "metadata.")
+            rest = {k: v for k, v in meta.items() if k != "topic_id"}
+            if rest:
+                extra = {"metadata": rest, **extra}
+    merger = _Merger(request_id or "")
+    if "nugget_bank" not in obj:
+        f.error("nugget_bank", "missing required field 'nugget_bank' (expected an array of questions)")
+    for index, item in enumerate(f.array(obj.get("nugget_bank", []), "nugget_bank", "an array of questions") or ()):
+        where = f"nugget_bank[{index}]"
+        if f.mapping(item, where, "a question object {question, aggregator_type, answers}") is None:
+            continue
+        nugget = merger.nugget(
+            f.text(item, "question", where + ".", required=True),
+            f.ident(item, "question_id", where + ".", required=False),
+            _importance(item.get("importance"), where + ".importance", f),
+            _aggregator(item.get("aggregator_type"), where + ".aggregator_type", f),
+            _negative(item.get("negative"), where + ".negative", f),
+            unknown(item, _RT_NUGGET),
+        )
+        for a_index, answer in enumerate(f.array(item.get("answers", []), where + ".answers", "an array of answers") or ()):
+            a_where = f"{where}.answers[{a_index}]"
+            if f.mapping(answer, a_where, "an answer object {answer, references}") is None:
+                continue
+            _add_answer(nugget, f.text(answer, "answer", a_where + ".", required=True),
+                        _doc_ids(answer.get("references"), a_where + ".references", f), unknown(answer, _RT_ANSWER) or None)
+    if request_id is None:
+        return None
+    return TopicNuggets(request_id, merger.nuggets(), extra, Location(f.path, f.line))
+
+
+def _parse_nuggetizer(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
+    """nuggetizer statements (no documents): question = statement text, no answers, ``extra["statement"] = True``."""
+    request_id = f.ident(obj, "qid")
+    merger = _Merger(request_id or "")
+    if "nuggets" not in obj:
+        f.error("nuggets", "missing required field 'nuggets' (expected an array of {text, importance})")
+    for index, item in enumerate(f.array(obj.get("nuggets", []), "nuggets", "an array of {text, importance}") or ()):
+        where = f"nuggets[{index}]"
+        if f.mapping(item, where, "a statement object {text, importance}") is None:
+            continue
+        merger.nugget(
+            f.text(item, "text", where + ".", required=True), None,
+            _importance(item.get("importance"), where + ".importance", f), "OR",
+            extra={"statement": True, **unknown(item, _NZ_NUGGET)},
+        )
+    if request_id is None:
+        return None
+    return TopicNuggets(request_id, merger.nuggets(), unknown(obj, _NZ_TOPIC), Location(f.path, f.line))
+
+
+_PARSERS: dict[str, Callable[[dict[str, Any], Fields], TopicNuggets | None]] = {
+    "argue": _parse_argue,
+    "neuclir24-eval": _parse_neuclir24_eval,
+    "report-gen-eval": _parse_report_gen_eval,
+    "autoargue-v3": _parse_v3,
+    "ragtime-bank": _parse_ragtime_bank,
+    "nuggetizer": _parse_nuggetizer,
+}
+
+
+# --------------------------------------------------------------------------------------------------
+# readers
+# --------------------------------------------------------------------------------------------------
+def _jsonl_reader(format_name: str) -> Callable[[Path], Iterator[TopicNuggets]]:
+    parser = _PARSERS[format_name]
+
+    def read(path: Path) -> Iterator[TopicNuggets]:
+        name = str(path)
+        for lineno, obj in iter_jsonl(path):
+            yield parser(obj, Fields(name, lineno))  # type: ignore[misc]  # strict: never None
+
+    read.__name__ = f"read_{format_name.replace('-', '_')}"
+    return read
+
+
+def _v3_files(directory: Path) -> list[Path]:
+    return sorted(p for p in directory.iterdir() if p.is_file() and p.name.endswith((".json", ".json.gz")))
+
+
+def read_v3(path: Path) -> Iterator[TopicNuggets]:
+    """A NuggetBank v3 directory (one ``nuggets_<qid>.v3.json`` per topic, read in file-name order) or one file."""
+    path = Path(path)
+    if path.is_dir():
+        files = _v3_files(path)
+        if not files:
+            raise InputError(path, None, None, "directory holds no *.json NuggetBank v3 files")
+    else:
+        files = [path]
+    for file in files:
+        obj = read_json(file)
+        if type(obj) is not dict:
+            raise InputError(file, None, None, f"expected one JSON object (a NuggetBank v3 topic), found {type_name(obj)}")
+        yield _parse_v3(obj, Fields(str(file), None))  # type: ignore[misc]
+
+
+# --------------------------------------------------------------------------------------------------
+# writers
+# --------------------------------------------------------------------------------------------------
+def topic_to_argue(topic: TopicNuggets) -> dict[str, Any]:
+    """Our canonical nugget line: ``{request_id, nuggets: [...]}`` then the topic's unmodelled fields."""
+    nuggets = []
+    for nugget in topic.nuggets:
+        item: dict[str, Any] = {
+            "nugget_id": nugget.nugget_id,
+            "question": nugget.question,
+            "importance": nugget.importance,
+            "aggregator": nugget.aggregator,
+            "negative": nugget.negative,
+            "answers": [_answer_dict(a, "doc_ids", list(a.doc_ids)) for a in nugget.answers],
+        }
+        for key, value in nugget.extra.items():
+            item.setdefault(key, value)
+        nuggets.append(item)
+    out: dict[str, Any] = {"request_id": topic.request_id, "nuggets": nuggets}
+    for key, value in topic.extra.items():
+        out.setdefault(key, value)
+    return out
+
+
+def _answer_dict(answer: Answer, doc_key: str, docs: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"answer": answer.text, doc_key: docs}
+    for key, value in (answer.extra or {}).items():
+        out.setdefault(key, value)
+    return out
+
+
+def write_argue(topics: Iterable[TopicNuggets], path: Path) -> int:
+    count = 0
+    with atomic_writer(path) as handle:
+        for topic in topics:
+            handle.write(dumps_line(topic_to_argue(topic)))
+            count += 1
+    return count
+
+
+_V3_HEADER = ("title_query", "full_query", "full_background")
+_SAFE_FILE_ID = re.compile(r"^[^/\\\x00]+$")
+
+
+def v3_file_name(request_id: str) -> str:
+    """``nuggets_<qid>.v3.json``, the name Auto-ARGUE looks for."""
+    return f"nuggets_{request_id}.v3.json"
+
+
+def topic_to_v3(topic: TopicNuggets) -> dict[str, Any]:
+    """One NuggetBank v3 document. Raises ``InputError`` when the topic cannot be expressed (v3 keys questions by text)."""
+    out: dict[str, Any] = {"query_id": topic.request_id}
+    for key in _V3_HEADER:
+        out[key] = topic.extra.get(key, "")
+    for key, value in topic.extra.items():
+        out.setdefault(key, value)
+    out["format_version"] = "v3"
+    bank: dict[str, Any] = {}
+    for nugget in topic.nuggets:
+        if nugget.question in bank:
+            raise InputError(
+                "--to", None, None,
+                f"topic {topic.request_id}: two nuggets share the question {nugget.question!r}; NuggetBank v3 keys "
+                "questions by their text, so it cannot hold both (merge them or reword one)",
+            )
+        item: dict[str, Any] = {"question": nugget.question}
+        if nugget.nugget_id != nugget.question:
+            item["question_id"] = nugget.nugget_id
+        item["aggregator_type"] = nugget.aggregator
+        item["query_id"] = topic.request_id
+        if nugget.importance is not None:
+            item["importance"] = nugget.importance
+        if nugget.negative:
+            item["negative"] = True
+        answers: dict[str, Any] = {}
+        for answer in nugget.answers:
+            if answer.text in answers:
+                raise InputError("--to", None, None, f"topic {topic.request_id}: question {nugget.question!r} lists the "
+                                 f"answer {answer.text!r} twice; NuggetBank v3 keys answers by their text")
+            answers[answer.text] = _answer_dict(answer, "references", [{"doc_id": d} for d in answer.doc_ids])
+        item["answers"] = answers
+        for key, value in nugget.extra.items():
+            item.setdefault(key, value)
+        bank[nugget.question] = item
+    out["nugget_bank"] = bank
+    return out
+
+
+def write_v3(topics: Iterable[TopicNuggets], path: Path) -> int:
+    """Write a NuggetBank v3 directory, one pretty-printed file per topic.
+
+    The directory is built beside the target and swapped in only when every topic was written, so a
+    failure half way leaves the old directory (or none), never a partial bank.
+    """
+    import shutil
+    import tempfile
+
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise InputError(path, None, None, "NuggetBank v3 is written as a directory (one file per topic), but a file exists here")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+    count = 0
+    seen: set[str] = set()
+    statements = 0
+    try:
+        for topic in topics:
+            if not _SAFE_FILE_ID.match(topic.request_id) or topic.request_id in (".", ".."):
+                raise InputError("--to", None, None, f"request id {topic.request_id!r} cannot be used in a file name")
+            if topic.request_id in seen:
+                raise InputError("--to", None, None, f"topic {topic.request_id} appears twice; NuggetBank v3 holds one file per topic")
+            seen.add(topic.request_id)
+            statements += sum(1 for n in topic.nuggets if n.extra.get("statement"))
+            data = orjson.dumps(topic_to_v3(topic), option=orjson.OPT_INDENT_2) + b"\n"
+            with atomic_writer(staging / v3_file_name(topic.request_id), "wb") as handle:
+                handle.write(data)
+            count += 1
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(staging, 0o777 & ~umask)  # mkdtemp makes it private; the bank is an ordinary output
+        backup = None
+        if path.exists():
+            backup = Path(tempfile.mkdtemp(prefix=f".{path.name}.old.", dir=path.parent))
+            os.replace(path, backup / "old")
+        os.replace(staging, path)
+        if backup is not None:
+            shutil.rmtree(backup, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    if statements:
+        warn_lossy(f"autoargue-v3: {statements} statement nuggets (no answers, no documents) written as questions without answers")
+    return count
+
+
+# --------------------------------------------------------------------------------------------------
+# detection
+# --------------------------------------------------------------------------------------------------
+def _first(probe: Probe) -> dict[str, Any]:
+    return probe.first_object or {}
+
+
+def _first_item(obj: dict[str, Any], key: str) -> dict[str, Any] | None:
+    items = obj.get(key)
+    if type(items) is list and items and type(items[0]) is dict:
+        return items[0]
+    return None
+
+
+def _sniff_argue(probe: Probe) -> bool:
+    obj = _first(probe)
+    if "request_id" not in obj or type(obj.get("nuggets")) is not list:
+        return False
+    item = _first_item(obj, "nuggets")
+    return item is None or "question" in item
+
+
+def _sniff_neuclir24_eval(probe: Probe) -> bool:
+    obj = _first(probe)
+    return "request_id" in obj and type(obj.get("questions")) is list
+
+
+def _sniff_report_gen_eval(probe: Probe) -> bool:
+    obj = _first(probe)
+    return "query_id" in obj and type(obj.get("items")) is list
+
+
+def _looks_v3(obj: Any) -> bool:
+    return type(obj) is dict and type(obj.get("nugget_bank")) is dict and ("query_id" in obj or obj.get("format_version") == "v3")
+
+
+def _sniff_v3(probe: Probe) -> bool:
+    if probe.is_dir:
+        files = _v3_files(probe.path)
+        if not files:
+            return False
+        if any(p.name.startswith("nuggets_") and ".v3.json" in p.name for p in files):
+            return True
+        return _looks_v3(Probe(files[0]).whole_json)
+    if probe.first_object is not None:  # a one-line v3 file; JSONL of other kinds never has a nugget_bank object
+        return _looks_v3(probe.first_object)
+    line = probe.first_line
+    if line is None or not line.lstrip().startswith("{"):
+        return False
+    return _looks_v3(probe.whole_json)
+
+
+def _sniff_ragtime_bank(probe: Probe) -> bool:
+    obj = _first(probe)
+    return type(obj.get("nugget_bank")) is list
+
+
+def _sniff_nuggetizer(probe: Probe) -> bool:
+    obj = _first(probe)
+    if "qid" not in obj or type(obj.get("nuggets")) is not list:
+        return False
+    item = _first_item(obj, "nuggets")
+    return item is None or "text" in item
+
+
+FORMATS: list[FormatSpec] = [
+    FormatSpec(
+        "argue", "nuggets",
+        "argue-eval canonical nuggets, one topic per line {request_id, nuggets: [{nugget_id, question, importance, "
+        "aggregator, negative, answers: [{answer, doc_ids}]}]}",
+        _sniff_argue, _jsonl_reader("argue"), write_argue, priority=10, aliases=("canonical",),
+    ),
+    FormatSpec(
+        "neuclir24-eval", "nuggets",
+        "NeuCLIR 2024 sample evaluation data {request_id, report, questions: [[question, [[answer, [doc_id]]]]]}",
+        _sniff_neuclir24_eval, _jsonl_reader("neuclir24-eval"), None, priority=10, aliases=("neuclir24",),
+    ),
+    FormatSpec(
+        "report-gen-eval", "nuggets",
+        "report_gen_eval nugget bank {query_id, items: [{question_id, question_text, info, gold_answers}]}",
+        _sniff_report_gen_eval, _jsonl_reader("report-gen-eval"), None, priority=10,
+    ),
+    FormatSpec(
+        "autoargue-v3", "nuggets",
+        "Auto-ARGUE NuggetBank v3: a directory of nuggets_<qid>.v3.json files (or one such file)",
+        _sniff_v3, read_v3, write_v3, priority=5, aliases=("v3", "nuggetbank-v3"),
+    ),
+    FormatSpec(
+        "ragtime-bank", "nuggets",
+        "RAGTIME nugget bank {metadata: {topic_id}, nugget_bank: [{question, aggregator_type, answers}]}",
+        _sniff_ragtime_bank, _jsonl_reader("ragtime-bank"), None, priority=10, aliases=("ragtime",),
+    ),
+    FormatSpec(
+        "nuggetizer", "nuggets",
+        "nuggetizer statements {qid, query, nuggets: [{text, importance}]} (no documents)",
+        _sniff_nuggetizer, _jsonl_reader("nuggetizer"), None, priority=10,
+    ),
+]

@@ -1,6 +1,61 @@
-"""qrels formats (placeholder until implemented)."""
+"""TREC qrels (``qid iteration docno relevance``), format ``trec-qrels``.
+
+The reader streams rows as written, duplicates included: whether a repeated (topic, document) pair is an
+error or resolved (``max``/``last``) is a policy of the caller (``argue_eval.organizer.qrels``), not of the
+file format. Relevance must be an integer (negative values such as -1 for "unjudged/spam" are kept).
+"""
 from __future__ import annotations
 
-from .base import FormatSpec
+from collections.abc import Iterable, Iterator
+from pathlib import Path
 
-FORMATS: list[FormatSpec] = []
+from ..jsonio import atomic_writer
+from ..model import QrelsRow
+from .base import FormatSpec, Probe
+from .ranked import check_token, is_int, iter_fields, parse_int, sniff_columns
+
+QRELS_LAYOUT = "qid iteration docno relevance"
+
+
+def read_trec_qrels(path: Path) -> Iterator[QrelsRow]:
+    """Stream qrels rows in file order."""
+    for lineno, (qid, iteration, docno, relevance) in iter_fields(path, 4, QRELS_LAYOUT):
+        yield QrelsRow(qid, docno, parse_int(path, lineno, "relevance", relevance), iteration)
+
+
+def iter_qrels_lines(path: Path) -> Iterator[tuple[int, QrelsRow]]:
+    """Like ``read_trec_qrels`` but with each row's line number, for callers that report duplicates by line."""
+    for lineno, (qid, iteration, docno, relevance) in iter_fields(path, 4, QRELS_LAYOUT):
+        yield lineno, QrelsRow(qid, docno, parse_int(path, lineno, "relevance", relevance), iteration)
+
+
+def write_trec_qrels(rows: Iterable[QrelsRow], path: Path) -> int:
+    """Write rows in the order given (callers sort them); the iteration column defaults to ``0``."""
+    count = 0
+    with atomic_writer(path) as handle:
+        for row in rows:
+            iteration = row.iteration if row.iteration not in (None, "") else "0"
+            handle.write(
+                f"{check_token(row.query_id, 'query id', path)} {check_token(str(iteration), 'iteration', path)} "
+                f"{check_token(row.doc_id, 'document id', path)} {int(row.relevance)}\n"
+            )
+            count += 1
+    return count
+
+
+def _sniff_trec_qrels(probe: Probe) -> bool:
+    fields = sniff_columns(probe.first_line, 4)
+    return fields is not None and is_int(fields[3])
+
+
+FORMATS: list[FormatSpec] = [
+    FormatSpec(
+        name="trec-qrels",
+        kind="qrels",
+        description="TREC qrels: `qid iteration docno relevance`, whitespace-separated",
+        sniff=_sniff_trec_qrels,
+        read=read_trec_qrels,
+        write=write_trec_qrels,
+        aliases=("qrels",),
+    )
+]

@@ -1,6 +1,246 @@
-"""requests formats (placeholder until implemented)."""
+"""Report request (topic) formats: ours, NeuCLIR 2024 / RAGTIME 2025, RAGTIME 2026, TREC RAG 2024 and 2025.
+
+Every reader yields ``Request`` records; ``parse_request`` checks one JSON object and, like
+``runs.parse_report``, either raises the first ``InputError`` or collects every ``Problem``. Fields a
+format has but the model does not hold go to ``Request.extra`` so a round trip through our canonical
+format keeps them.
+"""
 from __future__ import annotations
 
-from .base import FormatSpec
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
 
-FORMATS: list[FormatSpec] = []
+from ..errors import InputError, Problem
+from ..jsonio import BOM, dumps_line, iter_jsonl, atomic_writer, open_binary
+from ..model import LENGTH_UNITS, Location, Request
+from ._fields import Fields, type_name, unknown
+from .base import FormatSpec, Probe
+
+__all__ = ["FORMATS", "REQUEST_FORMATS", "parse_request", "request_to_argue"]
+
+REQUEST_FORMATS: tuple[str, ...] = ("argue", "neuclir24", "ragtime26", "rag24", "rag25")
+
+_ARGUE_KEYS = frozenset(
+    {"request_id", "title", "background", "problem_statement", "limit", "limit_unit", "collection_ids", "language", "aspects"}
+)
+_RAGTIME26_KEYS = (_ARGUE_KEYS - {"request_id"}) | {"topic_id", "collection_id"}
+_RAG25_KEYS = frozenset({"id", "title"})
+_CANONICAL_MARKERS = ("limit_unit", "language", "aspects")
+
+
+def parse_request(
+    obj: dict[str, Any], format_name: str, path: str, line: int | None, problems: list[Problem] | None = None
+) -> Request | None:
+    """Parse one request object in ``format_name`` (``argue``, ``neuclir24``, ``ragtime26``, ``rag25``).
+
+    Strict (raises ``InputError``) with ``problems=None``; otherwise appends every problem and returns
+    the ``Request`` when it has an id, else ``None``. (``rag24`` is a TSV format: see ``read_rag24``.)
+    """
+    if format_name not in _PARSERS:
+        raise ValueError(f"unknown JSON request format {format_name!r}; known: {', '.join(_PARSERS)}")
+    fields = Fields(path, line, problems)
+    if type(obj) is not dict:
+        fields.error(None, f"expected a JSON object, found {type_name(obj)}")
+        return None
+    return _PARSERS[format_name](obj, fields)
+
+
+def _common(obj: dict[str, Any], f: Fields, request_id: str | None, collection_ids: tuple[str, ...], known: frozenset[str]) -> Request | None:
+    title = f.text(obj, "title")
+    background = f.text(obj, "background")
+    problem_statement = f.text(obj, "problem_statement")
+    limit = obj.get("limit")
+    if limit is not None and (type(limit) is not int or limit <= 0):
+        f.error("limit", f"expected a positive whole number (the length limit), found {type_name(limit)}")
+        limit = None
+    unit = obj.get("limit_unit")
+    unit = "chars" if unit is None else f.choice(unit, "limit_unit", LENGTH_UNITS, "chars")
+    aspects = f.str_list(obj.get("aspects"), "aspects", "aspect strings")
+    language = f.optional_text(obj, "language")
+    extra = unknown(obj, known)
+    if request_id is None:
+        return None
+    return Request(
+        request_id, title, background, problem_statement, limit, unit, collection_ids, aspects, language, extra,
+        Location(f.path, f.line),
+    )
+
+
+def _parse_argue(obj: dict[str, Any], f: Fields) -> Request | None:
+    """Ours and NeuCLIR 2024 / RAGTIME 2025 (the subset without limit_unit, language, aspects)."""
+    request_id = f.ident(obj, "request_id")
+    collection_ids = f.collection_list(obj.get("collection_ids"), "collection_ids")
+    return _common(obj, f, request_id, collection_ids, _ARGUE_KEYS)
+
+
+def _parse_ragtime26(obj: dict[str, Any], f: Fields) -> Request | None:
+    """RAGTIME 2026: ``topic_id`` and a single ``collection_id``."""
+    request_id = f.ident(obj, "topic_id")
+    collection_ids: tuple[str, ...] = ()
+    if obj.get("collection_id") is not None:
+        single = f.ident_value(obj["collection_id"], "collection_id")
+        collection_ids = (single,) if single else ()
+    if obj.get("collection_ids") is not None:
+        collection_ids += f.collection_list(obj["collection_ids"], "collection_ids")
+    return _common(obj, f, request_id, collection_ids, _RAGTIME26_KEYS | {"collection_ids"})
+
+
+def _parse_rag25(obj: dict[str, Any], f: Fields) -> Request | None:
+    """TREC RAG 2025 narratives ``{id, title}``: the title *is* the narrative, so it is also the problem statement."""
+    request_id = f.ident(obj, "id")
+    narrative = f.text(obj, "title", required=True)
+    extra = unknown(obj, _RAG25_KEYS)
+    if request_id is None:
+        return None
+    return Request(request_id, title=narrative, problem_statement=narrative, extra=extra, source=Location(f.path, f.line))
+
+
+_PARSERS: dict[str, Callable[[dict[str, Any], Fields], Request | None]] = {
+    "argue": _parse_argue,
+    "neuclir24": _parse_argue,
+    "ragtime26": _parse_ragtime26,
+    "rag25": _parse_rag25,
+}
+
+
+def _reader(format_name: str) -> Callable[[Path], Iterator[Request]]:
+    parser = _PARSERS[format_name]
+
+    def read(path: Path) -> Iterator[Request]:
+        name = str(path)
+        for lineno, obj in iter_jsonl(path):
+            yield parser(obj, Fields(name, lineno))  # type: ignore[misc]  # strict: never None
+
+    read.__name__ = f"read_{format_name}"
+    return read
+
+
+_TSV_HEADERS = {("qid", "query"), ("qid", "text"), ("topic_id", "text"), ("topic_id", "query"), ("id", "query"), ("id", "text")}
+
+
+def read_rag24(path: Path) -> Iterator[Request]:
+    """TREC RAG 2024 topics: ``topic_id<TAB>text`` per line. The query is both title and problem statement.
+
+    An optional header line (``qid<TAB>query`` and similar) is skipped; a UTF-8 BOM is tolerated.
+    """
+    name = str(path)
+    with open_binary(path) as handle:
+        for lineno, raw in enumerate(handle, 1):
+            if lineno == 1 and raw.startswith(BOM):
+                raw = raw[len(BOM):]
+            try:
+                text = raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError as err:
+                raise InputError(name, lineno, None, f"invalid UTF-8 at byte {err.start + 1} of the line") from None
+            if not text.strip():
+                continue
+            if "\t" not in text:
+                raise InputError(name, lineno, None, "expected 'topic_id<TAB>query text' (no tab found on this line)")
+            topic_id, query = text.split("\t", 1)
+            topic_id, query = topic_id.strip(), query.strip()
+            if lineno == 1 and (topic_id.lower(), query.lower()) in _TSV_HEADERS:
+                continue
+            if not topic_id:
+                raise InputError(name, lineno, "topic_id", "expected a topic id before the tab, found nothing")
+            yield Request(topic_id, title=query, problem_statement=query, source=Location(name, lineno))
+
+
+# --------------------------------------------------------------------------------------------------
+# writer
+# --------------------------------------------------------------------------------------------------
+def request_to_argue(request: Request) -> dict[str, Any]:
+    """Our canonical request line (every modelled field, then the unmodelled ones from ``extra``)."""
+    out: dict[str, Any] = {
+        "request_id": request.request_id,
+        "title": request.title,
+        "background": request.background,
+        "problem_statement": request.problem_statement,
+        "limit": request.limit,
+        "limit_unit": request.limit_unit,
+        "collection_ids": list(request.collection_ids),
+        "language": request.language,
+        "aspects": list(request.aspects),
+    }
+    for key, value in request.extra.items():
+        out.setdefault(key, value)
+    return out
+
+
+def write_argue(requests: Iterable[Request], path: Path) -> int:
+    count = 0
+    with atomic_writer(path) as handle:
+        for request in requests:
+            handle.write(dumps_line(request_to_argue(request)))
+            count += 1
+    return count
+
+
+# --------------------------------------------------------------------------------------------------
+# detection
+# --------------------------------------------------------------------------------------------------
+_NOT_REQUESTS = ("sentences", "responses", "answer", "nuggets", "questions", "items", "nugget_bank", "kind", "judgments")
+
+
+def _request_like(obj: dict[str, Any], id_key: str) -> bool:
+    return (
+        id_key in obj
+        and any(key in obj for key in ("problem_statement", "background"))
+        and not any(key in obj for key in _NOT_REQUESTS)
+    )
+
+
+def _sniff_argue(probe: Probe) -> bool:
+    obj = probe.first_object or {}
+    return _request_like(obj, "request_id") and any(key in obj for key in _CANONICAL_MARKERS)
+
+
+def _sniff_neuclir24(probe: Probe) -> bool:
+    obj = probe.first_object or {}
+    return _request_like(obj, "request_id") and not any(key in obj for key in _CANONICAL_MARKERS)
+
+
+def _sniff_ragtime26(probe: Probe) -> bool:
+    obj = probe.first_object or {}
+    return _request_like(obj, "topic_id") and "request_id" not in obj
+
+
+def _sniff_rag25(probe: Probe) -> bool:
+    obj = probe.first_object or {}
+    return (
+        "id" in obj and type(obj.get("title")) is str
+        and not any(key in obj for key in ("text", "contents", "body", "doc_id", "docid") + _NOT_REQUESTS)
+    )
+
+
+def _sniff_rag24(probe: Probe) -> bool:
+    line = probe.first_line
+    if line is None or line.lstrip().startswith(("{", "[")):
+        return False
+    parts = line.split("\t")
+    return len(parts) == 2 and bool(parts[0].strip()) and " " not in parts[0].strip() and bool(parts[1].strip())
+
+
+FORMATS: list[FormatSpec] = [
+    FormatSpec(
+        "argue", "requests",
+        "argue-eval canonical requests {request_id, title, background, problem_statement, limit, limit_unit, "
+        "collection_ids, language, aspects} (JSONL)",
+        _sniff_argue, _reader("argue"), write_argue, priority=10, aliases=("canonical",),
+    ),
+    FormatSpec(
+        "neuclir24", "requests",
+        "NeuCLIR 2024 / RAGTIME 2025 requests {request_id, collection_ids, title, background, problem_statement, limit}",
+        _sniff_neuclir24, _reader("neuclir24"), None, priority=10, aliases=("neuclir", "ragtime25"),
+    ),
+    FormatSpec(
+        "ragtime26", "requests",
+        "RAGTIME 2026 topics {topic_id, collection_id, title, background, problem_statement, limit}",
+        _sniff_ragtime26, _reader("ragtime26"), None, priority=10,
+    ),
+    FormatSpec("rag24", "requests", "TREC RAG 2024 topics, TSV 'topic_id<TAB>query'", _sniff_rag24, read_rag24, None, priority=0),
+    FormatSpec(
+        "rag25", "requests", "TREC RAG 2025 narratives {id, title} (the title is the narrative)",
+        _sniff_rag25, _reader("rag25"), None, priority=5,
+    ),
+]

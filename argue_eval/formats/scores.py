@@ -4,14 +4,20 @@
 One row per run x topic x measure plus ``all`` rows for aggregates, trec_eval style, so any downstream
 script can ``cut``/``awk``/pandas it. Values are printed in full precision (Python's shortest round-trip
 ``repr``) so that a reread table equals the computed one exactly and reruns are byte-identical.
+
+``read_scores`` reads that TSV and the two other per-topic shapes in common use (trec_eval ``-q`` output and
+``run topic measure value`` tables), detected from the content, so ``compare``/``agree`` take any of them.
 """
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from os import PathLike
+from pathlib import Path
+from typing import NamedTuple
 
-from ..jsonio import atomic_writer
+from ..errors import InputError
+from ..jsonio import atomic_writer, open_binary
 
 SCORE_COLUMNS = ("run_id", "request_id", "metric", "value")
 ALL_TOPICS = "all"
@@ -39,3 +45,189 @@ def write_scores_tsv(rows: Iterable[tuple[str, str, str, float | int]], path: st
             handle.write(f"{run_id}\t{request_id}\t{metric}\t{format_value(value)}\n")
             count += 1
     return count
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Reading score tables. Three shapes are common in IR evaluation, and a participant may hold any of them:
+#   argue       our long TSV above (tab separated, header ``run_id request_id metric value``);
+#   trec_eval   ``trec_eval -q`` output, ``measure<ws>topic<ws>value``, one run per file, the run named by its
+#               ``runid`` line (or, without one, by the file name);
+#   ir_measures ``run topic measure value``, whitespace separated, with or without a header line (what
+#               ir_measures-style scripts and many papers' per-topic dumps look like).
+# The readers only parse; ``argue_eval.stats.matrix`` turns records into a systems x topics matrix.
+
+SCORE_FORMATS: tuple[str, ...] = ("argue", "trec_eval", "ir_measures")
+_SCORE_FORMAT_ALIASES = {
+    "argue": "argue", "tsv": "argue", "long": "argue",
+    "trec_eval": "trec_eval", "trec-eval": "trec_eval", "treceval": "trec_eval",
+    "ir_measures": "ir_measures", "ir-measures": "ir_measures", "run-topic-measure": "ir_measures",
+}
+_RUN_HEADERS = {"run_id", "run", "runid", "system", "system_id", "tag"}
+_TOPIC_HEADERS = {"request_id", "topic", "topic_id", "query_id", "qid", "query", "q_id"}
+_MEASURE_HEADERS = {"metric", "measure", "measure_name"}
+_VALUE_HEADERS = {"value", "score"}
+# trec_eval prints a few summary lines whose value is not a number.
+_TREC_EVAL_TEXT_MEASURES = {"runid", "relstring"}
+
+
+class ScoreRecord(NamedTuple):
+    """One per-topic (or ``all``) value read from a score table, with where it came from."""
+
+    run_id: str
+    request_id: str
+    metric: str
+    value: float
+    path: str
+    line: int
+
+
+def normalize_score_format(name: str) -> str:
+    """The canonical name of a score-table format (``argue``, ``trec_eval``, ``ir_measures``) or an ``InputError``."""
+    key = name.strip().lower()
+    if key not in _SCORE_FORMAT_ALIASES:
+        raise InputError("--format", None, None, f"unknown score format {name!r}; known: {', '.join(SCORE_FORMATS)}")
+    return _SCORE_FORMAT_ALIASES[key]
+
+
+def _content_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """Yield ``(line_number, text)`` for non-blank, non-comment lines; BOM dropped; bad UTF-8 is a located error."""
+    with open_binary(path) as handle:
+        for lineno, raw in enumerate(handle, start=1):
+            if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise InputError(path, lineno, None, f"not valid UTF-8 (byte {error.start})") from None
+            text = text.rstrip("\r\n")
+            if not text.strip() or text.lstrip().startswith("#"):
+                continue
+            yield lineno, text
+
+
+def _is_number(token: str) -> bool:
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_header(tokens: list[str]) -> bool:
+    """True for a 4-column header line such as ``run_id request_id metric value`` or ``run topic measure score``."""
+    lowered = [token.lower() for token in tokens]
+    return (
+        len(lowered) == 4
+        and lowered[0] in _RUN_HEADERS
+        and lowered[1] in _TOPIC_HEADERS
+        and lowered[2] in _MEASURE_HEADERS
+        and lowered[3] in _VALUE_HEADERS
+    )
+
+
+def detect_score_format(path: str | PathLike[str]) -> str:
+    """Recognize a score table from its first line: our TSV header, 4 columns (ir_measures) or 3 (trec_eval).
+
+    Detection reads the content, never the file name, so a renamed file is still read correctly.
+    """
+    path = Path(path)
+    for lineno, text in _content_lines(path):
+        if text.split("\t") == list(SCORE_COLUMNS):
+            return "argue"
+        tokens = text.split()
+        if len(tokens) == 4 and (_is_header(tokens) or _is_number(tokens[3])):
+            return "ir_measures"
+        if len(tokens) == 3 and (tokens[0] in _TREC_EVAL_TEXT_MEASURES or _is_number(tokens[2])):
+            return "trec_eval"
+        raise InputError(
+            path, lineno, None,
+            f"cannot recognize a score table from this line ({len(tokens)} columns): expected our TSV header "
+            f"'{chr(9).join(SCORE_COLUMNS)}', 'run topic measure value' (4 columns) or trec_eval -q "
+            "'measure topic value' (3 columns); name the format with --format",
+        )
+    raise InputError(path, None, None, "file is empty; expected a score table")
+
+
+def _parse_value(path: Path, lineno: int, field: str, token: str) -> float:
+    """A score as float; ``nan`` is kept (the matrix builder reports it as missing), other non-numbers are errors."""
+    try:
+        value = float(token)
+    except ValueError:
+        raise InputError(path, lineno, field, f"expected a number, got {token!r}") from None
+    if math.isinf(value):
+        raise InputError(path, lineno, field, f"expected a finite number, got {token!r}")
+    return value
+
+
+def _read_argue(path: Path) -> Iterator[ScoreRecord]:
+    lines = _content_lines(path)
+    for lineno, text in lines:
+        if text.split("\t") != list(SCORE_COLUMNS):
+            raise InputError(path, lineno, None, f"expected the header '{chr(9).join(SCORE_COLUMNS)}' (tab separated)")
+        break
+    for lineno, text in lines:
+        cells = text.split("\t")
+        if len(cells) != 4:
+            raise InputError(path, lineno, None, f"expected 4 tab-separated columns ({', '.join(SCORE_COLUMNS)}), got {len(cells)}")
+        run_id, request_id, metric, value = cells
+        for name, cell in zip(SCORE_COLUMNS[:3], (run_id, request_id, metric)):
+            if not cell.strip():
+                raise InputError(path, lineno, name, "empty")
+        yield ScoreRecord(run_id, request_id, metric, _parse_value(path, lineno, "value", value), str(path), lineno)
+
+
+def _read_ir_measures(path: Path) -> Iterator[ScoreRecord]:
+    first = True
+    for lineno, text in _content_lines(path):
+        tokens = text.split()
+        if first and _is_header(tokens):
+            first = False
+            continue
+        first = False
+        if len(tokens) != 4:
+            raise InputError(path, lineno, None, f"expected 4 whitespace-separated columns (run topic measure value), got {len(tokens)}")
+        run_id, request_id, metric, value = tokens
+        yield ScoreRecord(run_id, request_id, metric, _parse_value(path, lineno, "value", value), str(path), lineno)
+
+
+def _read_trec_eval(path: Path) -> Iterator[ScoreRecord]:
+    """trec_eval -q output. The ``runid`` line comes after the per-topic lines, so the file is read in full first."""
+    rows: list[tuple[int, str, str, float]] = []
+    run_id: str | None = None
+    run_line = 0
+    for lineno, text in _content_lines(path):
+        tokens = text.split()
+        if len(tokens) != 3:
+            raise InputError(path, lineno, None, f"expected 3 whitespace-separated columns (measure topic value), got {len(tokens)}")
+        measure, topic, value = tokens
+        if measure == "runid":
+            if run_id is not None and value != run_id:
+                raise InputError(path, lineno, "runid", f"a second run {value!r} (first {run_id!r} at line {run_line}); "
+                                 "give each run's trec_eval output its own file")
+            run_id, run_line = value, lineno
+            continue
+        if measure in _TREC_EVAL_TEXT_MEASURES:
+            continue
+        rows.append((lineno, measure, topic, _parse_value(path, lineno, "value", value)))
+    name = run_id if run_id is not None else _run_name_from_path(path)
+    for lineno, measure, topic, value in rows:
+        yield ScoreRecord(name, topic, measure, value, str(path), lineno)
+
+
+def _run_name_from_path(path: Path) -> str:
+    """A run name for trec_eval output without a ``runid`` line: the file name without score-ish suffixes."""
+    name = path.name
+    for suffix in (".gz", ".txt", ".tsv", ".eval", ".trec_eval", ".scores", ".q"):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            name = name[: -len(suffix)]
+    return name
+
+
+_READERS = {"argue": _read_argue, "trec_eval": _read_trec_eval, "ir_measures": _read_ir_measures}
+
+
+def read_scores(path: str | PathLike[str], format: str | None = None) -> Iterator[ScoreRecord]:
+    """Records of one score table, its format detected from its content unless ``format`` names it."""
+    path = Path(path)
+    name = normalize_score_format(format) if format else detect_score_format(path)
+    return _READERS[name](path)

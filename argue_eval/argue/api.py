@@ -1,0 +1,398 @@
+"""``score``: runs + nuggets + judgments -> per-topic ARGUE measures (pure, deterministic, never calls a model).
+
+``run_scoring`` is the engine the CLI uses (streaming reports, collecting notes for stderr); ``score``
+is the Python API around it, accepting paths or in-memory records and returning a pandas DataFrame in
+the long ``run_id request_id metric value`` format plus the per-report details.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..errors import ArgueError, InputError
+from ..judges.base import JudgmentSource
+from ..judges.imported import ImportedJudgments
+from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey, QrelsRow, Report, Request, TopicNuggets
+from ..progress import progress
+from .flowchart import Asker, Missing, ReportOutcome, evaluate_report
+from .measures import aggregate_rows, counts_for, ratios, topic_rows, zero_counts
+from .policies import Policies
+from .topic import PreparedTopic, prepare_topic
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["score", "run_scoring", "Scoring", "ScoreResult", "MissingJudgmentsError", "natural_key", "Evaluation"]
+
+Row = tuple[str, str, str, float]
+ALL = "all"
+
+
+class MissingJudgmentsError(ArgueError):
+    """Scoring needs judgments the sources do not have; ``counts`` says how many of each kind."""
+
+    def __init__(self, counts: Mapping[str, int], hint: str | None = None):
+        self.counts = dict(counts)
+        total = sum(counts.values())
+        by_kind = ", ".join(f"{kind} {counts[kind]}" for kind in JUDGMENT_KINDS if counts.get(kind))
+        how = hint or ("write them out for assessors with `argue-eval assess export` (same --run/--nuggets/"
+                       "--judgments options, -o pool.jsonl), fill and `argue-eval assess import` them")
+        super().__init__(
+            f"{total} judgment{'s' if total != 1 else ''} missing ({by_kind}). To produce them, {how}; "
+            "or score anyway with --missing-judgments zero (a missing answer counts as no) or skip (reports "
+            "lacking judgments are left out)."
+        )
+
+
+def natural_key(text: str) -> tuple[tuple[int, Any], ...]:
+    """Sort key that puts ``2`` before ``10`` and keeps ``2024-105741``-style ids in numeric order."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part)
+
+
+@dataclass
+class Evaluation:
+    """The topic set being scored and each topic prepared under the policies."""
+
+    policies: Policies
+    topics: dict[str, PreparedTopic]
+    order: list[str]
+    requests: dict[str, Request]
+    notes: list[str] = field(default_factory=list)
+
+    @classmethod
+    def build(
+        cls,
+        nuggets: Iterable[TopicNuggets],
+        policies: Policies,
+        requests: Iterable[Request] | None = None,
+        qrels: Iterable[QrelsRow] | None = None,
+    ) -> Evaluation:
+        notes: list[str] = []
+        by_topic: dict[str, TopicNuggets] = {}
+        for topic in nuggets:
+            previous = by_topic.get(topic.request_id)
+            if previous is not None:
+                where = f" (first at {previous.source})" if previous.source is not None else ""
+                raise InputError(str(topic.source or "nuggets"), None, "request_id",
+                                 f"nuggets for topic {topic.request_id} given twice{where}")
+            by_topic[topic.request_id] = topic
+        request_map: dict[str, Request] = {}
+        if requests is not None:
+            for request in requests:
+                request_map[request.request_id] = request
+            ids = set(request_map)
+            extra = sorted(set(by_topic) - ids, key=natural_key)
+            if extra:
+                notes.append(f"nuggets for {len(extra)} topic(s) not in the requests are ignored: {_few(extra)}")
+        else:
+            ids = set(by_topic)
+        relevant: dict[str, set[str]] = {}
+        if policies.relevance == "qrels":
+            if qrels is None:
+                raise InputError("--qrels", None, None, "--relevance qrels needs a qrels file (--qrels)")
+            for row in qrels:
+                if row.relevance > 0:
+                    relevant.setdefault(row.query_id, set()).add(row.doc_id)
+        order = sorted(ids, key=natural_key)
+        prepared = {tid: prepare_topic(by_topic.get(tid), tid, policies, relevant.get(tid, ())) for tid in order}
+        dropped = sum(len(p.dropped) for p in prepared.values())
+        if dropped:
+            notes.append(
+                f"{dropped} nugget question(s) with no answer bound to a document were dropped "
+                f"(--unbound-questions negative|keep to count them): "
+                + _few([f"{t}:{n}" for t in order for n in prepared[t].dropped])
+            )
+        without = [tid for tid in order if not prepared[tid].nuggets]
+        if without:
+            notes.append(f"{len(without)} topic(s) have no nuggets (nugget coverage 0, undefined): {_few(without)}")
+        return cls(policies, prepared, order, request_map, notes)
+
+
+@dataclass
+class Scoring:
+    """What ``run_scoring`` produced: the rows of the score table, details and notes for the user."""
+
+    rows: list[Row]
+    details: list[dict[str, Any]]
+    notes: list[str]
+    missing: Counter[str]
+    """Distinct missing judgments by kind (answered "no" under ``zero``; reports skipped under ``skip``)."""
+    policies: Policies
+
+
+def _few(items: list[str], limit: int = 10) -> str:
+    shown = ", ".join(items[:limit])
+    return shown + (f", ... ({len(items) - limit} more)" if len(items) > limit else "")
+
+
+def check_topic_overlap(source: JudgmentSource, topics: Iterable[str], notes: list[str]) -> None:
+    """A judgments file about other topics is an error; one partly about other topics is noted."""
+    if not isinstance(source, ImportedJudgments):
+        return
+    wanted = set(topics)
+    for summary in source.files:
+        if not summary.topics:
+            continue
+        foreign = sorted(summary.topics - wanted, key=natural_key)
+        if len(foreign) == len(summary.topics):
+            raise InputError(
+                summary.path, None, None,
+                f"none of its judgments is for a topic being scored (it judges topics {_few(foreign, 5)}; "
+                f"scored topics: {_few(sorted(wanted, key=natural_key), 5)}): is it from another track or topic set?",
+            )
+        if foreign:
+            notes.append(f"{summary.path}: judgments for {len(foreign)} topic(s) not being scored are unused: {_few(foreign)}")
+        if summary.overridden:
+            notes.append(f"{summary.path}: overrides {summary.overridden} judgment(s) of earlier files")
+        if summary.disagreements:
+            notes.append(f"{summary.path}: {summary.disagreements} judgment(s) repeated with a different answer "
+                         "by another judge or report; the later line is used")
+
+
+def run_scoring(
+    reports: Iterable[Report],
+    evaluation: Evaluation,
+    source: JudgmentSource,
+    *,
+    details: bool = False,
+    missing_hint: str | None = None,
+) -> Scoring:
+    """Score every report; aggregate per run. Raises ``MissingJudgmentsError`` under ``missing_judgments=error``."""
+    policies = evaluation.policies
+    notes = list(evaluation.notes)
+    check_topic_overlap(source, evaluation.order, notes)
+    mode = policies.missing_judgments
+    explore = mode in ("error", "skip")
+    ask = Asker(source, evaluation.requests)
+    per_run: dict[str, dict[str, dict[str, float]]] = {}
+    seen: dict[tuple[str, str], Report] = {}
+    reported_by_run: dict[str, set[str]] = {}
+    missing_keys: dict[str, set[JudgmentKey]] = {}
+    all_missing: dict[JudgmentKey, None] = {}
+    skipped: Counter[str] = Counter()
+    foreign: dict[str, set[str]] = {}
+    detail_records: list[dict[str, Any]] = []
+
+    for report in progress(reports, "scoring reports", unit="report"):
+        topic = evaluation.topics.get(report.request_id)
+        if topic is None:
+            foreign.setdefault(report.run_id, set()).add(report.request_id)
+            continue
+        pair = (report.run_id, report.request_id)
+        if pair in seen:
+            first = seen[pair].source
+            raise InputError(str(report.source or "run"), None, "request_id",
+                             f"run {report.run_id} has a second report for topic {report.request_id}"
+                             + (f" (the first is at {first})" if first is not None else ""))
+        seen[pair] = _light(report)
+        reported_by_run.setdefault(report.run_id, set()).add(report.request_id)
+        run_missing = missing_keys.setdefault(report.run_id, set())
+        sink: list[Missing] = []
+        outcome = evaluate_report(report, topic, ask, policies, explore=explore, details=details,
+                                  on_missing=sink.append)
+        for item in sink:
+            run_missing.add(item.key)
+            all_missing[item.key] = None
+        if outcome.missing and explore:
+            if mode == "skip":
+                skipped[report.run_id] += 1
+            continue
+        counts = counts_for(outcome, topic, report.character_count)
+        per_run.setdefault(report.run_id, {})[report.request_id] = counts
+        if details:
+            detail_records.append(_details(report, outcome, topic, counts, policies))
+
+    if mode == "error" and all_missing:
+        by_kind = Counter(key.kind for key in all_missing)
+        raise MissingJudgmentsError(by_kind, missing_hint)
+
+    runs = sorted(set(per_run) | set(missing_keys) | set(foreign), key=natural_key)
+    for run_id in runs:
+        if run_id in foreign:
+            topics = sorted(foreign[run_id], key=natural_key)
+            notes.append(f"run {run_id}: {len(topics)} report(s) for topics outside the evaluation are not scored: {_few(topics)}")
+    rows: list[Row] = []
+    for run_id in runs:
+        scored = per_run.get(run_id, {})
+        reported = reported_by_run.get(run_id, set())
+        absent = [tid for tid in evaluation.order if tid not in reported]
+        if absent:
+            action = "score 0" if policies.missing_topics == "zero" else "are left out"
+            notes.append(f"run {run_id}: no report for {len(absent)} topic(s), which {action} "
+                         f"(--missing-topics): {_few(absent)}")
+        if policies.missing_topics == "zero":
+            for tid in absent:
+                scored[tid] = zero_counts(evaluation.topics[tid])
+        ordered = [tid for tid in evaluation.order if tid in scored]
+        for tid in ordered:
+            rows.extend((run_id, tid, name, value) for name, value in topic_rows(scored[tid]))
+        aggregate = aggregate_rows([scored[tid] for tid in ordered])
+        rows.extend((run_id, ALL, name, value) for name, value in aggregate)
+        rows.append((run_id, ALL, "missing_topics", len(absent)))
+        if mode != "error":
+            count = len(missing_keys.get(run_id, ()))
+            rows.append((run_id, ALL, "missing_judgments", count))
+            if count:
+                treatment = "counted as no" if mode == "zero" else f"{skipped[run_id]} report(s) left out"
+                notes.append(f"run {run_id}: {count} judgment(s) missing, {treatment} (--missing-judgments {mode})")
+        if mode == "skip":
+            rows.append((run_id, ALL, "skipped_reports", skipped[run_id]))
+    detail_records.sort(key=lambda d: (natural_key(d["run_id"]), natural_key(d["request_id"])))
+    missing = Counter(key.kind for key in all_missing)
+    return Scoring(rows, detail_records, notes, missing, policies)
+
+
+def _light(report: Report) -> Report:
+    """A sentence-less copy kept to name duplicates, so scored reports do not stay in memory."""
+    return Report(report.run_id, report.request_id, [], source=report.source)
+
+
+def _details(report: Report, outcome: ReportOutcome, topic: PreparedTopic, counts: Mapping[str, float],
+             policies: Policies) -> dict[str, Any]:
+    values, undefined = ratios(counts)
+    nuggets = topic.nuggets
+    sentences = []
+    for sentence in outcome.sentences:
+        sentences.append({
+            "index": sentence.index,
+            "text": sentence.text,
+            "outcome": sentence.outcome,
+            "citations": [
+                {"doc_id": c.doc_id, "outcome": c.outcome, "relevant": c.relevant, "answered": c.answered,
+                 "attested": c.attested, "path": [step.to_dict() for step in c.steps or ()]}
+                for c in sentence.citations
+            ],
+            "duplicate_citations": sentence.duplicate_citations,
+            "path": [step.to_dict() for step in sentence.steps],
+            "matched": [
+                {"nugget_id": nuggets[n].nugget_id, "answer": nuggets[n].units[u].text, "via": via}
+                for n, u, via in sentence.matches
+            ],
+        })
+    nugget_rows = []
+    for scored, found in zip(nuggets, outcome.found):
+        complete = bool(found) and (scored.nugget.aggregator != "AND" or all(u in found for u in scored.required))
+        nugget_rows.append({
+            "nugget_id": scored.nugget_id,
+            "question": scored.nugget.question,
+            "aggregator": scored.nugget.aggregator,
+            "negative": scored.negative,
+            "weight": scored.weight,
+            "correct": complete,
+            "answers_found": [scored.units[u].text for u in sorted(found)],
+        })
+    measures = {name: value for name, value in topic_rows(counts)}
+    return {
+        "run_id": report.run_id,
+        "request_id": report.request_id,
+        "policies": policies.describe(),
+        "measures": measures,
+        "undefined": sorted(undefined),
+        "sentences": sentences,
+        "nuggets": nugget_rows,
+        "dropped_nuggets": list(topic.dropped),
+    }
+
+
+# --------------------------------------------------------------------------------------------------
+# Python API
+# --------------------------------------------------------------------------------------------------
+class ScoreResult(NamedTuple):
+    """``score``'s result: the long score table and one details record per scored report."""
+
+    table: pd.DataFrame
+    details: list[dict[str, Any]]
+
+
+PathOrPaths = str | PathLike[str] | Iterable[str | PathLike[str]]
+
+
+def _paths(value: Any) -> list[Path] | None:
+    if isinstance(value, (str, PathLike)):
+        return [Path(value)]
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, (str, PathLike)) for v in value):
+        return [Path(v) for v in value]
+    return None
+
+
+def iter_reports(runs: Any, source: JudgmentSource) -> Iterator[Report]:
+    from ..formats import read_reports
+
+    if runs is None:
+        if isinstance(source, ImportedJudgments) and source.embedded_reports:
+            yield from source.embedded_reports
+            return
+        raise InputError("--run", None, None, "no runs given (and no Auto-ARGUE judgments file to take the reports from)")
+    paths = _paths(runs)
+    if paths is None:
+        yield from runs
+        return
+    for path in paths:
+        yield from read_reports(path)
+
+
+def load_judgments(judgments: Any, nuggets: list[TopicNuggets], keep_reports: bool = False) -> JudgmentSource:
+    """A judgment source from paths (canonical or Auto-ARGUE), ``Judgment`` records, or a source itself."""
+    if isinstance(judgments, ImportedJudgments):
+        return judgments
+    if not isinstance(judgments, (str, PathLike, list, tuple)) and isinstance(judgments, JudgmentSource):
+        return judgments
+    source = ImportedJudgments(nuggets)
+    if judgments is None or (isinstance(judgments, (list, tuple)) and not judgments):
+        return source
+    paths = _paths(judgments)
+    if paths is not None:
+        for path in paths:
+            source.add_file(path, keep_reports=keep_reports)
+    else:
+        records = list(judgments)
+        if records and not all(isinstance(j, Judgment) for j in records):
+            raise TypeError("judgments must be paths, Judgment records or a JudgmentSource")
+        source.add_judgments(records)
+    return source
+
+
+def score(
+    runs: Any,
+    nuggets: Any,
+    judgments: Any,
+    *,
+    requests: Any = None,
+    qrels: Any = None,
+    details: bool = True,
+    relevance: str = "nuggets",
+    nugget_scope: str = "cited",
+    missing_topics: str = "zero",
+    missing_judgments: str = "error",
+    unbound_questions: str = "drop",
+    weights: Mapping[str, float] | None = None,
+) -> ScoreResult:
+    """Score runs with the ARGUE flowchart from existing judgments.
+
+    ``runs``: run file path(s) or ``Report`` records (``None``: the reports inside Auto-ARGUE judgment
+    files); ``nuggets``: a nuggets path or ``TopicNuggets``; ``judgments``: judgment file path(s) (later
+    files override earlier ones), ``Judgment`` records, or any ``JudgmentSource``; ``requests``/``qrels``:
+    optional paths or records. The keyword policies are those of ``Policies`` (DESIGN §4 defaults).
+    Returns ``ScoreResult(table, details)``; ``table`` has columns ``run_id, request_id, metric, value``.
+    """
+    import pandas as pd
+
+    from ..formats import read_nuggets, read_qrels, read_requests
+
+    policies = Policies(relevance, nugget_scope, missing_topics, missing_judgments, unbound_questions,  # type: ignore[arg-type]
+                        dict(weights or {}))
+    nugget_list = list(read_nuggets(nuggets)) if isinstance(nuggets, (str, PathLike)) else list(nuggets)
+    request_list = (list(read_requests(requests)) if isinstance(requests, (str, PathLike))
+                    else (list(requests) if requests is not None else None))
+    qrels_rows = (list(read_qrels(qrels)) if isinstance(qrels, (str, PathLike))
+                  else (list(qrels) if qrels is not None else None))
+    source = load_judgments(judgments, nugget_list, keep_reports=runs is None)
+    evaluation = Evaluation.build(nugget_list, policies, request_list, qrels_rows)
+    result = run_scoring(iter_reports(runs, source), evaluation, source, details=details)
+    table = pd.DataFrame(result.rows, columns=["run_id", "request_id", "metric", "value"])
+    return ScoreResult(table, result.details)

@@ -1,0 +1,323 @@
+"""The ARGUE flowchart (DESIGN §4): one outcome per sentence, one sub-outcome per citation.
+
+Sentences with citations: each distinct cited document is checked in turn --
+relevant? (lookup) -> yes: does the sentence give an answer this document attests? -> yes: **3 (+)**;
+otherwise: is the sentence attested by the document? -> yes **2 (0)**, no **1 (-)**.
+"Attested?" is asked for every citation, also one that answered a nugget, because
+``supporting_citations`` and ``correctly_cited_sentences`` count it.
+The sentence's outcome combines its citations': **3** if any citation is 3 (the sentence delivered a
+nugget through a relevant document); else **1** if any citation is 1 (a cited document does not support
+it); else **2**. Duplicate citations of one document in one sentence are checked once.
+
+Sentences without citations: negative assertion? -> yes: does a negative nugget agree? -> **8 (+)** /
+**7 (-)**; no: requires a citation? -> no **4 (0)**; yes: first instance of the claim? -> **5 (-)** /
+**6 (0)**.
+
+Questions are asked only where the flowchart reaches them. A question the judgment source cannot answer
+is *missing*: in ``zero`` mode it counts as "no" (one path is followed); in ``explore`` mode both paths
+are followed so that every question that could be needed is found at once (``assess export`` and the
+missing-judgments error use this), and the outcomes that depend on it are left unknown (``None``).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..judges.base import JudgmentSource, Question
+from ..judges.imported import ImportedJudgments
+from ..model import JudgmentKey, Report, Request, normalize_text
+from .policies import Policies
+from .topic import PreparedTopic, Unit
+
+__all__ = [
+    "Step",
+    "CitationOutcome",
+    "SentenceOutcome",
+    "ReportOutcome",
+    "Missing",
+    "Asker",
+    "evaluate_report",
+    "REWARDED",
+    "PENALIZED",
+]
+
+REWARDED = frozenset({3, 8})
+PENALIZED = frozenset({1, 5, 7})
+
+
+@dataclass(slots=True)
+class Step:
+    """One question on a sentence's path through the flowchart and its answer (``None``: missing)."""
+
+    kind: str
+    value: bool | None
+    judge: str | None
+    doc_id: str | None = None
+    nugget_id: str | None = None
+    answer: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"question": self.kind, "value": self.value, "judge": self.judge}
+        if self.doc_id is not None:
+            out["doc_id"] = self.doc_id
+        if self.nugget_id is not None:
+            out["nugget_id"] = self.nugget_id
+            out["answer"] = self.answer
+        return out
+
+
+@dataclass(slots=True)
+class CitationOutcome:
+    doc_id: str
+    relevant: bool | None
+    attested: bool | None
+    answered: bool | None
+    outcome: int | None
+    steps: list[Step] | None = None
+    """The questions asked about this citation (only when details are wanted)."""
+
+
+@dataclass(slots=True)
+class SentenceOutcome:
+    index: int
+    text: str
+    outcome: int | None
+    citations: list[CitationOutcome] = field(default_factory=list)
+    duplicate_citations: int = 0
+    steps: list[Step] = field(default_factory=list)
+    matches: list[tuple[int, int, str | None]] = field(default_factory=list)
+    """(nugget position, unit position, document it came through or ``None``) of each answer found."""
+
+
+@dataclass(slots=True)
+class Missing:
+    """A question the judgment source could not answer, with what an assessor needs to answer it."""
+
+    key: JudgmentKey
+    report: Report
+    sentence_index: int
+    unit: Unit | None = None
+    gates: tuple[JudgmentKey, ...] = ()
+    """Missing judgments this one is only needed under (e.g. ``answers`` needs ``relevant`` = yes)."""
+
+
+@dataclass(slots=True)
+class ReportOutcome:
+    run_id: str
+    request_id: str
+    sentences: list[SentenceOutcome]
+    found: list[set[int]]
+    """Per counted nugget: positions of its units found anywhere in the report."""
+    missing: int = 0
+    """Questions this report needed that the source could not answer."""
+
+
+class Asker:
+    """Asks a ``JudgmentSource`` one question, by key, with the asking report's position.
+
+    ``ImportedJudgments`` is asked by key directly (a dictionary lookup, plus Auto-ARGUE's positional
+    judgments); any other source gets a full ``Question`` with its context.
+    """
+
+    def __init__(self, source: JudgmentSource, requests: dict[str, Request] | None = None):
+        self.source = source
+        self.requests = requests or {}
+        self._fast = source.lookup_fast if isinstance(source, ImportedJudgments) else None
+
+    def __call__(self, key: tuple, report: Report, index: int, unit: Unit | None,
+                 nugget: Any = None) -> tuple[bool, str] | None:
+        """``(value, judge)`` for the question ``key`` (a ``JudgmentKey`` or an equal plain tuple), or ``None``."""
+        if self._fast is not None:
+            return self._fast(key, report.run_id, index)
+        question = Question(
+            key if isinstance(key, JudgmentKey) else JudgmentKey(*key),
+            report.sentences[index].text,
+            request=self.requests.get(report.request_id),
+            nugget=nugget,
+            answer=unit.text if unit is not None else None,
+            earlier_sentences=tuple(s.text for s in report.sentences[:index]),
+        )
+        verdict = self.source.answer(question)
+        return None if verdict is None else (verdict.value, verdict.judge)
+
+    def plain_table(self) -> dict | None:
+        """The key -> (value, judge, ...) table when a plain lookup answers every question, else ``None``."""
+        source = self.source
+        if isinstance(source, ImportedJudgments):
+            return source.plain_table()
+        return None
+
+
+def _dedupe(citations: tuple[str, ...]) -> tuple[list[str] | tuple[str, ...], int]:
+    """Distinct cited documents in citation order, and how many repeats were dropped."""
+    if len(citations) == 1:
+        return citations, 0
+    docs = list(dict.fromkeys(citations))
+    return docs, len(citations) - len(docs)
+
+
+def evaluate_report(
+    report: Report,
+    topic: PreparedTopic,
+    ask: Asker | Callable[..., tuple[bool, str] | None],
+    policies: Policies,
+    *,
+    explore: bool = False,
+    details: bool = False,
+    on_missing: Callable[[Missing], None] | None = None,
+) -> ReportOutcome:
+    """Run every sentence of ``report`` through the flowchart; see the module docstring for the modes."""
+    request_id = report.request_id
+    nuggets = topic.nuggets
+    found: list[set[int]] = [set() for _ in nuggets]
+    sentences_out: list[SentenceOutcome] = []
+    missing_count = 0
+    scope_all = policies.nugget_scope == "all"
+    relevance_from = policies.relevance
+    relevant_docs = topic.relevant_docs
+    doc_units = topic.doc_units
+
+    plain = ask.plain_table() if isinstance(ask, Asker) else None
+
+    def query(key: tuple, index: int, steps: list[Step] | None, gates: tuple[JudgmentKey, ...],
+              unit: Unit | None = None, doc_id: str | None = None) -> bool | None:
+        nonlocal missing_count
+        if plain is not None and steps is None:
+            verdict = plain.get(key)
+            if verdict is not None:
+                return verdict[0]  # the hot path: a canonical judgment, no details wanted
+        nugget = nuggets[unit.nugget_index].nugget if unit is not None else None
+        verdict = ask(key, report, index, unit, nugget)
+        if verdict is None:
+            missing_count += 1
+            if on_missing is not None:
+                on_missing(Missing(JudgmentKey(*key), report, index, unit, gates))
+            value = None if explore else False
+            judge = None
+        else:
+            value = verdict[0]
+            judge = verdict[1]
+        if steps is not None:
+            steps.append(Step(key[0], value, judge, doc_id,
+                              nugget.nugget_id if nugget is not None else None,
+                              unit.text if unit is not None else None))
+        return value
+
+    for index, sentence in enumerate(report.sentences):
+        text = sentence.text
+        normalized = " ".join(text.split()) if text.isascii() else normalize_text(text)  # = normalize_text
+        result = SentenceOutcome(index, sentence.text, None)
+        sentence_steps = result.steps if details else None
+        if sentence.citations:
+            docs, result.duplicate_citations = _dedupe(sentence.citations)
+            # scope "all": the sentence's answers are asked once, with no document
+            sentence_answered: bool | None = False
+            if scope_all:
+                sentence_answered = _ask_units(
+                    topic.all_units, nuggets, request_id, normalized, None, index, (), query, sentence_steps,
+                    result, found, "answers",
+                )
+            citation_outcomes: list[int | None] = []
+            for doc_id in docs:
+                steps = [] if details else None
+                gates: tuple[JudgmentKey, ...] = ()
+                if relevance_from == "judgments":
+                    key = ("relevant", request_id, normalized, doc_id, None, None, None, None)
+                    relevant = query(key, index, steps, (), doc_id=doc_id)
+                    if relevant is None:
+                        gates = (JudgmentKey(*key),)
+                else:
+                    relevant = doc_id in relevant_docs
+                    if steps is not None:
+                        steps.append(Step("relevant", relevant, relevance_from, doc_id))
+                answered: bool | None = False
+                if relevant is not False:
+                    if scope_all:
+                        answered = sentence_answered
+                    else:
+                        units = doc_units.get(doc_id)
+                        if units:
+                            answered = _ask_units(units, nuggets, request_id, normalized, doc_id, index, gates, query,
+                                                  steps, result, found, "answers")
+                attested = query(("attested", request_id, normalized, doc_id, None, None, None, None), index, steps, (),
+                                 doc_id=doc_id)
+                if relevant is True and answered is True:
+                    outcome: int | None = 3
+                elif relevant is None or (relevant is True and answered is None) or attested is None:
+                    outcome = None
+                else:
+                    outcome = 2 if attested else 1
+                citation_outcomes.append(outcome)
+                result.citations.append(CitationOutcome(doc_id, relevant, attested, answered, outcome, steps))
+            if 3 in citation_outcomes:
+                result.outcome = 3
+            elif None in citation_outcomes:
+                result.outcome = None
+            elif 1 in citation_outcomes:
+                result.outcome = 1
+            else:
+                result.outcome = 2
+        else:
+            negative_key = JudgmentKey("negative", request_id, normalized, None, None, None, None, None)
+            negative = query(negative_key, index, sentence_steps, ())
+            gates = (negative_key,) if negative is None else ()
+            outcome = None
+            if negative is not False:
+                agreed: bool | None = False
+                if topic.negative_units:
+                    agreed = _ask_units(
+                        topic.negative_units, nuggets, request_id, normalized, None, index, gates, query,
+                        sentence_steps, result, found, "nugget_agrees",
+                    )
+                if negative is True and agreed is not None:
+                    outcome = 8 if agreed else 7
+            if negative is not True:
+                requires_key = JudgmentKey("requires_citation", request_id, normalized, None, None, None,
+                                           report.run_id, index)
+                requires = query(requires_key, index, sentence_steps, gates)
+                if requires is not False:
+                    first = query(
+                        ("first_instance", request_id, normalized, None, None, None, report.run_id, index),
+                        index, sentence_steps, gates + ((requires_key,) if requires is None else ()),
+                    )
+                    if negative is False and requires is True and first is not None:
+                        outcome = 5 if first else 6
+                elif negative is False:
+                    outcome = 4
+            result.outcome = outcome
+        sentences_out.append(result)
+    return ReportOutcome(report.run_id, request_id, sentences_out, found, missing_count)
+
+
+def _ask_units(
+    units: list[tuple[int, int]],
+    nuggets: list[Any],
+    request_id: str,
+    normalized: str,
+    doc_id: str | None,
+    index: int,
+    gates: tuple[JudgmentKey, ...],
+    query: Callable[..., bool | None],
+    steps: list[Step] | None,
+    result: SentenceOutcome,
+    found: list[set[int]],
+    kind: str,
+) -> bool | None:
+    """Ask ``kind`` (answers / nugget_agrees) for each unit; record the ones found; True if any, None if unsure."""
+    any_true = False
+    any_unknown = False
+    for n, u in units:
+        scored = nuggets[n]
+        unit = scored.units[u]
+        key = (kind, request_id, normalized, doc_id, scored.nugget.nugget_id, unit.normalized, None, None)
+        value = query(key, index, steps, gates, unit=unit, doc_id=doc_id)
+        if value is True:
+            any_true = True
+            found[n].add(u)
+            result.matches.append((n, u, doc_id))
+        elif value is None:
+            any_unknown = True
+    if any_true:
+        return True
+    return None if any_unknown else False

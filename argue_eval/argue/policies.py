@@ -1,0 +1,103 @@
+"""Scoring policies: every choice DESIGN §4 leaves open is an explicit, named option with a default.
+
+Policies are plain values so that a score table can say how it was made (``score`` prints them) and so
+that two tables can only be compared when they were made the same way.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..errors import InputError
+
+Relevance = Literal["nuggets", "qrels", "judgments"]
+NuggetScope = Literal["cited", "all"]
+MissingTopics = Literal["zero", "skip"]
+MissingJudgments = Literal["error", "zero", "skip"]
+UnboundQuestions = Literal["drop", "negative", "keep"]
+
+RELEVANCE_SOURCES = ("nuggets", "qrels", "judgments")
+NUGGET_SCOPES = ("cited", "all")
+MISSING_TOPICS = ("zero", "skip")
+MISSING_JUDGMENTS = ("error", "zero", "skip")
+UNBOUND_QUESTIONS = ("drop", "negative", "keep")
+
+DEFAULT_WEIGHTS: dict[str, float] = {"vital": 2, "okay": 1, "none": 1}
+"""Nugget weights by importance; ``none`` is the weight of a nugget whose bank gives no importance."""
+
+
+@dataclass(frozen=True)
+class Policies:
+    """How to score; the defaults are DESIGN §4's.
+
+    * ``relevance``: a citation is relevant when the cited document attests an answer of a nugget of the
+      request (``nuggets``, a lookup), when qrels say ``rel > 0`` (``qrels``; documents absent from the
+      qrels are not relevant), or as ``relevant`` judgments say (``judgments``, e.g. Auto-ARGUE's).
+    * ``nugget_scope``: ``cited`` -- a sentence can only supply answers its (relevant) cited document
+      attests, asked per citation; ``all`` -- a cited sentence may supply any answer of any nugget of the
+      topic, asked once per sentence with no document (``answers`` judgments with ``doc_id`` null).
+    * ``missing_topics``: a topic of the evaluation without a report scores 0 (``zero``) or is left out
+      of the run's aggregates (``skip``).
+    * ``missing_judgments``: stop with an error listing what is missing (``error``), count a missing
+      answer as "no" (``zero``), or leave out each report that lacks any judgment (``skip``).
+    * ``unbound_questions``: nuggets none of whose answers is attested by a document are dropped and
+      listed (``drop``), treated as negative nuggets (``negative``), or kept as ordinary nuggets that only
+      ``nugget_scope=all`` can find (``keep``).
+    * ``weights``: weight per importance (``vital``, ``okay``, ``none``) for the weighted measures.
+    """
+
+    relevance: Relevance = "nuggets"
+    nugget_scope: NuggetScope = "cited"
+    missing_topics: MissingTopics = "zero"
+    missing_judgments: MissingJudgments = "error"
+    unbound_questions: UnboundQuestions = "drop"
+    weights: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
+
+    def __post_init__(self) -> None:
+        for name, value, allowed in (
+            ("relevance", self.relevance, RELEVANCE_SOURCES),
+            ("nugget_scope", self.nugget_scope, NUGGET_SCOPES),
+            ("missing_topics", self.missing_topics, MISSING_TOPICS),
+            ("missing_judgments", self.missing_judgments, MISSING_JUDGMENTS),
+            ("unbound_questions", self.unbound_questions, UNBOUND_QUESTIONS),
+        ):
+            if value not in allowed:
+                raise InputError(f"--{name.replace('_', '-')}", None, None,
+                                 f"expected one of {', '.join(allowed)}, found {value!r}")
+        merged = dict(DEFAULT_WEIGHTS)
+        merged.update(self.weights)
+        object.__setattr__(self, "weights", merged)
+
+    def weight(self, importance: str | None) -> float:
+        """The weight of a nugget with this importance (``None`` = unlabelled)."""
+        return self.weights["none" if importance is None else importance]
+
+    def describe(self) -> str:
+        """One line naming every policy, for logs and the ``--details`` header."""
+        weights = ",".join(f"{k}={_num(v)}" for k, v in self.weights.items())
+        return (f"relevance={self.relevance} nugget-scope={self.nugget_scope} missing-topics={self.missing_topics} "
+                f"missing-judgments={self.missing_judgments} unbound-questions={self.unbound_questions} weights={weights}")
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def parse_weights(text: str) -> dict[str, float]:
+    """``"vital=2,okay=1,none=1"`` -> weights; integers stay integers so counts print without ``.0``."""
+    weights: dict[str, float] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, value = part.partition("=")
+        name = name.strip().lower()
+        if not sep or name not in DEFAULT_WEIGHTS:
+            raise InputError("--weights", None, None,
+                             f"expected IMPORTANCE=WEIGHT items with IMPORTANCE in vital, okay, none; found {part!r}")
+        try:
+            number = float(value)
+        except ValueError:
+            raise InputError("--weights", None, None, f"weight for {name!r} is not a number: {value!r}") from None
+        if number < 0:
+            raise InputError("--weights", None, None, f"weight for {name!r} must be >= 0, found {value!r}")
+        weights[name] = int(number) if number.is_integer() else number
+    return weights

@@ -1,0 +1,146 @@
+"""``argue-eval agree`` (two evaluations of the same systems) and ``argue-eval agree-judgments`` (two judgment files)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..tables import TABLE_FORMATS, Table, dumps_json, fmt_number, render_tables
+from .compare import CONTEXT, write_output
+
+
+def build_agreement_tables(result, label_a: str, label_b: str, per_topic: bool) -> list[Table]:
+    """Statistics with intervals, swapped pairs, top-k, per-topic summary (and optionally every topic)."""
+    level = f"{result.confidence:.0%}"
+    tables = []
+    rows = [[item.name, fmt_number(item.value), fmt_number(item.ci_low), fmt_number(item.ci_high), item.ci_method or ""]
+            for item in result.statistics]
+    metrics = result.metric_a if result.metric_a == result.metric_b else f"{result.metric_a} (A) vs {result.metric_b} (B)"
+    title = (f"agreement on {metrics}: A = {label_a} (reference), B = {label_b}; {len(result.runs)} systems, "
+             f"{len(result.topics)} shared topics; {level} bootstrap intervals over topics "
+             f"({result.resamples} resamples, seed {result.seed})")
+    tables.append(Table(["statistic", "value", "ci_low", "ci_high", "ci_method"], rows, "lrrrl", title))
+
+    n_pairs = len(result.runs) * (len(result.runs) - 1) // 2
+    swap_rows = [[swap["a"], swap["b"], fmt_number(swap["diff_a"]), fmt_number(swap["diff_b"])] for swap in result.swaps]
+    tables.append(Table(["a", "b", "diff_a", "diff_b"], swap_rows, "llrr",
+                        f"swapped pairs: {len(result.swaps)} of {n_pairs} (a is ahead under A, behind under B); "
+                        f"{len(result.tied_pairs)} pair(s) tied under one evaluation only"))
+    if result.top_k:
+        k_rows = [[str(entry["k"])] + [fmt_number(entry[name]) for name in ("kendall_tau_b", "tau_ap", "spearman", "pearson")]
+                  + [fmt_number(entry["overlap"], 3)] for entry in result.top_k]
+        tables.append(Table(["k", "kendall_tau_b", "tau_ap", "spearman", "pearson", "overlap"], k_rows, "rrrrrr",
+                            "top-k: the k best systems under A (point estimates); overlap = shared share of the two top-k sets"))
+    summary = result.per_topic_summary
+    difficulty = result.topic_difficulty
+    tables.append(Table(
+        ["statistic", "mean", "median", "min", "max", "n_defined", "n_undefined"],
+        [["per-topic kendall_tau_b", fmt_number(summary["mean"]), fmt_number(summary["median"]), fmt_number(summary["min"]),
+          fmt_number(summary["max"]), str(summary["n_defined"]), str(summary["n_undefined"])]],
+        "lrrrrrr",
+        "per-topic agreement: tau-b of the systems' scores within each topic; topic difficulty (topic means): "
+        f"tau-b {fmt_number(difficulty['kendall_tau_b']) or 'n/a'}, pearson {fmt_number(difficulty['pearson']) or 'n/a'}",
+    ))
+    if per_topic:
+        tables.append(Table(["request_id", "kendall_tau_b"],
+                            [[item["request_id"], fmt_number(item["kendall_tau_b"])] for item in result.per_topic], "lr",
+                            "per topic"))
+    tables[-1].notes = list(result.notes)
+    return tables
+
+
+@click.command("agree", context_settings=CONTEXT)
+@click.argument("scores_a", type=click.Path(path_type=Path))
+@click.argument("scores_b", type=click.Path(path_type=Path))
+@click.option("--metric", "-m", required=True, help="Measure to compare in both tables, e.g. f1.")
+@click.option("--metric-b", default=None, help="A different measure from B (to compare two metrics) [default: --metric].")
+@click.option("--top-k", "top_k", type=click.IntRange(min=2), multiple=True, default=(10,), show_default=True,
+              help="Also report agreement on the k best systems under A (repeatable).")
+@click.option("--resamples", type=click.IntRange(min=1), default=10_000, show_default=True, help="Bootstrap resamples over topics.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed: same seed, same output bytes.")
+@click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95, show_default=True)
+@click.option("--missing", type=click.Choice(["zero", "drop-topic"]), default="zero", show_default=True,
+              help="A topic a run lacks within one table: 0 (as trec_eval -c) or drop the topic.")
+@click.option("--scores-format", default=None, metavar="NAME", help="Input format: argue, trec_eval, ir_measures (default: detect).")
+@click.option("--per-topic", is_flag=True, help="Also print every topic's tau-b (JSON always has them).")
+@click.option("--format", "output_format", type=click.Choice(TABLE_FORMATS), default="text", show_default=True)
+@click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="Write here instead of stdout.")
+def command(scores_a, scores_b, metric, metric_b, top_k, resamples, seed, confidence, missing, scores_format, per_topic,
+            output_format, output) -> None:
+    """Agreement between two evaluations of the same systems (Kendall's tau, ...).
+
+    A and B are per-topic score tables of the same runs, e.g. scored with human and with automatic
+    judgments, or by two judges, or (with --metric-b) two measures. A is the reference. Reports Kendall's
+    tau-b, tau_AP (B's ranking against A's; tau_ap_symmetric averages both directions), Spearman and Pearson
+    of the system means with bootstrap intervals over topics, the swapped pairs, top-k agreement and
+    per-topic agreement. Systems and topics present in only one table are left out (and listed).
+
+    \b
+    Example:
+      argue-eval agree scores.human.tsv scores.auto.tsv --metric f1
+      argue-eval agree scores.tsv scores.tsv --metric f1 --metric-b nugget_coverage --format json
+      argue-eval agree human.tsv llm.tsv -m f1 --top-k 5 --top-k 10 --per-topic --format markdown
+    """
+    from ..stats.agreement import agreement
+    from ..stats.matrix import load_matrix
+
+    matrix_a = load_matrix([scores_a], metric, scores_format, missing)
+    matrix_b = load_matrix([scores_b], metric_b or metric, scores_format, missing)
+    result = agreement(matrix_a, matrix_b, resamples=resamples, seed=seed, confidence=confidence, top_k=tuple(top_k))
+    if output_format == "json":
+        document = {"a": str(scores_a), "b": str(scores_b), **result.to_dict()}
+        text = dumps_json(document)
+    else:
+        text = render_tables(build_agreement_tables(result, str(scores_a), str(scores_b), per_topic), output_format)
+    write_output(text, output)
+
+
+def build_judgment_tables(result, label_a: str, label_b: str) -> list[Table]:
+    rows = []
+    for item in [*result.kinds, result.overall]:
+        rows.append([item.kind, str(item.n_a), str(item.n_b), str(item.overlap), fmt_number(item.accuracy),
+                     fmt_number(item.kappa), str(item.yes_yes), str(item.yes_no), str(item.no_yes), str(item.no_no)])
+    title = (f"judgment agreement: A = {label_a} (reference), B = {label_b}; matched on the judgment key; "
+             "confusion columns are A/B answers")
+    table = Table(["kind", "n_a", "n_b", "overlap", "accuracy", "kappa", "yes/yes", "yes/no", "no/yes", "no/no"],
+                  rows, "lrrrrrrrrr", title, list(result.notes))
+    return [table]
+
+
+@click.command("agree-judgments", context_settings=CONTEXT)
+@click.argument("judgments_a", type=click.Path(path_type=Path))
+@click.argument("judgments_b", type=click.Path(path_type=Path))
+@click.option("--judgments-format", default=None, metavar="NAME", help="Format of both files if detection should not guess.")
+@click.option("--kind", "kinds", multiple=True, metavar="KIND",
+              help="Only these question kinds (repeatable), e.g. --kind answers --kind attested.")
+@click.option("--format", "output_format", type=click.Choice(TABLE_FORMATS), default="text", show_default=True)
+@click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="Write here instead of stdout.")
+def judgments_command(judgments_a, judgments_b, judgments_format, kinds, output_format, output) -> None:
+    """Agreement between two judgment files (accuracy, Cohen's kappa).
+
+    A is the reference (e.g. human assessors), B the candidate (e.g. an LLM judge). Judgments are matched on
+    their identity (kind, request, normalized sentence, document, nugget/answer; never the run), so each
+    question counts once. Per question kind: how many judgments each file has and share, observed agreement,
+    Cohen's kappa and the yes/no confusion matrix; a pooled row closes the table.
+
+    \b
+    Example:
+      argue-eval agree-judgments judgments.assessors.jsonl judgments.llm.jsonl
+      argue-eval agree-judgments human.jsonl auto.jsonl --kind answers --format json -o agreement.json
+    """
+    from ..formats import read_judgments
+    from ..stats.judgment_agreement import judgment_agreement
+
+    wanted = set(kinds)
+
+    def load(path: Path):
+        for judgment in read_judgments(path, judgments_format):
+            if not wanted or judgment.kind in wanted:
+                yield judgment
+
+    result = judgment_agreement(load(judgments_a), load(judgments_b))
+    if output_format == "json":
+        text = dumps_json({"a": str(judgments_a), "b": str(judgments_b), **result.to_dict()})
+    else:
+        text = render_tables(build_judgment_tables(result, str(judgments_a), str(judgments_b)), output_format)
+    write_output(text, output)

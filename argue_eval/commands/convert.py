@@ -1,0 +1,62 @@
+"""``argue-eval convert``: rewrite a requests, nuggets, run, qrels or judgments file in another format."""
+from __future__ import annotations
+
+import warnings
+
+import click
+
+from ._common import format_option, kind_option
+
+
+@click.command(name="convert")
+@click.argument("path", type=click.Path(exists=True))
+@click.option("--to", "target", required=True, metavar="FORMAT", help="Output format (e.g. argue, neuclir24, ragtime, autoargue-v3).")
+@click.option("-o", "--output", required=True, type=click.Path(), help="Output file (a directory for autoargue-v3).")
+@kind_option
+@format_option
+def command(path: str, target: str, output: str, kind: str | None, format_name: str | None) -> None:
+    """Convert PATH to another format of the same kind, written atomically to --output.
+
+    The input format is detected (or named with --format). Everything the target format can hold is
+    kept; what it cannot (e.g. citation scores in a NeuCLIR 2024 run) is dropped with a warning on
+    stderr, and data the target cannot express at all (e.g. two nuggets with the same question for a
+    NuggetBank v3) stops the conversion with an error, leaving no output.
+
+    \b
+    Examples:
+      argue-eval convert runs/sample/careful.jsonl --to ragtime -o /tmp/careful.ragtime.jsonl
+      argue-eval convert nuggets/sample/nuggets.jsonl --to autoargue-v3 -o /tmp/nuggets-v3/
+      argue-eval convert team.rag24.jsonl --to argue -o team.argue.jsonl
+    """
+    from pathlib import Path
+
+    from ..errors import InputError
+    from ..formats import all_formats, get_format
+    from ..formats._fields import LossyWriteWarning
+    from ..summary import resolve_format
+
+    source = resolve_format(path, kind, format_name)  # type: ignore[arg-type]
+    try:
+        spec = get_format(target, source.kind)
+    except InputError:
+        others = sorted({s.kind for s in all_formats() if target in (s.name, *s.aliases)})
+        if others:
+            raise InputError(
+                "--to", None, None,
+                f"{path} is a {source.kind} file; {target!r} is a {'/'.join(others)} format (convert keeps the kind)",
+            ) from None
+        raise
+    if spec.write is None:
+        writable = sorted(s.name for s in all_formats() if s.kind == source.kind and s.write is not None)
+        raise InputError("--to", None, None, f"{source.kind} format {spec.name!r} can be read but not written; "
+                         f"writable {source.kind} formats: {', '.join(writable)}")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", LossyWriteWarning)
+        count = spec.write(source.read(Path(path)), Path(output))
+    for warning in caught:
+        if issubclass(warning.category, LossyWriteWarning):
+            click.echo(f"warning: {warning.message}", err=True)
+        else:
+            warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+    click.echo(f"{path} ({source.kind}, {source.name}) -> {output} ({spec.name}): {count} records", err=True)
+

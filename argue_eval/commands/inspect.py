@@ -1,0 +1,35 @@
+"""``argue-eval inspect``: say what a file is and count what it holds."""
+from __future__ import annotations
+
+import click
+
+from ._common import format_option, kind_option
+
+
+@click.command(name="inspect")
+@click.argument("path", type=click.Path(exists=True))
+@kind_option
+@format_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the readable summary.")
+def command(path: str, kind: str | None, format_name: str | None, as_json: bool) -> None:
+    """Detect what PATH is (requests, nuggets, run, judgments, qrels, ranked run) and summarize it.
+
+    The format is recognized from the content (use --kind/--format to override). Counts: topics are
+    distinct request ids; a run's citations count each document once per sentence; a nugget bank's
+    questions are distinct question texts per topic, answers distinct (question, answer) pairs and
+    bindings distinct (question, answer, document) triples. The file is streamed, never loaded whole.
+
+    \b
+    Examples on the sample track:
+      argue-eval inspect runs/sample/careful.jsonl
+      argue-eval inspect nuggets/sample/nuggets.jsonl --json
+      argue-eval inspect topics/rag24.tsv --kind requests --format rag24
+    """
+    from ..jsonio import dumps_line
+    from ..summary import render_text, summarize
+
+    summary = summarize(path, kind, format_name)  # type: ignore[arg-type]
+    if as_json:
+        click.echo(dumps_line(summary), nl=False)
+    else:
+        click.echo(render_text(summary))

@@ -1,0 +1,142 @@
+"""``argue-eval nuggets``: validate, summarize, merge and bind nugget banks."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+output_format_option = click.option(
+    "--to", "to_format", default="argue", show_default=True, metavar="FORMAT",
+    help="Output format: argue (our JSONL) or autoargue-v3 (a directory of nuggets_<qid>.v3.json).",
+)
+
+
+@click.group(name="nuggets")
+def command() -> None:
+    """Validate, summarize, merge and bind nugget banks (any nugget format in; ours or Auto-ARGUE v3 out;
+    `argue-eval convert` converts between formats).
+
+    \b
+    Example on the sample track:
+      argue-eval nuggets validate nuggets/sample/nuggets.jsonl --collection topics/sample/collection.jsonl
+      argue-eval nuggets stats nuggets/sample/nuggets.jsonl
+    """
+
+
+@command.command(name="validate")
+@click.argument("path", type=click.Path(exists=True))
+@click.option("--collection", default=None, help="Check that every bound document exists (JSONL, Lucene index or irds:ID).")
+@click.option("--requests", type=click.Path(exists=True), default=None, help="Check that topics and requests correspond.")
+@click.option("--format", "format_name", default=None, metavar="NAME", help="The file's format, if detection should not guess.")
+def validate_command(path: str, collection: str | None, requests: str | None, format_name: str | None) -> None:
+    """Check a nugget bank: every answer bound to at least one document unless the nugget is negative,
+    bound documents exist in the collection, no empty questions, known importance values; repeated
+    questions and answers are flagged. Prints FILE:LINE: field: message per problem; exits 1 on errors.
+
+    \b
+    Example:
+      argue-eval nuggets validate nuggets/sample/nuggets.jsonl --collection topics/sample/collection.jsonl \\
+          --requests topics/sample/requests.jsonl
+    """
+    from ..organizer.nugget_tools import read_topics_collecting, validate_topics
+
+    topics, problems = read_topics_collecting(path, format_name)
+    request_ids = None
+    if requests:
+        from ..formats import read_requests
+
+        request_ids = [request.request_id for request in read_requests(requests)]
+    store = None
+    if collection:
+        from ..collection import open_collection
+
+        store = open_collection(collection)
+    try:
+        problems += validate_topics(topics, path, store, request_ids)
+    finally:
+        if store is not None:
+            store.close()
+    errors = sum(1 for p in problems if p.severity == "error")
+    for problem in problems:
+        click.echo(str(problem))
+    nuggets = sum(len(topic.nuggets) for topic in topics)
+    click.echo(f"{path}: {len(topics)} topics, {nuggets} nuggets, {errors} errors, {len(problems) - errors} warnings",
+               err=bool(problems))
+    if errors:
+        sys.exit(1)
+
+
+@command.command(name="stats")
+@click.argument("path", type=click.Path(exists=True))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the table here instead of stdout.")
+@click.option("--format", "format_name", default=None, metavar="NAME", help="The file's format, if detection should not guess.")
+def stats_command(path: str, output: str | None, format_name: str | None) -> None:
+    """Per-topic summary as a TSV: questions, answers, bindings (answer-document pairs), distinct documents,
+    vital/okay/unlabelled and negative nuggets, unbound questions, answers per question and documents per
+    answer, with an `all` row.
+
+    \b
+    Example:
+      argue-eval nuggets stats nuggets/sample/nuggets.jsonl
+    """
+    from ..formats import read_nuggets
+    from ..jsonio import atomic_writer
+    from ..organizer.nugget_tools import STATS_COLUMNS, topic_stats
+
+    rows = topic_stats(read_nuggets(path, format_name))
+    lines = ["\t".join(STATS_COLUMNS)] + ["\t".join(str(value) for value in row) for row in rows]
+    if output:
+        with atomic_writer(output) as handle:
+            handle.write("\n".join(lines) + "\n")
+    else:
+        click.echo("\n".join(lines))
+
+
+@command.command(name="merge")
+@click.argument("first", type=click.Path(exists=True))
+@click.argument("second", type=click.Path(exists=True))
+@click.option("-o", "--output", required=True, type=click.Path(), help="The merged bank.")
+@output_format_option
+def merge_command(first: str, second: str, output: str, to_format: str) -> None:
+    """Merge two nugget banks (any formats): questions matched after normalization (case, spacing, end
+    punctuation), answers merged the same way, document bindings unioned. Importance and aggregator
+    disagreements are reported on stderr (the first bank's value is kept).
+
+    \b
+    Example:
+      argue-eval nuggets merge assessor-a.jsonl assessor-b.jsonl -o merged.jsonl
+    """
+    from ..formats import read_nuggets, write
+    from ..organizer.nugget_tools import merge_banks
+
+    report = merge_banks(read_nuggets(first), read_nuggets(second))
+    for line in report.conflicts:
+        click.echo(f"conflict: {line}", err=True)
+    for line in report.renamed:
+        click.echo(f"renamed: {line}", err=True)
+    count = write(report.topics, output, to_format, "nuggets")
+    click.echo(f"merged into {count} topics ({len(report.conflicts)} conflicts) -> {output}")
+
+
+@command.command(name="bind")
+@click.argument("path", type=click.Path(exists=True))
+@click.argument("bindings", type=click.Path(exists=True, dir_okay=False))
+@click.option("-o", "--output", required=True, type=click.Path(), help="The bank with the new bindings.")
+@click.option("--no-new-answers", is_flag=True, help="An answer text the nugget does not have is an error (default: added).")
+@output_format_option
+def bind_command(path: str, bindings: str, output: str, no_new_answers: bool, to_format: str) -> None:
+    """Add answer-document bindings from an assessor file: JSONL {request_id, nugget_id (or question),
+    answer, doc_id} or a CSV/TSV with those columns.
+
+    \b
+    Example:
+      argue-eval nuggets bind nuggets/sample/nuggets.jsonl found.csv -o nuggets.bound.jsonl
+    """
+    from ..formats import read_nuggets, write
+    from ..organizer.nugget_tools import bind, read_bindings
+
+    report = bind(read_nuggets(path), read_bindings(bindings), bindings, allow_new_answers=not no_new_answers)
+    for line in report.new_answers:
+        click.echo(line, err=True)
+    write(report.topics, output, to_format, "nuggets")
+    click.echo(f"added {report.added} bindings ({len(report.new_answers)} new answers) -> {output}")

@@ -1,0 +1,118 @@
+"""``argue-eval pool``: pool ranked runs or report citations for assessors."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ._common import format_option
+
+
+@click.command(name="pool")
+@click.argument("run_files", nargs=-1, type=click.Path(exists=True))
+@click.option("--runs", "more_runs", multiple=True, type=click.Path(exists=True), metavar="RUN",
+              help="A run to pool (repeatable; same as giving it as an argument).")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="The pool, as qrels-shaped lines `topic 0 doc_id -1` (-1 = not judged yet), in pool order.")
+@click.option("--strategy", type=click.Choice(["depth", "rrf", "mtf", "budget"]), default="depth", show_default=True,
+              help="depth: union of each run's top K; rrf: reciprocal rank fusion order, cut to --budget; "
+              "mtf: move-to-front (uses --qrels as feedback); budget: depth pooling as deep as --budget allows.")
+@click.option("--depth", type=click.IntRange(min=1), default=100, show_default=True,
+              help="How many documents of each run (per topic) are considered.")
+@click.option("--budget", type=click.IntRange(min=1), default=None,
+              help="Documents per topic (required for mtf and budget; optional cut for rrf).")
+@click.option("--rrf-k", type=click.IntRange(min=0), default=60, show_default=True, help="The k of RRF: 1/(k + rank).")
+@click.option("--qrels", "judged", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Existing judgments that guide mtf (a run keeps its turn while its documents are relevant).")
+@click.option("--requests", type=click.Path(exists=True), default=None,
+              help="Requests file: pool exactly these topics (and put their text in the assessor package).")
+@click.option("--contributions", type=click.Path(dir_okay=False), default=None,
+              help="Per-run contribution table (default: OUTPUT.runs.tsv): pooled and unique documents per run and topic.")
+@click.option("--sizes", type=click.Path(dir_okay=False), default=None,
+              help="Per-topic pool sizes (default: OUTPUT.sizes.tsv).")
+@click.option("--package", type=click.Path(dir_okay=False), default=None,
+              help="Assessor package to write: JSONL, or CSV when the name ends in .csv; one row per pooled "
+              "document with an empty 'relevance' column to fill in.")
+@click.option("--collection", default=None,
+              help="Collection (JSONL, Lucene index or irds:ID) to put each document's title and text in the package.")
+@format_option
+def command(
+    run_files: tuple[str, ...],
+    more_runs: tuple[str, ...],
+    output: str,
+    strategy: str,
+    depth: int,
+    budget: int | None,
+    rrf_k: int,
+    judged: str | None,
+    requests: str | None,
+    contributions: str | None,
+    sizes: str | None,
+    package: str | None,
+    collection: str | None,
+    format_name: str | None,
+) -> None:
+    """Pool the documents of ranked runs (TREC 6-column) or report runs (cited documents, in order of
+    first citation) for assessors.
+
+    Writes the pool (qrels-shaped, relevance -1 = unjudged, documents in the order to assess), a per-run
+    contribution table (pooled and unique documents, long TSV like score tables) and per-topic pool
+    sizes; with --package, a file for assessors (with document text when --collection is given). Ties
+    are broken by document id and runs are taken in name order, so the pool depends only on the inputs.
+
+    \b
+    Example on the sample track (ranked runs, then report runs with a budget):
+      argue-eval pool runs/sample/ranked/*.trec --depth 10 -o pool.qrels
+      argue-eval pool runs/sample/*.jsonl --strategy budget --budget 15 \\
+          --collection topics/sample/collection.jsonl --package pool.csv -o pool.qrels
+      argue-eval qrels build --pool pool.qrels pool.csv -o qrels.trec   # after assessment
+    """
+    from ..errors import ArgueError
+    from ..formats.scores import write_scores_tsv
+    from ..formats.qrels import write_trec_qrels
+    from ..organizer.pooling import build_pool, load_rankings, package_records, write_package, write_sizes
+
+    paths = list(run_files) + list(more_runs)
+    if not paths:
+        raise ArgueError("no runs given: pass ranked or report run files (e.g. runs/sample/ranked/*.trec)")
+    if collection and not package:
+        raise ArgueError("--collection only fills the assessor package; add --package FILE")
+    runs = load_rankings(paths, format_name)
+    judgments = None
+    if judged:
+        from ..organizer.qrels import read_qrels
+
+        judgments = read_qrels(judged, "max")
+    topics = None
+    request_map = None
+    if requests:
+        from ..formats import read_requests
+
+        request_map = {request.request_id: request for request in read_requests(requests)}
+        topics = list(request_map)
+        extra = sorted({t for run in runs for t in run.topics} - set(topics))
+        if extra:
+            click.echo(
+                f"warning: {len(extra)} topic(s) of the runs are not in {requests} and are not pooled: "
+                f"{', '.join(extra[:10])}{' ...' if len(extra) > 10 else ''}",
+                err=True,
+            )
+    pool = build_pool(runs, strategy, depth, budget, rrf_k, judgments, topics)  # type: ignore[arg-type]
+    count = write_trec_qrels(pool.rows(), Path(output))
+    write_scores_tsv(pool.contributions(), contributions or f"{output}.runs.tsv")
+    write_sizes(pool, sizes or f"{output}.sizes.tsv")
+    if package:
+        store = None
+        if collection:
+            from ..collection import open_collection
+
+            store = open_collection(collection)
+        try:
+            write_package(package_records(pool, store, request_map), package)
+        finally:
+            if store is not None:
+                store.close()
+    click.echo(
+        f"pooled {count} documents for {len(pool.topics)} topics from {len(runs)} runs "
+        f"({strategy}, depth {depth}{f', budget {budget}' if budget else ''}) -> {output}"
+    )

@@ -1,0 +1,132 @@
+"""``argue-eval qrels``: build qrels from assessments or nuggets, merge them, summarize them."""
+from __future__ import annotations
+
+import click
+
+on_duplicate_option = click.option(
+    "--on-duplicate",
+    type=click.Choice(["error", "max", "last"]),
+    default="error",
+    show_default=True,
+    help="A (topic, document) pair judged twice: stop with an error, keep the highest grade, or keep the last one.",
+)
+
+
+@click.group(name="qrels")
+def command() -> None:
+    """Build, merge and summarize qrels (TREC 4-column: topic iteration doc_id grade).
+
+    \b
+    Example on the sample track:
+      argue-eval qrels from-nuggets nuggets/sample/nuggets.jsonl -o qrels.trec
+      argue-eval qrels stats qrels.trec
+      argue-eval qrels merge qrels.trec qrels/sample/qrels.trec --on-duplicate max -o merged.trec
+    """
+
+
+@command.command(name="build")
+@click.argument("assessments", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Qrels file to write.")
+@click.option("--pool", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="The pool that was assessed (from `argue-eval pool`): every pooled document must be judged.")
+@click.option("--unjudged", type=click.Choice(["error", "drop", "nonrelevant"]), default="error", show_default=True,
+              help="Pooled documents without a judgment: stop, leave them out, or judge them 0.")
+@on_duplicate_option
+def build_command(assessments: tuple[str, ...], output: str, pool: str | None, unjudged: str, on_duplicate: str) -> None:
+    """Qrels from assessor judgments: the assessor package (JSONL or CSV from `pool --package`) with its
+    `relevance` column filled in, or TREC qrels lines. Rows with an empty relevance are not yet judged.
+
+    With --pool, pooled documents nobody judged are reported (an error by default) and judgments of
+    documents outside the pool are kept with a warning.
+
+    \b
+    Example:
+      argue-eval pool runs/sample/*.jsonl --package pool.csv -o pool.qrels
+      (assessors fill in pool.csv's relevance column)
+      argue-eval qrels build --pool pool.qrels pool.csv -o qrels.trec
+    """
+    from ..organizer.qrels import build_qrels, read_assessments, read_qrels, write_qrels
+
+    pooled = read_qrels(pool) if pool else None
+    files = [read_assessments(path, on_duplicate) for path in assessments]  # type: ignore[arg-type]
+    result = build_qrels(pooled, files, unjudged, on_duplicate)  # type: ignore[arg-type]
+    if result.outside:
+        shown = ", ".join(f"{t}/{d}" for t, d in result.outside[:10])
+        click.echo(f"warning: {len(result.outside)} judged document(s) are not in the pool (kept): {shown}", err=True)
+    if result.unjudged:
+        what = "left out" if unjudged == "drop" else "judged 0"
+        click.echo(f"warning: {len(result.unjudged)} pooled document(s) were not judged ({what})", err=True)
+    count = write_qrels(result.qrels, output)
+    click.echo(f"wrote {count} judgments for {len(result.qrels)} topics -> {output}")
+
+
+@command.command(name="from-nuggets")
+@click.argument("nuggets", type=click.Path(exists=True))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Qrels file to write.")
+@click.option("--grade", type=click.Choice(["count", "weighted"]), default="count", show_default=True,
+              help="count: number of nuggets whose answers the document attests; weighted: the same with vital = 2, okay = 1.")
+@click.option("--format", "format_name", default=None, metavar="NAME", help="The nugget file's format, if detection should not guess.")
+def from_nuggets_command(nuggets: str, output: str, grade: str, format_name: str | None) -> None:
+    """Qrels derived from a nugget bank's answer-document bindings: a document is relevant to a topic
+    when it attests an answer of one of the topic's nuggets.
+
+    \b
+    Example:
+      argue-eval qrels from-nuggets nuggets/sample/nuggets.jsonl --grade weighted -o qrels.trec
+    """
+    from ..formats import read_nuggets
+    from ..organizer.qrels import qrels_from_nuggets, write_qrels
+
+    qrels = qrels_from_nuggets(read_nuggets(nuggets, format_name), grade)  # type: ignore[arg-type]
+    count = write_qrels(qrels, output)
+    click.echo(f"wrote {count} judgments for {len(qrels)} topics -> {output}")
+
+
+@command.command(name="merge")
+@click.argument("qrels_files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Qrels file to write.")
+@on_duplicate_option
+def merge_command(qrels_files: tuple[str, ...], output: str, on_duplicate: str) -> None:
+    """Merge qrels files. The same grade for a pair in several files agrees; different grades are a
+    conflict, an error unless --on-duplicate max|last (last: the later file wins). Resolved conflicts
+    are listed on stderr.
+
+    \b
+    Example:
+      argue-eval qrels merge round1.trec round2.trec --on-duplicate last -o qrels.trec
+    """
+    from ..organizer.qrels import merge_qrels, write_qrels
+
+    result = merge_qrels(qrels_files, on_duplicate)  # type: ignore[arg-type]
+    for topic, doc_id, grades in result.conflicts:
+        listed = ", ".join(f"{grade} in {path}" for path, grade in grades)
+        click.echo(f"conflict: topic {topic} document {doc_id}: {listed} -> {result.qrels[topic][doc_id]}", err=True)
+    count = write_qrels(result.qrels, output)
+    click.echo(f"wrote {count} judgments for {len(result.qrels)} topics ({len(result.conflicts)} conflicts resolved) -> {output}")
+
+
+@command.command(name="stats")
+@click.argument("qrels_file", type=click.Path(exists=True, dir_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the table here instead of stdout.")
+@on_duplicate_option
+def stats_command(qrels_file: str, output: str | None, on_duplicate: str) -> None:
+    """Per-topic summary of qrels as a TSV: judged documents, relevant ones (grade > 0) and the number at
+    each grade, with an `all` row of sums.
+
+    \b
+    Example:
+      argue-eval qrels stats qrels/sample/qrels.trec
+      request_id  judged  relevant  grade_0  grade_1  grade_2
+      s01         12      5         7        3        2
+      ...
+    """
+    from ..jsonio import atomic_writer
+    from ..organizer.qrels import qrels_stats, read_qrels
+
+    header, rows = qrels_stats(read_qrels(qrels_file, on_duplicate))  # type: ignore[arg-type]
+    lines = ["\t".join(header)] + ["\t".join(str(value) for value in row) for row in rows]
+    if output:
+        with atomic_writer(output) as handle:
+            handle.write("\n".join(lines) + "\n")
+    else:
+        click.echo("\n".join(lines))

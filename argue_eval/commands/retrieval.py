@@ -1,0 +1,82 @@
+"""``argue-eval retrieval``: retrieval measures for ranked runs or the documents reports cite."""
+from __future__ import annotations
+
+import click
+
+from ._common import format_option
+
+
+@click.command(name="retrieval")
+@click.argument("run_files", nargs=-1, type=click.Path(exists=True))
+@click.option("--run", "more_runs", multiple=True, type=click.Path(exists=True), metavar="RUN",
+              help="A ranked run (TREC 6-column) or report run to evaluate (repeatable; same as an argument).")
+@click.option("--qrels", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="TREC qrels (topic iteration doc_id grade).")
+@click.option("--nuggets", type=click.Path(exists=True), default=None,
+              help="Instead of --qrels: derive relevance from a nugget bank (grade = nuggets a document attests).")
+@click.option("--measures", "-m", "measures", multiple=True, default=("ndcg@20", "recall@100", "map", "P@10"),
+              show_default=True,
+              help='Measures, space or comma separated (e.g. "ndcg@20 recall@100 map P@10"); trec_eval names '
+              "(P_10, ndcg_cut_20, recip_rank, Rprec) work too.")
+@click.option("--missing", type=click.Choice(["zero", "skip"]), default="zero", show_default=True,
+              help="Topics of the qrels a run lacks: score 0 (trec_eval -c) or leave them out (trec_eval default).")
+@click.option("--on-duplicate", type=click.Choice(["error", "max", "last"]), default="error", show_default=True,
+              help="Duplicate (topic, document) lines in the qrels.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write the score table (TSV: run_id request_id metric value) here instead of stdout.")
+@format_option
+def command(
+    run_files: tuple[str, ...],
+    more_runs: tuple[str, ...],
+    qrels: str | None,
+    nuggets: str | None,
+    measures: tuple[str, ...],
+    missing: str,
+    on_duplicate: str,
+    output: str | None,
+    format_name: str | None,
+) -> None:
+    """Retrieval measures (via ranx) for ranked runs, or for the documents a report cites taken as a
+    ranked list in order of first citation.
+
+    Follows trec_eval: a run's documents are ranked by score descending, then document id descending
+    (the rank column is ignored); topics of the qrels missing from a run score 0 (like trec_eval -c);
+    topics not in the qrels are ignored. The output is our long score table, per topic plus an `all`
+    row (the mean), so `argue-eval compare` can test differences.
+
+    \b
+    Example on the sample track:
+      argue-eval retrieval --qrels qrels/sample/qrels.trec runs/sample/ranked/bm25.trec \\
+          --measures "ndcg@10 recall@20 map P@5"
+      run_id  request_id  metric   value
+      bm25    s01         ndcg@10  0.63...
+      argue-eval retrieval --qrels qrels/sample/qrels.trec runs/sample/*.jsonl -m "ndcg@10 P@5" -o cited.tsv
+    """
+    from ..errors import ArgueError
+    from ..formats.scores import write_scores_tsv
+    from ..retrieval import evaluate, load_runs, parse_measures
+
+    paths = list(run_files) + list(more_runs)
+    if not paths:
+        raise ArgueError("no runs given: pass ranked runs or report runs (e.g. --run runs/sample/ranked/bm25.trec)")
+    if (qrels is None) == (nuggets is None):
+        raise ArgueError("give exactly one of --qrels and --nuggets")
+    parsed = parse_measures(list(measures))
+    if qrels:
+        from ..organizer.qrels import read_qrels
+
+        judgments = read_qrels(qrels, on_duplicate)  # type: ignore[arg-type]
+    else:
+        from ..formats import read_nuggets
+        from ..organizer.qrels import qrels_from_nuggets
+
+        judgments = qrels_from_nuggets(read_nuggets(nuggets))  # type: ignore[arg-type]
+    rows = evaluate(judgments, load_runs(paths, format_name), parsed, missing)  # type: ignore[arg-type]
+    if output:
+        write_scores_tsv(rows, output)
+        click.echo(f"wrote {len(rows)} scores -> {output}", err=True)
+    else:
+        from ..formats.scores import SCORE_COLUMNS, format_value
+
+        lines = ["\t".join(SCORE_COLUMNS)] + [f"{r}\t{t}\t{m}\t{format_value(v)}" for r, t, m, v in rows]
+        click.echo("\n".join(lines))

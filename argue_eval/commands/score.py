@@ -1,0 +1,90 @@
+"""``argue-eval score``: ARGUE measures from existing judgments (pure and deterministic; never calls a model)."""
+from __future__ import annotations
+
+import shlex
+import sys
+
+import click
+
+from ..argue.cli_options import input_options, load_inputs, policy_options
+from ..argue.policies import MISSING_JUDGMENTS
+
+
+@click.command("score")
+@input_options
+@click.option("-o", "--output", required=True, metavar="OUT.tsv",
+              help="Score table (TSV: run_id request_id metric value); '-' for stdout.")
+@click.option("--details", "details_path", default=None, metavar="OUT.jsonl",
+              help="Also write one JSON line per report: every sentence's outcome, its path through the "
+                   "flowchart, the judgments used (with their judge) and the nuggets matched.")
+@policy_options
+@click.option("--missing-judgments", type=click.Choice(MISSING_JUDGMENTS), default="error", show_default=True,
+              help="A needed judgment is absent: stop and count them (error), count it as no (zero), or leave "
+                   "out the reports that lack any (skip); zero/skip add a missing_judgments row.")
+def command(runs, nuggets, judgments, requests, qrels, output, details_path, relevance, nugget_scope,
+            missing_topics, unbound_questions, weights, missing_judgments) -> None:
+    """Score runs with the ARGUE flowchart from existing judgments.
+
+    Every sentence gets an ARGUE outcome (1-8) from the judgments (canonical or Auto-ARGUE files; later
+    files override earlier ones for the same judgment), and every run x topic gets the ARGUE measures
+    (sentence support, nugget coverage, F1, ...), plus `all` rows with _micro and _macro aggregates.
+    Scoring never calls a model: when a judgment is missing it stops and says how many of each kind
+    are missing (produce them with `argue-eval assess export`), unless --missing-judgments says otherwise.
+
+    \b
+    Example (the shipped sample track):
+      argue-eval score --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --requests topics/sample/requests.jsonl --judgments qrels/sample/judgments.jsonl \\
+          -o scores.tsv --details details.jsonl
+    \b
+    Auto-ARGUE judgments carry their reports, so they can be scored without the run file:
+      argue-eval score --judgments run1.judgments.jsonl --nuggets nuggets-dir/ -o run1.scores.tsv
+    """
+    from ..argue.api import run_scoring
+    from ..argue.policies import Policies, parse_weights
+    from ..formats.scores import format_value, write_scores_tsv
+    from ..jsonio import write_jsonl
+
+    policies = Policies(relevance, nugget_scope, missing_topics, missing_judgments, unbound_questions,
+                        parse_weights(weights))
+    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
+    hint = "write them out for assessors with:\n  " + _export_command(
+        runs, nuggets, judgments, requests, qrels, policies
+    ) + "\nthen fill the pool, `argue-eval assess import` it, and pass the result as one more --judgments"
+    result = run_scoring(inputs.reports(), inputs.evaluation, inputs.source, details=details_path is not None,
+                         missing_hint=hint)
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
+    if output == "-":
+        out = sys.stdout
+        out.write("run_id\trequest_id\tmetric\tvalue\n")
+        for run_id, request_id, metric, value in result.rows:
+            out.write(f"{run_id}\t{request_id}\t{metric}\t{format_value(value)}\n")
+    else:
+        write_scores_tsv(result.rows, output)
+    if details_path is not None:
+        write_jsonl(details_path, result.details)
+    runs_scored = len({row[0] for row in result.rows})
+    click.echo(f"scored {runs_scored} run(s) on {len(inputs.evaluation.order)} topic(s) "
+               f"({policies.describe()})" + ("" if output == "-" else f" -> {output}"), err=True)
+
+
+def _export_command(runs, nuggets, judgments, requests, qrels, policies) -> str:
+    parts = ["argue-eval", "assess", "export"]
+    for run in runs:
+        parts += ["--run", run]
+    parts += ["--nuggets", nuggets]
+    for judgment in judgments:
+        parts += ["--judgments", judgment]
+    if requests:
+        parts += ["--requests", requests]
+    if qrels:
+        parts += ["--qrels", qrels]
+    if policies.relevance != "nuggets":
+        parts += ["--relevance", policies.relevance]
+    if policies.nugget_scope != "cited":
+        parts += ["--nugget-scope", policies.nugget_scope]
+    if policies.unbound_questions != "drop":
+        parts += ["--unbound-questions", policies.unbound_questions]
+    parts += ["-o", "pool.jsonl"]
+    return " ".join(shlex.quote(str(part)) for part in parts)

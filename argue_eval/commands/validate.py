@@ -1,0 +1,86 @@
+"""``argue-eval validate``: every problem of one or more runs, located, then a one-line summary."""
+from __future__ import annotations
+
+import click
+
+from ..validate import CHECKS
+from ._common import format_option
+
+_CHECK_LIST = "\n".join(f"  {name:<27} {severity:<8} {what}" for name, (severity, what) in CHECKS.items())
+
+
+@click.command(
+    name="validate",
+    epilog="\b\nChecks (name, default severity, what it catches); --warn/--error change the severity:\n" + _CHECK_LIST,
+)
+@click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--requests", "requests_path", type=click.Path(dir_okay=False), default=None,
+              help="The requests (topics) file, any request format. Without it the topic checks are skipped.")
+@click.option("--requests-format", default=None, metavar="NAME", help="The requests file's format, if detection should not guess.")
+@click.option("--collection", default=None, metavar="SPEC",
+              help="Check that cited documents exist: a JSONL collection, an ir_datasets id or a Lucene index.")
+@click.option("--limit", type=click.IntRange(min=0), default=None,
+              help="Length limit for every report, overriding the requests' limits.")
+@click.option("--unit", type=click.Choice(["chars", "words"]), default=None,
+              help="Unit of the length limit, overriding the requests' unit (default: the request's, else chars).")
+@click.option("--max-citations-per-sentence", "max_citations", type=click.IntRange(min=0), default=None, metavar="K",
+              help="Flag sentences that cite more than K documents.")
+@click.option("--citation-score-range", "score_range", nargs=2, type=float, default=None, metavar="MIN MAX",
+              help="Flag citation scores outside [MIN, MAX] (RAGTIME {doc_id: score} citations, citation_scores). "
+              "Off by default: the RAGTIME run schema only requires numbers.")
+@click.option("--warn", "as_warning", multiple=True, type=click.Choice(list(CHECKS)), metavar="CHECK",
+              help="Report this check as a warning instead of an error (repeatable), e.g. --warn missing-topic.")
+@click.option("--error", "as_error", multiple=True, type=click.Choice(list(CHECKS)), metavar="CHECK",
+              help="Report this check as an error instead of a warning (repeatable), e.g. --error several-run-ids.")
+@format_option
+def command(
+    runs: tuple[str, ...],
+    requests_path: str | None,
+    requests_format: str | None,
+    collection: str | None,
+    limit: int | None,
+    unit: str | None,
+    max_citations: int | None,
+    score_range: tuple[float, float] | None,
+    as_warning: tuple[str, ...],
+    as_error: tuple[str, ...],
+    format_name: str | None,
+) -> None:
+    """Check runs against the requests (and collection): located errors.
+
+    Prints every problem as FILE:LINE: field: message (warnings say "warning:"), sorted by file and line,
+    then one summary line. Exit status: 0 valid (warnings allowed), 1 errors found, 2 a file could not be
+    read (malformed JSON Lines, unknown format) or a usage error.
+
+    Lengths are counted on each sentence's text after Unicode NFKC normalization and summed over the
+    sentences with nothing added between them: characters (code points) for "chars", whitespace-separated
+    tokens for "words".
+
+    \b
+    Example on the sample track (every problem of the sample runs, then the summary):
+      argue-eval validate runs/sample/*.jsonl --requests topics/sample/requests.jsonl \\
+          --collection topics/sample/collection.jsonl
+    \b
+    A missing topic as a warning, a cap on citations, RAGTIME scores in [0, 1]:
+      argue-eval validate run.jsonl --requests requests.jsonl --warn missing-topic \\
+          --max-citations-per-sentence 3 --citation-score-range 0 1
+    """
+    from ..validate import ValidateOptions, validate_runs
+
+    both = sorted(set(as_warning) & set(as_error))
+    if both:
+        raise click.UsageError(f"--warn and --error both name {', '.join(both)}")
+    severity = {name: "warning" for name in as_warning} | {name: "error" for name in as_error}
+    if score_range is not None and score_range[0] > score_range[1]:
+        raise click.BadParameter(f"MIN {score_range[0]:g} is greater than MAX {score_range[1]:g}",
+                                 param_hint="--citation-score-range")
+    options = ValidateOptions(
+        limit=limit, unit=unit, max_citations_per_sentence=max_citations,  # type: ignore[arg-type]
+        citation_score_range=score_range, severity=severity, format=format_name,  # type: ignore[arg-type]
+    )
+    validation = validate_runs(runs, requests_path, collection=collection, options=options,
+                               requests_format=requests_format)
+    for problem in validation.problems:
+        click.echo(str(problem))
+    click.echo(validation.summary())
+    click.get_current_context().exit(validation.exit_code)

@@ -1,0 +1,205 @@
+"""Field checks shared by the requests, nuggets and runs readers.
+
+Every reader has two callers with different needs: ordinary reading wants the first schema error raised
+as an ``InputError`` (``FILE:LINE: field: message``), while ``validate`` wants every problem of a line
+collected so a participant can fix them all at once. ``Fields`` serves both: with ``problems=None`` it
+raises on the first error, with a list it appends ``Problem`` records and lets the parser go on with
+what is still usable.
+
+Messages name the field by path (``sentences[3].citations[1]``) and say what was expected and what was
+found, because the person reading them is fixing a file, not our code.
+"""
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable
+from typing import Any
+
+from ..errors import InputError, Problem
+
+_MISSING = object()
+
+
+class LossyWriteWarning(UserWarning):
+    """A writer had to drop or change data the target format cannot express (``convert`` prints these)."""
+
+
+def warn_lossy(message: str) -> None:
+    """Tell the caller (``convert`` prints it on stderr) that the output lost something of the input."""
+    warnings.warn(message, LossyWriteWarning, stacklevel=3)
+
+
+def type_name(value: Any) -> str:
+    """How a JSON value is described in messages ("a number", "an array", ...)."""
+    if value is _MISSING:
+        return "nothing"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return f"a number ({value!r})"
+    if isinstance(value, str):
+        return f"a string ({_short(value)})"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _short(text: str, width: int = 40) -> str:
+    return repr(text if len(text) <= width else text[: width - 3] + "...")
+
+
+class Fields:
+    """Located checks for one record (one line of a JSONL file, or one JSON file).
+
+    ``errors`` counts the errors seen so far, so a parser can tell whether what it built is trustworthy.
+    """
+
+    __slots__ = ("path", "line", "problems", "errors")
+
+    def __init__(self, path: str, line: int | None, problems: list[Problem] | None = None):
+        self.path = str(path)
+        self.line = line
+        self.problems = problems
+        self.errors = 0
+
+    # -- reporting -------------------------------------------------------------------------------------
+    def error(self, field: str | None, message: str) -> None:
+        """Record an error; raises ``InputError`` at once in strict mode (no problem list)."""
+        if self.problems is None:
+            raise InputError(self.path, self.line, field, message)
+        self.errors += 1
+        self.problems.append(Problem(self.path, self.line, field, message, "error"))
+
+    def warning(self, field: str | None, message: str) -> None:
+        """Record a warning; strict reading ignores warnings (the data is usable as read)."""
+        if self.problems is not None:
+            self.problems.append(Problem(self.path, self.line, field, message, "warning"))
+
+    # -- typed getters (each returns a usable value or the default, after reporting) -------------------
+    def require(self, obj: dict[str, Any], key: str, prefix: str = "") -> Any:
+        """``obj[key]``, or an error naming the missing field (returns ``None`` when lenient)."""
+        value = obj.get(key, _MISSING)
+        if value is _MISSING:
+            self.error(prefix + key, f"missing required field {key!r}")
+            return None
+        return value
+
+    def ident(self, obj: dict[str, Any], key: str, prefix: str = "", required: bool = True) -> str | None:
+        """A string id. JSON numbers are accepted as their decimal text (a warning), never the reverse.
+
+        Ids such as ``2024-105741`` must stay text; a number in the file cannot have had leading zeros or
+        a dash, so turning it into text loses nothing. Anything else (null, bool, array) is an error.
+        """
+        value = obj.get(key, _MISSING)
+        field = prefix + key
+        if value is _MISSING:
+            if required:
+                self.error(field, f"missing required field {key!r} (expected a string id)")
+            return None
+        return self.ident_value(value, field)
+
+    def ident_value(self, value: Any, field: str) -> str | None:
+        if type(value) is str:
+            if not value.strip():
+                self.error(field, "expected a non-empty string id, found an empty string")
+                return None
+            return value
+        if type(value) is int:
+            self.warning(field, f"id given as a number ({value}); ids should be JSON strings, read as {str(value)!r}")
+            return str(value)
+        self.error(field, f"expected a string id, found {type_name(value)}")
+        return None
+
+    def text(self, obj: dict[str, Any], key: str, prefix: str = "", required: bool = False, default: str = "") -> str:
+        """A string field; missing gives ``default`` (an error when ``required``)."""
+        value = obj.get(key, _MISSING)
+        field = prefix + key
+        if value is _MISSING or (value is None and not required):
+            if required:
+                self.error(field, f"missing required field {key!r} (expected a string)")
+            return default
+        if type(value) is not str:
+            self.error(field, f"expected a string, found {type_name(value)}")
+            return default
+        return value
+
+    def optional_text(self, obj: dict[str, Any], key: str, prefix: str = "") -> str | None:
+        value = obj.get(key)
+        if value is None:
+            return None
+        if type(value) is not str:
+            self.error(prefix + key, f"expected a string or null, found {type_name(value)}")
+            return None
+        return value
+
+    def id_list(self, value: Any, field: str, what: str = "document ids") -> tuple[str, ...]:
+        """A list of string ids (numbers read as text with a warning); bad items are reported and dropped."""
+        if value is None:
+            return ()
+        if type(value) is not list:
+            self.error(field, f"expected a list of {what}, found {type_name(value)}")
+            return ()
+        out: list[str] = []
+        for index, item in enumerate(value):
+            if type(item) is str:
+                out.append(item)
+                continue
+            ident = self.ident_value(item, f"{field}[{index}]")
+            if ident is not None:
+                out.append(ident)
+        return tuple(out)
+
+    def collection_list(self, value: Any, field: str) -> tuple[str, ...]:
+        """Collection ids: a list, or (tolerated with a warning) one id given as a plain string."""
+        if type(value) is str and value:
+            self.warning(field, f"expected a list of collection ids, found one string; read as [{value!r}]")
+            return (value,)
+        return self.id_list(value, field, "collection ids")
+
+    def str_list(self, value: Any, field: str, what: str = "strings") -> tuple[str, ...]:
+        """A list of strings (no number coercion: these are texts, not ids)."""
+        if value is None:
+            return ()
+        if type(value) is not list:
+            self.error(field, f"expected a list of {what}, found {type_name(value)}")
+            return ()
+        out: list[str] = []
+        for index, item in enumerate(value):
+            if type(item) is str:
+                out.append(item)
+            else:
+                self.error(f"{field}[{index}]", f"expected a string, found {type_name(item)}")
+        return tuple(out)
+
+    def mapping(self, value: Any, field: str, what: str = "an object") -> dict[str, Any] | None:
+        if type(value) is dict:
+            return value
+        self.error(field, f"expected {what}, found {type_name(value)}")
+        return None
+
+    def array(self, value: Any, field: str, what: str = "an array") -> list[Any] | None:
+        if type(value) is list:
+            return value
+        self.error(field, f"expected {what}, found {type_name(value)}")
+        return None
+
+    def choice(self, value: Any, field: str, choices: Iterable[str], default: Any) -> Any:
+        choices = tuple(choices)
+        if value in choices and type(value) is str:
+            return value
+        self.error(field, f"expected one of {', '.join(repr(c) for c in choices)}, found {type_name(value)}")
+        return default
+
+
+def is_number(value: Any) -> bool:
+    """A JSON number (``bool`` is not one, though Python says it is an ``int``)."""
+    return type(value) is float or type(value) is int
+
+
+def unknown(obj: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
+    """The fields of ``obj`` that the format's model does not hold, in file order (kept for round trips)."""
+    return {key: value for key, value in obj.items() if key not in known}

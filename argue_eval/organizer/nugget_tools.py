@@ -1,0 +1,354 @@
+"""Nugget-bank tools for organizers: validate, summarize, merge two banks, add answer-document bindings.
+
+All work on canonical ``TopicNuggets`` (any nugget format reads into them; ``formats.write`` writes them
+back in ours or Auto-ARGUE's v3). Questions and answers are compared in a normalized form (NFKC,
+whitespace collapsed, case folded, trailing punctuation ignored) so that "When did it start?" and
+"when did it start" are recognized as one question when merging or flagging duplicates.
+"""
+from __future__ import annotations
+
+import copy
+import csv
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from ..errors import ArgueError, InputError, Problem
+from ..model import IMPORTANCE_LEVELS, Answer, Nugget, TopicNuggets, normalize_text
+
+# --- reading with every problem collected ---------------------------------------------------------------------
+
+
+def key_text(text: str) -> str:
+    """The form in which questions and answers are compared: normalized, case-folded, end punctuation dropped."""
+    return normalize_text(text).casefold().rstrip(" ?.!:;")
+
+
+def read_topics_collecting(path: str | PathLike[str], format: str | None = None) -> tuple[list[TopicNuggets], list[Problem]]:
+    """Read a nugget file leniently: every schema problem is collected instead of stopping at the first.
+
+    JSONL formats are parsed line by line with the format's careful parser; the v3 directory format
+    falls back to the strict reader (its files are checked one at a time).
+    """
+    from ..formats import resolve
+    from ..formats.nuggets import parse_topic
+    from ..jsonio import iter_jsonl
+
+    spec = resolve(path, "nuggets", format)
+    problems: list[Problem] = []
+    topics: list[TopicNuggets] = []
+    if spec.name == "autoargue-v3":
+        try:
+            topics = list(spec.read(Path(path)))
+        except InputError as error:
+            problems.append(error.problem)
+        return topics, problems
+    for lineno, obj in iter_jsonl(path):
+        topic = parse_topic(obj, spec.name, str(path), lineno, problems)
+        if topic is not None:
+            topics.append(topic)
+    return topics, problems
+
+
+# --- validate -------------------------------------------------------------------------------------------------
+
+
+def validate_topics(
+    topics: Sequence[TopicNuggets],
+    path: str,
+    store: Any = None,
+    request_ids: Iterable[str] | None = None,
+) -> list[Problem]:
+    """Problems of a nugget bank, each located at its topic's line and the nugget's position.
+
+    Errors: a topic repeated; a nugget id repeated within a topic; an empty question; a nugget with no
+    answer (unless negative); an answer bound to no document (unless the nugget is negative: a negative
+    nugget records an absence); a bound document missing from the collection (when ``store`` is given);
+    a topic that is not a request (when ``request_ids`` are given); an importance other than vital/okay.
+    Warnings: the same question twice in a topic, the same answer twice in a nugget, a request without
+    nuggets, nuggetizer statements (no answers to bind).
+    """
+    problems: list[Problem] = []
+    seen_topics: dict[str, int | None] = {}
+    wanted = list(dict.fromkeys(request_ids)) if request_ids is not None else None
+    doc_cache: dict[str, bool] = {}
+
+    def exists(doc_id: str) -> bool:
+        if doc_id not in doc_cache:
+            doc_cache[doc_id] = doc_id in store
+        return doc_cache[doc_id]
+
+    for topic in topics:
+        line = topic.source.line if topic.source is not None else None
+        where = topic.source.path if topic.source is not None else path
+
+        def report(field: str | None, message: str, severity: str = "error") -> None:
+            problems.append(Problem(where, line, field, message, severity))  # type: ignore[arg-type]
+
+        if topic.request_id in seen_topics:
+            report("request_id", f"topic {topic.request_id!r} appears again (first on line {seen_topics[topic.request_id]})")
+        seen_topics.setdefault(topic.request_id, line)
+        if wanted is not None and topic.request_id not in wanted:
+            report("request_id", f"topic {topic.request_id!r} is not one of the requests")
+        ids: dict[str, int] = {}
+        questions: dict[str, str] = {}
+        for index, nugget in enumerate(topic.nuggets):
+            at = f"nuggets[{index}]"
+            label = f"nugget {nugget.nugget_id!r}"
+            if nugget.nugget_id in ids:
+                report(f"{at}.nugget_id", f"{label} repeats the id of nuggets[{ids[nugget.nugget_id]}]")
+            ids.setdefault(nugget.nugget_id, index)
+            if not nugget.question.strip():
+                report(f"{at}.question", f"{label} has an empty question")
+            else:
+                key = key_text(nugget.question)
+                if key in questions:
+                    report(f"{at}.question", f"{label} repeats the question of nugget {questions[key]!r}", "warning")
+                questions.setdefault(key, nugget.nugget_id)
+            if nugget.importance is not None and nugget.importance not in IMPORTANCE_LEVELS:
+                report(f"{at}.importance", f"{label}: importance {nugget.importance!r} is not vital, okay or null")
+            if nugget.extra.get("statement"):
+                report(f"{at}", f"{label} is a statement without answers (nuggetizer); it cannot be bound to documents", "warning")
+                continue
+            if not nugget.answers and not nugget.negative:
+                report(f"{at}.answers", f"{label} has no answers")
+            answers: dict[str, int] = {}
+            for a_index, answer in enumerate(nugget.answers):
+                a_at = f"{at}.answers[{a_index}]"
+                if not answer.text.strip():
+                    report(f"{a_at}.answer", f"{label} has an empty answer")
+                a_key = key_text(answer.text)
+                if a_key in answers:
+                    report(f"{a_at}.answer", f"{label} repeats answer {answer.text!r} (answers[{answers[a_key]}])", "warning")
+                answers.setdefault(a_key, a_index)
+                if not answer.doc_ids and not nugget.negative:
+                    report(f"{a_at}.doc_ids", f"{label}, answer {answer.text!r} is bound to no document (only negative nuggets may be)")
+                if store is not None:
+                    for doc_id in answer.doc_ids:
+                        if not exists(doc_id):
+                            report(f"{a_at}.doc_ids", f"{label}, answer {answer.text!r}: document {doc_id!r} is not in the collection")
+    if wanted is not None:
+        for request_id in wanted:
+            if request_id not in seen_topics:
+                problems.append(Problem(path, None, None, f"request {request_id!r} has no nuggets", "warning"))
+    return problems
+
+
+# --- stats ----------------------------------------------------------------------------------------------------
+
+STATS_COLUMNS = (
+    "request_id", "questions", "answers", "bindings", "documents", "vital", "okay", "unlabelled", "negative",
+    "unbound", "answers_per_question", "documents_per_answer",
+)
+
+
+def topic_stats(topics: Iterable[TopicNuggets]) -> list[list[Any]]:
+    """One row per topic (``STATS_COLUMNS``) plus an ``all`` row.
+
+    ``bindings`` counts answer-document pairs, ``documents`` distinct documents; ``unbound`` counts
+    questions with no answer bound to a document (negative ones included); the two ratios are means
+    (``bindings / answers`` for documents per answer), rounded to 4 decimals for reading.
+    """
+    rows: list[list[Any]] = []
+    totals = [0] * 9
+    all_docs: set[tuple[str, str]] = set()
+    for topic in topics:
+        docs = {d for n in topic.nuggets for a in n.answers for d in a.doc_ids}
+        all_docs.update((topic.request_id, d) for d in docs)
+        counts = [
+            len(topic.nuggets),
+            sum(len(n.answers) for n in topic.nuggets),
+            sum(len(a.doc_ids) for n in topic.nuggets for a in n.answers),
+            len(docs),
+            sum(1 for n in topic.nuggets if n.importance == "vital"),
+            sum(1 for n in topic.nuggets if n.importance == "okay"),
+            sum(1 for n in topic.nuggets if n.importance is None),
+            sum(1 for n in topic.nuggets if n.negative),
+            sum(1 for n in topic.nuggets if not n.bound),
+        ]
+        totals = [a + b for a, b in zip(totals, counts)]
+        rows.append([topic.request_id, *counts, *_ratios(counts)])
+    totals[3] = len(all_docs)
+    rows.append(["all", *totals, *_ratios(totals)])
+    return rows
+
+
+def _ratios(counts: list[int]) -> list[float]:
+    questions, answers, bindings = counts[0], counts[1], counts[2]
+    return [round(answers / questions, 4) if questions else 0.0, round(bindings / answers, 4) if answers else 0.0]
+
+
+# --- merge ----------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class MergeReport:
+    topics: list[TopicNuggets]
+    conflicts: list[str] = field(default_factory=list)
+    """Importance or aggregator disagreements (first bank's value kept)."""
+    renamed: list[str] = field(default_factory=list)
+    """Nuggets of the second bank whose id was taken in the first for a different question."""
+
+
+def merge_banks(first: Iterable[TopicNuggets], second: Iterable[TopicNuggets]) -> MergeReport:
+    """Union of two banks: nuggets matched by normalized question, answers by normalized text, bindings
+    unioned (first bank's order, then new ones). Importance: an unlabelled nugget takes the other's label;
+    two different labels are a conflict (reported; the first bank's kept), as is a differing aggregator.
+    A negative flag from either bank is kept. Topics and nuggets only in one bank are kept as they are."""
+    merged: dict[str, TopicNuggets] = {}
+    for topic in first:
+        if topic.request_id in merged:
+            raise ArgueError(f"topic {topic.request_id!r} appears twice in the first bank")
+        merged[topic.request_id] = copy.deepcopy(topic)
+    report = MergeReport([])
+    seen_second: set[str] = set()
+    for topic in second:
+        if topic.request_id in seen_second:
+            raise ArgueError(f"topic {topic.request_id!r} appears twice in the second bank")
+        seen_second.add(topic.request_id)
+        target = merged.get(topic.request_id)
+        if target is None:
+            merged[topic.request_id] = copy.deepcopy(topic)
+            continue
+        by_question = {key_text(n.question): n for n in target.nuggets}
+        ids = {n.nugget_id for n in target.nuggets}
+        for nugget in topic.nuggets:
+            match = by_question.get(key_text(nugget.question))
+            where = f"topic {topic.request_id}, question {nugget.question!r}"
+            if match is None:
+                new = copy.deepcopy(nugget)
+                if new.nugget_id in ids:
+                    base, suffix = new.nugget_id, 2
+                    while f"{base}-{suffix}" in ids:
+                        suffix += 1
+                    new.nugget_id = f"{base}-{suffix}"
+                    report.renamed.append(f"{where}: id {base!r} is taken in the first bank; renamed {new.nugget_id!r}")
+                ids.add(new.nugget_id)
+                target.nuggets.append(new)
+                by_question[key_text(new.question)] = new
+                continue
+            if match.importance is None:
+                match.importance = nugget.importance
+            elif nugget.importance is not None and nugget.importance != match.importance:
+                report.conflicts.append(f"{where}: importance {match.importance} vs {nugget.importance} (kept {match.importance})")
+            if nugget.aggregator != match.aggregator:
+                report.conflicts.append(f"{where}: aggregator {match.aggregator} vs {nugget.aggregator} (kept {match.aggregator})")
+            match.negative = match.negative or nugget.negative
+            answers = {key_text(a.text): a for a in match.answers}
+            for answer in nugget.answers:
+                existing = answers.get(key_text(answer.text))
+                if existing is None:
+                    added = Answer(answer.text, tuple(dict.fromkeys(answer.doc_ids)), copy.deepcopy(answer.extra))
+                    match.answers.append(added)
+                    answers[key_text(answer.text)] = added
+                else:
+                    existing.doc_ids = tuple(dict.fromkeys(existing.doc_ids + answer.doc_ids))
+    report.topics = list(merged.values())
+    return report
+
+
+# --- bind -----------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Binding:
+    request_id: str
+    nugget: str
+    """A nugget id or the question text."""
+    answer: str
+    doc_ids: tuple[str, ...]
+    line: int | None
+
+
+def read_bindings(path: str | PathLike[str]) -> Iterator[Binding]:
+    """Assessor bindings: JSONL ``{request_id, nugget_id | question, answer, doc_id | doc_ids}`` or a CSV/TSV
+    with columns ``request_id, nugget_id (or question), answer, doc_id``."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix in (".csv", ".tsv", ".txt"):
+        delimiter = "\t" if suffix != ".csv" else ","
+        try:
+            with open(path, newline="", encoding="utf-8-sig") as handle:
+                reader = csv.DictReader(handle, delimiter=delimiter)
+                names = set(reader.fieldnames or ())
+                missing = [c for c in ("request_id", "answer", "doc_id") if c not in names]
+                if missing or not names & {"nugget_id", "question"}:
+                    raise InputError(path, 1, None, "expected columns request_id, nugget_id (or question), answer, doc_id")
+                for record in reader:
+                    yield _binding(path, reader.line_num, record)
+        except FileNotFoundError:
+            raise InputError(path, None, None, "no such file") from None
+        return
+    from ..jsonio import iter_jsonl
+
+    for lineno, record in iter_jsonl(path):
+        yield _binding(path, lineno, record)
+
+
+def _binding(path: Path, line: int, record: Mapping[str, Any]) -> Binding:
+    def text(name: str) -> str:
+        value = record.get(name)
+        if not isinstance(value, (str, int)) or isinstance(value, bool) or str(value).strip() == "":
+            raise InputError(path, line, name, f"expected a non-empty value, found {value!r}")
+        return str(value).strip()
+
+    request_id = text("request_id")
+    nugget = text("nugget_id") if record.get("nugget_id") not in (None, "") else text("question")
+    answer = text("answer")
+    if "doc_ids" in record and record.get("doc_id") in (None, ""):
+        docs = record["doc_ids"]
+        if not isinstance(docs, list) or not docs or not all(isinstance(d, str) and d for d in docs):
+            raise InputError(path, line, "doc_ids", "expected a non-empty list of document ids")
+        doc_ids = tuple(docs)
+    else:
+        doc_ids = (text("doc_id"),)
+    return Binding(request_id, nugget, answer, doc_ids, line)
+
+
+@dataclass
+class BindReport:
+    topics: list[TopicNuggets]
+    added: int = 0
+    """Answer-document bindings that were not there yet."""
+    new_answers: list[str] = field(default_factory=list)
+
+
+def bind(topics: Iterable[TopicNuggets], bindings: Iterable[Binding], path: str, allow_new_answers: bool = True) -> BindReport:
+    """Add assessor bindings to a bank. A binding names its nugget by id or question text (normalized) and
+    its answer by text (normalized); an unknown topic or nugget is an error at the binding's line; an
+    unknown answer is added as a new answer of that nugget (reported), or is an error when
+    ``allow_new_answers`` is false."""
+    bank = [copy.deepcopy(topic) for topic in topics]
+    by_topic = {topic.request_id: topic for topic in bank}
+    report = BindReport(bank)
+    for binding in bindings:
+        topic = by_topic.get(binding.request_id)
+        if topic is None:
+            raise InputError(path, binding.line, "request_id", f"topic {binding.request_id!r} is not in the nugget bank")
+        nugget = _find_nugget(topic.nuggets, binding.nugget)
+        if nugget is None:
+            raise InputError(path, binding.line, "nugget_id", f"topic {binding.request_id!r} has no nugget {binding.nugget!r} (by id or question)")
+        answer = next((a for a in nugget.answers if key_text(a.text) == key_text(binding.answer)), None)
+        if answer is None:
+            if not allow_new_answers:
+                raise InputError(path, binding.line, "answer", f"nugget {nugget.nugget_id!r} has no answer {binding.answer!r}")
+            answer = Answer(binding.answer, ())
+            nugget.answers.append(answer)
+            report.new_answers.append(f"topic {topic.request_id}, nugget {nugget.nugget_id}: new answer {binding.answer!r}")
+        fresh = [d for d in binding.doc_ids if d not in answer.doc_ids]
+        answer.doc_ids = answer.doc_ids + tuple(dict.fromkeys(fresh))
+        report.added += len(set(fresh))
+    return report
+
+
+def _find_nugget(nuggets: Sequence[Nugget], name: str) -> Nugget | None:
+    for nugget in nuggets:
+        if nugget.nugget_id == name:
+            return nugget
+    key = key_text(name)
+    for nugget in nuggets:
+        if key_text(nugget.question) == key:
+            return nugget
+    return None

@@ -1,0 +1,57 @@
+"""Searching a collection for assessors: BM25 over a Lucene index (``lucene``, Pyserini/Anserini) or dense
+retrieval with faiss over MiniLM embeddings (``dense``).
+
+Both build their index on first use, cache it beside the collection (``.argue-cache/`` in the collection's
+directory, or the user cache when that is not writable) and rebuild it when the collection changes. Both
+return ``[(doc_id, score), ...]`` best first. Nothing heavy is imported until a searcher is opened.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..errors import InputError
+from ..model import Document
+
+CACHE_DIR_NAME = ".argue-cache"
+
+
+def index_dir_for(collection: Path, suffix: str, cache_dir: str | os.PathLike[str] | None = None) -> Path:
+    """Where the ``suffix`` index of ``collection`` lives: ``<dir>/.argue-cache/<name><suffix>`` when that
+    directory is writable, else the user cache (``$ARGUE_EVAL_CACHE`` or ``~/.cache/argue-eval``) under a
+    name that includes a hash of the collection's absolute path. An explicit ``cache_dir`` always wins."""
+    from ..collection.jsonl import cache_root
+
+    absolute = collection.resolve()
+    digest = hashlib.sha256(str(absolute).encode("utf-8")).hexdigest()[:16]
+    if cache_dir is not None:
+        return Path(cache_dir).expanduser() / f"{absolute.name}-{digest}{suffix}"
+    beside = absolute.parent / CACHE_DIR_NAME
+    if os.access(absolute.parent, os.W_OK) and (not beside.exists() or os.access(beside, os.W_OK)):
+        return beside / f"{absolute.name}{suffix}"
+    return cache_root() / "search" / f"{absolute.name}-{digest}{suffix}"
+
+
+def iter_collection(path: Path) -> Iterator[Document]:
+    """Stream a JSONL collection's documents (id field ``doc_id``/``docid``/``id``/``_id``, text field
+    ``text``/``contents``/``body``, optional ``title``), with a located error for a record without them."""
+    from ..collection.base import ID_FIELDS, TEXT_FIELDS, document_from_record, pick_field
+    from ..jsonio import iter_jsonl
+
+    id_field = text_field = None
+    for lineno, record in iter_jsonl(path):
+        if id_field is None or id_field not in record:
+            id_field = pick_field(record, ID_FIELDS)
+            if id_field is None:
+                raise InputError(path, lineno, None, f"no document id field (expected one of {', '.join(ID_FIELDS)})")
+        if text_field is None or text_field not in record:
+            text_field = pick_field(record, TEXT_FIELDS)
+            if text_field is None:
+                raise InputError(path, lineno, None, f"no text field (expected one of {', '.join(TEXT_FIELDS)})")
+        if not isinstance(record[id_field], (str, int)) or isinstance(record[id_field], bool):
+            raise InputError(path, lineno, id_field, f"expected a string id, found {record[id_field]!r}")
+        if not isinstance(record[text_field], str):
+            raise InputError(path, lineno, text_field, "expected a string")
+        yield document_from_record(record, id_field, text_field)

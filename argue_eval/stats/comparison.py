@@ -1,0 +1,250 @@
+"""A leaderboard with intervals and significance: what ``argue-eval compare`` computes, as a Python API.
+
+One call runs the whole protocol on a systems x topics matrix with one seed: BCa (and percentile) intervals of
+each system's mean, the chosen paired test for the compared pairs (each system against a baseline, or all
+pairs), multiple-comparison control over exactly that family, and effect sizes (mean difference with its BCa
+interval, paired Cohen's d). Systems are ranked by mean (ties by run id); pairs are listed as (better-ranked,
+worse-ranked), or (system, baseline) against a baseline, so ``diff = mean(a) - mean(b)``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .bootstrap import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, TopicBootstrap, mean_intervals
+from .effects import paired_effects
+from .matrix import ScoreMatrix, as_matrix, natural_key, to_array
+from .multiple import CORRECTIONS, adjust
+from .significance import TESTS, paired_t_test, randomization_test, tukey_hsd
+
+TEST_NAMES = {
+    "randomization": "paired randomization (sign-flip permutation) test, two-sided",
+    "t": "paired t-test, two-sided",
+    "tukey": "randomized Tukey HSD (Carterette 2012), family-wise over all systems",
+}
+
+
+@dataclass
+class Comparison:
+    """Result of ``compare``: ``systems`` and ``pairs`` DataFrames plus settings and notes; ``to_dict`` is the JSON."""
+
+    metric: str
+    test: str
+    correction: str
+    alpha: float
+    confidence: float
+    resamples: int
+    seed: int
+    missing: str
+    baseline: str | None
+    topics: list[str]
+    systems: pd.DataFrame
+    pairs: pd.DataFrame
+    test_resamples: int
+    exact: bool
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "metric": self.metric,
+            "test": self.test,
+            "correction": self.correction,
+            "alpha": self.alpha,
+            "confidence": self.confidence,
+            "resamples": self.resamples,
+            "seed": self.seed,
+            "missing": self.missing,
+            "baseline": self.baseline,
+            "n_systems": int(len(self.systems)),
+            "n_topics": len(self.topics),
+            "test_resamples": self.test_resamples,
+            "exact": self.exact,
+            "systems": [_clean_record(row) for row in self.systems.to_dict(orient="records")],
+            "pairs": [_clean_record(row) for row in self.pairs.to_dict(orient="records")],
+            "notes": list(self.notes),
+        }
+
+
+def _clean(value: Any) -> Any:
+    """JSON-safe scalar: numpy types to Python, NaN to None (the notes say why)."""
+    if isinstance(value, (np.bool_, bool)):
+        return bool(value)
+    if isinstance(value, (np.integer,)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return None if not np.isfinite(value) else float(value)
+    if isinstance(value, list):
+        return [_clean(item) for item in value]
+    return value
+
+
+def _clean_record(row: dict[str, Any]) -> dict[str, Any]:
+    return {key: _clean(value) for key, value in row.items()}
+
+
+def leaderboard_order(means: np.ndarray, runs: list[str]) -> list[int]:
+    """Indices in leaderboard order: higher mean first, equal means by run id (natural order)."""
+    return sorted(range(len(runs)), key=lambda k: (-means[k], natural_key(runs[k])))
+
+
+def compare(
+    data: ScoreMatrix | pd.DataFrame,
+    baseline: str | None = None,
+    test: str = "randomization",
+    correction: str | None = None,
+    alpha: float = 0.05,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> Comparison:
+    """Leaderboard, paired tests, corrected p-values and effect sizes for a systems x topics matrix.
+
+    ``correction`` defaults to Holm for the randomization and t tests and to none for Tukey HSD (which already
+    controls the family-wise error); asking for a correction on top of Tukey HSD is a ``ValueError``.
+    """
+    matrix = as_matrix(data)
+    if test not in TESTS:
+        raise ValueError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
+    if correction is None:
+        correction = "none" if test == "tukey" else "holm"
+    if correction not in CORRECTIONS:
+        raise ValueError(f"unknown correction {correction!r}; expected one of {', '.join(CORRECTIONS)}")
+    if test == "tukey" and correction != "none":
+        raise ValueError("the randomized Tukey HSD already controls the family-wise error over all pairs; use correction 'none'")
+    runs = matrix.runs
+    if baseline is not None and baseline not in runs:
+        raise ValueError(f"baseline {baseline!r} is not among the runs: {', '.join(runs)}")
+    values = to_array(matrix)
+    systems, n = values.shape
+    notes = list(matrix.notes)
+    if n < 3:
+        notes.append(f"only {n} topic(s): intervals and tests are unreliable (fewer than 3 topics)")
+    if systems < 2:
+        notes.append("only one system: nothing to compare")
+
+    means = values.mean(axis=-1)
+    order = leaderboard_order(means, runs)
+    rank_of = {index: position + 1 for position, index in enumerate(order)}
+    bootstrap = TopicBootstrap(n, resamples, seed) if n >= 2 else None
+    bca, pct = mean_intervals(values, resamples, confidence, seed, bootstrap)
+    notes.extend(bca.notes(runs))
+    system_boot = bootstrap.means(values) if bootstrap is not None else None
+
+    if baseline is not None:
+        base = runs.index(baseline)
+        pairs = [(index, base) for index in order if index != base]
+    else:
+        pairs = [(order[p], order[q]) for p in range(systems) for q in range(p + 1, systems)]
+
+    index_a = np.array([a for a, _ in pairs], dtype=np.int64)
+    index_b = np.array([b for _, b in pairs], dtype=np.int64)
+    exact = False
+    test_resamples = 0
+    if not pairs:
+        p_value = statistic = np.zeros(0)
+    elif test == "randomization":
+        result = randomization_test(values[index_a] - values[index_b], resamples, seed)
+        p_value, statistic, exact, test_resamples = result.p_value, result.statistic, result.exact, result.resamples
+        notes.extend(result.notes)
+        if exact:
+            notes.append(f"randomization test exact: all 2^{n} = {result.resamples} sign assignments enumerated")
+    elif test == "t":
+        result = paired_t_test(values[index_a], values[index_b])
+        p_value, statistic = result.p_value, result.statistic
+        notes.extend(result.notes)
+    else:
+        result = tukey_hsd(values, pairs, resamples, seed)
+        p_value, statistic, test_resamples = result.p_value, result.statistic, result.resamples
+        notes.extend(result.notes)
+    p_adjusted = adjust(p_value, correction)
+    if np.isnan(p_value).any():
+        notes.append(f"{int(np.isnan(p_value).sum())} pair(s) have no p-value (see above); they are left out of the "
+                     "multiple-comparison family and not marked significant")
+    significant = np.where(np.isnan(p_adjusted), False, p_adjusted <= alpha)
+
+    effects = paired_effects(values, pairs, bootstrap, confidence, system_boot)
+    notes.extend(effects.notes)
+    pair_labels = [f"{runs[a]} vs {runs[b]}" for a, b in pairs]
+    notes.extend(f"difference {note}" for note in effects.interval.notes(pair_labels))
+
+    pair_frame = pd.DataFrame({
+        "a": [runs[a] for a in index_a],
+        "b": [runs[b] for b in index_b],
+        "diff": effects.diff,
+        "ci_low": effects.interval.low,
+        "ci_high": effects.interval.high,
+        "ci_method": effects.interval.method.astype(str) if len(pairs) else np.zeros(0, dtype=str),
+        "cohen_d": effects.cohen_d,
+        "statistic": statistic,
+        "p_value": p_value,
+        "p_adjusted": p_adjusted,
+        "significant": significant.astype(bool),
+    })
+
+    missing_counts = matrix.missing_counts()
+    rows = []
+    for index in order:
+        row: dict[str, Any] = {
+            "rank": rank_of[index],
+            "run_id": runs[index],
+            "mean": float(means[index]),
+            "ci_low": float(bca.low[index]),
+            "ci_high": float(bca.high[index]),
+            "ci_method": str(bca.method[index]),
+            "pct_low": float(pct.low[index]),
+            "pct_high": float(pct.high[index]),
+            "n_topics": n,
+            "n_missing": missing_counts.get(runs[index], 0),
+        }
+        rows.append(row)
+    if baseline is not None:
+        by_run = {runs[a]: k for k, (a, _) in enumerate(pairs)}
+        for row in rows:
+            k = by_run.get(row["run_id"])
+            if k is None:
+                row.update(vs_baseline="baseline", diff=0.0, p_adjusted=float("nan"))
+                continue
+            mark = ("+" if effects.diff[k] > 0 else "-") if significant[k] else ""
+            row.update(vs_baseline=mark, diff=float(effects.diff[k]), p_adjusted=float(p_adjusted[k]))
+    else:
+        position = {run: k for k, run in enumerate(runs)}
+        beaten: dict[int, list[str]] = {index: [] for index in order}
+        for k, (a, b) in enumerate(pairs):
+            if significant[k]:
+                winner, loser = (a, b) if effects.diff[k] > 0 else (b, a)
+                if effects.diff[k] != 0:
+                    beaten[winner].append(runs[loser])
+        for row, index in zip(rows, order):
+            row["better_than"] = sorted(beaten[index], key=lambda run: rank_of[position[run]])
+    systems_frame = pd.DataFrame(rows)
+
+    return Comparison(
+        metric=matrix.metric,
+        test=test,
+        correction=correction,
+        alpha=alpha,
+        confidence=confidence,
+        resamples=resamples,
+        seed=seed,
+        missing=matrix.missing_policy,
+        baseline=baseline,
+        topics=matrix.topics,
+        systems=systems_frame,
+        pairs=pair_frame,
+        test_resamples=test_resamples,
+        exact=exact,
+        notes=_dedupe(notes),
+    )
+
+
+def _dedupe(notes: list[str]) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for note in notes:
+        if note not in seen:
+            seen.add(note)
+            out.append(note)
+    return out

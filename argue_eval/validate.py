@@ -1,0 +1,406 @@
+"""Check runs against the requests (and a collection) and return every problem, located.
+
+A participant runs this before submitting, an organizer before judging; both need *all* the problems of
+a file at once, each as ``FILE:LINE: field: message``, so that a run can be fixed in one pass. One line
+at a time the schema is checked by the run format's own parser (``argue_eval.formats.runs.parse_report``,
+which also resolves citation indexes and reports those out of range); this module adds the checks that
+need more than one line or more than the run: topics missing, repeated or unknown, length limits, the
+RAGTIME references rule, empty sentences, citation counts and score ranges, documents absent from the
+collection, and several run ids in one file.
+
+Each check has a name (``CHECKS``) and a default severity; callers may turn an error into a warning or a
+warning into an error (``severity={"missing-topic": "warning"}``, CLI ``--warn missing-topic``). Schema
+problems and unreadable files keep their severity. Reading streams: a 1 GB run file is never held in
+memory, only the per-file sets of (run, request) pairs seen and a membership cache of cited documents.
+"""
+from __future__ import annotations
+
+import math
+import os
+import unicodedata
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from .errors import InputError, Problem, Severity
+from .model import LENGTH_UNITS, Report, Request
+
+if TYPE_CHECKING:
+    from .collection.base import DocumentStore
+
+CHECKS: dict[str, tuple[Severity, str]] = {
+    "missing-topic": ("error", "a request in the requests file has no report in the run"),
+    "duplicate-topic": ("error", "the same run reports twice on one request"),
+    "unknown-request": ("error", "a report's request id is not in the requests file"),
+    "length": ("error", "a report is longer than its request's limit (or --limit)"),
+    "citation-not-in-references": ("error", "a sentence cites a document missing from the report's references"),
+    "reference-not-cited": ("error", "a reference is never cited (RAGTIME rule; not for TREC RAG 2024/2025 runs)"),
+    "empty-sentence": ("error", "a sentence has no text"),
+    "empty-report": ("warning", "a report has no sentences"),
+    "too-many-citations": ("error", "a sentence cites more documents than --max-citations-per-sentence"),
+    "citation-score-range": ("error", "a citation score is outside --citation-score-range"),
+    "missing-document": ("error", "a cited document is not in the collection (--collection)"),
+    "several-run-ids": ("warning", "one file holds reports of more than one run id"),
+    "duplicate-request": ("warning", "the requests file repeats a request id (the first is used)"),
+}
+"""Check name -> (default severity, what it catches). Schema problems come from the format parser."""
+
+# Where a format keeps the run id, the request id and the sentence list (for located messages).
+_FIELDS: dict[str, tuple[str, str, str]] = {
+    "argue": ("run_id", "request_id", "sentences"),
+    "neuclir24": ("run_id", "request_id", "sentences"),
+    "ragtime": ("metadata.run_id", "metadata.topic_id", "responses"),
+    "rag24": ("run_id", "topic_id", "answer"),
+    "rag25": ("metadata.run_id", "metadata.narrative_id", "answer"),
+}
+# In TREC RAG 2024/2025 runs ``references`` lists the retrieved context the citations index into, so
+# references that no sentence cites are expected there; the RAGTIME rule applies to the other formats.
+_CONTEXT_REFERENCES = frozenset({"rag24", "rag25"})
+
+
+def report_length(report: Report, unit: Literal["chars", "words"] = "chars") -> int:
+    """The length a limit is checked against: summed over sentences, each NFKC-normalized first.
+
+    ``chars``: the number of Unicode code points of each sentence's text after NFKC normalization (so a
+    full-width letter or a ligature counts as what it stands for), summed over sentences with nothing
+    added between them, which is ARGUE's ``character_count`` after NFKC. ``words``: the number of
+    whitespace-separated tokens of each NFKC-normalized sentence, summed (text without spaces between
+    words, e.g. Chinese, counts as one word per run of characters).
+    """
+    if unit == "words":
+        return sum(len(unicodedata.normalize("NFKC", sentence.text).split()) for sentence in report.sentences)
+    return sum(len(unicodedata.normalize("NFKC", sentence.text)) for sentence in report.sentences)
+
+
+@dataclass
+class ValidateOptions:
+    """What to check beyond the schema, and how severely.
+
+    ``limit``/``unit`` override the requests' length limit and its unit (either alone: a ``unit`` alone
+    reinterprets the requests' limits). ``citation_score_range`` is inclusive; ``None`` checks nothing,
+    because the RAGTIME run schema only requires scores to be numbers. ``severity`` maps check names
+    (``CHECKS``) to ``"error"`` or ``"warning"``.
+    """
+
+    limit: int | None = None
+    unit: Literal["chars", "words"] | None = None
+    max_citations_per_sentence: int | None = None
+    citation_score_range: tuple[float, float] | None = None
+    severity: dict[str, Severity] = field(default_factory=dict)
+    format: str | None = None
+    """The run format (``--format``), if detection should not guess."""
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.severity) - set(CHECKS))
+        if unknown:
+            raise ValueError(f"unknown check(s) {', '.join(unknown)}; known: {', '.join(CHECKS)}")
+        if self.unit is not None and self.unit not in LENGTH_UNITS:
+            raise ValueError(f"unit must be one of {', '.join(LENGTH_UNITS)}, not {self.unit!r}")
+        if self.citation_score_range is not None:
+            low, high = self.citation_score_range
+            if not low <= high:
+                raise ValueError(f"citation score range is empty: {low} > {high}")
+
+
+@dataclass
+class Validation:
+    """Every problem found (sorted by file, then line) and what was checked."""
+
+    problems: list[Problem]
+    reports: int
+    files: int
+    unreadable: list[str] = field(default_factory=list)
+    """Run files that could not be read to the end (malformed JSON Lines, unknown format)."""
+
+    @property
+    def errors(self) -> int:
+        return sum(problem.severity == "error" for problem in self.problems)
+
+    @property
+    def warnings(self) -> int:
+        return sum(problem.severity == "warning" for problem in self.problems)
+
+    @property
+    def exit_code(self) -> int:
+        """0 valid (warnings allowed), 1 errors found, 2 a run file could not be read."""
+        return 2 if self.unreadable else 1 if self.errors else 0
+
+    def summary(self) -> str:
+        """One line: counts of errors, warnings, reports and files."""
+        parts = [
+            _plural(self.errors, "error"),
+            _plural(self.warnings, "warning"),
+            f"{_plural(self.reports, 'report')} checked in {_plural(self.files, 'run file')}",
+        ]
+        text = ", ".join(parts)
+        if self.unreadable:
+            text += f"; {_plural(len(self.unreadable), 'file')} could not be read to the end"
+        return text
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def load_requests(
+    path: str | os.PathLike[str], format: str | None = None, problems: list[Problem] | None = None,
+    severity: dict[str, Severity] | None = None,
+) -> dict[str, Request]:
+    """Requests by id, in file order; a repeated id keeps the first and adds a ``duplicate-request`` problem."""
+    from .formats import read_requests
+
+    by_id: dict[str, Request] = {}
+    level = (severity or {}).get("duplicate-request", CHECKS["duplicate-request"][0])
+    for request in read_requests(path, format):
+        first = by_id.get(request.request_id)
+        if first is None:
+            by_id[request.request_id] = request
+        elif problems is not None:
+            where = request.source.line if request.source else None
+            first_line = first.source.line if first.source else None
+            problems.append(Problem(
+                str(path), where, "request_id",
+                f"request id {request.request_id!r} repeated (first on line {first_line}); the first is used",
+                level,
+            ))
+    return by_id
+
+
+def validate_run(
+    run: str | os.PathLike[str],
+    requests: str | os.PathLike[str] | dict[str, Request] | Iterable[Request] | None = None,
+    *,
+    collection: str | os.PathLike[str] | DocumentStore | None = None,
+    options: ValidateOptions | None = None,
+    requests_format: str | None = None,
+) -> list[Problem]:
+    """The problems of one run file, errors and warnings (see :func:`validate_runs` for the arguments)."""
+    return validate_runs(
+        [run], requests, collection=collection, options=options, requests_format=requests_format
+    ).problems
+
+
+def validate_runs(
+    runs: Iterable[str | os.PathLike[str]],
+    requests: str | os.PathLike[str] | dict[str, Request] | Iterable[Request] | None = None,
+    *,
+    collection: str | os.PathLike[str] | DocumentStore | None = None,
+    options: ValidateOptions | None = None,
+    requests_format: str | None = None,
+) -> Validation:
+    """Check each run file; return the problems sorted by file and line, with counts.
+
+    ``requests`` is a requests file (any request format), a mapping or an iterable of ``Request``; without
+    it the topic checks are skipped and only ``options.limit`` bounds lengths. ``collection`` is anything
+    ``open_collection`` accepts, or an open store. An unreadable requests file or collection raises
+    ``InputError`` (the CLI exits 2); an unreadable run file is reported as a problem and listed in
+    ``Validation.unreadable`` so that the other files are still checked.
+    """
+    options = options or ValidateOptions()
+    if options.format is not None:
+        from .formats import get_format
+
+        get_format(options.format, "runs")  # an unknown --format is a usage error, not a per-file problem
+    problems: list[Problem] = []
+    request_map = _request_map(requests, requests_format, problems, options)
+    store, owned = _store(collection)
+    checker = _Checker(options, request_map, store, problems)
+    try:
+        files = 0
+        for run in runs:
+            files += 1
+            checker.check_file(Path(run), str(run))
+    finally:
+        if owned and store is not None:
+            store.close()
+    problems.sort(key=lambda problem: (problem.path, math.inf if problem.line is None else problem.line))
+    return Validation(problems, checker.reports, files, checker.unreadable)
+
+
+def _request_map(
+    requests: str | os.PathLike[str] | dict[str, Request] | Iterable[Request] | None,
+    requests_format: str | None,
+    problems: list[Problem],
+    options: ValidateOptions,
+) -> dict[str, Request] | None:
+    if requests is None:
+        return None
+    if isinstance(requests, (str, os.PathLike)):
+        return load_requests(requests, requests_format, problems, options.severity)
+    if isinstance(requests, dict):
+        return requests
+    by_id: dict[str, Request] = {}
+    for request in requests:
+        by_id.setdefault(request.request_id, request)  # the first of a repeated id wins, as in files
+    return by_id
+
+
+def _store(collection: str | os.PathLike[str] | DocumentStore | None) -> tuple[DocumentStore | None, bool]:
+    if collection is None:
+        return None, False
+    if isinstance(collection, (str, os.PathLike)):
+        from .collection import open_collection
+
+        return open_collection(collection), True
+    return collection, False
+
+
+class _Checker:
+    """Runs the cross-line checks over the reports of one file after another."""
+
+    def __init__(
+        self, options: ValidateOptions, requests: dict[str, Request] | None, store: DocumentStore | None,
+        problems: list[Problem],
+    ):
+        self.options = options
+        self.requests = requests
+        self.store = store
+        self.problems = problems
+        self.reports = 0
+        self.unreadable: list[str] = []
+        self._present: dict[str, bool] = {}  # cited doc id -> in the collection (each asked once)
+
+    def add(self, check: str, path: str, line: int | None, field_name: str | None, message: str) -> None:
+        severity = self.options.severity.get(check, CHECKS[check][0])
+        self.problems.append(Problem(path, line, field_name, message, severity))
+
+    def check_file(self, path: Path, shown: str) -> None:
+        from .formats import resolve
+        from .formats.runs import parse_report
+
+        try:
+            spec = resolve(path, "runs", self.options.format)
+        except InputError as error:
+            self.problems.append(_relocated(error, shown))
+            self.unreadable.append(shown)
+            return
+        fields = _FIELDS.get(spec.name, ("run_id", "request_id", "sentences"))
+        seen: dict[tuple[str, str], int] = {}  # (run id, request id) -> first line
+        run_ids: dict[str, int] = {}  # run id -> first line
+        complete = True
+        for lineno, obj in _lines(path, shown, self):
+            if lineno is None:
+                complete = False
+                break
+            self.reports += 1
+            report = parse_report(obj, spec.name, shown, lineno, self.problems)
+            if report is None:
+                continue
+            self._check_report(report, spec.name, fields, shown, lineno, seen, run_ids)
+        if complete and self.requests is not None:
+            self._missing_topics(shown, fields, seen, run_ids)
+
+    def _check_report(
+        self, report: Report, format_name: str, fields: tuple[str, str, str], path: str, line: int,
+        seen: dict[tuple[str, str], int], run_ids: dict[str, int],
+    ) -> None:
+        run_field, request_field, sentences_field = fields
+        if report.run_id not in run_ids:
+            if run_ids:
+                first_id, first_line = next(iter(run_ids.items()))
+                self.add("several-run-ids", path, line, run_field,
+                         f"run id {report.run_id!r} differs from {first_id!r} (line {first_line}); "
+                         "a run file normally holds one run")
+            run_ids[report.run_id] = line
+        key = (report.run_id, report.request_id)
+        if key in seen:
+            self.add("duplicate-topic", path, line, request_field,
+                     f"second report for request {report.request_id!r} in run {report.run_id!r} "
+                     f"(first on line {seen[key]})")
+        else:
+            seen[key] = line
+        request = None
+        if self.requests is not None:
+            request = self.requests.get(report.request_id)
+            if request is None:
+                self.add("unknown-request", path, line, request_field,
+                         f"request id {report.request_id!r} is not in the requests file")
+        self._check_length(report, request, path, line, sentences_field)
+        if not report.sentences:
+            self.add("empty-report", path, line, sentences_field, "the report has no sentences")
+        self._check_sentences(report, format_name, path, line, sentences_field)
+
+    def _check_length(self, report: Report, request: Request | None, path: str, line: int, field_name: str) -> None:
+        limit = self.options.limit if self.options.limit is not None else (request.limit if request else None)
+        if limit is None:
+            return
+        unit = self.options.unit or (request.limit_unit if request else "chars")
+        length = report_length(report, unit)
+        if length > limit:
+            source = "--limit" if self.options.limit is not None else f"request {report.request_id!r}"
+            noun = "characters" if unit == "chars" else "words"
+            self.add("length", path, line, field_name,
+                     f"report is {length} {noun} long, over the limit of {limit} {noun} ({source}; counted as "
+                     f"the sum of the NFKC-normalized sentences' {'lengths' if unit == 'chars' else 'word counts'})")
+
+    def _check_sentences(self, report: Report, format_name: str, path: str, line: int, key: str) -> None:
+        references = set(report.references) if report.references is not None else None
+        cited: set[str] = set()
+        max_citations = self.options.max_citations_per_sentence
+        score_range = self.options.citation_score_range
+        for index, sentence in enumerate(report.sentences):
+            where = f"{key}[{index}]"
+            if not sentence.text.strip():
+                self.add("empty-sentence", path, line, f"{where}.text", "empty sentence (no text)")
+            if max_citations is not None and len(sentence.citations) > max_citations:
+                self.add("too-many-citations", path, line, f"{where}.citations",
+                         f"{_plural(len(sentence.citations), 'citation')}, more than the maximum of {max_citations} per sentence")
+            if score_range is not None and sentence.citation_scores is not None:
+                low, high = score_range
+                for doc_id, score in zip(sentence.citations, sentence.citation_scores):
+                    if not low <= score <= high:
+                        self.add("citation-score-range", path, line, f"{where}.citations",
+                                 f"citation score {score!r} for {doc_id!r} is outside the expected range "
+                                 f"[{low:g}, {high:g}]")
+            for doc_id in sentence.citations:
+                cited.add(doc_id)
+                if references is not None and doc_id not in references:
+                    self.add("citation-not-in-references", path, line, f"{where}.citations",
+                             f"cites {doc_id!r}, which is not in the report's references")
+                if self.store is not None and not self._in_collection(doc_id):
+                    self.add("missing-document", path, line, f"{where}.citations",
+                             f"cited document {doc_id!r} is not in the collection ({self.store.description})")
+        if report.references is not None and format_name not in _CONTEXT_REFERENCES:
+            for index, doc_id in enumerate(report.references):
+                if doc_id not in cited:
+                    self.add("reference-not-cited", path, line, f"references[{index}]",
+                             f"reference {doc_id!r} is never cited by a sentence")
+
+    def _in_collection(self, doc_id: str) -> bool:
+        present = self._present.get(doc_id)
+        if present is None:
+            assert self.store is not None
+            present = self._present[doc_id] = doc_id in self.store
+        return present
+
+    def _missing_topics(
+        self, path: str, fields: tuple[str, str, str], seen: dict[tuple[str, str], int], run_ids: dict[str, int]
+    ) -> None:
+        assert self.requests is not None
+        if not run_ids:
+            return  # no usable report: every line already has its schema error
+        for run_id in run_ids:
+            covered = {request_id for seen_run, request_id in seen if seen_run == run_id}
+            for request_id in self.requests:
+                if request_id not in covered:
+                    self.add("missing-topic", path, None, None,
+                             f"run {run_id!r} has no report for request {request_id!r}")
+
+
+def _lines(path: Path, shown: str, checker: _Checker) -> Iterator[tuple[int | None, dict]]:
+    """``(line, object)`` pairs; on malformed JSON Lines, record the located problem and yield ``(None, {})``."""
+    from .jsonio import iter_jsonl
+
+    try:
+        yield from iter_jsonl(path)
+    except InputError as error:
+        checker.problems.append(_relocated(error, shown))
+        checker.unreadable.append(shown)
+        yield None, {}
+
+
+def _relocated(error: InputError, shown: str) -> Problem:
+    """The error's problem, naming the file as the user wrote it (readers may have normalized the path)."""
+    problem = error.problem
+    return Problem(shown, problem.line, problem.field, problem.message, "error")

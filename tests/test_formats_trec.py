@@ -1,0 +1,114 @@
+"""TREC ranked runs (trec-run) and qrels (trec-qrels): detection, reading, writing, located errors."""
+from __future__ import annotations
+
+import pytest
+
+from argue_eval.errors import ArgueError, InputError
+from argue_eval.formats import detect, read_qrels, read_ranked, write
+from argue_eval.formats.ranked import read_rankings, trec_order
+from argue_eval.model import QrelsRow, RankedRow
+
+
+def test_detects_shared_examples(fixtures):
+    assert detect(fixtures / "organizer" / "run.ranked.trec").name == "trec-run"
+    assert detect(fixtures / "organizer" / "qrels.trec").name == "trec-qrels"
+    assert detect(fixtures / "organizer" / "run.ranked.trec", "ranked").kind == "ranked"
+
+
+def test_reads_ranked_run_with_string_ids_and_file_order(fixtures):
+    rows = list(read_ranked(fixtures / "organizer" / "run.ranked.trec"))
+    assert rows[1] == RankedRow("101", "a1f3c2e0-3333-4a2b-9c3d-000000000003", 2, 11.0, "bm25")
+    assert all(isinstance(row.query_id, str) for row in rows)
+    assert [row.rank for row in rows] == [1, 2, 3]
+
+
+def test_tabs_and_mixed_whitespace_are_columns(fixtures):
+    rows = list(read_ranked(fixtures / "organizer" / "pool.C.trec"))
+    assert rows[0] == RankedRow("10", "c1", 1, 9.0, "C")
+
+
+def test_trec_order_is_score_desc_then_docno_desc(fixtures):
+    # The shared example ties 3333 and 2222 at 11.0; trec_eval puts the larger docno first: 3333, 2222.
+    pairs = read_rankings(fixtures / "organizer" / "run.ranked.trec")["bm25"]["101"]
+    ordered = [doc for doc, _ in trec_order(list(reversed(pairs)))]
+    assert ordered == [
+        "a1f3c2e0-1111-4a2b-9c3d-000000000001",
+        "a1f3c2e0-3333-4a2b-9c3d-000000000003",
+        "a1f3c2e0-2222-4a2b-9c3d-000000000002",
+    ]
+
+
+def test_fast_reader_agrees_with_row_reader(fixtures):
+    path = fixtures / "organizer" / "pool.A.trec"
+    fast = read_rankings(path)
+    rows = list(read_ranked(path))
+    rebuilt: dict = {}
+    for row in rows:
+        rebuilt.setdefault(row.run_id, {}).setdefault(row.query_id, []).append((row.doc_id, row.score))
+    assert fast == rebuilt
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("1 Q0 d1 1 2.5\n", "expected 6 whitespace-separated columns `qid Q0 docno rank score tag`, found 5"),
+        ("1 Q0 d1 first 2.5 r\n", "rank: expected an integer, found 'first'"),
+        ("1 Q0 d1 1 high r\n", "score: expected a number, found 'high'"),
+        ("1 Q0 d1 1 nan r\n", "score: expected a finite number, found 'nan'"),
+    ],
+)
+def test_ranked_errors_are_located(tmp_path, line, message):
+    path = tmp_path / "run.trec"
+    path.write_text("1 Q0 d0 1 3.0 r\n\n" + line)
+    for reader in (lambda p: list(read_ranked(p, "trec-run")), read_rankings):
+        with pytest.raises(InputError) as caught:
+            reader(path)
+        assert str(caught.value) == f"{path}:3: {message}"
+
+
+def test_json_given_as_ranked_run_says_so(tmp_path):
+    path = tmp_path / "run.trec"
+    path.write_text('{"run_id": "x", "request_id": "1"}\n')
+    with pytest.raises(InputError, match="looks like JSON"):
+        list(read_ranked(path, "trec-run"))
+
+
+def test_ranked_round_trip_is_exact(tmp_path):
+    rows = [RankedRow("2024-105741", "msmarco_v2.1_doc_11_1042#3_2265", 1, 0.1 + 0.2, "my-run"), RankedRow("007", "d", 2, 3.0, "my-run")]
+    path = tmp_path / "out.trec"
+    assert write(rows, path, "trec-run") == 2
+    assert path.read_text().splitlines() == [
+        "2024-105741 Q0 msmarco_v2.1_doc_11_1042#3_2265 1 0.30000000000000004 my-run",
+        "007 Q0 d 2 3 my-run",
+    ]
+    assert list(read_ranked(path)) == rows
+
+
+def test_writer_refuses_ids_with_spaces(tmp_path):
+    with pytest.raises(ArgueError, match="without whitespace"):
+        write([RankedRow("1", "doc one", 1, 1.0, "r")], tmp_path / "x.trec", "trec-run")
+    assert not (tmp_path / "x.trec").exists()
+
+
+def test_reads_qrels_keeping_negative_grades_and_duplicates(tmp_path):
+    path = tmp_path / "q.trec"
+    path.write_text("001 0 d1 2\n001 0 d2 -1\n001 0 d1 0\n")
+    assert list(read_qrels(path)) == [QrelsRow("001", "d1", 2), QrelsRow("001", "d2", -1), QrelsRow("001", "d1", 0)]
+
+
+def test_qrels_errors_are_located(tmp_path):
+    path = tmp_path / "q.trec"
+    path.write_text("1 0 d1 1\n1 0 d2 0.5\n")
+    with pytest.raises(InputError) as caught:
+        list(read_qrels(path, "trec-qrels"))
+    assert str(caught.value) == f"{path}:2: relevance: expected an integer, found '0.5'"
+    path.write_text("1 d1 1\n")
+    with pytest.raises(InputError, match=r"q.trec:1: expected 4 whitespace-separated columns `qid iteration docno relevance`, found 3"):
+        list(read_qrels(path, "trec-qrels"))
+
+
+def test_qrels_round_trip(tmp_path, fixtures):
+    rows = list(read_qrels(fixtures / "organizer" / "qrels.trec"))
+    path = tmp_path / "copy.trec"
+    assert write(rows, path, "trec-qrels") == 3
+    assert path.read_text() == (fixtures / "organizer" / "qrels.trec").read_text()

@@ -1,0 +1,236 @@
+"""``argue-eval inspect`` and the counting rules in ``argue_eval.summary`` (expected values worked out by hand)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from argue_eval.cli import cli
+from argue_eval.model import Answer, Judgment, Nugget, QrelsRow, RankedRow, Report, Sentence, TopicNuggets
+from argue_eval.summary import (
+    summarize,
+    summarize_judgments,
+    summarize_nuggets,
+    summarize_qrels,
+    summarize_ranked,
+    summarize_reports,
+)
+
+F = Path(__file__).parent / "fixtures" / "formats"
+
+
+def inspect_json(*args: str) -> dict:
+    result = CliRunner().invoke(cli, ["inspect", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_canonical_run_counts():
+    out = inspect_json(str(F / "run.argue.jsonl"))
+    assert out == {
+        "path": str(F / "run.argue.jsonl"), "kind": "runs", "format": "argue",
+        "topics": 2,              # 2024-105741, 2024-200
+        "reports": 2,
+        "sentences": 4,           # 3 + 1
+        "citations": 5,           # {#3_2265, d2} + {} + {d2} + {d3, d4}: the repeated #3_2265 counts once
+        "run_ids": ["team-b#1"],
+        "citation_instances": 6,  # 3 + 0 + 1 + 2
+        "cited_sentences": 3,
+        "uncited_sentences": 1,
+        "sentences_with_scores": 1,
+        "cited_documents": 4,     # #3_2265, d2, d3, d4
+        "characters": 62,         # 24 ("Ünïcode sentence — café.") + 17 + 7 + 14
+    }
+
+
+def test_neuclir24_edge_run_counts():
+    out = inspect_json(str(F / "run.neuclir24.edge.jsonl"))
+    assert (out["kind"], out["format"]) == ("runs", "neuclir24")
+    assert out["topics"] == 2  # 2024-105741 (two reports) and 0101
+    assert out["reports"] == 3
+    assert out["sentences"] == 4  # 3 + 1 + 0
+    assert out["citations"] == 5  # {doc#1} (cited twice) + {doc#1, doc#2, doc#3} + {} + {doc#2}
+    assert out["citation_instances"] == 6  # 2 + 3 + 0 + 1
+    assert out["run_ids"] == ["team-c", "team-c-2"]
+    assert out["characters"] == 28 + 16 + 0 + 19
+
+
+def test_rag24_run_counts_use_resolved_ids():
+    out = inspect_json(str(F / "run.rag24.jsonl"))
+    # [0] -> 1 document; [1, 0] -> 2 documents
+    assert (out["sentences"], out["citations"], out["cited_documents"]) == (2, 3, 2)
+
+
+def test_canonical_nugget_counts():
+    out = inspect_json(str(F / "nuggets.argue.jsonl"))
+    assert out == {
+        "path": str(F / "nuggets.argue.jsonl"), "kind": "nuggets", "format": "argue",
+        "topics": 2,
+        # topic 1: Q1? (n#1 and n4 share the text: one question), Q2, death, Unanswered; topic 2: Q1?
+        "questions": 5,
+        # topic 1: Q1:A (n#1 and n4), Q1:B, Q1:C, Q2:X, Q2:Y, death:no; topic 2: Q1:A
+        "answers": 7,
+        # topic 1: Q1:A:{d1,d2,d5}, Q1:B:d1, Q2:X:d3, Q2:Y:d4 = 6; topic 2: Q1:A:d1 = 1
+        "bindings": 7,
+        "vital": 2,        # Q1? in both topics (its first label; n4's "okay" does not count)
+        "okay": 1,         # Q2
+        "unlabelled": 2,   # death, Unanswered
+        "and_questions": 1,
+        "negative": 1,
+        "unbound": 1,      # Unanswered (death is negative)
+        "statements": 0,
+        "bound_documents": 5,
+    }
+
+
+@pytest.mark.parametrize(
+    "name, fmt, questions, answers, bindings, vital, okay",
+    [
+        # "When...?" x2 merged: answers August 2014 (2 docs) and 2014 (3 docs); nutrient: "phosphorus", no docs
+        ("nuggets.report-gen-eval-bank.jsonl", "report-gen-eval", 2, 3, 5, 1, 1),
+        # When: August 2014 (2 docs), 2014 (3 docs); ill: "no" (no docs)
+        ("nuggets.neuclir24-sample-eval.jsonl", "neuclir24-eval", 2, 3, 5, 0, 0),
+        # When: August 2014 (2), 2014 (1); toxin AND: microcystin (1), phosphorus (1)
+        ("nuggets.autoargue-v3", "autoargue-v3", 2, 4, 5, 0, 0),
+        ("nuggets.ragtime-bank.jsonl", "ragtime-bank", 1, 1, 2, 0, 0),
+        # S1 (vital, repeated as okay), S2 (okay) in topic 1; topic 2 has none
+        ("nuggets.nuggetizer.edge.jsonl", "nuggetizer", 2, 0, 0, 1, 1),
+        # Q?: a {d1, d2}, b {}; Absent?: no {}; Empty?: none
+        ("nuggets.neuclir24-eval.edge.jsonl", "neuclir24-eval", 3, 3, 2, 0, 0),
+    ],
+)
+def test_nugget_counts_per_format(name, fmt, questions, answers, bindings, vital, okay):
+    out = inspect_json(str(F / name))
+    assert out["format"] == fmt
+    assert (out["questions"], out["answers"], out["bindings"], out["vital"], out["okay"]) == (
+        questions, answers, bindings, vital, okay)
+
+
+def test_request_counts():
+    out = inspect_json(str(F / "requests.argue.jsonl"))
+    assert out == {
+        "path": str(F / "requests.argue.jsonl"), "kind": "requests", "format": "argue",
+        "topics": 2, "requests": 2, "with_limit": 1, "limit_units": {"words": 1}, "with_aspects": 1,
+        "collection_ids": ["neuclir/1/zho"],
+    }
+    assert inspect_json(str(F / "topics.rag24.tsv"))["requests"] == 2
+
+
+def test_qrels_and_ranked_counts_with_the_real_readers():
+    qrels = inspect_json(str(F / "qrels.trec"))
+    assert {k: qrels[k] for k in ("kind", "topics", "rows", "relevant", "by_relevance", "per_topic")} == {
+        "kind": "qrels", "topics": 1, "rows": 3, "relevant": 2,  # grades 3 and 1 are relevant, 0 is not
+        "by_relevance": {"0": 1, "1": 1, "3": 1}, "per_topic": {"101": {"judged": 3, "relevant": 2}},
+    }
+    ranked = inspect_json(str(F / "run.ranked.trec"))
+    assert {k: ranked[k] for k in ("kind", "topics", "rows", "run_ids", "per_topic")} == {
+        "kind": "ranked", "topics": 1, "rows": 3, "run_ids": ["bm25"], "per_topic": {"101": 3},
+    }
+
+
+def test_autoargue_judgments_counts_with_the_real_reader():
+    out = inspect_json(str(F / "judgments.autoargue.jsonl"))
+    # 2 sentences x (relevance, answers-question with one matched answer, attested); one attested is false
+    assert (out["kind"], out["format"], out["topics"], out["judgments"]) == ("judgments", "autoargue", 1, 6)
+    assert out["by_kind"] == {"relevant": 2, "answers": 2, "attested": 2}
+    assert (out["true"], out["false"]) == (5, 1)
+
+
+# ------------------------------------------------------------------ summarizers on records built here
+def test_summarize_reports_from_records():
+    reports = (
+        Report("r1", "t1", [Sentence("a", ("d1", "d1", "d2")), Sentence("b")]),
+        Report("r2", "t1", [Sentence("c", ("d3",), (0.5,))]),
+        Report("r2", "t2", []),
+    )
+    out = summarize_reports(iter(reports))  # a generator: summaries stream
+    assert (out["topics"], out["reports"], out["sentences"], out["citations"]) == (2, 3, 3, 3)  # 2 + 0 + 1
+    assert (out["citation_instances"], out["run_ids"], out["sentences_with_scores"]) == (4, ["r1", "r2"], 1)
+
+
+def test_summarize_nuggets_merges_question_text_across_lines_of_one_topic():
+    topics = [
+        TopicNuggets("t", [Nugget("1", "t", "Q", [Answer("a", ("d1",))], "okay")]),
+        TopicNuggets("t", [Nugget("2", "t", "Q", [Answer("a", ("d1", "d2")), Answer("b")], "vital", "AND")]),
+        TopicNuggets("u", [Nugget("3", "u", "Q", [], None)]),
+    ]
+    out = summarize_nuggets(topics)
+    # questions: (t, Q), (u, Q); answers: (t,Q,a), (t,Q,b); bindings: (t,Q,a,d1), (t,Q,a,d2)
+    assert (out["topics"], out["questions"], out["answers"], out["bindings"]) == (2, 2, 2, 2)
+    assert (out["vital"], out["okay"], out["unlabelled"]) == (0, 1, 1)  # (t, Q) keeps its first label
+    assert (out["and_questions"], out["unbound"]) == (0, 1)  # first aggregator OR; (u, Q) has no documents
+
+
+def test_summarize_judgments_from_records():
+    judgments = [
+        Judgment("relevant", "t1", "s", True, "lexical", doc_id="d"),
+        Judgment("attested", "t1", "s", False, "lexical", doc_id="d"),
+        Judgment("first_instance", "t2", "s", True, "human:a", run_id="r", sentence_index=0),
+        Judgment("relevant", "t2", "s2", True, "human:a", doc_id="d"),
+    ]
+    out = summarize_judgments(judgments)
+    assert out == {
+        "topics": 2, "judgments": 4,
+        "by_kind": {"relevant": 2, "attested": 1, "first_instance": 1},  # in flowchart order
+        "true": 3, "false": 1, "by_judge": {"human:a": 2, "lexical": 2},
+    }
+
+
+def test_summarize_qrels_and_ranked_from_records():
+    qrels = summarize_qrels([QrelsRow("2", "a", 0), QrelsRow("1", "a", 2), QrelsRow("1", "b", 1)])
+    assert qrels["per_topic"] == {"1": {"judged": 2, "relevant": 2}, "2": {"judged": 1, "relevant": 0}}
+    assert (qrels["documents"], qrels["relevant"]) == (2, 2)
+    ranked = summarize_ranked([RankedRow("1", "a", 1, 2.0, "x"), RankedRow("1", "b", 2, 1.0, "y"), RankedRow("2", "a", 1, 1.0, "x")])
+    assert (ranked["rows"], ranked["topics"], ranked["run_ids"], ranked["documents"]) == (3, 2, ["x", "y"], 2)
+
+
+# ------------------------------------------------------------------------------------------- CLI
+def test_text_output():
+    result = CliRunner().invoke(cli, ["inspect", str(F / "run.neuclir24.jsonl")])
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"{F / 'run.neuclir24.jsonl'}: runs (neuclir24)"
+    assert "  topics                 1" in lines
+    assert "  citations              3" in lines
+    assert "  run_ids                team-a-run1" in lines
+
+
+def test_text_output_lists_per_topic_counts():
+    result = CliRunner().invoke(cli, ["inspect", str(F / "qrels.trec")])
+    assert result.stdout.splitlines()[-2:] == ["  per topic:", "    101  judged=3, relevant=2"]
+
+
+def test_format_override_and_kind():
+    out = inspect_json(str(F / "run.argue.jsonl"), "--format", "neuclir24")
+    assert (out["format"], out["citations"]) == ("neuclir24", 5)  # same reader family, same counts
+    assert inspect_json(str(F / "topics.rag24.tsv"), "--format", "rag24")["kind"] == "requests"
+
+
+def test_unknown_file_is_one_line_exit_2(tmp_path):
+    path = tmp_path / "x.jsonl"
+    path.write_text('{"hello": "world"}\n')
+    result = CliRunner().invoke(cli, ["inspect", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.strip().startswith(f"{path}:1: cannot recognize the file as a known format")
+    assert "Traceback" not in result.output
+
+
+def test_wrong_kind_says_what_the_file_looks_like():
+    result = CliRunner().invoke(cli, ["inspect", str(F / "nuggets.argue.jsonl"), "--kind", "runs"])
+    assert result.exit_code == 2
+    assert "it looks like a nuggets file (argue format)" in result.stderr
+
+
+def test_bad_line_midway_is_located(tmp_path):
+    path = tmp_path / "run.jsonl"
+    good = (F / "run.neuclir24.jsonl").read_text()
+    path.write_text(good + '{"request_id": "2", "run_id": "r", "sentences": [{"text": 1, "citations": []}]}\n')
+    result = CliRunner().invoke(cli, ["inspect", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"{path}:2: sentences[0].text: expected a string, found a number (1)"
+
+
+def test_summarize_api_matches_cli():
+    assert summarize(F / "run.argue.jsonl") == {**inspect_json(str(F / "run.argue.jsonl")), "path": str(F / "run.argue.jsonl")}

@@ -1,0 +1,169 @@
+"""Nugget-bank tools: validate (located problems), stats, merge (conflicts), bind (assessor bindings)."""
+from __future__ import annotations
+
+import shutil
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from argue_eval.cli import cli
+from argue_eval.errors import InputError
+from argue_eval.formats import read_nuggets
+from argue_eval.model import Answer, Nugget, TopicNuggets
+from argue_eval.organizer.nugget_tools import (
+    bind,
+    key_text,
+    merge_banks,
+    read_bindings,
+    read_topics_collecting,
+    topic_stats,
+    validate_topics,
+)
+
+
+@pytest.fixture
+def collection(tmp_path, fixtures):
+    """The fixture collection copied out of the repository (the JSONL store writes its index beside it)."""
+    target = tmp_path / "collection.jsonl"
+    shutil.copy(fixtures / "organizer" / "collection.jsonl", target)
+    return target
+
+
+def test_validate_reports_every_problem_located(fixtures, collection):
+    from argue_eval.collection import open_collection
+
+    path = fixtures / "organizer" / "nuggets.problems.jsonl"
+    topics, problems = read_topics_collecting(path)
+    with open_collection(collection) as store:
+        problems += validate_topics(topics, str(path), store, ["s01", "s03"])
+    text = [str(p).replace(str(path), "F") for p in problems]
+    assert text == [
+        "F:2: nuggets[1].importance: expected importance 'vital', 'okay' or null/'NA', found a string ('high')",
+        "F:1: nuggets[0].answers[0].doc_ids: nugget 'n1', answer 'May 2019': document 'ghost-doc' is not in the collection",
+        "F:1: nuggets[0].answers[1].answer: warning: nugget 'n1' repeats answer 'may 2019' (answers[0])",
+        "F:1: nuggets[1].question: warning: nugget 'n2' repeats the question of nugget 'n1'",
+        "F:2: request_id: topic 's02' is not one of the requests",
+        "F:2: nuggets[0].question: nugget 'n1' has an empty question",
+        "F:2: nuggets[1].nugget_id: nugget 'n1' repeats the id of nuggets[0]",
+        "F:2: nuggets[1].answers: nugget 'n1' has no answers",
+        "F:3: request_id: topic 's01' appears again (first on line 1)",
+        "F: warning: request 's03' has no nuggets",
+    ]
+    # The negative nugget n3 ("no", no documents) is fine: negative nuggets record an absence.
+    assert not any("n3" in line for line in text)
+
+
+def test_unbound_answer_of_a_positive_nugget_is_an_error(fixtures):
+    topics = list(read_nuggets(fixtures / "organizer" / "nuggets.argue.jsonl"))
+    problems = validate_topics(topics, "F")
+    assert [str(p).split(": ", 1)[1] for p in problems] == [
+        "nuggets[0].answers[0].doc_ids: nugget 'n1', answer 'twelve' is bound to no document (only negative nuggets may be)"
+    ]
+
+
+def test_validate_command_exit_codes(fixtures, collection):
+    bad = CliRunner().invoke(cli, ["nuggets", "validate", str(fixtures / "organizer" / "nuggets.problems.jsonl"),
+                                   "--collection", str(collection)])
+    assert bad.exit_code == 1
+    assert "document 'ghost-doc' is not in the collection" in bad.output
+    assert "3 topics, 5 nuggets, 6 errors, 2 warnings" in bad.output
+    good = CliRunner().invoke(cli, ["nuggets", "validate", str(fixtures / "organizer" / "nuggets.neuclir24-sample-eval.jsonl")])
+    assert good.exit_code == 0, good.output
+    assert "1 topics, 2 nuggets, 0 errors, 0 warnings" in good.output
+
+
+def test_stats_counts(fixtures):
+    rows = topic_stats(read_nuggets(fixtures / "organizer" / "nuggets.argue.jsonl"))
+    # s01: 4 questions; answers 2+1+1+1 = 5; bindings 2+1+2+1+0 = 6; documents d1 d2 d3 = 3;
+    # vital n1, okay n2 n4, unlabelled n3; negative n4; unbound: n4 only; 5/4 = 1.25 answers per question,
+    # 6/5 = 1.2 documents per answer.  s02: one vital question, its answer unbound.
+    assert rows[0] == ["s01", 4, 5, 6, 3, 1, 2, 1, 1, 1, 1.25, 1.2]
+    assert rows[1] == ["s02", 1, 1, 0, 0, 1, 0, 0, 0, 1, 1.0, 0.0]
+    assert rows[2] == ["all", 5, 6, 6, 3, 2, 2, 1, 1, 2, 1.2, 1.0]
+
+
+def test_stats_command_prints_tsv(fixtures):
+    result = CliRunner().invoke(cli, ["nuggets", "stats", str(fixtures / "organizer" / "nuggets.argue.jsonl")])
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0].split("\t")[:4] == ["request_id", "questions", "answers", "bindings"]
+    assert lines[-1].startswith("all\t5\t6\t6\t3")
+
+
+def _topic(request_id, *nuggets):
+    return TopicNuggets(request_id, list(nuggets))
+
+
+def test_merge_unions_by_normalized_question_and_reports_conflicts():
+    first = [_topic("1",
+                    Nugget("a", "1", "When did it start?", [Answer("May 2019", ("d1",))], "vital"),
+                    Nugget("b", "1", "Where?", [Answer("Lyon", ("d2",))], None, "OR"))]
+    second = [
+        _topic("1",
+               Nugget("x", "1", "when did it start", [Answer("may 2019", ("d3", "d1")), Answer("2019", ("d4",))], "okay"),
+               Nugget("y", "1", "WHERE", [Answer("Lyon", ())], "okay", "AND"),
+               Nugget("a", "1", "Who?", [Answer("the ministry", ("d5",))], "vital")),
+        _topic("2", Nugget("z", "2", "How many?", [Answer("12", ("d9",))])),
+    ]
+    report = merge_banks(first, second)
+    one, two = report.topics
+    when, where, who = one.nuggets
+    assert (when.nugget_id, when.importance) == ("a", "vital")  # first bank's label kept
+    assert [(a.text, a.doc_ids) for a in when.answers] == [("May 2019", ("d1", "d3")), ("2019", ("d4",))]
+    assert (where.importance, where.aggregator) == ("okay", "OR")  # unlabelled takes the other's label
+    assert who.nugget_id == "a-2" and who.question == "Who?"
+    assert two.request_id == "2" and two.nuggets[0].nugget_id == "z"
+    assert report.conflicts == [
+        "topic 1, question 'when did it start': importance vital vs okay (kept vital)",
+        "topic 1, question 'WHERE': aggregator OR vs AND (kept OR)",
+    ]
+    assert report.renamed == ["topic 1, question 'Who?': id 'a' is taken in the first bank; renamed 'a-2'"]
+    assert first[0].nuggets[0].answers[0].doc_ids == ("d1",)  # inputs are not modified
+
+
+def test_merge_command_writes_canonical_bank(tmp_path, fixtures):
+    out = tmp_path / "merged.jsonl"
+    folder = fixtures / "organizer"
+    result = CliRunner().invoke(cli, ["nuggets", "merge", str(folder / "nuggets.argue.jsonl"),
+                                      str(folder / "nuggets.neuclir24-sample-eval.jsonl"), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert [orjson.loads(line)["request_id"] for line in out.read_text().splitlines()] == ["s01", "s02", "101"]
+
+
+def test_bind_adds_bindings_by_id_or_question(fixtures):
+    topics = list(read_nuggets(fixtures / "organizer" / "nuggets.argue.jsonl"))
+    path = fixtures / "organizer" / "bindings.csv"
+    report = bind(topics, read_bindings(path), str(path))
+    n1, n2, n3, _ = report.topics[0].nuggets
+    assert n1.answers[0].doc_ids == ("d1", "d2", "d9")  # by nugget id
+    assert n2.answers[0].doc_ids == ("d2", "d3")  # by question text; d2 was already bound
+    assert [(a.text, a.doc_ids) for a in n3.answers] == [("Lyon", ("d3",)), ("Lyon city", ("d8",))]
+    assert report.added == 2  # d9 and d8 (d2 was there)
+    assert report.new_answers == ["topic s01, nugget n3: new answer 'Lyon city'"]
+    with pytest.raises(InputError) as caught:
+        bind(topics, read_bindings(path), str(path), allow_new_answers=False)
+    assert str(caught.value) == f"{path}:4: answer: nugget 'n3' has no answer 'Lyon city'"
+
+
+def test_bind_unknown_nugget_is_located(tmp_path, fixtures):
+    path = tmp_path / "b.jsonl"
+    path.write_text('{"request_id": "s01", "nugget_id": "n99", "answer": "x", "doc_ids": ["d1"]}\n')
+    topics = list(read_nuggets(fixtures / "organizer" / "nuggets.argue.jsonl"))
+    with pytest.raises(InputError) as caught:
+        bind(topics, read_bindings(path), str(path))
+    assert str(caught.value) == f"{path}:1: nugget_id: topic 's01' has no nugget 'n99' (by id or question)"
+
+
+def test_bind_command_round_trips(tmp_path, fixtures):
+    out = tmp_path / "bound.jsonl"
+    folder = fixtures / "organizer"
+    result = CliRunner().invoke(cli, ["nuggets", "bind", str(folder / "nuggets.argue.jsonl"), str(folder / "bindings.csv"), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "added 2 bindings (1 new answers)" in result.output
+    bound = list(read_nuggets(out))
+    assert bound[0].nuggets[0].answers[0].doc_ids == ("d1", "d2", "d9")
+
+
+def test_key_text():
+    assert key_text("  When did it START? ") == key_text("when did it start") == "when did it start"

@@ -1,0 +1,164 @@
+"""Retrieval measures via ranx with trec_eval semantics (tie order, -c), checked by hand and against trec_eval.
+
+Fixture (tests/fixtures/organizer/retrieval.*):
+  qrels  t1: d1=2 d2=1 d3=0 d4=1   t2: e1=1   t3: f1=0 (no relevant document)
+  run    t1: d3 5.0, d1 4.0, d2 4.0, d9 3.0, d4 1.0   t4: g1 (not in the qrels: ignored)
+trec_eval order of t1: d3, d2, d1, d9, d4 (tie at 4.0 -> docno descending), grades 0 1 2 0 1, R = 3.
+  P@2 = 1/2;  P@5 = 3/5;  recip_rank = 1/2;  recall@3 = 2/3
+  AP = (1/2 + 2/3 + 3/5) / 3 = 0.5888889
+  nDCG@3: DCG = 1/log2(3) + 2/log2(4) = 1.6309298; ideal (2, 1, 1) = 2 + 1/log2(3) + 1/2 = 3.1309298
+          -> 0.5209063 (the other tie order would give (2/log2(3) + 1/2) / 3.1309298 = 0.5627)
+With -c every qrels topic counts (t1, t2, t3; t2 and t3 score 0): means are t1's values / 3.
+"""
+from __future__ import annotations
+
+import math
+import subprocess
+
+import pytest
+from click.testing import CliRunner
+
+from argue_eval.cli import cli
+from argue_eval.errors import ArgueError, InputError
+from argue_eval.organizer.pooling import Rankings
+from argue_eval.organizer.qrels import read_qrels
+from argue_eval.retrieval import evaluate, load_runs, parse_measures, ranked_run_rankings
+
+pytestmark = pytest.mark.filterwarnings("ignore::numba.core.errors.NumbaTypeSafetyWarning")
+
+AP_T1 = (1 / 2 + 2 / 3 + 3 / 5) / 3
+NDCG3_T1 = (1 / math.log2(3) + 2 / math.log2(4)) / (2 + 1 / math.log2(3) + 1 / 2)
+MEASURES = "ndcg@3 map P@2 P@5 recip_rank recall@3"
+EXPECTED_T1 = {"ndcg@3": NDCG3_T1, "map": AP_T1, "P@2": 0.5, "P@5": 0.6, "recip_rank": 0.5, "recall@3": 2 / 3}
+
+
+@pytest.fixture
+def qrels(fixtures):
+    return read_qrels(fixtures / "organizer" / "retrieval.qrels")
+
+
+@pytest.fixture
+def tie_run(fixtures):
+    return ranked_run_rankings(fixtures / "organizer" / "retrieval.tie.trec")
+
+
+def _table(rows):
+    return {(run, topic, metric): value for run, topic, metric, value in rows}
+
+
+def test_hand_computed_values_with_ties_and_missing_topics(qrels, tie_run):
+    assert tie_run[0].topics["t1"] == ["d3", "d2", "d1", "d9", "d4"]
+    table = _table(evaluate(qrels, tie_run, MEASURES))
+    for measure, value in EXPECTED_T1.items():
+        assert table[("tie", "t1", measure)] == pytest.approx(value, abs=1e-9)
+        assert table[("tie", "t2", measure)] == 0.0
+        assert table[("tie", "t3", measure)] == 0.0
+        assert table[("tie", "all", measure)] == pytest.approx(value / 3, abs=1e-9)
+    assert not any(topic == "t4" for _, topic, _ in table)
+
+
+def test_skip_policy_averages_only_shared_topics(qrels, tie_run):
+    table = _table(evaluate(qrels, tie_run, "map ndcg@3", missing="skip"))
+    assert {topic for _, topic, _ in table} == {"t1", "all"}
+    assert table[("tie", "all", "map")] == pytest.approx(AP_T1)
+
+
+def test_rows_are_ordered_per_run_topic_measure(qrels, tie_run):
+    rows = evaluate(qrels, tie_run, "map P@2")
+    assert [(t, m) for _, t, m, _ in rows] == [
+        ("t1", "map"), ("t1", "P@2"), ("t2", "map"), ("t2", "P@2"), ("t3", "map"), ("t3", "P@2"), ("all", "map"), ("all", "P@2")
+    ]
+
+
+def test_run_order_is_explicit_not_rank_column(tmp_path, qrels):
+    # Same documents, rank column reversed: trec_eval (and we) ignore it.
+    path = tmp_path / "r.trec"
+    path.write_text("t1 Q0 d4 1 1.0 r\nt1 Q0 d9 2 3.0 r\nt1 Q0 d2 3 4.0 r\nt1 Q0 d1 4 4.0 r\nt1 Q0 d3 5 5.0 r\n")
+    assert _table(evaluate(qrels, ranked_run_rankings(path), "ndcg@3"))[("r", "t1", "ndcg@3")] == pytest.approx(NDCG3_T1)
+
+
+def test_duplicate_document_in_a_ranked_run_is_an_error(tmp_path):
+    path = tmp_path / "r.trec"
+    path.write_text("t1 Q0 d1 1 2.0 r\nt1 Q0 d1 2 1.0 r\n")
+    with pytest.raises(InputError, match="run 'r', topic 't1': document 'd1' is ranked twice"):
+        ranked_run_rankings(path)
+
+
+def test_cited_documents_are_ranked_by_first_citation(fixtures):
+    (run,) = load_runs([fixtures / "organizer" / "report.neuclir24.jsonl"])
+    qrels = read_qrels(fixtures / "organizer" / "qrels.trec")
+    # Cited order 1111 (grade 3), 3333 (grade 0), 2222 (grade 1); relevant: 1111 and 2222, R = 2.
+    # P@2 = 1/2; AP = (1/1 + 2/3) / 2 = 0.8333333; recall@2 = 1/2.
+    table = _table(evaluate(qrels, [run], "P@2 map recall@2"))
+    assert table[("team-a-run1", "101", "P@2")] == pytest.approx(0.5)
+    assert table[("team-a-run1", "101", "map")] == pytest.approx((1 + 2 / 3) / 2)
+    assert table[("team-a-run1", "101", "recall@2")] == pytest.approx(0.5)
+
+
+def test_empty_ranking_scores_zero():
+    table = _table(evaluate({"1": {"a": 1}, "2": {"b": 1}}, [Rankings("r", {"1": [], "2": ["b"]})], "map"))
+    assert table[("r", "1", "map")] == 0.0 and table[("r", "2", "map")] == 1.0 and table[("r", "all", "map")] == 0.5
+
+
+@pytest.mark.parametrize(
+    "text, ranx",
+    [("P_10", "precision@10"), ("P@5", "precision@5"), ("P.5", "precision@5"), ("ndcg_cut_20", "ndcg@20"),
+     ("recip_rank", "mrr"), ("Rprec", "r-precision"), ("success_10", "hit_rate@10"), ("ndcg@10-l2", "ndcg@10-l2"),
+     ("map", "map"), ("recall@100", "recall@100"), ("rbp.95", "rbp.95")],
+)
+def test_measure_names(text, ranx):
+    assert parse_measures(text)[0].ranx == ranx
+
+
+def test_unknown_measure_is_a_clear_error():
+    with pytest.raises(ArgueError, match="unknown measure 'ndgc@10'"):
+        parse_measures("ndgc@10")
+
+
+def test_retrieval_command_writes_long_scores(tmp_path, fixtures):
+    folder = fixtures / "organizer"
+    out = tmp_path / "scores.tsv"
+    result = CliRunner().invoke(cli, ["retrieval", "--qrels", str(folder / "retrieval.qrels"), "--run", str(folder / "retrieval.tie.trec"),
+                                      "-m", "map P@2", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    lines = out.read_text().splitlines()
+    assert lines[0] == "run_id\trequest_id\tmetric\tvalue"
+    assert lines[1] == f"tie\tt1\tmap\t{AP_T1!r}"
+    assert lines[-1] == f"tie\tall\tP@2\t{0.5 / 3!r}"
+
+
+def test_retrieval_command_with_nuggets_as_relevance(fixtures):
+    folder = fixtures / "organizer"
+    result = CliRunner().invoke(cli, ["retrieval", "--nuggets", str(folder / "nuggets.neuclir24-sample-eval.jsonl"),
+                                      str(folder / "report.neuclir24.jsonl"), "-m", "P@3"])
+    assert result.exit_code == 0, result.output
+    # Nugget bindings make 1111, 2222 and 3333 relevant (the "2014" answer cites all three): P@3 = 1.
+    assert "team-a-run1\t101\tP@3\t1.0" in result.output
+
+
+@pytest.mark.search
+def test_agrees_with_trec_eval(tmp_path, fixtures):
+    """Cross-check with the real trec_eval shipped in Anserini's jar (search extra, Java 21+)."""
+    from argue_eval.errors import MissingDependencyError
+    from argue_eval.java import anserini_jar, find_java
+
+    try:
+        java, jar = find_java(), anserini_jar()
+    except MissingDependencyError as error:
+        pytest.skip(str(error))
+    folder = fixtures / "organizer"
+    names = {"ndcg_cut.3": "ndcg_cut_3", "map": "map", "P.2,5": None, "recip_rank": "recip_rank", "recall.3": "recall_3"}
+    command = [str(java.java), "-cp", str(jar), "trec_eval", "-c", "-q"]
+    for name in names:
+        command += ["-m", name]
+    output = subprocess.run(command + [str(folder / "retrieval.qrels"), str(folder / "retrieval.tie.trec")],
+                            capture_output=True, text=True, timeout=120, check=True).stdout
+    theirs = {(line.split()[0], line.split()[1]): float(line.split()[2]) for line in output.splitlines() if line.strip()}
+    ours = _table(evaluate(read_qrels(folder / "retrieval.qrels"), ranked_run_rankings(folder / "retrieval.tie.trec"),
+                           "ndcg_cut_3 map P_2 P_5 recip_rank recall_3"))
+    compared = 0
+    for (measure, topic), value in theirs.items():
+        if (("tie", topic, measure)) in ours:
+            assert ours[("tie", topic, measure)] == pytest.approx(value, abs=5e-5), (measure, topic)
+            compared += 1
+    assert compared == 12  # six measures for t1 and for "all" (trec_eval prints 4 decimals)
