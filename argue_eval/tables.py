@@ -33,6 +33,11 @@ class Table:
             raise ValueError("align needs one letter per column")
 
 
+def count_noun(number: int, noun: str) -> str:
+    """``1 system``, ``2 systems``: table titles read as sentences."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def fmt_number(value: float | None, digits: int = 4) -> Cell:
     """Fixed-point text, or ``None`` for a missing/undefined (NaN, inf) value."""
     if value is None or (isinstance(value, float) and not math.isfinite(value)):

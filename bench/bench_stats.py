@@ -16,9 +16,13 @@ with system-specific means, like per-topic F1 values):
    on those pairs the p-values must be identical (``p_value_mismatches``).
 3. Randomized Tukey HSD over the same matrix with ``--resamples`` permutations: seconds, and the ratio of the
    (extrapolated) scipy randomization loop's time to it.
+4. End to end, for scale (one run each): ``compare`` on all pairs with each test (intervals of every system
+   and of every pair difference included) and ``agreement`` against a noisy copy of the matrix.
 
-Times are the best of ``--repeat`` runs (default 3), for our code and the scipy bootstrap loop alike; the sampled
-scipy permutation loop runs once (it is long enough to be stable).
+Times are the best of ``--repeat`` runs (default 3), for our code and the scipy bootstrap loop alike, and for the
+BCa step of either side as many more runs as fit in one second (``timeit``-style autorange, so that a 10 ms function
+is not judged on three samples on a busy machine); the sampled scipy permutation loop runs once (it is long enough
+to be stable).
 Usage: .venv/bin/python bench/bench_stats.py [--systems 100] [--topics 50] [--resamples 10000] [--sample-pairs 100]
 Results are printed and written to bench/out/bench_stats.json.
 """
@@ -51,12 +55,15 @@ def make_matrix(systems: int, topics: int, seed: int) -> np.ndarray:
     return rng.beta(mean * 8, (1 - mean) * 8)
 
 
-def best_of(repeat: int, func):
-    best, result = float("inf"), None
-    for _ in range(repeat):
+def best_of(repeat: int, func, budget_s: float = 0.0):
+    """Best wall time of at least ``repeat`` runs, and more while the runs so far took under ``budget_s`` (like
+    ``timeit``'s autorange: a fast function gets enough runs for its best to be stable on a busy machine)."""
+    best, result, spent, runs = float("inf"), None, 0.0, 0
+    while runs < repeat or spent < budget_s:
         start = time.perf_counter()
         result = func()
-        best = min(best, time.perf_counter() - start)
+        elapsed = time.perf_counter() - start
+        best, spent, runs = min(best, elapsed), spent + elapsed, runs + 1
     return best, result
 
 
@@ -83,8 +90,8 @@ def main() -> None:
     }
 
     # 1. BCa intervals
-    ours_s, (bca, _) = best_of(args.repeat, lambda: mean_intervals(values, B, 0.95, seed))
-    scipy_s, ref = best_of(args.repeat, lambda: [
+    ours_s, (bca, _) = best_of(args.repeat, lambda: mean_intervals(values, B, 0.95, seed), budget_s=1.0)
+    scipy_s, ref = best_of(args.repeat, budget_s=1.0, func=lambda: [
         stats.bootstrap((row,), np.mean, n_resamples=B, rng=np.random.default_rng(seed), method="BCa") for row in values])
     low = np.array([r.confidence_interval.low for r in ref])
     high = np.array([r.confidence_interval.high for r in ref])
@@ -116,6 +123,20 @@ def main() -> None:
     out["tukey"] = {"ours_s": tukey_s, "scipy_randomization_loop_over_tukey": extrapolated / tukey_s,
                     "tukey_over_our_randomization": tukey_s / out["randomization"]["ours_s"]}
 
+    # 4. end to end (what `argue-eval compare` and `agree` compute), for scale: all pairs, every interval
+    import pandas as pd
+
+    from argue_eval.stats.agreement import agreement
+    from argue_eval.stats.comparison import compare
+
+    frame = pd.DataFrame(values, index=[f"run{k:03d}" for k in range(args.systems)])
+    other = frame + np.random.default_rng(seed + 1).normal(0, 0.05, frame.shape)
+    out["end_to_end"] = {
+        f"compare_{test}_s": best_of(1, lambda test=test: compare(frame, test=test, resamples=B, seed=seed))[0]
+        for test in ("randomization", "t", "tukey")
+    }
+    out["end_to_end"]["agree_s"] = best_of(1, lambda: agreement(frame, other, resamples=B, seed=seed))[0]
+
     target = HERE / "out" / "bench_stats.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(out, indent=2) + "\n")
@@ -128,6 +149,8 @@ def main() -> None:
           f"{rnd['speedup']:.1f}x; p-value mismatches on sampled pairs: {rnd['p_value_mismatches']}")
     print(f"Tukey HSD:      ours {tk['ours_s']:.3f} s; scipy randomization loop / Tukey = "
           f"{tk['scipy_randomization_loop_over_tukey']:.1f}x; Tukey / our randomization = {tk['tukey_over_our_randomization']:.2f}")
+    e2e = out["end_to_end"]
+    print("end to end:     " + ", ".join(f"{name[:-2]} {seconds:.2f} s" for name, seconds in e2e.items()))
     print(f"written to {target.relative_to(HERE.parent)}")
 
 

@@ -83,3 +83,10 @@ def test_markdown_and_latex(pair):
 def test_missing_metric_is_a_one_line_error(pair):
     result = CliRunner().invoke(cli, ["agree", *pair, "-m", "ndcg"])
     assert result.exit_code == 2 and "metric 'ndcg' not found" in result.output
+
+
+def test_tsv_is_one_table(pair):
+    tsv = run(*pair, "-m", "f1", "--format", "tsv", "--resamples", "100")
+    lines = [line for line in tsv.splitlines() if not line.startswith("#")]
+    assert lines[0] == "statistic\tvalue\tci_low\tci_high\tci_method"
+    assert [line.split("\t")[0] for line in lines[1:]] == ["kendall_tau_b", "tau_ap", "tau_ap_symmetric", "spearman", "pearson"]

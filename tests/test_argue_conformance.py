@@ -81,7 +81,8 @@ def counts(row: tuple[int, ...]) -> dict[str, float]:
         "sentences_with_citations_or_requiring_citations": swc, "correctly_cited_sentences": correct_sentences,
         "nuggets": nuggets, "nuggets_weighted": nuggets, "correct_nuggets": correct,
         "correct_nuggets_weighted": correct, "citations": citations, "relevant_citations": relevant,
-        "supporting_citations": supporting, "rewarded": 0, "penalized": 0,
+        "supporting_citations": supporting, "first_instance_sentences_missing_citation": 0,
+        "rewarded": 0, "penalized": 0,
     }
     out.update({name: 0 for name in OUTCOME_MEASURES})
     return out

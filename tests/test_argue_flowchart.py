@@ -124,6 +124,8 @@ def test_measures_of_t1_by_hand(source):
         "sentences_with_citations_or_requiring_citations": 6,
         # every citation attests: s1, s3, s4
         "correctly_cited_sentences": 3,
+        # uncited, requires a citation, first instance: s5 (Auto-ARGUE's name for outcome 5)
+        "first_instance_sentences_missing_citation": 1,
         # n1 n2 n3 n4 (n5 is unbound and dropped)
         "nuggets": 4,
         # vital 2 + okay 1 + unlabelled 1 + vital 2
@@ -286,3 +288,15 @@ def test_explore_mode_follows_both_branches_of_a_missing_gate():
     kinds = [(m.key.kind, tuple(g.kind for g in m.gates)) for m in missing]
     assert kinds == [("negative", ()), ("nugget_agrees", ("negative",)), ("requires_citation", ("negative",)),
                      ("first_instance", ("negative", "requires_citation"))]
+
+
+def test_empty_report_on_a_topic_with_nuggets(source):
+    """An empty report: no sentences, no citations; coverage 0 of 4 nuggets (weights 6); ratios of empty counts flagged."""
+    policies = Policies()
+    topic = prepare_topic(load_nuggets()["T1"], "T1", policies)
+    outcome = evaluate_report(Report("runA", "T1", []), topic, _ask(source), policies)
+    rows = dict(topic_rows(counts_for(outcome, topic, 0)))
+    assert (rows["nuggets"], rows["nuggets_weighted"], rows["correct_nuggets"]) == (4, 6, 0)
+    assert rows["nugget_coverage"] == 0.0 and "nugget_coverage_undefined" not in rows
+    assert rows["sentence_support_undefined"] == 1 and rows["citation_support_undefined"] == 1
+    assert rows["f1"] == 0.0 and rows["f1_undefined"] == 1

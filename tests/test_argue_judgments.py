@@ -160,3 +160,40 @@ def test_autoargue_unmatched_answer_is_no_without_enumeration():
     assert source.lookup(make_key("answers", "101", sentence, DOC3, "5f0c1e", "2014")).value is False
     # an answer DOC3 does not attest was never shown to the judge: missing, not "no"
     assert source.lookup(make_key("answers", "101", sentence, DOC3, "77ab90", "microcystin")) is None
+
+
+def test_autoargue_under_scope_all():
+    """--nugget-scope all asks doc-free questions: a match through any cited document is a yes, an answer some
+    cited document attests but was not matched is a no, anything else was never shown (missing).
+
+    s0 cites DOC1 (attests "August 2014", "microcystin"): August 2014 yes, microcystin no, 2014 and phosphorus
+    missing. s1 cites DOC3 ("2014", "phosphorus"): phosphorus yes, 2014 no, August 2014 and microcystin missing.
+    """
+    v, _ = score_autoargue(AUTOARGUE, nugget_scope="all", missing_judgments="zero")
+    run = "team-a-rt1"
+    assert v[(run, "all", "missing_judgments")] == 4
+    assert v[(run, "101", "correct_nuggets")] == 1  # n1; n2 (AND) lacks microcystin
+    assert v[(run, "101", "outcome_3")] == 2
+
+
+def test_verdict_to_judgment_keeps_the_identity():
+    from argue_eval.judges.base import Verdict, verdict_to_judgment
+
+    key = make_key("answers", "T1", normalize_text("The  flood began."), "d1", "n1", "March  2019")
+    judgment = verdict_to_judgment(Question(key, "The  flood began.", answer="March  2019"),
+                                   Verdict(True, "llm:m", confidence=0.75, rationale="says so"))
+    assert judgment.key == key
+    assert (judgment.sentence, judgment.answer, judgment.judge, judgment.confidence) == (
+        "The  flood began.", "March  2019", "llm:m", 0.75)
+
+
+def test_autoargue_unbound_answer_unmatched_is_no():
+    """An answer no document attests can only have been shown to a judge that saw every answer: unmatched = no."""
+    topic = bank()
+    topic.nuggets[0].answers.append(type(topic.nuggets[0].answers[0])("in the summer", ()))
+    source = ImportedJudgments([topic])
+    source.add_file(AUTOARGUE)
+    sentence = normalize_text("The bloom was fed by phosphorus runoff.")
+    assert source.lookup(make_key("answers", "101", sentence, None, "5f0c1e", "in the summer")).value is False
+    # a bound answer the cited document does not attest stays missing
+    assert source.lookup(make_key("answers", "101", sentence, None, "5f0c1e", "August 2014")) is None

@@ -1,6 +1,8 @@
 """TREC ranked runs (trec-run) and qrels (trec-qrels): detection, reading, writing, located errors."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from argue_eval.errors import ArgueError, InputError
@@ -112,3 +114,31 @@ def test_qrels_round_trip(tmp_path, fixtures):
     path = tmp_path / "copy.trec"
     assert write(rows, path, "trec-qrels") == 3
     assert path.read_text() == (fixtures / "organizer" / "qrels.trec").read_text()
+
+
+def test_column_reader_agrees_with_row_reader_on_messy_files(tmp_path):
+    from argue_eval.formats.ranked import read_ranked_columns
+
+    path = tmp_path / "run.trec"
+    path.write_text('\ufeff  1\tQ0  "d1 1 2.5 r\n\n007 Q0 NA -3 1e3 r \n   \n1 Q0 nan 2 0 s\n')
+    columns = read_ranked_columns(path)
+    rows = list(read_ranked(path, "trec-run"))
+    assert [tuple(x) for x in zip(columns.qid, columns.docno, columns.score, columns.tag)] == [
+        (row.query_id, row.doc_id, row.score, row.run_id) for row in rows
+    ]
+    assert list(columns.docno) == ['"d1', "NA", "nan"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("1 Q0 d1 1 2 3 r\n1 Q0 d2 2 2 3 r\n", ":1: expected 6 whitespace-separated columns"),  # 7 columns everywhere
+    ("1 Q0 d1 1 2.0 r\n1 Q0 d2 2 inf r\n", ":2: score: expected a finite number, found 'inf'"),
+    ("1 Q0 d1 1 2.0 r\n1 Q0 d2 2.0 1.0 r\n", ":2: rank: expected an integer, found '2.0'"),
+    ("1 Q0 d1 1 2.0 r\n1 Q0 d2 2 1.0\n", ":2: expected 6 whitespace-separated columns"),
+])
+def test_column_reader_falls_back_to_located_errors(tmp_path, text, message):
+    from argue_eval.formats.ranked import read_ranked_columns
+
+    path = tmp_path / "run.trec"
+    path.write_text(text)
+    with pytest.raises(InputError, match=re.escape(message)):
+        read_ranked_columns(path)

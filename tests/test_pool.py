@@ -204,3 +204,66 @@ def test_pool_command_errors_are_one_line(tmp_path, fixtures):
     result = CliRunner().invoke(cli, ["pool", str(fixtures / "organizer" / "pool.A.trec"), "--strategy", "budget", "-o", str(tmp_path / "p")])
     assert result.exit_code == 2
     assert result.output.strip() == "the budget strategy needs --budget (documents per topic)"
+
+
+def _random_runs(folder, seed=3):
+    """Messy ranked runs: heavy score ties, repeated documents, two tags in one file, one tag in two files."""
+    import random
+
+    rng = random.Random(seed)
+    topics = ["1", "2", "10", "t3"]
+    docs = [f"d{i}" for i in range(12)] + ["msmarco_v2.1_doc_11_1042#3_2265", "2024-105741"]
+    paths = []
+    for index, tags in enumerate([["A"], ["B", "C"], ["A"], ["D"], ["E"], ["F"]]):
+        lines = []
+        for tag in tags:
+            for topic in rng.sample(topics, rng.randint(1, 4)):
+                for rank in range(1, rng.randint(2, 15)):
+                    score = rng.choice([1.0, 2.0, 2.5, 3.0, 0.1 + 0.2])
+                    sep = "\t" if rng.random() < 0.2 else " "
+                    lines.append(sep.join([topic, "Q0", rng.choice(docs), str(rank), repr(score), tag]) + "\n")
+        rng.shuffle(lines)
+        path = folder / f"run{index}.trec"
+        path.write_text("".join(lines))
+        paths.append(path)
+    return paths
+
+
+@pytest.mark.parametrize("depth", [1, 3, None])
+@pytest.mark.parametrize("topics", [None, ["2", "99", "t3"]])
+def test_fast_depth_pool_equals_reference(tmp_path, depth, topics):
+    from argue_eval.organizer.pooling import pool_files
+
+    paths = _random_runs(tmp_path)
+    reference = build_pool(load_rankings(paths), "depth", depth, topics=topics)
+    fast = pool_files(paths, "depth", depth, topics=topics)
+    assert fast.precomputed_contributions is not None  # the vectorized path was taken
+    assert fast.topics == reference.topics
+    assert fast.contributions() == reference.contributions()
+    assert fast.run_count == reference.run_count == 7
+
+
+def test_ordered_arrays_give_the_reference_rankings(tmp_path):
+    from argue_eval.organizer.pooling import order_ranked_files
+
+    paths = _random_runs(tmp_path, seed=11)
+    fast = order_ranked_files(paths).rankings()
+    reference = load_rankings(paths)
+    assert [run.name for run in fast] == [run.name for run in reference] == ["A@run0.trec", "A@run2.trec", "B", "C", "D", "E", "F"]
+    assert [run.topics for run in fast] == [run.topics for run in reference]
+    for strategy, budget in [("rrf", 5), ("mtf", 4), ("budget", 6)]:
+        assert build_pool(fast, strategy, 10, budget).topics == build_pool(reference, strategy, 10, budget).topics
+
+
+def test_pool_command_with_requests_reports_dropped_topics(tmp_path, fixtures):
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text('{"request_id": "10", "title": "t", "background": "", "problem_statement": "p", "limit": 100, '
+                        '"limit_unit": "chars", "collection_ids": [], "language": null, "aspects": []}\n')
+    folder = fixtures / "organizer"
+    out = tmp_path / "pool.qrels"
+    for extra in ([], ["--strategy", "rrf"]):
+        result = CliRunner().invoke(cli, ["pool", str(folder / "pool.A.trec"), str(folder / "pool.C.trec"), "--depth", "1",
+                                          "--requests", str(requests), "-o", str(out), *extra])
+        assert result.exit_code == 0, result.output
+        assert "warning: 1 topic(s) of the runs are not in" in result.output and "were not pooled: 2" in result.output
+        assert out.read_text().splitlines() == ["10 0 a1 -1", "10 0 c1 -1"]

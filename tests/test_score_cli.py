@@ -152,3 +152,15 @@ def test_help_has_a_worked_example():
     result = CliRunner().invoke(cli, ["score", "--help"])
     assert result.exit_code == 0
     assert "argue-eval score --run runs/sample/" in result.output
+
+
+def test_run_glob_expansion_is_accepted(tmp_path):
+    """`--run runs/*.jsonl` reaches us as `--run a.jsonl b.jsonl`: the extra paths are runs too."""
+    first, second = tmp_path / "a.tsv", tmp_path / "b.tsv"
+    args = base_args(tmp_path, "-o", str(first))
+    assert run(*args).exit_code == 0
+    glob_args = ["--run", str(FIXTURES / "runA.jsonl"), str(FIXTURES / "runB.jsonl")] + args[4:]
+    glob_args[glob_args.index(str(first))] = str(second)
+    result = run(*glob_args)
+    assert result.exit_code == 0, result.output
+    assert first.read_bytes() == second.read_bytes()

@@ -166,3 +166,30 @@ def test_only_shared_systems_and_topics_are_compared():
     assert result.runs == ["r1", "r2", "r3", "r4"] and len(result.topics) == 5
     assert any("only in A left out: r0" in note for note in result.notes)
     assert any("topic(s) only in A left out" in note and "t5" in note for note in result.notes)
+
+
+def test_tau_ap_rows_mixes_tied_and_untied_rows():
+    rng = np.random.default_rng(7)
+    reference = rng.integers(0, 4, (30, 6)).astype(float)
+    estimate = rng.integers(0, 4, (30, 6)).astype(float)
+    estimate[::2] += rng.random((15, 6))  # even rows: no ties in the estimate
+    together = tau_ap_rows(reference, estimate)
+    one_by_one = [tau_ap(reference[k], estimate[k]) for k in range(30)]
+    assert together == pytest.approx(one_by_one, abs=1e-12)
+
+
+def test_bootstrap_bias_is_explained_and_bca_is_available():
+    # independent per-cell noise: resampled topics add noise, so resampled tau is lower than the estimate
+    rng = np.random.default_rng(0)
+    base = rng.uniform(0.2, 0.6, 30)[:, None] + rng.normal(0, 0.1, (30, 20))
+    a = pd.DataFrame(base)
+    b = pd.DataFrame(base + rng.normal(0, 0.05, base.shape))
+    result = agreement(a, b, resamples=1000, seed=0, top_k=())
+    tau = result.statistic("kendall_tau_b")
+    assert tau.ci_method == "percentile" and tau.bootstrap_mean < tau.value
+    if not tau.ci_low <= tau.value <= tau.ci_high:
+        assert "outside its interval" in tau.note
+    bca = agreement(a, b, resamples=1000, seed=0, top_k=(), interval="bca").statistic("kendall_tau_b")
+    assert bca.ci_method == "bca" and bca.value == tau.value
+    with pytest.raises(ValueError, match="unknown interval"):
+        agreement(a, b, interval="basic")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import ArgueError, InputError
 from ..judges.base import JudgmentSource
-from ..judges.imported import ImportedJudgments
+from ..judges.imported import ImportedJudgments, paused_gc
 from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey, QrelsRow, Report, Request, TopicNuggets
 from ..progress import progress
 from .flowchart import Asker, Missing, ReportOutcome, evaluate_report
@@ -163,6 +163,17 @@ def run_scoring(
     missing_hint: str | None = None,
 ) -> Scoring:
     """Score every report; aggregate per run. Raises ``MissingJudgmentsError`` under ``missing_judgments=error``."""
+    with paused_gc():
+        return _run_scoring(reports, evaluation, source, details, missing_hint)
+
+
+def _run_scoring(
+    reports: Iterable[Report],
+    evaluation: Evaluation,
+    source: JudgmentSource,
+    details: bool,
+    missing_hint: str | None,
+) -> Scoring:
     policies = evaluation.policies
     notes = list(evaluation.notes)
     check_topic_overlap(source, evaluation.order, notes)

@@ -1,6 +1,7 @@
 """Options and input loading shared by ``score`` and ``assess export`` (they must see the same questions)."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -12,7 +13,16 @@ __all__ = ["input_options", "policy_options", "load_inputs", "Inputs"]
 
 
 def input_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--run`` (repeatable; also takes the extra paths a shell glob such as ``--run runs/*.jsonl`` expands to),
+    ``--nuggets``, ``--judgments``, ``--requests``, ``--qrels``; the command receives the runs as ``runs``."""
+
+    @functools.wraps(func)  # keeps the options already attached below (click's __click_params__)
+    def merge_runs(*args: Any, **kwargs: Any) -> Any:
+        kwargs["runs"] = tuple(kwargs.pop("runs")) + tuple(kwargs.pop("more_runs"))
+        return func(*args, **kwargs)
+
     options = [
+        click.argument("more_runs", nargs=-1, metavar="[RUN]..."),
         click.option("--run", "runs", multiple=True, metavar="RUN",
                      help="Run file (any run format); repeat for several. Default: the reports inside "
                           "Auto-ARGUE judgment files."),
@@ -24,9 +34,10 @@ def input_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="Requests: the topics to score (default: the nuggets' topics); texts for assessors."),
         click.option("--qrels", "qrels", default=None, metavar="Q", help="TREC qrels (for --relevance qrels)."),
     ]
+    wrapped: Callable[..., Any] = merge_runs
     for option in reversed(options):
-        func = option(func)
-    return func
+        wrapped = option(wrapped)
+    return wrapped
 
 
 def policy_options(func: Callable[..., Any]) -> Callable[..., Any]:

@@ -34,6 +34,7 @@ COUNT_MEASURES: tuple[str, ...] = (
     "supporting_citations",
     "sentences_with_citations_or_requiring_citations",
     "correctly_cited_sentences",
+    "first_instance_sentences_missing_citation",
     "nuggets",
     "nuggets_weighted",
     "correct_nuggets",
@@ -73,6 +74,7 @@ TOPIC_MEASURES: tuple[str, ...] = (
     "supporting_citations",
     "sentences_with_citations_or_requiring_citations",
     "correctly_cited_sentences",
+    "first_instance_sentences_missing_citation",
     "citation_relevance",
     "citation_support",
     "sentence_support",
@@ -127,6 +129,7 @@ def counts_for(outcome: ReportOutcome, topic: PreparedTopic, character_count: in
                 counts["correctly_cited_sentences"] += 1
         elif sentence.outcome == 5:
             counts["sentences_with_citations_or_requiring_citations"] += 1
+            counts["first_instance_sentences_missing_citation"] += 1
     correct = 0
     correct_weighted: float = 0
     for scored, units_found in zip(topic.nuggets, outcome.found):

@@ -2,22 +2,27 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from ..tables import TABLE_FORMATS, Table, dumps_json, fmt_number, render_tables
+from ..tables import TABLE_FORMATS, Table, count_noun, dumps_json, fmt_number, render_tables
+
+if TYPE_CHECKING:
+    from ..stats.agreement import Agreement
+    from ..stats.judgment_agreement import JudgmentAgreement
 from .compare import CONTEXT, write_output
 
 
-def build_agreement_tables(result, label_a: str, label_b: str, per_topic: bool) -> list[Table]:
+def build_agreement_tables(result: Agreement, label_a: str, label_b: str, per_topic: bool) -> list[Table]:
     """Statistics with intervals, swapped pairs, top-k, per-topic summary (and optionally every topic)."""
     level = f"{result.confidence:.0%}"
     tables = []
     rows = [[item.name, fmt_number(item.value), fmt_number(item.ci_low), fmt_number(item.ci_high), item.ci_method or ""]
             for item in result.statistics]
     metrics = result.metric_a if result.metric_a == result.metric_b else f"{result.metric_a} (A) vs {result.metric_b} (B)"
-    title = (f"agreement on {metrics}: A = {label_a} (reference), B = {label_b}; {len(result.runs)} systems, "
-             f"{len(result.topics)} shared topics; {level} bootstrap intervals over topics "
+    title = (f"agreement on {metrics}: A = {label_a} (reference), B = {label_b}; {count_noun(len(result.runs), 'system')}, "
+             f"{count_noun(len(result.topics), 'shared topic')}; {level} {result.interval} bootstrap intervals over topics "
              f"({result.resamples} resamples, seed {result.seed})")
     tables.append(Table(["statistic", "value", "ci_low", "ci_high", "ci_method"], rows, "lrrrl", title))
 
@@ -59,14 +64,16 @@ def build_agreement_tables(result, label_a: str, label_b: str, per_topic: bool) 
 @click.option("--resamples", type=click.IntRange(min=1), default=10_000, show_default=True, help="Bootstrap resamples over topics.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed: same seed, same output bytes.")
 @click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95, show_default=True)
+@click.option("--interval", type=click.Choice(["percentile", "bca"]), default="percentile", show_default=True,
+              help="Bootstrap interval method (rank correlations are biased under resampling; see docs/statistics.md).")
 @click.option("--missing", type=click.Choice(["zero", "drop-topic"]), default="zero", show_default=True,
               help="A topic a run lacks within one table: 0 (as trec_eval -c) or drop the topic.")
 @click.option("--scores-format", default=None, metavar="NAME", help="Input format: argue, trec_eval, ir_measures (default: detect).")
 @click.option("--per-topic", is_flag=True, help="Also print every topic's tau-b (JSON always has them).")
 @click.option("--format", "output_format", type=click.Choice(TABLE_FORMATS), default="text", show_default=True)
 @click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="Write here instead of stdout.")
-def command(scores_a, scores_b, metric, metric_b, top_k, resamples, seed, confidence, missing, scores_format, per_topic,
-            output_format, output) -> None:
+def command(scores_a, scores_b, metric, metric_b, top_k, resamples, seed, confidence, interval, missing, scores_format,
+            per_topic, output_format, output) -> None:
     """Agreement between two evaluations of the same systems (Kendall's tau, ...).
 
     A and B are per-topic score tables of the same runs, e.g. scored with human and with automatic
@@ -86,16 +93,21 @@ def command(scores_a, scores_b, metric, metric_b, top_k, resamples, seed, confid
 
     matrix_a = load_matrix([scores_a], metric, scores_format, missing)
     matrix_b = load_matrix([scores_b], metric_b or metric, scores_format, missing)
-    result = agreement(matrix_a, matrix_b, resamples=resamples, seed=seed, confidence=confidence, top_k=tuple(top_k))
+    result = agreement(matrix_a, matrix_b, resamples=resamples, seed=seed, confidence=confidence, top_k=tuple(top_k),
+                       interval=interval)
     if output_format == "json":
         document = {"a": str(scores_a), "b": str(scores_b), **result.to_dict()}
         text = dumps_json(document)
     else:
-        text = render_tables(build_agreement_tables(result, str(scores_a), str(scores_b), per_topic), output_format)
+        tables = build_agreement_tables(result, str(scores_a), str(scores_b), per_topic)
+        if output_format == "tsv":  # one table per TSV: the statistics (with every note); JSON has the rest
+            tables = [tables[0]]
+            tables[0].notes = list(result.notes)
+        text = render_tables(tables, output_format)
     write_output(text, output)
 
 
-def build_judgment_tables(result, label_a: str, label_b: str) -> list[Table]:
+def build_judgment_tables(result: JudgmentAgreement, label_a: str, label_b: str) -> list[Table]:
     rows = []
     for item in [*result.kinds, result.overall]:
         rows.append([item.kind, str(item.n_a), str(item.n_b), str(item.overlap), fmt_number(item.accuracy),

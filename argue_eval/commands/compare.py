@@ -2,11 +2,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ..errors import ArgueError
-from ..tables import TABLE_FORMATS, Table, dumps_json, fmt_number, fmt_p, render_tables
+from ..tables import TABLE_FORMATS, Table, count_noun, dumps_json, fmt_number, fmt_p, render_tables
+
+if TYPE_CHECKING:
+    from ..stats.comparison import Comparison
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -25,7 +29,7 @@ def compress_ranks(ranks: list[int]) -> str:
     return ",".join(out)
 
 
-def build_tables(result, which: str) -> list[Table]:
+def build_tables(result: Comparison, which: str) -> list[Table]:
     """The leaderboard and/or pairs tables of a ``Comparison`` (cells formatted; JSON keeps full precision)."""
     level = f"{result.confidence:.0%}"
     tables: list[Table] = []
@@ -52,14 +56,15 @@ def build_tables(result, which: str) -> list[Table]:
             elif result.pairs.shape[0]:
                 row.append(compress_ranks([int(rank_of[run]) for run in record["better_than"]]))
             rows.append(row)
-        title = (f"{result.metric}: {len(systems)} systems, {len(result.topics)} topics, mean with {level} BCa interval "
+        title = (f"{result.metric}: {count_noun(len(systems), 'system')}, {count_noun(len(result.topics), 'topic')}, "
+                 f"mean with {level} BCa interval "
                  f"({result.resamples} bootstrap resamples, seed {result.seed})")
         if result.baseline is not None:
             title += f"; +/- significantly above/below {result.baseline}"
         elif result.pairs.shape[0]:
             title += "; better_than lists the ranks a run is significantly better than"
         tables.append(Table(columns, rows, align, title))
-    if which in ("both", "pairs"):
+    if which == "pairs" or (which == "both" and result.pairs.shape[0]):
         rows = []
         for record in result.pairs.to_dict(orient="records"):
             rows.append([record["a"], record["b"], fmt_number(record["diff"]), fmt_number(record["ci_low"]),

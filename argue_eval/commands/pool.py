@@ -70,14 +70,14 @@ def command(
     from ..errors import ArgueError
     from ..formats.scores import write_scores_tsv
     from ..formats.qrels import write_trec_qrels
-    from ..organizer.pooling import build_pool, load_rankings, package_records, write_package, write_sizes
+    from ..organizer.pooling import check_options, package_records, pool_files, write_package, write_sizes
 
     paths = list(run_files) + list(more_runs)
     if not paths:
         raise ArgueError("no runs given: pass ranked or report run files (e.g. runs/sample/ranked/*.trec)")
     if collection and not package:
         raise ArgueError("--collection only fills the assessor package; add --package FILE")
-    runs = load_rankings(paths, format_name)
+    check_options(strategy, depth, budget, rrf_k)
     judgments = None
     if judged:
         from ..organizer.qrels import read_qrels
@@ -90,14 +90,10 @@ def command(
 
         request_map = {request.request_id: request for request in read_requests(requests)}
         topics = list(request_map)
-        extra = sorted({t for run in runs for t in run.topics} - set(topics))
-        if extra:
-            click.echo(
-                f"warning: {len(extra)} topic(s) of the runs are not in {requests} and are not pooled: "
-                f"{', '.join(extra[:10])}{' ...' if len(extra) > 10 else ''}",
-                err=True,
-            )
-    pool = build_pool(runs, strategy, depth, budget, rrf_k, judgments, topics)  # type: ignore[arg-type]
+    pool = pool_files(paths, strategy, depth, budget, rrf_k, judgments, topics, format_name)  # type: ignore[arg-type]
+    if pool.dropped_topics:
+        shown = ", ".join(pool.dropped_topics[:10]) + (" ..." if len(pool.dropped_topics) > 10 else "")
+        click.echo(f"warning: {len(pool.dropped_topics)} topic(s) of the runs are not in {requests} and were not pooled: {shown}", err=True)
     count = write_trec_qrels(pool.rows(), Path(output))
     write_scores_tsv(pool.contributions(), contributions or f"{output}.runs.tsv")
     write_sizes(pool, sizes or f"{output}.sizes.tsv")
@@ -113,6 +109,6 @@ def command(
             if store is not None:
                 store.close()
     click.echo(
-        f"pooled {count} documents for {len(pool.topics)} topics from {len(runs)} runs "
+        f"pooled {count} documents for {len(pool.topics)} topics from {pool.run_count} runs "
         f"({strategy}, depth {depth}{f', budget {budget}' if budget else ''}) -> {output}"
     )

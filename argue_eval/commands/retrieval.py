@@ -48,8 +48,10 @@ def command(
     Example on the sample track:
       argue-eval retrieval --qrels qrels/sample/qrels.trec runs/sample/ranked/bm25.trec \\
           --measures "ndcg@10 recall@20 map P@5"
-      run_id  request_id  metric   value
-      bm25    s01         ndcg@10  0.63...
+      run_id  request_id  metric     value
+      bm25    s01         ndcg@10    0.8883364803307394
+      bm25    s01         recall@20  1.0
+      ...
       argue-eval retrieval --qrels qrels/sample/qrels.trec runs/sample/*.jsonl -m "ndcg@10 P@5" -o cited.tsv
     """
     from ..errors import ArgueError

@@ -43,10 +43,13 @@ def command(
 
     \b
     Example on the sample track:
-      argue-eval search -c topics/sample/collection.jsonl -q "measles outbreak vaccination" -k 5
+      argue-eval search -c topics/sample/collection.jsonl -q "boil-water notice Ridgefield" -k 3
+        1    7.1194  nw-0001  Ridgefield issues boil-water notice after E. coli found in supply
+        2    6.8700  nw-0008  Ridgefield boil-water notice lifted after nine days
+        3    6.0103  nw-0007  Inspectorate to investigate Ridgefield water authority
       argue-eval search -c topics/sample/collection.jsonl --requests topics/sample/requests.jsonl \\
           -k 100 --run-id bm25 -o runs/sample/ranked/bm25.trec
-      argue-eval search -c topics/sample/collection.jsonl -q "vaccine hesitancy" --dense
+      argue-eval search -c topics/sample/collection.jsonl -q "coral reef heat stress" --dense -k 3
     """
     from ..errors import ArgueError
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from ..jsonio import atomic_writer
 from ..model import QrelsRow
 from .base import FormatSpec, Probe
-from .ranked import check_token, is_int, iter_fields, parse_int, sniff_columns
+from .ranked import check_lines, is_int, iter_fields, parse_int, sniff_columns
 
 QRELS_LAYOUT = "qid iteration docno relevance"
 
@@ -31,16 +31,14 @@ def iter_qrels_lines(path: Path) -> Iterator[tuple[int, QrelsRow]]:
 
 def write_trec_qrels(rows: Iterable[QrelsRow], path: Path) -> int:
     """Write rows in the order given (callers sort them); the iteration column defaults to ``0``."""
-    count = 0
+    lines = [
+        f"{row.query_id} {row.iteration if row.iteration not in (None, '') else '0'} {row.doc_id} {int(row.relevance)}\n"
+        for row in rows
+    ]
+    check_lines(lines, 4, path, ("query id", "iteration", "document id", None))
     with atomic_writer(path) as handle:
-        for row in rows:
-            iteration = row.iteration if row.iteration not in (None, "") else "0"
-            handle.write(
-                f"{check_token(row.query_id, 'query id', path)} {check_token(str(iteration), 'iteration', path)} "
-                f"{check_token(row.doc_id, 'document id', path)} {int(row.relevance)}\n"
-            )
-            count += 1
-    return count
+        handle.writelines(lines)
+    return len(lines)
 
 
 def _sniff_trec_qrels(probe: Probe) -> bool:

@@ -8,9 +8,13 @@ line handling shared with the qrels reader (``formats/qrels.py``), since both ar
 from __future__ import annotations
 
 import math
+import re
+from dataclasses import dataclass
 from collections.abc import Iterable, Iterator
+from operator import itemgetter
 from os import PathLike
 from pathlib import Path
+from typing import Any
 
 from ..errors import ArgueError, InputError
 from ..jsonio import BOM, atomic_writer, open_binary
@@ -72,9 +76,12 @@ def parse_score(path: str | PathLike[str], lineno: int, field: str, text: str) -
     return value
 
 
+_WHITESPACE = re.compile(r"\s")
+
+
 def check_token(value: str, what: str, path: str | PathLike[str]) -> str:
     """Refuse to write an id that would split into two columns (TREC files are whitespace-separated)."""
-    if not isinstance(value, str) or not value or any(ch.isspace() for ch in value):
+    if not isinstance(value, str) or not value or _WHITESPACE.search(value):
         raise ArgueError(f"{path}: cannot write {what} {value!r}: TREC files need non-empty ids without whitespace")
     return value
 
@@ -123,15 +130,30 @@ def read_trec_run(path: Path) -> Iterator[RankedRow]:
 
 def write_trec_run(rows: Iterable[RankedRow], path: Path) -> int:
     """Write rows as given (callers order them); ``Q0`` in the second column, scores in full precision."""
-    count = 0
+    lines = [
+        f"{row.query_id} Q0 {row.doc_id} {int(row.rank)} {format_score(row.score)} {row.run_id}\n" for row in rows
+    ]
+    check_lines(lines, 6, path, ("query id", "Q0", "document id", None, None, "run tag"))
     with atomic_writer(path) as handle:
-        for row in rows:
-            handle.write(
-                f"{check_token(row.query_id, 'query id', path)} Q0 {check_token(row.doc_id, 'document id', path)} "
-                f"{int(row.rank)} {format_score(row.score)} {check_token(row.run_id, 'run tag', path)}\n"
-            )
-            count += 1
-    return count
+        handle.writelines(lines)
+    return len(lines)
+
+
+def check_lines(lines: list[str], columns: int, path: str | PathLike[str], what: tuple[str | None, ...]) -> None:
+    """Make sure every line about to be written reads back as ``columns`` fields: no id may be empty or
+    contain whitespace. One cheap pass over all lines; the slow search for the culprit runs only on failure."""
+    spaces = columns - 1
+    if all(len(line.split()) == columns and line.count(" ") == spaces for line in lines):
+        return
+    for line in lines:
+        if len(line.split()) == columns and line.count(" ") == spaces:
+            continue
+        parts = line[:-1].split(" ")
+        if len(parts) == columns:
+            for part, label in zip(parts, what):
+                if label is not None:
+                    check_token(part, label, path)
+        raise ArgueError(f"{path}: cannot write {line.rstrip()!r}: TREC files need non-empty ids without whitespace")
 
 
 def _sniff_trec_run(probe: Probe) -> bool:
@@ -143,10 +165,11 @@ def read_rankings(path: str | PathLike[str]) -> dict[str, dict[str, list[tuple[s
     """Read a whole ranked run as ``{tag: {qid: [(docno, score), ...]}}`` in file order, in one fast pass.
 
     Pooling reads a hundred runs of tens of thousands of lines each; building a ``RankedRow`` per line
-    costs more than the pooling itself, so this reader splits lines directly and checks the same things
-    as ``read_trec_run`` (six columns, integer rank, finite score), with the same located errors.
+    costs more than the pooling itself. This reader splits every line and checks column counts, scores
+    and ranks with ``map`` (C loops); when anything is off (a blank line, a wrong column count, a bad
+    number) it hands over to the line-by-line reader, which skips blank lines and raises the same located
+    errors as ``read_trec_run``.
     """
-    runs: dict[str, dict[str, list[tuple[str, float]]]] = {}
     with open_binary(path) as handle:
         data = handle.read()
     if data.startswith(BOM):
@@ -156,34 +179,97 @@ def read_rankings(path: str | PathLike[str]) -> dict[str, dict[str, list[tuple[s
     except UnicodeDecodeError as err:
         line = data[: err.start].count(b"\n") + 1
         raise InputError(path, line, None, "invalid UTF-8 (the file must be UTF-8 encoded)") from None
-    last_tag: str | None = None
-    topics: dict[str, list[tuple[str, float]]] = {}
-    last_qid: str | None = None
-    ranking: list[tuple[str, float]] = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        fields = line.split()
-        if len(fields) != 6:
-            if not fields:
-                continue
-            raise column_error(path, lineno, line, len(fields), 6, RANKED_LAYOUT)
-        qid, _q0, docno, rank, score, tag = fields
+    fields = list(map(str.split, text.splitlines()))
+    scores: list[float] | None = None
+    if all(length == 6 for length in map(len, fields)):
         try:
-            value = float(score)
-            int(rank)
+            scores = list(map(float, map(itemgetter(4), fields)))
         except ValueError:
-            parse_int(path, lineno, "rank", rank)
-            parse_score(path, lineno, "score", score)
-            raise
-        if value - value != 0.0:  # inf or nan
-            parse_score(path, lineno, "score", score)
+            scores = None
+        if scores is not None and not (
+            all(map(math.isfinite, scores))
+            and all(rank.isdecimal() or _is_signed_int(rank) for rank in map(itemgetter(3), fields))
+        ):
+            scores = None
+    if scores is None:  # something is off: the careful reader skips blank lines or raises the located error
+        rows = list(read_trec_run(Path(path)))
+        fields = [[row.query_id, "Q0", row.doc_id, "", "", row.run_id] for row in rows]
+        scores = [row.score for row in rows]
+    runs: dict[str, dict[str, list[tuple[str, float]]]] = {}
+    last_tag: str | None = None
+    last_qid: str | None = None
+    topics: dict[str, list[tuple[str, float]]] = {}
+    ranking: list[tuple[str, float]] = []
+    for (qid, _q0, docno, _rank, _score, tag), score in zip(fields, scores):
         if tag != last_tag:
             topics = runs.setdefault(tag, {})
             last_tag, last_qid = tag, None
         if qid != last_qid:
             ranking = topics.setdefault(qid, [])
             last_qid = qid
-        ranking.append((docno, value))
+        ranking.append((docno, score))
     return runs
+
+
+def _is_signed_int(text: str) -> bool:
+    return text[:1] in ("+", "-") and text[1:].isdecimal()
+
+
+@dataclass(frozen=True)
+class RankedColumns:
+    """A ranked run as columns (numpy arrays, file order): what vectorized code (pooling) wants."""
+
+    qid: Any
+    docno: Any
+    score: Any
+    tag: Any
+
+    def __len__(self) -> int:
+        return len(self.qid)
+
+
+_COLUMN_NAMES = ["qid", "q0", "docno", "rank", "score", "tag"]
+
+
+def read_ranked_columns(path: str | PathLike[str]) -> RankedColumns:
+    """Read a ranked run into columns with pandas' C parser (ids as strings, scores through Python's
+    ``float`` so they equal ``read_trec_run``'s exactly). Anything pandas would read differently from
+    our reader (a missing or extra column, a quote, a bad number, a blank-only file) falls back to the
+    line-by-line reader, which raises the located error; the result is always what ``read_trec_run`` reads.
+    """
+    import csv
+
+    import numpy as np
+    import pandas as pd
+
+    frame = None
+    try:
+        frame = pd.read_csv(
+            path, sep=r"\s+", header=None, names=_COLUMN_NAMES, dtype=object, na_filter=False,
+            quoting=csv.QUOTE_NONE, engine="c", encoding="utf-8-sig", skip_blank_lines=True, low_memory=False,
+        )
+    except (ValueError, UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError):
+        frame = None
+    if frame is not None and isinstance(frame.index, pd.RangeIndex):
+        qid, docno, rank, score, tag = (frame[name].to_numpy() for name in ("qid", "docno", "rank", "score", "tag"))
+        try:
+            scores = np.fromiter(map(float, score), dtype=np.float64, count=len(score))
+        except (TypeError, ValueError):
+            scores = None
+        if (
+            scores is not None
+            and np.isfinite(scores).all()
+            and not (tag == "").any()
+            and (all(map(str.isdecimal, rank)) or all(text.isdecimal() or _is_signed_int(text) for text in rank))
+        ):
+            return RankedColumns(qid, docno, scores, tag)
+    rows = list(read_trec_run(Path(path)))
+    return RankedColumns(
+        np.array([row.query_id for row in rows], dtype=object),
+        np.array([row.doc_id for row in rows], dtype=object),
+        np.array([row.score for row in rows], dtype=np.float64),
+        np.array([row.run_id for row in rows], dtype=object),
+    )
 
 
 def trec_order(ranking: Iterable[tuple[str, float]]) -> list[tuple[str, float]]:

@@ -85,7 +85,7 @@ def normalize_score_format(name: str) -> str:
     """The canonical name of a score-table format (``argue``, ``trec_eval``, ``ir_measures``) or an ``InputError``."""
     key = name.strip().lower()
     if key not in _SCORE_FORMAT_ALIASES:
-        raise InputError("--format", None, None, f"unknown score format {name!r}; known: {', '.join(SCORE_FORMATS)}")
+        raise InputError("--scores-format", None, None, f"unknown score format {name!r}; known: {', '.join(SCORE_FORMATS)}")
     return _SCORE_FORMAT_ALIASES[key]
 
 

@@ -29,6 +29,7 @@ from ..argue.flowchart import Asker, Missing, evaluate_report
 from ..errors import InputError
 from ..jsonio import atomic_writer, dumps_line, iter_jsonl
 from ..judges.base import JudgmentSource, make_key
+from ..judges.imported import paused_gc
 from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey, Location, Report, normalize_text
 from ..progress import progress
 
@@ -93,6 +94,12 @@ def export_pool(
     collection: Any = None,
 ) -> list[dict[str, Any]]:
     """Every judgment scoring these reports would need and ``source`` lacks, one item per judgment identity."""
+    with paused_gc():
+        return _export_pool(reports, evaluation, source, collection)
+
+
+def _export_pool(reports: Iterable[Report], evaluation: Evaluation, source: JudgmentSource,
+                 collection: Any) -> list[dict[str, Any]]:
     ask = Asker(source, evaluation.requests)
     items: dict[JudgmentKey, _Item] = {}
     for report in progress(reports, "collecting questions", unit="report"):

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
@@ -84,6 +85,11 @@ class Pool:
     runs: list[Rankings] = field(default_factory=list)
     fused_scores: dict[str, dict[str, float]] = field(default_factory=dict)
     """For ``rrf``: the fused score of every pooled document (for the assessor package)."""
+    precomputed_contributions: list[tuple[str, str, str, int]] | None = None
+    """Set by the vectorized depth pool, which knows the table without keeping the runs as lists."""
+    run_count: int = 0
+    dropped_topics: list[str] = field(default_factory=list)
+    """Topics some run answered that were left out because ``topics`` did not name them."""
 
     def rows(self) -> Iterator[QrelsRow]:
         """The pool as qrels-shaped rows (relevance ``UNJUDGED``), topics in natural order, documents in pool order."""
@@ -97,32 +103,25 @@ class Pool:
     def contributions(self) -> list[tuple[str, str, str, int]]:
         """``(run, topic, metric, value)`` rows: ``pooled`` documents of the run's top ``depth`` that are in
         the pool, and ``unique`` ones no other run has in its top ``depth``; then ``all`` rows (sums)."""
-        considered = {
-            run.name: {topic: set(run.top(topic, self.depth)) for topic in self.topics} for run in self.runs
-        }
-        holders: dict[str, dict[str, int]] = {}
-        for topic in self.topics:
-            counts: dict[str, int] = {}
-            for run in self.runs:
-                for doc_id in considered[run.name][topic]:
-                    counts[doc_id] = counts.get(doc_id, 0) + 1
-            holders[topic] = counts
+        if self.precomputed_contributions is not None:
+            return self.precomputed_contributions
+        runs = sorted(self.runs, key=lambda r: r.name)
+        per_run: dict[str, list[tuple[str, int, int]]] = {run.name: [] for run in runs}
+        for topic, docs in self.topics.items():
+            pooled_set = set(docs)
+            tops = [run.top(topic, self.depth) for run in runs]
+            holders = Counter(doc_id for top in tops for doc_id in top)
+            for run, top in zip(runs, tops):
+                mine = [doc_id for doc_id in top if doc_id in pooled_set]
+                unique = sum(1 for doc_id in mine if holders[doc_id] == 1)
+                per_run[run.name].append((topic, len(mine), unique))
         rows: list[tuple[str, str, str, int]] = []
-        for run in sorted(self.runs, key=lambda r: r.name):
-            pooled_total = unique_total = 0
-            per_topic = []
-            for topic, docs in self.topics.items():
-                mine = considered[run.name][topic]
-                pooled = [doc_id for doc_id in docs if doc_id in mine]
-                unique = sum(1 for doc_id in pooled if holders[topic][doc_id] == 1)
-                per_topic.append((topic, len(pooled), unique))
-                pooled_total += len(pooled)
-                unique_total += unique
-            for topic, pooled_count, unique in per_topic:
-                rows.append((run.name, topic, "pooled", pooled_count))
+        for run in runs:
+            for topic, pooled, unique in per_run[run.name]:
+                rows.append((run.name, topic, "pooled", pooled))
                 rows.append((run.name, topic, "unique", unique))
-            rows.append((run.name, "all", "pooled", pooled_total))
-            rows.append((run.name, "all", "unique", unique_total))
+            rows.append((run.name, "all", "pooled", sum(item[1] for item in per_run[run.name])))
+            rows.append((run.name, "all", "unique", sum(item[2] for item in per_run[run.name])))
         return rows
 
 
@@ -198,6 +197,22 @@ def _unique(doc_ids: Iterable[str]) -> list[str]:
 # --- strategies ------------------------------------------------------------------------------------------
 
 
+def check_options(strategy: str, depth: int | None, budget: int | None, rrf_k: int = DEFAULT_RRF_K) -> None:
+    """Reject option combinations that have no meaning, before any file is read."""
+    if strategy not in STRATEGIES:
+        raise ArgueError(f"unknown pooling strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
+    if depth is not None and depth < 1:
+        raise ArgueError(f"--depth must be at least 1, got {depth}")
+    if budget is not None and budget < 1:
+        raise ArgueError(f"--budget must be at least 1, got {budget}")
+    if strategy in ("mtf", "budget") and budget is None:
+        raise ArgueError(f"the {strategy} strategy needs --budget (documents per topic)")
+    if strategy == "depth" and budget is not None:
+        raise ArgueError("--budget does not apply to depth pooling; use --strategy budget, rrf or mtf")
+    if rrf_k < 0:
+        raise ArgueError(f"--rrf-k must not be negative, got {rrf_k}")
+
+
 def build_pool(
     runs: Sequence[Rankings],
     strategy: Strategy = "depth",
@@ -212,24 +227,12 @@ def build_pool(
     ``depth=None`` considers whole rankings. ``topics`` restricts (and completes: a topic no run has gets
     an empty pool) the topic set; by default it is every topic any run answered.
     """
-    if strategy not in STRATEGIES:
-        raise ArgueError(f"unknown pooling strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
-    if depth is not None and depth < 1:
-        raise ArgueError(f"--depth must be at least 1, got {depth}")
-    if budget is not None and budget < 1:
-        raise ArgueError(f"--budget must be at least 1, got {budget}")
-    if strategy in ("mtf", "budget") and budget is None:
-        raise ArgueError(f"the {strategy} strategy needs --budget (documents per topic)")
-    if strategy == "depth" and budget is not None:
-        raise ArgueError("--budget does not apply to depth pooling; use --strategy budget, rrf or mtf")
-    if rrf_k < 0:
-        raise ArgueError(f"--rrf-k must not be negative, got {rrf_k}")
+    check_options(strategy, depth, budget, rrf_k)
     ordered_runs = sorted(runs, key=lambda run: run.name)
-    if topics is None:
-        topic_ids = {topic for run in ordered_runs for topic in run.topics}
-    else:
-        topic_ids = set(topics)
-    pool = Pool(strategy, depth, budget, {}, list(ordered_runs))
+    answered = {topic for run in ordered_runs for topic in run.topics}
+    topic_ids = answered if topics is None else set(topics)
+    pool = Pool(strategy, depth, budget, {}, list(ordered_runs), run_count=len(ordered_runs),
+                dropped_topics=sorted(answered - topic_ids, key=natural_key))
     for topic in sorted(topic_ids, key=natural_key):
         lists = [run.top(topic, depth) for run in ordered_runs]
         if strategy == "depth":
@@ -303,6 +306,201 @@ def _budget(lists: Sequence[list[str]], budget: int) -> list[str]:
                 return list(pooled)
             pooled[doc_id] = None
     return list(pooled)
+
+
+# --- the fast path for ranked runs ---------------------------------------------------------------------------
+#
+# A TREC round pools ~100 runs x 50 topics x 100 documents. Building a Python list per run and topic and
+# then pooling them costs several times the time it takes pandas to merely read the files, so for ranked
+# runs the same computation is done on numpy arrays: ids are factorized (sorted, so integer order is string
+# order), rows are sorted into trec_eval order with one integer key, repeats and ranks come from group
+# boundaries, and the depth pool and contribution table from group counts. ``build_pool`` on
+# ``load_rankings`` stays the reference; tests check that both agree exactly.
+
+
+def pool_files(
+    paths: Sequence[str | PathLike[str]],
+    strategy: Strategy = "depth",
+    depth: int | None = 100,
+    budget: int | None = None,
+    rrf_k: int = DEFAULT_RRF_K,
+    judged: Mapping[str, Mapping[str, int]] | None = None,
+    topics: Iterable[str] | None = None,
+    format: str | None = None,
+) -> Pool:
+    """Pool run files (ranked and/or report runs): what ``argue-eval pool`` does.
+
+    When every file is a TREC ranked run, runs are read as columns and ordered with numpy; the depth
+    strategy is then computed entirely on arrays. Otherwise this is ``build_pool(load_rankings(paths))``.
+    """
+    from ..formats import resolve
+
+    check_options(strategy, depth, budget, rrf_k)
+    specs = [resolve(path, None, format) for path in paths]
+    if not paths or any(spec.kind != "ranked" for spec in specs):
+        return build_pool(load_rankings(paths, format), strategy, depth, budget, rrf_k, judged, topics)
+    ordered = order_ranked_files(paths, depth)
+    if strategy == "depth":
+        return _depth_pool_arrays(ordered, depth, topics)
+    return build_pool(ordered.rankings(), strategy, depth, budget, rrf_k, judged, topics)
+
+
+@dataclass
+class OrderedRuns:
+    """Ranked runs as parallel arrays in trec_eval order, repeats dropped, cut to ``depth``.
+
+    ``run``, ``q`` and ``d`` index ``names`` (sorted), ``topic_ids`` and ``doc_ids`` (both sorted, so the
+    integer order is the string order); ``rank`` is 0-based within (run, topic).
+    """
+
+    names: list[str]
+    sources: list[str]
+    topic_ids: object
+    doc_ids: object
+    run: object
+    q: object
+    d: object
+    rank: object
+
+    def rankings(self) -> list[Rankings]:
+        """The same runs as :class:`Rankings` (lists), for the strategies that walk rankings one by one."""
+        import numpy as np
+
+        result = [Rankings(name, {}, source) for name, source in zip(self.names, self.sources)]
+        if len(self.run) == 0:
+            return result
+        docs = self.doc_ids[self.d].tolist()
+        topics = self.topic_ids.tolist()
+        group = self.run * len(self.topic_ids) + self.q
+        starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+        ends = np.r_[starts[1:], len(group)]
+        for start, end in zip(starts.tolist(), ends.tolist()):
+            result[int(self.run[start])].topics[topics[int(self.q[start])]] = docs[start:end]
+        return result
+
+
+def order_ranked_files(paths: Sequence[str | PathLike[str]], depth: int | None = None) -> OrderedRuns:
+    """Read TREC ranked runs and order them as trec_eval does (score desc, docno desc), with numpy."""
+    import numpy as np
+    import pandas as pd
+
+    from ..formats.ranked import read_ranked_columns
+
+    columns = [read_ranked_columns(path) for path in paths]
+    # Run names: the tag, or tag@file when the same tag appears in several files (as in load_rankings).
+    keys: list[tuple[int, str]] = []
+    row_runs = []
+    for index, cols in enumerate(columns):
+        if len(cols) and (cols.tag == cols.tag[0]).all():  # the usual case: one run per file
+            codes, tags = np.zeros(len(cols), dtype=np.int64), [cols.tag[0]]
+        else:
+            codes, tags = pd.factorize(cols.tag)
+        base = len(keys)
+        keys.extend((index, str(tag)) for tag in tags)
+        row_runs.append(codes.astype(np.int64) + base)
+    files_per_tag: dict[str, int] = Counter(tag for _, tag in keys)
+    labels = [tag if files_per_tag[tag] == 1 else f"{tag}@{Path(paths[index]).name}" for index, tag in keys]
+    if len(set(labels)) != len(labels):
+        repeated = sorted({label for label in labels if labels.count(label) > 1})
+        raise ArgueError(f"the same run appears twice ({', '.join(repeated)}); give each run file once")
+    by_name = sorted(range(len(labels)), key=labels.__getitem__)
+    position = np.empty(max(len(labels), 1), dtype=np.int64)
+    position[by_name] = np.arange(len(by_name))
+    names = [labels[i] for i in by_name]
+    sources = [str(paths[keys[i][0]]) for i in by_name]
+    empty = np.empty(0, dtype=np.int64)
+    if not columns or sum(len(cols) for cols in columns) == 0:
+        return OrderedRuns(names, sources, np.empty(0, dtype=object), np.empty(0, dtype=object), empty, empty, empty, empty)
+    run = position[np.concatenate(row_runs)]
+    q, topic_ids = _factorize_strings(np.concatenate([cols.qid for cols in columns]))
+    d, doc_ids = _factorize_strings(np.concatenate([cols.docno for cols in columns]))
+    score_values, s = np.unique(np.concatenate([cols.score for cols in columns]), return_inverse=True)
+    q, d, s = q.astype(np.int64), d.astype(np.int64), s.astype(np.int64)
+    nq, nd, ns = len(topic_ids), len(doc_ids), len(score_values)
+    group = run * nq + q
+    if len(names) * nq * ns * nd < 2**62:
+        order = np.argsort((group * ns + (ns - 1 - s)) * nd + (nd - 1 - d), kind="stable")
+    else:  # the single key would overflow: sort by the four keys instead
+        order = np.lexsort((nd - 1 - d, ns - 1 - s, q, run))
+    run, q, d, group = run[order], q[order], d[order], group[order]
+    keep = ~pd.Series(group * nd + d).duplicated(keep="first").to_numpy()
+    run, q, d, group = run[keep], q[keep], d[keep], group[keep]
+    index = np.arange(len(group))
+    starts = np.r_[True, group[1:] != group[:-1]]
+    rank = index - np.maximum.accumulate(np.where(starts, index, 0))
+    if depth is not None:
+        cut = rank < depth
+        run, q, d, rank = run[cut], q[cut], d[cut], rank[cut]
+    return OrderedRuns(names, sources, np.asarray(topic_ids, dtype=object), np.asarray(doc_ids, dtype=object), run, q, d, rank)
+
+
+def _factorize_strings(values):
+    """Integer codes whose order is the strings' order (Python's code-point order), and the sorted strings.
+
+    Hashing first and sorting only the distinct strings as a fixed-width numpy array (compared in C) is
+    several times faster than sorting Python strings."""
+    import numpy as np
+    import pandas as pd
+
+    codes, uniques = pd.factorize(values)
+    uniques = np.asarray(uniques, dtype=object)
+    order = np.argsort(uniques.astype(str), kind="stable")
+    position = np.empty(len(order), dtype=np.int64)
+    position[order] = np.arange(len(order))
+    return position[codes], uniques[order]
+
+
+def _depth_pool_arrays(ordered: OrderedRuns, depth: int | None, topics: Iterable[str] | None) -> Pool:
+    """The depth pool and its contribution table from ordered arrays (same result as ``build_pool``)."""
+    import numpy as np
+
+    topic_list = ordered.topic_ids.tolist()
+    wanted = sorted(set(topic_list) if topics is None else set(topics), key=natural_key)
+    natural = {topic: i for i, topic in enumerate(wanted)}
+    q_natural = np.array([natural.get(topic, -1) for topic in topic_list], dtype=np.int64)
+    run, q, d, rank = ordered.run, ordered.q, ordered.d, ordered.rank
+    if len(q):
+        mask = q_natural[q] >= 0
+        run, q, d, rank = run[mask], q[mask], d[mask], rank[mask]
+    nq, nd = len(topic_list), len(ordered.doc_ids)
+    pool_topics: dict[str, list[str]] = {topic: [] for topic in wanted}
+    holders = np.empty(0, dtype=np.int64)
+    if len(q):
+        pair = q * nd + d
+        unique_pairs, inverse, counts = np.unique(pair, return_inverse=True, return_counts=True)
+        best = np.full(len(unique_pairs), np.iinfo(np.int64).max, dtype=np.int64)
+        np.minimum.at(best, inverse, rank)
+        pair_q, pair_d = unique_pairs // nd, unique_pairs % nd
+        order = np.lexsort((pair_d, best, q_natural[pair_q]))
+        pair_q, pair_d = pair_q[order], pair_d[order]
+        docs = ordered.doc_ids[pair_d].tolist()
+        starts = np.flatnonzero(np.r_[True, pair_q[1:] != pair_q[:-1]])
+        ends = np.r_[starts[1:], len(pair_q)]
+        for start, end in zip(starts.tolist(), ends.tolist()):
+            pool_topics[topic_list[int(pair_q[start])]] = docs[start:end]
+        holders = counts[inverse]
+    runs_count = len(ordered.names)
+    cells = runs_count * nq
+    pooled = np.bincount(run * nq + q, minlength=cells).reshape(runs_count, nq) if cells else np.zeros((runs_count, nq), int)
+    unique = (np.bincount(run * nq + q, weights=(holders == 1), minlength=cells).reshape(runs_count, nq).astype(np.int64)
+              if cells else np.zeros((runs_count, nq), int))
+    code = {topic: i for i, topic in enumerate(topic_list)}
+    rows: list[tuple[str, str, str, int]] = []
+    for r, name in enumerate(ordered.names):
+        pooled_total = unique_total = 0
+        for topic in wanted:
+            column = code.get(topic)
+            p_value = int(pooled[r, column]) if column is not None else 0
+            u_value = int(unique[r, column]) if column is not None else 0
+            rows.append((name, topic, "pooled", p_value))
+            rows.append((name, topic, "unique", u_value))
+            pooled_total += p_value
+            unique_total += u_value
+        rows.append((name, "all", "pooled", pooled_total))
+        rows.append((name, "all", "unique", unique_total))
+    dropped = sorted(set(topic_list) - set(wanted), key=natural_key)
+    return Pool("depth", depth, None, pool_topics, [], precomputed_contributions=rows, run_count=runs_count,
+                dropped_topics=dropped)
 
 
 # --- outputs ----------------------------------------------------------------------------------------------

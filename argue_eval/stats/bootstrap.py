@@ -44,8 +44,8 @@ METHOD_NOTES = {
 
 
 # Below this many multiply-adds a BLAS product is faster on one thread: waking the thread pool costs more than
-# it saves, and on a busy machine (CI, a shared server) far more (measured: 100 x 50 x 10,000 takes ~2 ms on one
-# thread, 1.4-13 ms on two contended ones). Needs threadpoolctl (installed with scikit-learn); without it, no-op.
+# it saves, and on a busy machine (CI, a shared server) far more; bench/bench_stats.py times the BCa step that
+# depends on it. Needs threadpoolctl (installed with scikit-learn); without it this is a no-op.
 _SINGLE_THREAD_MACS = 200_000_000
 
 

@@ -159,6 +159,15 @@ def compare(
         result = tukey_hsd(values, pairs, resamples, seed)
         p_value, statistic, test_resamples = result.p_value, result.statistic, result.resamples
         notes.extend(result.notes)
+    if test == "randomization" and pairs and correction in ("holm", "bonferroni"):
+        floor = 2 / test_resamples if exact else 2 / (test_resamples + 1)
+        if floor * len(pairs) > alpha:
+            needed = int(np.ceil(2 * len(pairs) / alpha))
+            notes.append(
+                f"the smallest p-value this randomization test can give is {floor:.2g} ({test_resamples} sign vectors"
+                f"{', all of them' if exact else ''}); times the {len(pairs)} compared pairs it exceeds alpha = {alpha}, so no pair can be "
+                f"significant under {correction}: use --correction bh, --test tukey"
+                + ("" if exact else f", or --resamples {needed} or more"))
     p_adjusted = adjust(p_value, correction)
     if np.isnan(p_value).any():
         notes.append(f"{int(np.isnan(p_value).sum())} pair(s) have no p-value (see above); they are left out of the "
