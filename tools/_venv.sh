@@ -18,13 +18,19 @@ ensure_venv() {
     local want
     want="$(cat setup.cfg pyproject.toml | sha256sum | cut -c1-16) $extras"
     if [ ! -f "$stamp" ] || ! grep -qxF -- "$want" "$stamp"; then
-        echo "Installing argue-eval${extras:+ with extras [$extras]} into .venv..." >&2
-        .venv/bin/python -m pip install --quiet --upgrade pip >/dev/null
-        # torch==2.13.0 is the CPU build; naming it first keeps pip from pulling CUDA wheels for the extras.
-        case ",$extras," in
-            *,all,*|*,nli,*|*,dense,*) .venv/bin/python -m pip install --quiet "torch==2.13.0" ;;
-        esac
-        .venv/bin/python -m pip install --quiet -e "$spec"
+        echo "Installing argue-eval${extras:+ with extras [$extras]} into .venv (log: .venv/install.log)..." >&2
+        {
+            .venv/bin/python -m pip install --upgrade pip &&
+            # torch==2.13.0 is the CPU build; naming it first keeps pip from pulling CUDA wheels for the extras.
+            case ",$extras," in
+                *,all,*|*,nli,*|*,dense,*) .venv/bin/python -m pip install "torch==2.13.0" ;;
+            esac &&
+            .venv/bin/python -m pip install -e "$spec"
+        } > .venv/install.log 2>&1 || {
+            tail -n 30 .venv/install.log >&2
+            echo "installation failed; the whole log is in .venv/install.log" >&2
+            exit 1
+        }
         echo "$want" >> "$stamp"
     fi
 }

@@ -20,7 +20,7 @@ from ..judges.imported import ImportedJudgments, paused_gc
 from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey, QrelsRow, Report, Request, TopicNuggets
 from ..progress import progress
 from .flowchart import Asker, Missing, ReportOutcome, evaluate_report
-from .measures import aggregate_rows, counts_for, ratios, topic_rows, zero_counts
+from .measures import TABLE_FORMATS, aggregate_rows, autoargue_rows, counts_for, ratios, topic_rows, zero_counts
 from .policies import Policies
 from .topic import PreparedTopic, prepare_topic
 
@@ -382,6 +382,7 @@ def score(
     missing_judgments: str = "error",
     unbound_questions: str = "drop",
     weights: Mapping[str, float] | None = None,
+    table_format: str = "argue",
 ) -> ScoreResult:
     """Score runs with the ARGUE flowchart from existing judgments.
 
@@ -389,6 +390,7 @@ def score(
     files); ``nuggets``: a nuggets path or ``TopicNuggets``; ``judgments``: judgment file path(s) (later
     files override earlier ones), ``Judgment`` records, or any ``JudgmentSource``; ``requests``/``qrels``:
     optional paths or records. The keyword policies are those of ``Policies`` (DESIGN §4 defaults).
+    ``table_format="autoargue"`` lays the table out as an Auto-ARGUE score file (``autoargue_rows``).
     Returns ``ScoreResult(table, details)``; ``table`` has columns ``run_id, request_id, metric, value``.
     """
     import pandas as pd
@@ -404,6 +406,10 @@ def score(
                   else (list(qrels) if qrels is not None else None))
     source = load_judgments(judgments, nugget_list, keep_reports=runs is None)
     evaluation = Evaluation.build(nugget_list, policies, request_list, qrels_rows)
+    if table_format not in TABLE_FORMATS:
+        raise InputError("table_format", None, None,
+                         f"expected one of {', '.join(TABLE_FORMATS)}, found {table_format!r}")
     result = run_scoring(iter_reports(runs, source), evaluation, source, details=details)
-    table = pd.DataFrame(result.rows, columns=["run_id", "request_id", "metric", "value"])
+    rows = autoargue_rows(result.rows, ALL) if table_format == "autoargue" else result.rows
+    table = pd.DataFrame(rows, columns=["run_id", "request_id", "metric", "value"])
     return ScoreResult(table, result.details)

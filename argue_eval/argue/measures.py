@@ -24,6 +24,10 @@ __all__ = [
     "ratios",
     "topic_rows",
     "aggregate_rows",
+    "TABLE_FORMATS",
+    "AUTOARGUE_TOPIC_MEASURES",
+    "AUTOARGUE_ALL_MEASURES",
+    "autoargue_rows",
 ]
 
 COUNT_MEASURES: tuple[str, ...] = (
@@ -223,3 +227,75 @@ def aggregate_rows(per_topic: Sequence[Mapping[str, float]]) -> list[tuple[str, 
     rows.extend((f"{name}_undefined", undefined_counts[name]) for name in RATIO_MEASURES)
     rows.append(("topics", len(per_topic)))
     return rows
+
+
+# --------------------------------------------------------------------------------------------------
+# Auto-ARGUE's score-file layout (``--table-format autoargue``)
+# --------------------------------------------------------------------------------------------------
+TABLE_FORMATS: tuple[str, ...] = ("argue", "autoargue")
+"""``argue``: our table (every measure, ``*_undefined`` flags, ``all`` rows last, counts as integers).
+``autoargue``: exactly the rows and layout of an Auto-ARGUE ``*.scores.tsv`` (see ``autoargue_rows``)."""
+
+AUTOARGUE_TOPIC_MEASURES: tuple[str, ...] = (
+    "sentences",
+    "character_count",
+    "sentences_with_citations_or_requiring_citations",
+    "correctly_cited_sentences",
+    "nuggets",
+    "nuggets_weighted",
+    "correct_nuggets",
+    "correct_nuggets_weighted",
+    "citations",
+    "relevant_citations",
+    "supporting_citations",
+    "citation_relevance",
+    "citation_support",
+    "sentence_support",
+    "nugget_coverage",
+    "nugget_coverage_weighted",
+    "f1",
+    "f1_weighted",
+)
+"""The per-topic rows of an Auto-ARGUE score file, in its order."""
+
+AUTOARGUE_ALL_MEASURES: tuple[str, ...] = (
+    "sentences",
+    "sentences_with_citations_or_requiring_citations",
+    "correctly_cited_sentences",
+    "nuggets",
+    "nuggets_weighted",
+    "correct_nuggets",
+    "correct_nuggets_weighted",
+    "citations",
+    "relevant_citations",
+    "supporting_citations",
+    "character_count_median",
+    "character_count_max",
+    *(f"{name}_{kind}" for name in RATIO_MEASURES if name != "argue_precision" for kind in ("micro", "macro")),
+)
+"""The ``all`` rows of an Auto-ARGUE score file, in its order."""
+
+
+def autoargue_rows(
+    rows: Sequence[tuple[str, str, str, float]], all_id: str = "all"
+) -> list[tuple[str, str, str, float]]:
+    """Our ``(run_id, request_id, metric, value)`` rows re-laid out as Auto-ARGUE writes its score files.
+
+    Per run: the ``all`` rows first (``AUTOARGUE_ALL_MEASURES``), then each topic in the order given with
+    ``AUTOARGUE_TOPIC_MEASURES``; every value a float (printed ``263.0``). Our additions (``argue_precision``,
+    ``first_instance_sentences_missing_citation``, ``outcome_*``, ``*_undefined``, ``topics``,
+    ``missing_topics``, ``missing_judgments``, ``skipped_reports``) are left out. The values are unchanged.
+    """
+    by_run: dict[str, dict[str, dict[str, float]]] = {}
+    for run_id, request_id, metric, value in rows:
+        by_run.setdefault(run_id, {}).setdefault(request_id, {})[metric] = value
+    out: list[tuple[str, str, str, float]] = []
+    for run_id, topics in by_run.items():
+        aggregate = topics.get(all_id, {})
+        out.extend((run_id, all_id, name, float(aggregate[name]))
+                   for name in AUTOARGUE_ALL_MEASURES if name in aggregate)
+        for request_id, values in topics.items():
+            if request_id == all_id:
+                continue
+            out.extend((run_id, request_id, name, float(values[name])) for name in AUTOARGUE_TOPIC_MEASURES)
+    return out

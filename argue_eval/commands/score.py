@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..argue.cli_options import input_options, load_inputs, policy_options
+from ..argue.measures import TABLE_FORMATS
 from ..argue.policies import MISSING_JUDGMENTS
 
 
@@ -21,8 +22,15 @@ from ..argue.policies import MISSING_JUDGMENTS
 @click.option("--missing-judgments", type=click.Choice(MISSING_JUDGMENTS), default="error", show_default=True,
               help="A needed judgment is absent: stop and count them (error), count it as no (zero), or leave "
                    "out the reports that lack any (skip); zero/skip add a missing_judgments row.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="Do not print the summary table (printed on stdout when -o names a file).")
+@click.option("--table-format", type=click.Choice(TABLE_FORMATS), default="argue", show_default=True,
+              help="argue: every measure, *_undefined flags, `all` rows last, counts as integers. autoargue: "
+                   "exactly the rows and layout of an Auto-ARGUE *.scores.tsv (its 18 per-topic and 26 `all` "
+                   "measures, `all` rows first, values as floats); with --missing-topics skip it reproduces an "
+                   "Auto-ARGUE score file from its judgments file.")
 def command(runs, nuggets, judgments, requests, qrels, output, details_path, relevance, nugget_scope,
-            missing_topics, unbound_questions, weights, missing_judgments) -> None:
+            missing_topics, unbound_questions, weights, missing_judgments, quiet, table_format) -> None:
     """Score runs with the ARGUE flowchart from existing judgments.
 
     Every sentence gets an ARGUE outcome (1-8) from the judgments (canonical or Auto-ARGUE files; later
@@ -37,10 +45,13 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, rel
           --requests topics/sample/requests.jsonl --judgments qrels/sample/judgments.jsonl \\
           -o scores.tsv --details details.jsonl
     \b
-    Auto-ARGUE judgments carry their reports, so they can be scored without the run file:
-      argue-eval score --judgments run1.judgments.jsonl --nuggets nuggets-dir/ -o run1.scores.tsv
+    Auto-ARGUE judgments carry their reports, so without --run the reports embedded in Auto-ARGUE
+    judgment files are scored; this reproduces Auto-ARGUE's own score file:
+      argue-eval score --judgments run1.judgments.jsonl --nuggets nuggets-dir/ \\
+          --missing-topics skip --table-format autoargue -o run1.scores.tsv
     """
     from ..argue.api import run_scoring
+    from ..argue.measures import autoargue_rows
     from ..argue.policies import Policies, parse_weights
     from ..formats.scores import format_value, write_scores_tsv
     from ..jsonio import write_jsonl
@@ -55,18 +66,61 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, rel
                          missing_hint=hint)
     for note in result.notes:
         click.echo(f"note: {note}", err=True)
+    rows = autoargue_rows(result.rows) if table_format == "autoargue" else result.rows
     if output == "-":
         out = sys.stdout
         out.write("run_id\trequest_id\tmetric\tvalue\n")
-        for run_id, request_id, metric, value in result.rows:
+        for run_id, request_id, metric, value in rows:
             out.write(f"{run_id}\t{request_id}\t{metric}\t{format_value(value)}\n")
     else:
-        write_scores_tsv(result.rows, output)
+        write_scores_tsv(rows, output)
     if details_path is not None:
         write_jsonl(details_path, result.details)
     runs_scored = len({row[0] for row in result.rows})
     click.echo(f"scored {runs_scored} run(s) on {len(inputs.evaluation.order)} topic(s) "
                f"({policies.describe()})" + ("" if output == "-" else f" -> {output}"), err=True)
+    if output != "-" and not quiet:
+        from ..tables import render_text
+
+        click.echo(render_text(summary_table(result.rows)), nl=False)
+
+
+SUMMARY_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("sentence_support_macro", "sent_support"),
+    ("citation_support_macro", "cit_support"),
+    ("nugget_coverage_macro", "nugget_cov"),
+    ("nugget_coverage_weighted_macro", "nugget_cov_w"),
+    ("f1_macro", "f1"),
+    ("argue_precision_macro", "argue_prec"),
+)
+"""Aggregate rows shown in the summary table, with their short column titles."""
+
+
+def summary_table(rows: list[tuple[str, str, str, float | int]]):
+    """A leaderboard of the macro averages, best ``f1_macro`` first, for people reading the terminal.
+
+    The TSV stays the record; this is only a view of its ``all`` rows, so it never shows a number the
+    table does not hold.
+    """
+    from ..tables import Table, fmt_number
+
+    aggregates: dict[str, dict[str, float | int]] = {}
+    for run_id, request_id, metric, value in rows:
+        if request_id == "all":
+            aggregates.setdefault(run_id, {})[metric] = value
+    order = sorted(aggregates, key=lambda run: (-float(aggregates[run].get("f1_macro", 0.0)), run))
+    table_rows = [
+        [run, str(aggregates[run].get("topics", "")), str(aggregates[run].get("sentences", ""))]
+        + [fmt_number(float(aggregates[run][metric]), 3) if metric in aggregates[run] else None
+           for metric, _ in SUMMARY_COLUMNS]
+        for run in order
+    ]
+    return Table(
+        columns=["run_id", "topics", "sentences"] + [title for _, title in SUMMARY_COLUMNS],
+        rows=table_rows,
+        align="lrr" + "r" * len(SUMMARY_COLUMNS),
+        title="macro averages over topics (the full table, per topic and micro, is in the TSV):",
+    )
 
 
 def _export_command(runs, nuggets, judgments, requests, qrels, policies) -> str:
