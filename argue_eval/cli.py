@@ -84,3 +84,7 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:  # e.g. "argue-eval inspect ... | head"
         sys.stderr.close()
         sys.exit(0)
+
+
+if __name__ == "__main__":  # ``python -m argue_eval.cli ...`` (e.g. with -X importtime to audit start-up imports)
+    main()

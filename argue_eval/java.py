@@ -237,8 +237,9 @@ def run_java(main_class: str, args: list[str], what: str, timeout: float | None 
     Used for work that needs no Java objects in Python (index builds, trec_eval): the output is captured
     (Anserini logs to stdout) and a failure becomes one ``ArgueError`` quoting the last lines.
     """
+    jar = anserini_jar()
     runtime = find_java()
-    command = [str(runtime.java), *jvm_options(runtime), "-cp", str(anserini_jar()), main_class, *args]
+    command = [str(runtime.java), *jvm_options(runtime), "-cp", str(jar), main_class, *args]
     try:
         completed = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:

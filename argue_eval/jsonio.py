@@ -8,10 +8,10 @@ problem, so a well-formed 1 GB file costs one pass and a broken one gets a preci
 from __future__ import annotations
 
 import gzip
-import io
 import json
 import os
 import tempfile
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,11 +25,15 @@ BOM = b"\xef\xbb\xbf"
 
 
 def open_binary(path: str | os.PathLike[str]) -> IO[bytes]:
-    """Open a file for binary reading, transparently un-gzipping ``*.gz``."""
+    """Open a file for binary reading, transparently un-gzipping ``*.gz``.
+
+    A ``.gz`` file that is not gzip, or is cut short, fails while it is being read, far from here; the
+    handle turns those failures into an ``InputError`` naming the file instead of a traceback.
+    """
     path = Path(path)
     try:
         if path.suffix == ".gz":
-            return gzip.open(path, "rb")
+            return _CheckedGzipFile(path)
         return open(path, "rb")
     except FileNotFoundError:
         raise InputError(path, None, None, "no such file") from None
@@ -37,6 +41,35 @@ def open_binary(path: str | os.PathLike[str]) -> IO[bytes]:
         raise InputError(path, None, None, "is a directory, expected a file") from None
     except PermissionError:
         raise InputError(path, None, None, "permission denied") from None
+
+
+class _CheckedGzipFile(gzip.GzipFile):
+    """A gzip reader whose decompression errors (not gzip, corrupt, truncated) are ``InputError``s."""
+
+    def __init__(self, path: Path):
+        self._argue_path = path
+        super().__init__(path, "rb")
+
+    def _failed(self, error: Exception) -> InputError:
+        return InputError(self._argue_path, None, None, f"cannot decompress this .gz file ({error}); is it gzip, and complete?")
+
+    def read(self, size: int | None = -1) -> bytes:
+        try:
+            return super().read(size)
+        except (OSError, EOFError, zlib.error) as error:
+            raise self._failed(error) from None
+
+    def read1(self, size: int = -1) -> bytes:
+        try:
+            return super().read1(size)
+        except (OSError, EOFError, zlib.error) as error:
+            raise self._failed(error) from None
+
+    def readline(self, size: int | None = -1) -> bytes:
+        try:
+            return super().readline(size)
+        except (OSError, EOFError, zlib.error) as error:
+            raise self._failed(error) from None
 
 
 def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
@@ -51,8 +84,8 @@ def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
                 continue
             try:
                 value = orjson.loads(raw)
-            except orjson.JSONDecodeError:
-                raise _diagnose(path, lineno, raw, handle) from None
+            except orjson.JSONDecodeError as error:
+                raise diagnose_line(path, lineno, raw, handle, error) from None
             if not isinstance(value, dict):
                 raise InputError(
                     path, lineno, None, f"expected a JSON object on each line, found {_json_type(value)}"
@@ -68,7 +101,7 @@ def read_json(path: str | os.PathLike[str]) -> Any:
         raise InputError(path, 1, None, _BOM_MESSAGE)
     try:
         return orjson.loads(data)
-    except orjson.JSONDecodeError:
+    except orjson.JSONDecodeError as strict:
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as err:
@@ -76,9 +109,10 @@ def read_json(path: str | os.PathLike[str]) -> Any:
             raise InputError(path, line, None, "invalid UTF-8 (the file must be UTF-8 encoded)") from None
         try:
             json.loads(text)
-        except json.JSONDecodeError as err:
+        except json.JSONDecodeError as err:  # the standard library words most syntax errors more plainly
             raise InputError(path, err.lineno, None, f"invalid JSON: {err.msg} (column {err.colno})") from None
-        raise InputError(path, None, None, "invalid JSON") from None
+        # Python accepts what JSON does not (NaN, Infinity, 1e400, lone surrogates): orjson says which.
+        raise InputError(path, strict.lineno, None, _strict_message(text, strict)) from None
 
 
 _BOM_MESSAGE = (
@@ -92,8 +126,21 @@ def _json_type(value: Any) -> str:
     )
 
 
-def _diagnose(path: str | os.PathLike[str], lineno: int, raw: bytes, handle: IO[bytes]) -> InputError:
-    """Explain why ``raw`` (line ``lineno``) is not one JSON object, in the terms a user can act on."""
+def _strict_message(text: str, error: orjson.JSONDecodeError) -> str:
+    """orjson's complaint about text that Python's lenient parser accepts, in the user's terms."""
+    if text[error.pos:].lstrip("-").startswith(("NaN", "Infinity")):
+        return f"invalid JSON: NaN and Infinity are not JSON numbers (column {error.colno}); write a number or null"
+    return f"invalid JSON: {error.msg} (column {error.colno})"
+
+
+def diagnose_line(
+    path: str | os.PathLike[str], lineno: int, raw: bytes, handle: IO[bytes], error: orjson.JSONDecodeError
+) -> InputError:
+    """Explain why ``raw`` (line ``lineno``, which orjson refused with ``error``) is not one JSON object.
+
+    Only called on failure, so it may be slow: it re-parses the line with the standard library, whose
+    partial parse tells a pretty-printed object from a glued or truncated one.
+    """
     if lineno == 1 and raw.startswith(BOM):
         return InputError(path, lineno, None, _BOM_MESSAGE)
     try:
@@ -103,6 +150,8 @@ def _diagnose(path: str | os.PathLike[str], lineno: int, raw: bytes, handle: IO[
             path, lineno, None, f"invalid UTF-8 at byte {err.start + 1} of the line (the file must be UTF-8 encoded)"
         )
     stripped = text.strip()
+    if not stripped.startswith(("{", "[")):
+        return InputError(path, lineno, None, f"invalid JSON: this line is not a JSON object ({stripped[:30]!r})")
     decoder = json.JSONDecoder()
     try:
         _, end = decoder.raw_decode(stripped)
@@ -131,7 +180,23 @@ def _diagnose(path: str | os.PathLike[str], lineno: int, raw: bytes, handle: IO[
             None,
             "several JSON objects on one line (concatenated without newlines); JSON Lines needs one object per line",
         )
-    return InputError(path, lineno, None, f"invalid JSON: unexpected text after the object at column {end + 1}")
+    if rest:
+        return InputError(path, lineno, None, f"invalid JSON: unexpected text after the object at column {end + 1}")
+    return InputError(path, lineno, None, _strict_message(text, error))
+
+
+def temp_file_beside(path: str | os.PathLike[str]) -> Path:
+    """Create an empty temporary file in ``path``'s directory (made if needed) with the usual mode bits.
+
+    Writing there and then ``os.replace``-ing it over ``path`` is atomic (same file system). ``mkstemp``
+    makes 0600 files; outputs get the mode the umask gives any new file, so shared outputs stay readable.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    os.chmod(name, 0o666 & ~current_umask())
+    return Path(name)
 
 
 @contextmanager
@@ -139,26 +204,28 @@ def atomic_writer(path: str | os.PathLike[str], mode: str = "w", encoding: str |
     """Write to a temporary file beside ``path`` and move it into place only when the block succeeds.
 
     A crash or a user error half way leaves the previous file (or none), never a truncated output that a
-    later step could mistake for a complete one.
+    later step could mistake for a complete one. An output path that cannot be written (a directory, a
+    missing or read-only place) is an ``InputError`` before anything is read.
     """
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.chmod(tmp_name, 0o666 & ~_current_umask())  # mkstemp makes 0600 files; outputs get the usual mode
+    if target.is_dir():
+        raise InputError(target, None, None, "is a directory; give the output a file name")
+    try:
+        tmp = temp_file_beside(target)
+    except OSError as error:
+        raise InputError(target, None, None, f"cannot write the output here: {error.strerror or error}") from None
     kwargs: dict[str, Any] = {} if "b" in mode else {"encoding": encoding, "newline": "\n"}
     try:
-        with io.open(fd, mode, **kwargs) as handle:
+        with open(tmp, mode, **kwargs) as handle:
             yield handle
-        os.replace(tmp_name, target)
+        os.replace(tmp, target)
     except BaseException:
-        try:
-            os.unlink(tmp_name)
-        except FileNotFoundError:
-            pass
+        tmp.unlink(missing_ok=True)
         raise
 
 
-def _current_umask() -> int:
+def current_umask() -> int:
+    """The process umask (reading it means setting it, so it is set straight back)."""
     mask = os.umask(0)
     os.umask(mask)
     return mask

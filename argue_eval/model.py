@@ -10,6 +10,7 @@ lose nothing that the target format can express.
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
@@ -192,6 +193,20 @@ CONTEXT_KINDS = frozenset({"requires_citation", "first_instance"})
 def normalize_text(text: str) -> str:
     """Unicode NFKC with runs of whitespace collapsed: the form sentences are compared and keyed in."""
     return " ".join(unicodedata.normalize("NFKC", text).split())
+
+
+_DIGIT_RUNS = re.compile(r"(\d+)")
+
+
+def natural_key(text: str) -> tuple[tuple[tuple[int, int | str], ...], str]:
+    """Sort key for ids in natural order: ``t2`` before ``t10``, ``2024-9`` before ``2024-10``.
+
+    Ids are strings (see above), yet people number topics and runs, and a table ordered ``1, 10, 2`` is hard
+    to read. Digit runs compare as numbers, other text as text; ids that compare equal that way (``02`` and
+    ``2``) are ordered by their text, so the order never depends on the order the ids were met in.
+    """
+    parts = _DIGIT_RUNS.split(text)  # digit runs at the odd positions
+    return tuple((0, int(part)) if k % 2 else (1, part) for k, part in enumerate(parts) if part), text
 
 
 class JudgmentKey(NamedTuple):

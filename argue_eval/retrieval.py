@@ -5,12 +5,17 @@ Two trec_eval conventions matter and ranx does not follow them by itself:
 
 * **Tie order.** trec_eval ignores the rank column and orders a topic's documents by score descending, then
   docno descending; ranx sorts by score only, so tied documents land in whatever order its sort leaves
-  them. We sort first (``formats.ranked.trec_order``) and hand ranx strictly decreasing pseudo-scores
-  (``n, n-1, ..., 1``): rank-based measures then see exactly trec_eval's ranking.
+  them. We sort first (``organizer.pooling.order_ranked_files``; ``formats.ranked.trec_order`` states the
+  order for one list) and hand ranx strictly decreasing pseudo-scores (``n, n-1, ..., 1``): rank-based
+  measures then see exactly trec_eval's ranking. A document ranked twice in a topic is an error.
 * **Missing topics.** With ``missing="zero"`` (trec_eval ``-c``, our default) every topic of the qrels is
   evaluated, a topic the run lacks scores 0, and topics of the run that the qrels lack are ignored; with
   ``missing="skip"`` (trec_eval without ``-c``) only topics in both count. Topics whose qrels hold no
   relevant document are evaluated (and score 0), as trec_eval does.
+* **Negative grades.** trec_eval reads a negative grade (e.g. -1 in a pool file) as "in the pool, not
+  judged": not relevant, and for bpref not judged non-relevant either. Such lines are removed before ranx
+  sees the qrels (their topic stays), and bpref is computed here (:func:`bpref`), because ranx's also
+  scores 0 instead of trec_eval's value when a topic has no judged non-relevant document.
 
 A report's cited documents form a ranked list in order of first citation (repeats dropped), so citation
 quality can be measured with the same machinery.
@@ -26,7 +31,7 @@ from dataclasses import dataclass
 from os import PathLike
 from typing import Literal
 
-from .errors import ArgueError, InputError
+from .errors import ArgueError
 from .organizer.pooling import Rankings, natural_key
 
 Missing = Literal["zero", "skip"]
@@ -80,7 +85,7 @@ def _to_ranx(token: str) -> str:
     rbp = re.fullmatch(r"rbp[.@](\d+)", body, flags=re.IGNORECASE)
     if rbp:
         return f"rbp.{rbp.group(1)}{level}"
-    match = re.fullmatch(r"([A-Za-z][A-Za-z_-]*?)(?:[@._](\d+))?", body)
+    match = re.fullmatch(r"([A-Za-z][A-Za-z0-9_-]*?)(?:[@._](\d+))?", body)
     if match:
         name, cutoff = match.group(1), match.group(2)
         key = name.lower()
@@ -99,45 +104,17 @@ def _to_ranx(token: str) -> str:
 def ranked_run_rankings(path: str | PathLike[str]) -> list[Rankings]:
     """One :class:`Rankings` per tag of a TREC ranked run, in trec_eval order. A document listed twice for
     a topic is an error, as in trec_eval (``duplicate docs``)."""
-    from .formats.ranked import read_rankings, trec_order
+    from .organizer.pooling import rankings_from_ranked
 
-    result = []
-    for tag, topics in read_rankings(path).items():
-        ordered: dict[str, list[str]] = {}
-        for topic, pairs in topics.items():
-            docs = [doc for doc, _ in trec_order(pairs)]
-            if len(set(docs)) != len(docs):
-                seen: set[str] = set()
-                repeated = next(doc for doc in docs if doc in seen or seen.add(doc))  # type: ignore[func-returns-value]
-                raise InputError(
-                    path, None, None,
-                    f"run {tag!r}, topic {topic!r}: document {repeated!r} is ranked twice "
-                    "(trec_eval refuses duplicate documents; keep one line per document)",
-                )
-            ordered[topic] = docs
-        result.append(Rankings(tag, ordered, str(path)))
-    return result
+    return rankings_from_ranked(path, repeats="error")
 
 
 def load_runs(paths: Sequence[str | PathLike[str]], format: str | None = None) -> list[Rankings]:
-    """Ranked runs and report runs (cited documents in order of first citation), detected per file."""
-    from .formats import resolve
-    from .organizer.pooling import rankings_from_reports
+    """Ranked runs and report runs (cited documents in order of first citation), detected per file, sorted
+    by run name; the same run name in two files becomes ``name@file`` (as in pooling)."""
+    from .organizer.pooling import load_rankings
 
-    loaded: list[Rankings] = []
-    for path in paths:
-        spec = resolve(path, None, format)
-        if spec.kind == "ranked":
-            loaded.extend(ranked_run_rankings(path))
-        elif spec.kind == "runs":
-            loaded.extend(rankings_from_reports(path, spec.name))
-        else:
-            raise InputError(path, None, None, f"expected a ranked run or a report run, found {spec.kind} ({spec.name})")
-    names = [run.name for run in loaded]
-    repeated = sorted({name for name in names if names.count(name) > 1})
-    if repeated:
-        raise ArgueError(f"several runs are named {', '.join(map(repr, repeated))}; run names must be unique")
-    return loaded
+    return load_rankings(paths, format, repeats="error")
 
 
 # --- evaluation ------------------------------------------------------------------------------------------------
@@ -165,7 +142,8 @@ def evaluate(
     from ranx import Qrels, Run
     from ranx import evaluate as ranx_evaluate
 
-    ranx_qrels = Qrels({topic: dict(docs) for topic, docs in qrels.items()})
+    judged = {topic: {doc: grade for doc, grade in docs.items() if grade >= 0} for topic, docs in qrels.items()}
+    ranx_measures = [m for m in measures if _bpref_level(m) is None]
     rows: list[tuple[str, str, str, float]] = []
     for run in runs:
         if missing == "zero":
@@ -174,21 +152,27 @@ def evaluate(
             topics = sorted((t for t in qrels if t in run.topics), key=natural_key)
             if not topics:
                 raise ArgueError(f"run {run.name!r} shares no topic with the qrels; nothing to evaluate")
-        results = {topic: {} for topic in topics}
-        active = [topic for topic in topics if run.topics.get(topic)]
-        if active:
+        results: dict[str, dict[str, float]] = {topic: {} for topic in topics}
+        # A topic the run does not answer, or without a judged document (e.g. only -1 lines), scores 0 on
+        # every measure, as in trec_eval; ranx sees only the others (it cannot hold an empty topic).
+        active = [topic for topic in topics if run.topics.get(topic) and judged[topic]]
+        if active and ranx_measures:
             ranx_run = Run({topic: _pseudo_scores(run.topics[topic]) for topic in active})
-            sub_qrels = ranx_qrels if len(active) == len(qrels) else Qrels({t: dict(qrels[t]) for t in active})
             scores = ranx_evaluate(
-                sub_qrels, ranx_run, [m.ranx for m in measures], return_mean=False, make_comparable=True
+                Qrels({topic: judged[topic] for topic in active}), ranx_run, [m.ranx for m in ranx_measures], return_mean=False, make_comparable=True
             )
-            if len(measures) == 1:
-                scores = {measures[0].ranx: scores}
+            if not isinstance(scores, dict):
+                scores = {ranx_measures[0].ranx: scores}
             order = ranx_run.get_query_ids()
-            for measure in measures:
+            for measure in ranx_measures:
                 values = np.asarray(scores[measure.ranx], dtype=float)
                 for topic, value in zip(order, values):
                     results[topic][measure.name] = float(value)
+        for measure in measures:
+            level = _bpref_level(measure)
+            if level is not None:
+                for topic in active:
+                    results[topic][measure.name] = bpref(run.topics[topic], judged[topic], level)
         for topic in topics:
             for measure in measures:
                 rows.append((run.name, topic, measure.name, results[topic].get(measure.name, 0.0)))
@@ -196,6 +180,42 @@ def evaluate(
             values = [results[topic].get(measure.name, 0.0) for topic in topics]
             rows.append((run.name, "all", measure.name, float(np.mean(values)) if values else 0.0))
     return rows
+
+
+def _bpref_level(measure: Measure) -> int | None:
+    """The relevance level of a bpref measure (``bpref`` 1, ``bpref-l2`` 2), or ``None`` for other measures."""
+    match = re.fullmatch(r"bpref(?:@\d+)?(?:-l(\d+))?", measure.ranx)
+    return None if match is None else int(match.group(1) or 1)
+
+
+def bpref(ranking: Sequence[str], judged: Mapping[str, int], level: int = 1) -> float:
+    """trec_eval's bpref of one ranking (Buckley & Voorhees 2004), computed here because ranx's differs.
+
+    Only judged documents count: for each relevant document retrieved (grade >= ``level``), one minus the
+    share of judged non-relevant documents (0 <= grade < ``level``) ranked above it, counting at most R of
+    them and dividing by ``min(R, N)``; averaged over the R relevant documents. As in trec_eval, a
+    relevant document with no judged non-relevant one above it scores 1, also when the topic has no judged
+    non-relevant document at all (N = 0), where ranx divides by zero and reports 0; and a negative grade
+    (pooled, unjudged) counts as unjudged, where ranx counts it as judged non-relevant. Cutoffs are
+    ignored, as in ranx and trec_eval.
+    """
+    relevant = sum(1 for grade in judged.values() if grade >= level)
+    nonrelevant = sum(1 for grade in judged.values() if 0 <= grade < level)
+    if not relevant:
+        return 0.0
+    total = 0.0
+    nonrelevant_above = 0
+    for doc_id in ranking:
+        grade = judged.get(doc_id)
+        if grade is None or grade < 0:
+            continue
+        if grade < level:
+            nonrelevant_above += 1
+        elif nonrelevant_above:
+            total += 1.0 - min(nonrelevant_above, relevant) / min(nonrelevant, relevant)
+        else:
+            total += 1.0
+    return total / relevant
 
 
 def _pseudo_scores(docs: Sequence[str]) -> dict[str, float]:

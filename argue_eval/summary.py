@@ -23,9 +23,8 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
-from .formats import all_formats, detect, get_format
-from .formats.base import FormatSpec, Kind
+from .formats import resolve
+from .formats.base import Kind
 from .model import JUDGMENT_KINDS, Judgment, QrelsRow, RankedRow, Report, Request, TopicNuggets
 from .progress import progress
 
@@ -43,34 +42,14 @@ __all__ = [
 ]
 
 
-def resolve_format(path: str | PathLike[str], kind: Kind | None = None, format_name: str | None = None) -> FormatSpec:
-    """The format to read ``path`` with: the named one (``--format``) or the detected one.
-
-    Some names exist for several kinds (``rag24`` is both a topics and a run format); without ``--kind``
-    the file's detected kind decides which one is meant.
-    """
-    if not format_name:
-        return detect(path, kind)
-    if kind is not None:
-        return get_format(format_name, kind)
-    kinds = sorted({spec.kind for spec in all_formats() if format_name == spec.name or format_name in spec.aliases})
-    if len(kinds) > 1:
-        try:
-            detected = detect(path)
-        except InputError:
-            detected = None
-        if detected is None or detected.kind not in kinds:
-            raise InputError(
-                "--format", None, None,
-                f"{format_name!r} names a format of several kinds ({', '.join(kinds)}); add --kind to say which",
-            )
-        return get_format(format_name, detected.kind)
-    return get_format(format_name)
+resolve_format = resolve
+"""The format to read a path with: ``--format`` if given (a name shared by several kinds is settled by the
+file's content), else the detected one. Kept under this name for callers of ``summary``."""
 
 
 def summarize(path: str | PathLike[str], kind: Kind | None = None, format_name: str | None = None) -> dict[str, Any]:
     """Detect (or take) the format of ``path``, stream its records and count them."""
-    spec = resolve_format(path, kind, format_name)
+    spec = resolve(path, kind, format_name)
     records = progress(spec.read(Path(path)), desc=f"inspect {Path(path).name}", unit="rec")
     summary = {"path": str(path), "kind": spec.kind, "format": spec.name}
     summary.update(summarize_records(spec.kind, records))

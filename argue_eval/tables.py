@@ -39,10 +39,15 @@ def count_noun(number: int, noun: str) -> str:
 
 
 def fmt_number(value: float | None, digits: int = 4) -> Cell:
-    """Fixed-point text, or ``None`` for a missing/undefined (NaN, inf) value."""
+    """Fixed-point text, or ``None`` for a missing/undefined (NaN, inf) value.
+
+    A value that rounds to zero prints as ``0.0000``, never ``-0.0000``: a rounding residue such as -1e-17 (the
+    mean of differences that cancel) must not read as a negative effect.
+    """
     if value is None or (isinstance(value, float) and not math.isfinite(value)):
         return None
-    return f"{value:.{digits}f}"
+    text = f"{value:.{digits}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
 
 
 def fmt_p(value: float | None, digits: int = 4) -> Cell:

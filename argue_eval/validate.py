@@ -15,7 +15,6 @@ memory, only the per-file sets of (run, request) pairs seen and a membership cac
 """
 from __future__ import annotations
 
-import math
 import os
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING, Literal
 
 from .errors import InputError, Problem, Severity
 from .model import LENGTH_UNITS, Report, Request
+from .progress import progress
 
 if TYPE_CHECKING:
     from .collection.base import DocumentStore
@@ -54,6 +54,8 @@ _FIELDS: dict[str, tuple[str, str, str]] = {
     "rag24": ("run_id", "topic_id", "answer"),
     "rag25": ("metadata.run_id", "metadata.narrative_id", "answer"),
 }
+# Where each request format keeps the request id (for problems located in the requests file).
+_REQUEST_ID_FIELDS: dict[str, str] = {"ragtime26": "topic_id", "rag24": "topic_id", "rag25": "id"}
 # In TREC RAG 2024/2025 runs ``references`` lists the retrieved context the citations index into, so
 # references that no sentence cites are expected there; the RAGTIME rule applies to the other formats.
 _CONTEXT_REFERENCES = frozenset({"rag24", "rag25"})
@@ -148,11 +150,21 @@ def load_requests(
     severity: dict[str, Severity] | None = None,
 ) -> dict[str, Request]:
     """Requests by id, in file order; a repeated id keeps the first and adds a ``duplicate-request`` problem."""
-    from .formats import read_requests
+    return _read_requests(path, format, problems, severity)[0]
 
+
+def _read_requests(
+    path: str | os.PathLike[str], format: str | None, problems: list[Problem] | None,
+    severity: dict[str, Severity] | None,
+) -> tuple[dict[str, Request], str]:
+    """``load_requests`` plus the name of the file's request-id field, which located messages need."""
+    from .formats import read
+
+    spec, requests = read(path, "requests", format)
+    id_field = _REQUEST_ID_FIELDS.get(spec.name, "request_id")
     by_id: dict[str, Request] = {}
     level = (severity or {}).get("duplicate-request", CHECKS["duplicate-request"][0])
-    for request in read_requests(path, format):
+    for request in requests:
         first = by_id.get(request.request_id)
         if first is None:
             by_id[request.request_id] = request
@@ -160,11 +172,11 @@ def load_requests(
             where = request.source.line if request.source else None
             first_line = first.source.line if first.source else None
             problems.append(Problem(
-                str(path), where, "request_id",
+                str(path), where, id_field,
                 f"request id {request.request_id!r} repeated (first on line {first_line}); the first is used",
                 level,
             ))
-    return by_id
+    return by_id, id_field
 
 
 def validate_run(
@@ -189,7 +201,10 @@ def validate_runs(
     options: ValidateOptions | None = None,
     requests_format: str | None = None,
 ) -> Validation:
-    """Check each run file; return the problems sorted by file and line, with counts.
+    """Check each run file; return the problems and counts.
+
+    Order: the requests file's own problems, then each run file's (files by name), by line, followed by
+    that run's missing topics (located at the requests' lines, in the requests file's order).
 
     ``requests`` is a requests file (any request format), a mapping or an iterable of ``Request``; without
     it the topic checks are skipped and only ``options.limit`` bounds lengths. ``collection`` is anything
@@ -203,19 +218,17 @@ def validate_runs(
 
         get_format(options.format, "runs")  # an unknown --format is a usage error, not a per-file problem
     problems: list[Problem] = []
-    request_map = _request_map(requests, requests_format, problems, options)
+    request_map, request_field = _request_map(requests, requests_format, problems, options)
     store, owned = _store(collection)
-    checker = _Checker(options, request_map, store, problems)
+    checker = _Checker(options, request_map, request_field, store)
     try:
-        files = 0
-        for run in runs:
-            files += 1
-            checker.check_file(Path(run), str(run))
+        by_file = [(str(run), checker.check_file(Path(run), str(run))) for run in runs]
     finally:
         if owned and store is not None:
             store.close()
-    problems.sort(key=lambda problem: (problem.path, math.inf if problem.line is None else problem.line))
-    return Validation(problems, checker.reports, files, checker.unreadable)
+    for _, file_problems in sorted(by_file, key=lambda item: item[0]):  # stable: same-named files keep their order
+        problems.extend(file_problems)
+    return Validation(problems, checker.reports, len(by_file), checker.unreadable)
 
 
 def _request_map(
@@ -223,17 +236,18 @@ def _request_map(
     requests_format: str | None,
     problems: list[Problem],
     options: ValidateOptions,
-) -> dict[str, Request] | None:
+) -> tuple[dict[str, Request] | None, str]:
+    """Requests by id (``None`` without requests) and the request-id field name of their file."""
     if requests is None:
-        return None
+        return None, "request_id"
     if isinstance(requests, (str, os.PathLike)):
-        return load_requests(requests, requests_format, problems, options.severity)
+        return _read_requests(requests, requests_format, problems, options.severity)
     if isinstance(requests, dict):
-        return requests
+        return requests, "request_id"
     by_id: dict[str, Request] = {}
     for request in requests:
         by_id.setdefault(request.request_id, request)  # the first of a repeated id wins, as in files
-    return by_id
+    return by_id, "request_id"
 
 
 def _store(collection: str | os.PathLike[str] | DocumentStore | None) -> tuple[DocumentStore | None, bool]:
@@ -250,13 +264,15 @@ class _Checker:
     """Runs the cross-line checks over the reports of one file after another."""
 
     def __init__(
-        self, options: ValidateOptions, requests: dict[str, Request] | None, store: DocumentStore | None,
-        problems: list[Problem],
+        self, options: ValidateOptions, requests: dict[str, Request] | None, request_field: str,
+        store: DocumentStore | None,
     ):
         self.options = options
         self.requests = requests
+        self.request_field = request_field
         self.store = store
-        self.problems = problems
+        self.problems: list[Problem] = []
+        """The problems of the file being checked, in line order (each line is read once, in order)."""
         self.reports = 0
         self.unreadable: list[str] = []
         self._present: dict[str, bool] = {}  # cited doc id -> in the collection (each asked once)
@@ -265,21 +281,23 @@ class _Checker:
         severity = self.options.severity.get(check, CHECKS[check][0])
         self.problems.append(Problem(path, line, field_name, message, severity))
 
-    def check_file(self, path: Path, shown: str) -> None:
+    def check_file(self, path: Path, shown: str) -> list[Problem]:
+        """Every problem of one run file: its lines' in line order, then its missing topics."""
         from .formats import resolve
         from .formats.runs import parse_report
 
+        self.problems = []
         try:
             spec = resolve(path, "runs", self.options.format)
         except InputError as error:
             self.problems.append(_relocated(error, shown))
             self.unreadable.append(shown)
-            return
+            return self.problems
         fields = _FIELDS.get(spec.name, ("run_id", "request_id", "sentences"))
         seen: dict[tuple[str, str], int] = {}  # (run id, request id) -> first line
         run_ids: dict[str, int] = {}  # run id -> first line
         complete = True
-        for lineno, obj in _lines(path, shown, self):
+        for lineno, obj in progress(_lines(path, shown, self), desc=f"validate {path.name}", unit=" lines"):
             if lineno is None:
                 complete = False
                 break
@@ -289,7 +307,8 @@ class _Checker:
                 continue
             self._check_report(report, spec.name, fields, shown, lineno, seen, run_ids)
         if complete and self.requests is not None:
-            self._missing_topics(shown, fields, seen, run_ids)
+            self._missing_topics(shown, seen, run_ids)
+        return self.problems
 
     def _check_report(
         self, report: Report, format_name: str, fields: tuple[str, str, str], path: str, line: int,
@@ -374,16 +393,22 @@ class _Checker:
             present = self._present[doc_id] = doc_id in self.store
         return present
 
-    def _missing_topics(
-        self, path: str, fields: tuple[str, str, str], seen: dict[tuple[str, str], int], run_ids: dict[str, int]
-    ) -> None:
+    def _missing_topics(self, path: str, seen: dict[tuple[str, str], int], run_ids: dict[str, int]) -> None:
+        """A report absent from the run has no line there, so the problem points at the request's own line
+        in the requests file (``FILE:LINE: field:`` like every other problem) and names the run file."""
         assert self.requests is not None
         if not run_ids:
             return  # no usable report: every line already has its schema error
         for run_id in run_ids:
             covered = {request_id for seen_run, request_id in seen if seen_run == run_id}
-            for request_id in self.requests:
-                if request_id not in covered:
+            for request_id, request in self.requests.items():
+                if request_id in covered:
+                    continue
+                source = request.source
+                if source is not None and source.line is not None:
+                    self.add("missing-topic", source.path, source.line, self.request_field,
+                             f"run {run_id!r} in {path} has no report for request {request_id!r}")
+                else:  # requests given as objects: nothing to point at but the run file
                     self.add("missing-topic", path, None, None,
                              f"run {run_id!r} has no report for request {request_id!r}")
 

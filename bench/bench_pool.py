@@ -7,9 +7,11 @@ What it does (one run, same machine, warm page cache):
    so runs overlap like real systems do; about one score in ten is tied with its neighbour).
 2. Baseline: read every file with pandas (``read_csv``, whitespace separator, C engine, string ids), the
    cheapest way to get the same data into memory. Best of ``--repeat`` (5).
-3. Ours: ``load_rankings`` (parse, trec_eval order, dedupe) + ``build_pool`` (depth 100) + writing the pool
-   file and the per-run contribution table, i.e. all that ``argue-eval pool`` does. Best of ``--repeat``.
-   The other strategies (rrf with a budget, budget, mtf) are timed too, on the runs already loaded.
+3. Ours: ``pool_files`` (every file parsed by pandas' C parser in one pass, ranks and scores as numbers;
+   trec_eval order, repeats and the depth-100 pool on numpy arrays) + writing the pool file and the per-run
+   contribution table, i.e. all that ``argue-eval pool`` does. Best of ``--repeat``. The output is the
+   same, byte for byte, as the list-based reference ``build_pool`` (tests check it). The other strategies
+   (rrf with a budget, budget, mtf) are timed too, on the runs already loaded.
 
 Target (issue 5): ours / pandas <= 2.
 Usage: .venv/bin/python bench/bench_pool.py [--runs 100] [--topics 50] [--depth 100] [--repeat 5]

@@ -32,14 +32,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-OUT = REPO / "bench" / "out" / "score-round"
+from bench_read_runs import WORDS  # noqa: E402  (the same vocabulary as the run-reading benchmark)
 
-WORDS = (
-    "the of and to in a is that for on was with as by at from it an be this are which were has have had not but "
-    "water bloom toxin lake city residents drinking ban algae phosphorus runoff farms report officials agency "
-    "samples levels microcystin health advisory plant treatment summer august researchers found increased "
-    "estimated million according statement government regional river basin nutrient fertilizer climate"
-).split()
+OUT = REPO / "bench" / "out" / "score-round"
 
 
 def _text(rng: random.Random, low: int, high: int) -> str:

@@ -79,3 +79,17 @@ def test_cli_on_canonical_files(tmp_path: Path):
     assert attested["accuracy"] == pytest.approx(0.5) and attested["kappa"] == pytest.approx(0.0)
     text = runner.invoke(cli, ["agree-judgments", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"), "--kind", "attested"])
     assert text.exit_code == 0 and "attested" in text.output and "answers" not in text.output.split("\n", 1)[1]
+
+
+def test_cli_refuses_a_judge_contradicting_itself_in_a_canonical_file(tmp_path: Path):
+    """score's rule holds here too: judge x says yes at line 1 and no at line 3 (another judge between them)."""
+    a = [_j("attested", "S.", True), _j("attested", "S.", False, judge="y"), _j("attested", "S.", False)]
+    _write(tmp_path / "a.jsonl", a)
+    _write(tmp_path / "b.jsonl", a[:1])
+    result = CliRunner().invoke(cli, ["agree-judgments", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")])
+    assert result.exit_code == 2
+    assert result.output.startswith(f"{tmp_path / 'a.jsonl'}:3: value: contradicts line 1")
+    # an unknown kind is a usage error, not an empty table
+    result = CliRunner().invoke(cli, ["agree-judgments", str(tmp_path / "b.jsonl"), str(tmp_path / "b.jsonl"),
+                                      "--kind", "relevance"])
+    assert result.exit_code == 2 and "'relevance' is not one of" in result.output

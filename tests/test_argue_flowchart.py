@@ -300,3 +300,32 @@ def test_empty_report_on_a_topic_with_nuggets(source):
     assert rows["nugget_coverage"] == 0.0 and "nugget_coverage_undefined" not in rows
     assert rows["sentence_support_undefined"] == 1 and rows["citation_support_undefined"] == 1
     assert rows["f1"] == 0.0 and rows["f1_undefined"] == 1
+
+
+def test_unbound_questions_kept_count_but_only_scope_all_finds_them():
+    """--unbound-questions keep: n5 (okay, "the state", no document) counts as an ordinary nugget.
+
+    nuggets 4 + 1 = 5, weighted 6 + 1 = 7. Scope cited: no document attests "the state", so no citation can
+    deliver it -> correct 3 (n1 n2 n4), as before. Scope all asks doc-free `answers` questions; the fixture has
+    none, so with missing = no only the one added here (cited sentence s3 gives "the state") and n4 (through
+    nugget_agrees, unchanged) are found: correct 2 of 5, weighted okay 1 + vital 2 = 3 of 7.
+    """
+    topics = load_nuggets()
+    report = load_reports(FIXTURES / "runA.jsonl")[0]
+    cited = Policies(unbound_questions="keep")
+    topic = prepare_topic(topics["T1"], "T1", cited)
+    judged = ImportedJudgments(topics.values())
+    judged.add_judgments(load_judgments())
+    counts = counts_for(evaluate_report(report, topic, _ask(judged), cited), topic, report.character_count)
+    assert (counts["nuggets"], counts["nuggets_weighted"], counts["correct_nuggets"]) == (5, 7, 3)
+
+    scope_all = Policies(unbound_questions="keep", nugget_scope="all", missing_judgments="zero")
+    topic = prepare_topic(topics["T1"], "T1", scope_all)
+    judged.add_judgments([Judgment("answers", "T1", "Officials said the damage exceeded $1 billion.", True, "h",
+                                   nugget_id="n5", answer="the state")])
+    outcome = evaluate_report(report, topic, _ask(judged), scope_all)
+    counts = counts_for(outcome, topic, report.character_count)
+    assert [(topic.nuggets[n].nugget_id, topic.nuggets[n].units[u].text, via)
+            for s in outcome.sentences for n, u, via in s.matches] == [("n5", "the state", None), ("n4", "no", None)]
+    assert (counts["nuggets"], counts["nuggets_weighted"]) == (5, 7)
+    assert (counts["correct_nuggets"], counts["correct_nuggets_weighted"]) == (2, 3)

@@ -63,6 +63,20 @@ def test_contradiction_within_a_file_names_both_lines(tmp_path):
     assert "contradicts line 1" in str(caught.value) and "llm:a" in str(caught.value)
 
 
+def test_contradiction_is_found_across_another_judges_line(tmp_path):
+    """llm:a says yes (line 1), human:x no (line 2, a disagreement: the later line wins), llm:a no (line 3):
+    llm:a contradicts itself although the line just before line 3 is another judge's."""
+    path = tmp_path / "j.jsonl"
+    path.write_text("\n".join([line(value=True), line(value=False, judge="human:x"), line(value=False)]) + "\n")
+    with pytest.raises(InputError) as caught:
+        ImportedJudgments().add_file(path)
+    assert caught.value.line == 3 and "contradicts line 1" in str(caught.value) and "'llm:a'" in str(caught.value)
+    # the same three judges agreeing with themselves load, with one disagreement between judges noted
+    path.write_text("\n".join([line(value=True), line(value=False, judge="human:x"), line(value=True)]) + "\n")
+    summary = ImportedJudgments().add_file(path)
+    assert summary.disagreements == 2  # yes -> no (human:x), no -> yes (llm:a again)
+
+
 def test_same_value_twice_or_other_judge_is_not_an_error(tmp_path):
     path = tmp_path / "j.jsonl"
     path.write_text("\n".join([line(value=True), line(value=True), line(value=False, judge="human:x")]) + "\n")

@@ -175,3 +175,71 @@ def test_export_is_deterministic(tmp_path):
 def test_help_has_examples(command):
     result = invoke(*command)
     assert result.exit_code == 0 and "argue-eval assess" in result.output
+
+
+def test_csv_guards_formula_cells_and_round_trips(tmp_path):
+    """Report text is untrusted: a cell starting with = + - @ would run as a spreadsheet formula, so the CSV
+    holds it behind an apostrophe; import removes one apostrophe, whether or not the spreadsheet kept it."""
+    run = json.loads((FIXTURES / "runA.jsonl").read_text().splitlines()[0])
+    run["sentences"] = [{"text": "=HYPERLINK(\"http://evil\")", "citations": ["d1"]},
+                        {"text": "-5 degrees was the low.", "citations": []},
+                        {"text": "'=not a formula", "citations": ["d2"]}]
+    run_path = tmp_path / "formula.jsonl"
+    run_path.write_text(json.dumps(run) + "\n")
+    pool = tmp_path / "pool.csv"
+    result = invoke("assess", "export", "--run", str(run_path), "--nuggets", str(FIXTURES / "nuggets.jsonl"),
+                    "-o", str(pool))
+    assert result.exit_code == 0, result.output
+    with open(pool, newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    sentences = {row["sentence"] for row in rows}
+    # one apostrophe before a formula character; one more before text that already starts with apostrophes
+    assert sentences == {"'=HYPERLINK(\"http://evil\")", "'-5 degrees was the low.", "''=not a formula"}
+    assert not any(cell[:1] in ("=", "+", "-", "@") for row in rows for cell in row.values())
+    for kept in (True, False):  # a spreadsheet that keeps the guard, and one that drops it on save
+        filled = tmp_path / f"filled-{kept}.csv"
+        with open(filled, "w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+            writer.writeheader()
+            for row in rows:
+                cells = dict(row, judgment="no")
+                if not kept:
+                    if row["sentence"].startswith("''"):
+                        continue  # text that itself began with an apostrophe does not survive a dropped guard
+                    cells = {k: v[1:] if v.startswith("'") else v for k, v in cells.items()}
+                writer.writerow(cells)
+        human = tmp_path / f"human-{kept}.jsonl"
+        result = invoke("assess", "import", str(filled), "--assessor", "alice", "-o", str(human))
+        assert result.exit_code == 0, result.output
+        imported = {j.sentence for j in read_judgments(human)}
+        expected = {"=HYPERLINK(\"http://evil\")", "-5 degrees was the low."}
+        assert imported == (expected | {"'=not a formula"} if kept else expected)
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"", "file is empty"),
+    (b'{"kind": "attested", "request_id": "T1", "sentence": "s", "value": true, "judge": "j"}\n',
+     ":1: item_id: missing: not an exported assessment item"),
+    (b"item_id,kind,judgment,hash\nq1,attested,yes,abc\n\xff\xfe\n", ":3: not valid UTF-8"),
+])
+def test_import_of_a_file_that_is_not_a_filled_pool_is_a_located_error(tmp_path, content, message):
+    path = tmp_path / ("pool.csv" if b"item_id," in content else "pool.jsonl")
+    path.write_bytes(content)
+    result = invoke("assess", "import", str(path), "--assessor", "a", "-o", str(tmp_path / "h.jsonl"))
+    assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+    result = invoke("assess", "import", str(tmp_path), "--assessor", "a", "-o", str(tmp_path / "h.jsonl"))
+    assert result.exit_code == 2 and "is a directory" in result.output
+
+
+def test_csv_pool_with_a_long_document_text_reads(tmp_path):
+    """A cited document can be longer than the csv module's default cell limit (131,072 characters)."""
+    from argue_eval.organizer.assessment import read_pool
+
+    path = tmp_path / "pool.csv"
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["item_id", "kind", "judgment", "hash", "doc_text"])
+        writer.writerow(["q1", "attested", "yes", "h", "x" * 200_000])
+    ((line, item),) = list(read_pool(path))
+    assert line == 2 and len(item["doc_text"]) == 200_000 and item["judgment"] == "yes"
+    assert csv.field_size_limit() == 131_072  # the module-wide limit is restored afterwards

@@ -336,7 +336,7 @@ def test_skip_bad_lines_keeps_the_rest_and_records_warnings(tmp_path):
         assert len(store) == 2
         assert store.get("a").text == "first a"  # the first of repeated ids wins
         assert [str(w) for w in store.warnings] == [
-            f"{path}:2: warning: invalid JSON: Expecting value (column 1)",
+            f"{path}:2: warning: invalid JSON: this line is not a JSON object ('not json')",
             f"{path}:4: warning: duplicate document id 'a' (first on line 1)",
             f"{path}:5: doc_id: warning: missing document id (this collection's id field is 'doc_id', as on line 1)",
         ]

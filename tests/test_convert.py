@@ -77,8 +77,21 @@ def test_cross_kind_and_read_only_targets_are_refused(tmp_path):
     assert result.exit_code == 2
     assert "runs format 'rag24' can be read but not written; writable runs formats: argue, neuclir24, ragtime" in result.stderr
     result = convert(str(F / "run.neuclir24.jsonl"), "--to", "nope", "-o", str(out))
-    assert result.exit_code == 2 and "unknown runs format 'nope'" in result.stderr
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "--to: unknown runs format 'nope'; writable runs formats: argue, neuclir24, ragtime"
     assert not out.exists()
+
+
+def test_output_that_cannot_be_written_is_one_line_exit_2(tmp_path):
+    (tmp_path / "dir").mkdir()
+    result = convert(str(F / "run.neuclir24.jsonl"), "--to", "argue", "-o", str(tmp_path / "dir"))
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"{tmp_path / 'dir'}: is a directory; give the output a file name"
+    (tmp_path / "file").write_text("x")
+    result = convert(str(F / "run.neuclir24.jsonl"), "--to", "argue", "-o", str(tmp_path / "file" / "out.jsonl"))
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"{tmp_path / 'file' / 'out.jsonl'}: cannot write the output here")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir", "file"]
 
 
 def test_broken_input_leaves_previous_output_untouched(tmp_path):

@@ -122,6 +122,8 @@ def test_fast_path_builds_what_the_careful_parser_builds(name):
         {"run_id": "r", "request_id": 5, "sentences": []},
         {"run_id": "r", "request_id": "q", "sentences": [{"text": "a", "citations": ["d", 3]}]},
         {"run_id": "r", "request_id": "q", "sentences": [{"text": "a", "citations": [""]}]},
+        {"run_id": "r", "request_id": "q", "sentences": [], "references": ["d", ""]},
+        {"run_id": "r", "request_id": "q", "sentences": [], "collection_ids": [" "]},
         {"run_id": "r", "request_id": "q", "sentences": [{"text": "a", "citations": ["d"], "citation_scores": [1]}]},
         {"run_id": "r", "request_id": "q", "sentences": "no"},
         {"run_id": " ", "request_id": "q", "sentences": []},
@@ -152,6 +154,14 @@ def test_missing_run_id_is_located(tmp_path):
     path = write_lines(tmp_path / "run.jsonl", {k: v for k, v in GOOD.items() if k != "run_id"})
     with pytest.raises(InputError, match=r":1: run_id: missing required field 'run_id'"):
         list(read_reports(path, "neuclir24"))
+
+
+def test_empty_reference_id_is_located(tmp_path):
+    # An empty id in references is as unusable as one in citations (both name documents).
+    path = write_lines(tmp_path / "run.jsonl", {**GOOD, "references": ["d1", ""]})
+    with pytest.raises(InputError) as err:
+        list(read_reports(path, "neuclir24"))
+    assert str(err.value) == f"{path}:1: references[1]: expected a non-empty string id, found an empty string"
 
 
 def test_rag24_index_out_of_range_is_located(tmp_path):

@@ -7,7 +7,7 @@ import pytest
 
 from argue_eval.errors import ArgueError, InputError
 from argue_eval.formats import detect, read_qrels, read_ranked, write
-from argue_eval.formats.ranked import read_rankings, trec_order
+from argue_eval.formats.ranked import OTHER_WHITESPACE, _parse_columns, read_ranked_columns, trec_order
 from argue_eval.model import QrelsRow, RankedRow
 
 
@@ -31,7 +31,7 @@ def test_tabs_and_mixed_whitespace_are_columns(fixtures):
 
 def test_trec_order_is_score_desc_then_docno_desc(fixtures):
     # The shared example ties 3333 and 2222 at 11.0; trec_eval puts the larger docno first: 3333, 2222.
-    pairs = read_rankings(fixtures / "organizer" / "run.ranked.trec")["bm25"]["101"]
+    pairs = [(row.doc_id, row.score) for row in read_ranked(fixtures / "organizer" / "run.ranked.trec") if row.query_id == "101"]
     ordered = [doc for doc, _ in trec_order(list(reversed(pairs)))]
     assert ordered == [
         "a1f3c2e0-1111-4a2b-9c3d-000000000001",
@@ -42,12 +42,11 @@ def test_trec_order_is_score_desc_then_docno_desc(fixtures):
 
 def test_fast_reader_agrees_with_row_reader(fixtures):
     path = fixtures / "organizer" / "pool.A.trec"
-    fast = read_rankings(path)
+    columns = read_ranked_columns(path)
+    fast = list(zip(columns.qid, columns.docno, columns.score, columns.tag))
     rows = list(read_ranked(path))
-    rebuilt: dict = {}
-    for row in rows:
-        rebuilt.setdefault(row.run_id, {}).setdefault(row.query_id, []).append((row.doc_id, row.score))
-    assert fast == rebuilt
+    assert fast == [(row.query_id, row.doc_id, row.score, row.run_id) for row in rows]
+    assert len(fast) == 5 and columns.score.dtype.kind == "f"
 
 
 @pytest.mark.parametrize(
@@ -62,7 +61,7 @@ def test_fast_reader_agrees_with_row_reader(fixtures):
 def test_ranked_errors_are_located(tmp_path, line, message):
     path = tmp_path / "run.trec"
     path.write_text("1 Q0 d0 1 3.0 r\n\n" + line)
-    for reader in (lambda p: list(read_ranked(p, "trec-run")), read_rankings):
+    for reader in (lambda p: list(read_ranked(p, "trec-run")), read_ranked_columns):
         with pytest.raises(InputError) as caught:
             reader(path)
         assert str(caught.value) == f"{path}:3: {message}"
@@ -90,6 +89,14 @@ def test_writer_refuses_ids_with_spaces(tmp_path):
     with pytest.raises(ArgueError, match="without whitespace"):
         write([RankedRow("1", "doc one", 1, 1.0, "r")], tmp_path / "x.trec", "trec-run")
     assert not (tmp_path / "x.trec").exists()
+    good = RankedRow("1", "d", 1, 1.0, "r")
+    for bad in [RankedRow("1", "a\tb", 2, 1.0, "r"), RankedRow("1", "d2", 2, 1.0, "r\r"), RankedRow("", "d2", 2, 1.0, "r"),
+                RankedRow("1", "d\u2003x", 2, 1.0, "r"), RankedRow("1", "d\nx", 2, 1.0, "r")]:
+        with pytest.raises(ArgueError, match="TREC files need non-empty ids without whitespace"):
+            write([good, bad], tmp_path / "x.trec", "trec-run")
+        assert not (tmp_path / "x.trec").exists()
+    with pytest.raises(ArgueError, match="cannot write '1 0 d 2 1': TREC files need"):
+        write([QrelsRow("1", "d 2", 1)], tmp_path / "q.trec", "trec-qrels")
 
 
 def test_reads_qrels_keeping_negative_grades_and_duplicates(tmp_path):
@@ -134,11 +141,43 @@ def test_column_reader_agrees_with_row_reader_on_messy_files(tmp_path):
     ("1 Q0 d1 1 2.0 r\n1 Q0 d2 2 inf r\n", ":2: score: expected a finite number, found 'inf'"),
     ("1 Q0 d1 1 2.0 r\n1 Q0 d2 2.0 1.0 r\n", ":2: rank: expected an integer, found '2.0'"),
     ("1 Q0 d1 1 2.0 r\n1 Q0 d2 2 1.0\n", ":2: expected 6 whitespace-separated columns"),
+    # pandas would read these as six good columns; str.split() (the line reader) does not:
+    ("1 Q0 d1 1 2.0 r\n1\xa0x Q0 d2 2 1.0 r\n", ":2: expected 6 whitespace-separated columns `qid Q0 docno rank score tag`, found 7"),
+    ("1 Q0 d1 1 2.0 r\r1 Q0 d2 2 1.0 r\n", ":1: expected 6 whitespace-separated columns `qid Q0 docno rank score tag`, found 12"),
+    ("1 Q0 d1 1 True r\n", ":1: score: expected a number, found 'True'"),
 ])
 def test_column_reader_falls_back_to_located_errors(tmp_path, text, message):
     from argue_eval.formats.ranked import read_ranked_columns
 
     path = tmp_path / "run.trec"
     path.write_text(text)
+    assert _parse_columns(path) is None  # left to the line reader
     with pytest.raises(InputError, match=re.escape(message)):
         read_ranked_columns(path)
+
+
+def test_column_reader_parses_scores_exactly_like_float(tmp_path):
+    # Inputs where a fast decimal converter can be off by one unit in the last place: more than 17
+    # significant digits, halfway cases, subnormals, integers beyond 2**53, and an integer-only column.
+    texts = ["0.1000000000000000055511151231257827", "2.2250738585072011e-308", "4.9406564584124654e-324",
+             "9007199254740993", "1e23", "8.589973e9", "0.30000000000000004", "179769313486231570814527423731704356798070e267",
+             "1.00000000000000011102230246251565404236316680908203125", "123456789012345678901234567890", "-0.0"]
+    path = tmp_path / "run.trec"
+    path.write_text("".join(f"1 Q0 d{i} {i + 1} {text} r\n" for i, text in enumerate(texts)))
+    assert _parse_columns(path) is not None  # the vectorized path reads this file (no fallback)
+    assert [score.hex() for score in read_ranked_columns(path).score.tolist()] == [float(text).hex() for text in texts]
+    path.write_text("1 Q0 a 1 3 r\n1 Q0 b 2 -2 r\n")
+    assert read_ranked_columns(path).score.tolist() == [3.0, -2.0]
+
+
+def test_other_whitespace_lists_every_split_character():
+    expected = {chr(code) for code in range(0x110000) if chr(code).isspace()} - set(" \t\n\r")
+    assert set(OTHER_WHITESPACE) == expected
+
+
+def test_a_run_whose_first_score_is_not_finite_is_recognized_and_explained(tmp_path):
+    path = tmp_path / "run.trec"
+    path.write_text("1 Q0 d1 1 nan r\n")
+    assert detect(path).name == "trec-run"
+    with pytest.raises(InputError, match=re.escape(f"{path}:1: score: expected a finite number, found 'nan'")):
+        list(read_ranked(path))

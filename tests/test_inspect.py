@@ -234,3 +234,82 @@ def test_bad_line_midway_is_located(tmp_path):
 
 def test_summarize_api_matches_cli():
     assert summarize(F / "run.argue.jsonl") == {**inspect_json(str(F / "run.argue.jsonl")), "path": str(F / "run.argue.jsonl")}
+
+
+# ------------------------------------------------- counting on real-shaped files (as past tracks wrote them)
+def write_jsonl(path: Path, *objs: object) -> Path:
+    path.write_text("".join(json.dumps(obj) + "\n" for obj in objs), encoding="utf-8")
+    return path
+
+
+def test_neuclir24_eval_counts_a_question_repeated_with_other_answers_once(tmp_path):
+    # The shape of NeuCLIR 2024's published sample (topic 269): a question text listed several times, each
+    # time with other answers, and documents shared between answers; plus a negative "no" question.
+    d = ["d1", "d2", "d3"]
+    path = write_jsonl(tmp_path / "eval.jsonl", {
+        "request_id": "269", "collection_ids": ["neuclir/1/zho"], "report": [["Stonehenge.", ["d1"]]],
+        "questions": [
+            ["Where from?", [["Anatolia", d], ["Modern Turkey", d], ["Anatolia and the Aegean", ["d3"]]]],
+            ["Why travel?", [["For religious gatherings", ["x"]], ["Religious purposes", ["y"]]]],
+            ["Why travel?", [["For ceremonial parades", ["z"]], ["For religious gatherings", ["x", "z"]]]],
+            ["What else?", [["burial mounds", ["x", "z"]]]],
+            ["What else?", [["settlements", ["w", "v"]]]],
+            ["Evacuated?", [["no", []]]],
+        ],
+    })
+    out = inspect_json(str(path))
+    assert out["format"] == "neuclir24-eval"
+    assert out["questions"] == 4  # Where from?, Why travel? (x2), What else? (x2), Evacuated?
+    # Where from? 3 + Why travel? 3 (religious gatherings twice is one) + What else? 2 + Evacuated? 1
+    assert out["answers"] == 9
+    # Where from? 3+3+1 = 7; Why travel? gatherings {x, z} 2 + purposes 1 + parades 1 = 4; What else? 2+2 = 4
+    assert out["bindings"] == 15
+    assert (out["negative"], out["unlabelled"], out["unbound"]) == (1, 4, 0)
+
+
+def test_report_gen_eval_counts_follow_question_text_not_question_id(tmp_path):
+    # As in report_gen_eval banks: importance "NA", the same text under two question ids, an answer repeated
+    # within and across items, a leading space kept, an empty answer list, and a question that differs only
+    # by a trailing space (a different text, so a different question).
+    path = write_jsonl(
+        tmp_path / "bank.jsonl",
+        {"query_id": "300", "test_collection": "t", "query_text": "q", "info": {"src_lang": "fas"}, "items": [
+            {"query_id": "300", "info": {"importance": "NA", "used": False}, "question_id": "300_a",
+             "question_text": "How many?", "gold_answers": ["More than 10", "10 years", "10 years"]},
+            {"query_id": "300", "info": {"importance": "NA", "used": False}, "question_id": "300_b",
+             "question_text": "How many?", "gold_answers": ["10 years", " the Arab"]},
+            {"query_id": "300", "info": {"importance": "NA"}, "question_id": "300_c", "question_text": "Empty?",
+             "gold_answers": []},
+            {"query_id": "300", "info": {"importance": "NA"}, "question_id": "300_d", "question_text": "How many? ",
+             "gold_answers": ["x"]}]},
+        {"query_id": "317", "items": [
+            {"info": {"importance": "vital"}, "question_id": "317_a", "question_text": "Alter ego?", "gold_answers": ["Ziggy"]},
+            {"info": {"importance": "okay"}, "question_id": "317_a", "question_text": "Alter ego?", "gold_answers": ["Duke"]},
+            {"info": {"importance": "okay"}, "question_id": "317_b", "question_text": "Cited?",
+             "gold_answers": [{"answer": "A", "citations": ["d1", "d2", "d1"]}, {"answer": "A", "citations": ["d3"]}]},
+            {"info": {"importance": "okay"}, "question_id": "317_c", "question_text": "How many?", "gold_answers": ["10 years"]}]},
+    )
+    out = inspect_json(str(path))
+    assert out["format"] == "report-gen-eval"
+    # 300: "How many?", "Empty?", "How many? "; 317: "Alter ego?", "Cited?", "How many?" (another topic)
+    assert (out["topics"], out["questions"]) == (2, 6)
+    # 300: (How many?, More than 10), (How many?, 10 years), (How many?, " the Arab"), ("How many? ", x);
+    # 317: (Alter ego?, Ziggy), (Alter ego?, Duke), (Cited?, A), (How many?, 10 years)
+    assert out["answers"] == 8
+    assert out["bindings"] == 3  # (Cited?, A) x {d1, d2, d3}
+    # vital: Alter ego? (its first label; the repeat's "okay" does not count); okay: Cited?, How many? (317)
+    assert (out["vital"], out["okay"], out["unlabelled"]) == (1, 2, 3)
+
+
+def test_nuggetizer_failed_importance_is_unlabelled(tmp_path):
+    # nuggetizer writes importance "failed" when its scorer could not grade a nugget.
+    path = write_jsonl(
+        tmp_path / "nuggets.jsonl",
+        {"query": "q", "qid": "2024-101", "nuggets": [
+            {"text": "A", "importance": "vital"}, {"text": "B", "importance": "failed"},
+            {"text": "A", "importance": "okay", "assignment": "support"}]},
+        {"query": "q", "qid": "2024-102", "nuggets": []},
+    )
+    out = inspect_json(str(path))
+    assert (out["format"], out["topics"], out["questions"], out["answers"]) == ("nuggetizer", 2, 2, 0)  # A, B
+    assert (out["vital"], out["okay"], out["unlabelled"], out["statements"]) == (1, 0, 1, 2)

@@ -123,3 +123,50 @@ def test_last_line_cut_inside_a_string_is_truncated(tmp_path):
     error = error_for(write_bytes(tmp_path, b'{"a": 1}\n{"text": "In August 2014 Tol'))
     assert error.line == 2
     assert "truncated last line" in str(error)
+
+
+@pytest.mark.parametrize("data", [b"not gzip at all\n", gzip.compress(b'{"a": 1}\n{"a": 2}\n')[:-12]])
+def test_broken_gzip_is_an_input_error_naming_the_file(tmp_path, data):
+    # Not gzip at all, and a real gzip stream cut short (its 8-byte trailer and some data missing).
+    path = write_bytes(tmp_path, data, "f.jsonl.gz")
+    error = error_for(path)
+    assert str(error).startswith(f"{path}: cannot decompress this .gz file")
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        # Python's json accepts these; JSON (and orjson) does not, so the diagnosis must not call them fine.
+        # Column 7 is where the value starts: { " s " : space = columns 1-6.
+        (b'{"s": NaN}\n', "invalid JSON: NaN and Infinity are not JSON numbers (column 7); write a number or null"),
+        # orjson stops after the sign: column 8 is the "I" ({ " s " : space - I = columns 1-8)
+        (b'{"s": -Infinity}\n', "invalid JSON: NaN and Infinity are not JSON numbers (column 8); write a number or null"),
+        (b'{"s": 1e400}\n', "invalid JSON: number is infinity when parsed as double (column 7)"),
+        # A TREC line where JSON Lines was expected: Python would read "101" and then stop.
+        (b"101 0 doc-1 1\n", "invalid JSON: this line is not a JSON object ('101 0 doc-1 1')"),
+    ],
+)
+def test_values_only_python_accepts_are_named(tmp_path, line, message):
+    error = error_for(write_bytes(tmp_path, b'{"a": 1}\n' + line))
+    assert (error.line, error.problem.message) == (2, message)
+
+
+def test_read_json_names_nan_with_its_line(tmp_path):
+    path = write_bytes(tmp_path, b'{\n  "a": 1,\n  "b": NaN\n}\n', "f.json")
+    with pytest.raises(InputError) as info:
+        read_json(path)
+    assert (info.value.line, info.value.problem.message) == (
+        3, "invalid JSON: NaN and Infinity are not JSON numbers (column 8); write a number or null")
+
+
+def test_atomic_writer_refuses_a_directory_and_an_unwritable_place(tmp_path):
+    (tmp_path / "out").mkdir()
+    with pytest.raises(InputError, match="is a directory; give the output a file name"):
+        with atomic_writer(tmp_path / "out"):
+            pass
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(InputError, match="cannot write the output here"):
+        with atomic_writer(blocker / "sub" / "out.jsonl"):  # a parent that is a file cannot be made a directory
+            pass
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "out"]  # no temporary file left behind

@@ -145,3 +145,13 @@ def test_autoargue_unknown_judgment_type_is_warned_once(tmp_path):
     with pytest.warns(UserWarning, match="SENTENCE_IS_NICE"):
         records = list(iter_autoargue(path))
     assert len(records[0].judgments) == 6
+
+
+def test_first_line_missing_its_judge_is_a_field_error_not_an_unknown_file(tmp_path):
+    """Detection needs only a judgment kind and a request id; the reader then names the missing field."""
+    path = tmp_path / "j.jsonl"
+    path.write_text(json.dumps({"kind": "attested", "request_id": "1", "sentence": "s", "doc_id": "d", "value": True}) + "\n")
+    assert detect(path, "judgments").name == "argue"
+    with pytest.raises(InputError) as caught:
+        list(read_judgments(path))
+    assert str(caught.value) == f"{path}:1: judge: missing required field 'judge' (expected a string)"

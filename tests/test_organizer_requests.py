@@ -50,6 +50,9 @@ def test_new_request_is_checked():
         new_request([request], "s01", "Other")
     with pytest.raises(ArgueError, match="neither a title nor a problem statement"):
         new_request([], "s02", "", limit=100)
+    for bad in ("", " s03"):
+        with pytest.raises(ArgueError, match="request id: expected a non-empty id"):
+            new_request([], bad, "Title", limit=100)
 
 
 def test_new_command_appends_with_prompts(tmp_path):
@@ -66,6 +69,8 @@ def test_new_command_appends_with_prompts(tmp_path):
     assert requests[0].aspects == ("cause",)
     again = CliRunner().invoke(cli, args)
     assert again.exit_code == 2 and "request id 's01' is already in the file" in again.output
+    blank = CliRunner().invoke(cli, [*args[:3], "--request-id", " ", *args[5:]])
+    assert blank.exit_code == 2 and blank.output == "request id: expected a non-empty id without surrounding spaces, found ''\n"
     assert len(path.read_text().splitlines()) == 2
 
 

@@ -110,6 +110,18 @@ def test_build_checks_the_pool(fixtures):
     assert build_qrels(pool, [assessed], unjudged="drop").qrels["2"] == {"d8": 1}
 
 
+def test_build_conflicting_assessors(tmp_path):
+    a = read_assessments(_write(tmp_path / "a.trec", "1 0 d1 1\n1 0 d2 0\n"))
+    b = read_assessments(_write(tmp_path / "b.trec", "1 0 d1 1\n1 0 d2 2\n"))
+    with pytest.raises(InputError) as caught:
+        build_qrels(None, [a, b])
+    assert str(caught.value) == (
+        f"{b.path}:2: topic '1', document 'd2' has grade 2 here but 0 in {a.path}:2; pass --on-duplicate max|last to resolve conflicts"
+    )
+    assert build_qrels(None, [b, a], on_duplicate="max").qrels == {"1": {"d1": 1, "d2": 2}}
+    assert build_qrels(None, [b, a], on_duplicate="last").qrels == {"1": {"d1": 1, "d2": 0}}
+
+
 def test_build_refuses_an_unjudged_marker(tmp_path, fixtures):
     pool_file = fixtures / "organizer" / "pool.small.qrels"
     with pytest.raises(InputError, match="grade -1 marks an unjudged pool entry"):

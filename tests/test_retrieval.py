@@ -104,7 +104,7 @@ def test_empty_ranking_scores_zero():
     "text, ranx",
     [("P_10", "precision@10"), ("P@5", "precision@5"), ("P.5", "precision@5"), ("ndcg_cut_20", "ndcg@20"),
      ("recip_rank", "mrr"), ("Rprec", "r-precision"), ("success_10", "hit_rate@10"), ("ndcg@10-l2", "ndcg@10-l2"),
-     ("map", "map"), ("recall@100", "recall@100"), ("rbp.95", "rbp.95")],
+     ("map", "map"), ("recall@100", "recall@100"), ("rbp.95", "rbp.95"), ("f1", "f1"), ("F1@5", "f1@5"), ("bpref-l2", "bpref-l2")],
 )
 def test_measure_names(text, ranx):
     assert parse_measures(text)[0].ranx == ranx
@@ -134,6 +134,65 @@ def test_retrieval_command_with_nuggets_as_relevance(fixtures):
     assert result.exit_code == 0, result.output
     # Nugget bindings make 1111, 2222 and 3333 relevant (the "2014" answer cites all three): P@3 = 1.
     assert "team-a-run1\t101\tP@3\t1.0" in result.output
+
+
+# bpref fixture: judged r1 = r2 = 1 (R = 2), n1 = n2 = 0 (N = 2), u = -1 (pooled, not judged); x unjudged.
+BPREF_QRELS = {"b1": {"r1": 1, "r2": 1, "n1": 0, "n2": 0, "u": -1}, "b2": {"r1": 1, "r2": 1}}
+BPREF_RUN = Rankings("b", {"b1": ["n1", "u", "r1", "x", "n2", "r2"], "b2": ["x", "r1"]})
+
+
+def test_bpref_follows_trec_eval():
+    table = _table(evaluate(BPREF_QRELS, [BPREF_RUN], "bpref map"))
+    # b1: r1 has one judged non-relevant document above it (n1; u and x are unjudged): 1 - min(1, 2)/min(2, 2)
+    # = 0.5; r2 has two (n1, n2): 1 - 2/2 = 0; bpref = (0.5 + 0) / 2 = 0.25. ranx, counting u as judged
+    # non-relevant, would give 0.
+    assert table[("b", "b1", "bpref")] == pytest.approx(0.25)
+    # b2 has no judged non-relevant document (N = 0): each relevant document retrieved scores 1 (trec_eval's
+    # special case; ranx divides by zero): 1 / R = 0.5.
+    assert table[("b", "b2", "bpref")] == pytest.approx(0.5)
+    # A grade of -1 is not relevant for the other measures either: b1's relevant documents are at ranks 3
+    # and 6: AP = (1/3 + 2/6) / 2 = 1/3.
+    assert table[("b", "b1", "map")] == pytest.approx(1 / 3)
+
+
+def test_topics_without_judged_documents_score_zero():
+    # A pool file used as qrels by mistake (every grade -1) and a nugget topic with no bound document: every
+    # measure is 0 (nothing is relevant), the topics still count under -c, and nothing crashes.
+    run = [Rankings("r", {"1": ["a", "b"], "2": ["c"], "3": ["d"]})]
+    table = _table(evaluate({"1": {"a": -1, "b": -1}, "2": {}, "3": {"d": 1}}, run, "map bpref ndcg@2"))
+    assert [table[("r", topic, "map")] for topic in ("1", "2", "3")] == [0.0, 0.0, 1.0]
+    assert table[("r", "all", "map")] == pytest.approx(1 / 3) and table[("r", "all", "bpref")] == pytest.approx(1 / 3)
+    table = _table(evaluate({"1": {"a": -1}}, run, "map"))
+    assert table[("r", "1", "map")] == table[("r", "all", "map")] == 0.0
+
+
+def test_negative_grades_are_unjudged_not_relevant():
+    run = [Rankings("r", {"1": ["a", "b"]})]
+    table = _table(evaluate({"1": {"a": -1, "b": 1}}, run, "P@1 map ndcg@2"))
+    # a is not relevant: P@1 = 0; AP = (1/2) / 1 = 0.5; nDCG@2 = (1/log2(3)) / 1 = 0.6309298.
+    assert (table[("r", "1", "P@1")], table[("r", "1", "map")]) == (0.0, 0.5)
+    assert table[("r", "1", "ndcg@2")] == pytest.approx(1 / math.log2(3))
+
+
+@pytest.mark.search
+def test_bpref_and_negative_grades_agree_with_trec_eval(tmp_path):
+    """The bpref fixture above through the real trec_eval (Anserini's jar), which reads -1 as unjudged."""
+    from argue_eval.errors import MissingDependencyError
+    from argue_eval.java import anserini_jar, find_java
+
+    try:
+        java, jar = find_java(), anserini_jar()
+    except MissingDependencyError as error:
+        pytest.skip(str(error))
+    qrels = tmp_path / "q.trec"
+    qrels.write_text("".join(f"{t} 0 {d} {g}\n" for t, docs in BPREF_QRELS.items() for d, g in docs.items()))
+    run = tmp_path / "r.trec"
+    run.write_text("".join(f"{t} Q0 {d} {i + 1} {10 - i} b\n" for t, docs in BPREF_RUN.topics.items() for i, d in enumerate(docs)))
+    output = subprocess.run([str(java.java), "-cp", str(jar), "trec_eval", "-c", "-q", "-m", "bpref", "-m", "map", str(qrels), str(run)],
+                            capture_output=True, text=True, timeout=120, check=True).stdout
+    theirs = {(line.split()[0], line.split()[1]): float(line.split()[2]) for line in output.splitlines() if line.strip()}
+    ours = _table(evaluate(read_qrels(qrels), ranked_run_rankings(run), "bpref map"))
+    assert theirs == {(m, t): pytest.approx(ours[("b", t, m)], abs=5e-5) for m in ("bpref", "map") for t in ("b1", "b2", "all")}
 
 
 @pytest.mark.search

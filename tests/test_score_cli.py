@@ -131,6 +131,11 @@ def test_bad_options_are_user_errors(tmp_path):
     assert result.exit_code == 2 and "IMPORTANCE in vital, okay, none" in result.output
     result = run(*base_args(tmp_path, "-o", str(tmp_path / "s.tsv"), "--relevance", "qrels"))
     assert result.exit_code == 2 and "--qrels" in result.output
+    # a NaN or infinite weight would put NaN in every weighted ratio: refused before anything is read
+    for weights in ("vital=nan", "okay=inf", "none=-1"):
+        result = run(*base_args(tmp_path, "-o", str(tmp_path / "s.tsv"), "--weights", weights))
+        assert result.exit_code == 2 and "must be a finite number >= 0" in result.output, weights
+    assert not (tmp_path / "s.tsv").exists()
 
 
 def test_relevance_from_qrels(tmp_path):

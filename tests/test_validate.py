@@ -79,19 +79,34 @@ def test_citation_index_out_of_range(tmp_path):
 # --- topics ------------------------------------------------------------------------------------------------
 
 
-def test_missing_topic_is_an_error_at_file_level(tmp_path):
+def test_missing_topic_points_at_the_request_line(tmp_path):
+    # A report that is absent has no line in the run: FILE:LINE is where request 102 is (line 2 of the
+    # requests fixture), and the message names the run file.
     path = write_run(tmp_path, neuclir("101", [("A.", ["d1"])]), neuclir("103", [("B.", ["d2"])]))
     validation = validate_runs([path], REQUESTS)
-    assert messages(validation.problems) == [f"{path}: run 'r1' has no report for request '102'"]
+    assert messages(validation.problems) == [f"{REQUESTS}:2: request_id: run 'r1' in {path} has no report for request '102'"]
     assert validation.exit_code == 1
+
+
+def test_missing_topic_uses_the_request_formats_id_field(tmp_path):
+    requests = tmp_path / "topics.jsonl"  # RAGTIME 2026 topics: the id field is topic_id
+    requests.write_text(
+        '{"topic_id": "101", "collection_id": "c", "title": "t", "background": "b", "problem_statement": "p"}\n'
+        '{"topic_id": "102", "collection_id": "c", "title": "t", "background": "b", "problem_statement": "p"}\n',
+        encoding="utf-8",
+    )
+    path = write_run(tmp_path, neuclir("101", [("A.", ["d1"])]))
+    assert messages(validate_run(path, requests)) == [
+        f"{requests}:2: topic_id: run 'r1' in {path} has no report for request '102'"
+    ]
 
 
 def test_missing_topic_can_be_a_warning(tmp_path):
     path = write_run(tmp_path, neuclir("101", [("A.", ["d1"])]))
     validation = validate_runs([path], REQUESTS, options=ValidateOptions(severity={"missing-topic": "warning"}))
     assert messages(validation.problems) == [
-        f"{path}: warning: run 'r1' has no report for request '102'",
-        f"{path}: warning: run 'r1' has no report for request '103'",
+        f"{REQUESTS}:2: request_id: warning: run 'r1' in {path} has no report for request '102'",
+        f"{REQUESTS}:3: request_id: warning: run 'r1' in {path} has no report for request '103'",
     ]
     assert validation.exit_code == 0
 
@@ -115,8 +130,8 @@ def test_several_run_ids_is_a_warning_and_topics_are_checked_per_run(tmp_path):
     validation = validate_runs([path], REQUESTS)
     assert messages(validation.problems) == [
         f"{path}:4: run_id: warning: run id 'r2' differs from 'r1' (line 1); a run file normally holds one run",
-        f"{path}: run 'r2' has no report for request '102'",
-        f"{path}: run 'r2' has no report for request '103'",
+        f"{REQUESTS}:2: request_id: run 'r2' in {path} has no report for request '102'",
+        f"{REQUESTS}:3: request_id: run 'r2' in {path} has no report for request '103'",
     ]
 
 

@@ -47,7 +47,7 @@ def test_warnings_alone_still_exit_0(tmp_path):
     result = validate(str(path), "--requests", REQUESTS, "--warn", "missing-topic")
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [
-        f"{path}: warning: run 'r1' has no report for request '103'",
+        f"{REQUESTS}:3: request_id: warning: run 'r1' in {path} has no report for request '103'",
         "0 errors, 1 warning, 2 reports checked in 1 run file",
     ]
 
@@ -61,7 +61,7 @@ def test_errors_exit_1_sorted_then_summary(tmp_path):
         f"{path}:2: sentences: report is 201 characters long, over the limit of 200 characters (request '101'; "
         "counted as the sum of the NFKC-normalized sentences' lengths)",
         f"{path}:3: request_id: second report for request '102' in run 'r1' (first on line 1)",
-        f"{path}: run 'r1' has no report for request '103'",
+        f"{REQUESTS}:3: request_id: run 'r1' in {path} has no report for request '103'",
         "3 errors, 0 warnings, 3 reports checked in 1 run file",
     ]
 
@@ -110,6 +110,35 @@ def test_malformed_json_lines_exit_2_with_a_located_message(tmp_path, data, line
     first, summary = result.stdout.splitlines()[-2:]
     assert first.startswith(f"{path}:{lineno}: {message}")
     assert summary.endswith("; 1 file could not be read to the end")
+
+
+@pytest.mark.parametrize(
+    "obj, field, message",
+    [
+        ({"run_id": "r1", "collection_ids": [], "sentences": []}, "request_id",
+         "missing required field 'request_id' (expected a string id)"),
+        ({"run_id": "r1", "request_id": "101", "sentences": "abc"}, "sentences",
+         "expected an array of sentence objects {text, citations}, found a string ('abc')"),
+        ({"metadata": {"run_id": "r1", "topic_id": "101"}, "responses": {"text": "a"}}, "responses",
+         "expected an array of sentence objects {text, citations}, found an object"),
+    ],
+    ids=["missing-request-id", "sentences-not-a-list", "ragtime-responses-not-a-list"],
+)
+def test_schema_error_on_the_first_line_is_located_not_unrecognized(tmp_path, obj, field, message):
+    # Detection looks at the first line; a run whose first line is broken must still be read as a run so
+    # that the parser names the field (exit 1), instead of "cannot recognize the file" (exit 2).
+    path = write(tmp_path, json.dumps(obj) + "\n")
+    result = validate(str(path))
+    assert result.exit_code == 1, result.output
+    assert result.stdout.splitlines()[0] == f"{path}:1: {field}: {message}"
+
+
+def test_broken_gzip_run_exits_2_with_one_line(tmp_path):
+    path = write(tmp_path, b"\x1f\x8b\x08\x00 cut short", name="run.jsonl.gz")
+    result = validate(str(path), "--requests", REQUESTS)
+    assert result.exit_code == 2
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert result.stdout.splitlines()[0].startswith(f"{path}: cannot decompress this .gz file")
 
 
 def test_unrecognized_run_format_exits_2(tmp_path):

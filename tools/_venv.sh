@@ -16,7 +16,7 @@ ensure_venv() {
     [ -n "$extras" ] && spec=".[$extras]"
     local stamp=".venv/.argue-eval-installed"
     local want
-    want="$(cat setup.cfg pyproject.toml | sha256sum | cut -c1-16) $extras"
+    want="$(cat setup.cfg pyproject.toml | cksum | cut -d" " -f1) $extras"  # cksum: POSIX, also on macOS
     if [ ! -f "$stamp" ] || ! grep -qxF -- "$want" "$stamp"; then
         echo "Installing argue-eval${extras:+ with extras [$extras]} into .venv (log: .venv/install.log)..." >&2
         {

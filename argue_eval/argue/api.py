@@ -6,7 +6,6 @@ the long ``run_id request_id metric value`` format plus the per-report details.
 """
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -17,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..errors import ArgueError, InputError
 from ..judges.base import JudgmentSource
 from ..judges.imported import ImportedJudgments, paused_gc
-from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey, QrelsRow, Report, Request, TopicNuggets
+from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey, QrelsRow, Report, Request, TopicNuggets, natural_key
 from ..progress import progress
 from .flowchart import Asker, Missing, ReportOutcome, evaluate_report
 from .measures import TABLE_FORMATS, aggregate_rows, autoargue_rows, counts_for, ratios, topic_rows, zero_counts
@@ -47,11 +46,6 @@ class MissingJudgmentsError(ArgueError):
             "or score anyway with --missing-judgments zero (a missing answer counts as no) or skip (reports "
             "lacking judgments are left out)."
         )
-
-
-def natural_key(text: str) -> tuple[tuple[int, Any], ...]:
-    """Sort key that puts ``2`` before ``10`` and keeps ``2024-105741``-style ids in numeric order."""
-    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text) if part)
 
 
 @dataclass
@@ -397,6 +391,9 @@ def score(
 
     from ..formats import read_nuggets, read_qrels, read_requests
 
+    if table_format not in TABLE_FORMATS:  # before any file is read
+        raise InputError("table_format", None, None,
+                         f"expected one of {', '.join(TABLE_FORMATS)}, found {table_format!r}")
     policies = Policies(relevance, nugget_scope, missing_topics, missing_judgments, unbound_questions,  # type: ignore[arg-type]
                         dict(weights or {}))
     nugget_list = list(read_nuggets(nuggets)) if isinstance(nuggets, (str, PathLike)) else list(nuggets)
@@ -404,11 +401,8 @@ def score(
                     else (list(requests) if requests is not None else None))
     qrels_rows = (list(read_qrels(qrels)) if isinstance(qrels, (str, PathLike))
                   else (list(qrels) if qrels is not None else None))
+    evaluation = Evaluation.build(nugget_list, policies, request_list, qrels_rows)  # checks before the big read
     source = load_judgments(judgments, nugget_list, keep_reports=runs is None)
-    evaluation = Evaluation.build(nugget_list, policies, request_list, qrels_rows)
-    if table_format not in TABLE_FORMATS:
-        raise InputError("table_format", None, None,
-                         f"expected one of {', '.join(TABLE_FORMATS)}, found {table_format!r}")
     result = run_scoring(iter_reports(runs, source), evaluation, source, details=details)
     rows = autoargue_rows(result.rows, ALL) if table_format == "autoargue" else result.rows
     table = pd.DataFrame(rows, columns=["run_id", "request_id", "metric", "value"])

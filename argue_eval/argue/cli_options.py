@@ -83,8 +83,6 @@ def load_inputs(runs: tuple[str, ...], nuggets: str, judgments: tuple[str, ...],
     nugget_list = list(read_nuggets(nuggets))
     request_list = list(read_requests(requests)) if requests else None
     qrels_rows = list(read_qrels(qrels)) if qrels else None
-    if policies.relevance == "qrels" and qrels_rows is None:
-        raise click.UsageError("--relevance qrels needs --qrels")
+    evaluation = Evaluation.build(nugget_list, policies, request_list, qrels_rows)  # checks before the big read
     source = load_judgments(list(judgments), nugget_list, keep_reports=not runs)
-    evaluation = Evaluation.build(nugget_list, policies, request_list, qrels_rows)
     return Inputs(evaluation, source, runs)

@@ -5,6 +5,7 @@ that two tables can only be compared when they were made the same way.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
@@ -67,6 +68,11 @@ class Policies:
                                  f"expected one of {', '.join(allowed)}, found {value!r}")
         merged = dict(DEFAULT_WEIGHTS)
         merged.update(self.weights)
+        for name, weight in merged.items():
+            # a NaN or infinite weight would make every weighted ratio NaN, which no score table may hold
+            if not math.isfinite(weight) or weight < 0:
+                raise InputError("--weights", None, None, f"weight for {name!r} must be a finite number >= 0, "
+                                 f"found {weight!r}")
         object.__setattr__(self, "weights", merged)
 
     def weight(self, importance: str | None) -> float:
@@ -97,7 +103,5 @@ def parse_weights(text: str) -> dict[str, float]:
             number = float(value)
         except ValueError:
             raise InputError("--weights", None, None, f"weight for {name!r} is not a number: {value!r}") from None
-        if number < 0:
-            raise InputError("--weights", None, None, f"weight for {name!r} must be >= 0, found {value!r}")
-        weights[name] = int(number) if number.is_integer() else number
+        weights[name] = int(number) if number.is_integer() else number  # range checked by Policies
     return weights

@@ -20,7 +20,6 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -31,7 +30,7 @@ from typing import IO, Any, Literal
 import orjson
 
 from ..errors import ArgueError, InputError, Problem
-from ..jsonio import _diagnose
+from ..jsonio import diagnose_line, temp_file_beside
 from ..model import Document
 from ..progress import progress
 from .base import ID_FIELDS, TEXT_FIELDS, BaseDocumentStore, document_from_record, pick_field
@@ -224,23 +223,16 @@ class _BadLine(Exception):
 
 def _build(path: Path, index_path: Path, state: SourceState, on_bad_line: OnBadLine) -> None:
     """Scan the collection once and write the index atomically (temporary file, then rename)."""
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{index_path.name}.", suffix=".tmp", dir=index_path.parent)
-    os.close(fd)
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp_name, 0o666 & ~umask)  # mkstemp makes 0600; a shared collection's index must be readable
+    tmp = temp_file_beside(index_path)  # readable by all whom the umask allows: a shared collection's index
     try:
-        connection = sqlite3.connect(tmp_name)
+        connection = sqlite3.connect(tmp)
         try:
             _fill(connection, path, state, on_bad_line)
         finally:
             connection.close()
-        os.replace(tmp_name, index_path)
+        os.replace(tmp, index_path)
     except BaseException:
-        try:
-            os.unlink(tmp_name)
-        except FileNotFoundError:
-            pass
+        tmp.unlink(missing_ok=True)
         raise
 
 
@@ -331,9 +323,9 @@ def _doc_id(path: Path, lineno: int, raw: bytes, handle: IO[bytes], fields: dict
     """
     try:
         record = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        error = _diagnose(path, lineno, raw, handle)
-        raise _BadLine(Problem(str(path), lineno, None, error.problem.message)) from None
+    except orjson.JSONDecodeError as error:
+        problem = diagnose_line(path, lineno, raw, handle, error).problem
+        raise _BadLine(Problem(str(path), lineno, None, problem.message)) from None
     if not isinstance(record, dict):
         raise _BadLine(Problem(str(path), lineno, None, "expected a JSON object (one document per line)"))
     if not fields:

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..formats.judgments import FORMATS as JUDGMENT_SPECS
+from ..model import JUDGMENT_KINDS
 from ..tables import TABLE_FORMATS, Table, count_noun, dumps_json, fmt_number, render_tables
 
 if TYPE_CHECKING:
@@ -107,6 +109,9 @@ def command(scores_a, scores_b, metric, metric_b, top_k, resamples, seed, confid
     write_output(text, output)
 
 
+JUDGMENT_FORMATS: tuple[str, ...] = tuple(name for spec in JUDGMENT_SPECS for name in (spec.name, *spec.aliases))
+
+
 def build_judgment_tables(result: JudgmentAgreement, label_a: str, label_b: str) -> list[Table]:
     rows = []
     for item in [*result.kinds, result.overall]:
@@ -122,8 +127,9 @@ def build_judgment_tables(result: JudgmentAgreement, label_a: str, label_b: str)
 @click.command("agree-judgments", context_settings=CONTEXT)
 @click.argument("judgments_a", type=click.Path(path_type=Path))
 @click.argument("judgments_b", type=click.Path(path_type=Path))
-@click.option("--judgments-format", default=None, metavar="NAME", help="Format of both files if detection should not guess.")
-@click.option("--kind", "kinds", multiple=True, metavar="KIND",
+@click.option("--judgments-format", default=None, type=click.Choice(JUDGMENT_FORMATS),
+              help="Format of both files if detection should not guess.")
+@click.option("--kind", "kinds", multiple=True, type=click.Choice(JUDGMENT_KINDS),
               help="Only these question kinds (repeatable), e.g. --kind answers --kind attested.")
 @click.option("--format", "output_format", type=click.Choice(TABLE_FORMATS), default="text", show_default=True)
 @click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="Write here instead of stdout.")
@@ -140,17 +146,21 @@ def judgments_command(judgments_a, judgments_b, judgments_format, kinds, output_
       argue-eval agree-judgments judgments.assessors.jsonl judgments.llm.jsonl
       argue-eval agree-judgments human.jsonl auto.jsonl --kind answers --format json -o agreement.json
     """
-    from ..formats import read_judgments
+    from ..formats import resolve
     from ..stats.judgment_agreement import judgment_agreement
 
     wanted = set(kinds)
+    specs = [resolve(path, "judgments", judgments_format) for path in (judgments_a, judgments_b)]
 
-    def load(path: Path):
-        for judgment in read_judgments(path, judgments_format):
+    def load(path: Path, spec):
+        for judgment in spec.read(path):
             if not wanted or judgment.kind in wanted:
                 yield judgment
 
-    result = judgment_agreement(load(judgments_a), load(judgments_b))
+    # canonical files are held to score's rule (one judge contradicting itself is an error); Auto-ARGUE
+    # files judge report by report, where a later report's answer replaces an earlier one
+    strict = (specs[0].name == "argue", specs[1].name == "argue")
+    result = judgment_agreement(load(judgments_a, specs[0]), load(judgments_b, specs[1]), strict=strict)
     if output_format == "json":
         text = dumps_json({"a": str(judgments_a), "b": str(judgments_b), **result.to_dict()})
     else:

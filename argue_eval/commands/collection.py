@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TextIO
 
 import click
 
@@ -79,7 +80,7 @@ def index_command(path: str, rebuild: bool, skip_bad_lines: bool, cache_dir: str
     help="Also read document ids from this file, one per line ('-' for standard input).",
 )
 @cache_dir_option
-def get_command(spec: str, doc_ids: tuple[str, ...], ids_from, cache_dir: str | None) -> None:
+def get_command(spec: str, doc_ids: tuple[str, ...], ids_from: TextIO | None, cache_dir: str | None) -> None:
     """Print documents by id as JSON Lines ({"doc_id", "title", "text"}), in the order asked.
 
     SPEC is a JSONL collection, an ir_datasets id or a Lucene index directory. An id that is not in the

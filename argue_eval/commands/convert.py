@@ -31,11 +31,12 @@ def command(path: str, target: str, output: str, kind: str | None, format_name: 
     from pathlib import Path
 
     from ..errors import InputError
-    from ..formats import all_formats, get_format
+    from ..formats import all_formats, get_format, resolve
     from ..formats._fields import LossyWriteWarning
-    from ..summary import resolve_format
+    from ..progress import progress
 
-    source = resolve_format(path, kind, format_name)  # type: ignore[arg-type]
+    source = resolve(path, kind, format_name)  # type: ignore[arg-type]
+    writable = ", ".join(sorted(s.name for s in all_formats() if s.kind == source.kind and s.write is not None))
     try:
         spec = get_format(target, source.kind)
     except InputError:
@@ -45,14 +46,16 @@ def command(path: str, target: str, output: str, kind: str | None, format_name: 
                 "--to", None, None,
                 f"{path} is a {source.kind} file; {target!r} is a {'/'.join(others)} format (convert keeps the kind)",
             ) from None
-        raise
+        raise InputError(
+            "--to", None, None, f"unknown {source.kind} format {target!r}; writable {source.kind} formats: {writable}"
+        ) from None
     if spec.write is None:
-        writable = sorted(s.name for s in all_formats() if s.kind == source.kind and s.write is not None)
         raise InputError("--to", None, None, f"{source.kind} format {spec.name!r} can be read but not written; "
-                         f"writable {source.kind} formats: {', '.join(writable)}")
+                         f"writable {source.kind} formats: {writable}")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", LossyWriteWarning)
-        count = spec.write(source.read(Path(path)), Path(output))
+        records = progress(source.read(Path(path)), desc=f"convert {Path(path).name}", unit=" rec")
+        count = spec.write(records, Path(output))
     for warning in caught:
         if issubclass(warning.category, LossyWriteWarning):
             click.echo(f"warning: {warning.message}", err=True)

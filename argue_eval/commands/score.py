@@ -53,7 +53,7 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, rel
     from ..argue.api import run_scoring
     from ..argue.measures import autoargue_rows
     from ..argue.policies import Policies, parse_weights
-    from ..formats.scores import format_value, write_scores_tsv
+    from ..formats.scores import score_lines, write_scores_tsv
     from ..jsonio import write_jsonl
 
     policies = Policies(relevance, nugget_scope, missing_topics, missing_judgments, unbound_questions,
@@ -68,10 +68,7 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, rel
         click.echo(f"note: {note}", err=True)
     rows = autoargue_rows(result.rows) if table_format == "autoargue" else result.rows
     if output == "-":
-        out = sys.stdout
-        out.write("run_id\trequest_id\tmetric\tvalue\n")
-        for run_id, request_id, metric, value in rows:
-            out.write(f"{run_id}\t{request_id}\t{metric}\t{format_value(value)}\n")
+        sys.stdout.writelines(score_lines(rows))
     else:
         write_scores_tsv(rows, output)
     if details_path is not None:

@@ -23,6 +23,7 @@ __all__ = [
     "all_formats",
     "get_format",
     "detect",
+    "resolve",
     "read",
     "write",
     "read_requests",
@@ -98,8 +99,28 @@ def detect(path: str | PathLike[str], kind: Kind | None = None) -> FormatSpec:
 
 
 def resolve(path: str | PathLike[str], kind: Kind | None = None, format: str | None = None) -> FormatSpec:
-    """The named format if given (checked against ``kind``), else the detected one."""
-    return get_format(format, kind) if format else detect(path, kind)
+    """The named format if given (checked against ``kind``), else the detected one.
+
+    Some names exist for several kinds (``rag24`` is both a topics and a run format); without ``kind``
+    the file's detected kind decides which one is meant, and when that cannot tell, the caller must say.
+    """
+    if not format:
+        return detect(path, kind)
+    if kind is not None:
+        return get_format(format, kind)
+    kinds = sorted({spec.kind for spec in all_formats() if format == spec.name or format in spec.aliases})
+    if len(kinds) > 1:
+        try:
+            detected: FormatSpec | None = detect(path)
+        except InputError:
+            detected = None
+        if detected is None or detected.kind not in kinds:
+            raise InputError(
+                "--format", None, None,
+                f"{format!r} names a format of several kinds ({', '.join(kinds)}); add --kind to say which",
+            )
+        return get_format(format, detected.kind)
+    return get_format(format)
 
 
 def read(path: str | PathLike[str], kind: Kind | None = None, format: str | None = None) -> tuple[FormatSpec, Iterator[Any]]:

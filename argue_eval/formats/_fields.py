@@ -12,10 +12,12 @@ found, because the person reading them is fixing a file, not our code.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
 
 from ..errors import InputError, Problem
+from ..jsonio import iter_jsonl
 
 _MISSING = object()
 
@@ -136,8 +138,12 @@ class Fields:
             return None
         return value
 
-    def id_list(self, value: Any, field: str, what: str = "document ids") -> tuple[str, ...]:
-        """A list of string ids (numbers read as text with a warning); bad items are reported and dropped."""
+    def id_list(self, value: Any, field: str, what: str = "document ids", key: str | None = None) -> tuple[str, ...]:
+        """A list of string ids (numbers read as text with a warning); bad items are reported and dropped.
+
+        With ``key``, an item may also be an object holding the id under that key (Auto-ARGUE references
+        ``{"doc_id": ...}``).
+        """
         if value is None:
             return ()
         if type(value) is not list:
@@ -145,10 +151,16 @@ class Fields:
             return ()
         out: list[str] = []
         for index, item in enumerate(value):
-            if type(item) is str:
+            if type(item) is str and item.strip():
                 out.append(item)
                 continue
-            ident = self.ident_value(item, f"{field}[{index}]")
+            where = f"{field}[{index}]"
+            if key is not None and type(item) is dict:
+                if key not in item:
+                    self.error(where, f"expected a reference object with a {key!r} field")
+                    continue
+                item, where = item[key], f"{where}.{key}"
+            ident = self.ident_value(item, where)
             if ident is not None:
                 out.append(ident)
         return tuple(out)
@@ -187,6 +199,20 @@ class Fields:
         self.error(field, f"expected {what}, found {type_name(value)}")
         return None
 
+    def required_array(self, obj: dict[str, Any], key: str, what: str) -> list[Any] | None:
+        """``obj[key]`` when it is a list; one error (missing, or not a list) naming ``what`` was expected."""
+        if key not in obj:
+            self.error(key, f"missing required field {key!r} (expected {what})")
+            return None
+        return self.array(obj[key], key, what)
+
+    def required_mapping(self, obj: dict[str, Any], key: str, what: str) -> dict[str, Any] | None:
+        """``obj[key]`` when it is an object; one error (missing, or not an object) naming ``what`` was expected."""
+        if key not in obj:
+            self.error(key, f"missing required field {key!r} (expected {what})")
+            return None
+        return self.mapping(obj[key], key, what)
+
     def choice(self, value: Any, field: str, choices: Iterable[str], default: Any) -> Any:
         choices = tuple(choices)
         if value in choices and type(value) is str:
@@ -203,3 +229,43 @@ def is_number(value: Any) -> bool:
 def unknown(obj: dict[str, Any], known: frozenset[str]) -> dict[str, Any]:
     """The fields of ``obj`` that the format's model does not hold, in file order (kept for round trips)."""
     return {key: value for key, value in obj.items() if key not in known}
+
+
+Record = TypeVar("Record")
+
+
+def jsonl_reader(parser: Callable[[dict[str, Any], Fields], Record | None], format_name: str) -> Callable[[Path], Iterator[Record]]:
+    """A streaming reader for a JSON Lines format whose lines ``parser`` turns into records, strictly.
+
+    Strict ``Fields`` (no problem list) raise ``InputError`` at the first schema error, so the parser
+    never returns ``None`` here; one line is parsed at a time, so a huge file is never held whole.
+    """
+
+    def read(path: Path) -> Iterator[Record]:
+        name = str(path)
+        for lineno, obj in iter_jsonl(path):
+            yield parser(obj, Fields(name, lineno))  # type: ignore[misc]  # strict: never None
+
+    read.__name__ = f"read_{format_name.replace('-', '_')}"
+    read.__doc__ = f"Stream the records of a {format_name} file (JSONL, .gz ok), one line at a time."
+    return read
+
+
+def parse_object(
+    parsers: Mapping[str, Callable[[dict[str, Any], Fields], Record | None]], kind: str, format_name: str,
+    obj: Any, path: str, line: int | None, problems: list[Problem] | None,
+) -> Record | None:
+    """Parse one JSON value with the ``parsers[format_name]`` of a format family (the public ``parse_*``).
+
+    Strict with ``problems=None`` (the first error raises ``InputError``); otherwise every problem is
+    appended and the parser's record (or ``None`` when nothing usable is left) returned. An unknown
+    ``format_name`` is a programming error (``ValueError``), not a user's.
+    """
+    parser = parsers.get(format_name)
+    if parser is None:
+        raise ValueError(f"unknown {kind} format {format_name!r}; known: {', '.join(parsers)}")
+    fields = Fields(path, line, problems)
+    if type(obj) is not dict:
+        fields.error(None, f"expected a JSON object, found {type_name(obj)}")
+        return None
+    return parser(obj, fields)

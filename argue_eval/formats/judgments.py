@@ -31,6 +31,7 @@ from ..jsonio import atomic_writer, dumps_line, iter_jsonl
 from ..model import (
     CONTEXT_KINDS,
     JUDGMENT_KINDS,
+    NUGGET_KINDS,
     Judgment,
     Location,
     Report,
@@ -38,6 +39,7 @@ from ..model import (
     TopicNuggets,
     normalize_text,
 )
+from ._fields import type_name
 from .base import FormatSpec, Probe
 
 __all__ = [
@@ -62,20 +64,8 @@ class UnknownJudgmentTypeWarning(UserWarning):
 # --------------------------------------------------------------------------------------------------
 # canonical judgments
 # --------------------------------------------------------------------------------------------------
-_NEEDS_DOC = frozenset({"relevant", "attested"})
-_NEEDS_NUGGET = frozenset({"answers", "nugget_agrees"})
-
-
-def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return f"a number ({value!r})"
-    if isinstance(value, str):
-        return f"a string ({value[:40]!r})"
-    return "an array" if isinstance(value, list) else "an object"
+DOC_REQUIRED = frozenset({"relevant", "attested"})
+"""Kinds whose ``doc_id`` must be set (``answers`` has it too, except under ``--nugget-scope all``)."""
 
 
 def parse_judgment(obj: dict[str, Any], path: str, line: int | None) -> Judgment:
@@ -91,35 +81,35 @@ def parse_judgment(obj: dict[str, Any], path: str, line: int | None) -> Judgment
                 raise fail(key, f"missing required field {key!r} (expected a string)")
             return None
         if type(value) is not str:
-            raise fail(key, f"expected a string, found {_type_name(value)}")
+            raise fail(key, f"expected a string, found {type_name(value)}")
         return value
 
     kind = obj.get("kind")
     if kind not in JUDGMENT_KINDS or type(kind) is not str:
-        raise fail("kind", f"expected one of {', '.join(JUDGMENT_KINDS)}, found {_type_name(kind)}")
+        raise fail("kind", f"expected one of {', '.join(JUDGMENT_KINDS)}, found {type_name(kind)}")
     request_id = text("request_id", True)
     if not request_id:
         raise fail("request_id", "expected a non-empty string id")
     sentence = text("sentence", True)
-    doc_id = text("doc_id", kind in _NEEDS_DOC)
-    nugget_id = text("nugget_id", kind in _NEEDS_NUGGET)
+    doc_id = text("doc_id", kind in DOC_REQUIRED)
+    nugget_id = text("nugget_id", kind in NUGGET_KINDS)
     answer = text("answer", False)
     run_id = text("run_id", kind in CONTEXT_KINDS)
     index = obj.get("sentence_index")
     if kind in CONTEXT_KINDS:
         if type(index) is not int or index < 0:
-            raise fail("sentence_index", f"expected a 0-based sentence index (an integer >= 0), found {_type_name(index)}")
+            raise fail("sentence_index", f"expected a 0-based sentence index (an integer >= 0), found {type_name(index)}")
     elif index is not None and type(index) is not int:
-        raise fail("sentence_index", f"expected an integer or null, found {_type_name(index)}")
+        raise fail("sentence_index", f"expected an integer or null, found {type_name(index)}")
     value = obj.get("value")
     if type(value) is not bool:
-        raise fail("value", f"expected true or false, found {_type_name(value)}")
+        raise fail("value", f"expected true or false, found {type_name(value)}")
     judge = text("judge", True)
     if not judge:
         raise fail("judge", "expected a non-empty judge name (e.g. human:assessor3, lexical, llm:<model>)")
     confidence = obj.get("confidence")
     if confidence is not None and (type(confidence) not in (int, float)):
-        raise fail("confidence", f"expected a number or null, found {_type_name(confidence)}")
+        raise fail("confidence", f"expected a number or null, found {type_name(confidence)}")
     rationale = text("rationale", False)
     return Judgment(
         kind=kind,
@@ -219,19 +209,19 @@ def _parse_autoargue_line(obj: dict[str, Any], path: str, line: int, unknown_typ
 
     report_obj = obj.get("report")
     if type(report_obj) is not dict:
-        raise fail("report", f"expected the judged report (a RAGTIME run object), found {_type_name(report_obj)}")
+        raise fail("report", f"expected the judged report (a RAGTIME run object), found {type_name(report_obj)}")
     metadata = report_obj.get("metadata") if type(report_obj.get("metadata")) is dict else {}
     request_id = metadata.get("topic_id", metadata.get("request_id", report_obj.get("request_id", report_obj.get("topic_id"))))
     run_id = metadata.get("run_id", report_obj.get("run_id"))
     if type(request_id) is int:
         request_id = str(request_id)
     if type(request_id) is not str or not request_id:
-        raise fail("report.metadata.topic_id", f"expected the report's topic id (a string), found {_type_name(request_id)}")
+        raise fail("report.metadata.topic_id", f"expected the report's topic id (a string), found {type_name(request_id)}")
     if type(run_id) is not str or not run_id:
-        raise fail("report.metadata.run_id", f"expected the report's run id (a string), found {_type_name(run_id)}")
+        raise fail("report.metadata.run_id", f"expected the report's run id (a string), found {type_name(run_id)}")
     segments = obj.get("judgments")
     if type(segments) is not list:
-        raise fail("judgments", f"expected a list of judged sentences, found {_type_name(segments)}")
+        raise fail("judgments", f"expected a list of judged sentences, found {type_name(segments)}")
     location = Location(path, line)
     sentences: list[Sentence] = []
     judgments: list[Judgment] = []
@@ -239,31 +229,31 @@ def _parse_autoargue_line(obj: dict[str, Any], path: str, line: int, unknown_typ
     for s_index, segment in enumerate(segments):
         prefix = f"judgments[{s_index}]"
         if type(segment) is not dict:
-            raise fail(prefix, f"expected a judged sentence object, found {_type_name(segment)}")
+            raise fail(prefix, f"expected a judged sentence object, found {type_name(segment)}")
         text = segment.get("text")
         if type(text) is not str:
-            raise fail(f"{prefix}.text", f"expected the sentence text, found {_type_name(text)}")
+            raise fail(f"{prefix}.text", f"expected the sentence text, found {type_name(text)}")
         raw_citations = segment.get("citations") or []
         if type(raw_citations) is not list:
-            raise fail(f"{prefix}.citations", f"expected a list of cited documents, found {_type_name(raw_citations)}")
+            raise fail(f"{prefix}.citations", f"expected a list of cited documents, found {type_name(raw_citations)}")
         citations: list[str] = []
         for c_index, citation in enumerate(raw_citations):
             doc_id = citation.get("doc_id") if type(citation) is dict else citation
             if type(doc_id) is not str:
-                raise fail(f"{prefix}.citations[{c_index}].doc_id", f"expected a document id, found {_type_name(doc_id)}")
+                raise fail(f"{prefix}.citations[{c_index}].doc_id", f"expected a document id, found {type_name(doc_id)}")
             citations.append(doc_id)
         sentences.append(Sentence(text, tuple(citations)))
         items = segment.get("judgments") or []
         if type(items) is not list:
-            raise fail(f"{prefix}.judgments", f"expected a list of judgments, found {_type_name(items)}")
+            raise fail(f"{prefix}.judgments", f"expected a list of judgments, found {type_name(items)}")
         for j_index, item in enumerate(items):
             field = f"{prefix}.judgments[{j_index}]"
             if type(item) is not dict:
-                raise fail(field, f"expected a judgment object, found {_type_name(item)}")
+                raise fail(field, f"expected a judgment object, found {type_name(item)}")
             type_id = item.get("judgment_type_id")
             response = item.get("response")
             if type(response) is not dict:
-                raise fail(f"{field}.response", f"expected an object, found {_type_name(response)}")
+                raise fail(f"{field}.response", f"expected an object, found {type_name(response)}")
             provenance = item.get("provenance") if type(item.get("provenance")) is dict else {}
             doc_id = provenance.get("doc_id") or response.get("doc_id")
             judge = _judge_name(item.get("evaluator"))
@@ -271,17 +261,17 @@ def _parse_autoargue_line(obj: dict[str, Any], path: str, line: int, unknown_typ
                 unknown_types.add(str(type_id))
                 continue
             if type(doc_id) is not str:
-                raise fail(f"{field}.provenance.doc_id", f"expected the judged document id, found {_type_name(doc_id)}")
+                raise fail(f"{field}.provenance.doc_id", f"expected the judged document id, found {type_name(doc_id)}")
             if type_id == _ANSWERS:
                 matched_raw = response.get("matched_nuggets") or []
                 if type(matched_raw) is not list:
-                    raise fail(f"{field}.response.matched_nuggets", f"expected a list, found {_type_name(matched_raw)}")
+                    raise fail(f"{field}.response.matched_nuggets", f"expected a list, found {type_name(matched_raw)}")
                 matched: set[tuple[str, str]] = set()
                 for m_index, match in enumerate(matched_raw):
                     m_field = f"{field}.response.matched_nuggets[{m_index}]"
                     question = match.get("question_text") if type(match) is dict else None
                     if type(question) is not str:
-                        raise fail(f"{m_field}.question_text", f"expected the question text, found {_type_name(question)}")
+                        raise fail(f"{m_field}.question_text", f"expected the question text, found {type_name(question)}")
                     answers = match.get("matched_answer") or []
                     if type(answers) is str:
                         answers = [answers]
@@ -299,7 +289,7 @@ def _parse_autoargue_line(obj: dict[str, Any], path: str, line: int, unknown_typ
             key, kind = ("is_relevant", "relevant") if type_id == _RELEVANCE else ("is_attested", "attested")
             value = response.get(key)
             if type(value) is not bool:
-                raise fail(f"{field}.response.{key}", f"expected true or false, found {_type_name(value)}")
+                raise fail(f"{field}.response.{key}", f"expected true or false, found {type_name(value)}")
             judgments.append(Judgment(kind, request_id, text, value, judge, doc_id=doc_id, source=location))  # type: ignore[arg-type]
     references = report_obj.get("references")
     report = Report(
@@ -388,8 +378,10 @@ def read_autoargue_reports(path: Path) -> Iterator[Report]:
 # detection
 # --------------------------------------------------------------------------------------------------
 def _sniff_argue(probe: Probe) -> bool:
+    # a judgment kind and a request id are enough to know the file; a missing value or judge is then reported
+    # by the reader as a located field error rather than as an unrecognized file
     obj = probe.first_object or {}
-    return obj.get("kind") in JUDGMENT_KINDS and "request_id" in obj and "value" in obj and "judge" in obj
+    return obj.get("kind") in JUDGMENT_KINDS and "request_id" in obj
 
 
 def _sniff_autoargue(probe: Probe) -> bool:

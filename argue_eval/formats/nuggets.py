@@ -23,9 +23,9 @@ from typing import Any
 import orjson
 
 from ..errors import InputError, Problem
-from ..jsonio import atomic_writer, dumps_line, iter_jsonl, read_json
+from ..jsonio import atomic_writer, current_umask, read_json, write_jsonl
 from ..model import AGGREGATORS, Answer, Location, Nugget, TopicNuggets
-from ._fields import Fields, type_name, unknown, warn_lossy
+from ._fields import Fields, jsonl_reader, parse_object, type_name, unknown, warn_lossy
 from .base import FormatSpec, Probe
 
 __all__ = ["FORMATS", "NUGGET_FORMATS", "parse_topic", "topic_to_argue", "topic_to_v3", "v3_file_name"]
@@ -48,14 +48,16 @@ _RT_ANSWER = frozenset({"answer", "references"})
 _NZ_TOPIC = frozenset({"qid", "nuggets"})
 _NZ_NUGGET = frozenset({"text", "importance"})
 
-_NO_IMPORTANCE = ("na", "n/a", "none", "")
+# Values that mean "no label": report_gen_eval writes "NA"; nuggetizer writes "failed" when its scorer
+# could not grade a nugget (castorini/nuggetizer's ScoredNugget), which real nugget files do contain.
+_NO_IMPORTANCE = ("na", "n/a", "none", "", "failed")
 
 
 # --------------------------------------------------------------------------------------------------
 # shared pieces
 # --------------------------------------------------------------------------------------------------
 def _importance(value: Any, field: str, f: Fields) -> str | None:
-    """vital / okay; ``NA``, empty or missing mean unlabelled (``None``). Case is ignored."""
+    """vital / okay; ``NA``, nuggetizer's ``failed``, empty or missing mean unlabelled (``None``). Case is ignored."""
     if value is None:
         return None
     if type(value) is str:
@@ -84,27 +86,6 @@ def _negative(value: Any, field: str, f: Fields) -> bool:
         return value
     f.error(field, f"expected true or false, found {type_name(value)}")
     return False
-
-
-def _doc_ids(value: Any, field: str, f: Fields) -> tuple[str, ...]:
-    """Document ids given as strings, or as ``{"doc_id": ...}`` objects (Auto-ARGUE references)."""
-    if value is None:
-        return ()
-    if type(value) is not list:
-        f.error(field, f"expected a list of document ids, found {type_name(value)}")
-        return ()
-    out: list[str] = []
-    for index, item in enumerate(value):
-        where = f"{field}[{index}]"
-        if type(item) is dict:
-            if "doc_id" not in item:
-                f.error(where, "expected a reference object with a 'doc_id' field")
-                continue
-            item, where = item["doc_id"], where + ".doc_id"
-        ident = f.ident_value(item, where)
-        if ident is not None:
-            out.append(ident)
-    return tuple(out)
 
 
 class _Merger:
@@ -154,24 +135,13 @@ def parse_topic(
     Strict (raises ``InputError``) with ``problems=None``; otherwise appends every problem and returns
     the topic when it has a request id, else ``None``.
     """
-    if format_name not in _PARSERS:
-        raise ValueError(f"unknown nugget format {format_name!r}; known: {', '.join(NUGGET_FORMATS)}")
-    fields = Fields(path, line, problems)
-    if type(obj) is not dict:
-        fields.error(None, f"expected a JSON object, found {type_name(obj)}")
-        return None
-    return _PARSERS[format_name](obj, fields)
+    return parse_object(_PARSERS, "nugget", format_name, obj, path, line, problems)
 
 
 def _parse_argue(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
     request_id = f.ident(obj, "request_id")
     nuggets: list[Nugget] = []
-    raw = None
-    if "nuggets" not in obj:
-        f.error("nuggets", "missing required field 'nuggets' (expected an array of nugget objects)")
-    else:
-        raw = f.array(obj["nuggets"], "nuggets", "an array of nugget objects")
-    for index, item in enumerate(raw or ()):
+    for index, item in enumerate(f.required_array(obj, "nuggets", "an array of nugget objects") or ()):
         where = f"nuggets[{index}]"
         if f.mapping(item, where, "a nugget object {nugget_id, question, answers, ...}") is None:
             continue
@@ -183,7 +153,7 @@ def _parse_argue(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
             if f.mapping(answer, a_where, "an answer object {answer, doc_ids}") is None:
                 continue
             text = f.text(answer, "answer", a_where + ".", required=True)
-            docs = _doc_ids(answer.get("doc_ids"), a_where + ".doc_ids", f)
+            docs = f.id_list(answer.get("doc_ids"), a_where + ".doc_ids", key="doc_id")
             answers.append(Answer(text, docs, unknown(answer, _ARGUE_ANSWER) or None))
         nuggets.append(Nugget(
             nugget_id, request_id or "", question, answers,
@@ -201,9 +171,8 @@ def _parse_neuclir24_eval(obj: dict[str, Any], f: Fields) -> TopicNuggets | None
     """``questions: [[question, [[answer, [doc_id...]]...]]...]``; all-documentless answers mark a negative nugget."""
     request_id = f.ident(obj, "request_id")
     merger = _Merger(request_id or "")
-    if "questions" not in obj:
-        f.error("questions", "missing required field 'questions' (expected [[question, [[answer, [doc_id...]]...]]...])")
-    for q_index, pair in enumerate(f.array(obj.get("questions", []), "questions", "an array of [question, answers] pairs") or ()):
+    questions = f.required_array(obj, "questions", "an array of [question, [[answer, [doc_id...]]...]] pairs")
+    for q_index, pair in enumerate(questions or ()):
         where = f"questions[{q_index}]"
         if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str or type(pair[1]) is not list:
             f.error(where, f"expected a pair [question text, [[answer, [doc_id...]]...]], found {type_name(pair)}")
@@ -215,7 +184,7 @@ def _parse_neuclir24_eval(obj: dict[str, Any], f: Fields) -> TopicNuggets | None
             if type(answer) is not list or len(answer) != 2 or type(answer[0]) is not str:
                 f.error(a_where, f"expected a pair [answer text, [doc_id...]], found {type_name(answer)}")
                 continue
-            _add_answer(nugget, answer[0], _doc_ids(answer[1], a_where + "[1]", f))
+            _add_answer(nugget, answer[0], f.id_list(answer[1], a_where + "[1]", key="doc_id"))
     nuggets = merger.nuggets()
     for nugget in nuggets:
         nugget.negative = bool(nugget.answers) and not nugget.bound
@@ -228,9 +197,7 @@ def _parse_report_gen_eval(obj: dict[str, Any], f: Fields) -> TopicNuggets | Non
     """One item per question-answer pair; items sharing a question text become one nugget (first id kept)."""
     request_id = f.ident(obj, "query_id")
     merger = _Merger(request_id or "")
-    if "items" not in obj:
-        f.error("items", "missing required field 'items' (expected an array of question items)")
-    for index, item in enumerate(f.array(obj.get("items", []), "items", "an array of question items") or ()):
+    for index, item in enumerate(f.required_array(obj, "items", "an array of question items") or ()):
         where = f"items[{index}]"
         if f.mapping(item, where, "a question item {question_id, question_text, gold_answers, info}") is None:
             continue
@@ -256,7 +223,7 @@ def _parse_report_gen_eval(obj: dict[str, Any], f: Fields) -> TopicNuggets | Non
                 _add_answer(nugget, answer, ())
             elif type(answer) is dict:
                 text = f.text(answer, "answer", a_where + ".", required=True)
-                _add_answer(nugget, text, _doc_ids(answer.get("citations"), a_where + ".citations", f),
+                _add_answer(nugget, text, f.id_list(answer.get("citations"), a_where + ".citations", key="doc_id"),
                             unknown(answer, _RGE_ANSWER) or None)
             else:
                 f.error(a_where, f"expected an answer string or {{answer, citations}}, found {type_name(answer)}")
@@ -272,9 +239,7 @@ def _parse_v3(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
     if version is not None and version != "v3":
         f.error("format_version", f"expected 'v3', found {type_name(version)}")
     merger = _Merger(request_id or "")
-    if "nugget_bank" not in obj:
-        f.error("nugget_bank", "missing required field 'nugget_bank' (expected an object keyed by question text)")
-    bank = f.mapping(obj.get("nugget_bank", {}), "nugget_bank", "an object keyed by question text") or {}
+    bank = f.required_mapping(obj, "nugget_bank", "an object keyed by question text") or {}
     for key, item in bank.items():
         where = f"nugget_bank[{key!r}]"
         if f.mapping(item, where, "a question object {question, question_id, aggregator_type, answers}") is None:
@@ -294,7 +259,7 @@ def _parse_v3(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
             if f.mapping(answer, a_where, "an answer object {answer, references}") is None:
                 continue
             text = f.text(answer, "answer", a_where + ".") or a_key
-            _add_answer(nugget, text, _doc_ids(answer.get("references"), a_where + ".references", f),
+            _add_answer(nugget, text, f.id_list(answer.get("references"), a_where + ".references", key="doc_id"),
                         unknown(answer, _V3_ANSWER) or None)
     if request_id is None:
         return None
@@ -305,19 +270,14 @@ def _parse_ragtime_bank(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
     """``{metadata: {topic_id, ...}, nugget_bank: [{question, aggregator_type, answers: [{answer, references}]}]}``."""
     request_id = None
     extra = unknown(obj, _RT_TOPIC)
-    if "metadata" not in obj:
-        f.error("metadata", "missing required field 'metadata' (expected an object with topic_id)")
-    else:
-        meta = f.mapping(obj["metadata"], "metadata", "an object with topic_id")
-        if meta is not None:
-            request_id = f.ident(meta, "topic_id", "metadata.")
-            rest = {k: v for k, v in meta.items() if k != "topic_id"}
-            if rest:
-                extra = {"metadata": rest, **extra}
+    meta = f.required_mapping(obj, "metadata", "an object with topic_id")
+    if meta is not None:
+        request_id = f.ident(meta, "topic_id", "metadata.")
+        rest = {k: v for k, v in meta.items() if k != "topic_id"}
+        if rest:
+            extra = {"metadata": rest, **extra}
     merger = _Merger(request_id or "")
-    if "nugget_bank" not in obj:
-        f.error("nugget_bank", "missing required field 'nugget_bank' (expected an array of questions)")
-    for index, item in enumerate(f.array(obj.get("nugget_bank", []), "nugget_bank", "an array of questions") or ()):
+    for index, item in enumerate(f.required_array(obj, "nugget_bank", "an array of questions") or ()):
         where = f"nugget_bank[{index}]"
         if f.mapping(item, where, "a question object {question, aggregator_type, answers}") is None:
             continue
@@ -334,7 +294,7 @@ def _parse_ragtime_bank(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
             if f.mapping(answer, a_where, "an answer object {answer, references}") is None:
                 continue
             _add_answer(nugget, f.text(answer, "answer", a_where + ".", required=True),
-                        _doc_ids(answer.get("references"), a_where + ".references", f), unknown(answer, _RT_ANSWER) or None)
+                        f.id_list(answer.get("references"), a_where + ".references", key="doc_id"), unknown(answer, _RT_ANSWER) or None)
     if request_id is None:
         return None
     return TopicNuggets(request_id, merger.nuggets(), extra, Location(f.path, f.line))
@@ -344,9 +304,7 @@ def _parse_nuggetizer(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
     """nuggetizer statements (no documents): question = statement text, no answers, ``extra["statement"] = True``."""
     request_id = f.ident(obj, "qid")
     merger = _Merger(request_id or "")
-    if "nuggets" not in obj:
-        f.error("nuggets", "missing required field 'nuggets' (expected an array of {text, importance})")
-    for index, item in enumerate(f.array(obj.get("nuggets", []), "nuggets", "an array of {text, importance}") or ()):
+    for index, item in enumerate(f.required_array(obj, "nuggets", "an array of {text, importance}") or ()):
         where = f"nuggets[{index}]"
         if f.mapping(item, where, "a statement object {text, importance}") is None:
             continue
@@ -373,18 +331,6 @@ _PARSERS: dict[str, Callable[[dict[str, Any], Fields], TopicNuggets | None]] = {
 # --------------------------------------------------------------------------------------------------
 # readers
 # --------------------------------------------------------------------------------------------------
-def _jsonl_reader(format_name: str) -> Callable[[Path], Iterator[TopicNuggets]]:
-    parser = _PARSERS[format_name]
-
-    def read(path: Path) -> Iterator[TopicNuggets]:
-        name = str(path)
-        for lineno, obj in iter_jsonl(path):
-            yield parser(obj, Fields(name, lineno))  # type: ignore[misc]  # strict: never None
-
-    read.__name__ = f"read_{format_name.replace('-', '_')}"
-    return read
-
-
 def _v3_files(directory: Path) -> list[Path]:
     return sorted(p for p in directory.iterdir() if p.is_file() and p.name.endswith((".json", ".json.gz")))
 
@@ -437,12 +383,7 @@ def _answer_dict(answer: Answer, doc_key: str, docs: Any) -> dict[str, Any]:
 
 
 def write_argue(topics: Iterable[TopicNuggets], path: Path) -> int:
-    count = 0
-    with atomic_writer(path) as handle:
-        for topic in topics:
-            handle.write(dumps_line(topic_to_argue(topic)))
-            count += 1
-    return count
+    return write_jsonl(path, map(topic_to_argue, topics))
 
 
 _V3_HEADER = ("title_query", "full_query", "full_background")
@@ -522,9 +463,7 @@ def write_v3(topics: Iterable[TopicNuggets], path: Path) -> int:
             with atomic_writer(staging / v3_file_name(topic.request_id), "wb") as handle:
                 handle.write(data)
             count += 1
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(staging, 0o777 & ~umask)  # mkdtemp makes it private; the bank is an ordinary output
+        os.chmod(staging, 0o777 & ~current_umask())  # mkdtemp makes it private; the bank is an ordinary output
         backup = None
         if path.exists():
             backup = Path(tempfile.mkdtemp(prefix=f".{path.name}.old.", dir=path.parent))
@@ -610,17 +549,17 @@ FORMATS: list[FormatSpec] = [
         "argue", "nuggets",
         "argue-eval canonical nuggets, one topic per line {request_id, nuggets: [{nugget_id, question, importance, "
         "aggregator, negative, answers: [{answer, doc_ids}]}]}",
-        _sniff_argue, _jsonl_reader("argue"), write_argue, priority=10, aliases=("canonical",),
+        _sniff_argue, jsonl_reader(_parse_argue, "argue"), write_argue, priority=10, aliases=("canonical",),
     ),
     FormatSpec(
         "neuclir24-eval", "nuggets",
         "NeuCLIR 2024 sample evaluation data {request_id, report, questions: [[question, [[answer, [doc_id]]]]]}",
-        _sniff_neuclir24_eval, _jsonl_reader("neuclir24-eval"), None, priority=10, aliases=("neuclir24",),
+        _sniff_neuclir24_eval, jsonl_reader(_parse_neuclir24_eval, "neuclir24-eval"), None, priority=10, aliases=("neuclir24",),
     ),
     FormatSpec(
         "report-gen-eval", "nuggets",
         "report_gen_eval nugget bank {query_id, items: [{question_id, question_text, info, gold_answers}]}",
-        _sniff_report_gen_eval, _jsonl_reader("report-gen-eval"), None, priority=10,
+        _sniff_report_gen_eval, jsonl_reader(_parse_report_gen_eval, "report-gen-eval"), None, priority=10,
     ),
     FormatSpec(
         "autoargue-v3", "nuggets",
@@ -630,11 +569,11 @@ FORMATS: list[FormatSpec] = [
     FormatSpec(
         "ragtime-bank", "nuggets",
         "RAGTIME nugget bank {metadata: {topic_id}, nugget_bank: [{question, aggregator_type, answers}]}",
-        _sniff_ragtime_bank, _jsonl_reader("ragtime-bank"), None, priority=10, aliases=("ragtime",),
+        _sniff_ragtime_bank, jsonl_reader(_parse_ragtime_bank, "ragtime-bank"), None, priority=10, aliases=("ragtime",),
     ),
     FormatSpec(
         "nuggetizer", "nuggets",
         "nuggetizer statements {qid, query, nuggets: [{text, importance}]} (no documents)",
-        _sniff_nuggetizer, _jsonl_reader("nuggetizer"), None, priority=10,
+        _sniff_nuggetizer, jsonl_reader(_parse_nuggetizer, "nuggetizer"), None, priority=10,
     ),
 ]

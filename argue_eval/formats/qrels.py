@@ -19,8 +19,8 @@ QRELS_LAYOUT = "qid iteration docno relevance"
 
 def read_trec_qrels(path: Path) -> Iterator[QrelsRow]:
     """Stream qrels rows in file order."""
-    for lineno, (qid, iteration, docno, relevance) in iter_fields(path, 4, QRELS_LAYOUT):
-        yield QrelsRow(qid, docno, parse_int(path, lineno, "relevance", relevance), iteration)
+    for _, row in iter_qrels_lines(path):
+        yield row
 
 
 def iter_qrels_lines(path: Path) -> Iterator[tuple[int, QrelsRow]]:
@@ -35,9 +35,9 @@ def write_trec_qrels(rows: Iterable[QrelsRow], path: Path) -> int:
         f"{row.query_id} {row.iteration if row.iteration not in (None, '') else '0'} {row.doc_id} {int(row.relevance)}\n"
         for row in rows
     ]
-    check_lines(lines, 4, path, ("query id", "iteration", "document id", None))
+    text = check_lines(lines, 4, path, ("query id", "iteration", "document id", None))
     with atomic_writer(path) as handle:
-        handle.writelines(lines)
+        handle.write(text)
     return len(lines)
 
 

@@ -11,7 +11,6 @@ import math
 import re
 from dataclasses import dataclass
 from collections.abc import Iterable, Iterator
-from operator import itemgetter
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -103,10 +102,13 @@ def is_int(text: str) -> bool:
 
 
 def is_float(text: str) -> bool:
+    """Whether ``text`` parses as a float, NaN and infinity included: detection should recognize a run
+    whose first score is ``nan`` so that the reader can say what is wrong with it."""
     try:
-        return math.isfinite(float(text))
+        float(text)
     except ValueError:
         return False
+    return True
 
 
 def format_score(value: float) -> str:
@@ -133,20 +135,36 @@ def write_trec_run(rows: Iterable[RankedRow], path: Path) -> int:
     lines = [
         f"{row.query_id} Q0 {row.doc_id} {int(row.rank)} {format_score(row.score)} {row.run_id}\n" for row in rows
     ]
-    check_lines(lines, 6, path, ("query id", "Q0", "document id", None, None, "run tag"))
+    text = check_lines(lines, 6, path, ("query id", "Q0", "document id", None, None, "run tag"))
     with atomic_writer(path) as handle:
-        handle.writelines(lines)
+        handle.write(text)
     return len(lines)
 
 
-def check_lines(lines: list[str], columns: int, path: str | PathLike[str], what: tuple[str | None, ...]) -> None:
-    """Make sure every line about to be written reads back as ``columns`` fields: no id may be empty or
-    contain whitespace. One cheap pass over all lines; the slow search for the culprit runs only on failure."""
-    spaces = columns - 1
-    if all(len(line.split()) == columns and line.count(" ") == spaces for line in lines):
-        return
+def check_lines(lines: list[str], columns: int, path: str | PathLike[str], what: tuple[str | None, ...]) -> str:
+    """Make sure lines about to be written read back as ``columns`` fields (no id empty or with whitespace)
+    and return them joined.
+
+    The lines are built as ``columns`` fields joined by single spaces plus ``\\n``, so the template alone
+    gives every line ``columns - 1`` spaces and one newline: the whole text passes when its totals match
+    that and it has no other whitespace and no empty field. That is a handful of C-level scans; the slow
+    search for the culprit runs only on failure."""
+    text = "".join(lines)
+    n = len(lines)
+    if (
+        text.count(" ") == (columns - 1) * n
+        and text.count("\n") == n
+        and "\t" not in text
+        and "\r" not in text
+        and not has_other_whitespace(text)
+        and "  " not in text
+        and " \n" not in text
+        and "\n " not in text
+        and not text.startswith(" ")
+    ):
+        return text
     for line in lines:
-        if len(line.split()) == columns and line.count(" ") == spaces:
+        if len(line.split()) == columns and line.count(" ") == columns - 1 and line.count("\n") == 1 and "\r" not in line:
             continue
         parts = line[:-1].split(" ")
         if len(parts) == columns:
@@ -154,65 +172,12 @@ def check_lines(lines: list[str], columns: int, path: str | PathLike[str], what:
                 if label is not None:
                     check_token(part, label, path)
         raise ArgueError(f"{path}: cannot write {line.rstrip()!r}: TREC files need non-empty ids without whitespace")
+    raise ArgueError(f"{path}: cannot write these lines: TREC files need non-empty ids without whitespace")
 
 
 def _sniff_trec_run(probe: Probe) -> bool:
     fields = sniff_columns(probe.first_line, 6)
     return fields is not None and is_int(fields[3]) and is_float(fields[4])
-
-
-def read_rankings(path: str | PathLike[str]) -> dict[str, dict[str, list[tuple[str, float]]]]:
-    """Read a whole ranked run as ``{tag: {qid: [(docno, score), ...]}}`` in file order, in one fast pass.
-
-    Pooling reads a hundred runs of tens of thousands of lines each; building a ``RankedRow`` per line
-    costs more than the pooling itself. This reader splits every line and checks column counts, scores
-    and ranks with ``map`` (C loops); when anything is off (a blank line, a wrong column count, a bad
-    number) it hands over to the line-by-line reader, which skips blank lines and raises the same located
-    errors as ``read_trec_run``.
-    """
-    with open_binary(path) as handle:
-        data = handle.read()
-    if data.startswith(BOM):
-        data = data[len(BOM):]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        raise InputError(path, line, None, "invalid UTF-8 (the file must be UTF-8 encoded)") from None
-    fields = list(map(str.split, text.splitlines()))
-    scores: list[float] | None = None
-    if all(length == 6 for length in map(len, fields)):
-        try:
-            scores = list(map(float, map(itemgetter(4), fields)))
-        except ValueError:
-            scores = None
-        if scores is not None and not (
-            all(map(math.isfinite, scores))
-            and all(rank.isdecimal() or _is_signed_int(rank) for rank in map(itemgetter(3), fields))
-        ):
-            scores = None
-    if scores is None:  # something is off: the careful reader skips blank lines or raises the located error
-        rows = list(read_trec_run(Path(path)))
-        fields = [[row.query_id, "Q0", row.doc_id, "", "", row.run_id] for row in rows]
-        scores = [row.score for row in rows]
-    runs: dict[str, dict[str, list[tuple[str, float]]]] = {}
-    last_tag: str | None = None
-    last_qid: str | None = None
-    topics: dict[str, list[tuple[str, float]]] = {}
-    ranking: list[tuple[str, float]] = []
-    for (qid, _q0, docno, _rank, _score, tag), score in zip(fields, scores):
-        if tag != last_tag:
-            topics = runs.setdefault(tag, {})
-            last_tag, last_qid = tag, None
-        if qid != last_qid:
-            ranking = topics.setdefault(qid, [])
-            last_qid = qid
-        ranking.append((docno, score))
-    return runs
-
-
-def _is_signed_int(text: str) -> bool:
-    return text[:1] in ("+", "-") and text[1:].isdecimal()
 
 
 @dataclass(frozen=True)
@@ -229,40 +194,52 @@ class RankedColumns:
 
 
 _COLUMN_NAMES = ["qid", "q0", "docno", "rank", "score", "tag"]
+_TEXT_COLUMNS = {"qid": object, "q0": object, "docno": object, "tag": object}
+
+_ASCII_OTHER_WHITESPACE = "\x0b\x0c\x1c\x1d\x1e\x1f"
+OTHER_WHITESPACE = (
+    _ASCII_OTHER_WHITESPACE + "\x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+)
+"""Every character ``str.split()`` splits on besides space, tab, CR and LF (a test checks the list).
+
+pandas' whitespace separator knows only spaces and tabs, and a lone CR ends a line for it; our line reader
+splits lines on LF and fields with ``str.split()``. A file holding any of these characters is left to
+the line reader, so both readers always agree on where fields and lines end."""
+
+
+def has_other_whitespace(text: str) -> bool:
+    """True when ``text`` holds whitespace other than space, tab and LF, or a CR that does not end a line."""
+    if "\r" in text and text.count("\r") != text.count("\r\n"):
+        return True
+    return any(char in text for char in (_ASCII_OTHER_WHITESPACE if text.isascii() else OTHER_WHITESPACE))
+
+
+def _exact_float_option() -> dict[str, str]:
+    """The ``read_csv`` option that makes pandas parse a float exactly as Python's ``float()`` does.
+
+    Before pandas 3.1 the C parser's default converter may differ from ``float()`` in the last bit for
+    long inputs, and ``float_precision="round_trip"`` calls Python's own conversion; from 3.1 on, every
+    mode uses one correctly rounded converter (so it equals ``float()``) and the option is deprecated."""
+    import pandas as pd
+
+    version = tuple(int(part) for part in re.findall(r"\d+", pd.__version__)[:2])
+    return {} if version >= (3, 1) else {"float_precision": "round_trip"}
 
 
 def read_ranked_columns(path: str | PathLike[str]) -> RankedColumns:
-    """Read a ranked run into columns with pandas' C parser (ids as strings, scores through Python's
-    ``float`` so they equal ``read_trec_run``'s exactly). Anything pandas would read differently from
-    our reader (a missing or extra column, a quote, a bad number, a blank-only file) falls back to the
-    line-by-line reader, which raises the located error; the result is always what ``read_trec_run`` reads.
+    """Read a ranked run into columns, in one vectorized pass with pandas' C parser.
+
+    Ids stay strings; ranks and scores are parsed in C (exactly as ``int()`` and ``float()`` parse them,
+    see ``_exact_float_option``), with no Python object per number. Anything the line reader would read
+    differently or refuse (a missing or extra column, a bad or non-finite number, a rank that is not an
+    integer, unusual whitespace, invalid UTF-8, an empty file) is handed to ``read_trec_run``, which
+    raises the located error, so the result always equals what ``read_trec_run`` reads.
     """
-    import csv
-
     import numpy as np
-    import pandas as pd
 
-    frame = None
-    try:
-        frame = pd.read_csv(
-            path, sep=r"\s+", header=None, names=_COLUMN_NAMES, dtype=object, na_filter=False,
-            quoting=csv.QUOTE_NONE, engine="c", encoding="utf-8-sig", skip_blank_lines=True, low_memory=False,
-        )
-    except (ValueError, UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError):
-        frame = None
-    if frame is not None and isinstance(frame.index, pd.RangeIndex):
-        qid, docno, rank, score, tag = (frame[name].to_numpy() for name in ("qid", "docno", "rank", "score", "tag"))
-        try:
-            scores = np.fromiter(map(float, score), dtype=np.float64, count=len(score))
-        except (TypeError, ValueError):
-            scores = None
-        if (
-            scores is not None
-            and np.isfinite(scores).all()
-            and not (tag == "").any()
-            and (all(map(str.isdecimal, rank)) or all(text.isdecimal() or _is_signed_int(text) for text in rank))
-        ):
-            return RankedColumns(qid, docno, scores, tag)
+    columns = _parse_columns(path)
+    if columns is not None:
+        return columns
     rows = list(read_trec_run(Path(path)))
     return RankedColumns(
         np.array([row.query_id for row in rows], dtype=object),
@@ -270,6 +247,38 @@ def read_ranked_columns(path: str | PathLike[str]) -> RankedColumns:
         np.array([row.score for row in rows], dtype=np.float64),
         np.array([row.run_id for row in rows], dtype=object),
     )
+
+
+def _parse_columns(path: str | PathLike[str]) -> RankedColumns | None:
+    """The columns of a well-formed run via pandas, or ``None`` when the careful reader must decide."""
+    import csv
+    import io
+
+    import numpy as np
+    import pandas as pd
+
+    with open_binary(path) as handle:
+        data = handle.read()
+    try:
+        if has_other_whitespace(data.decode("utf-8-sig")):
+            return None
+        frame = pd.read_csv(
+            io.BytesIO(data), sep=r"\s+", header=None, names=_COLUMN_NAMES, dtype=_TEXT_COLUMNS, na_filter=False,
+            quoting=csv.QUOTE_NONE, engine="c", encoding="utf-8-sig", low_memory=False, **_exact_float_option(),
+        )
+    except (ValueError, UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError):
+        return None
+    # Extra columns on every line become an index; a short line leaves the tag empty; a rank or score
+    # pandas could not read as a number leaves its column non-numeric (bool would be "True").
+    if not isinstance(frame.index, pd.RangeIndex) or not len(frame):
+        return None
+    if frame["rank"].dtype.kind not in "iu" or frame["score"].dtype.kind not in "if":
+        return None
+    scores = frame["score"].to_numpy(dtype=np.float64)
+    tag = frame["tag"].to_numpy()
+    if not np.isfinite(scores).all() or (tag == "").any():
+        return None
+    return RankedColumns(frame["qid"].to_numpy(), frame["docno"].to_numpy(), scores, tag)
 
 
 def trec_order(ranking: Iterable[tuple[str, float]]) -> list[tuple[str, float]]:

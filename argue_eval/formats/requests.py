@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, Problem
-from ..jsonio import BOM, dumps_line, iter_jsonl, atomic_writer, open_binary
+from ..jsonio import BOM, open_binary, write_jsonl
 from ..model import LENGTH_UNITS, Location, Request
-from ._fields import Fields, type_name, unknown
+from ._fields import Fields, jsonl_reader, parse_object, type_name, unknown
 from .base import FormatSpec, Probe
 
 __all__ = ["FORMATS", "REQUEST_FORMATS", "parse_request", "request_to_argue"]
@@ -37,13 +37,7 @@ def parse_request(
     Strict (raises ``InputError``) with ``problems=None``; otherwise appends every problem and returns
     the ``Request`` when it has an id, else ``None``. (``rag24`` is a TSV format: see ``read_rag24``.)
     """
-    if format_name not in _PARSERS:
-        raise ValueError(f"unknown JSON request format {format_name!r}; known: {', '.join(_PARSERS)}")
-    fields = Fields(path, line, problems)
-    if type(obj) is not dict:
-        fields.error(None, f"expected a JSON object, found {type_name(obj)}")
-        return None
-    return _PARSERS[format_name](obj, fields)
+    return parse_object(_PARSERS, "JSON request", format_name, obj, path, line, problems)
 
 
 def _common(obj: dict[str, Any], f: Fields, request_id: str | None, collection_ids: tuple[str, ...], known: frozenset[str]) -> Request | None:
@@ -104,18 +98,6 @@ _PARSERS: dict[str, Callable[[dict[str, Any], Fields], Request | None]] = {
 }
 
 
-def _reader(format_name: str) -> Callable[[Path], Iterator[Request]]:
-    parser = _PARSERS[format_name]
-
-    def read(path: Path) -> Iterator[Request]:
-        name = str(path)
-        for lineno, obj in iter_jsonl(path):
-            yield parser(obj, Fields(name, lineno))  # type: ignore[misc]  # strict: never None
-
-    read.__name__ = f"read_{format_name}"
-    return read
-
-
 _TSV_HEADERS = {("qid", "query"), ("qid", "text"), ("topic_id", "text"), ("topic_id", "query"), ("id", "query"), ("id", "text")}
 
 
@@ -168,12 +150,7 @@ def request_to_argue(request: Request) -> dict[str, Any]:
 
 
 def write_argue(requests: Iterable[Request], path: Path) -> int:
-    count = 0
-    with atomic_writer(path) as handle:
-        for request in requests:
-            handle.write(dumps_line(request_to_argue(request)))
-            count += 1
-    return count
+    return write_jsonl(path, map(request_to_argue, requests))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -226,21 +203,21 @@ FORMATS: list[FormatSpec] = [
         "argue", "requests",
         "argue-eval canonical requests {request_id, title, background, problem_statement, limit, limit_unit, "
         "collection_ids, language, aspects} (JSONL)",
-        _sniff_argue, _reader("argue"), write_argue, priority=10, aliases=("canonical",),
+        _sniff_argue, jsonl_reader(_parse_argue, "argue"), write_argue, priority=10, aliases=("canonical",),
     ),
     FormatSpec(
         "neuclir24", "requests",
         "NeuCLIR 2024 / RAGTIME 2025 requests {request_id, collection_ids, title, background, problem_statement, limit}",
-        _sniff_neuclir24, _reader("neuclir24"), None, priority=10, aliases=("neuclir", "ragtime25"),
+        _sniff_neuclir24, jsonl_reader(_parse_argue, "neuclir24"), None, priority=10, aliases=("neuclir", "ragtime25"),
     ),
     FormatSpec(
         "ragtime26", "requests",
         "RAGTIME 2026 topics {topic_id, collection_id, title, background, problem_statement, limit}",
-        _sniff_ragtime26, _reader("ragtime26"), None, priority=10,
+        _sniff_ragtime26, jsonl_reader(_parse_ragtime26, "ragtime26"), None, priority=10,
     ),
     FormatSpec("rag24", "requests", "TREC RAG 2024 topics, TSV 'topic_id<TAB>query'", _sniff_rag24, read_rag24, None, priority=0),
     FormatSpec(
         "rag25", "requests", "TREC RAG 2025 narratives {id, title} (the title is the narrative)",
-        _sniff_rag25, _reader("rag25"), None, priority=5,
+        _sniff_rag25, jsonl_reader(_parse_rag25, "rag25"), None, priority=5,
     ),
 ]

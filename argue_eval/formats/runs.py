@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Problem
-from ..jsonio import atomic_writer, dumps_line, iter_jsonl
+from ..jsonio import iter_jsonl, write_jsonl
 from ..model import Location, Report, Sentence
-from ._fields import Fields, is_number, type_name, unknown, warn_lossy
+from ._fields import Fields, is_number, jsonl_reader, parse_object, type_name, unknown, warn_lossy
 from .base import FormatSpec, Probe
 
 __all__ = ["FORMATS", "RUN_FORMATS", "parse_report", "report_to_argue", "report_to_neuclir24", "report_to_ragtime"]
@@ -48,15 +48,7 @@ def parse_report(
     line is appended (errors and warnings) and the ``Report`` is returned when it is still usable (it has
     a run id, a request id and a sentence list; bad citations are dropped), else ``None``.
     """
-    try:
-        parser = _PARSERS[format_name]
-    except KeyError:
-        raise ValueError(f"unknown run format {format_name!r}; known: {', '.join(RUN_FORMATS)}") from None
-    fields = Fields(path, line, problems)
-    if type(obj) is not dict:
-        fields.error(None, f"expected a JSON object, found {type_name(obj)}")
-        return None
-    return parser(obj, fields)
+    return parse_object(_PARSERS, "run", format_name, obj, path, line, problems)
 
 
 def _parse_sentences_family(obj: dict[str, Any], f: Fields) -> Report | None:
@@ -81,11 +73,7 @@ def _parse_sentences_family(obj: dict[str, Any], f: Fields) -> Report | None:
 
 def _parse_ragtime(obj: dict[str, Any], f: Fields) -> Report | None:
     """RAGTIME / generic: ``{metadata: {run_id, topic_id, ...}, responses: [...], references: [...]}``."""
-    meta = None
-    if "metadata" not in obj:
-        f.error("metadata", "missing required field 'metadata' (expected an object with run_id and topic_id)")
-    else:
-        meta = f.mapping(obj["metadata"], "metadata", "an object with run_id and topic_id")
+    meta = f.required_mapping(obj, "metadata", "an object with run_id and topic_id")
     run_id = request_id = None
     collection_ids: tuple[str, ...] = ()
     metadata: dict[str, Any] = {}
@@ -120,14 +108,11 @@ def _parse_rag25(obj: dict[str, Any], f: Fields) -> Report | None:
     """TREC RAG 2025: ``{metadata: {run_id, narrative_id, ...}, references, answer: [{text, citations: [index | id]}]}``."""
     run_id = request_id = None
     metadata: dict[str, Any] = {}
-    if "metadata" not in obj:
-        f.error("metadata", "missing required field 'metadata' (expected an object with run_id and narrative_id)")
-    else:
-        meta = f.mapping(obj["metadata"], "metadata", "an object with run_id and narrative_id")
-        if meta is not None:
-            run_id = f.ident(meta, "run_id", "metadata.")
-            request_id = f.ident(meta, "narrative_id", "metadata.")
-            metadata.update(unknown(meta, _RAG25_META))
+    meta = f.required_mapping(obj, "metadata", "an object with run_id and narrative_id")
+    if meta is not None:
+        run_id = f.ident(meta, "run_id", "metadata.")
+        request_id = f.ident(meta, "narrative_id", "metadata.")
+        metadata.update(unknown(meta, _RAG25_META))
     references = _parse_references(obj, f)
     resolve = _index_resolver(references or (), allow_ids=True)
     sentences = _parse_sentence_list(obj, "answer", f, resolve)
@@ -157,10 +142,7 @@ def _parse_references(obj: dict[str, Any], f: Fields) -> tuple[str, ...] | None:
 
 
 def _parse_sentence_list(obj: dict[str, Any], key: str, f: Fields, citations: CitationParser) -> list[Sentence] | None:
-    if key not in obj:
-        f.error(key, f"missing required field {key!r} (expected an array of sentence objects)")
-        return None
-    raw = f.array(obj[key], key, "an array of sentence objects {text, citations}")
+    raw = f.required_array(obj, key, "an array of sentence objects {text, citations}")
     if raw is None:
         return None
     known = _SENTENCE_KEYS if citations is _citations_list else _ANSWER_KEYS
@@ -303,6 +285,8 @@ def _fast_sentences(obj: dict[str, Any], path: str, line: int) -> Report | None:
             collection_ids = ()
         elif collection_ids.__class__ is list:
             "".join(collection_ids)
+            if not all(map(str.strip, collection_ids)):  # an empty or blank id: the careful parser names it
+                return None
             collection_ids = tuple(collection_ids)
         else:
             return None
@@ -311,6 +295,8 @@ def _fast_sentences(obj: dict[str, Any], path: str, line: int) -> Report | None:
             if references.__class__ is not list:
                 return None
             "".join(references)
+            if not all(map(str.strip, references)):  # an empty or blank id: the careful parser names it
+                return None
             references = tuple(references)
         metadata = obj.get("metadata")
         if metadata is None:
@@ -342,23 +328,12 @@ def _fast_sentences(obj: dict[str, Any], path: str, line: int) -> Report | None:
 
 
 def _read_sentences_family(path: Path) -> Iterator[Report]:
+    """Stream canonical / NeuCLIR 2024 runs: the lean path for clean lines, the careful parser for the rest."""
     name = str(path)
     for lineno, obj in iter_jsonl(path):
         report = _fast_sentences(obj, name, lineno)
         yield report if report is not None else _parse_sentences_family(obj, Fields(name, lineno))  # type: ignore[misc]
 
-
-def _reader(format_name: str) -> Callable[[Path], Iterator[Report]]:
-    parser = _PARSERS[format_name]
-
-    def read(path: Path) -> Iterator[Report]:
-        name = str(path)
-        for lineno, obj in iter_jsonl(path):
-            yield parser(obj, Fields(name, lineno))  # type: ignore[misc]  # strict: never None
-
-    read.__name__ = f"read_{format_name}"
-    read.__doc__ = f"Stream ``Report`` records from a {format_name} run file (JSONL, .gz ok)."
-    return read
 
 
 # --------------------------------------------------------------------------------------------------
@@ -471,11 +446,7 @@ def report_to_ragtime(report: Report, losses: _Losses | None = None) -> dict[str
 def _writer(to_dict: Callable[..., dict[str, Any]], target: str, lossy: bool) -> Callable[[Iterable[Report], Path], int]:
     def write(reports: Iterable[Report], path: Path) -> int:
         losses = _Losses()
-        count = 0
-        with atomic_writer(path) as handle:
-            for report in reports:
-                handle.write(dumps_line(to_dict(report, losses) if lossy else to_dict(report)))
-                count += 1
+        count = write_jsonl(path, (to_dict(report, losses) if lossy else to_dict(report) for report in reports))
         losses.report(target)
         return count
 
@@ -490,15 +461,19 @@ def _first(probe: Probe) -> dict[str, Any]:
     return probe.first_object or {}
 
 
+# Sniffers look for the keys that name a run shape, not for well-typed values: a first line with a missing
+# or mistyped field is still recognized as the run it is meant to be, so its parser can name the field
+# (a located schema error) instead of detection giving up with "cannot recognize the file".
 def _is_sentences_family(obj: dict[str, Any]) -> bool:
-    return "request_id" in obj and type(obj.get("sentences")) is list
+    return "sentences" in obj and ("request_id" in obj or "run_id" in obj)
 
 
 def _is_canonical(obj: dict[str, Any]) -> bool:
     """Ours when it says so: a ``metadata`` object or per-sentence ``citation_scores`` (our writer always adds metadata)."""
     if "metadata" in obj:
         return True
-    return any(type(s) is dict and "citation_scores" in s for s in obj["sentences"])
+    sentences = obj["sentences"]
+    return type(sentences) is list and any(type(s) is dict and "citation_scores" in s for s in sentences)
 
 
 def _sniff_argue(probe: Probe) -> bool:
@@ -513,7 +488,7 @@ def _sniff_neuclir24(probe: Probe) -> bool:
 
 def _sniff_ragtime(probe: Probe) -> bool:
     obj = _first(probe)
-    return type(obj.get("responses")) is list and "judgments" not in obj and "report" not in obj
+    return "responses" in obj and "judgments" not in obj and "report" not in obj
 
 
 def _sniff_rag24(probe: Probe) -> bool:
@@ -542,16 +517,16 @@ FORMATS: list[FormatSpec] = [
     FormatSpec(
         "ragtime", "runs",
         "RAGTIME / generic TREC RAG runs {metadata, responses: [{text, citations: [ids] | {id: score}}], references}",
-        _sniff_ragtime, _reader("ragtime"), _writer(report_to_ragtime, "ragtime", lossy=True), priority=10,
+        _sniff_ragtime, jsonl_reader(_parse_ragtime, "ragtime"), _writer(report_to_ragtime, "ragtime", lossy=True), priority=10,
     ),
     FormatSpec(
         "rag24", "runs",
         "TREC RAG 2024 runs {run_id, topic_id, references, answer: [{text, citations: [index]}]}",
-        _sniff_rag24, _reader("rag24"), None, priority=10,
+        _sniff_rag24, jsonl_reader(_parse_rag24, "rag24"), None, priority=10,
     ),
     FormatSpec(
         "rag25", "runs",
         "TREC RAG 2025 runs {metadata: {run_id, narrative_id}, references, answer: [{text, citations: [index | id]}]}",
-        _sniff_rag25, _reader("rag25"), None, priority=10,
+        _sniff_rag25, jsonl_reader(_parse_rag25, "rag25"), None, priority=10,
     ),
 ]

@@ -16,7 +16,7 @@ from os import PathLike
 from pathlib import Path
 from typing import NamedTuple
 
-from ..errors import InputError
+from ..errors import ArgueError, InputError
 from ..jsonio import atomic_writer, open_binary
 
 SCORE_COLUMNS = ("run_id", "request_id", "metric", "value")
@@ -36,13 +36,29 @@ def format_value(value: float | int) -> str:
     return repr(float(value))
 
 
+def _cell(name: str, text: str) -> str:
+    """An id as a TSV cell. Run and topic ids come from participants' files: a tab or line break in one would
+    shift columns or forge rows of the table, so it is refused rather than written."""
+    if "\t" in text or "\n" in text or "\r" in text:
+        raise ArgueError(f"{name} {text!r} contains a tab or line break, which a TSV score table cannot hold; "
+                         "fix the id in the input file")
+    return text
+
+
+def score_lines(rows: Iterable[tuple[str, str, str, float | int]]) -> Iterator[str]:
+    """The lines of a score table: the standard header, then one line per ``(run_id, request_id, metric, value)``."""
+    yield "\t".join(SCORE_COLUMNS) + "\n"
+    for run_id, request_id, metric, value in rows:
+        yield f"{_cell('run id', run_id)}\t{_cell('topic id', request_id)}\t{_cell('metric', metric)}\t{format_value(value)}\n"
+
+
 def write_scores_tsv(rows: Iterable[tuple[str, str, str, float | int]], path: str | PathLike[str]) -> int:
-    """Atomically write ``(run_id, request_id, metric, value)`` rows under the standard header, in the order given."""
-    count = 0
+    """Atomically write ``(run_id, request_id, metric, value)`` rows under the standard header, in the order given;
+    return the number of rows."""
+    count = -1  # the header is not a row
     with atomic_writer(path) as handle:
-        handle.write("\t".join(SCORE_COLUMNS) + "\n")
-        for run_id, request_id, metric, value in rows:
-            handle.write(f"{run_id}\t{request_id}\t{metric}\t{format_value(value)}\n")
+        for line in score_lines(rows):
+            handle.write(line)
             count += 1
     return count
 
@@ -143,7 +159,7 @@ def detect_score_format(path: str | PathLike[str]) -> str:
             path, lineno, None,
             f"cannot recognize a score table from this line ({len(tokens)} columns): expected our TSV header "
             f"'{chr(9).join(SCORE_COLUMNS)}', 'run topic measure value' (4 columns) or trec_eval -q "
-            "'measure topic value' (3 columns); name the format with --format",
+            "'measure topic value' (3 columns); name the format with --scores-format",
         )
     raise InputError(path, None, None, "file is empty; expected a score table")
 

@@ -27,11 +27,10 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..formats import resolve
-from ..formats.judgments import iter_autoargue, parse_judgment
+from ..formats.judgments import DOC_REQUIRED, iter_autoargue, parse_judgment
 from ..jsonio import iter_jsonl
 from ..model import (
     CONTEXT_KINDS,
-    DOCUMENT_KINDS,
     JUDGMENT_KINDS,
     NUGGET_KINDS,
     Judgment,
@@ -41,9 +40,9 @@ from ..model import (
     TopicNuggets,
     normalize_text,
 )
-from .base import Question, Verdict, answer_all
+from .base import Question, Verdict, answer_all, make_key
 
-__all__ = ["ImportedJudgments", "FileSummary", "paused_gc"]
+__all__ = ["ImportedJudgments", "FileSummary", "contradiction", "paused_gc"]
 
 
 @contextmanager
@@ -64,7 +63,6 @@ def paused_gc() -> Iterator[None]:
         if was_enabled:
             gc.enable()
 
-_NEEDS_DOC = frozenset({"relevant", "attested"})
 
 # entry: (value, judge, file index, line)
 _Entry = tuple[bool, str, int, "int | None"]
@@ -156,6 +154,9 @@ class ImportedJudgments:
         table = self._table
         strings = self._strings
         normalized_cache: dict[str, str] = {}
+        # this file's entries that a later line by another judge replaced in ``table``, by (key, judge): a
+        # contradiction is "same key, same judge", also when another judge's line stands between the two
+        replaced: dict[tuple[JudgmentKey, str], _Entry] = {}
         topics = summary.topics
         count = 0
         for kind, request_id, sentence, doc_id, nugget_id, answer, run_id, sentence_index, value, judge, line in rows:
@@ -165,14 +166,7 @@ class ImportedJudgments:
                 normalized = strings.setdefault(fresh, fresh)
                 normalized_cache[sentence] = normalized
             request_id = strings.setdefault(request_id, request_id)
-            if kind in CONTEXT_KINDS:
-                key = JudgmentKey(kind, request_id, normalized, None, None, None, run_id, sentence_index)
-            elif kind in NUGGET_KINDS:
-                key = JudgmentKey(kind, request_id, normalized, doc_id if kind == "answers" else None,
-                                  nugget_id, normalize_text(answer) if answer is not None else None, None, None)
-            else:
-                key = JudgmentKey(kind, request_id, normalized, doc_id if kind in DOCUMENT_KINDS else None,
-                                  None, None, None, None)
+            key = make_key(kind, request_id, normalized, doc_id, nugget_id, answer, run_id, sentence_index)
             judge = strings.setdefault(judge, judge)
             count += 1
             topics.add(request_id)
@@ -180,15 +174,14 @@ class ImportedJudgments:
             if previous is not None:
                 if previous[2] != index:
                     summary.overridden += 1
-                elif previous[0] != value:
-                    if previous[1] == judge:
-                        raise InputError(
-                            self._paths[index], line, "value",
-                            f"contradicts line {previous[3]}: the same {key.kind} judgment "
-                            f"({_describe(key)}) is {_yes(previous[0])} there and {_yes(value)} here, "
-                            f"both by judge {judge!r}",
-                        )
-                    summary.disagreements += 1
+                else:
+                    earlier = previous if previous[1] == judge else replaced.get((key, judge))
+                    if earlier is not None and earlier[0] != value:
+                        raise contradiction(self._paths[index], line, earlier[3], key, earlier[0], value, judge)
+                    if previous[1] != judge:
+                        replaced[(key, previous[1])] = previous
+                        if previous[0] != value:
+                            summary.disagreements += 1
             table[key] = (value, judge, index, line)
         summary.judgments += count
 
@@ -385,7 +378,7 @@ def _lean_rows(path: Path) -> Iterator[_Row]:
             and type(sentence) is str
             and type(value) is bool
             and type(judge) is str and judge
-            and (type(doc_id) is str if kind in _NEEDS_DOC else (doc_id is None or type(doc_id) is str))
+            and (type(doc_id) is str if kind in DOC_REQUIRED else (doc_id is None or type(doc_id) is str))
             and (type(nugget_id) is str if kind in NUGGET_KINDS else (nugget_id is None or type(nugget_id) is str))
             and (answer is None or type(answer) is str)
             and ((type(run_id) is str and type(index) is int and index >= 0) if kind in CONTEXT_KINDS
@@ -397,6 +390,17 @@ def _lean_rows(path: Path) -> Iterator[_Row]:
         j = parse_judgment(obj, name, line)
         yield (j.kind, j.request_id, j.sentence, j.doc_id, j.nugget_id, j.answer, j.run_id, j.sentence_index,
                j.value, j.judge, line)
+
+
+def contradiction(path: str, line: int | None, earlier_line: int | None, key: JudgmentKey, earlier: bool,
+                  value: bool, judge: str) -> InputError:
+    """The error for one judge answering the same question both ways in one file, naming both lines: a later
+    file may override an earlier one, but inside one file neither line can be trusted over the other."""
+    return InputError(
+        path, line, "value",
+        f"contradicts line {earlier_line}: the same {key.kind} judgment ({_describe(key)}) is {_yes(earlier)} "
+        f"there and {_yes(value)} here, both by judge {judge!r}",
+    )
 
 
 def _yes(value: bool) -> str:

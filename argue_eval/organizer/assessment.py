@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -210,14 +211,32 @@ def write_pool(items: list[dict[str, Any]], path: str | PathLike[str], as_csv: b
     return len(items)
 
 
+# A CSV pool is opened in a spreadsheet, and its cells hold report text, which is untrusted: a cell starting
+# with one of these is run as a formula (CSV injection). Such cells are written with a leading apostrophe
+# (the spreadsheet convention for "text"), and one leading apostrophe is removed again on import, whether or
+# not the spreadsheet kept it. Cells that already start with apostrophes before such a character get one more,
+# so the round trip gives back exactly the exported text (which the integrity hash checks).
+_FORMULA = re.compile(r"'*[=+\-@\t\r]")
+_ESCAPED_FORMULA = re.compile(r"'+[=+\-@\t\r]")
+
+
 def _csv_cell(name: str, value: Any) -> str:
     if value is None:
         return ""
     if name == "needed_if":
-        return _LIST_SEPARATOR.join(f"{c['item_id']}={c['answer']}" for c in value)
-    if isinstance(value, list):
-        return _LIST_SEPARATOR.join(str(v) for v in value)
-    return str(value)
+        text = _LIST_SEPARATOR.join(f"{c['item_id']}={c['answer']}" for c in value)
+    elif isinstance(value, list):
+        text = _LIST_SEPARATOR.join(str(v) for v in value)
+    else:
+        text = str(value)
+    return "'" + text if _FORMULA.match(text) else text
+
+
+def _csv_value(text: str) -> str | None:
+    """A CSV cell as exported: blank is ``None``; the apostrophe that guarded a formula-like cell is removed."""
+    if text == "":
+        return None
+    return text[1:] if _ESCAPED_FORMULA.match(text) else text
 
 
 def read_pool(path: str | PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -225,21 +244,52 @@ def read_pool(path: str | PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]
     path = Path(path)
     if not path.exists():
         raise InputError(path, None, None, "no such file")
+    if path.is_dir():
+        raise InputError(path, None, None, "is a directory; expected a filled assessment pool (JSONL or CSV)")
     with open(path, "rb") as handle:
         head = handle.read(4096).lstrip(b"\xef\xbb\xbf").lstrip()
+    if not head:
+        raise InputError(path, None, None, "file is empty; expected a filled assessment pool (JSONL or CSV)")
     if path.suffix.lower() != ".csv" and head.startswith(b"{"):
         yield from iter_jsonl(path)
         return
-    with open(path, encoding="utf-8-sig", newline="") as handle:
-        reader = csv.DictReader(handle)
-        header = reader.fieldnames or []
-        absent = [name for name in ("item_id", "kind", "judgment", "hash") if name not in header]
-        if absent:
-            raise InputError(path, 1, None, f"not an assessment pool: the header lacks {', '.join(absent)}")
-        row_start = 2
-        for row in reader:
-            yield row_start, {name: (value if value != "" else None) for name, value in row.items() if name}
-            row_start = reader.line_num + 1
+    yield from _read_csv(path)
+
+
+def _not_utf8(path: Path) -> InputError:
+    """The located error for a pool that is not UTF-8 (the decoder reads in blocks, so the line is found here)."""
+    with open(path, "rb") as handle:
+        for lineno, raw in enumerate(handle, start=1):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                return InputError(path, lineno, None, f"not valid UTF-8 (byte {error.start + 1} of the line); "
+                                  "save the pool as UTF-8")
+    return InputError(path, None, None, "not valid UTF-8; save the pool as UTF-8")
+
+
+def _read_csv(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    # cited document texts can exceed the csv module's default cell limit (128 KiB); the limit is global, so it is
+    # raised only while this file is read
+    limit = csv.field_size_limit(2**31 - 1)
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            reader = csv.DictReader(handle)
+            try:
+                header = reader.fieldnames or []
+                absent = [name for name in ("item_id", "kind", "judgment", "hash") if name not in header]
+                if absent:
+                    raise InputError(path, 1, None, f"not an assessment pool: the header lacks {', '.join(absent)}")
+                row_start = 2
+                for row in reader:
+                    yield row_start, {name: _csv_value(value or "") for name, value in row.items() if name}
+                    row_start = reader.line_num + 1
+            except UnicodeDecodeError:
+                raise _not_utf8(path) from None
+            except csv.Error as error:
+                raise InputError(path, reader.line_num, None, f"not readable as CSV: {error}") from None
+    finally:
+        csv.field_size_limit(limit)
 
 
 @dataclass
@@ -280,6 +330,10 @@ def import_pool(path: str | PathLike[str], assessor: str) -> ImportSummary:
     seen: dict[str, tuple[bool, int]] = {}
     summary = ImportSummary([])
     for line, item in read_pool(path):
+        for required in ("item_id", "hash"):
+            if not isinstance(item.get(required), str):
+                raise InputError(name, line, required, "missing: not an exported assessment item (write a pool with "
+                                 "`argue-eval assess export`, fill its judgment fields, and import that)")
         fields: dict[str, Any] = {}
         for field_name in _TEXT_FIELDS:
             value = item.get(field_name)

@@ -29,27 +29,13 @@ def key_text(text: str) -> str:
 def read_topics_collecting(path: str | PathLike[str], format: str | None = None) -> tuple[list[TopicNuggets], list[Problem]]:
     """Read a nugget file leniently: every schema problem is collected instead of stopping at the first.
 
-    JSONL formats are parsed line by line with the format's careful parser; the v3 directory format
-    falls back to the strict reader (its files are checked one at a time).
+    JSONL formats are parsed line by line with the format's careful parser; the v3 directory format is
+    read strictly (its files are checked one at a time).
     """
-    from ..formats import resolve
     from ..formats.nuggets import parse_topic
-    from ..jsonio import iter_jsonl
+    from .lenient import read_collecting
 
-    spec = resolve(path, "nuggets", format)
-    problems: list[Problem] = []
-    topics: list[TopicNuggets] = []
-    if spec.name == "autoargue-v3":
-        try:
-            topics = list(spec.read(Path(path)))
-        except InputError as error:
-            problems.append(error.problem)
-        return topics, problems
-    for lineno, obj in iter_jsonl(path):
-        topic = parse_topic(obj, spec.name, str(path), lineno, problems)
-        if topic is not None:
-            topics.append(topic)
-    return topics, problems
+    return read_collecting(path, "nuggets", format, parse_topic, whole_file_formats=("autoargue-v3",))
 
 
 # --- validate -------------------------------------------------------------------------------------------------

@@ -45,6 +45,7 @@ from ..errors import ArgueError, InputError
 from ..model import QrelsRow
 
 Strategy = Literal["depth", "rrf", "mtf", "budget"]
+Repeats = Literal["first", "error"]
 STRATEGIES: tuple[str, ...] = ("depth", "rrf", "mtf", "budget")
 UNJUDGED = -1
 """Relevance written for pooled, not yet judged documents in a pool file.
@@ -128,19 +129,14 @@ class Pool:
 # --- loading runs ----------------------------------------------------------------------------------------
 
 
-def rankings_from_ranked(path: str | PathLike[str]) -> list[Rankings]:
-    """One :class:`Rankings` per run tag in a TREC ranked run, in trec_eval order, repeats dropped.
+def rankings_from_ranked(path: str | PathLike[str], repeats: Repeats = "first") -> list[Rankings]:
+    """One :class:`Rankings` per run tag in a TREC ranked run, in trec_eval order (see ``order_ranked_files``).
 
-    A document listed twice for a topic keeps its better place (trec_eval would refuse the file; a pool
-    only needs to know the document was retrieved).
+    A document listed twice for a topic keeps its better place with ``repeats="first"`` (trec_eval would
+    refuse the file; a pool only needs to know the document was retrieved) and is an error with
+    ``repeats="error"`` (what retrieval measures need).
     """
-    from ..formats.ranked import read_rankings, trec_order
-
-    result = []
-    for tag, topics in read_rankings(path).items():
-        ordered = {topic: _unique([doc for doc, _ in trec_order(pairs)]) for topic, pairs in topics.items()}
-        result.append(Rankings(tag, ordered, str(path)))
-    return result
+    return order_ranked_files([path], repeats=repeats).rankings()
 
 
 def rankings_from_reports(path: str | PathLike[str], format: str | None = None) -> list[Rankings]:
@@ -160,11 +156,14 @@ def rankings_from_reports(path: str | PathLike[str], format: str | None = None) 
     return [Rankings(name, topics, str(path)) for name, topics in runs.items()]
 
 
-def load_rankings(paths: Sequence[str | PathLike[str]], format: str | None = None) -> list[Rankings]:
+def load_rankings(
+    paths: Sequence[str | PathLike[str]], format: str | None = None, repeats: Repeats = "first"
+) -> list[Rankings]:
     """Read ranked runs and/or report runs (detected per file), sorted by run name.
 
-    Two files that use the same run name are told apart by their file names (``name@file``), because the
-    contribution table needs one row per run, and run ids often disagree with file names.
+    Two files that use the same run name are told apart by their file names (``name@file``), because
+    every output has one row per run, and run ids often disagree with file names. ``repeats``: what a
+    document listed twice for a topic of a ranked run means (see ``rankings_from_ranked``).
     """
     from ..formats import resolve
 
@@ -172,7 +171,7 @@ def load_rankings(paths: Sequence[str | PathLike[str]], format: str | None = Non
     for path in paths:
         spec = resolve(path, None, format)
         if spec.kind == "ranked":
-            loaded.extend(rankings_from_ranked(path))
+            loaded.extend(rankings_from_ranked(path, repeats))
         elif spec.kind == "runs":
             loaded.extend(rankings_from_reports(path, spec.name))
         else:
@@ -311,11 +310,12 @@ def _budget(lists: Sequence[list[str]], budget: int) -> list[str]:
 # --- the fast path for ranked runs ---------------------------------------------------------------------------
 #
 # A TREC round pools ~100 runs x 50 topics x 100 documents. Building a Python list per run and topic and
-# then pooling them costs several times the time it takes pandas to merely read the files, so for ranked
-# runs the same computation is done on numpy arrays: ids are factorized (sorted, so integer order is string
-# order), rows are sorted into trec_eval order with one integer key, repeats and ranks come from group
-# boundaries, and the depth pool and contribution table from group counts. ``build_pool`` on
-# ``load_rankings`` stays the reference; tests check that both agree exactly.
+# then pooling them costs several times the time it takes pandas to merely read the files, so ranked runs
+# are read as columns (``formats.ranked.read_ranked_columns``) and ordered on numpy arrays: ids are
+# factorized (sorted, so integer order is string order), rows are sorted into trec_eval order with one
+# integer key, repeats and ranks come from group boundaries, and the depth pool and contribution table
+# from group counts. ``build_pool`` (on lists) stays the reference of the depth strategy; tests check
+# that both agree exactly, on rankings the tests build line by line from ``read_trec_run``.
 
 
 def pool_files(
@@ -379,8 +379,14 @@ class OrderedRuns:
         return result
 
 
-def order_ranked_files(paths: Sequence[str | PathLike[str]], depth: int | None = None) -> OrderedRuns:
-    """Read TREC ranked runs and order them as trec_eval does (score desc, docno desc), with numpy."""
+def order_ranked_files(
+    paths: Sequence[str | PathLike[str]], depth: int | None = None, repeats: Repeats = "first"
+) -> OrderedRuns:
+    """Read TREC ranked runs and order them as trec_eval does (score desc, docno desc), with numpy.
+
+    A document listed twice for a topic keeps its first place in that order (``repeats="first"``) or is
+    an error naming run, topic and document (``repeats="error"``, as trec_eval's "duplicate docs").
+    """
     import numpy as np
     import pandas as pd
 
@@ -424,6 +430,13 @@ def order_ranked_files(paths: Sequence[str | PathLike[str]], depth: int | None =
         order = np.lexsort((nd - 1 - d, ns - 1 - s, q, run))
     run, q, d, group = run[order], q[order], d[order], group[order]
     keep = ~pd.Series(group * nd + d).duplicated(keep="first").to_numpy()
+    if repeats == "error" and not keep.all():
+        at = int(np.argmin(keep))
+        raise InputError(
+            sources[int(run[at])], None, None,
+            f"run {names[int(run[at])]!r}, topic {str(topic_ids[q[at]])!r}: document {str(doc_ids[d[at]])!r} is ranked "
+            "twice (trec_eval refuses duplicate documents; keep one line per document)",
+        )
     run, q, d, group = run[keep], q[keep], d[keep], group[keep]
     index = np.arange(len(group))
     starts = np.r_[True, group[1:] != group[:-1]]

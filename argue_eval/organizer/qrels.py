@@ -36,6 +36,22 @@ class QrelsFile:
     qrels: Qrels = field(default_factory=dict)
     lines: dict[tuple[str, str], int] = field(default_factory=dict)
 
+    def add(self, topic: str, doc_id: str, grade: int, line: int, on_duplicate: OnDuplicate) -> None:
+        """Record the judgment on ``line``, applying the duplicate policy within this file."""
+        docs = self.qrels.setdefault(topic, {})
+        key = (topic, doc_id)
+        if doc_id in docs:
+            if on_duplicate == "error":
+                raise InputError(
+                    self.path, line, None,
+                    f"duplicate judgment for topic {topic!r}, document {doc_id!r} (first on line {self.lines[key]}); "
+                    "pass --on-duplicate max|last to resolve duplicates",
+                )
+            if on_duplicate == "max" and grade <= docs[doc_id]:
+                return
+        docs[doc_id] = grade
+        self.lines[key] = line
+
 
 def read_qrels_file(path: str | PathLike[str], on_duplicate: OnDuplicate = "error") -> QrelsFile:
     """Read TREC qrels into a :class:`QrelsFile`, applying the duplicate policy within the file."""
@@ -45,19 +61,7 @@ def read_qrels_file(path: str | PathLike[str], on_duplicate: OnDuplicate = "erro
         raise ArgueError(f"unknown duplicate policy {on_duplicate!r}; known: {', '.join(ON_DUPLICATE)}")
     result = QrelsFile(str(path))
     for lineno, row in iter_qrels_lines(Path(path)):
-        topic = result.qrels.setdefault(row.query_id, {})
-        key = (row.query_id, row.doc_id)
-        if row.doc_id in topic:
-            if on_duplicate == "error":
-                raise InputError(
-                    path, lineno, None,
-                    f"duplicate judgment for topic {row.query_id!r}, document {row.doc_id!r} "
-                    f"(first on line {result.lines[key]}); pass --on-duplicate max|last to resolve duplicates",
-                )
-            if on_duplicate == "max" and row.relevance <= topic[row.doc_id]:
-                continue
-        topic[row.doc_id] = row.relevance
-        result.lines[key] = lineno
+        result.add(row.query_id, row.doc_id, row.relevance, lineno, on_duplicate)
     return result
 
 
@@ -94,22 +98,26 @@ def merge_qrels(paths: Sequence[str | PathLike[str]], on_duplicate: OnDuplicate 
     """Union of several qrels files. Equal grades for the same pair agree; different grades are a conflict:
     an error by default (naming both files and lines), else resolved with ``max`` or ``last`` (later file wins).
     The same policy applies to duplicates inside each file."""
+    return union((read_qrels_file(path, on_duplicate) for path in paths), on_duplicate)
+
+
+def union(files: Iterable[QrelsFile], on_duplicate: OnDuplicate = "error") -> MergeResult:
+    """The union of judgments read from several files (in order), with ``merge_qrels``' conflict policy."""
     merged: Qrels = {}
     origin: dict[tuple[str, str], list[tuple[str, int]]] = {}
-    where: dict[tuple[str, str], tuple[str, int]] = {}
+    where: dict[tuple[str, str], tuple[str, int | None]] = {}
     conflicts: dict[tuple[str, str], None] = {}
-    for path in paths:
-        current = read_qrels_file(path, on_duplicate)
+    for current in files:
         for topic, docs in current.qrels.items():
             target = merged.setdefault(topic, {})
             for doc_id, grade in docs.items():
                 key = (topic, doc_id)
-                origin.setdefault(key, []).append((str(path), grade))
+                origin.setdefault(key, []).append((current.path, grade))
                 if doc_id in target and target[doc_id] != grade:
                     if on_duplicate == "error":
                         first_path, first_line = where[key]
                         raise InputError(
-                            path, current.lines[key], None,
+                            current.path, current.lines.get(key), None,
                             f"topic {topic!r}, document {doc_id!r} has grade {grade} here but {target[doc_id]} in "
                             f"{first_path}:{first_line}; pass --on-duplicate max|last to resolve conflicts",
                         )
@@ -117,7 +125,7 @@ def merge_qrels(paths: Sequence[str | PathLike[str]], on_duplicate: OnDuplicate 
                     if on_duplicate == "max" and grade <= target[doc_id]:
                         continue
                 target[doc_id] = grade
-                where[key] = (str(path), current.lines[key])
+                where[key] = (current.path, current.lines.get(key))
     return MergeResult(merged, [(topic, doc, origin[(topic, doc)]) for topic, doc in conflicts])
 
 
@@ -181,19 +189,7 @@ def read_assessments(path: str | PathLike[str], on_duplicate: OnDuplicate = "err
             relevance = int(value.strip() if isinstance(value, str) else value)
         except (TypeError, ValueError):
             raise InputError(path, lineno, "relevance", f"expected an integer grade, found {value!r}") from None
-        topic = result.qrels.setdefault(topic_id, {})
-        key = (topic_id, doc_id)
-        if doc_id in topic:
-            if on_duplicate == "error":
-                raise InputError(
-                    path, lineno, None,
-                    f"duplicate judgment for topic {topic_id!r}, document {doc_id!r} (first on line "
-                    f"{result.lines[key]}); pass --on-duplicate max|last to resolve duplicates",
-                )
-            if on_duplicate == "max" and relevance <= topic[doc_id]:
-                continue
-        topic[doc_id] = relevance
-        result.lines[key] = lineno
+        result.add(topic_id, doc_id, relevance, lineno, on_duplicate)
     return result
 
 
@@ -229,6 +225,20 @@ def _package_rows(path: Path) -> Iterator[tuple[int, dict]]:
 UnjudgedPolicy = Literal["error", "drop", "nonrelevant"]
 
 
+def _without_unjudged_markers(files: Iterable[QrelsFile]) -> Iterator[QrelsFile]:
+    """The files, each checked to hold no ``UNJUDGED`` grade: that is a pool line nobody judged yet."""
+    for current in files:
+        for topic, docs in current.qrels.items():
+            for doc_id, grade in docs.items():
+                if grade == UNJUDGED:
+                    raise InputError(
+                        current.path, current.lines.get((topic, doc_id)), "relevance",
+                        f"grade {UNJUDGED} marks an unjudged pool entry; judge topic {topic!r}, document {doc_id!r} "
+                        "or remove the line",
+                    )
+        yield current
+
+
 def build_qrels(
     pool: Mapping[str, Mapping[str, int]] | None,
     assessments: Sequence[QrelsFile],
@@ -242,30 +252,7 @@ def build_qrels(
     error listing them (``unjudged="error"``), left out (``drop``), or judged 0 (``nonrelevant``).
     Judgments outside the pool are kept and reported.
     """
-    merged: Qrels = {}
-    where: dict[tuple[str, str], str] = {}
-    for current in assessments:
-        for topic, docs in current.qrels.items():
-            target = merged.setdefault(topic, {})
-            for doc_id, grade in docs.items():
-                key = (topic, doc_id)
-                if grade == UNJUDGED:
-                    raise InputError(
-                        current.path, current.lines.get(key), "relevance",
-                        f"grade {UNJUDGED} marks an unjudged pool entry; judge topic {topic!r}, document {doc_id!r} "
-                        "or remove the line",
-                    )
-                if doc_id in target and target[doc_id] != grade:
-                    if on_duplicate == "error":
-                        raise InputError(
-                            current.path, current.lines.get(key), None,
-                            f"topic {topic!r}, document {doc_id!r} judged {grade} here but {target[doc_id]} in "
-                            f"{where[key]}; pass --on-duplicate max|last to resolve conflicts",
-                        )
-                    if on_duplicate == "max" and grade <= target[doc_id]:
-                        continue
-                target[doc_id] = grade
-                where[key] = f"{current.path}:{current.lines.get(key)}"
+    merged = union(_without_unjudged_markers(assessments), on_duplicate).qrels
     missing: list[tuple[str, str]] = []
     outside: list[tuple[str, str]] = []
     if pool is not None:

@@ -8,34 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from os import PathLike
-from pathlib import Path
 from typing import Any
 
-from ..errors import ArgueError, InputError, Problem
+from ..errors import ArgueError, Problem
 from ..model import Request
 
 EXPORT_SHAPES: tuple[str, ...] = ("argue", "neuclir24", "ragtime26", "rag25")
 
 
 def read_requests_collecting(path: str | PathLike[str], format: str | None = None) -> tuple[list[Request], list[Problem]]:
-    """Read a requests file leniently, collecting every schema problem (JSONL formats line by line)."""
-    from ..formats import resolve
+    """Read a requests file leniently, collecting every schema problem (JSONL formats line by line; the
+    TREC RAG 2024 TSV strictly)."""
     from ..formats.requests import parse_request
-    from ..jsonio import iter_jsonl
+    from .lenient import read_collecting
 
-    spec = resolve(path, "requests", format)
-    problems: list[Problem] = []
-    if spec.name == "rag24":
-        try:
-            return list(spec.read(Path(path))), problems
-        except InputError as error:
-            return [], [error.problem]
-    requests = []
-    for lineno, obj in iter_jsonl(path):
-        request = parse_request(obj, spec.name, str(path), lineno, problems)
-        if request is not None:
-            requests.append(request)
-    return requests, problems
+    return read_collecting(path, "requests", format, parse_request, whole_file_formats=("rag24",))
 
 
 def validate_requests(
@@ -109,6 +96,8 @@ def new_request(
     aspects: Sequence[str] = (),
 ) -> Request:
     """A new request checked against the file it joins (the id must be new; the fields must validate)."""
+    if not request_id or request_id != request_id.strip():
+        raise ArgueError(f"request id: expected a non-empty id without surrounding spaces, found {request_id!r}")
     if any(request.request_id == request_id for request in existing):
         raise ArgueError(f"request id {request_id!r} is already in the file")
     request = Request(

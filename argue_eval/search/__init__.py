@@ -8,6 +8,7 @@ return ``[(doc_id, score), ...]`` best first. Nothing heavy is imported until a 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -55,3 +56,55 @@ def iter_collection(path: Path) -> Iterator[Document]:
         if not isinstance(record[text_field], str):
             raise InputError(path, lineno, text_field, "expected a string")
         yield document_from_record(record, id_field, text_field)
+
+
+# --- index freshness and replacement, shared by the BM25 and the dense index ------------------------------
+
+STAMP_SUFFIX = ".stamp.json"
+
+
+def stamp_path(index_dir: Path) -> Path:
+    """The stamp file beside an index (``<index>.stamp.json``): what the index was built from."""
+    return index_dir.with_name(index_dir.name + STAMP_SUFFIX)
+
+
+def source_stamp(collection: Path, index_format: str) -> dict[str, object]:
+    """What identifies the collection an index is built from (path, size, mtime, sampled content) and the
+    index layout, so a changed collection or a new layout makes the index stale."""
+    from ..collection.jsonl import source_state
+
+    state = source_state(collection)
+    return {
+        "format": index_format,
+        "source": str(collection.resolve()),
+        "size": state.size,
+        "mtime_ns": state.mtime_ns,
+        "fingerprint": state.fingerprint,
+    }
+
+
+def recorded_documents(index_dir: Path, stamp: dict[str, object]) -> int | None:
+    """The document count recorded for a fresh index (its stamp matches ``stamp``), else ``None``."""
+    try:
+        recorded = json.loads(stamp_path(index_dir).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(recorded, dict) or any(recorded.get(key) != value for key, value in stamp.items()):
+        return None
+    return int(recorded.get("documents", -1))
+
+
+def write_stamp(index_dir: Path, stamp: dict[str, object], documents: int) -> None:
+    """Record what a freshly built index was built from (atomically; written after the index itself)."""
+    from ..jsonio import atomic_writer
+
+    with atomic_writer(stamp_path(index_dir)) as handle:
+        handle.write(json.dumps({**stamp, "documents": documents}, indent=1) + "\n")
+
+
+def replace_dir(fresh: Path, target: Path, work: Path) -> None:
+    """Put the directory ``fresh`` in place of ``target`` with renames (the old one moves into ``work``,
+    which the caller removes), so a reader never sees a half-written index."""
+    if target.exists():
+        os.replace(target, work / "old")
+    os.replace(fresh, target)

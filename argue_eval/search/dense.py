@@ -22,10 +22,9 @@ from typing import Any, Callable
 
 from ..errors import ArgueError, InputError, MissingDependencyError
 from ..progress import progress
-from . import index_dir_for, iter_collection
+from . import index_dir_for, iter_collection, recorded_documents, replace_dir, source_stamp, write_stamp
 
 INDEX_SUFFIX = ".minilm"
-STAMP_SUFFIX = ".stamp.json"
 INDEX_FORMAT = "argue-eval-minilm-1"
 FEATURE = "dense search (faiss over MiniLM embeddings)"
 _MODEL: Any = None
@@ -82,19 +81,6 @@ class DenseIndexInfo:
     seconds: float = 0.0
 
 
-def _stamp(collection: Path) -> dict[str, object]:
-    from ..collection.jsonl import source_state
-
-    state = source_state(collection)
-    return {
-        "format": INDEX_FORMAT,
-        "source": str(collection.resolve()),
-        "size": state.size,
-        "mtime_ns": state.mtime_ns,
-        "fingerprint": state.fingerprint,
-    }
-
-
 def ensure_dense_index(
     collection: str | os.PathLike[str],
     index_dir: str | os.PathLike[str] | None = None,
@@ -108,24 +94,16 @@ def ensure_dense_index(
     if not collection.is_file():
         raise InputError(collection, None, None, "dense search needs a JSONL collection file")
     target = Path(index_dir) if index_dir is not None else index_dir_for(collection, INDEX_SUFFIX)
-    stamp_file = target.with_name(target.name + STAMP_SUFFIX)
-    stamp = _stamp(collection)
-    if not rebuild and (target / "embeddings.npy").is_file() and stamp_file.is_file():
-        try:
-            recorded = json.loads(stamp_file.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            recorded = {}
-        if all(recorded.get(key) == value for key, value in stamp.items()):
-            return DenseIndexInfo(target, int(recorded.get("documents", -1)), False)
+    stamp = source_stamp(collection, INDEX_FORMAT)
+    if not rebuild and (target / "embeddings.npy").is_file():
+        documents = recorded_documents(target, stamp)
+        if documents is not None:
+            return DenseIndexInfo(target, documents, False)
     if log is not None:
         log(f"embedding {collection} with all-MiniLM-L6-v2 into {target} (once; redone when the collection changes)")
     started = time.perf_counter()
     count = _build(collection, target, batch_size)
-    stamp["documents"] = count
-    from ..jsonio import atomic_writer
-
-    with atomic_writer(stamp_file) as handle:
-        handle.write(json.dumps(stamp, indent=1) + "\n")
+    write_stamp(target, stamp, count)
     return DenseIndexInfo(target, count, True, time.perf_counter() - started)
 
 
@@ -154,9 +132,7 @@ def _build(collection: Path, target: Path, batch_size: int) -> int:
         fresh.mkdir()
         np.save(fresh / "embeddings.npy", np.concatenate(chunks))
         (fresh / "doc_ids.json").write_text(json.dumps(doc_ids, ensure_ascii=False), encoding="utf-8")
-        if target.exists():
-            os.replace(target, work / "old")
-        os.replace(fresh, target)
+        replace_dir(fresh, target, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return len(doc_ids)

@@ -15,7 +15,6 @@ Java and the JVM are found and started by ``argue_eval.java`` (Java 21+; one JVM
 """
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import struct
@@ -31,10 +30,9 @@ from ..collection.base import TEXT_FIELDS, BaseDocumentStore
 from ..errors import ArgueError, InputError
 from ..model import Document
 from ..progress import progress
-from . import index_dir_for, iter_collection
+from . import index_dir_for, iter_collection, recorded_documents, replace_dir, source_stamp, write_stamp
 
 INDEX_SUFFIX = ".lucene"
-STAMP_SUFFIX = ".stamp.json"
 INDEX_FORMAT = "argue-eval-lucene-1"
 """Bump when the indexed record layout changes: older indexes are then rebuilt."""
 BM25_K1 = 0.9
@@ -52,23 +50,6 @@ class IndexInfo:
     documents: int
     built: bool
     seconds: float = 0.0
-
-
-def _stamp_path(index_dir: Path) -> Path:
-    return index_dir.with_name(index_dir.name + STAMP_SUFFIX)
-
-
-def _source_stamp(collection: Path) -> dict[str, object]:
-    from ..collection.jsonl import source_state
-
-    state = source_state(collection)
-    return {
-        "format": INDEX_FORMAT,
-        "source": str(collection.resolve()),
-        "size": state.size,
-        "mtime_ns": state.mtime_ns,
-        "fingerprint": state.fingerprint,
-    }
 
 
 def ensure_index(
@@ -92,28 +73,20 @@ def ensure_index(
     if not collection.exists():
         raise InputError(collection, None, None, "no such file or directory")
     target = Path(index_dir) if index_dir is not None else index_dir_for(collection, INDEX_SUFFIX)
-    stamp = _source_stamp(collection)
-    stamp_file = _stamp_path(target)
-    if not rebuild and is_lucene_index(target) and stamp_file.is_file():
-        try:
-            recorded = json.loads(stamp_file.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            recorded = {}
-        if all(recorded.get(key) == value for key, value in stamp.items()):
-            return IndexInfo(target, int(recorded.get("documents", -1)), False)
+    stamp = source_stamp(collection, INDEX_FORMAT)
+    if not rebuild and is_lucene_index(target):
+        documents = recorded_documents(target, stamp)
+        if documents is not None:
+            return IndexInfo(target, documents, False)
     from ..java import anserini_jar, find_java
 
-    find_java()  # fail before any work when Java 21+ or Anserini is missing
-    anserini_jar()
+    anserini_jar()  # fail before any work when Pyserini (the extra) is missing, then when Java 21+ is
+    find_java()
     if log is not None:
         log(f"building the BM25 index of {collection} in {target} (once; rebuilt when the collection changes)")
     started = time.perf_counter()
     count = build_index(collection, target, threads=threads)
-    stamp["documents"] = count
-    from ..jsonio import atomic_writer
-
-    with atomic_writer(stamp_file) as handle:
-        handle.write(json.dumps(stamp, indent=1) + "\n")
+    write_stamp(target, stamp, count)
     return IndexInfo(target, count, True, time.perf_counter() - started)
 
 
@@ -153,11 +126,7 @@ def build_index(collection: Path, target: Path, threads: int | None = None) -> i
         )
         if not is_lucene_index(fresh):
             raise ArgueError(f"Anserini did not produce an index for {collection} in {fresh}")
-        old = None
-        if target.exists():
-            old = work / "old"
-            os.replace(target, old)
-        os.replace(fresh, target)
+        replace_dir(fresh, target, work)
         return count
     finally:
         shutil.rmtree(work, ignore_errors=True)

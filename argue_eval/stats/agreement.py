@@ -37,7 +37,9 @@ from .bootstrap import (
     bca_interval,
     percentile_interval,
 )
-from .matrix import ScoreMatrix, as_matrix, natural_key
+from ..model import natural_key
+from .comparison import leaderboard_order
+from .matrix import ScoreMatrix, as_matrix
 
 STATISTICS: tuple[str, ...] = ("kendall_tau_b", "tau_ap", "tau_ap_symmetric", "spearman", "pearson")
 INTERVALS: tuple[str, ...] = ("percentile", "bca")
@@ -323,11 +325,6 @@ def _finite(value: float) -> float | None:
     return None if value is None or not np.isfinite(value) else float(value)
 
 
-def _order(means: np.ndarray, runs: list[str]) -> list[int]:
-    """Leaderboard order: higher mean first, ties by run id (natural order)."""
-    return sorted(range(len(runs)), key=lambda k: (-means[k], natural_key(runs[k])))
-
-
 def align(matrix_a: ScoreMatrix, matrix_b: ScoreMatrix) -> tuple[list[str], list[str], np.ndarray, np.ndarray, list[str]]:
     """Restrict both matrices to the systems and topics they share; say what was left out."""
     notes = []
@@ -396,7 +393,7 @@ def agreement(
         tied_pairs=tied,
         top_k=_top_k(runs, mean_a, mean_b, top_k, notes),
         per_topic=(per_topic := _per_topic(topics, values_a, values_b)),
-        per_topic_summary=_summarize_per_topic(per_topic, notes),
+        per_topic_summary=_summarize_per_topic(per_topic, systems, notes),
         topic_difficulty=_topic_difficulty(values_a, values_b, notes),
         resamples=resamples,
         seed=seed,
@@ -471,7 +468,7 @@ def _statistics_with_intervals(
 
 def _swaps(runs: list[str], mean_a: np.ndarray, mean_b: np.ndarray) -> tuple[list[dict[str, Any]], list[list[str]]]:
     """Pairs ordered one way by A and the other way by B (listed with A's better system first), and pairs tied in one only."""
-    order = _order(mean_a, runs)
+    order = leaderboard_order(mean_a, runs)
     swaps, tied = [], []
     for pos, i in enumerate(order):
         for j in order[pos + 1:]:
@@ -486,8 +483,8 @@ def _swaps(runs: list[str], mean_a: np.ndarray, mean_b: np.ndarray) -> tuple[lis
 def _top_k(runs: list[str], mean_a: np.ndarray, mean_b: np.ndarray, ks: tuple[int, ...], notes: list[str]) -> list[dict[str, Any]]:
     """Agreement on the k best systems of the reference A, and the overlap of the two top-k sets."""
     out = []
-    order_a = _order(mean_a, runs)
-    order_b = _order(mean_b, runs)
+    order_a = leaderboard_order(mean_a, runs)
+    order_b = leaderboard_order(mean_b, runs)
     for k in sorted(set(ks)):
         if k < 2 or k >= len(runs):
             notes.append(f"top-{k} left out: needs 2 <= k < number of systems ({len(runs)})")
@@ -510,15 +507,16 @@ def _per_topic(topics: list[str], values_a: np.ndarray, values_b: np.ndarray) ->
     return [{"request_id": topic, "kendall_tau_b": _finite(tau)} for topic, tau in zip(topics, taus)]
 
 
-def _summarize_per_topic(per_topic: list[dict[str, Any]], notes: list[str]) -> dict[str, Any]:
+def _summarize_per_topic(per_topic: list[dict[str, Any]], systems: int, notes: list[str]) -> dict[str, Any]:
     values = np.array([item["kendall_tau_b"] for item in per_topic if item["kendall_tau_b"] is not None])
     undefined = [item["request_id"] for item in per_topic if item["kendall_tau_b"] is None]
     summary: dict[str, Any] = {"statistic": "kendall_tau_b", "n_defined": int(values.size), "n_undefined": len(undefined)}
     for name, func in (("mean", np.mean), ("median", np.median), ("min", np.min), ("max", np.max)):
         summary[name] = float(func(values)) if values.size else None
     if undefined:
-        notes.append(f"per-topic tau-b undefined for {len(undefined)} topic(s) where every system scored the same "
-                     "under A or B: " + ", ".join(undefined[:20]) + (" ..." if len(undefined) > 20 else ""))
+        why = "every system scored the same under A or B" if systems >= 2 else "fewer than two shared systems"
+        notes.append(f"per-topic tau-b undefined for {len(undefined)} topic(s) ({why}): "
+                     + ", ".join(undefined[:20]) + (" ..." if len(undefined) > 20 else ""))
     return summary
 
 

@@ -16,7 +16,8 @@ import pandas as pd
 
 from .bootstrap import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, TopicBootstrap, mean_intervals
 from .effects import paired_effects
-from .matrix import ScoreMatrix, as_matrix, natural_key, to_array
+from ..model import natural_key
+from .matrix import ScoreMatrix, as_matrix, to_array
 from .multiple import CORRECTIONS, adjust
 from .significance import TESTS, paired_t_test, randomization_test, tukey_hsd
 
@@ -245,15 +246,5 @@ def compare(
         pairs=pair_frame,
         test_resamples=test_resamples,
         exact=exact,
-        notes=_dedupe(notes),
+        notes=list(dict.fromkeys(notes)),  # each note once, in order
     )
-
-
-def _dedupe(notes: list[str]) -> list[str]:
-    seen: set[str] = set()
-    out = []
-    for note in notes:
-        if note not in seen:
-            seen.add(note)
-            out.append(note)
-    return out

@@ -34,7 +34,8 @@ def cohens_d_paired(differences: np.ndarray) -> tuple[np.ndarray, list[str]]:
     n = differences.shape[-1]
     notes: list[str] = []
     if n < 2:
-        return np.full(differences.shape[0], np.nan), ["Cohen's d needs at least two topics; left out"]
+        rows = differences.shape[0]
+        return np.full(rows, np.nan), (["Cohen's d needs at least two topics; left out"] if rows else [])
     mean = differences.mean(axis=-1)
     sd = differences.std(axis=-1, ddof=1)
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -6,7 +6,9 @@ compared once however many runs contain the sentence. Per question kind we repor
 file has, how many are shared, the observed agreement (accuracy of B taking A as the truth when A is the
 assessors), Cohen's kappa (agreement beyond what the two judges' yes-rates would produce by chance) and the
 2x2 confusion matrix. Within one file a later judgment for the same key replaces an earlier one (the rule
-every reader of judgments follows); how many were replaced, and how many of those disagreed, is noted.
+every reader of judgments follows); how many were replaced, and how many of those disagreed, is noted. With
+``strict`` (what ``agree-judgments`` does for canonical files) one judge answering the same key both ways in
+one file is an error naming both lines, as in ``score``.
 """
 from __future__ import annotations
 
@@ -14,7 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey
+from ..judges.imported import contradiction
+from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey, Location
 
 
 @dataclass
@@ -89,13 +92,24 @@ def cohen_kappa(yes_yes: int, yes_no: int, no_yes: int, no_no: int) -> float | N
     return (observed - expected) / (1 - expected)
 
 
-def _index(judgments: Iterable[Judgment], label: str, notes: list[str]) -> dict[JudgmentKey, bool]:
-    """Last value per key, noting replaced duplicates."""
+def _index(judgments: Iterable[Judgment], label: str, notes: list[str], strict: bool) -> dict[JudgmentKey, bool]:
+    """Last value per key, noting replaced duplicates.
+
+    ``strict``: one judge answering the same key both ways is an error naming both lines, as when scoring
+    reads a canonical file (``judges.imported``); Auto-ARGUE files judge report by report, where that is not.
+    """
     out: dict[JudgmentKey, bool] = {}
+    by_judge: dict[tuple[JudgmentKey, str], Judgment] = {}
     replaced = conflicting = 0
     for judgment in judgments:
         key = judgment.key
         value = bool(judgment.value)
+        if strict:
+            earlier = by_judge.setdefault((key, judgment.judge), judgment)
+            if earlier.value != value:
+                where = judgment.source or Location(label, None)
+                raise contradiction(where.path, where.line, earlier.source.line if earlier.source else None, key,
+                                    earlier.value, value, judgment.judge)
         if key in out:
             replaced += 1
             conflicting += out[key] != value
@@ -124,11 +138,16 @@ def _kind_agreement(kind: str, a: dict[JudgmentKey, bool], b: dict[JudgmentKey, 
     return KindAgreement(kind, len(a), len(b), overlap, yy, yn, ny, nn, accuracy, kappa, note)
 
 
-def judgment_agreement(judgments_a: Iterable[Judgment], judgments_b: Iterable[Judgment]) -> JudgmentAgreement:
-    """Per-kind and pooled agreement of two sets of judgments (A is the reference, e.g. the assessors)."""
+def judgment_agreement(judgments_a: Iterable[Judgment], judgments_b: Iterable[Judgment], *,
+                       strict: tuple[bool, bool] = (False, False)) -> JudgmentAgreement:
+    """Per-kind and pooled agreement of two sets of judgments (A is the reference, e.g. the assessors).
+
+    ``strict`` (for A, for B): a judge contradicting itself on one key is an error (see ``_index``);
+    ``agree-judgments`` sets it for canonical files, not for Auto-ARGUE ones.
+    """
     notes: list[str] = []
-    a = _index(judgments_a, "A", notes)
-    b = _index(judgments_b, "B", notes)
+    a = _index(judgments_a, "A", notes, strict[0])
+    b = _index(judgments_b, "B", notes, strict[1])
     present = {key.kind for key in a} | {key.kind for key in b}
     ordered = [kind for kind in JUDGMENT_KINDS if kind in present] + sorted(present - set(JUDGMENT_KINDS))
     kinds = []

@@ -8,7 +8,6 @@ systems. What was filled or dropped is recorded in ``notes`` so that no table si
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
@@ -19,15 +18,10 @@ import pandas as pd
 
 from ..errors import ArgueError, InputError
 from ..formats.scores import ALL_TOPICS, ScoreRecord, read_scores
+from ..model import natural_key
 
 MissingPolicy = Literal["zero", "drop-topic"]
 MISSING_POLICIES: tuple[str, ...] = ("zero", "drop-topic")
-
-
-def natural_key(text: str) -> tuple:
-    """Sort key that orders ``t2`` before ``t10`` and ``2024-9`` before ``2024-10``; ties broken by the text itself."""
-    parts = re.split(r"(\d+)", text)
-    return tuple((0, int(part), "") if part.isdigit() else (1, 0, part) for part in parts if part) + ((2, 0, text),)
 
 
 @dataclass
