@@ -32,7 +32,8 @@ from os import PathLike
 from typing import Literal
 
 from .errors import ArgueError
-from .organizer.pooling import Rankings, natural_key
+from .model import natural_key
+from .organizer.pooling import Rankings
 
 Missing = Literal["zero", "skip"]
 

@@ -1,6 +1,8 @@
 """Shared test fixtures. Keep this file small: fixtures that only one test module needs live in that module."""
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,36 @@ def fixtures() -> Path:
 
 
 @pytest.fixture
+def docs(tmp_path: Path, fixtures: Path) -> Path:
+    """A private copy of the small fixture collection, so its offset index is written under tmp_path, not into the repo."""
+    target = tmp_path / "docs.jsonl"
+    shutil.copy(fixtures / "collection" / "docs.jsonl", target)
+    return target
+
+
+@pytest.fixture
 def repo() -> Path:
     """The repository root (for the shipped sample track under topics/, nuggets/, runs/, qrels/)."""
     return REPO
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """With ``ARGUE_EVAL_FORBID_SKIPS=1`` (set by ``.ci/run``) a skipped test fails the run.
+
+    The tests of optional backends (torch, faiss, Pyserini/Java) skip when their extra is missing, which is
+    right for a plain ``tools/test.sh`` but would let CI, which installs every extra, go green without
+    running them if an install or the Java lookup silently broke.
+    """
+    if os.environ.get("ARGUE_EVAL_FORBID_SKIPS") != "1":
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = reporter.stats.get("skipped", []) if reporter is not None else []
+    if skipped:
+        reporter.ensure_newline()
+        reporter.write_line(
+            f"ARGUE_EVAL_FORBID_SKIPS=1 but {len(skipped)} test(s) were skipped: "
+            + "; ".join(f"{report.nodeid} ({report.longrepr[2] if isinstance(report.longrepr, tuple) else ''})"
+                        for report in skipped[:10]),
+            red=True,
+        )
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_judgments_formats import AUTOARGUE, DOC1, DOC3, bank
+from test_judgments_formats import AUTOARGUE, DOC3, bank
 
 from argue_eval.argue import score
 from argue_eval.errors import InputError

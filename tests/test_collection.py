@@ -23,14 +23,6 @@ BLOOM = "a1f3c2e0-2222-4a2b-9c3d-000000000002"
 SEGMENT = "msmarco_v2.1_doc_11_1042#3_2265"
 
 
-@pytest.fixture
-def docs(tmp_path: Path, fixtures: Path) -> Path:
-    """A private copy of the fixture collection, so indexes are written under tmp_path, not into the repo."""
-    target = tmp_path / "docs.jsonl"
-    shutil.copy(fixtures / "collection" / "docs.jsonl", target)
-    return target
-
-
 def write(tmp_path: Path, text: str, name: str = "c.jsonl") -> Path:
     path = tmp_path / name
     path.write_bytes(text.encode("utf-8"))

@@ -2,25 +2,15 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
-from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from argue_eval.cli import cli
 
 TOLEDO = "a1f3c2e0-1111-4a2b-9c3d-000000000001"
 SEGMENT = "msmarco_v2.1_doc_11_1042#3_2265"
-
-
-@pytest.fixture
-def docs(tmp_path: Path, fixtures: Path) -> Path:
-    target = tmp_path / "docs.jsonl"
-    shutil.copy(fixtures / "collection" / "docs.jsonl", target)
-    return target
 
 
 def run(*args: str):

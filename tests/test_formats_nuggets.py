@@ -1,7 +1,6 @@
 """Nugget readers (six formats) and writers (canonical, Auto-ARGUE NuggetBank v3)."""
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import warnings

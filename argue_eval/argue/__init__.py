@@ -5,7 +5,7 @@ Importing this package does not import pandas; ``score`` does, when called.
 """
 from __future__ import annotations
 
-from .api import Evaluation, MissingJudgmentsError, ScoreResult, Scoring, natural_key, run_scoring, score
+from .api import Evaluation, MissingJudgmentsError, ScoreResult, Scoring, run_scoring, score
 from .policies import Policies, parse_weights
 
 __all__ = [
@@ -14,7 +14,6 @@ __all__ = [
     "Policies",
     "ScoreResult",
     "Scoring",
-    "natural_key",
     "parse_weights",
     "run_scoring",
     "score",

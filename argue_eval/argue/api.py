@@ -26,7 +26,7 @@ from .topic import PreparedTopic, prepare_topic
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["score", "run_scoring", "Scoring", "ScoreResult", "MissingJudgmentsError", "natural_key", "Evaluation"]
+__all__ = ["score", "run_scoring", "Scoring", "ScoreResult", "MissingJudgmentsError", "Evaluation"]
 
 Row = tuple[str, str, str, float]
 ALL = "all"

@@ -11,3 +11,15 @@ kind_option = click.option(
 format_option = click.option(
     "--format", "format_name", default=None, metavar="NAME", help="The file's format, if detection should not guess."
 )
+
+
+def emit_tsv(header: list[str] | tuple[str, ...], rows: list, output: str | None) -> None:
+    """Print a TSV table on stdout, or write it atomically to ``output`` when one is given."""
+    from ..jsonio import atomic_writer
+
+    lines = ["\t".join(header)] + ["\t".join(str(value) for value in row) for row in rows]
+    if output:
+        with atomic_writer(output) as handle:
+            handle.write("\n".join(lines) + "\n")
+    else:
+        click.echo("\n".join(lines))

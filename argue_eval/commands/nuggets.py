@@ -80,16 +80,10 @@ def stats_command(path: str, output: str | None, format_name: str | None) -> Non
       argue-eval nuggets stats nuggets/sample/nuggets.jsonl
     """
     from ..formats import read_nuggets
-    from ..jsonio import atomic_writer
     from ..organizer.nugget_tools import STATS_COLUMNS, topic_stats
+    from ._common import emit_tsv
 
-    rows = topic_stats(read_nuggets(path, format_name))
-    lines = ["\t".join(STATS_COLUMNS)] + ["\t".join(str(value) for value in row) for row in rows]
-    if output:
-        with atomic_writer(output) as handle:
-            handle.write("\n".join(lines) + "\n")
-    else:
-        click.echo("\n".join(lines))
+    emit_tsv(STATS_COLUMNS, topic_stats(read_nuggets(path, format_name)), output)
 
 
 @command.command(name="merge")

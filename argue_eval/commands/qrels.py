@@ -120,13 +120,8 @@ def stats_command(qrels_file: str, output: str | None, on_duplicate: str) -> Non
       s01         12      5         7        3        2
       ...
     """
-    from ..jsonio import atomic_writer
     from ..organizer.qrels import qrels_stats, read_qrels
+    from ._common import emit_tsv
 
     header, rows = qrels_stats(read_qrels(qrels_file, on_duplicate))  # type: ignore[arg-type]
-    lines = ["\t".join(header)] + ["\t".join(str(value) for value in row) for row in rows]
-    if output:
-        with atomic_writer(output) as handle:
-            handle.write("\n".join(lines) + "\n")
-    else:
-        click.echo("\n".join(lines))
+    emit_tsv(header, rows, output)

@@ -48,8 +48,11 @@ def all_formats() -> tuple[FormatSpec, ...]:
     return tuple(sorted(specs, key=lambda spec: (-spec.priority, order[id(spec)])))
 
 
-def get_format(name: str, kind: Kind | None = None) -> FormatSpec:
-    """The format called ``name`` (or one of its aliases), optionally restricted to one kind."""
+def get_format(name: str, kind: Kind | None = None, option: str = "--format") -> FormatSpec:
+    """The format called ``name`` (or one of its aliases), optionally restricted to one kind.
+
+    ``option`` is the command-line option the name came from, so an unknown name is blamed on it.
+    """
     matches = [
         spec
         for spec in all_formats()
@@ -58,7 +61,7 @@ def get_format(name: str, kind: Kind | None = None) -> FormatSpec:
     if not matches:
         known = sorted({spec.name for spec in all_formats() if kind is None or spec.kind == kind})
         what = f"{kind} format" if kind else "format"
-        raise InputError("--format", None, None, f"unknown {what} {name!r}; known: {', '.join(known)}")
+        raise InputError(option, None, None, f"unknown {what} {name!r}; known: {', '.join(known)}")
     return matches[0]
 
 
@@ -94,7 +97,8 @@ def detect(path: str | PathLike[str], kind: Kind | None = None) -> FormatSpec:
             break
     raise InputError(
         path, 1 if not probe.is_dir else None, None,
-        f"cannot recognize the file as {expected} ({names}); name it with --format",
+        f"cannot recognize the file as {expected} ({names}); if it is one of them, name its format "
+        "with the command's format option, where it has one",
     )
 
 
@@ -131,7 +135,7 @@ def read(path: str | PathLike[str], kind: Kind | None = None, format: str | None
 
 def write(records: Iterable[Any], path: str | PathLike[str], format: str, kind: Kind | None = None) -> int:
     """Write canonical records in the named format, atomically; return the number of records written."""
-    spec = get_format(format, kind)
+    spec = get_format(format, kind, option="--to")
     if spec.write is None:
         raise InputError("--to", None, None, f"format {spec.name!r} can be read but not written")
     return spec.write(records, Path(path))

@@ -25,7 +25,8 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from ..argue.api import Evaluation, natural_key
+from ..argue.api import Evaluation
+from ..model import natural_key
 from ..argue.flowchart import Asker, Missing, evaluate_report
 from ..errors import InputError
 from ..jsonio import atomic_writer, dumps_line, iter_jsonl

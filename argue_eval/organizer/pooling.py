@@ -33,7 +33,6 @@ processed in name order, so a pool depends only on its inputs, never on the orde
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -42,7 +41,7 @@ from pathlib import Path
 from typing import Literal
 
 from ..errors import ArgueError, InputError
-from ..model import QrelsRow
+from ..model import QrelsRow, natural_key
 
 Strategy = Literal["depth", "rrf", "mtf", "budget"]
 Repeats = Literal["first", "error"]
@@ -55,11 +54,6 @@ relevant". trec_eval treats any grade below 1 as non-relevant, so an unjudged po
 qrels still scores every run 0 rather than producing plausible numbers, and ``qrels build`` refuses a
 -1 left in its output."""
 DEFAULT_RRF_K = 60
-
-
-def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
-    """Sort key that orders ``2`` before ``10`` and ``t2`` before ``t10`` while keeping ids strings."""
-    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.findall(r"\d+|\D+", text))
 
 
 @dataclass

@@ -17,7 +17,8 @@ from typing import Literal
 
 from ..errors import ArgueError, InputError
 from ..model import QrelsRow, TopicNuggets
-from .pooling import UNJUDGED, natural_key
+from ..model import natural_key
+from .pooling import UNJUDGED
 
 OnDuplicate = Literal["error", "max", "last"]
 ON_DUPLICATE: tuple[str, ...] = ("error", "max", "last")
