@@ -74,7 +74,8 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, rel
     if details_path is not None:
         write_jsonl(details_path, result.details)
     runs_scored = len({row[0] for row in result.rows})
-    click.echo(f"scored {runs_scored} run(s) on {len(inputs.evaluation.order)} topic(s) "
+    topics_scored = len({row[1] for row in result.rows if row[1] != "all"})
+    click.echo(f"scored {runs_scored} run(s) on {topics_scored} topic(s) "
                f"({policies.describe()})" + ("" if output == "-" else f" -> {output}"), err=True)
     if output != "-" and not quiet:
         from ..tables import render_text

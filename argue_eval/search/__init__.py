@@ -11,12 +11,23 @@ import hashlib
 import json
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
 from ..model import Document
 
 CACHE_DIR_NAME = ".argue-cache"
+
+
+@dataclass
+class IndexInfo:
+    """What ``ensure_index``/``ensure_dense_index`` found or built: where, how many documents, whether built now."""
+
+    index_dir: Path
+    documents: int
+    built: bool
+    seconds: float = 0.0
 
 
 def index_dir_for(collection: Path, suffix: str, cache_dir: str | os.PathLike[str] | None = None) -> Path:

@@ -16,13 +16,12 @@ import os
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import ArgueError, InputError, MissingDependencyError
 from ..progress import progress
-from . import index_dir_for, iter_collection, recorded_documents, replace_dir, source_stamp, write_stamp
+from . import IndexInfo, index_dir_for, iter_collection, recorded_documents, replace_dir, source_stamp, write_stamp
 
 INDEX_SUFFIX = ".minilm"
 INDEX_FORMAT = "argue-eval-minilm-1"
@@ -73,14 +72,6 @@ def encode(texts: list[str], batch_size: int = 64) -> Any:
     return np.ascontiguousarray(vectors, dtype="float32")
 
 
-@dataclass
-class DenseIndexInfo:
-    index_dir: Path
-    documents: int
-    built: bool
-    seconds: float = 0.0
-
-
 def ensure_dense_index(
     collection: str | os.PathLike[str],
     index_dir: str | os.PathLike[str] | None = None,
@@ -88,7 +79,7 @@ def ensure_dense_index(
     rebuild: bool = False,
     batch_size: int = 64,
     log: Callable[[str], None] | None = None,
-) -> DenseIndexInfo:
+) -> IndexInfo:
     """Return fresh embeddings of ``collection`` (a JSONL file), computing them if absent or stale."""
     collection = Path(collection)
     if not collection.is_file():
@@ -98,13 +89,13 @@ def ensure_dense_index(
     if not rebuild and (target / "embeddings.npy").is_file():
         documents = recorded_documents(target, stamp)
         if documents is not None:
-            return DenseIndexInfo(target, documents, False)
+            return IndexInfo(target, documents, False)
     if log is not None:
         log(f"embedding {collection} with all-MiniLM-L6-v2 into {target} (once; redone when the collection changes)")
     started = time.perf_counter()
     count = _build(collection, target, batch_size)
     write_stamp(target, stamp, count)
-    return DenseIndexInfo(target, count, True, time.perf_counter() - started)
+    return IndexInfo(target, count, True, time.perf_counter() - started)
 
 
 def _build(collection: Path, target: Path, batch_size: int) -> int:

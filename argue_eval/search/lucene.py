@@ -21,7 +21,6 @@ import struct
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
@@ -30,7 +29,7 @@ from ..collection.base import TEXT_FIELDS, BaseDocumentStore
 from ..errors import ArgueError, InputError
 from ..model import Document
 from ..progress import progress
-from . import index_dir_for, iter_collection, recorded_documents, replace_dir, source_stamp, write_stamp
+from . import IndexInfo, index_dir_for, iter_collection, recorded_documents, replace_dir, source_stamp, write_stamp
 
 INDEX_SUFFIX = ".lucene"
 INDEX_FORMAT = "argue-eval-lucene-1"
@@ -42,14 +41,6 @@ BM25_B = 0.4
 def is_lucene_index(path: Path) -> bool:
     """A Lucene index directory holds a ``segments_N`` commit file."""
     return path.is_dir() and any(child.name.startswith("segments_") for child in path.iterdir())
-
-
-@dataclass
-class IndexInfo:
-    index_dir: Path
-    documents: int
-    built: bool
-    seconds: float = 0.0
 
 
 def ensure_index(
