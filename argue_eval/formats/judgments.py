@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..jsonio import atomic_writer, dumps_line, iter_jsonl
+from ..jsonio import iter_jsonl, write_jsonl
 from ..model import (
     CONTEXT_KINDS,
     JUDGMENT_KINDS,
@@ -158,12 +158,7 @@ def judgment_to_dict(judgment: Judgment) -> dict[str, Any]:
 
 def write_argue(judgments: Iterable[Judgment], path: Path) -> int:
     """Atomically write canonical judgment JSONL in the order given; return the number of lines."""
-    count = 0
-    with atomic_writer(path) as handle:
-        for judgment in judgments:
-            handle.write(dumps_line(judgment_to_dict(judgment)))
-            count += 1
-    return count
+    return write_jsonl(path, map(judgment_to_dict, judgments))
 
 
 # --------------------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from ..argue.api import Evaluation
 from ..model import natural_key
 from ..argue.flowchart import Asker, Missing, evaluate_report
 from ..errors import InputError
-from ..jsonio import atomic_writer, dumps_line, iter_jsonl
+from ..jsonio import atomic_writer, iter_jsonl, write_jsonl
 from ..judges.base import JudgmentSource, make_key
 from ..judges.imported import paused_gc
 from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey, Location, Report, normalize_text
@@ -200,10 +200,7 @@ def _is_csv(path: str | PathLike[str], csv_flag: bool | None = None) -> bool:
 def write_pool(items: list[dict[str, Any]], path: str | PathLike[str], as_csv: bool | None = None) -> int:
     """Write the pool as JSONL (one item per line) or CSV (``as_csv``, or a ``.csv`` name); atomically."""
     if not _is_csv(path, as_csv):
-        with atomic_writer(path) as handle:
-            for item in items:
-                handle.write(dumps_line(item))
-        return len(items)
+        return write_jsonl(path, items)
     with atomic_writer(path) as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(CSV_COLUMNS)
