@@ -239,6 +239,8 @@ class Judgment:
     confidence: float | None = None
     rationale: str | None = None
     source: Location | None = field(default=None, compare=False)
+    provenance: dict[str, Any] | None = field(default=None, compare=False)
+    """How an automatic judge was configured (backend, version, model, thresholds); ``None`` for humans."""
 
     @property
     def key(self) -> JudgmentKey:

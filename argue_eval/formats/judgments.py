@@ -111,6 +111,9 @@ def parse_judgment(obj: dict[str, Any], path: str, line: int | None) -> Judgment
     if confidence is not None and (type(confidence) not in (int, float)):
         raise fail("confidence", f"expected a number or null, found {type_name(confidence)}")
     rationale = text("rationale", False)
+    provenance = obj.get("provenance")
+    if provenance is not None and type(provenance) is not dict:
+        raise fail("provenance", f"expected an object or null, found {type_name(provenance)}")
     return Judgment(
         kind=kind,
         request_id=request_id,
@@ -125,6 +128,7 @@ def parse_judgment(obj: dict[str, Any], path: str, line: int | None) -> Judgment
         confidence=float(confidence) if confidence is not None else None,
         rationale=rationale,
         source=Location(path, line),
+        provenance=provenance,
     )
 
 
@@ -136,7 +140,7 @@ def read_argue(path: Path) -> Iterator[Judgment]:
 
 
 def judgment_to_dict(judgment: Judgment) -> dict[str, Any]:
-    """The canonical JSON object of a judgment: fixed key order; ``confidence``/``rationale`` only when set."""
+    """The canonical JSON object of a judgment: fixed key order; ``confidence``/``rationale``/``provenance`` only when set."""
     out: dict[str, Any] = {
         "kind": judgment.kind,
         "request_id": judgment.request_id,
@@ -153,6 +157,8 @@ def judgment_to_dict(judgment: Judgment) -> dict[str, Any]:
         out["confidence"] = judgment.confidence
     if judgment.rationale is not None:
         out["rationale"] = judgment.rationale
+    if judgment.provenance is not None:
+        out["provenance"] = judgment.provenance
     return out
 
 

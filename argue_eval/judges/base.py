@@ -12,16 +12,25 @@ model-backed judge fills judgment files beforehand. Keeping both behind one prot
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from ..model import CONTEXT_KINDS, DOCUMENT_KINDS, NUGGET_KINDS, Judgment, JudgmentKey, Location, normalize_text
 
 if TYPE_CHECKING:
-    from ..model import Nugget, Request
+    from ..model import Document, Nugget, Request
 
-__all__ = ["Question", "Verdict", "JudgmentSource", "make_key", "verdict_to_judgment"]
+__all__ = [
+    "Question",
+    "Verdict",
+    "JudgmentSource",
+    "JudgmentLookup",
+    "JudgeBackend",
+    "make_key",
+    "verdict_to_judgment",
+    "answer_all",
+]
 
 
 def make_key(
@@ -65,6 +74,12 @@ class Question:
     """The nugget answer as the bank spells it (the key holds its normalized form)."""
     earlier_sentences: tuple[str, ...] = ()
     """The report's sentences before this one (``first_instance`` compares against them)."""
+    document: Document | None = None
+    """The cited document (``relevant``/``answers``/``attested``), filled in by the judge runner from the
+    collection; backends never open a collection themselves. ``None`` for kinds without a document."""
+    cited_documents: tuple[Document, ...] = ()
+    """For ``requires_citation``: documents the report cites elsewhere (a claim that overlaps them more
+    than the request is a claim that needs a citation). Empty when the runner has no collection."""
 
     @property
     def kind(self) -> str:
@@ -80,6 +95,8 @@ class Verdict:
     confidence: float | None = None
     rationale: str | None = None
     source: Location | None = field(default=None, compare=False)
+    provenance: dict[str, Any] | None = field(default=None, compare=False)
+    """How the judge was configured (backend, version, model, thresholds): written with the judgment."""
 
 
 @runtime_checkable
@@ -95,6 +112,60 @@ class JudgmentSource(Protocol):
     def answer_many(self, questions: Sequence[Question]) -> list[Verdict | None]:
         """Answer several questions at once (model-backed judges batch them; lookups just loop)."""
         ...
+
+
+@runtime_checkable
+class JudgmentLookup(Protocol):
+    """What the scorer needs: answers that already exist, looked up by identity (never computed).
+
+    ``position`` is (run id, sentence index) of the asking sentence: a source that keeps judgments made
+    on one particular report (Auto-ARGUE files) may answer differently for that report.
+    ``plain_table`` returns a ``JudgmentKey -> (value, judge, ...)`` mapping when a plain dictionary
+    lookup answers every question (the scorer's fast path), or ``None``.
+    """
+
+    def lookup(self, key: JudgmentKey, position: tuple[str, int] | None = None) -> Verdict | None: ...
+
+    def plain_table(self) -> Any: ...
+
+
+class JudgeBackend:
+    """Base class of the judges that compute answers (lexical, semantic, nli, llm, cascade).
+
+    A backend answers ``Question`` records (the runner has attached the cited document); it never reads
+    files. ``identity()`` names everything that can change an answer (backend, version, model, thresholds):
+    the cache keys answers by it, so changing a threshold never reuses a stale answer.
+    ``answer_many`` may batch; ``iter_answers`` yields ``(position, verdict)`` as answers arrive (the
+    runner commits each one to the cache before it moves on), by default from ``answer_many`` in order.
+    A verdict of ``None`` means "could not judge" (a failure, retried next run), never "no".
+    """
+
+    name: ClassVar[str] = "judge"
+    version: ClassVar[str] = "1"
+    kinds: ClassVar[frozenset[str]] = frozenset()
+    """The question kinds this backend can answer; the runner reports others as unanswered."""
+
+    def params(self) -> dict[str, Any]:
+        """Thresholds and model settings that change answers (part of the identity and the provenance)."""
+        return {}
+
+    def identity(self) -> dict[str, Any]:
+        return {"backend": self.name, "version": self.version, **self.params()}
+
+    def provenance(self) -> dict[str, Any]:
+        return self.identity()
+
+    def answer(self, question: Question) -> Verdict | None:
+        return self.answer_many([question])[0]
+
+    def answer_many(self, questions: Sequence[Question]) -> list[Verdict | None]:
+        raise NotImplementedError
+
+    def iter_answers(self, questions: Sequence[Question]) -> Iterator[tuple[int, Verdict | None]]:
+        yield from enumerate(self.answer_many(questions))
+
+    def close(self) -> None:
+        """Release models, sessions or threads (the runner calls it once at the end)."""
 
 
 def verdict_to_judgment(question: Question, verdict: Verdict) -> Judgment:
@@ -113,6 +184,7 @@ def verdict_to_judgment(question: Question, verdict: Verdict) -> Judgment:
         sentence_index=key.sentence_index,
         confidence=verdict.confidence,
         rationale=verdict.rationale,
+        provenance=verdict.provenance,
     )
 
 

@@ -384,6 +384,7 @@ def _lean_rows(path: Path) -> Iterator[_Row]:
             and ((type(run_id) is str and type(index) is int and index >= 0) if kind in CONTEXT_KINDS
                  else ((run_id is None or type(run_id) is str) and (index is None or type(index) is int)))
             and obj.get("confidence") is None and obj.get("rationale") is None
+            and (obj.get("provenance") is None or type(obj.get("provenance")) is dict)
         ):
             yield (kind, request_id, sentence, doc_id, nugget_id, answer, run_id, index, value, judge, line)
             continue
