@@ -34,4 +34,8 @@ echo
 echo "== 3/3 compare F1 against the careful run (95% BCa intervals, paired randomization tests, Holm)"
 $ARGUE compare "$OUT/scores.tsv" --metric f1 --baseline careful
 echo
+$ARGUE report --scores "$OUT/scores.tsv" --details "$OUT/details.jsonl" --nuggets nuggets/sample/nuggets.jsonl \
+    --requests topics/sample/requests.jsonl --judgments qrels/sample/judgments.jsonl \
+    --collection topics/sample/collection.jsonl --title "argue-eval sample track" -o "$OUT/report.html" --quiet
 echo "Per-topic scores: $OUT/scores.tsv; per-sentence outcomes and the judgments behind them: $OUT/details.jsonl"
+echo "All of it in one HTML page (open it in a browser, offline): $OUT/report.html"

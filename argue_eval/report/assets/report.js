@@ -120,11 +120,17 @@
         return (x < y ? -1 : 1) * dir;
       });
     }
-    var lo = 0, hi = 1;
+    // the bars' scale: the intervals' range widened to tenths, so close runs stay apart
+    var lo = Infinity, hi = -Infinity;
     rows.forEach(function (k) {
-      if (stats.low[k] !== null) lo = Math.min(lo, stats.low[k]);
-      if (stats.high[k] !== null) hi = Math.max(hi, stats.high[k]);
+      [stats.low[k], stats.mean[k], stats.high[k]].forEach(function (v) {
+        if (v !== null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+      });
     });
+    if (!isFinite(lo)) { lo = 0; hi = 1; }
+    lo = Math.floor(lo * 10 + 1e-9) / 10;
+    hi = Math.ceil(hi * 10 - 1e-9) / 10;
+    if (hi - lo < 0.1) hi = lo + 0.1;
     var baseline = DATA.settings.baseline;
     var baseMean = baseline !== null ? stats.mean[runIndex(baseline)] : null;
 
@@ -140,12 +146,11 @@
       return th;
     }
     var axis = svg("svg", { width: 180, height: 16, "class": "axis", "aria-hidden": "true" });
-    [0, 0.5, 1].forEach(function (tick) {
-      if (tick < lo || tick > hi) return;
+    [lo, (lo + hi) / 2, hi].forEach(function (tick) {
       var x = 6 + (tick - lo) / (hi - lo) * 168;
       axis.appendChild(svg("line", { x1: x, x2: x, y1: 11, y2: 16, stroke: "#888" }));
       var label = svg("text", { x: x, y: 9, "text-anchor": "middle" });
-      label.textContent = String(tick);
+      label.textContent = String(Math.round(tick * 100) / 100);
       axis.appendChild(label);
     });
     var table = el("table", { cls: "leaderboard", id: "leaderboard-table" },
@@ -245,6 +250,9 @@
       el("div", { cls: "controls" },
         el("label", null, "Measure ", measureSelect(function () { renderTopics(root); })),
         el("label", null, "Topics by ", sortSelect)),
+      el("div", { cls: "heat-legend", "aria-hidden": "true" }, [0, 0.25, 0.5, 0.75, 1].map(function (v) {
+        return el("span", { style: "background:" + heat(v) + ";color:" + inkFor(v) }, String(v));
+      })),
       el("p", { cls: "explain" }, "Each cell is a run's " + measureLabel(state.measure) +
         " on a topic (darker is better; hover for the value). Click a cell to open that report; click a topic to see its nuggets. " +
         "The last row is the topic's mean over runs: its difficulty."),
