@@ -98,21 +98,19 @@ def _short(value: float | None) -> float | None:
     return float(f"{value:.6g}")
 
 
-class _Strings:
-    """A per-block string table: each distinct string once, referenced by position."""
+class _Strings(dict):
+    """A per-block string table: each distinct string once, referenced by position (``table[text]``)."""
 
-    def __init__(self) -> None:
-        self.index: dict[str, int] = {}
-        self.values: list[str] = []
+    def __missing__(self, text: str) -> int:
+        position = self[text] = len(self)
+        return position
 
     def __call__(self, text: str | None) -> int | None:
-        if text is None:
-            return None
-        position = self.index.get(text)
-        if position is None:
-            position = self.index[text] = len(self.values)
-            self.values.append(text)
-        return position
+        return None if text is None else self[text]
+
+    @property
+    def values_list(self) -> list[str]:
+        return list(self)  # dicts keep insertion order, which is the position order
 
 
 def _bool(value: Any) -> int | None:
@@ -188,15 +186,21 @@ def build_report_data(
         raise ArgueError(f"--baseline {options.baseline!r} is not among the runs: {', '.join(runs)}")
     values: dict[str, list[list[float | None]]] = {}
     stats: dict[str, dict[str, Any]] = {}
+    measure_notes: dict[str, list[str]] = {}
+    ranges = _shared_ranges(matrices, options) if options.baseline is None else {}
     for metric, matrix in matrices.items():
-        grid = matrix.values.reindex(index=runs, columns=topics)
-        filled = matrix.filled.reindex(index=runs, columns=topics, fill_value=True)
-        values[metric] = [[None if filled.iat[i, j] or np.isnan(grid.iat[i, j]) else _short(float(grid.iat[i, j]))
+        grid = matrix.values.reindex(index=runs, columns=topics).to_numpy(dtype=float)
+        filled = matrix.filled.reindex(index=runs, columns=topics, fill_value=True).to_numpy(dtype=bool)
+        values[metric] = [[None if filled[i, j] or np.isnan(grid[i, j]) else _short(float(grid[i, j]))
                            for j in range(len(topics))] for i in range(len(runs))]
         result: MeasureStats = leaderboard_stats(matrix, options.baseline, options.resamples, options.seed,
-                                                 options.confidence, options.alpha)
+                                                 options.confidence, options.alpha, ranges.get(metric))
         stats[metric] = result.to_json(runs)
-        notes.extend(f"{metric}: {note}" for note in result.notes)
+        for note in result.notes:
+            measure_notes.setdefault(note, []).append(metric)
+    for note, metrics in measure_notes.items():
+        which = "every measure" if len(metrics) == len(per_topic) > 1 else ", ".join(metrics)
+        notes.append(f"{which}: {note}")
 
     aggregates: dict[str, dict[str, float]] = {}
     for record in records:
@@ -246,6 +250,22 @@ def build_report_data(
         "notes": list(dict.fromkeys(notes)),
     }
     return ReportData(main, builder.blocks(), main["notes"])
+
+
+def _shared_ranges(matrices: Mapping[str, Any], options: ReportOptions) -> dict[str, np.ndarray]:
+    """Tukey HSD null distributions of every measure whose matrix has the same runs and topics, drawn at once."""
+    from ..stats.matrix import to_array
+    from ..stats.significance import tukey_ranges_many
+
+    groups: dict[tuple, list[str]] = {}
+    for metric, matrix in matrices.items():
+        if len(matrix.runs) >= 2 and len(matrix.topics) >= 2:
+            groups.setdefault((tuple(matrix.runs), tuple(matrix.topics)), []).append(metric)
+    out: dict[str, np.ndarray] = {}
+    for metrics in groups.values():
+        drawn = tukey_ranges_many([to_array(matrices[m]) for m in metrics], options.resamples, options.seed)
+        out.update(zip(metrics, drawn))
+    return out
 
 
 class _TopicBlocks:
@@ -305,15 +325,20 @@ class _TopicBlocks:
     def _steps(self, path: Iterable[Mapping[str, Any]], s: _Strings, request_id: str, sentence: str,
                run_id: str, index: int) -> list[list]:
         out = []
+        counts = self.judge_counts
+        extras = self.extras if self.extras.by_key else None
         for step in path:
-            judge = step.get("judge")
+            get = step.get
+            judge, doc, nugget, answer, value = get("judge"), get("doc_id"), get("nugget_id"), get("answer"), get("value")
+            item = [s[str(get("question"))], None if value is None else int(bool(value)),
+                    None if judge is None else s[judge], None if doc is None else s[doc],
+                    None if nugget is None else s[nugget], None if answer is None else s[answer]]
             if judge is not None:
-                self.judge_counts[judge] += 1
-            rationale, confidence = self.extras.find(step, request_id, sentence, run_id, index)
-            item = [s(step.get("question")), _bool(step.get("value")), s(judge), s(step.get("doc_id")),
-                    s(step.get("nugget_id")), s(step.get("answer"))]
-            if rationale is not None or confidence is not None:
-                item += [s(rationale), confidence]
+                counts[judge] += 1
+            if extras is not None:
+                rationale, confidence = extras.find(step, request_id, sentence, run_id, index)
+                if rationale is not None or confidence is not None:
+                    item += [s(rationale), confidence]
             out.append(item)
         return out
 
@@ -371,7 +396,7 @@ class _TopicBlocks:
             nuggets = self._nuggets(k)
             for nugget in nuggets:
                 s(nugget["id"])
-            out.append({"topic": topic, "strings": s.values, "reports": reports, "nuggets": nuggets, "docs": docs})
+            out.append({"topic": topic, "strings": s.values_list, "reports": reports, "nuggets": nuggets, "docs": docs})
         if missing_docs:
             unique = sorted(set(missing_docs), key=natural_key)
             self.notes.append(f"{len(unique)} cited document(s) are not in the collection: "

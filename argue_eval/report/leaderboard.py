@@ -63,15 +63,19 @@ def group_letters(order: list[int], significant: np.ndarray) -> dict[int, str]:
     means in order, runs sharing a letter cannot be told apart at the chosen level.
     """
     n = len(order)
+    ranked = np.triu(np.asarray(significant, dtype=bool)[np.ix_(order, order)], 1)
+    # first[p]: the first later position significantly different from position p (n if none)
+    first = np.where(ranked.any(axis=1), ranked.argmax(axis=1), n)
+    # end[p]: the last position q such that no pair within p..q differs; end[p] = min(first[p] - 1, end[p + 1])
+    end = [0] * n
+    for position in range(n - 1, -1, -1):
+        end[position] = int(first[position]) - 1 if position == n - 1 else min(int(first[position]) - 1, end[position + 1])
     spans: list[tuple[int, int]] = []
     last_end = -1
     for start in range(n):
-        end = start
-        while end + 1 < n and not any(significant[order[end + 1], order[k]] for k in range(start, end + 1)):
-            end += 1
-        if end > last_end:  # not inside the previous group
-            spans.append((start, end))
-            last_end = end
+        if end[start] > last_end:  # not inside the previous group
+            spans.append((start, end[start]))
+            last_end = end[start]
     letters: dict[int, str] = {index: "" for index in order}
     for number, (start, end) in enumerate(spans):
         letter = _letter(number)
@@ -86,8 +90,11 @@ def _letter(number: int) -> str:
 
 
 def leaderboard_stats(matrix: ScoreMatrix, baseline: str | None, resamples: int, seed: int, confidence: float,
-                      alpha: float) -> MeasureStats:
-    """Intervals and significance of one measure's matrix (see the module docstring for which test)."""
+                      alpha: float, ranges: np.ndarray | None = None) -> MeasureStats:
+    """Intervals and significance of one measure's matrix (see the module docstring for which test).
+
+    ``ranges``: the Tukey HSD null distribution of this matrix if already drawn (``tukey_ranges_many``).
+    """
     runs = matrix.runs
     if baseline is not None:
         result = compare(matrix, baseline=baseline, resamples=resamples, seed=seed, confidence=confidence, alpha=alpha)
@@ -110,7 +117,7 @@ def leaderboard_stats(matrix: ScoreMatrix, baseline: str | None, resamples: int,
     groups: list[str] = []
     if len(runs) >= 2 and values.shape[1] >= 2:
         pairs = [(order[p], order[q]) for p in range(len(runs)) for q in range(p + 1, len(runs))]
-        test = tukey_hsd(values, pairs, resamples, seed)
+        test = tukey_hsd(values, pairs, resamples, seed, ranges=ranges)
         notes.extend(test.notes)
         significant = np.zeros((len(runs), len(runs)), dtype=bool)
         for (a, b), p_value, diff in zip(pairs, test.p_value, test.diff):

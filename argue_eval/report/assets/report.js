@@ -43,6 +43,7 @@
     if (value === null || value === undefined) return "n/a";
     return value.toFixed(digits === undefined ? 3 : digits);
   }
+  function plural(n, noun) { return n + " " + noun + (n === 1 ? "" : "s"); }
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
   function measureLabel(name) {
     for (var k = 0; k < DATA.measures.length; k++) if (DATA.measures[k].name === name) return DATA.measures[k].label;
@@ -146,10 +147,10 @@
       return th;
     }
     var axis = svg("svg", { width: 180, height: 16, "class": "axis", "aria-hidden": "true" });
-    [lo, (lo + hi) / 2, hi].forEach(function (tick) {
+    [lo, (lo + hi) / 2, hi].forEach(function (tick, n) {
       var x = 6 + (tick - lo) / (hi - lo) * 168;
       axis.appendChild(svg("line", { x1: x, x2: x, y1: 11, y2: 16, stroke: "#888" }));
-      var label = svg("text", { x: x, y: 9, "text-anchor": "middle" });
+      var label = svg("text", { x: x, y: 9, "text-anchor": ["start", "middle", "end"][n] });
       label.textContent = String(Math.round(tick * 100) / 100);
       axis.appendChild(label);
     });
@@ -192,7 +193,7 @@
     table.appendChild(body);
     append(root, [
       el("div", { cls: "controls" }, el("label", null, "Rank by ", measureSelect(function () { renderLeaderboard(root); })),
-        el("span", { cls: "count" }, DATA.runs.length + " runs \u00b7 " + DATA.topics.length + " topics")),
+        el("span", { cls: "count" }, plural(DATA.runs.length, "run") + " \u00b7 " + plural(DATA.topics.length, "topic"))),
       el("p", { cls: "explain" }, significanceText() + " Click a column title to sort; the other columns are means over topics."),
       el("div", { cls: "scroll" }, table)]);
   }
@@ -455,6 +456,7 @@
     var jb = el("tbody");
     DATA.judges.forEach(function (j) {
       var prov = Object.keys(j.provenance).map(function (k) { return k + "=" + JSON.stringify(j.provenance[k]); }).join(", ");
+      if (!prov && PSEUDO_JUDGES[j.name]) prov = PSEUDO_JUDGES[j.name];
       jb.appendChild(el("tr", null, el("td", null, j.name), el("td", { cls: "num" }, String(j.steps)), el("td", null, prov || "\u2013")));
     });
     judges.appendChild(jb);
@@ -470,6 +472,10 @@
   }
 
   // ---------------------------------------------------------------- routing
+  var PSEUDO_JUDGES = {
+    nuggets: "relevance looked up in the nugget bindings (a cited document is relevant if it attests an answer); no model",
+    qrels: "relevance looked up in the qrels; no model"
+  };
   var views = { leaderboard: renderLeaderboard, topics: renderTopics, report: null, nuggets: null, about: renderAbout };
   function route() {
     var parts = location.hash.replace(/^#/, "").split("/").map(decodeURIComponent);
