@@ -303,7 +303,8 @@
     runSelect.addEventListener("change", go);
     topicSelect.addEventListener("change", go);
     append(root, el("div", { cls: "controls" }, el("label", null, "Run ", runSelect), el("label", null, "Topic ", topicSelect),
-      el("a", { href: nuggetHash(topic) }, "nuggets of this topic")));
+      el("a", { href: nuggetHash(topic) }, "nuggets of this topic")),
+      el("p", { cls: "print-only" }, "Report of run ", el("b", null, run), " on topic ", el("b", null, topic)));
     var request = DATA.requests[topic];
     if (request) {
       append(root, el("section", { cls: "request" }, el("h2", null, topic + (request.title ? ": " + request.title : "")),
