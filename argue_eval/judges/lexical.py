@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from ..model import JUDGMENT_KINDS
 from .base import JudgeBackend, Question, Verdict
-from .passages import document_passages
+from .passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS, document_passages
 from .text import content, content_set, numbers, tokens
 
 __all__ = ["LexicalJudge", "NEGATION_CUES", "NEGATION_PHRASES", "META_CUES"]
@@ -78,6 +78,11 @@ def _confidence(score: float, threshold: float) -> float:
     return round(0.5 + 0.5 * min(1.0, max(0.0, distance)), 4)
 
 
+def _is_year(number: str) -> bool:
+    """A year (1900-2099): news text often leaves it implicit ("on 27 July"), so its absence proves little."""
+    return len(number) == 4 and number.isdigit() and 1900 <= int(number) <= 2099
+
+
 def _fmt(value: float) -> str:
     return f"{value:.2f}"
 
@@ -121,9 +126,9 @@ class LexicalJudge(JudgeBackend):
     def __init__(
         self,
         *,
-        answer_threshold: float = 0.6,
-        answer_question_weight: float = 0.2,
-        attested_threshold: float = 0.6,
+        answer_threshold: float = 0.45,
+        answer_question_weight: float = 0.4,
+        attested_threshold: float = 0.45,
         relevant_threshold: float = 0.5,
         negative_threshold: float = 1.0,
         nugget_agrees_threshold: float = 0.4,
@@ -131,8 +136,8 @@ class LexicalJudge(JudgeBackend):
         repeat_threshold: float = 0.7,
         number_weight: float = 2.0,
         entity_weight: float = 1.5,
-        passage_words: int = 64,
-        passage_stride: int = 32,
+        passage_words: int = DEFAULT_PASSAGE_WORDS,
+        passage_stride: int = DEFAULT_PASSAGE_STRIDE,
     ) -> None:
         for option, value in (("answer_threshold", answer_threshold), ("attested_threshold", attested_threshold),
                               ("relevant_threshold", relevant_threshold),
@@ -253,7 +258,7 @@ class LexicalJudge(JudgeBackend):
             if cover > best:
                 best, best_index = cover, index
         document_numbers = numbers(document_text)
-        missing_numbers = sorted(numbers(sentence) - document_numbers)
+        missing_numbers = sorted(n for n in numbers(sentence) - document_numbers if not _is_year(n))
         score = best * (0.5 if missing_numbers else 1.0)
         rationale = f"best passage {best_index + 1}/{len(passages)} covers {_fmt(best)} of the sentence"
         if missing_numbers:

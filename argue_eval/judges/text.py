@@ -79,10 +79,13 @@ _FOLD = {
 }
 
 _TOKEN = re.compile(
-    r"(?P<num>\d+(?:[,\u00a0 ]\d{3})*(?:\.\d+)?|\.\d+)(?P<suffix>%|st|nd|rd|th|s)?"
-    r"|(?P<word>[^\W\d_]+(?:['\.][^\W\d_]+)*)"
+    r"(?P<num>\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)(?P<suffix>%|st|nd|rd|th|s)?"
+    r"|(?P<word>[^\W\d_][^\W_]*(?:['\.][^\W_]+)*)"
     , re.UNICODE,
 )
+
+
+_LETTER_HYPHEN_DIGIT = re.compile(r"([^\W\d_])-(?=\d)")
 
 
 class Token(NamedTuple):
@@ -116,11 +119,11 @@ def _fold(text: str) -> str:
 @lru_cache(maxsize=32768)
 def tokens(text: str) -> tuple[Token, ...]:
     """The normalized tokens of ``text`` in order (see the module docstring for what compares equal)."""
-    folded = _fold(text)
+    folded = _LETTER_HYPHEN_DIGIT.sub(r"\1", _fold(text))  # "COVID-19" is a name, not the number 19
     raw: list[tuple[str, str]] = []  # ("num" | "word" | "pct", value)
     for match in _TOKEN.finditer(folded):
         if match.group("num") is not None:
-            digits = re.sub(r"[,\u00a0 ]", "", match.group("num"))
+            digits = match.group("num").replace(",", "")
             raw.append(("num", digits))
             suffix = match.group("suffix")
             if suffix == "%":
