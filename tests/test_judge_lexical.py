@@ -217,3 +217,13 @@ def test_registry_builds_the_lexical_judge_with_options() -> None:
     assert judge.params()["answer_threshold"] == 0.7
     assert judge.kinds == {"relevant", "answers", "attested", "negative", "nugget_agrees", "requires_citation",
                            "first_instance"}
+
+
+def test_answer_words_repeated_from_the_question_prove_nothing() -> None:
+    accepted = nugget("Who accepted the Golden Bear on behalf of Mohammad Rasoulof?", "Mohammad Rasoulof's daughter")
+    about_him = verdict(ask("answers", "Mohammad Rasoulof could not accept the Golden Bear because he is in prison.",
+                            answer="Mohammad Rasoulof's daughter", nug=accepted, document=DOC))
+    daughter = verdict(ask("answers", "His daughter accepted the Golden Bear on behalf of Mohammad Rasoulof.",
+                           answer="Mohammad Rasoulof's daughter", nug=accepted, document=DOC))
+    assert about_him.value is False and "missing daughter" in about_him.rationale
+    assert daughter.value is True

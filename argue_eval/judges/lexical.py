@@ -213,9 +213,14 @@ class LexicalJudge(JudgeBackend):
         if not answer_tokens:  # an answer of function words only ("Yes", "None of them"): compare every token
             answer_tokens = tuple(t.text for t in tokens(answer))
             sentence_set = frozenset(t.text for t in tokens(sentence))
+        question_set = content_set(question_text)
+        # words the answer repeats from its question ("Who accepted the prize for Rasoulof?" -> "Rasoulof's
+        # daughter") prove nothing: a sentence about the question has them anyway
+        informative = tuple(t for t in answer_tokens if t not in question_set)
+        q_tokens = [t for t in content(question_text) if t not in set(answer_tokens)]
+        answer_tokens = informative or answer_tokens
         weights = _weights(answer, self.number_weight, self.entity_weight)
         a_cov = _cover(answer_tokens, sentence_set, weights)
-        q_tokens = [t for t in content(question_text) if t not in set(answer_tokens)]
         q_cov = _cover(q_tokens, sentence_set) if q_tokens else a_cov
         w = self.answer_question_weight
         score = (1.0 - w) * a_cov + w * q_cov
