@@ -227,3 +227,15 @@ def test_answer_words_repeated_from_the_question_prove_nothing() -> None:
                            answer="Mohammad Rasoulof's daughter", nug=accepted, document=DOC))
     assert about_him.value is False and "missing daughter" in about_him.rationale
     assert daughter.value is True
+
+
+def test_a_summary_repeats_the_report_and_needs_no_citation() -> None:
+    earlier = ("Male suicides in Japan fell to 13,943 in 2020.", "Female suicides rose by 885 to 6,976.",
+               "Experts blamed isolation during the pandemic.")
+    summary = "In short, female suicides rose to 6,976 while male suicides fell, and experts blamed isolation."
+    assert verdict(ask("first_instance", summary, earlier=earlier)).value is False
+    # without the cue the same words spread over three sentences still count as a repeat, at a discount
+    assert JUDGE.repeat_score(summary.removeprefix("In short, "), earlier)[1] == -1
+    assert verdict(ask("requires_citation", summary)).value is False
+    # an absence in the sources is a statement about the sources, not a claim about the world
+    assert verdict(ask("requires_citation", "The reports give no figure for the cost of the repairs.")).value is False

@@ -12,6 +12,7 @@ cascade hands the answers near the threshold to a stronger judge. Texts are comp
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -46,8 +47,10 @@ _NOT_NEGATIVE = ("not only", "no doubt", "no longer than", "nothing but", "none 
 
 META_CUES: tuple[str, ...] = (
     "this report", "the report", "this section", "this summary", "in summary", "in conclusion", "to summarize",
-    "in short", "overall,", "as mentioned", "as noted", "as discussed", "as stated", "the following",
+    "in short", "overall", "as mentioned", "as noted", "as discussed", "as stated", "the following",
     "this document", "we will", "will discuss", "will examine", "will explore", "below", "above",
+    "to summarise", "to summarize", "summing up", "taken together", "in other words", "all in all", "in sum",
+    "too early to", "you asked", "as requested",
 )
 """Phrases of a sentence that talks about the report rather than making a claim (needs no citation)."""
 
@@ -55,6 +58,26 @@ META_CUES: tuple[str, ...] = (
 _ABOUT_SOURCES = frozenset(content("collection document documents source sources article articles mention"))
 """Words of a negative nugget's question that talk about the sources ("Does the collection report ..."),
 not about the absent fact."""
+
+
+_SOURCE_TALK = frozenset("report reports source sources information data document documents article articles "
+                         "coverage".split())
+"""Nouns of a sentence that speaks about the sources ("the reports give no figure"), not about the world."""
+
+
+SUMMARY_CUES: tuple[str, ...] = ("in summary", "in short", "in conclusion", "to summarise", "to summarize",
+                                 "summing up", "taken together", "in other words", "all in all", "overall", "in sum")
+"""Phrases that announce a restatement of what the report said before (``first_instance``)."""
+
+
+def _lowered(text: str) -> str:
+    """Lower case, punctuation as spaces, padded with spaces: cue phrases are matched as `` {cue} ``."""
+    return " " + " ".join(re.sub(r"[^\w\s']", " ", text.lower().replace("\u2019", "'")).split()) + " "
+
+
+def _has_cue(text: str, cues: Sequence[str]) -> str | None:
+    lowered = _lowered(text)
+    return next((cue for cue in cues if f" {cue} " in lowered), None)
 
 
 def _cover(needle: Sequence[str] | frozenset[str], hay: frozenset[str], weights: dict[str, float] | None = None) -> float:
@@ -120,7 +143,7 @@ class LexicalJudge(JudgeBackend):
     """
 
     name: ClassVar[str] = "lexical"
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"
     kinds: ClassVar[frozenset[str]] = frozenset(JUDGMENT_KINDS)
 
     def __init__(
@@ -132,7 +155,7 @@ class LexicalJudge(JudgeBackend):
         relevant_threshold: float = 0.5,
         negative_threshold: float = 1.0,
         nugget_agrees_threshold: float = 0.4,
-        requires_citation_threshold: float = 0.5,
+        requires_citation_threshold: float = 0.4,
         repeat_threshold: float = 0.7,
         number_weight: float = 2.0,
         entity_weight: float = 1.5,
@@ -376,9 +399,13 @@ class LexicalJudge(JudgeBackend):
             in_docs = _cover(sentence_tokens, content_set(documents_text))
             in_request = 1.0 - novelty
             doc_bonus = max(0.0, min(0.25, (in_docs - in_request) * 0.5))
-        lowered = " " + " ".join(sentence.lower().split()) + " "
-        meta = [cue for cue in META_CUES if f" {cue} " in lowered or lowered.startswith(f" {cue}")]
-        score = novelty * 0.75 + bonus + doc_bonus - (0.4 if meta else 0.0)
+        cue = _has_cue(sentence, META_CUES)
+        meta = [cue] if cue else []
+        if not meta and self.negation_score(sentence)[0] > 0 and {t.raw for t in tokens(sentence)} & _SOURCE_TALK:
+            meta = ["an absence in the sources"]  # "the reports contain no data on ...": about the sources
+        score = novelty * 0.75 + bonus + doc_bonus
+        if meta:
+            score = min(score, 0.2)  # talk about the report or a summary of it: never a claim of its own
         parts = [f"new vs request {_fmt(novelty)}"]
         if new_numbers:
             parts.append(f"numbers {' '.join(sorted(new_numbers)[:3])}")
@@ -414,6 +441,17 @@ class LexicalJudge(JudgeBackend):
                 share *= 0.5
             if share > best:
                 best, best_index = share, index
+        # a summary restates several earlier sentences at once: cover it with all of them, at a small discount
+        union: set[str] = set()
+        for other in earlier:
+            union |= content_set(other)
+        summary = _has_cue(sentence, SUMMARY_CUES)
+        # ... and a sentence that announces itself as a summary ("in short", "overall") is one: no discount then
+        combined = _cover(sentence_tokens, frozenset(union)) + (0.2 if summary else -0.1)
+        if sentence_numbers and not sentence_numbers <= {n for other in earlier for n in numbers(other)}:
+            combined *= 0.5
+        if combined > best:
+            return combined, -1
         return best, best_index
 
     def _first_instance(self, question: Question) -> tuple[float, float, str] | None:
@@ -421,7 +459,8 @@ class LexicalJudge(JudgeBackend):
             return self._verdict_parts(1.0, 0.5, "first sentence of the report")
         repeat, index = self.repeat_score(question.sentence, question.earlier_sentences)
         # first instance = not a repeat: the score is 1 - repeat share, compared with 1 - repeat_threshold
-        rationale = f"closest earlier sentence {index} shares {_fmt(repeat)} of the content words"
+        where = f"earlier sentence {index}" if index >= 0 else "the earlier sentences together"
+        rationale = f"{where} share {_fmt(repeat)} of the content words"
         score = 1.0 - repeat
         # equal to the threshold counts as a repeat (score >= threshold means first instance)
         threshold = 1.0 - self.repeat_threshold + 1e-9
