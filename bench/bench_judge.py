@@ -55,13 +55,25 @@ def plan_counts(reports, evaluation) -> dict[str, float]:
     answers_per_topic = {tid: sum(len(n.units) for n in topic.nuggets) for tid, topic in evaluation.topics.items()}
     naive = sum(len(r.sentences) * answers_per_topic.get(r.request_id, 0) for r in reports)
     pairs = sum(len(s.citations) for r in reports for s in r.sentences)
+    uncited = sum(1 for r in reports for s in r.sentences if not s.citations)
     return {"reports": len(reports), "sentences": sum(len(r.sentences) for r in reports), "naive": naive,
-            "autoargue_calls": 2 * pairs}
+            "autoargue_calls": 2 * pairs, "uncited": uncited}
 
 
-def llm_calls(judgments) -> int:
-    groups = {(j.request_id, j.sentence, j.doc_id) for j in judgments if j.kind == "answers"}
-    return len(groups) + sum(1 for j in judgments if j.kind != "answers")
+def llm_calls(judgments) -> tuple[int, int]:
+    """Calls an LLM judge batching like Auto-ARGUE would make for these questions: (cited, uncited).
+
+    Cited: one answers call per (sentence, document) with answers questions, one per attested question.
+    Uncited: at most two per sentence: negative and requires-citation in one, then nugget-agrees or
+    first-instance in the other.
+    """
+    from argue_eval.model import normalize_text
+
+    answers = {(j.request_id, normalize_text(j.sentence), j.doc_id) for j in judgments if j.kind == "answers"}
+    cited = len(answers) + sum(1 for j in judgments if j.kind in ("attested", "relevant"))
+    first = {(j.request_id, normalize_text(j.sentence)) for j in judgments if j.kind in ("negative", "requires_citation")}
+    second = {(j.request_id, normalize_text(j.sentence)) for j in judgments if j.kind in ("nugget_agrees", "first_instance")}
+    return cited, len(first) + len(second)
 
 
 def measure(runs: list[Path], nuggets: Path, collection: Path, requests: Path | None, workdir: Path) -> dict:
@@ -101,9 +113,13 @@ def report(name: str, m: dict) -> None:
           + ", ".join(f"{k} {v}" for k, v in m["by_kind"].items()))
     print(f"   naive scheme   {m['naive']} questions ({m['naive'] / n:.1f}/report): ours / naive = "
           f"{m['questions'] / max(m['naive'], 1):.3f}")
-    print(f"   Auto-ARGUE     {m['autoargue_calls']} LLM calls ({m['autoargue_calls'] / n:.1f}/report); ours batched "
-          f"{m['llm_calls']} ({m['llm_calls'] / n:.1f}/report): ours / Auto-ARGUE = "
-          f"{m['llm_calls'] / max(m['autoargue_calls'], 1):.3f}")
+    cited, uncited = m["llm_calls"]
+    print(f"   Auto-ARGUE     {m['autoargue_calls']} LLM calls for the sentence-citation pairs "
+          f"({m['autoargue_calls'] / n:.1f}/report); ours for the same pairs {cited} ({cited / n:.1f}/report): "
+          f"ours / Auto-ARGUE = {cited / max(m['autoargue_calls'], 1):.3f}")
+    bound = m["autoargue_calls"] + 2 * m["uncited"]
+    print(f"   with uncited sentences (Auto-ARGUE leaves them out; our bound: 2 per uncited sentence = {bound}): "
+          f"ours {cited + uncited} ({(cited + uncited) / n:.1f}/report) = {(cited + uncited) / max(bound, 1):.3f} of the bound")
     rate = m["questions"] / m["judge_seconds"]
     print(f"   lexical judge {m['judge_seconds']:.2f} s ({rate:,.0f} judgments/s, cache included); scoring "
           f"{m['score_seconds']:.2f} s; judging / scoring = {m['judge_seconds'] / m['score_seconds']:.1f}x "
