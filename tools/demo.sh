@@ -43,7 +43,7 @@ $ARGUE evaluate --run "${RUNS[@]}" --nuggets nuggets/sample/nuggets.jsonl \
 echo
 echo "== 5/5 how far is the offline judge from the assessors?"
 echo "-- run ranking by F1 (A = assessors' judgments, B = lexical judge)"
-$ARGUE agree "$OUT/scores.tsv" "$OUT/scores.lexical.tsv" --metric f1 --resamples 1000
+$ARGUE agree "$OUT/scores.tsv" "$OUT/scores.lexical.tsv" --metric f1 --resamples 1000 --systems
 echo
 echo "-- judgment by judgment, where both answered the same question"
 $ARGUE agree-judgments qrels/sample/judgments.jsonl "$OUT/judgments.lexical.jsonl"
