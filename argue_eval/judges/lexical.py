@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from ..model import JUDGMENT_KINDS
 from .base import JudgeBackend, Question, Verdict
-from .passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS, document_passages
-from .text import content, content_set, numbers, tokens
+from .passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS
+from .text import content, content_set, numbers, tokens, word_windows
 
 __all__ = ["LexicalJudge", "NEGATION_CUES", "NEGATION_PHRASES", "META_CUES"]
 
@@ -133,6 +134,18 @@ def _request_text(question: Question) -> str:
     if request is None:
         return ""
     return " ".join(part for part in (request.title, request.problem_statement, request.background) if part)
+
+
+@lru_cache(maxsize=4096)
+def _document_passages(doc_id: str, title: str, text: str, size: int,
+                       stride: int) -> tuple[tuple[frozenset[str], ...], frozenset[str]]:
+    """Content-token sets of the document's passages (the windows of ``judges.passages``, title in each) and
+    the document's numbers; cached, since a document is cited by many sentences of many runs."""
+    title_set = content_set(title) if title.strip() else frozenset()
+    windows = word_windows(text, size, stride)
+    passages = tuple(words | title_set for words, _ in windows) or ((title_set,) if title_set else ())
+    document_numbers = frozenset().union(*(nums for _, nums in windows)) | numbers(title)
+    return passages, document_numbers
 
 
 class LexicalJudge(JudgeBackend):
@@ -269,12 +282,14 @@ class LexicalJudge(JudgeBackend):
 
     # ------------------------------------------------------------------------------------------------
     # attested: does the cited document support the sentence?
-    def support_score(self, sentence: str, passages: Sequence[str], document_text: str) -> tuple[float, str]:
+    def support_score(self, sentence: str, passages: Sequence[frozenset[str]],
+                      document_numbers: frozenset[str]) -> tuple[float, str]:
         """Weighted share of the sentence's content tokens in the best passage, with a rationale.
 
+        ``passages`` are the content-token sets of the document's passages (``_document_passages``).
         Numbers weigh ``number_weight`` and names ``entity_weight``: a sentence whose figures or names the
-        document never mentions is the typical unsupported claim. A number absent from the whole document
-        halves the score.
+        document never mentions is the typical unsupported claim. A number other than a year absent from
+        the whole document halves the score.
         """
         sentence_tokens = content(sentence)
         if not sentence_tokens:
@@ -282,10 +297,9 @@ class LexicalJudge(JudgeBackend):
         weights = _weights(sentence, self.number_weight, self.entity_weight)
         best, best_index = 0.0, -1
         for index, passage in enumerate(passages):
-            cover = _cover(sentence_tokens, content_set(passage), weights)
+            cover = _cover(sentence_tokens, passage, weights)
             if cover > best:
                 best, best_index = cover, index
-        document_numbers = numbers(document_text)
         missing_numbers = sorted(n for n in numbers(sentence) - document_numbers if not _is_year(n))
         score = best * (0.5 if missing_numbers else 1.0)
         rationale = f"best passage {best_index + 1}/{len(passages)} covers {_fmt(best)} of the sentence"
@@ -297,11 +311,11 @@ class LexicalJudge(JudgeBackend):
         document = question.document
         if document is None:
             return None
-        passages = document_passages(document, self.passage_words, self.passage_stride)
+        passages, document_numbers = _document_passages(document.doc_id, document.title or "", document.text or "",
+                                                        self.passage_words, self.passage_stride)
         if not passages:
             return self._verdict_parts(0.0, self.attested_threshold, "cited document is empty")
-        full = f"{document.title} {document.text}"
-        score, rationale = self.support_score(question.sentence, passages, full)
+        score, rationale = self.support_score(question.sentence, passages, document_numbers)
         return self._verdict_parts(score, self.attested_threshold, rationale)
 
     # ------------------------------------------------------------------------------------------------
