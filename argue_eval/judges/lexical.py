@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -90,6 +91,26 @@ def _cover(needle: Sequence[str] | frozenset[str], hay: frozenset[str], weights:
     total = sum(weights.get(t, 1.0) for t in distinct)
     found = sum(weights.get(t, 1.0) for t in distinct if t in hay)
     return found / total
+
+
+@lru_cache(maxsize=65536)
+def _near(token: str, other: str) -> bool:
+    """Two word stems that differ only by spelling: a transliteration (``rasoolov`` / ``rasoulof``) or a
+    derivation the stemmer keeps apart (``imprison`` / ``prison``). Only for words of 5+ letters, never
+    for numbers: short words and figures must match exactly."""
+    if token == other:
+        return True
+    if len(token) < 5 or len(other) < 5 or not token.isalpha() or not other.isalpha():
+        return False
+    if token in other or other in token:
+        return True
+    return len(token) >= 6 and len(other) >= 6 and SequenceMatcher(None, token, other).ratio() >= 0.8
+
+
+def _fuzzy_hay(needle: Sequence[str], hay: frozenset[str]) -> frozenset[str]:
+    """``hay`` plus every token of ``needle`` that is near some token of ``hay`` (see ``_near``)."""
+    extra = {t for t in set(needle) - hay if any(_near(t, h) for h in hay)}
+    return hay | extra if extra else hay
 
 
 def _confidence(score: float, threshold: float) -> float:
@@ -256,6 +277,7 @@ class LexicalJudge(JudgeBackend):
         q_tokens = [t for t in content(question_text) if t not in set(answer_tokens)]
         answer_tokens = informative or answer_tokens
         weights = _weights(answer, self.number_weight, self.entity_weight)
+        sentence_set = _fuzzy_hay(answer_tokens, sentence_set)
         a_cov = _cover(answer_tokens, sentence_set, weights)
         q_cov = _cover(q_tokens, sentence_set) if q_tokens else a_cov
         w = self.answer_question_weight
