@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from ..model import JUDGMENT_KINDS
 from .base import JudgeBackend, Question, Verdict
-from .passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS, document_passages
-from .text import content, content_set, numbers, tokens
+from .passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS
+from .text import content, content_set, numbers, tokens, word_windows
 
 __all__ = ["LexicalJudge", "NEGATION_CUES", "NEGATION_PHRASES", "META_CUES"]
 
@@ -91,6 +93,26 @@ def _cover(needle: Sequence[str] | frozenset[str], hay: frozenset[str], weights:
     return found / total
 
 
+@lru_cache(maxsize=65536)
+def _near(token: str, other: str) -> bool:
+    """Two word stems that differ only by spelling: a transliteration (``rasoolov`` / ``rasoulof``) or a
+    derivation the stemmer keeps apart (``imprison`` / ``prison``). Only for words of 5+ letters, never
+    for numbers: short words and figures must match exactly."""
+    if token == other:
+        return True
+    if len(token) < 5 or len(other) < 5 or not token.isalpha() or not other.isalpha():
+        return False
+    if token in other or other in token:
+        return True
+    return len(token) >= 6 and len(other) >= 6 and SequenceMatcher(None, token, other).ratio() >= 0.8
+
+
+def _fuzzy_hay(needle: Sequence[str], hay: frozenset[str]) -> frozenset[str]:
+    """``hay`` plus every token of ``needle`` that is near some token of ``hay`` (see ``_near``)."""
+    extra = {t for t in set(needle) - hay if any(_near(t, h) for h in hay)}
+    return hay | extra if extra else hay
+
+
 def _confidence(score: float, threshold: float) -> float:
     """How sure a verdict ``score >= threshold`` is: 0.5 at the threshold, 1.0 at 0 or 1 (rounded)."""
     if score >= threshold:
@@ -133,6 +155,18 @@ def _request_text(question: Question) -> str:
     if request is None:
         return ""
     return " ".join(part for part in (request.title, request.problem_statement, request.background) if part)
+
+
+@lru_cache(maxsize=4096)
+def _document_passages(doc_id: str, title: str, text: str, size: int,
+                       stride: int) -> tuple[tuple[frozenset[str], ...], frozenset[str]]:
+    """Content-token sets of the document's passages (the windows of ``judges.passages``, title in each) and
+    the document's numbers; cached, since a document is cited by many sentences of many runs."""
+    title_set = content_set(title) if title.strip() else frozenset()
+    windows = word_windows(text, size, stride)
+    passages = tuple(words | title_set for words, _ in windows) or ((title_set,) if title_set else ())
+    document_numbers = frozenset().union(*(nums for _, nums in windows)) | numbers(title)
+    return passages, document_numbers
 
 
 class LexicalJudge(JudgeBackend):
@@ -243,6 +277,7 @@ class LexicalJudge(JudgeBackend):
         q_tokens = [t for t in content(question_text) if t not in set(answer_tokens)]
         answer_tokens = informative or answer_tokens
         weights = _weights(answer, self.number_weight, self.entity_weight)
+        sentence_set = _fuzzy_hay(answer_tokens, sentence_set)
         a_cov = _cover(answer_tokens, sentence_set, weights)
         q_cov = _cover(q_tokens, sentence_set) if q_tokens else a_cov
         w = self.answer_question_weight
@@ -269,12 +304,14 @@ class LexicalJudge(JudgeBackend):
 
     # ------------------------------------------------------------------------------------------------
     # attested: does the cited document support the sentence?
-    def support_score(self, sentence: str, passages: Sequence[str], document_text: str) -> tuple[float, str]:
+    def support_score(self, sentence: str, passages: Sequence[frozenset[str]],
+                      document_numbers: frozenset[str]) -> tuple[float, str]:
         """Weighted share of the sentence's content tokens in the best passage, with a rationale.
 
+        ``passages`` are the content-token sets of the document's passages (``_document_passages``).
         Numbers weigh ``number_weight`` and names ``entity_weight``: a sentence whose figures or names the
-        document never mentions is the typical unsupported claim. A number absent from the whole document
-        halves the score.
+        document never mentions is the typical unsupported claim. A number other than a year absent from
+        the whole document halves the score.
         """
         sentence_tokens = content(sentence)
         if not sentence_tokens:
@@ -282,10 +319,9 @@ class LexicalJudge(JudgeBackend):
         weights = _weights(sentence, self.number_weight, self.entity_weight)
         best, best_index = 0.0, -1
         for index, passage in enumerate(passages):
-            cover = _cover(sentence_tokens, content_set(passage), weights)
+            cover = _cover(sentence_tokens, passage, weights)
             if cover > best:
                 best, best_index = cover, index
-        document_numbers = numbers(document_text)
         missing_numbers = sorted(n for n in numbers(sentence) - document_numbers if not _is_year(n))
         score = best * (0.5 if missing_numbers else 1.0)
         rationale = f"best passage {best_index + 1}/{len(passages)} covers {_fmt(best)} of the sentence"
@@ -297,11 +333,11 @@ class LexicalJudge(JudgeBackend):
         document = question.document
         if document is None:
             return None
-        passages = document_passages(document, self.passage_words, self.passage_stride)
+        passages, document_numbers = _document_passages(document.doc_id, document.title or "", document.text or "",
+                                                        self.passage_words, self.passage_stride)
         if not passages:
             return self._verdict_parts(0.0, self.attested_threshold, "cited document is empty")
-        full = f"{document.title} {document.text}"
-        score, rationale = self.support_score(question.sentence, passages, full)
+        score, rationale = self.support_score(question.sentence, passages, document_numbers)
         return self._verdict_parts(score, self.attested_threshold, rationale)
 
     # ------------------------------------------------------------------------------------------------
