@@ -68,7 +68,9 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="argue-eval")
-def cli() -> None:
+@click.option("--max-line-mib", type=click.IntRange(min=1), default=64, show_default=True, metavar="N",
+              help="Refuse input lines longer than N MiB (a file without line breaks, a decompression bomb).")
+def cli(max_line_mib: int) -> None:
     """Evaluate report-generation runs (NeuCLIR, RAGTIME, TREC RAG) with ARGUE and friends.
 
     \b
@@ -77,6 +79,9 @@ def cli() -> None:
       argue-eval validate runs/sample/careful.jsonl --requests topics/sample/requests.jsonl
     Run "argue-eval COMMAND --help" for a command's options and a worked example.
     """
+    from .jsonio import set_max_line_bytes
+
+    set_max_line_bytes(max_line_mib * 1024 * 1024)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -97,6 +97,10 @@ def import_command(filled: str, assessor: str, output: str) -> None:
     from ..organizer.assessment import import_pool
 
     summary = import_pool(filled, assessor)
+    if not summary.judgments and not summary.unanswered:
+        click.echo(f"warning: {filled}: no assessment items in the file (only a header?); nothing imported, "
+                   f"{output} not written", err=True)
+        click.get_current_context().exit(1)
     count = write_argue(summary.judgments, output)  # type: ignore[arg-type]
     kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(summary.answered.items()))
     click.echo(f"imported {count} judgment(s) by human:{assessor.strip()} -> {output}"

@@ -17,18 +17,19 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-import re
 from collections import Counter
+from contextlib import closing
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from .. import csvsafe
 from ..argue.api import Evaluation
 from ..argue.questions import KIND_ORDER, PendingQuestion, list_questions
 from ..errors import InputError
-from ..jsonio import atomic_writer, iter_jsonl, write_jsonl
+from ..jsonio import atomic_writer, iter_jsonl, text_lines, write_jsonl
 from ..judges.base import JudgmentLookup, make_key
 from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey, Location, Report, normalize_text
 
@@ -155,20 +156,16 @@ def write_pool(items: list[dict[str, Any]], path: str | PathLike[str], as_csv: b
     if not _is_csv(path, as_csv):
         return write_jsonl(path, items)
     with atomic_writer(path) as handle:
-        writer = csv.writer(handle, lineterminator="\n")
+        writer = csvsafe.writer(handle)
         writer.writerow(CSV_COLUMNS)
         for item in items:
             writer.writerow([_csv_cell(name, item.get(name)) for name in CSV_COLUMNS])
     return len(items)
 
 
-# A CSV pool is opened in a spreadsheet, and its cells hold report text, which is untrusted: a cell starting
-# with one of these is run as a formula (CSV injection). Such cells are written with a leading apostrophe
-# (the spreadsheet convention for "text"), and one leading apostrophe is removed again on import, whether or
-# not the spreadsheet kept it. Cells that already start with apostrophes before such a character get one more,
-# so the round trip gives back exactly the exported text (which the integrity hash checks).
-_FORMULA = re.compile(r"'*[=+\-@\t\r]")
-_ESCAPED_FORMULA = re.compile(r"'+[=+\-@\t\r]")
+# A CSV pool is opened in a spreadsheet and its cells hold untrusted report text: ``csvsafe`` quotes every
+# cell and guards formula-like starts; the round trip gives back exactly the exported text (which the
+# integrity hash checks).
 
 
 def _csv_cell(name: str, value: Any) -> str:
@@ -180,14 +177,14 @@ def _csv_cell(name: str, value: Any) -> str:
         text = _LIST_SEPARATOR.join(str(v) for v in value)
     else:
         text = str(value)
-    return "'" + text if _FORMULA.match(text) else text
+    return csvsafe.guard(text)
 
 
 def _csv_value(text: str) -> str | None:
     """A CSV cell as exported: blank is ``None``; the apostrophe that guarded a formula-like cell is removed."""
     if text == "":
         return None
-    return text[1:] if _ESCAPED_FORMULA.match(text) else text
+    return csvsafe.unguard(text)
 
 
 def read_pool(path: str | PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -224,8 +221,8 @@ def _read_csv(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     # raised only while this file is read
     limit = csv.field_size_limit(2**31 - 1)
     try:
-        with open(path, encoding="utf-8-sig", newline="") as handle:
-            reader = csv.DictReader(handle)
+        with closing(text_lines(path)) as lines:
+            reader = csv.DictReader(lines)
             try:
                 header = reader.fieldnames or []
                 absent = [name for name in ("item_id", "kind", "judgment", "hash") if name not in header]
@@ -233,6 +230,10 @@ def _read_csv(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                     raise InputError(path, 1, None, f"not an assessment pool: the header lacks {', '.join(absent)}")
                 row_start = 2
                 for row in reader:
+                    extra = row.get(None)  # type: ignore[call-overload]
+                    if extra:  # a shifted row (a cell split in two) must not be read as the wrong columns
+                        raise InputError(path, row_start, None, f"{len(extra)} more cell(s) than the header's "
+                                         f"{len(header)} columns; was a cell split by an unquoted comma?")
                     yield row_start, {name: _csv_value(value or "") for name, value in row.items() if name}
                     row_start = reader.line_num + 1
             except UnicodeDecodeError:
