@@ -152,3 +152,23 @@ def test_report_cli_errors_are_one_line(tmp_path, sample):
 def test_report_help_has_a_worked_example():
     result = CliRunner().invoke(cli, ["report", "--help"])
     assert result.exit_code == 0 and "argue-eval report --scores scores.tsv --details details.jsonl" in result.output
+
+
+def test_evaluate_html_writes_the_report_of_what_it_judged(tmp_path):
+    import shutil
+
+    fixtures = Path(__file__).parent / "fixtures" / "argue"
+    collection = tmp_path / "collection.jsonl"
+    shutil.copy(fixtures / "collection.jsonl", collection)
+    page = tmp_path / "report.html"
+    result = CliRunner().invoke(cli, [
+        "evaluate", "--run", str(fixtures / "runA.jsonl"), "--nuggets", str(fixtures / "nuggets.jsonl"),
+        "--collection", str(collection), "--cache", str(tmp_path / "cache.sqlite"),
+        "-o", str(tmp_path / "scores.tsv"), "--html", str(page), "--quiet"])
+    assert result.exit_code == 0, result.output
+    text = page.read_text()
+    main = json.loads(re.search(r'<script type="application/json" id="report-data">(.*?)</script>', text).group(1))
+    assert main["runs"] == sorted({r.run_id for r in read_scores(tmp_path / "scores.tsv")})
+    assert main["reported"]  # the details were produced for the page even without --details
+    judges = {judge["name"] for judge in main["judges"]}
+    assert any(name.startswith("lexical") for name in judges), judges

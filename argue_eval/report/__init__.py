@@ -12,7 +12,8 @@ from typing import Any
 from .data import ReportData, ReportOptions, build_report_data
 from .html import render_html, script_json
 
-__all__ = ["ReportData", "ReportOptions", "build_report_data", "render_html", "script_json", "write_report"]
+__all__ = ["ReportData", "ReportOptions", "build_report_data", "render_html", "script_json", "write_report",
+           "write_evaluation_report"]
 
 
 def write_report(path: str | PathLike[str], scores: Any, **kwargs: Any) -> ReportData:
@@ -27,3 +28,19 @@ def write_report(path: str | PathLike[str], scores: Any, **kwargs: Any) -> Repor
     with atomic_writer(path) as handle:
         handle.write(render_html(data))
     return data
+
+
+def write_evaluation_report(path: str | PathLike[str], rows: Any, details: Any, requests: Any, nuggets: Any,
+                            judgments: Any, collection: str | PathLike[str] | None,
+                            options: ReportOptions | None = None) -> ReportData:
+    """The report of what ``evaluate`` just judged and scored, with the cited documents from ``collection``."""
+    from contextlib import ExitStack
+
+    with ExitStack() as stack:
+        documents = None
+        if collection is not None:
+            from ..collection import open_collection
+
+            documents = stack.enter_context(open_collection(collection)).lookup
+        return write_report(path, rows, details=details, requests=requests, nuggets=nuggets, judgments=judgments,
+                            documents=documents, options=options)
