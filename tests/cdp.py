@@ -44,6 +44,7 @@ class Browser:
         self.workdir = Path(workdir)
         profile = self.workdir / "chromium-profile"
         profile.mkdir(parents=True, exist_ok=True)
+        (profile / "DevToolsActivePort").unlink(missing_ok=True)  # a reused profile keeps the last run's port
         self.log_path = self.workdir / "chromium.log"
         self._log = open(self.log_path, "wb")
         self.process = subprocess.Popen(
@@ -86,8 +87,12 @@ class Browser:
         deadline = time.monotonic() + timeout
         opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback, never a proxy
         while time.monotonic() < deadline:
-            with opener.open(f"http://127.0.0.1:{port}/json/list", timeout=10) as response:
-                targets = json.loads(response.read())
+            try:
+                with opener.open(f"http://127.0.0.1:{port}/json/list", timeout=10) as response:
+                    targets = json.loads(response.read())
+            except OSError:  # the port file can appear a moment before the server listens
+                time.sleep(0.05)
+                continue
             pages = [t for t in targets if t.get("type") == "page"]
             if pages:
                 return pages[0]["webSocketDebuggerUrl"]

@@ -89,12 +89,13 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
         write_jsonl(details_path, scoring.details)
     if html_path is not None:
         from ..formats import read_judgments
-        from ..report import write_evaluation_report
+        from ..report import write_report
 
         # the judge's answers first, then the given files: their answers took precedence in scoring too
         given = [judgment for path in judgments for judgment in read_judgments(path)]
-        write_evaluation_report(html_path, scoring.rows, scoring.details, result.inputs.evaluation.requests.values(),
-                                result.inputs.nuggets, list(result.run.judgments) + given, collection)
+        write_report(html_path, scoring.rows, collection=collection, details=scoring.details,
+                     requests=result.inputs.evaluation.requests.values(), nuggets=result.inputs.nuggets,
+                     judgments=list(result.run.judgments) + given)
     runs_scored = len({row[0] for row in scoring.rows})
     click.echo(f"judged with {result.identity.get('backend', '?')} ({result.run.stats.summary()}); scored "
                f"{runs_scored} run(s)" + ("" if output == "-" else f" -> {output}"), err=True)

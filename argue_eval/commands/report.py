@@ -54,8 +54,6 @@ def command(scores, details, runs, nuggets, requests, judgments, collection, bas
           --requests topics/sample/requests.jsonl --judgments qrels/sample/judgments.jsonl \\
           --collection topics/sample/collection.jsonl --baseline careful -o report.html
     """
-    from contextlib import ExitStack
-
     from ..formats import read_judgments, read_nuggets, read_requests
     from ..formats.details import read_details
     from ..formats.scores import read_scores
@@ -65,20 +63,14 @@ def command(scores, details, runs, nuggets, requests, judgments, collection, bas
                             doc_chars=doc_chars)
     records = [record for path in scores for record in read_scores(path, scores_format)]
     run_ids = [run.strip() for run in runs.split(",") if run.strip()] if runs else None
-    with ExitStack() as stack:
-        documents = None
-        if collection is not None:
-            from ..collection import open_collection
-
-            documents = stack.enter_context(open_collection(collection)).lookup
-        data = write_report(
-            output, records,
-            details=(record for path in details for record in read_details(path)),
-            requests=list(read_requests(requests)) if requests else (),
-            nuggets=list(read_nuggets(nuggets)) if nuggets else (),
-            judgments=(judgment for path in judgments for judgment in read_judgments(path)),
-            documents=documents, options=options, run_ids=run_ids,
-        )
+    data = write_report(
+        output, records, collection=collection,
+        details=(record for path in details for record in read_details(path)),
+        requests=list(read_requests(requests)) if requests else (),
+        nuggets=list(read_nuggets(nuggets)) if nuggets else (),
+        judgments=(judgment for path in judgments for judgment in read_judgments(path)),
+        options=options, run_ids=run_ids,
+    )
     if quiet:
         return
     main = data.main
