@@ -92,26 +92,41 @@ def test_word_windows_are_the_passage_windows() -> None:
 QUESTION = "How many people died by suicide in Japan in 2020?"
 
 
-@pytest.mark.parametrize(("sentence", "answer", "expected"), [
+RISE = "By how much did suicides in Japan rise in 2020?"
+LIFTED = "When was the notice lifted?"
+BODIES = "Which two bodies are investigating the contamination?"
+CONTAINED = "When was the fire contained?"
+BLEACHINGS = "How many mass bleachings has the reef suffered since 2016?"
+CAUSE = "Which group drove the increase in suicides in 2020?"
+
+
+@pytest.mark.parametrize(("sentence", "question", "answer", "expected"), [
     # number formats: 20,919 = 20919, token order and extra words do not matter
-    ("Japan recorded 20919 suicide deaths in 2020.", "20,919", True),
+    ("Japan recorded 20919 suicide deaths in 2020.", QUESTION, "20,919", True),
     # the same figure written as words and a scale
-    ("About 1.2 million people were affected.", "1,200,000 people", True),
+    ("About 1.2 million people were affected.", "How many people were affected?", "1,200,000 people", True),
     # percent spelled out
-    ("Suicides rose by 3.7 percent in 2020.", "3.7%", True),
+    ("Suicides rose by 3.7 percent in 2020.", RISE, "3.7%", True),
     # a date inside a longer phrase
-    ("The notice was lifted in July of 2019 after tests.", "July 2019", True),
+    ("The notice was lifted in July of 2019 after tests.", LIFTED, "July 2019", True),
+    # a year beside a matched day is accessory ...
+    ("The fire was contained on 2 August after burning 21,000 hectares.", CONTAINED, "2 August 2025", True),
+    # ... but a year alone is the figure itself
+    ("The fire was contained in 2024.", CONTAINED, "2025", False),
+    # an ordinal is its number
+    ("It was the reef's third mass bleaching since 2016.", BLEACHINGS, "3", True),
     # wrong number: every word matches but the figure is another one
-    ("Japan recorded 21,919 suicide deaths in 2020.", "20,919", False),
-    # partial answer: one of the two bodies of an AND-style answer
-    ("The Drinking Water Inspectorate opened an inquiry.", "the Drinking Water Inspectorate and the Department of Health", False),
+    ("Japan recorded 21,919 suicide deaths in 2020.", QUESTION, "20,919", False),
+    # partial answer: one of the two bodies of a two-part answer
+    ("The Drinking Water Inspectorate opened an inquiry into the contamination.", BODIES,
+     "the Drinking Water Inspectorate and the Department of Health", False),
     # paraphrase with the answer's words inflected differently
-    ("Female suicides increased sharply in 2020.", "an increase in suicides among women", True),
+    ("Female suicides increased sharply in 2020.", CAUSE, "an increase in suicides among women", True),
     # unrelated sentence
-    ("The council approved a budget for road repairs.", "20,919", False),
+    ("The council approved a budget for road repairs.", QUESTION, "20,919", False),
 ])
-def test_answers(sentence: str, answer: str, expected: bool) -> None:
-    v = verdict(ask("answers", sentence, answer=answer, nug=nugget(QUESTION, answer), document=DOC))
+def test_answers(sentence: str, question: str, answer: str, expected: bool) -> None:
+    v = verdict(ask("answers", sentence, answer=answer, nug=nugget(question, answer), document=DOC))
     assert v.value is expected, v.rationale
 
 

@@ -82,6 +82,10 @@ def _has_cue(text: str, cues: Sequence[str]) -> str | None:
     return next((cue for cue in cues if f" {cue} " in lowered), None)
 
 
+_CONJUNCTION = re.compile(r"\s+and\s+|\s*;\s*|\s*,\s+(?:and\s+)?", re.IGNORECASE)
+"""Where an answer joins parts ("X and Y", "X, Y"): each part must be given, not one of them."""
+
+
 def _cover(needle: Sequence[str] | frozenset[str], hay: frozenset[str], weights: dict[str, float] | None = None) -> float:
     """Weighted share of the distinct tokens of ``needle`` that occur in ``hay`` (0 when needle is empty)."""
     distinct = set(needle)
@@ -177,7 +181,7 @@ class LexicalJudge(JudgeBackend):
     """
 
     name: ClassVar[str] = "lexical"
-    version: ClassVar[str] = "2"
+    version: ClassVar[str] = "3"
     kinds: ClassVar[frozenset[str]] = frozenset(JUDGMENT_KINDS)
 
     def __init__(
@@ -282,8 +286,17 @@ class LexicalJudge(JudgeBackend):
         q_cov = _cover(q_tokens, sentence_set) if q_tokens else a_cov
         w = self.answer_question_weight
         score = (1.0 - w) * a_cov + w * q_cov
+        parts = [content(part) for part in _CONJUNCTION.split(answer)]
+        parts = [[t for t in part if t in set(answer_tokens)] for part in parts]
+        parts = [part for part in parts if part]
+        partial = len(parts) > 1 and any(_cover(part, sentence_set) < 0.5 for part in parts)
+        if partial:
+            score = min(score, 0.8 * self.answer_threshold)  # "X and Y" is not given by a sentence with X only
         answer_numbers = numbers(answer)
         missing_numbers = sorted(answer_numbers - numbers(sentence))
+        if answer_numbers - set(missing_numbers):
+            # "2 August 2025" is given by "on 2 August": a year beside a matched day or figure is accessory
+            missing_numbers = [n for n in missing_numbers if not _is_year(n)]
         if answer_numbers and missing_numbers:
             score = min(score, 0.5 * self.answer_threshold)
         missing = sorted(set(answer_tokens) - sentence_set)
@@ -292,6 +305,8 @@ class LexicalJudge(JudgeBackend):
             rationale += f"; missing {' '.join(missing[:6])}"
         if missing_numbers:
             rationale += f"; number {' '.join(missing_numbers[:3])} not in sentence"
+        if partial:
+            rationale += "; only part of a two-part answer"
         return score, rationale
 
     def _answers(self, question: Question) -> tuple[float, float, str] | None:
