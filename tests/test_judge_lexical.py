@@ -169,6 +169,16 @@ def test_not_attested_when_the_figure_is_not_in_the_document() -> None:
 
 def test_attested_cannot_be_judged_without_the_document() -> None:
     assert JUDGE.answer(ask("attested", "Suicides rose in 2020.", document=None)) is None
+    # an empty document attests nothing; a sentence without content words is a least-confident yes
+    empty = verdict(ask("attested", "Suicides rose in 2020.", document=Document("d3", "", "")))
+    assert empty.value is False and empty.rationale == "cited document is empty"
+    hollow = verdict(ask("attested", "And so on, as it were.", document=DOC))
+    assert hollow.value is True and hollow.confidence == 0.5
+
+
+def test_answers_cannot_be_judged_without_an_answer() -> None:
+    assert JUDGE.answer(ask("answers", "Suicides rose.", answer=None, nug=nugget(QUESTION), document=DOC)) is None
+    assert JUDGE.answer(ask("answers", "Suicides rose.", answer="  ", nug=nugget(QUESTION), document=DOC)) is None
 
 
 # ---------------------------------------------------------------------------------------------- relevant

@@ -329,8 +329,8 @@ class LexicalJudge(JudgeBackend):
         the whole document halves the score.
         """
         sentence_tokens = content(sentence)
-        if not sentence_tokens:
-            return 1.0, "no content words to attest"
+        if not sentence_tokens:  # nothing to check either way: a yes at the threshold, least confident
+            return self.attested_threshold, "no content words to attest"
         weights = _weights(sentence, self.number_weight, self.entity_weight)
         best, best_index = 0.0, -1
         for index, passage in enumerate(passages):
