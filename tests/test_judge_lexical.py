@@ -68,6 +68,9 @@ def test_text_folds_number_and_date_formats() -> None:
     assert content("rose 3.7%") == content("rose 3.7 percent") == content("rose 3.70 per cent") == ("rose", "3.7", "percent")
     assert content("in July of 2019") == content("July 2019") == content("Jul. 2019") == ("july", "2019")
     assert content("1.2 million deaths") == ("1200000", "death")
+    # a number spelled in parts, as machine translation writes it; but two numbers stay two
+    assert numbers("13 thousand and 400 complaints") == numbers("13,400 lawsuits") == {"13400"}
+    assert numbers("3 million and 2 more") == {"3000000", "2"}
     assert content("three women died") == ("3", "women", "death")
     # "may" is a month only next to a number; otherwise a function word
     assert content("It may rise in May 2021") == ("rise", "may", "2021")

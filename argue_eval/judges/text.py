@@ -124,6 +124,18 @@ def _fold(text: str) -> str:
 _SPACE = re.compile(r"\S+")
 
 
+def _plain_number(item: tuple[str, str, int]) -> float | None:
+    kind, value, _ = item
+    if kind == "num":
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    if value in _NUMBER_WORDS and value not in ("first", "second"):
+        return float(_NUMBER_WORDS[value])
+    return None
+
+
 def _tokenize(text: str) -> tuple[list[Token], list[int]]:
     """Tokens of ``text`` and, for each, the index of the whitespace-separated word it starts in."""
     folded = _LETTER_HYPHEN_DIGIT.sub(r"\1", _fold(text))  # "COVID-19" is a name, not the number 19
@@ -157,8 +169,21 @@ def _tokenize(text: str) -> tuple[list[Token], list[int]]:
         if kind == "num" and number is not None:
             # "1.2 million", "20 thousand"
             if nxt and nxt[0] == "word" and nxt[1] in _SCALES:
-                number *= _SCALES[nxt[1]]
+                scale = _SCALES[nxt[1]]
+                number *= scale
                 i += 1
+                # "13 thousand and 400", "2 million 500 thousand": the rest of a number spelled in parts
+                j = i + 1
+                if j < len(raw) and raw[j][1] == "and":
+                    j += 1
+                rest = _plain_number(raw[j]) if j < len(raw) else None
+                next_scale = _SCALES.get(raw[j + 1][1]) if j + 1 < len(raw) else None
+                if next_scale is not None and rest is not None:
+                    rest = rest * next_scale if next_scale < scale else None  # "3 million and 2 million": two
+                    j += 1
+                if rest is not None and scale / 10 <= rest < scale:  # not "3 million and 2 more"
+                    number += rest
+                    i = j
             out.append(Token(canonical_number(number), value, number=True))
             i += 1
             continue
