@@ -271,6 +271,17 @@ def test_a_transliterated_name_still_matches() -> None:
                             document=DOC)).value is False
 
 
+def test_a_name_in_a_sentence_about_something_else_does_not_answer() -> None:
+    directed = nugget("Who directed the film Taxi?", "Jafar Panahi")
+    elsewhere = verdict(ask("answers", "Jafar Panahi was convicted in Iran for anti-government activities.",
+                            answer="Jafar Panahi", nug=directed, document=DOC))
+    on_topic = verdict(ask("answers", "Taxi, the film by Jafar Panahi, won the Golden Bear.",
+                           answer="Jafar Panahi", nug=directed, document=DOC))
+    assert elsewhere.value is False and "something else" in elsewhere.rationale
+    assert elsewhere.confidence < 0.7  # unsure: a cascade asks a stronger judge
+    assert on_topic.value is True
+
+
 def test_answer_words_repeated_from_the_question_prove_nothing() -> None:
     accepted = nugget("Who accepted the Golden Bear on behalf of Mohammad Rasoulof?", "Mohammad Rasoulof's daughter")
     about_him = verdict(ask("answers", "Mohammad Rasoulof could not accept the Golden Bear because he is in prison.",

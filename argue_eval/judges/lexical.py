@@ -136,13 +136,14 @@ def _fmt(value: float) -> str:
     return f"{value:.2f}"
 
 
-def _entities(text: str) -> frozenset[str]:
-    """Content tokens spelled with a capital letter somewhere but the sentence's first word (names, places)."""
+def _entities(text: str, first: bool = False) -> frozenset[str]:
+    """Content tokens of capitalized words (names, places); the first word counts only with ``first`` (an
+    answer such as "Jafar Panahi" is not a sentence that starts with a capital)."""
     out: set[str] = set()
     words = text.split()
     for position, word in enumerate(words):
         stripped = word.strip("\"'([{")
-        if position and stripped[:1].isupper() or (len(stripped) > 1 and stripped.isupper()):
+        if (first or position) and stripped[:1].isupper() or (len(stripped) > 1 and stripped.isupper()):
             out.update(t.text for t in tokens(stripped) if not t.stop and not t.number)
     return frozenset(out)
 
@@ -181,7 +182,7 @@ class LexicalJudge(JudgeBackend):
     """
 
     name: ClassVar[str] = "lexical"
-    version: ClassVar[str] = "4"
+    version: ClassVar[str] = "5"
     kinds: ClassVar[frozenset[str]] = frozenset(JUDGMENT_KINDS)
 
     def __init__(
@@ -286,6 +287,13 @@ class LexicalJudge(JudgeBackend):
         q_cov = _cover(q_tokens, sentence_set) if q_tokens else a_cov
         w = self.answer_question_weight
         score = (1.0 - w) * a_cov + w * q_cov
+        # the answer's first word counts as a name only in a several-word name ("Jafar Panahi", not "Women")
+        names = _entities(answer, first=len(answer.split()) > 1)
+        names_only = bool(informative) and set(informative) <= names and bool(q_tokens) and q_cov == 0
+        if names_only:
+            # a name alone, in a sentence that shares no word with the question ("Who directed Taxi?" /
+            # "Panahi was convicted in Iran"): the name is there, the answer to this question is not
+            score = min(score, 0.8 * self.answer_threshold)
         parts = [content(part) for part in _CONJUNCTION.split(answer)]
         parts = [[t for t in part if t in set(answer_tokens)] for part in parts]
         parts = [part for part in parts if part]
@@ -307,6 +315,8 @@ class LexicalJudge(JudgeBackend):
             rationale += f"; number {' '.join(missing_numbers[:3])} not in sentence"
         if partial:
             rationale += "; only part of a two-part answer"
+        if names_only:
+            rationale += "; a name in a sentence about something else"
         return score, rationale
 
     def _answers(self, question: Question) -> tuple[float, float, str] | None:
