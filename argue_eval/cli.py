@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "collection": ("argue_eval.commands.collection:command", "Index a document collection and look documents up by id."),
     "score": ("argue_eval.commands.score:command", "Score runs with the ARGUE flowchart from existing judgments."),
     "icat": ("argue_eval.commands.icat:command", "ICAT: claims grounded in the collection and aspects they cover."),
+    "longrecall": ("argue_eval.commands.longrecall:command", "LongRecall: reference facts (nuggets, gold report) the report entails."),
     "assess": ("argue_eval.commands.assess:command", "Export the judgments still missing for human assessors; import their answers."),
     "compare": ("argue_eval.commands.compare:command", "Leaderboard with confidence intervals and significance tests."),
     "agree": ("argue_eval.commands.agree:command", "Agreement between two evaluations of the same systems (Kendall's tau, ...)."),
