@@ -10,7 +10,8 @@ import pytest
 from argue_eval.judges.base import Question, make_key
 from argue_eval.judges.lexical import LexicalJudge
 from argue_eval.judges.registry import make_judge
-from argue_eval.judges.text import content, numbers
+from argue_eval.judges.passages import split_passages
+from argue_eval.judges.text import content, content_set, numbers, word_windows
 from argue_eval.model import Answer, Document, Nugget, Request, normalize_text
 
 REQUEST = Request(
@@ -72,6 +73,19 @@ def test_text_folds_number_and_date_formats() -> None:
     assert content("It may rise in May 2021") == ("rise", "may", "2021")
     # token order and case do not matter for the sets the judge compares
     assert set(content("Female suicides increased")) == set(content("increase in suicides among women"))
+    # a day before a year is two numbers, not one number with a space as thousands separator
+    assert content("on July 23 2019") == ("july", "23", "2019")
+    # a name with a number is a name: "COVID-19" never matches the figure 19
+    assert numbers("COVID-19 cases rose by 19") == {"19"}
+
+
+def test_word_windows_are_the_passage_windows() -> None:
+    text = " ".join(f"w{i}" for i in range(10)) + " rose 3.7% in July of 2019"  # 16 words
+    windows = word_windows(text, 8, 4)
+    passages = split_passages(text, 8, 4)
+    assert len(windows) == len(passages) == 3  # starts 0, 4, 8
+    assert [w for w, _ in windows] == [content_set(p) for p in passages]
+    assert windows[-1][1] == {"3.7", "2019"}
 
 
 # ---------------------------------------------------------------------------------------------- answers
@@ -219,6 +233,16 @@ def test_registry_builds_the_lexical_judge_with_options() -> None:
                            "first_instance"}
 
 
+def test_a_transliterated_name_still_matches() -> None:
+    accepted = nugget("Who accepted the Golden Bear award?", "Baran Rasoulof")
+    v = verdict(ask("answers", "Baran Rasoulov accepted the prize for her father.", answer="Baran Rasoulof",
+                    nug=accepted, document=DOC))
+    assert v.value is True
+    # but a short word or a figure never matches by spelling
+    assert JUDGE.answer(ask("answers", "There were 2,091 deaths.", answer="20,919", nug=nugget(QUESTION, "20,919"),
+                            document=DOC)).value is False
+
+
 def test_answer_words_repeated_from_the_question_prove_nothing() -> None:
     accepted = nugget("Who accepted the Golden Bear on behalf of Mohammad Rasoulof?", "Mohammad Rasoulof's daughter")
     about_him = verdict(ask("answers", "Mohammad Rasoulof could not accept the Golden Bear because he is in prison.",
@@ -227,3 +251,15 @@ def test_answer_words_repeated_from_the_question_prove_nothing() -> None:
                            answer="Mohammad Rasoulof's daughter", nug=accepted, document=DOC))
     assert about_him.value is False and "missing daughter" in about_him.rationale
     assert daughter.value is True
+
+
+def test_a_summary_repeats_the_report_and_needs_no_citation() -> None:
+    earlier = ("Male suicides in Japan fell to 13,943 in 2020.", "Female suicides rose by 885 to 6,976.",
+               "Experts blamed isolation during the pandemic.")
+    summary = "In short, female suicides rose to 6,976 while male suicides fell, and experts blamed isolation."
+    assert verdict(ask("first_instance", summary, earlier=earlier)).value is False
+    # without the cue the same words spread over three sentences still count as a repeat, at a discount
+    assert JUDGE.repeat_score(summary.removeprefix("In short, "), earlier)[1] == -1
+    assert verdict(ask("requires_citation", summary)).value is False
+    # an absence in the sources is a statement about the sources, not a claim about the world
+    assert verdict(ask("requires_citation", "The reports give no figure for the cost of the repairs.")).value is False

@@ -12,13 +12,16 @@ cascade hands the answers near the threshold to a stronger judge. Texts are comp
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from ..model import JUDGMENT_KINDS
 from .base import JudgeBackend, Question, Verdict
-from .passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS, document_passages
-from .text import content, content_set, numbers, tokens
+from .passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS
+from .text import content, content_set, numbers, tokens, word_windows
 
 __all__ = ["LexicalJudge", "NEGATION_CUES", "NEGATION_PHRASES", "META_CUES"]
 
@@ -46,8 +49,10 @@ _NOT_NEGATIVE = ("not only", "no doubt", "no longer than", "nothing but", "none 
 
 META_CUES: tuple[str, ...] = (
     "this report", "the report", "this section", "this summary", "in summary", "in conclusion", "to summarize",
-    "in short", "overall,", "as mentioned", "as noted", "as discussed", "as stated", "the following",
+    "in short", "overall", "as mentioned", "as noted", "as discussed", "as stated", "the following",
     "this document", "we will", "will discuss", "will examine", "will explore", "below", "above",
+    "to summarise", "to summarize", "summing up", "taken together", "in other words", "all in all", "in sum",
+    "too early to", "you asked", "as requested",
 )
 """Phrases of a sentence that talks about the report rather than making a claim (needs no citation)."""
 
@@ -55,6 +60,26 @@ META_CUES: tuple[str, ...] = (
 _ABOUT_SOURCES = frozenset(content("collection document documents source sources article articles mention"))
 """Words of a negative nugget's question that talk about the sources ("Does the collection report ..."),
 not about the absent fact."""
+
+
+_SOURCE_TALK = frozenset("report reports source sources information data document documents article articles "
+                         "coverage".split())
+"""Nouns of a sentence that speaks about the sources ("the reports give no figure"), not about the world."""
+
+
+SUMMARY_CUES: tuple[str, ...] = ("in summary", "in short", "in conclusion", "to summarise", "to summarize",
+                                 "summing up", "taken together", "in other words", "all in all", "overall", "in sum")
+"""Phrases that announce a restatement of what the report said before (``first_instance``)."""
+
+
+def _lowered(text: str) -> str:
+    """Lower case, punctuation as spaces, padded with spaces: cue phrases are matched as `` {cue} ``."""
+    return " " + " ".join(re.sub(r"[^\w\s']", " ", text.lower().replace("\u2019", "'")).split()) + " "
+
+
+def _has_cue(text: str, cues: Sequence[str]) -> str | None:
+    lowered = _lowered(text)
+    return next((cue for cue in cues if f" {cue} " in lowered), None)
 
 
 def _cover(needle: Sequence[str] | frozenset[str], hay: frozenset[str], weights: dict[str, float] | None = None) -> float:
@@ -66,6 +91,26 @@ def _cover(needle: Sequence[str] | frozenset[str], hay: frozenset[str], weights:
     total = sum(weights.get(t, 1.0) for t in distinct)
     found = sum(weights.get(t, 1.0) for t in distinct if t in hay)
     return found / total
+
+
+@lru_cache(maxsize=65536)
+def _near(token: str, other: str) -> bool:
+    """Two word stems that differ only by spelling: a transliteration (``rasoolov`` / ``rasoulof``) or a
+    derivation the stemmer keeps apart (``imprison`` / ``prison``). Only for words of 5+ letters, never
+    for numbers: short words and figures must match exactly."""
+    if token == other:
+        return True
+    if len(token) < 5 or len(other) < 5 or not token.isalpha() or not other.isalpha():
+        return False
+    if token in other or other in token:
+        return True
+    return len(token) >= 6 and len(other) >= 6 and SequenceMatcher(None, token, other).ratio() >= 0.8
+
+
+def _fuzzy_hay(needle: Sequence[str], hay: frozenset[str]) -> frozenset[str]:
+    """``hay`` plus every token of ``needle`` that is near some token of ``hay`` (see ``_near``)."""
+    extra = {t for t in set(needle) - hay if any(_near(t, h) for h in hay)}
+    return hay | extra if extra else hay
 
 
 def _confidence(score: float, threshold: float) -> float:
@@ -112,6 +157,18 @@ def _request_text(question: Question) -> str:
     return " ".join(part for part in (request.title, request.problem_statement, request.background) if part)
 
 
+@lru_cache(maxsize=4096)
+def _document_passages(doc_id: str, title: str, text: str, size: int,
+                       stride: int) -> tuple[tuple[frozenset[str], ...], frozenset[str]]:
+    """Content-token sets of the document's passages (the windows of ``judges.passages``, title in each) and
+    the document's numbers; cached, since a document is cited by many sentences of many runs."""
+    title_set = content_set(title) if title.strip() else frozenset()
+    windows = word_windows(text, size, stride)
+    passages = tuple(words | title_set for words, _ in windows) or ((title_set,) if title_set else ())
+    document_numbers = frozenset().union(*(nums for _, nums in windows)) | numbers(title)
+    return passages, document_numbers
+
+
 class LexicalJudge(JudgeBackend):
     """Answers all seven flowchart questions by token overlap (see the module docstring and docs/judging.md).
 
@@ -120,7 +177,7 @@ class LexicalJudge(JudgeBackend):
     """
 
     name: ClassVar[str] = "lexical"
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"
     kinds: ClassVar[frozenset[str]] = frozenset(JUDGMENT_KINDS)
 
     def __init__(
@@ -132,7 +189,7 @@ class LexicalJudge(JudgeBackend):
         relevant_threshold: float = 0.5,
         negative_threshold: float = 1.0,
         nugget_agrees_threshold: float = 0.4,
-        requires_citation_threshold: float = 0.5,
+        requires_citation_threshold: float = 0.4,
         repeat_threshold: float = 0.7,
         number_weight: float = 2.0,
         entity_weight: float = 1.5,
@@ -220,6 +277,7 @@ class LexicalJudge(JudgeBackend):
         q_tokens = [t for t in content(question_text) if t not in set(answer_tokens)]
         answer_tokens = informative or answer_tokens
         weights = _weights(answer, self.number_weight, self.entity_weight)
+        sentence_set = _fuzzy_hay(answer_tokens, sentence_set)
         a_cov = _cover(answer_tokens, sentence_set, weights)
         q_cov = _cover(q_tokens, sentence_set) if q_tokens else a_cov
         w = self.answer_question_weight
@@ -246,12 +304,14 @@ class LexicalJudge(JudgeBackend):
 
     # ------------------------------------------------------------------------------------------------
     # attested: does the cited document support the sentence?
-    def support_score(self, sentence: str, passages: Sequence[str], document_text: str) -> tuple[float, str]:
+    def support_score(self, sentence: str, passages: Sequence[frozenset[str]],
+                      document_numbers: frozenset[str]) -> tuple[float, str]:
         """Weighted share of the sentence's content tokens in the best passage, with a rationale.
 
+        ``passages`` are the content-token sets of the document's passages (``_document_passages``).
         Numbers weigh ``number_weight`` and names ``entity_weight``: a sentence whose figures or names the
-        document never mentions is the typical unsupported claim. A number absent from the whole document
-        halves the score.
+        document never mentions is the typical unsupported claim. A number other than a year absent from
+        the whole document halves the score.
         """
         sentence_tokens = content(sentence)
         if not sentence_tokens:
@@ -259,10 +319,9 @@ class LexicalJudge(JudgeBackend):
         weights = _weights(sentence, self.number_weight, self.entity_weight)
         best, best_index = 0.0, -1
         for index, passage in enumerate(passages):
-            cover = _cover(sentence_tokens, content_set(passage), weights)
+            cover = _cover(sentence_tokens, passage, weights)
             if cover > best:
                 best, best_index = cover, index
-        document_numbers = numbers(document_text)
         missing_numbers = sorted(n for n in numbers(sentence) - document_numbers if not _is_year(n))
         score = best * (0.5 if missing_numbers else 1.0)
         rationale = f"best passage {best_index + 1}/{len(passages)} covers {_fmt(best)} of the sentence"
@@ -274,11 +333,11 @@ class LexicalJudge(JudgeBackend):
         document = question.document
         if document is None:
             return None
-        passages = document_passages(document, self.passage_words, self.passage_stride)
+        passages, document_numbers = _document_passages(document.doc_id, document.title or "", document.text or "",
+                                                        self.passage_words, self.passage_stride)
         if not passages:
             return self._verdict_parts(0.0, self.attested_threshold, "cited document is empty")
-        full = f"{document.title} {document.text}"
-        score, rationale = self.support_score(question.sentence, passages, full)
+        score, rationale = self.support_score(question.sentence, passages, document_numbers)
         return self._verdict_parts(score, self.attested_threshold, rationale)
 
     # ------------------------------------------------------------------------------------------------
@@ -376,9 +435,13 @@ class LexicalJudge(JudgeBackend):
             in_docs = _cover(sentence_tokens, content_set(documents_text))
             in_request = 1.0 - novelty
             doc_bonus = max(0.0, min(0.25, (in_docs - in_request) * 0.5))
-        lowered = " " + " ".join(sentence.lower().split()) + " "
-        meta = [cue for cue in META_CUES if f" {cue} " in lowered or lowered.startswith(f" {cue}")]
-        score = novelty * 0.75 + bonus + doc_bonus - (0.4 if meta else 0.0)
+        cue = _has_cue(sentence, META_CUES)
+        meta = [cue] if cue else []
+        if not meta and self.negation_score(sentence)[0] > 0 and {t.raw for t in tokens(sentence)} & _SOURCE_TALK:
+            meta = ["an absence in the sources"]  # "the reports contain no data on ...": about the sources
+        score = novelty * 0.75 + bonus + doc_bonus
+        if meta:
+            score = min(score, 0.2)  # talk about the report or a summary of it: never a claim of its own
         parts = [f"new vs request {_fmt(novelty)}"]
         if new_numbers:
             parts.append(f"numbers {' '.join(sorted(new_numbers)[:3])}")
@@ -414,6 +477,17 @@ class LexicalJudge(JudgeBackend):
                 share *= 0.5
             if share > best:
                 best, best_index = share, index
+        # a summary restates several earlier sentences at once: cover it with all of them, at a small discount
+        union: set[str] = set()
+        for other in earlier:
+            union |= content_set(other)
+        summary = _has_cue(sentence, SUMMARY_CUES)
+        # ... and a sentence that announces itself as a summary ("in short", "overall") is one: no discount then
+        combined = _cover(sentence_tokens, frozenset(union)) + (0.2 if summary else -0.1)
+        if sentence_numbers and not sentence_numbers <= {n for other in earlier for n in numbers(other)}:
+            combined *= 0.5
+        if combined > best:
+            return combined, -1
         return best, best_index
 
     def _first_instance(self, question: Question) -> tuple[float, float, str] | None:
@@ -421,7 +495,8 @@ class LexicalJudge(JudgeBackend):
             return self._verdict_parts(1.0, 0.5, "first sentence of the report")
         repeat, index = self.repeat_score(question.sentence, question.earlier_sentences)
         # first instance = not a repeat: the score is 1 - repeat share, compared with 1 - repeat_threshold
-        rationale = f"closest earlier sentence {index} shares {_fmt(repeat)} of the content words"
+        where = f"earlier sentence {index}" if index >= 0 else "the earlier sentences together"
+        rationale = f"{where} share {_fmt(repeat)} of the content words"
         score = 1.0 - repeat
         # equal to the threshold counts as a repeat (score >= threshold means first instance)
         threshold = 1.0 - self.repeat_threshold + 1e-9

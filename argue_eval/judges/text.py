@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 from functools import lru_cache
 from typing import NamedTuple
 
 import snowballstemmer
 
-__all__ = ["Token", "tokens", "content", "content_set", "numbers", "STOPWORDS", "canonical_number", "stem"]
+__all__ = ["Token", "tokens", "word_windows", "content", "content_set", "numbers", "STOPWORDS", "canonical_number", "stem"]
 
 _STEMMER = snowballstemmer.stemmer("english")
 
@@ -112,29 +113,35 @@ def stem(word: str) -> str:
 
 
 def _fold(text: str) -> str:
+    if text.isascii():
+        return text.lower()
     text = unicodedata.normalize("NFKC", text).translate(_QUOTES).lower()
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
-@lru_cache(maxsize=32768)
-def tokens(text: str) -> tuple[Token, ...]:
-    """The normalized tokens of ``text`` in order (see the module docstring for what compares equal)."""
+_SPACE = re.compile(r"\S+")
+
+
+def _tokenize(text: str) -> tuple[list[Token], list[int]]:
+    """Tokens of ``text`` and, for each, the index of the whitespace-separated word it starts in."""
     folded = _LETTER_HYPHEN_DIGIT.sub(r"\1", _fold(text))  # "COVID-19" is a name, not the number 19
-    raw: list[tuple[str, str]] = []  # ("num" | "word" | "pct", value)
+    word_starts = [m.start() for m in _SPACE.finditer(folded)]
+    raw: list[tuple[str, str, int]] = []  # ("num" | "word", value, character offset)
     for match in _TOKEN.finditer(folded):
         if match.group("num") is not None:
             digits = match.group("num").replace(",", "")
-            raw.append(("num", digits))
-            suffix = match.group("suffix")
-            if suffix == "%":
-                raw.append(("word", "percent"))
+            raw.append(("num", digits, match.start()))
+            if match.group("suffix") == "%":
+                raw.append(("word", "percent", match.start()))
         else:
-            raw.append(("word", match.group("word").strip(".'")))
+            raw.append(("word", match.group("word").strip(".'"), match.start()))
     out: list[Token] = []
+    offsets: list[int] = []
     i = 0
     while i < len(raw):
-        kind, value = raw[i]
+        kind, value, offset = raw[i]
         nxt = raw[i + 1] if i + 1 < len(raw) else None
+        offsets.append(offset)
         if kind == "word" and value in _NUMBER_WORDS and not (value == "one" and nxt and nxt[1] in ("of",)):
             number: float | None = float(_NUMBER_WORDS[value])
             kind = "num"
@@ -171,7 +178,40 @@ def tokens(text: str) -> tuple[Token, ...]:
         else:
             out.append(Token(stem(word), word))
         i += 1
-    return tuple(out)
+    positions = [bisect_right(word_starts, offset) - 1 for offset in offsets]
+    return out, positions
+
+
+@lru_cache(maxsize=32768)
+def tokens(text: str) -> tuple[Token, ...]:
+    """The normalized tokens of ``text`` in order (see the module docstring for what compares equal)."""
+    return tuple(_tokenize(text)[0])
+
+
+def word_windows(text: str, size: int, stride: int) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """(content tokens, numbers) of each window of ``size`` words every ``stride`` words of ``text``.
+
+    The windows are those of ``judges.passages.split_passages`` (the last one ends at the text's end), but
+    the text is tokenized once, not once per overlapping passage: long documents are the judge's main cost.
+    """
+    found, positions = _tokenize(text)
+    n_words = len(text.split())
+    if not found:
+        return []
+    if n_words <= size:
+        starts = [0]
+    else:
+        starts = list(range(0, n_words - size + 1, stride))
+        if starts[-1] + size < n_words:
+            starts.append(n_words - size)
+    by_word: list[list[Token]] = [[] for _ in range(max(n_words, positions[-1] + 1))]
+    for token, position in zip(found, positions):
+        by_word[max(position, 0)].append(token)
+    windows = []
+    for start in starts:
+        words = [t for bucket in by_word[start:start + size] for t in bucket]
+        windows.append((frozenset(t.text for t in words if not t.stop), frozenset(t.text for t in words if t.number)))
+    return windows
 
 
 def content(text: str) -> tuple[str, ...]:
