@@ -34,6 +34,8 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def invoke(*args: str) -> str:
+    if args[0] in ("icat", "longrecall"):
+        args = (*args, "--no-cache")
     result = CliRunner().invoke(cli, list(args))
     if result.exit_code != 0:
         raise SystemExit(f"argue-eval {' '.join(args)} failed:\n{result.output}")

@@ -19,7 +19,7 @@ def icat(repo, tmp_path, *args, runs=("careful", "hallucinating", "misses-topics
     argv = ["icat", *[str(repo / "runs" / "sample" / f"{run}.jsonl") for run in runs],
             "--nuggets", str(repo / "nuggets" / "sample" / "nuggets.jsonl"),
             "--collection", str(repo / "topics" / "sample" / "collection.jsonl"),
-            "-o", str(out), "--details", str(details), "-q", *args]
+            "-o", str(out), "--details", str(details), "-q", "--cache", str(tmp_path / "cache.sqlite"), *args]
     result = CliRunner().invoke(cli, argv)
     return result, out, details
 
@@ -70,11 +70,21 @@ def test_compare_runs_unchanged_on_the_icat_table(sample):
     assert "careful" in result.output and "hallucinating" in result.output
 
 
-def test_rerun_is_byte_identical(repo, tmp_path, sample):
+def test_rerun_is_byte_identical_and_reuses_the_cache(repo, tmp_path, sample):
+    from argue_eval.judges.cache import JudgmentCache
+
     result, out, details = icat(repo, tmp_path)
     assert result.exit_code == 0
     assert out.read_bytes() == sample[0].read_bytes()
     assert details.read_bytes() == sample[1].read_bytes()
+    with JudgmentCache(tmp_path / "cache.sqlite") as cache:
+        stored = cache.count()
+    assert stored > 0
+    # a second run finds every answer in the cache: nothing new is stored, same bytes out
+    again, out2, _ = icat(repo, tmp_path)
+    assert again.exit_code == 0 and out2.read_bytes() == sample[0].read_bytes()
+    with JudgmentCache(tmp_path / "cache.sqlite") as cache:
+        assert cache.count() == stored
 
 
 @pytest.mark.parametrize("args, message", [

@@ -17,7 +17,7 @@ RUNS = [str(REPO / "runs" / "sample" / f"{name}.jsonl") for name in ("careful", 
 def longrecall(tmp_path, *args, runs=RUNS, facts=("--nuggets", str(REPO / "nuggets" / "sample" / "nuggets.jsonl"))):
     out, details = tmp_path / "lr.tsv", tmp_path / "lr.jsonl"
     result = CliRunner().invoke(cli, ["longrecall", *runs, *facts, "-o", str(out), "--details", str(details),
-                                      "-q", "--semantic", "off", *args])
+                                      "-q", "--semantic", "off", "--cache", str(tmp_path / "cache.sqlite"), *args])
     return result, out, details
 
 

@@ -15,7 +15,7 @@ import click
 from ..errors import ArgueError, InputError
 from ..model import Report, TopicNuggets, natural_key
 
-__all__ = ["read_runs", "read_nugget_topics", "make_entailer_judge", "write_outputs", "report_sentences",
+__all__ = ["measure_judge_options", "open_cache", "read_runs", "read_nugget_topics", "make_entailer_judge", "write_outputs", "report_sentences",
            "topic_order"]
 
 
@@ -59,12 +59,42 @@ def topic_order(topics: Iterable[str]) -> list[str]:
     return sorted(set(topics), key=natural_key)
 
 
-def make_entailer_judge(spec: str) -> Any:
+def measure_judge_options(func: Any) -> Any:
+    """``--judge``, ``--judge-option``, ``--nli-model``, ``--cache``/``--no-cache`` (as ``judge`` has them)."""
+    options = [
+        click.option("--judge", "judge_spec", default="lexical", show_default=True, metavar="JUDGE",
+                     help="Judge backend for entailment: lexical (offline), semantic, nli (--nli-model), llm, "
+                          "or a comma list for a cascade."),
+        click.option("--judge-option", "judge_option", multiple=True, metavar="BACKEND.NAME=VALUE",
+                     help="A backend option, e.g. lexical.attested_threshold=0.5; repeatable."),
+        click.option("--nli-model", default=None, metavar="PATH",
+                     help="Local directory of a transformers NLI model (for --judge nli); never downloaded."),
+        click.option("--cache", "cache_path", default=None, metavar="PATH",
+                     help="SQLite judgment cache shared with `judge` (answers committed before use). "
+                          "Default: .argue-cache/judgments.sqlite."),
+        click.option("--no-cache", is_flag=True, help="Do not read or write the judgment cache."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def open_cache(cache_path: str | None, no_cache: bool) -> Any:
+    """The judgment cache the options name (``None`` with ``--no-cache``)."""
+    if no_cache:
+        return None
+    from ..judges.cache import DEFAULT_CACHE_PATH, JudgmentCache
+
+    return JudgmentCache(cache_path or DEFAULT_CACHE_PATH)
+
+
+def make_entailer_judge(spec: str, judge_option: tuple[str, ...] = (), nli_model: str | None = None) -> Any:
     """The judge backend named by ``--judge``, or a one-line error when that backend is not available."""
     from ..judges.registry import make_judge
+    from ._options import parse_judge_options
 
     try:
-        return make_judge(spec)
+        return make_judge(spec, parse_judge_options(judge_option, nli_model))
     except ModuleNotFoundError as error:
         if error.name and error.name.startswith("argue_eval."):
             raise ArgueError(f"--judge: the {spec!r} judge is not available in this version of argue-eval "

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import click
 
+from ._measures import measure_judge_options
+
 ASPECT_SOURCES = ("nuggets", "request", "llm")
 CLAIM_SOURCES = ("sentences", "llm")
 
@@ -35,15 +37,15 @@ CLAIM_SOURCES = ("sentences", "llm")
               help="Passage length in words.")
 @click.option("--passage-overlap", type=click.IntRange(min=0), default=32, show_default=True,
               help="Words shared by consecutive passages.")
-@click.option("--judge", "judge_spec", default=None, metavar="NAME",
-              help="Judge backend for entailment (and judge alignment); default: the default judge.")
 @click.option("--beta", type=float, default=1.0, show_default=True,
               help="ICAT_beta weight: beta > 1 weighs coverage more, beta < 1 factuality.")
 @click.option("--missing-topics", type=click.Choice(("zero", "skip")), default="zero", show_default=True,
               help="A topic with aspects but no report in a run: scored with no claims (zero) or left out.")
+@measure_judge_options
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")
 def command(more_runs, runs, nuggets, requests, collection, output, details_path, claims, aspects, alignment,
-            retriever, k, passage_words, passage_overlap, judge_spec, beta, missing_topics, quiet) -> None:
+            retriever, k, passage_words, passage_overlap, judge_spec, beta, missing_topics, judge_option,
+            nli_model, cache_path, no_cache, quiet) -> None:
     """Score runs with ICAT: factuality of claims grounded in the collection, coverage of aspects.
 
     Each report sentence is a claim; the top-k passages of the collection are retrieved for it and a
@@ -65,7 +67,7 @@ def command(more_runs, runs, nuggets, requests, collection, output, details_path
     from ..progress import progress
     from ..search import iter_collection
     from ..search.passages import PassageIndex
-    from ._measures import (echo_note, make_entailer_judge, read_nugget_topics, read_runs, report_sentences,
+    from ._measures import (echo_note, make_entailer_judge, open_cache, read_nugget_topics, read_runs, report_sentences,
                             summary, topic_order, write_outputs)
     from pathlib import Path
 
@@ -134,14 +136,20 @@ def command(more_runs, runs, nuggets, requests, collection, output, details_path
                 continue
             items.append(ReportClaims(run_id, request_id, None if report is None else report_sentences(report)))
 
-    judge = make_entailer_judge(judge_spec or _default_judge())
+    judge = make_entailer_judge(judge_spec, judge_option, nli_model)
     documents = list(progress(iter_collection(Path(collection)), desc="reading collection", unit="doc"))
     if not documents:
         raise ArgueError(f"{collection}: the collection holds no document")
     index = PassageIndex(documents, retriever, passage_words, passage_overlap)
-    entailer = JudgeEntailer(judge)
-    aligner = JudgeAligner(judge) if alignment == "judge" else None
-    results = score_topics(items, topic_aspects, index.search, entailer, k=k, alignment=alignment, align=aligner)
+    cache = open_cache(cache_path, no_cache)
+    try:
+        entailer = JudgeEntailer(judge, cache=cache)
+        aligner = JudgeAligner(judge, cache=cache) if alignment == "judge" else None
+        results = score_topics(items, topic_aspects, index.search, entailer, k=k, alignment=alignment,
+                               align=aligner)
+    finally:
+        if cache is not None:
+            cache.close()
     params = {"k": k, "passage_words": passage_words, "passage_overlap": passage_overlap}
     measure = family(beta, **params)
     rows = family_rows(measure, (TopicCounts(t.run_id, t.request_id, t.counts) for t in results))
@@ -157,8 +165,3 @@ def command(more_runs, runs, nuggets, requests, collection, output, details_path
         click.echo(summary(rows, ["icat_macro", "icat_fact_macro", "icat_coverage_macro"],
                            f"ICAT (beta={beta:g}, {alignment} alignment), macro averages over topics:"), nl=False)
 
-
-def _default_judge() -> str:
-    from ..judges.registry import DEFAULT_JUDGE
-
-    return DEFAULT_JUDGE

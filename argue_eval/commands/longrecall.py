@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import click
 
+from ._measures import measure_judge_options
+
 
 @click.command("longrecall")
 @click.argument("more_runs", nargs=-1, metavar="[RUN]...")
@@ -17,8 +19,6 @@ import click
                    "sentence that covers it (or why none does).")
 @click.option("--fact-unit", type=click.Choice(("question", "answer")), default="question", show_default=True,
               help="With --nuggets: one fact per question (stated by any of its answers) or per answer.")
-@click.option("--judge", "judge_spec", default=None, metavar="NAME",
-              help="Judge backend for the entailment check; default: the default judge.")
 @click.option("--semantic", type=click.Choice(("auto", "on", "off")), default="auto", show_default=True,
               help="Semantic candidate stage (MiniLM embeddings, the dense extra): auto = on when installed.")
 @click.option("--jaccard-threshold", type=click.FloatRange(0, 1), default=0.3, show_default=True,
@@ -37,10 +37,12 @@ import click
               help="lcs_recall baseline: longest common substring / fact length at least this.")
 @click.option("--missing-topics", type=click.Choice(("zero", "skip")), default="zero", show_default=True,
               help="A topic with reference facts but no report in a run: scored with no sentences, or left out.")
+@measure_judge_options
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")
-def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit, judge_spec, semantic,
+def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit, semantic,
             jaccard_threshold, lcs_threshold, fuzzy_ratio, lexical_k, cosine_threshold, semantic_k,
-            substring_threshold, missing_topics, quiet) -> None:
+            substring_threshold, missing_topics, judge_spec, judge_option, nli_model, cache_path, no_cache,
+            quiet) -> None:
     """Score runs with LongRecall: the share of reference facts that the report entails.
 
     Each reference fact gets lexical candidates among the report's sentences (fuzzy token Jaccard or
@@ -60,7 +62,7 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
     from ..measures import TopicCounts, family_rows
     from ..measures.entail import JudgeFactChecker
     from ..measures.longrecall import Fact, Settings, TopicFacts, family, score_topics
-    from ._measures import (echo_note, make_entailer_judge, read_nugget_topics, read_runs, report_sentences,
+    from ._measures import (echo_note, make_entailer_judge, open_cache, read_nugget_topics, read_runs, report_sentences,
                             summary, topic_order, write_outputs)
 
     runs = tuple(runs) + tuple(more_runs)
@@ -122,8 +124,13 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
 
     settings = Settings(jaccard_threshold, lcs_threshold, fuzzy_ratio, lexical_k, cosine_threshold, semantic_k,
                         substring_threshold)
-    checker = JudgeFactChecker(make_entailer_judge(judge_spec or _default_judge()))
-    results = score_topics(items, checker, settings, embed)
+    cache = open_cache(cache_path, no_cache)
+    try:
+        checker = JudgeFactChecker(make_entailer_judge(judge_spec, judge_option, nli_model), cache=cache)
+        results = score_topics(items, checker, settings, embed)
+    finally:
+        if cache is not None:
+            cache.close()
     params = {**settings.params(), "semantic": int(embed is not None)}
     rows = family_rows(family(**params), (TopicCounts(t.run_id, t.request_id, t.counts) for t in results))
     header = {"measure": "longrecall", "settings": {
@@ -139,8 +146,3 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
         click.echo(summary(rows, ["longrecall_macro", "answer_recall_macro", "lcs_recall_macro"],
                            "LongRecall, macro averages over topics:"), nl=False)
 
-
-def _default_judge() -> str:
-    from ..judges.registry import DEFAULT_JUDGE
-
-    return DEFAULT_JUDGE

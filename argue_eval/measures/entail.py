@@ -20,7 +20,8 @@ from ..model import Document, normalize_text
 if TYPE_CHECKING:
     from ..judges.base import JudgeBackend
 
-__all__ = ["Pair", "Entailer", "JudgeEntailer", "JudgeAligner", "JudgeFactChecker", "TableEntailer", "passage_id"]
+__all__ = ["Pair", "Entailer", "JudgeEntailer", "JudgeAligner", "JudgeFactChecker", "TableEntailer", "passage_id",
+           "ask_judge"]
 
 Pair = tuple[str, str]
 """``(premise, hypothesis)``: does the premise (passage, report sentence) support the hypothesis?"""
@@ -36,6 +37,25 @@ class Entailer(Protocol):
     def __call__(self, pairs: Sequence[Pair]) -> list[bool | None]: ...
 
     def identity(self) -> dict[str, Any]: ...
+
+
+def ask_judge(judge: JudgeBackend, questions: Sequence[Any], cache: Any = None) -> list[Any]:
+    """The judge's verdicts for ``questions``, through the judgment cache when one is given.
+
+    Cached answers (keyed by the question and the judge's identity) are reused; new ones are committed to
+    the cache before they are returned, as the judge runner does, so a killed run resumes without asking
+    again. ``None`` verdicts ("could not judge") are never cached.
+    """
+    if cache is None:
+        return list(judge.answer_many(list(questions)))
+    fingerprint = cache.register(judge.identity())
+    found = cache.get_many(fingerprint, [question.key for question in questions])
+    todo = [question for question in questions if question.key not in found]
+    if todo:
+        answers = judge.answer_many(todo)
+        cache.put_many(fingerprint, [(q.key, v) for q, v in zip(todo, answers) if v is not None])
+        found.update((q.key, v) for q, v in zip(todo, answers) if v is not None)
+    return [found.get(question.key) for question in questions]
 
 
 def passage_id(text: str) -> str:
@@ -77,9 +97,10 @@ class JudgeEntailer(_Memo):
     """Entailment by a judge backend: each pair is an ``attested`` question whose document is the premise."""
 
     def __init__(self, judge: JudgeBackend, batch_size: int = 256,
-                 progress: Callable[[int], None] | None = None) -> None:
+                 progress: Callable[[int], None] | None = None, cache: Any = None) -> None:
         super().__init__()
         self.judge = judge
+        self.cache = cache
         self.name = getattr(judge, "name", "judge")
         self.batch_size = batch_size
         self.progress = progress
@@ -94,7 +115,7 @@ class JudgeEntailer(_Memo):
                 doc_id = passage_id(premise)
                 key = make_key("attested", "entailment", hypothesis, doc_id=doc_id)
                 questions.append(Question(key=key, sentence=hypothesis, document=Document(doc_id, premise)))
-            verdicts = self.judge.answer_many(questions)
+            verdicts = ask_judge(self.judge, questions, self.cache)
             answers.extend(None if verdict is None else bool(verdict.value) for verdict in verdicts)
             if self.progress is not None:
                 self.progress(len(questions))
@@ -130,8 +151,9 @@ class JudgeAligner:
     with the claim as the document). ``None`` when no answer could be judged and none was yes.
     """
 
-    def __init__(self, judge: JudgeBackend) -> None:
+    def __init__(self, judge: JudgeBackend, cache: Any = None) -> None:
         self.judge = judge
+        self.cache = cache
         self.calls = 0
 
     def __call__(self, triples: Sequence[tuple[str, Any, str | None]]) -> list[bool | None]:
@@ -156,7 +178,7 @@ class JudgeAligner:
                 key = make_key("attested", "aspect", normalize_text(aspect.text), doc_id=doc_id)
                 questions.append(Question(key=key, sentence=aspect.text, document=Document(doc_id, claim)))
                 owners.append(position)
-        verdicts = self.judge.answer_many(questions) if questions else []
+        verdicts = ask_judge(self.judge, questions, self.cache) if questions else []
         self.calls += len(questions)
         results: list[bool | None] = [False] * len(triples)
         unknown = [False] * len(triples)
@@ -177,8 +199,9 @@ class JudgeFactChecker:
     process; ``calls`` counts the questions really asked.
     """
 
-    def __init__(self, judge: JudgeBackend, batch_size: int = 256) -> None:
+    def __init__(self, judge: JudgeBackend, batch_size: int = 256, cache: Any = None) -> None:
         self.judge = judge
+        self.cache = cache
         self.batch_size = batch_size
         self.calls = 0
         self._memo: dict[Any, bool | None] = {}
@@ -213,7 +236,7 @@ class JudgeFactChecker:
         questions = list(todo.values())
         for start in range(0, len(questions), self.batch_size):
             batch = questions[start:start + self.batch_size]
-            for question, verdict in zip(batch, self.judge.answer_many(batch)):
+            for question, verdict in zip(batch, ask_judge(self.judge, batch, self.cache)):
                 self._memo[question.key] = None if verdict is None else bool(verdict.value)
             self.calls += len(batch)
         results: list[bool | None] = []
