@@ -11,6 +11,7 @@ family         what it measures                                              mod
 ``argue``      ARGUE flowchart outcomes: support, coverage, F1               ``measures.argue``
 ``icat``       ICAT: grounded claims (factuality) x covered aspects          ``measures.icat``
 ``longrecall`` LongRecall: reference facts entailed by the report (recall)   ``measures.longrecall``
+``nuggetizer`` TREC RAG nuggetizer scores (vital / all, strict, weighted)      ``measures.nuggetizer``
 =============  ============================================================  =====================
 """
 from __future__ import annotations
@@ -28,6 +29,7 @@ FAMILIES: dict[str, str] = {
     "argue": "argue_eval.measures.argue:FAMILY",
     "icat": "argue_eval.measures.icat:family",
     "longrecall": "argue_eval.measures.longrecall:family",
+    "nuggetizer": "argue_eval.measures.nuggetizer:family",
 }
 """Family name -> ``module:attribute``: a ``Family``, or a function of the family's parameters returning one."""
 
