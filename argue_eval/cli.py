@@ -21,6 +21,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("argue_eval.commands.validate:command", "Check a run against the requests (and collection): located errors."),
     "collection": ("argue_eval.commands.collection:command", "Index a document collection and look documents up by id."),
     "score": ("argue_eval.commands.score:command", "Score runs with the ARGUE flowchart from existing judgments."),
+    "judge": ("argue_eval.commands.judge:command", "Answer the flowchart's questions for runs with an automatic judge."),
+    "evaluate": ("argue_eval.commands.evaluate:command", "Judge runs with an automatic judge, then score them with ARGUE."),
     "assess": ("argue_eval.commands.assess:command", "Export the judgments still missing for human assessors; import their answers."),
     "compare": ("argue_eval.commands.compare:command", "Leaderboard with confidence intervals and significance tests."),
     "agree": ("argue_eval.commands.agree:command", "Agreement between two evaluations of the same systems (Kendall's tau, ...)."),
@@ -66,7 +68,9 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="argue-eval")
-def cli() -> None:
+@click.option("--max-line-mib", type=click.IntRange(min=1), default=64, show_default=True, metavar="N",
+              help="Refuse input lines longer than N MiB (a file without line breaks, a decompression bomb).")
+def cli(max_line_mib: int) -> None:
     """Evaluate report-generation runs (NeuCLIR, RAGTIME, TREC RAG) with ARGUE and friends.
 
     \b
@@ -75,6 +79,9 @@ def cli() -> None:
       argue-eval validate runs/sample/careful.jsonl --requests topics/sample/requests.jsonl
     Run "argue-eval COMMAND --help" for a command's options and a worked example.
     """
+    from .jsonio import set_max_line_bytes
+
+    set_max_line_bytes(max_line_mib * 1024 * 1024)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -6,6 +6,7 @@ raises one. The CLI turns any ``ArgueError`` into a one-line message and exit co
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from os import PathLike
 from typing import Literal
@@ -27,6 +28,19 @@ class Problem:
         where = self.path if self.line is None else f"{self.path}:{self.line}"
         what = self.message if self.severity == "error" else f"warning: {self.message}"
         return f"{where}: {self.field}: {what}" if self.field else f"{where}: {what}"
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def control_character(text: str) -> str | None:
+    """The first control character in ``text`` (tab, CR and LF excepted) as ``U+XXXX``, or ``None``.
+
+    Ids and TREC lines with NUL or escape bytes are corrupt or hostile: written into a pool or a terminal they
+    truncate fields or rewrite the screen, so readers refuse them.
+    """
+    match = _CONTROL.search(text)
+    return None if match is None else f"U+{ord(match.group()):04X}"
 
 
 class ArgueError(Exception):

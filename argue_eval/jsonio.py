@@ -10,10 +10,15 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
+import socket
+import stat
+import sys
 import tempfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import IO, Any
 
@@ -72,6 +77,98 @@ class _CheckedGzipFile(gzip.GzipFile):
             raise self._failed(error) from None
 
 
+MAX_LINE_MIB = 64
+"""Default cap on one line's length, in MiB (``argue-eval --max-line-mib``): far above any real record."""
+_max_line_bytes = MAX_LINE_MIB * 1024 * 1024
+
+
+def set_max_line_bytes(limit: int) -> None:
+    """Set the line-length cap every reader applies (the CLI's ``--max-line-mib``)."""
+    global _max_line_bytes
+    if limit < 1:
+        raise ValueError("the line-length cap must be positive")
+    _max_line_bytes = int(limit)
+
+
+def max_line_bytes() -> int:
+    return _max_line_bytes
+
+
+def _line_too_long(path: str | os.PathLike[str], lineno: int) -> InputError:
+    limit = _max_line_bytes
+    size = f"{limit // (1024 * 1024)} MiB" if limit >= 1024 * 1024 else f"{limit} bytes"
+    return InputError(
+        path, lineno, None,
+        f"line longer than {size} (a file without line breaks, or not a text file?); "
+        "raise the cap with argue-eval --max-line-mib N if the line is genuine",
+    )
+
+
+def iter_lines(handle: IO[bytes], path: str | os.PathLike[str]) -> Iterator[tuple[int, bytes]]:
+    """``(line_number, raw_line)`` for each line of an open binary file, refusing a line over the cap
+    (the cap counts the line's bytes without its newline).
+
+    Reading never holds more than one capped line: a gzip bomb that expands to gigabytes without a newline
+    is a located error, not a ``MemoryError``.
+    """
+    limit = _max_line_bytes
+    lineno = 0
+    while True:
+        raw = handle.readline(limit + 1)
+        if not raw:
+            return
+        lineno += 1
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            raise _line_too_long(path, lineno)
+        yield lineno, raw
+
+
+def text_lines(path: str | os.PathLike[str]) -> Iterator[str]:
+    """The lines of a UTF-8 text file (a BOM dropped, line ends kept, capped like ``iter_lines``) for
+    ``csv.reader``, which accepts any iterable of lines; bad UTF-8 is a located error."""
+    with open_binary(path) as handle:
+        for lineno, raw in iter_lines(handle, path):
+            if lineno == 1 and raw.startswith(BOM):
+                raw = raw[len(BOM):]
+            try:
+                yield raw.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise InputError(path, lineno, None, f"invalid UTF-8 at byte {err.start + 1} of the line "
+                                 "(save the file as UTF-8)") from None
+
+
+def read_capped(handle: IO[bytes], path: str | os.PathLike[str]) -> bytes:
+    """The whole content of an open binary file, refusing (with its line number) a line over the cap."""
+    limit = _max_line_bytes
+    chunks: list[bytes] = []
+    lineno = 1
+    run = 0  # bytes since the last newline
+    while True:
+        chunk = handle.read(1024 * 1024)
+        if not chunk:
+            return b"".join(chunks)
+        last = chunk.rfind(b"\n")
+        if last < 0:
+            run += len(chunk)
+        else:
+            first = chunk.find(b"\n")
+            if run + first > limit:
+                raise _line_too_long(path, lineno)
+            if last > first and _longest_line(chunk[first + 1: last + 1]) > limit:
+                for offset, line in enumerate(chunk[first + 1: last + 1].split(b"\n")):
+                    if len(line) > limit:
+                        raise _line_too_long(path, lineno + 1 + offset)
+            lineno += chunk.count(b"\n")
+            run = len(chunk) - last - 1
+        if run > limit:
+            raise _line_too_long(path, lineno)
+        chunks.append(chunk)
+
+
+def _longest_line(data: bytes) -> int:
+    return max(map(len, data.split(b"\n"))) if data else 0
+
+
 def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
     """Yield ``(line_number, object)`` for every non-blank line; raise ``InputError`` naming the fault.
 
@@ -79,7 +176,7 @@ def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
     JSON object: readers index fields by name and a bare list or number means the file is not JSON Lines.
     """
     with open_binary(path) as handle:
-        for lineno, raw in enumerate(handle, 1):
+        for lineno, raw in iter_lines(handle, path):
             if not raw.strip():
                 continue
             try:
@@ -96,7 +193,7 @@ def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
 def read_json(path: str | os.PathLike[str]) -> Any:
     """Read a whole (possibly pretty-printed) JSON document, e.g. one Auto-ARGUE NuggetBank v3 file."""
     with open_binary(path) as handle:
-        data = handle.read()
+        data = read_capped(handle, path)
     if data.startswith(BOM):
         raise InputError(path, 1, None, _BOM_MESSAGE)
     try:
@@ -111,6 +208,8 @@ def read_json(path: str | os.PathLike[str]) -> Any:
             json.loads(text)
         except json.JSONDecodeError as err:  # the standard library words most syntax errors more plainly
             raise InputError(path, err.lineno, None, f"invalid JSON: {err.msg} (column {err.colno})") from None
+        except RecursionError:
+            raise InputError(path, strict.lineno, None, _TOO_DEEP) from None
         # Python accepts what JSON does not (NaN, Infinity, 1e400, lone surrogates): orjson says which.
         raise InputError(path, strict.lineno, None, _strict_message(text, strict)) from None
 
@@ -118,6 +217,9 @@ def read_json(path: str | os.PathLike[str]) -> Any:
 _BOM_MESSAGE = (
     "file starts with a UTF-8 byte-order mark (BOM); JSON Lines must not have one: save the file as UTF-8 without BOM"
 )
+
+
+_TOO_DEEP = "invalid JSON: arrays or objects nested too deeply (more than 1024 levels); no format we read nests so"
 
 
 def _json_type(value: Any) -> str:
@@ -128,6 +230,8 @@ def _json_type(value: Any) -> str:
 
 def _strict_message(text: str, error: orjson.JSONDecodeError) -> str:
     """orjson's complaint about text that Python's lenient parser accepts, in the user's terms."""
+    if "recursion" in error.msg.lower() or "depth limit" in error.msg.lower():
+        return _TOO_DEEP
     if text[error.pos:].lstrip("-").startswith(("NaN", "Infinity")):
         return f"invalid JSON: NaN and Infinity are not JSON numbers (column {error.colno}); write a number or null"
     return f"invalid JSON: {error.msg} (column {error.colno})"
@@ -155,6 +259,8 @@ def diagnose_line(
     decoder = json.JSONDecoder()
     try:
         _, end = decoder.raw_decode(stripped)
+    except RecursionError:
+        return InputError(path, lineno, None, _TOO_DEEP)
     except json.JSONDecodeError as err:
         # The text ends before the value does: past the end, or inside a string that never closes.
         ran_out = err.pos >= len(stripped) or err.msg.startswith("Unterminated string")
@@ -185,18 +291,195 @@ def diagnose_line(
     return InputError(path, lineno, None, _strict_message(text, error))
 
 
+_TEMP_SUFFIX = ".tmp"
+
+
+def _temp_tag() -> str:
+    """``HOST-PID``: who owns a temporary file, so a later run can tell a dead writer's leftovers from a live one's."""
+    host = re.sub(r"[^A-Za-z0-9_-]", "_", socket.gethostname())[:40] or "host"
+    return f"{host}-{os.getpid()}"
+
+
 def temp_file_beside(path: str | os.PathLike[str]) -> Path:
     """Create an empty temporary file in ``path``'s directory (made if needed) with the usual mode bits.
 
     Writing there and then ``os.replace``-ing it over ``path`` is atomic (same file system). ``mkstemp``
     makes 0600 files; outputs get the mode the umask gives any new file, so shared outputs stay readable.
+    The name ``.NAME.HOST-PID.XXXXXXXX.tmp`` says whose it is: ``remove_stale_temps`` deletes those whose
+    process is gone (a writer killed with SIGKILL cannot clean up after itself).
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    remove_stale_temps(target)
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.{_temp_tag()}.", suffix=_TEMP_SUFFIX, dir=target.parent)
     os.close(fd)
     os.chmod(name, 0o666 & ~current_umask())
     return Path(name)
+
+
+def remove_stale_temps(path: str | os.PathLike[str]) -> list[Path]:
+    """Delete the temporary files of ``path`` left by writers of this host that no longer run; return them.
+
+    Only names of our own pattern are touched, and only when their process id is dead on this host, so a
+    concurrent writer (here or on another machine sharing the directory) never loses its file.
+    """
+    target = Path(path)
+    host = _temp_tag().rsplit("-", 1)[0]
+    pattern = re.compile(re.escape(f".{target.name}.{host}-") + r"(\d+)\.[^.]+" + re.escape(_TEMP_SUFFIX))
+    removed: list[Path] = []
+    try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return removed
+    for name in names:
+        match = pattern.fullmatch(name)
+        if match is None or _pid_alive(int(match.group(1))):
+            continue
+        stale = target.parent / name
+        try:
+            stale.unlink()
+        except OSError:
+            continue
+        removed.append(stale)
+    return removed
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True  # another user's process, or a pid we cannot ask about: leave its file alone
+    return True
+
+
+STDOUT = "-"
+"""The output name that means standard output, for every command that writes a file."""
+
+
+def is_stdout(path: str | os.PathLike[str] | None) -> bool:
+    return path is not None and os.fspath(path) == STDOUT
+
+
+def _write_error(target: str | os.PathLike[str], error: OSError) -> Exception:
+    if isinstance(error, BrokenPipeError) and target == "<stdout>":
+        return error  # ``argue-eval ... -o - | head``: the reader is done, not an error (the CLI exits quietly)
+    return InputError(target, None, None, f"cannot write the output: {error.strerror or error}")
+
+
+def _writes_in_place(target: Path) -> bool:
+    """Whether ``target`` must be written directly instead of replaced: a device, FIFO, socket, ``/dev/*``.
+
+    Renaming a temporary file over ``/dev/null`` or a FIFO would replace the special file with a regular one
+    (and, run as root, break the machine); ``/dev/stdout`` and friends name an already open stream.
+    """
+    text = os.fspath(target)
+    if text.startswith(("/dev/", "/proc/")):
+        return True
+    try:
+        mode = os.stat(target).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+class _Output:
+    """The handle an ``atomic_writer`` block writes to.
+
+    The file behind it is opened only at the first write (a command that fails while still reading its inputs
+    leaves nothing behind, not even a temporary file), and a failing write (disk full, ``/dev/full``, a closed
+    pipe's peer gone) becomes an ``InputError`` naming the output instead of a traceback or a silent success.
+    """
+
+    def __init__(self, label: str, opener, owned: bool = True):
+        self._label = label
+        self._opener = opener
+        self._owned = owned
+        self._file: IO[Any] | None = None
+
+    @property
+    def opened(self) -> bool:
+        return self._file is not None
+
+    def _handle(self) -> IO[Any]:
+        if self._file is None:
+            try:
+                self._file = self._opener()
+            except OSError as error:
+                raise _write_error(self._label, error) from None
+        return self._file
+
+    def write(self, data: Any) -> int:
+        try:
+            return self._handle().write(data)
+        except OSError as error:
+            raise _write_error(self._label, error) from None
+
+    def writelines(self, lines: Iterable[Any]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        if self._file is not None:
+            try:
+                self._file.flush()
+            except OSError as error:
+                raise _write_error(self._label, error) from None
+
+    def finish(self, sync: bool = False) -> None:
+        """Open (an empty output is still an output), flush, optionally fsync, and close what we own."""
+        handle = self._handle()
+        try:
+            handle.flush()
+            if sync:
+                os.fsync(handle.fileno())
+            if self._owned:
+                handle.close()
+        except OSError as error:
+            raise _write_error(self._label, error) from None
+
+    def discard(self) -> None:
+        if self._file is not None and self._owned:
+            try:
+                self._file.close()
+            except OSError:
+                pass
+
+    def __getattr__(self, name: str) -> Any:  # anything else a writer may use (fileno, encoding, ...)
+        return getattr(self._handle(), name)
+
+
+_pending_commit: ContextVar[list[tuple[Path, Path]] | None] = ContextVar("_pending_commit", default=None)
+
+
+@contextmanager
+def commit_together() -> Iterator[None]:
+    """Make every ``atomic_writer`` inside the block hold its finished temporary file until the block ends,
+    then move them all into place at once; if the block fails, none is.
+
+    A command with several outputs (``pool``: the pool, its tables and the assessor package) thus leaves the
+    old set or the new set, not a new pool beside an old package. (The renames themselves are consecutive
+    system calls, microseconds apart, after every file is fully written and synced.)
+    """
+    outer = _pending_commit.get()
+    if outer is not None:  # nested: the outermost block commits
+        yield
+        return
+    pending: list[tuple[Path, Path]] = []
+    token = _pending_commit.set(pending)
+    try:
+        yield
+    except BaseException:
+        for tmp, _ in pending:
+            tmp.unlink(missing_ok=True)
+        raise
+    finally:
+        _pending_commit.reset(token)
+    for tmp, target in pending:
+        os.replace(tmp, target)
 
 
 @contextmanager
@@ -205,23 +488,68 @@ def atomic_writer(path: str | os.PathLike[str], mode: str = "w", encoding: str |
 
     A crash or a user error half way leaves the previous file (or none), never a truncated output that a
     later step could mistake for a complete one. An output path that cannot be written (a directory, a
-    missing or read-only place) is an ``InputError`` before anything is read.
+    missing or read-only place) is an ``InputError`` naming it, as is a write that fails (disk full).
+
+    ``-`` is standard output. A symbolic link is written through: its target is replaced atomically, the
+    link stays. A path that is not a regular file (``/dev/null``, ``/dev/stdout``, a FIFO, a terminal) is
+    written directly, never replaced. The temporary file is created at the first write, and temporary
+    files that killed writers left beside ``path`` are removed.
     """
-    target = Path(path)
+    text_kwargs: dict[str, Any] = {} if "b" in mode else {"encoding": encoding, "newline": "\n"}
+    if is_stdout(path):
+        stream = _stdout_stream(binary="b" in mode)
+        output = _Output("<stdout>", lambda: stream, owned=False)
+        yield output  # type: ignore[misc]
+        output.finish()
+        return
+    given = Path(path)
+    if given.is_dir():
+        raise InputError(given, None, None, "is a directory; give the output a file name")
+    target = Path(os.path.realpath(given)) if given.is_symlink() else given
+    if _writes_in_place(given) or _writes_in_place(target):
+        output = _Output(str(given), lambda: open(given, mode, **text_kwargs))
+        try:
+            yield output  # type: ignore[misc]
+            output.finish()
+        except BaseException:
+            output.discard()
+            raise
+        return
     if target.is_dir():
-        raise InputError(target, None, None, "is a directory; give the output a file name")
+        raise InputError(given, None, None, f"is a link to a directory ({target}); give the output a file name")
     try:
-        tmp = temp_file_beside(target)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not os.access(target.parent, os.W_OK):
+            raise PermissionError(13, "Permission denied")
     except OSError as error:
-        raise InputError(target, None, None, f"cannot write the output here: {error.strerror or error}") from None
-    kwargs: dict[str, Any] = {} if "b" in mode else {"encoding": encoding, "newline": "\n"}
+        raise InputError(given, None, None, f"cannot write the output here: {error.strerror or error}") from None
+    remove_stale_temps(target)
+    created: list[Path] = []
+
+    def opener() -> IO[Any]:
+        tmp = temp_file_beside(target)
+        created.append(tmp)
+        return open(tmp, mode, **text_kwargs)
+
+    output = _Output(str(given), opener)
     try:
-        with open(tmp, mode, **kwargs) as handle:
-            yield handle
-        os.replace(tmp, target)
+        yield output  # type: ignore[misc]
+        output.finish(sync=True)
+        pending = _pending_commit.get()
+        if pending is not None:
+            pending.append((created[0], target))
+        else:
+            os.replace(created[0], target)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        output.discard()
+        for tmp in created:
+            tmp.unlink(missing_ok=True)
         raise
+
+
+def _stdout_stream(binary: bool) -> IO[Any]:
+    """The current standard output (looked up at call time, so click's test runner can capture it)."""
+    return sys.stdout.buffer if binary else sys.stdout
 
 
 def current_umask() -> int:
@@ -244,3 +572,9 @@ def write_jsonl(path: str | os.PathLike[str], values: Any) -> int:
             handle.write(dumps_line(value))
             count += 1
     return count
+
+
+def write_json(path: str | os.PathLike[str], value: Any) -> None:
+    """Atomically write one JSON document, indented for people (manifests, summaries)."""
+    with atomic_writer(path) as handle:
+        handle.write(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n")

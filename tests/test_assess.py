@@ -220,7 +220,7 @@ def test_csv_guards_formula_cells_and_round_trips(tmp_path):
     (b"", "file is empty"),
     (b'{"kind": "attested", "request_id": "T1", "sentence": "s", "value": true, "judge": "j"}\n',
      ":1: item_id: missing: not an exported assessment item"),
-    (b"item_id,kind,judgment,hash\nq1,attested,yes,abc\n\xff\xfe\n", ":3: not valid UTF-8"),
+    (b"item_id,kind,judgment,hash\n\xff\xfe\n", ":2: invalid UTF-8"),  # rows are read as they stream
 ])
 def test_import_of_a_file_that_is_not_a_filled_pool_is_a_located_error(tmp_path, content, message):
     path = tmp_path / ("pool.csv" if b"item_id," in content else "pool.jsonl")

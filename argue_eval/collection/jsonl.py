@@ -30,7 +30,7 @@ from typing import IO, Any, Literal
 import orjson
 
 from ..errors import ArgueError, InputError, Problem
-from ..jsonio import diagnose_line, temp_file_beside
+from ..jsonio import diagnose_line, iter_lines, temp_file_beside
 from ..model import Document
 from ..progress import progress
 from .base import ID_FIELDS, TEXT_FIELDS, BaseDocumentStore, document_from_record, pick_field
@@ -251,7 +251,7 @@ def _fill(connection: sqlite3.Connection, path: Path, state: SourceState, on_bad
     batch: list[tuple[str, int, int, int]] = []
     staged = 0
     with open(path, "rb") as handle:
-        for lineno, offset, raw in progress(_lines(handle), desc=f"indexing {path.name}", unit=" lines"):
+        for lineno, offset, raw in progress(_lines(handle, path), desc=f"indexing {path.name}", unit=" lines"):
             try:
                 doc_id = _doc_id(path, lineno, raw, handle, fields)
             except _BadLine as bad:
@@ -306,10 +306,10 @@ def _fill(connection: sqlite3.Connection, path: Path, state: SourceState, on_bad
     connection.commit()
 
 
-def _lines(handle: IO[bytes]) -> Iterator[tuple[int, int, bytes]]:
+def _lines(handle: IO[bytes], path: Path) -> Iterator[tuple[int, int, bytes]]:
     """``(line number, byte offset, raw line)`` for every non-blank line."""
     offset = 0
-    for lineno, raw in enumerate(handle, 1):
+    for lineno, raw in iter_lines(handle, path):
         if raw.strip():
             yield lineno, offset, raw
         offset += len(raw)

@@ -5,7 +5,7 @@ from collections import Counter
 
 import click
 
-from ..argue.cli_options import input_options, load_inputs, policy_options
+from ._options import input_options, policy_options
 
 
 @click.group("assess")
@@ -54,6 +54,8 @@ def export_command(runs, nuggets, judgments, requests, qrels, collection, output
     from ..organizer.assessment import export_pool, write_pool
 
     policies = Policies(relevance, nugget_scope, missing_topics, "error", unbound_questions, parse_weights(weights))
+    from ..inputs import load_inputs
+
     inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
     store = None
     if collection:
@@ -95,6 +97,10 @@ def import_command(filled: str, assessor: str, output: str) -> None:
     from ..organizer.assessment import import_pool
 
     summary = import_pool(filled, assessor)
+    if not summary.judgments and not summary.unanswered:
+        click.echo(f"warning: {filled}: no assessment items in the file (only a header?); nothing imported, "
+                   f"{output} not written", err=True)
+        click.get_current_context().exit(1)
     count = write_argue(summary.judgments, output)  # type: ignore[arg-type]
     kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(summary.answered.items()))
     click.echo(f"imported {count} judgment(s) by human:{assessor.strip()} -> {output}"

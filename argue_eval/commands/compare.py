@@ -71,8 +71,10 @@ def build_tables(result: Comparison, which: str) -> list[Table]:
                          fmt_number(record["ci_high"]), fmt_number(record["cohen_d"], 3), fmt_p(record["p_value"]),
                          fmt_p(record["p_adjusted"]), "*" if record["significant"] else ""])
         how = ("exact" if result.exact else f"{result.test_resamples} resamples") if result.test != "t" else "scipy ttest_rel"
+        interval = (f"simultaneous {level} Tukey interval" if result.pair_intervals == "simultaneous"
+                    else f"{level} BCa interval (unadjusted)")
         title = (f"pairs: {result.test} test ({how}), correction {result.correction}, alpha {result.alpha}; "
-                 f"diff = mean(a) - mean(b) with its {level} BCa interval; * = significant")
+                 f"diff = mean(a) - mean(b) with its {interval}; * = significant")
         tables.append(Table(["a", "b", "diff", "ci_low", "ci_high", "cohen_d", "p_value", "p_adjusted", "sig"],
                             rows, "llrrrrrrl", title))
     if tables:

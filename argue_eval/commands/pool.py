@@ -68,6 +68,7 @@ def command(
       argue-eval qrels build --pool pool.qrels pool.csv -o qrels.trec   # after assessment
     """
     from ..errors import ArgueError
+    from ..jsonio import commit_together, is_stdout
     from ..formats.scores import write_scores_tsv
     from ..formats.qrels import write_trec_qrels
     from ..organizer.pooling import check_options, package_records, pool_files, write_package, write_sizes
@@ -94,21 +95,25 @@ def command(
     if pool.dropped_topics:
         shown = ", ".join(pool.dropped_topics[:10]) + (" ..." if len(pool.dropped_topics) > 10 else "")
         click.echo(f"warning: {len(pool.dropped_topics)} topic(s) of the runs are not in {requests} and were not pooled: {shown}", err=True)
-    count = write_trec_qrels(pool.rows(), Path(output))
-    write_scores_tsv(pool.contributions(), contributions or f"{output}.runs.tsv")
-    write_sizes(pool, sizes or f"{output}.sizes.tsv")
-    if package:
-        store = None
-        if collection:
-            from ..collection import open_collection
+    store = None
+    if package and collection:
+        from ..collection import open_collection
 
-            store = open_collection(collection)
-        try:
-            write_package(package_records(pool, store, request_map), package)
-        finally:
-            if store is not None:
-                store.close()
+        store = open_collection(collection)
+    to_stdout = is_stdout(output)  # the pool on stdout: the tables only where asked for
+    try:
+        with commit_together():  # the pool, its tables and the package are replaced as one set
+            count = write_trec_qrels(pool.rows(), Path(output))
+            if contributions or not to_stdout:
+                write_scores_tsv(pool.contributions(), contributions or f"{output}.runs.tsv")
+            if sizes or not to_stdout:
+                write_sizes(pool, sizes or f"{output}.sizes.tsv")
+            if package:
+                write_package(package_records(pool, store, request_map), package)
+    finally:
+        if store is not None:
+            store.close()
     click.echo(
-        f"pooled {count} documents for {len(pool.topics)} topics from {pool.run_count} runs "
+        err=to_stdout, message=f"pooled {count} documents for {len(pool.topics)} topics from {pool.run_count} runs "
         f"({strategy}, depth {depth}{f', budget {budget}' if budget else ''}) -> {output}"
     )

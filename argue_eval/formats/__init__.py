@@ -142,11 +142,36 @@ def write(records: Iterable[Any], path: str | PathLike[str], format: str, kind: 
 
 
 def read_requests(path: str | PathLike[str], format: str | None = None) -> Iterator[Request]:
-    return read(path, "requests", format)[1]
+    """Requests in file order; a repeated request id is an error (as ``requests validate`` calls it), since
+    scoring or pooling with either copy would silently depend on which one a caller kept."""
+    first: dict[str, int | None] = {}
+    for request in read(path, "requests", format)[1]:
+        line = request.source.line if request.source is not None else None
+        if request.request_id in first:
+            raise InputError(path, line, "request_id", f"request id {request.request_id!r} is used again (first on "
+                             f"line {first[request.request_id]}); `argue-eval requests validate` lists every problem")
+        first[request.request_id] = line
+        yield request
 
 
 def read_nuggets(path: str | PathLike[str], format: str | None = None) -> Iterator[TopicNuggets]:
-    return read(path, "nuggets", format)[1]
+    """Nugget topics in file order; a repeated topic, or a nugget id repeated within a topic, is an error (as
+    ``nuggets validate`` calls them): scoring would count the nugget twice."""
+    first: dict[str, int | None] = {}
+    for topic in read(path, "nuggets", format)[1]:
+        line = topic.source.line if topic.source is not None else None
+        where = topic.source.path if topic.source is not None else path
+        if topic.request_id in first:
+            raise InputError(where, line, "request_id", f"topic {topic.request_id!r} appears again (first on line "
+                             f"{first[topic.request_id]}); `argue-eval nuggets validate` lists every problem")
+        first[topic.request_id] = line
+        ids: dict[str, int] = {}
+        for index, nugget in enumerate(topic.nuggets):
+            if nugget.nugget_id in ids:
+                raise InputError(where, line, f"nuggets[{index}].nugget_id", f"nugget {nugget.nugget_id!r} repeats the "
+                                 f"id of nuggets[{ids[nugget.nugget_id]}]; `argue-eval nuggets validate` lists every problem")
+            ids[nugget.nugget_id] = index
+        yield topic
 
 
 def read_reports(path: str | PathLike[str], format: str | None = None) -> Iterator[Report]:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..errors import InputError, Problem
+from ..errors import InputError, Problem, control_character
 from ..jsonio import iter_jsonl
 
 _MISSING = object()
@@ -108,6 +108,10 @@ class Fields:
         if type(value) is str:
             if not value.strip():
                 self.error(field, "expected a non-empty string id, found an empty string")
+                return None
+            bad = control_character(value)
+            if bad is not None:
+                self.error(field, f"id contains the control character {bad}; ids must be printable text")
                 return None
             return value
         if type(value) is int:

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 import orjson
 
-from ..jsonio import BOM, open_binary
+from ..jsonio import BOM, iter_lines, open_binary, read_capped
 
 Kind = Literal["requests", "nuggets", "runs", "ranked", "qrels", "judgments"]
 KINDS: tuple[str, ...] = ("requests", "nuggets", "runs", "ranked", "qrels", "judgments")
@@ -41,7 +41,7 @@ class Probe:
         if self.is_dir:
             return None
         with open_binary(self.path) as handle:
-            for raw in handle:
+            for _, raw in iter_lines(handle, self.path):
                 if raw.strip():
                     if raw.startswith(BOM):
                         raw = raw[len(BOM):]
@@ -69,7 +69,7 @@ class Probe:
         if self.is_dir or self.path.stat().st_size > 64 * 1024 * 1024:
             return None
         with open_binary(self.path) as handle:
-            data = handle.read()
+            data = read_capped(handle, self.path)
         if data.startswith(BOM):
             data = data[len(BOM):]
         try:

@@ -7,7 +7,10 @@ file format. Relevance must be an integer (negative values such as -1 for "unjud
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from os import PathLike
 from pathlib import Path
+
+from ..errors import InputError
 
 from ..jsonio import atomic_writer
 from ..model import QrelsRow
@@ -26,7 +29,22 @@ def read_trec_qrels(path: Path) -> Iterator[QrelsRow]:
 def iter_qrels_lines(path: Path) -> Iterator[tuple[int, QrelsRow]]:
     """Like ``read_trec_qrels`` but with each row's line number, for callers that report duplicates by line."""
     for lineno, (qid, iteration, docno, relevance) in iter_fields(path, 4, QRELS_LAYOUT):
-        yield lineno, QrelsRow(qid, docno, parse_int(path, lineno, "relevance", relevance), iteration)
+        yield lineno, QrelsRow(qid, docno, parse_grade(path, lineno, relevance), iteration)
+
+
+MAX_GRADE = 1000
+"""Largest absolute relevance grade read: real scales are -2..4; beyond 1000 the exponential gain 2^grade of
+nDCG is no longer a finite float, and a 26-digit "grade" is a corrupt file, not an assessment."""
+
+
+def parse_grade(path: str | PathLike[str], lineno: int, text: str | int) -> int:
+    """A relevance grade: an integer within +-``MAX_GRADE``, or a located error."""
+    grade = parse_int(path, lineno, "relevance", text) if isinstance(text, str) else int(text)
+    if abs(grade) > MAX_GRADE:
+        shown = text if len(str(text)) <= 30 else f"{str(text)[:27]}..."
+        raise InputError(path, lineno, "relevance", f"grade {shown} is out of range (expected an integer from "
+                         f"-{MAX_GRADE} to {MAX_GRADE})")
+    return grade
 
 
 def write_trec_qrels(rows: Iterable[QrelsRow], path: Path) -> int:

@@ -15,8 +15,8 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from ..errors import ArgueError, InputError
-from ..jsonio import BOM, atomic_writer, open_binary
+from ..errors import ArgueError, InputError, control_character
+from ..jsonio import BOM, atomic_writer, iter_lines, open_binary, read_capped
 from ..model import RankedRow
 from .base import FormatSpec, Probe
 
@@ -33,7 +33,7 @@ def iter_fields(path: str | PathLike[str], columns: int, layout: str) -> Iterato
     expected shape next to what was found.
     """
     with open_binary(path) as handle:
-        for lineno, raw in enumerate(handle, 1):
+        for lineno, raw in iter_lines(handle, path):
             if lineno == 1 and raw.startswith(BOM):
                 raw = raw[len(BOM):]
             try:
@@ -43,6 +43,9 @@ def iter_fields(path: str | PathLike[str], columns: int, layout: str) -> Iterato
             fields = line.split()
             if not fields:
                 continue
+            bad = control_character(line)
+            if bad is not None:
+                raise InputError(path, lineno, None, f"control character {bad} in the line; ids must be printable text")
             if len(fields) != columns:
                 raise column_error(path, lineno, line, len(fields), columns, layout)
             yield lineno, fields
@@ -258,9 +261,10 @@ def _parse_columns(path: str | PathLike[str]) -> RankedColumns | None:
     import pandas as pd
 
     with open_binary(path) as handle:
-        data = handle.read()
+        data = read_capped(handle, path)
     try:
-        if has_other_whitespace(data.decode("utf-8-sig")):
+        text = data.decode("utf-8-sig")
+        if has_other_whitespace(text) or control_character(text) is not None:
             return None
         frame = pd.read_csv(
             io.BytesIO(data), sep=r"\s+", header=None, names=_COLUMN_NAMES, dtype=_TEXT_COLUMNS, na_filter=False,

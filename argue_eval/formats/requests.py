@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, Problem
-from ..jsonio import BOM, open_binary, write_jsonl
+from ..jsonio import BOM, iter_lines, open_binary, write_jsonl
 from ..model import LENGTH_UNITS, Location, Request
 from ._fields import Fields, jsonl_reader, parse_object, type_name, unknown
 from .base import FormatSpec, Probe
@@ -108,7 +108,7 @@ def read_rag24(path: Path) -> Iterator[Request]:
     """
     name = str(path)
     with open_binary(path) as handle:
-        for lineno, raw in enumerate(handle, 1):
+        for lineno, raw in iter_lines(handle, path):
             if lineno == 1 and raw.startswith(BOM):
                 raw = raw[len(BOM):]
             try:

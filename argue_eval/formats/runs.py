@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import Problem
+from ..errors import Problem, control_character
 from ..jsonio import iter_jsonl, write_jsonl
 from ..model import Location, Report, Sentence
 from ._fields import Fields, is_number, jsonl_reader, parse_object, type_name, unknown, warn_lossy
@@ -322,6 +322,10 @@ def _fast_sentences(obj: dict[str, Any], path: str, line: int) -> Report | None:
                 if "" in citations:
                     return None
             append(Sentence(text, tuple(citations)))
+        ids = "".join((run_id, request_id, *collection_ids, *(references or ()),
+                       *(doc_id for sentence in sentences for doc_id in sentence.citations)))
+        if control_character(ids) is not None:  # the careful parser names the id
+            return None
     except (KeyError, TypeError, AttributeError):
         return None
     return Report(run_id, request_id, sentences, references, collection_ids, metadata, Location(path, line))

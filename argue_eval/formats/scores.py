@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import ArgueError, InputError
-from ..jsonio import atomic_writer, open_binary
+from ..jsonio import atomic_writer, iter_lines, open_binary
 
 SCORE_COLUMNS = ("run_id", "request_id", "metric", "value")
 ALL_TOPICS = "all"
@@ -108,7 +108,7 @@ def normalize_score_format(name: str) -> str:
 def _content_lines(path: Path) -> Iterator[tuple[int, str]]:
     """Yield ``(line_number, text)`` for non-blank, non-comment lines; BOM dropped; bad UTF-8 is a located error."""
     with open_binary(path) as handle:
-        for lineno, raw in enumerate(handle, start=1):
+        for lineno, raw in iter_lines(handle, path):
             if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):
                 raw = raw[3:]
             try:

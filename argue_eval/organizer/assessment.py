@@ -17,23 +17,21 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-import re
 from collections import Counter
+from contextlib import closing
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from .. import csvsafe
 from ..argue.api import Evaluation
-from ..model import natural_key
-from ..argue.flowchart import Asker, Missing, evaluate_report
+from ..argue.questions import KIND_ORDER, PendingQuestion, list_questions
 from ..errors import InputError
-from ..jsonio import atomic_writer, iter_jsonl, write_jsonl
-from ..judges.base import JudgmentSource, make_key
-from ..judges.imported import paused_gc
+from ..jsonio import atomic_writer, iter_jsonl, text_lines, write_jsonl
+from ..judges.base import JudgmentLookup, make_key
 from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey, Location, Report, normalize_text
-from ..progress import progress
 
 __all__ = ["PROMPTS", "CSV_COLUMNS", "export_pool", "write_pool", "read_pool", "import_pool", "ImportSummary",
            "item_id_for", "question_hash"]
@@ -59,7 +57,6 @@ CSV_COLUMNS: tuple[str, ...] = (
     "needed_if", "occurrences", "hash",
 )
 _LIST_SEPARATOR = " | "
-_KIND_ORDER = {kind: i for i, kind in enumerate(JUDGMENT_KINDS)}
 
 
 def _digest(values: list[Any]) -> str:
@@ -77,65 +74,24 @@ def question_hash(kind: str, request_id: str, sentence: str, doc_id: str | None,
     return _digest([kind, request_id, sentence, doc_id, nugget_id, nugget_answer, run_id, sentence_index])[:20]
 
 
-@dataclass
-class _Item:
-    key: JudgmentKey
-    missing: Missing
-    previous: str | None
-    following: str | None
-    earlier: list[str]
-    occurrences: int = 1
-    gates: set[JudgmentKey] = field(default_factory=set)
-    order: tuple[Any, ...] = ()
-
-
 def export_pool(
     reports: Iterable[Report],
     evaluation: Evaluation,
-    source: JudgmentSource,
+    source: JudgmentLookup,
     collection: Any = None,
 ) -> list[dict[str, Any]]:
-    """Every judgment scoring these reports would need and ``source`` lacks, one item per judgment identity."""
-    with paused_gc():
-        return _export_pool(reports, evaluation, source, collection)
+    """Every judgment scoring these reports would need and ``source`` lacks, one item per judgment identity.
 
-
-def _export_pool(reports: Iterable[Report], evaluation: Evaluation, source: JudgmentSource,
-                 collection: Any) -> list[dict[str, Any]]:
-    ask = Asker(source, evaluation.requests)
-    items: dict[JudgmentKey, _Item] = {}
-    for report in progress(reports, "collecting questions", unit="report"):
-        topic = evaluation.topics.get(report.request_id)
-        if topic is None:
-            continue
-        sink: list[Missing] = []
-        evaluate_report(report, topic, ask, evaluation.policies, explore=True, on_missing=sink.append)
-        for missing in sink:
-            item = items.get(missing.key)
-            if item is not None:
-                item.occurrences += 1
-                item.gates &= set(missing.gates)
-                continue
-            index = missing.sentence_index
-            sentences = report.sentences
-            items[missing.key] = _Item(
-                missing.key,
-                missing,
-                sentences[index - 1].text if index > 0 else None,
-                sentences[index + 1].text if index + 1 < len(sentences) else None,
-                [s.text for s in sentences[:index]] if missing.key.kind == "first_instance" else [],
-                gates=set(missing.gates),
-                order=(natural_key(report.request_id), natural_key(report.run_id), index,
-                       _KIND_ORDER[missing.key.kind], missing.key.doc_id or "", missing.key.nugget_id or "",
-                       missing.key.answer or ""),
-            )
-    ordered = sorted(items.values(), key=lambda item: item.order)
+    Where an unanswered question decides the path, both branches' questions are listed (with
+    ``needed_if``), so one round of assessment is always enough (``argue.questions``, ``unknown="both"``).
+    """
+    pending = list_questions(reports, evaluation, source, unknown="both")
     documents: dict[str, Any] = {}
     if collection is not None:
-        wanted = sorted({item.key.doc_id for item in ordered if item.key.doc_id is not None})
+        wanted = sorted({item.key.doc_id for item in pending if item.key.doc_id is not None})
         for doc_id in wanted:
             documents[doc_id] = collection.lookup(doc_id)
-    return [_item_record(item, evaluation, documents) for item in ordered]
+    return [_item_record(item, evaluation, documents) for item in pending]
 
 
 def _condition(dependent: str, gate: str) -> str:
@@ -145,14 +101,12 @@ def _condition(dependent: str, gate: str) -> str:
     return "yes"
 
 
-def _item_record(item: _Item, evaluation: Evaluation, documents: dict[str, Any]) -> dict[str, Any]:
+def _item_record(item: PendingQuestion, evaluation: Evaluation, documents: dict[str, Any]) -> dict[str, Any]:
     key = item.key
-    missing = item.missing
-    report = missing.report
-    sentence = report.sentences[missing.sentence_index].text
+    sentence = item.sentence
     request = evaluation.requests.get(key.request_id)
     topic = evaluation.topics[key.request_id]
-    unit = missing.unit
+    unit = item.unit
     scored = topic.nuggets[unit.nugget_index] if unit is not None else None
     nugget_answer = unit.text if unit is not None else None
     document = documents.get(key.doc_id) if key.doc_id is not None else None
@@ -162,7 +116,7 @@ def _item_record(item: _Item, evaluation: Evaluation, documents: dict[str, Any])
         request_text = "\n\n".join(part for part in (request.background, request.problem_statement) if part)
     needed_if = [
         {"item_id": item_id_for(gate), "answer": _condition(key.kind, gate.kind)}
-        for gate in sorted(item.gates, key=lambda g: (_KIND_ORDER[g.kind], item_id_for(g)))
+        for gate in sorted(item.gates, key=lambda g: (KIND_ORDER[g.kind], item_id_for(g)))
     ]
     return {
         "item_id": item_id_for(key),
@@ -178,7 +132,7 @@ def _item_record(item: _Item, evaluation: Evaluation, documents: dict[str, Any])
         "previous_sentence": item.previous,
         "sentence": sentence,
         "next_sentence": item.following,
-        "earlier_sentences": item.earlier,
+        "earlier_sentences": list(item.earlier),
         "doc_id": key.doc_id,
         "doc_title": document.title if document is not None else None,
         "doc_text": document.text if document is not None else None,
@@ -202,20 +156,16 @@ def write_pool(items: list[dict[str, Any]], path: str | PathLike[str], as_csv: b
     if not _is_csv(path, as_csv):
         return write_jsonl(path, items)
     with atomic_writer(path) as handle:
-        writer = csv.writer(handle, lineterminator="\n")
+        writer = csvsafe.writer(handle)
         writer.writerow(CSV_COLUMNS)
         for item in items:
             writer.writerow([_csv_cell(name, item.get(name)) for name in CSV_COLUMNS])
     return len(items)
 
 
-# A CSV pool is opened in a spreadsheet, and its cells hold report text, which is untrusted: a cell starting
-# with one of these is run as a formula (CSV injection). Such cells are written with a leading apostrophe
-# (the spreadsheet convention for "text"), and one leading apostrophe is removed again on import, whether or
-# not the spreadsheet kept it. Cells that already start with apostrophes before such a character get one more,
-# so the round trip gives back exactly the exported text (which the integrity hash checks).
-_FORMULA = re.compile(r"'*[=+\-@\t\r]")
-_ESCAPED_FORMULA = re.compile(r"'+[=+\-@\t\r]")
+# A CSV pool is opened in a spreadsheet and its cells hold untrusted report text: ``csvsafe`` quotes every
+# cell and guards formula-like starts; the round trip gives back exactly the exported text (which the
+# integrity hash checks).
 
 
 def _csv_cell(name: str, value: Any) -> str:
@@ -227,14 +177,14 @@ def _csv_cell(name: str, value: Any) -> str:
         text = _LIST_SEPARATOR.join(str(v) for v in value)
     else:
         text = str(value)
-    return "'" + text if _FORMULA.match(text) else text
+    return csvsafe.guard(text)
 
 
 def _csv_value(text: str) -> str | None:
     """A CSV cell as exported: blank is ``None``; the apostrophe that guarded a formula-like cell is removed."""
     if text == "":
         return None
-    return text[1:] if _ESCAPED_FORMULA.match(text) else text
+    return csvsafe.unguard(text)
 
 
 def read_pool(path: str | PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -271,8 +221,8 @@ def _read_csv(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     # raised only while this file is read
     limit = csv.field_size_limit(2**31 - 1)
     try:
-        with open(path, encoding="utf-8-sig", newline="") as handle:
-            reader = csv.DictReader(handle)
+        with closing(text_lines(path)) as lines:
+            reader = csv.DictReader(lines)
             try:
                 header = reader.fieldnames or []
                 absent = [name for name in ("item_id", "kind", "judgment", "hash") if name not in header]
@@ -280,6 +230,10 @@ def _read_csv(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                     raise InputError(path, 1, None, f"not an assessment pool: the header lacks {', '.join(absent)}")
                 row_start = 2
                 for row in reader:
+                    extra = row.get(None)  # type: ignore[call-overload]
+                    if extra:  # a shifted row (a cell split in two) must not be read as the wrong columns
+                        raise InputError(path, row_start, None, f"{len(extra)} more cell(s) than the header's "
+                                         f"{len(header)} columns; was a cell split by an unquoted comma?")
                     yield row_start, {name: _csv_value(value or "") for name, value in row.items() if name}
                     row_start = reader.line_num + 1
             except UnicodeDecodeError:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import copy
 import csv
+from contextlib import closing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from ..jsonio import text_lines
 from ..errors import ArgueError, InputError, Problem
 from ..model import IMPORTANCE_LEVELS, Answer, Nugget, TopicNuggets, normalize_text
 
@@ -256,8 +258,8 @@ def read_bindings(path: str | PathLike[str]) -> Iterator[Binding]:
     if suffix in (".csv", ".tsv", ".txt"):
         delimiter = "\t" if suffix != ".csv" else ","
         try:
-            with open(path, newline="", encoding="utf-8-sig") as handle:
-                reader = csv.DictReader(handle, delimiter=delimiter)
+            with closing(text_lines(path)) as lines:
+                reader = csv.DictReader(lines, delimiter=delimiter)
                 names = set(reader.fieldnames or ())
                 missing = [c for c in ("request_id", "answer", "doc_id") if c not in names]
                 if missing or not names & {"nugget_id", "question"}:
@@ -266,6 +268,8 @@ def read_bindings(path: str | PathLike[str]) -> Iterator[Binding]:
                     yield _binding(path, reader.line_num, record)
         except FileNotFoundError:
             raise InputError(path, None, None, "no such file") from None
+        except csv.Error as error:
+            raise InputError(path, reader.line_num, None, f"not readable as CSV: {error}") from None
         return
     from ..jsonio import iter_jsonl
 

@@ -566,15 +566,18 @@ def write_package(records: Iterable[dict], path: str | PathLike[str]) -> int:
         return write_jsonl(path, records)
     import csv
 
+    from .. import csvsafe
+
     count = 0
     with atomic_writer(path) as handle:
-        writer = None
+        writer = csvsafe.writer(handle)
+        columns: list[str] | None = None
         for record in records:
-            if writer is None:
-                writer = csv.DictWriter(handle, fieldnames=list(record), lineterminator="\n")
-                writer.writeheader()
-            writer.writerow({key: "" if value is None else value for key, value in record.items()})
+            if columns is None:
+                columns = list(record)
+                writer.writerow(columns)
+            writer.writerow([csvsafe.cell(record.get(name)) for name in columns])  # ids and text are the runs'
             count += 1
-        if writer is None:
-            handle.write(",".join(PACKAGE_FIELDS[:4]) + "\n")
+        if columns is None:
+            writer.writerow(PACKAGE_FIELDS[:4])
     return count

@@ -9,16 +9,20 @@ is an error by default, because silently keeping one of two different grades hid
 from __future__ import annotations
 
 import csv
+from contextlib import closing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 from typing import Literal
 
-from ..errors import ArgueError, InputError
+from ..csvsafe import unguard
+from ..jsonio import text_lines
+from ..errors import ArgueError, InputError, control_character
 from ..model import QrelsRow, TopicNuggets
 from ..model import natural_key
 from .pooling import UNJUDGED
+from ..formats.qrels import parse_grade
 
 OnDuplicate = Literal["error", "max", "last"]
 ON_DUPLICATE: tuple[str, ...] = ("error", "max", "last")
@@ -181,6 +185,10 @@ def read_assessments(path: str | PathLike[str], on_duplicate: OnDuplicate = "err
             if not isinstance(record.get(name), (str, int)) or record.get(name) in ("", None):
                 raise InputError(path, lineno, name, f"expected a non-empty id, found {record.get(name)!r}")
         topic_id, doc_id = str(record["request_id"]), str(record["doc_id"])
+        for name, value in (("request_id", topic_id), ("doc_id", doc_id)):
+            bad = control_character(value)
+            if bad is not None:
+                raise InputError(path, lineno, name, f"id contains the control character {bad}")
         value = record.get("relevance")
         if value is None or (isinstance(value, str) and not value.strip()):
             continue
@@ -190,6 +198,7 @@ def read_assessments(path: str | PathLike[str], on_duplicate: OnDuplicate = "err
             relevance = int(value.strip() if isinstance(value, str) else value)
         except (TypeError, ValueError):
             raise InputError(path, lineno, "relevance", f"expected an integer grade, found {value!r}") from None
+        relevance = parse_grade(path, lineno, relevance)
         result.add(topic_id, doc_id, relevance, lineno, on_duplicate)
     return result
 
@@ -206,15 +215,21 @@ def _starts_with_json(path: Path) -> bool:
 def _package_rows(path: Path) -> Iterator[tuple[int, dict]]:
     if path.suffix.lower() == ".csv":
         try:
-            with open(path, newline="", encoding="utf-8-sig") as handle:
-                reader = csv.DictReader(handle)
+            with closing(text_lines(path)) as lines:
+                reader = csv.DictReader(lines)
                 for name in ("request_id", "doc_id", "relevance"):
                     if reader.fieldnames is None or name not in reader.fieldnames:
                         raise InputError(path, 1, name, "missing column (expected request_id, doc_id, relevance)")
                 for record in reader:
-                    yield reader.line_num, record
+                    if None in record:
+                        raise InputError(path, reader.line_num, None, f"{len(record[None])} more cell(s) than the "
+                                         f"header's {len(reader.fieldnames or ())} columns")
+                    yield reader.line_num, {name: None if value is None else unguard(value)
+                                            for name, value in record.items()}
         except FileNotFoundError:
             raise InputError(path, None, None, "no such file") from None
+        except csv.Error as error:
+            raise InputError(path, reader.line_num, None, f"not readable as CSV: {error}") from None
         except UnicodeDecodeError:
             raise InputError(path, None, None, "invalid UTF-8 (save the spreadsheet as CSV UTF-8)") from None
         return

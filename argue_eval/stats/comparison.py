@@ -46,6 +46,8 @@ class Comparison:
     pairs: pd.DataFrame
     test_resamples: int
     exact: bool
+    pair_intervals: str = "unadjusted"
+    """``simultaneous`` (Tukey HSD: adjusted like its p-values) or ``unadjusted`` (each pair's own BCa interval)."""
     notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -63,6 +65,7 @@ class Comparison:
             "n_topics": len(self.topics),
             "test_resamples": self.test_resamples,
             "exact": self.exact,
+            "pair_intervals": self.pair_intervals,
             "systems": [_clean_record(row) for row in self.systems.to_dict(orient="records")],
             "pairs": [_clean_record(row) for row in self.pairs.to_dict(orient="records")],
             "notes": list(self.notes),
@@ -144,6 +147,7 @@ def compare(
     index_b = np.array([b for _, b in pairs], dtype=np.int64)
     exact = False
     test_resamples = 0
+    critical: float | None = None
     if not pairs:
         p_value = statistic = np.zeros(0)
     elif test == "randomization":
@@ -157,8 +161,9 @@ def compare(
         p_value, statistic = result.p_value, result.statistic
         notes.extend(result.notes)
     else:
-        result = tukey_hsd(values, pairs, resamples, seed)
+        result = tukey_hsd(values, pairs, resamples, seed, confidence)
         p_value, statistic, test_resamples = result.p_value, result.statistic, result.resamples
+        critical = result.critical
         notes.extend(result.notes)
     if test == "randomization" and pairs and correction in ("holm", "bonferroni"):
         floor = 2 / test_resamples if exact else 2 / (test_resamples + 1)
@@ -180,13 +185,28 @@ def compare(
     pair_labels = [f"{runs[a]} vs {runs[b]}" for a, b in pairs]
     notes.extend(f"difference {note}" for note in effects.interval.notes(pair_labels))
 
+    level = f"{confidence:.0%}"
+    ci_low, ci_high = effects.interval.low, effects.interval.high
+    ci_method = effects.interval.method.astype(str) if len(pairs) else np.zeros(0, dtype=str)
+    pair_intervals = "unadjusted"
+    if critical is not None:
+        # intervals that agree with the family-wise p-values: simultaneous over all pairs, from the same permutations
+        ci_low, ci_high = effects.diff - critical, effects.diff + critical
+        ci_method = np.full(len(pairs), "tukey-simultaneous")
+        pair_intervals = "simultaneous"
+        notes.append(f"pair intervals are simultaneous {level} Tukey HSD intervals, diff +- {critical:.4g} (the {level} "
+                     "quantile of the permutation range distribution), so they agree with the family-wise p-values")
+    elif pairs and correction != "none" and len(pairs) > 1:
+        notes.append(f"pair intervals (ci_low, ci_high) are {level} BCa intervals of each pair alone, not adjusted for "
+                     f"the {len(pairs)} comparisons, while p_adjusted is ({correction}): an interval may exclude 0 "
+                     "where p_adjusted is not significant")
     pair_frame = pd.DataFrame({
         "a": [runs[a] for a in index_a],
         "b": [runs[b] for b in index_b],
         "diff": effects.diff,
-        "ci_low": effects.interval.low,
-        "ci_high": effects.interval.high,
-        "ci_method": effects.interval.method.astype(str) if len(pairs) else np.zeros(0, dtype=str),
+        "ci_low": ci_low,
+        "ci_high": ci_high,
+        "ci_method": ci_method,
         "cohen_d": effects.cohen_d,
         "statistic": statistic,
         "p_value": p_value,
@@ -246,5 +266,6 @@ def compare(
         pairs=pair_frame,
         test_resamples=test_resamples,
         exact=exact,
+        pair_intervals=pair_intervals,
         notes=list(dict.fromkeys(notes)),  # each note once, in order
     )

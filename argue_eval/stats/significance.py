@@ -62,6 +62,8 @@ class TestResult:
     exact: bool
     resamples: int
     notes: list[str]
+    critical: float | None = None
+    """Tukey HSD only: the half-width of the simultaneous intervals, ``diff +- critical`` (see ``tukey_hsd``)."""
 
 
 def randomization_test(
@@ -150,12 +152,18 @@ def tukey_ranges(values: np.ndarray, resamples: int = DEFAULT_RESAMPLES, seed: i
 
 
 def tukey_hsd(
-    values: np.ndarray, pairs: list[tuple[int, int]], resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED
+    values: np.ndarray, pairs: list[tuple[int, int]], resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+    confidence: float = 0.95,
 ) -> TestResult:
     """Randomized Tukey HSD p-values for ``pairs`` of rows of ``values`` (systems x topics).
 
-    p = (number of permutations whose range of system means >= |mean_a - mean_b|) / resamples, with the same
-    relative tolerance for ties as the randomization test.
+    p = (1 + number of permutations whose range of system means >= |mean_a - mean_b|) / (1 + resamples), with
+    the same relative tolerance for ties as the randomization test: the observed assignment is one of the
+    permutations, so a Monte Carlo p-value is never below 1/(B+1) (never a misleading 0).
+
+    ``critical`` is the ``confidence`` quantile of the same range distribution (its ceil(confidence (B+1))-th
+    smallest value): ``diff +- critical`` are simultaneous intervals for every pair difference, the intervals
+    that belong with these family-wise p-values.
     """
     values = np.atleast_2d(np.asarray(values, dtype=np.float64))
     means = values.mean(axis=-1)
@@ -169,7 +177,9 @@ def tukey_hsd(
     observed = np.abs(diff)
     threshold = observed - np.abs(np.finfo(np.float64).eps * 100 * observed)
     reaching = resamples - np.searchsorted(ranges, threshold, side="left")
-    p_value = reaching / resamples
+    p_value = (reaching + 1) / (resamples + 1)
     if values.shape[1] < 3:
         notes.append(f"only {values.shape[1]} topic(s): the randomized Tukey HSD has little power")
-    return TestResult(diff, p_value, observed, False, resamples, notes)
+    rank = min(int(np.ceil(confidence * (resamples + 1))), resamples)
+    critical = float(ranges[rank - 1])
+    return TestResult(diff, p_value, observed, False, resamples, notes, critical)

@@ -1,0 +1,337 @@
+"""Regressions of issue 13: output paths, crash safety, spreadsheet safety, resource limits, silent wrong
+results and statistics edge cases. Each test names the defect it keeps fixed."""
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import os
+import stat
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from argue_eval import csvsafe, jsonio
+from argue_eval.cli import cli
+from argue_eval.errors import InputError
+from argue_eval.jsonio import atomic_writer, commit_together, remove_stale_temps, write_jsonl
+from argue_eval.stats.significance import tukey_hsd, tukey_ranges
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN = ROOT / "runs" / "sample" / "careful.jsonl"
+RANKED = sorted((ROOT / "runs" / "sample" / "ranked").glob("*.trec"))
+NUGGETS = ROOT / "nuggets" / "sample" / "nuggets.jsonl"
+REQUESTS = ROOT / "topics" / "sample" / "requests.jsonl"
+JUDGMENTS = ROOT / "qrels" / "sample" / "judgments.jsonl"
+
+
+def invoke(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, [str(arg) for arg in args])
+    assert "Traceback" not in result.output and not isinstance(result.exception, (AssertionError, TypeError)), result.output
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.output
+
+
+def temps(folder: Path) -> list[str]:
+    return sorted(name for name in os.listdir(folder) if name.endswith(".tmp"))
+
+
+# --- 1. output paths -----------------------------------------------------------------------------------------
+
+
+def test_a_full_device_is_exit_2_and_stays_a_device():
+    code, output = invoke("convert", RUN, "--to", "neuclir24", "-o", "/dev/full")
+    assert code == 2 and output.startswith("/dev/full: cannot write the output: No space left on device")
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+
+
+def test_dev_null_is_written_not_replaced():
+    code, _ = invoke("pool", *RANKED, "--depth", "2", "-o", "/dev/null", "--contributions", "/dev/null",
+                     "--sizes", "/dev/null")
+    assert code == 0 and stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_a_fifo_is_written_through_and_stays_a_fifo(tmp_path):
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    code, _ = invoke("convert", RUN, "--to", "neuclir24", "-o", fifo)
+    reader.join(10)
+    assert code == 0 and stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert len(received[0].splitlines()) == 8 and json.loads(received[0].splitlines()[0])["request_id"] == "s01"
+
+
+def test_a_symlink_is_written_through_atomically_and_stays_a_link(tmp_path):
+    real = tmp_path / "real.jsonl"
+    real.write_text("old\n")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(real.name)
+    code, _ = invoke("convert", RUN, "--to", "neuclir24", "-o", link)
+    assert code == 0 and link.is_symlink() and os.readlink(link) == "real.jsonl"
+    assert len(real.read_text().splitlines()) == 8 and temps(tmp_path) == []
+
+
+def test_dash_is_standard_output_for_convert_compare_qrels_and_pool(tmp_path):
+    code, output = invoke("convert", RUN, "--to", "neuclir24", "-o", "-")
+    assert code == 0 and output.startswith('{"request_id":"s01"')
+    code, output = invoke("pool", *RANKED, "--depth", "1", "-o", "-")
+    assert code == 0 and output.splitlines()[0] == "s01 0 nw-0007 -1"
+    assert not Path("-").exists() and not Path("-.runs.tsv").exists()
+    code, output = invoke("qrels", "stats", ROOT / "qrels" / "sample" / "qrels.trec", "-o", "-")
+    assert code == 0 and output.startswith("request_id\tjudged")
+
+
+def test_nothing_written_means_no_temp_file_and_a_failed_block_leaves_the_old_file(tmp_path):
+    target = tmp_path / "out.jsonl"
+    target.write_text("old\n")
+    with pytest.raises(InputError):
+        with atomic_writer(target) as handle:
+            assert temps(tmp_path) == []  # created only at the first write
+            handle.write("new\n")
+            assert len(temps(tmp_path)) == 1
+            raise InputError(target, 3, None, "bad input half way")
+    assert target.read_text() == "old\n" and temps(tmp_path) == []
+
+
+def test_a_killed_writers_temp_file_is_removed_by_the_next_run_but_a_live_ones_is_not(tmp_path):
+    target = tmp_path / "out.jsonl"
+    host = jsonio._temp_tag().rsplit("-", 1)[0]
+    dead = tmp_path / f".out.jsonl.{host}-{2**22 + 7}.abcd1234.tmp"  # beyond pid_max on Linux: never alive
+    live = tmp_path / f".out.jsonl.{host}-{os.getppid()}.abcd1234.tmp"
+    other = tmp_path / ".other.jsonl.x-1.abcd1234.tmp"
+    for path in (dead, live, other):
+        path.write_text("partial")
+    write_jsonl(target, [{"a": 1}])
+    assert not dead.exists() and live.exists() and other.exists()
+    assert remove_stale_temps(target) == []
+
+
+def test_commit_together_replaces_all_outputs_or_none(tmp_path):
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text("old a\n")
+    second.write_text("old b\n")
+    with pytest.raises(RuntimeError):
+        with commit_together():
+            write_jsonl(first, [{"new": 1}])
+            assert first.read_text() == "old a\n"  # held back until the group ends
+            raise RuntimeError("killed between the outputs")
+    assert (first.read_text(), second.read_text()) == ("old a\n", "old b\n") and temps(tmp_path) == []
+    with commit_together():
+        write_jsonl(first, [{"new": 1}])
+        write_jsonl(second, [{"new": 2}])
+    assert first.read_text() == '{"new":1}\n' and second.read_text() == '{"new":2}\n'
+
+
+def test_pool_failing_on_its_package_keeps_the_old_pool(tmp_path):
+    out = tmp_path / "pool.qrels"
+    out.write_text("old\n")
+    collection = tmp_path / "docs.jsonl"
+    collection.write_text('{"doc_id": "other", "text": "t"}\n')
+    code, output = invoke("pool", *RANKED, "--depth", "2", "-o", out, "--package", tmp_path / "p.jsonl",
+                          "--collection", collection)
+    assert code == 2 and "not in" in output  # the fixture collection lacks the pooled documents
+    assert out.read_text() == "old\n" and not (tmp_path / "pool.qrels.runs.tsv").exists()
+    assert [name for name in temps(tmp_path) if "pool" in name] == []
+
+
+# --- 3. spreadsheet safety -------------------------------------------------------------------------------------
+
+HOSTILE = ["=HYPERLINK(\"http://evil\")", "@SUM(1+1)", "-2+3", "+1", "\r=1+1", "\t=1", "'=quoted", "a,b\"c\nd"]
+
+
+def test_csv_guard_round_trips_hostile_text_through_a_csv_reader():
+    buffer = io.StringIO()
+    csvsafe.writer(buffer).writerow([csvsafe.cell(text) for text in HOSTILE] + [csvsafe.cell(3), csvsafe.cell(None)])
+    text = buffer.getvalue()
+    row = next(csv.reader(io.StringIO(text, newline="")))
+    assert len(row) == len(HOSTILE) + 2 and row[-2:] == ["3", ""]
+    assert all(not cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in row)
+    assert [csvsafe.unguard(cell) for cell in row[:-2]] == HOSTILE
+    assert text.startswith('"\'=HYPERLINK(""http://evil"")","\'@SUM(1+1)","\'-2+3"')
+
+
+def test_pool_package_csv_guards_participant_doc_ids_and_qrels_build_reads_them_back(tmp_path):
+    run = tmp_path / "evil.trec"
+    run.write_text("".join(f"s01 Q0 {doc} {rank} {10 - rank} evil\n"
+                           for rank, doc in enumerate(["=HYPERLINK(\"x\")", "@SUM(1+1)", "-2+3", "plain"], 1)))
+    package = tmp_path / "pool.csv"
+    code, output = invoke("pool", run, "--depth", "4", "-o", tmp_path / "pool.qrels", "--package", package)
+    assert code == 0, output
+    rows = list(csv.reader(package.open(newline="")))
+    assert sorted(row[1] for row in rows[1:]) == ["'-2+3", "'=HYPERLINK(\"x\")", "'@SUM(1+1)", "plain"]
+    assert package.read_text().splitlines()[0] == '"request_id","doc_id","pool_rank","relevance"'
+    with package.open("w", newline="") as handle:  # the assessor fills in relevance
+        writer = csvsafe.writer(handle)
+        writer.writerow(rows[0])
+        writer.writerows([row[:3] + ["1"] for row in rows[1:]])
+    code, output = invoke("qrels", "build", "--pool", tmp_path / "pool.qrels", package, "-o", tmp_path / "q.trec")
+    assert code == 0, output
+    assert sorted((tmp_path / "q.trec").read_text().splitlines()) == [
+        's01 0 -2+3 1', 's01 0 =HYPERLINK("x") 1', "s01 0 @SUM(1+1) 1", "s01 0 plain 1"]
+
+
+def test_assess_export_import_round_trip_with_a_carriage_return_formula(tmp_path):
+    from argue_eval.organizer.assessment import read_pool, write_pool
+
+    item = {name: None for name in ("item_id", "kind", "question", "judgment")}
+    item.update(sentence="\r=1+1", doc_text="@cmd|' /C calc'!A0", earlier_sentences=["-1", "x"])
+    path = tmp_path / "pool.csv"
+    write_pool([item], path)
+    raw = path.read_bytes().decode()
+    assert '"\'\r=1+1"' in raw and '"\'@cmd|\' /C calc\'!A0"' in raw
+    (line, back), = list(read_pool(path))
+    assert back["sentence"] == "\r=1+1" and back["doc_text"] == "@cmd|' /C calc'!A0" and line == 2
+
+
+def test_assess_import_refuses_extra_cells_and_warns_on_a_header_only_file(tmp_path):
+    from argue_eval.organizer.assessment import CSV_COLUMNS
+
+    path = tmp_path / "pool.csv"
+    path.write_text(",".join(CSV_COLUMNS) + "\n")
+    code, output = invoke("assess", "import", path, "--assessor", "a", "-o", tmp_path / "h.jsonl")
+    assert code == 1 and output.startswith(f"warning: {path}: no assessment items") and not (tmp_path / "h.jsonl").exists()
+    path.write_text(",".join(CSV_COLUMNS) + "\n" + ",".join(["x"] * (len(CSV_COLUMNS) + 2)) + "\n")
+    code, output = invoke("assess", "import", path, "--assessor", "a", "-o", tmp_path / "h.jsonl")
+    assert code == 2 and output.startswith(f"{path}:2: 2 more cell(s) than the header's {len(CSV_COLUMNS)} columns")
+
+
+# --- 4. resource limits --------------------------------------------------------------------------------------
+
+
+def test_a_line_over_the_cap_is_a_located_error_from_gzip_and_plain_files(tmp_path):
+    bomb = tmp_path / "run.jsonl.gz"
+    with gzip.open(bomb, "wb", compresslevel=1) as handle:
+        handle.write(RUN.read_bytes().splitlines(keepends=True)[0])
+        handle.write(b" " * (3 * 1024 * 1024))
+    code, output = invoke("--max-line-mib", "2", "inspect", bomb)
+    assert code == 2 and output.startswith(f"{bomb}:2: line longer than 2 MiB")
+    ranked = tmp_path / "run.trec"
+    ranked.write_bytes(b"q Q0 d 1 1 t\n" + b"x" * (3 * 1024 * 1024))
+    code, output = invoke("--max-line-mib", "2", "pool", ranked, "-o", tmp_path / "p.qrels")
+    assert code == 2 and output.startswith(f"{ranked}:2: line longer than 2 MiB")
+    code, _ = invoke("pool", ranked, "-o", tmp_path / "p.qrels")  # under the default cap: an ordinary column error
+    assert code == 2
+
+
+def test_the_line_cap_counts_bytes_without_the_newline(tmp_path):
+    path = tmp_path / "f.jsonl"
+    path.write_bytes(b'{"a":"' + b"x" * 92 + b'"}\n' + b"\n")  # 100 bytes + newline
+    jsonio.set_max_line_bytes(100)
+    try:
+        assert [n for n, _ in jsonio.iter_jsonl(path)] == [1]
+        with path.open("rb") as handle:
+            assert jsonio.read_capped(handle, path).count(b"\n") == 2
+        path.write_bytes(b'{"a":"' + b"x" * 93 + b'"}\n')
+        with pytest.raises(InputError, match=":1: line longer than 100 bytes"):
+            list(jsonio.iter_jsonl(path))
+        with path.open("rb") as handle, pytest.raises(InputError, match=":1: line longer than 100 bytes"):
+            jsonio.read_capped(handle, path)
+    finally:
+        jsonio.set_max_line_bytes(jsonio.MAX_LINE_MIB * 1024 * 1024)
+
+
+@pytest.mark.parametrize("depth", [1100, 100_000])
+def test_deep_nesting_is_a_located_error_not_a_recursion_error(tmp_path, depth):
+    path = tmp_path / "deep.jsonl"
+    path.write_bytes(b'{"a": 1}\n' + b"[" * depth + b"]" * depth + b"\n")
+    with pytest.raises(InputError, match=":2: invalid JSON: arrays or objects nested too deeply"):
+        list(jsonio.iter_jsonl(path))
+    path.write_bytes(b"[" * depth + b"]" * depth)
+    with pytest.raises(InputError, match=":1: invalid JSON: arrays or objects nested too deeply"):
+        jsonio.read_json(path)
+
+
+def test_out_of_range_grades_are_refused_when_read(tmp_path):
+    qrels = tmp_path / "q.trec"
+    qrels.write_text("s01 0 d1 1\ns01 0 d2 99999999999999999999999999\n")
+    for args in (["qrels", "stats", qrels], ["qrels", "build", qrels, "-o", tmp_path / "o.trec"],
+                 ["retrieval", "--qrels", qrels, "--run", RANKED[0]]):
+        code, output = invoke(*args)
+        assert code == 2 and output.startswith(f"{qrels}:2: relevance: grade 99999999999999999999999999 is out of range"), args
+    qrels.write_text("s01 0 d1 1000\ns01 0 d2 -1000\n")
+    assert invoke("qrels", "stats", qrels)[0] == 0
+
+
+def test_control_characters_in_ids_are_refused(tmp_path):
+    ranked = tmp_path / "nul.trec"
+    ranked.write_bytes(b"s01 Q0 good 1 2 r\ns01 Q0 ba\x00d 2 1 r\n")
+    code, output = invoke("pool", ranked, "-o", tmp_path / "p.qrels")
+    assert code == 2 and output.startswith(f"{ranked}:2: control character U+0000 in the line")
+    assert not (tmp_path / "p.qrels").exists()
+    run = tmp_path / "run.jsonl"
+    record = json.loads(RUN.read_text().splitlines()[0])
+    record["request_id"] = "s01\x1b[2J"
+    run.write_text(json.dumps(record) + "\n")
+    code, output = invoke("convert", run, "--to", "neuclir24", "-o", tmp_path / "o.jsonl")
+    assert code == 2 and "control character U+001B" in output and f"{run}:1:" in output
+
+
+# --- 5. silent wrong results -----------------------------------------------------------------------------------
+
+
+def _score(tmp_path: Path, nuggets: Path, requests: Path | None = None) -> tuple[int, str]:
+    args = ["score", "--run", RUN, "--nuggets", nuggets, "--judgments", JUDGMENTS, "-o", tmp_path / "s.tsv"]
+    return invoke(*args, *(["--requests", requests] if requests else []))
+
+
+def test_score_refuses_a_repeated_nugget_id_and_a_repeated_request_as_the_validators_do(tmp_path):
+    lines = NUGGETS.read_text().splitlines()
+    topic = json.loads(lines[0])
+    topic["nuggets"].append(dict(topic["nuggets"][0]))
+    nuggets = tmp_path / "n.jsonl"
+    nuggets.write_text("\n".join([json.dumps(topic)] + lines[1:]) + "\n")
+    code, output = _score(tmp_path, nuggets)
+    assert code == 2 and f"{nuggets}:1: nuggets[{len(topic['nuggets']) - 1}].nugget_id: nugget" in output
+    assert invoke("nuggets", "validate", nuggets)[0] == 1
+    requests = tmp_path / "r.jsonl"
+    first = REQUESTS.read_text().splitlines()
+    requests.write_text("\n".join(first + first[:1]) + "\n")
+    code, output = _score(tmp_path, NUGGETS, requests)
+    assert code == 2 and output.startswith(f"{requests}:{len(first) + 1}: request_id: request id 's01' is used again")
+    assert not (tmp_path / "s.tsv").exists()
+
+
+def test_qrels_stats_on_a_jsonl_run_is_an_error():
+    code, output = invoke("qrels", "stats", RUN)
+    assert code == 2 and output.startswith(f"{RUN}:1: expected 4 whitespace-separated columns")
+
+
+# --- 6. statistics ---------------------------------------------------------------------------------------------
+
+
+def test_tukey_p_value_is_count_plus_one_over_resamples_plus_one():
+    # A beats B by 1 on each of 12 topics: a permutation's range reaches 1 only when every topic keeps (or every
+    # topic swaps) its pair, probability 2/2^12, so among 200 permutations almost surely none does
+    values = np.array([[1.0] * 12, [0.0] * 12])
+    ranges = tukey_ranges(values, resamples=200, seed=3)
+    reaching = int((ranges >= 1.0 - 1e-12).sum())
+    result = tukey_hsd(values, [(0, 1)], resamples=200, seed=3)
+    assert result.p_value[0] == (reaching + 1) / 201 and result.p_value[0] >= 1 / 201
+
+
+def test_tukey_intervals_are_simultaneous_and_every_format_labels_pair_intervals(tmp_path):
+    # ranges of the hand-checked case (test_tukey_hsd_by_hand) are 1.5 (p 2/3) and 3 (p 1/3): the 95% quantile is
+    # 3, so pair (2, 0), diff 3, gets the simultaneous interval [0, 6]
+    values = np.array([[0.0, 0.0], [0.0, 0.0], [3.0, 3.0]])
+    assert tukey_hsd(values, [(2, 0)], resamples=3000, seed=2).critical == 3.0
+    scores = ROOT / "tests" / "fixtures" / "stats" / "scores.tsv"
+    doc = json.loads(invoke("compare", scores, "-m", "f1", "--test", "tukey", "--format", "json", "--resamples", "2000")[1])
+    assert doc["pair_intervals"] == "simultaneous"
+    widths = {round(pair["ci_high"] - pair["ci_low"], 12) for pair in doc["pairs"]}
+    assert len(widths) == 1 and all(pair["ci_method"] == "tukey-simultaneous" for pair in doc["pairs"])
+    assert all(abs((pair["ci_low"] + pair["ci_high"]) / 2 - pair["diff"]) < 1e-12 for pair in doc["pairs"])
+    holm = json.loads(invoke("compare", scores, "-m", "f1", "--format", "json", "--resamples", "200")[1])
+    assert holm["pair_intervals"] == "unadjusted" and any("not adjusted for the 3 comparisons" in n for n in holm["notes"])
+    for fmt in ("text", "markdown", "latex", "tsv"):
+        text = invoke("compare", scores, "-m", "f1", "--format", fmt, "--table", "pairs", "--resamples", "200")[1]
+        assert "not adjusted for the 3 comparisons" in text, fmt
+        text = invoke("compare", scores, "-m", "f1", "--test", "tukey", "--format", fmt, "--table", "pairs",
+                      "--resamples", "200")[1]
+        assert "simultaneous 95% Tukey HSD intervals" in text, fmt
