@@ -9,7 +9,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from os import PathLike
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from .model import JudgmentKey
 
 Severity = Literal["error", "warning"]
 
@@ -74,3 +77,31 @@ class MissingDependencyError(ArgueError):
             f"install them with: pip install 'argue-eval[{extra}]'"
         )
         super().__init__(f"{message} ({detail})" if detail else message)
+
+
+def contradiction(path: str, line: int | None, earlier_line: int | None, key: JudgmentKey, earlier: bool,
+                  value: bool, judge: str) -> InputError:
+    """The error for one judge answering the same question both ways in one file, naming both lines: a later
+    file may override an earlier one, but inside one file neither line can be trusted over the other."""
+    return InputError(
+        path, line, "value",
+        f"contradicts line {earlier_line}: the same {key.kind} judgment ({_describe(key)}) is {_yes(earlier)} "
+        f"there and {_yes(value)} here, both by judge {judge!r}",
+    )
+
+
+def _yes(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def _describe(key: JudgmentKey) -> str:
+    parts = [f"request {key.request_id}", f"sentence {key.sentence[:60]!r}"]
+    if key.doc_id is not None:
+        parts.append(f"doc {key.doc_id}")
+    if key.nugget_id is not None:
+        parts.append(f"nugget {key.nugget_id}")
+    if key.answer is not None:
+        parts.append(f"answer {key.answer!r}")
+    if key.run_id is not None:
+        parts.append(f"run {key.run_id} sentence {key.sentence_index}")
+    return ", ".join(parts)

@@ -8,18 +8,21 @@ Keeping the reading here is what lets a judge's output be scored exactly like a 
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .argue.api import Evaluation, few_items
 from .argue.policies import Policies
 from .errors import InputError
 from .judges.base import JudgmentLookup
 from .judges.imported import FileSummary, ImportedJudgments
-from .model import Judgment, QrelsRow, Report, Request, TopicNuggets, natural_key
+from .model import Judgment, ScoreRecord, QrelsRow, Report, Request, TopicNuggets, natural_key
+
+if TYPE_CHECKING:
+    from .stats.matrix import ScoreMatrix
 
 __all__ = [
     "Inputs",
@@ -29,6 +32,7 @@ __all__ = [
     "iter_reports",
     "load_inputs",
     "load_judgments",
+    "load_matrix",
     "read_nugget_list",
     "read_qrels_rows",
     "read_request_list",
@@ -169,3 +173,18 @@ def load_inputs(runs: Any, nuggets: Any, judgments: Any, requests: Any, qrels: A
     if isinstance(runs, (list, tuple)):
         runs = list(runs)
     return Inputs(evaluation, source, runs, nugget_list)
+
+
+def load_matrix(
+    paths: Sequence[str | PathLike[str]], metric: str, format: str | None = None, missing: str = "zero"
+) -> ScoreMatrix:
+    """Read one or more score tables (one per run, or one with many runs) into one matrix of ``metric``."""
+    from .formats.scores import read_scores
+    from .stats.matrix import records_to_matrix
+
+    def records() -> Iterable[ScoreRecord]:
+        for path in paths:
+            yield from read_scores(path, format)
+
+    source = ", ".join(str(path) for path in paths) if len(paths) <= 3 else f"{len(paths)} score tables"
+    return records_to_matrix(records(), metric, missing, source)

@@ -256,3 +256,59 @@ class Judgment:
             self.run_id if context else None,
             self.sentence_index if context else None,
         )
+
+
+ALL_TOPICS = "all"
+"""The topic id of a score table's aggregate rows (trec_eval's ``all``): the one spelling of it."""
+
+
+class ScoreRecord(NamedTuple):
+    """One per-topic (or ``all``) value of a score table, with where it came from."""
+
+    run_id: str
+    request_id: str
+    metric: str
+    value: float
+    path: str
+    line: int
+
+
+JudgmentRow = tuple[str, str, str, "str | None", "str | None", "str | None", "str | None", "int | None", bool, str,
+                    "int | None"]
+"""A canonical judgment as a plain tuple (the fast reader's record): (kind, request_id, sentence, doc_id,
+nugget_id, answer, run_id, sentence_index, value, judge, line)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerSet:
+    """One Auto-ARGUE ``SENTENCE_ANSWERS_QUESTION`` judgment: which (question, answer) pairs a sentence gave
+    via one document.
+
+    ``matched`` holds ``(normalized question text, normalized answer text)`` pairs; every other answer the
+    document attests was shown to the judge and not matched, i.e. is a "no".
+    """
+
+    request_id: str
+    sentence: str
+    doc_id: str
+    matched: frozenset[tuple[str, str]]
+    judge: str
+    source: Location
+
+
+@dataclass(slots=True)
+class AutoArgueReport:
+    """One line of an Auto-ARGUE judgments file: the judged report and what was judged about it."""
+
+    report: Report
+    judgments: list[Judgment]
+    answer_sets: list[AnswerSet]
+
+
+class Assigned(NamedTuple):
+    """One nugget of one answer in a nuggetizer assignment: its text, importance (``vital``/``okay``/``None``)
+    and assignment (``support``/``partial_support``/``not_support``, or ``None`` when it could not be graded)."""
+
+    text: str
+    importance: str | None
+    assignment: str | None

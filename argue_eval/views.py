@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from os import PathLike
 from typing import TYPE_CHECKING
 
-from .model import natural_key
+from .model import ALL_TOPICS, natural_key
 from .tables import Table, count_noun, fmt_number, fmt_p
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ AGGREGATES: tuple[str, ...] = ("macro", "micro")
 def _aggregates(rows: Iterable[ScoreRow]) -> dict[str, dict[str, float | int]]:
     out: dict[str, dict[str, float | int]] = {}
     for run_id, request_id, metric, value in rows:
-        if request_id == "all":
+        if request_id == ALL_TOPICS:
             out.setdefault(run_id, {})[metric] = value
     return out
 
@@ -79,7 +79,7 @@ def topic_table(rows: Iterable[ScoreRow]) -> Table:
     """Every run x topic with the summary measures, runs and topics in natural order (``score --per-topic``)."""
     cells: dict[tuple[str, str], dict[str, float | int]] = {}
     for run_id, request_id, metric, value in rows:
-        if request_id != "all":
+        if request_id != ALL_TOPICS:
             cells.setdefault((run_id, request_id), {})[metric] = value
     order = sorted(cells, key=lambda key: (natural_key(key[0]), natural_key(key[1])))
     table_rows = [

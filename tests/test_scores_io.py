@@ -8,7 +8,8 @@ import pytest
 
 from argue_eval.errors import ArgueError, InputError
 from argue_eval.formats.scores import detect_score_format, read_scores, write_scores_tsv
-from argue_eval.stats.matrix import load_matrix, natural_key, records_to_matrix
+from argue_eval.inputs import load_matrix
+from argue_eval.stats.matrix import natural_key, records_to_matrix
 
 
 @pytest.fixture

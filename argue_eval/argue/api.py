@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import ArgueError, InputError
 from ..judges.base import JudgmentLookup
 from ..judges.imported import paused_gc
-from ..model import JUDGMENT_KINDS, JudgmentKey, QrelsRow, Report, Request, TopicNuggets, natural_key
+from ..model import ALL_TOPICS, JUDGMENT_KINDS, JudgmentKey, QrelsRow, Report, Request, TopicNuggets, natural_key
 from ..progress import progress
 from .flowchart import Asker, Missing, ReportOutcome, evaluate_report
 from .measures import TABLE_FORMATS, aggregate_rows, autoargue_rows, counts_for, ratios, topic_rows, zero_counts
@@ -24,7 +24,7 @@ from .topic import PreparedTopic, prepare_topic
 __all__ = ["run_scoring", "Scoring", "MissingJudgmentsError", "Evaluation", "ALL", "few_items"]
 
 Row = tuple[str, str, str, float]
-ALL = "all"
+ALL = ALL_TOPICS
 
 
 class MissingJudgmentsError(ArgueError):

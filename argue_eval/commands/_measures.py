@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from ..errors import ArgueError, InputError
-from ..model import Report, TopicNuggets, natural_key
+from ..model import ALL_TOPICS, Report, TopicNuggets, natural_key
 
 __all__ = ["measure_judge_options", "open_cache", "read_runs", "read_nugget_topics", "make_entailer_judge", "write_outputs", "report_sentences",
            "topic_order"]
@@ -123,7 +123,7 @@ def summary(rows: list[tuple[str, str, str, float]], metrics: Sequence[str], tit
 
     aggregates: dict[str, dict[str, float]] = {}
     for run_id, request_id, metric, value in rows:
-        if request_id == "all":
+        if request_id == ALL_TOPICS:
             aggregates.setdefault(run_id, {})[metric] = value
     first = metrics[0]
     order = sorted(aggregates, key=lambda run: (-float(aggregates[run].get(first, 0.0)), run))

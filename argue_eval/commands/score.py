@@ -9,6 +9,7 @@ import click
 from ._options import input_options, policy_options
 from ..measures.argue import TABLE_FORMATS
 from ..argue.policies import MISSING_JUDGMENTS
+from ..model import ALL_TOPICS
 from ..views import SUMMARY_COLUMNS, summary_table  # noqa: F401  (re-exported: the views moved to argue_eval.views)
 
 
@@ -81,7 +82,7 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, rel
     if details_path is not None:
         write_jsonl(details_path, result.details)
     runs_scored = len({row[0] for row in result.rows})
-    topics_scored = len({row[1] for row in result.rows if row[1] != "all"})
+    topics_scored = len({row[1] for row in result.rows if row[1] != ALL_TOPICS})
     click.echo(f"scored {runs_scored} run(s) on {topics_scored} topic(s) "
                f"({policies.describe()})" + ("" if output == "-" else f" -> {output}"), err=True)
     if output != "-" and not quiet:

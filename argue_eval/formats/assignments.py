@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import InputError
+from ..model import Assigned
 from ..jsonio import iter_jsonl
 
 __all__ = ["Assigned", "AssignedAnswer", "read_assignments", "ASSIGNMENTS"]
@@ -20,13 +21,6 @@ __all__ = ["Assigned", "AssignedAnswer", "read_assignments", "ASSIGNMENTS"]
 ASSIGNMENTS = ("support", "partial_support", "not_support")
 
 
-class Assigned(NamedTuple):
-    """One nugget of one answer: its text, importance (``vital``/``okay``/``None``) and assignment
-    (``support``/``partial_support``/``not_support``, or ``None`` when it could not be graded)."""
-
-    text: str
-    importance: str | None
-    assignment: str | None
 
 _UNLABELLED = {"failed", "na", ""}
 

@@ -29,6 +29,9 @@ from typing import Any
 from ..errors import InputError
 from ..jsonio import iter_jsonl, write_jsonl
 from ..model import (
+    AnswerSet,
+    AutoArgueReport,
+    JudgmentRow,
     CONTEXT_KINDS,
     JUDGMENT_KINDS,
     NUGGET_KINDS,
@@ -134,8 +137,6 @@ def parse_judgment(obj: dict[str, Any], path: str, line: int | None) -> Judgment
     )
 
 
-JudgmentRow = tuple[str, str, str, "str | None", "str | None", "str | None", "str | None", "int | None", bool, str, "int | None"]
-"""(kind, request_id, sentence, doc_id, nugget_id, answer, run_id, sentence_index, value, judge, line)."""
 _KINDS = frozenset(JUDGMENT_KINDS)
 
 
@@ -217,31 +218,6 @@ def write_argue(judgments: Iterable[Judgment], path: Path) -> int:
 # --------------------------------------------------------------------------------------------------
 # Auto-ARGUE judgments
 # --------------------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class AnswerSet:
-    """One ``SENTENCE_ANSWERS_QUESTION`` judgment: which (question, answer) pairs a sentence gave via one document.
-
-    ``matched`` holds ``(normalized question text, normalized answer text)`` pairs; every other answer the
-    document attests was shown to the judge and not matched, i.e. is a "no".
-    """
-
-    request_id: str
-    sentence: str
-    doc_id: str
-    matched: frozenset[tuple[str, str]]
-    judge: str
-    source: Location
-
-
-@dataclass(slots=True)
-class AutoArgueReport:
-    """One line of an Auto-ARGUE judgments file: the judged report and what was judged about it."""
-
-    report: Report
-    judgments: list[Judgment]
-    answer_sets: list[AnswerSet]
-
-
 _RELEVANCE = "CITED_DOCUMENT_RELEVANCE"
 _ANSWERS = "SENTENCE_ANSWERS_QUESTION"
 _ATTESTED = "SENTENCE_ATTESTED"

@@ -16,11 +16,11 @@ from os import PathLike
 from pathlib import Path
 from typing import NamedTuple
 
+from ..model import ALL_TOPICS, ScoreRecord
 from ..errors import ArgueError, InputError
 from ..jsonio import atomic_writer, iter_lines, open_binary
 
 SCORE_COLUMNS = ("run_id", "request_id", "metric", "value")
-ALL_TOPICS = "all"
 
 
 def format_value(value: float | int) -> str:
@@ -84,17 +84,6 @@ _MEASURE_HEADERS = {"metric", "measure", "measure_name"}
 _VALUE_HEADERS = {"value", "score"}
 # trec_eval prints a few summary lines whose value is not a number.
 _TREC_EVAL_TEXT_MEASURES = {"runid", "relstring"}
-
-
-class ScoreRecord(NamedTuple):
-    """One per-topic (or ``all``) value read from a score table, with where it came from."""
-
-    run_id: str
-    request_id: str
-    metric: str
-    value: float
-    path: str
-    line: int
 
 
 def normalize_score_format(name: str) -> str:

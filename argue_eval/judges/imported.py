@@ -24,8 +24,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..errors import InputError
+from ..errors import InputError, contradiction
 from ..model import (
+    AutoArgueReport,
+    JudgmentRow,
     Judgment,
     JudgmentKey,
     Location,
@@ -35,10 +37,8 @@ from ..model import (
 )
 from .base import Question, Verdict, answer_all, make_key
 
-if TYPE_CHECKING:
-    from ..formats.judgments import AutoArgueReport, JudgmentRow
 
-__all__ = ["ImportedJudgments", "FileSummary", "contradiction", "paused_gc"]
+__all__ = ["ImportedJudgments", "FileSummary", "paused_gc"]
 
 
 @contextmanager
@@ -348,31 +348,3 @@ class ImportedJudgments:
 
     def __len__(self) -> int:
         return len(self._table) + len(self._answer_sets)
-
-
-def contradiction(path: str, line: int | None, earlier_line: int | None, key: JudgmentKey, earlier: bool,
-                  value: bool, judge: str) -> InputError:
-    """The error for one judge answering the same question both ways in one file, naming both lines: a later
-    file may override an earlier one, but inside one file neither line can be trusted over the other."""
-    return InputError(
-        path, line, "value",
-        f"contradicts line {earlier_line}: the same {key.kind} judgment ({_describe(key)}) is {_yes(earlier)} "
-        f"there and {_yes(value)} here, both by judge {judge!r}",
-    )
-
-
-def _yes(value: bool) -> str:
-    return "yes" if value else "no"
-
-
-def _describe(key: JudgmentKey) -> str:
-    parts = [f"request {key.request_id}", f"sentence {key.sentence[:60]!r}"]
-    if key.doc_id is not None:
-        parts.append(f"doc {key.doc_id}")
-    if key.nugget_id is not None:
-        parts.append(f"nugget {key.nugget_id}")
-    if key.answer is not None:
-        parts.append(f"answer {key.answer!r}")
-    if key.run_id is not None:
-        parts.append(f"run {key.run_id} sentence {key.sentence_index}")
-    return ", ".join(parts)

@@ -16,6 +16,8 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from ..model import ALL_TOPICS
+
 if TYPE_CHECKING:
     from ..argue.flowchart import ReportOutcome
     from ..argue.topic import PreparedTopic
@@ -285,7 +287,7 @@ AUTOARGUE_ALL_MEASURES: tuple[str, ...] = (
 
 
 def autoargue_rows(
-    rows: Sequence[tuple[str, str, str, float]], all_id: str = "all"
+    rows: Sequence[tuple[str, str, str, float]], all_id: str = ALL_TOPICS
 ) -> list[tuple[str, str, str, float]]:
     """Our ``(run_id, request_id, metric, value)`` rows re-laid out as Auto-ARGUE writes its score files.
 

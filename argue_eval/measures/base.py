@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 __all__ = ["Ratio", "FMeasure", "Family", "TopicCounts", "Row", "ALL", "mean", "family_rows"]
 
 Row = tuple[str, str, str, float]
-ALL = "all"
+from ..model import ALL_TOPICS as ALL  # the one spelling lives in model
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from ..formats.assignments import Assigned
+from ..model import Assigned
 from .base import Family, Ratio
 
 __all__ = ["Assigned", "family", "counts", "COUNTS", "CREDIT", "ASSIGNMENTS"]

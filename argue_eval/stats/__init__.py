@@ -1,6 +1,6 @@
 """Statistics on per-topic score matrices: intervals, paired tests, multiple comparisons, agreement.
 
-Everything starts from a systems x topics matrix of one metric (``matrix.load_matrix`` reads score tables,
+Everything starts from a systems x topics matrix of one metric (``argue_eval.inputs.load_matrix`` reads score tables,
 ``matrix.from_frame`` wraps a DataFrame) and is seeded, so the same inputs and seed give the same numbers:
 
 * ``bootstrap``: BCa and percentile intervals of system means, vectorized and equal to ``scipy.stats.bootstrap``;

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..judges.imported import contradiction
+from ..errors import contradiction
 from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey, Location
 
 

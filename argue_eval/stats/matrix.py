@@ -10,15 +10,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from os import PathLike
 from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from ..errors import ArgueError, InputError
-from ..formats.scores import ALL_TOPICS, ScoreRecord, read_scores
-from ..model import natural_key
+from ..model import ALL_TOPICS, ScoreRecord, natural_key
 
 MissingPolicy = Literal["zero", "drop-topic"]
 MISSING_POLICIES: tuple[str, ...] = ("zero", "drop-topic")
@@ -138,18 +136,6 @@ def records_to_matrix(
 def _list_cells(cells: Sequence[tuple[str, str]], limit: int = 10) -> str:
     shown = ", ".join(f"{run}/{topic}" for run, topic in cells[:limit])
     return shown + (f" and {len(cells) - limit} more" if len(cells) > limit else "")
-
-
-def load_matrix(
-    paths: Sequence[str | PathLike[str]], metric: str, format: str | None = None, missing: str = "zero"
-) -> ScoreMatrix:
-    """Read one or more score tables (one per run, or one with many runs) into one matrix of ``metric``."""
-    def records() -> Iterable[ScoreRecord]:
-        for path in paths:
-            yield from read_scores(path, format)
-
-    source = ", ".join(str(path) for path in paths) if len(paths) <= 3 else f"{len(paths)} score tables"
-    return records_to_matrix(records(), metric, missing, source)
 
 
 def from_frame(frame: pd.DataFrame, metric: str = "score") -> ScoreMatrix:
