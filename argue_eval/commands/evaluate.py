@@ -46,30 +46,20 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     from ..api import make_policies
     from ..argue.api import run_scoring
     from ..argue.policies import parse_weights
-    from ..errors import InputError
     from ..formats.scores import score_lines, write_scores_tsv
     from ..jsonio import write_jsonl
     from ..judges.runner import JudgedTable, LayeredLookup
-    from .judge import dry_run_plan, render_plan, report_run, run_judge_command, write_judgments
+    from .judge import plan_or_judge, report_run, write_judgments
     from ..views import summary_table
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              missing_judgments=missing_judgments, unbound_questions=unbound_questions,
                              weights=parse_weights(weights))
     options = parse_judge_options(judge_option, nli_model)
-    if dry_run:
-        import json
-
-        plan = dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec, options,
-                            None if no_cache else cache_path)
-        click.echo(json.dumps(plan, indent=2) if as_json else render_plan(plan))
+    result = plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
+                           cache_path, no_cache, dry_run, as_json, output, "OUT.tsv (where to write the scores)")
+    if result is None:
         return
-    if output is None:
-        raise InputError("-o", None, None, "missing -o OUT.tsv (where to write the scores), or use --dry-run")
-    if collection is None:
-        raise InputError("--collection", None, None, "the judge reads the cited documents: give --collection C")
-    result = run_judge_command(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
-                               cache_path, no_cache)
     report_run(result, quiet=True)
     if judgments_out is not None:
         write_judgments(result, judgments_out, judge_spec, options)

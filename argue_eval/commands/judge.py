@@ -45,26 +45,36 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     """
     from ..api import make_policies
     from ..argue.policies import parse_weights
-    from ..errors import InputError
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              unbound_questions=unbound_questions, weights=parse_weights(weights))
     options = parse_judge_options(judge_option, nli_model)
-    if dry_run:
-        plan = dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec, options,
-                            None if no_cache else cache_path)
-        click.echo(json.dumps(plan, indent=2) if as_json else render_plan(plan))
+    result = plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
+                           cache_path, no_cache, dry_run, as_json, output, "OUT.jsonl (where to write the judgments)")
+    if result is None:
         return
-    if output is None:
-        raise InputError("-o", None, None, "missing -o OUT.jsonl (where to write the judgments), or use --dry-run")
-    if collection is None:
-        raise InputError("--collection", None, None, "the judge reads the cited documents: give --collection C")
-    result = run_judge_command(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
-                               cache_path, no_cache)
     write_judgments(result, output, judge_spec, options)
     report_run(result, quiet, f" -> {output}")
     if result.run.failures:
         raise click.exceptions.Exit(1)
+
+
+def plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options, cache_path,
+                  no_cache, dry_run, as_json, output, output_hint) -> Any:
+    """``--dry-run``: print the plan and return ``None``; otherwise check the options and judge."""
+    from ..errors import InputError
+
+    if dry_run:
+        plan = dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec, options,
+                            None if no_cache else cache_path)
+        click.echo(json.dumps(plan, indent=2) if as_json else render_plan(plan))
+        return None
+    if output is None:
+        raise InputError("-o", None, None, f"missing -o {output_hint}, or use --dry-run")
+    if collection is None:
+        raise InputError("--collection", None, None, "the judge reads the cited documents: give --collection C")
+    return run_judge_command(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
+                             cache_path, no_cache)
 
 
 def run_judge_command(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
