@@ -160,6 +160,15 @@ def judge(
     return JudgeResult(run, inputs, reports, backend.identity(), usage)
 
 
+def score_judged(judged: JudgeResult, *, details: bool = True, missing_hint: str | None = None) -> Any:
+    """Score the reports a judge run judged (``argue.api.Scoring``): the given judgments are asked first,
+    the judge's answers under them, so human or Auto-ARGUE judgments win wherever they answer."""
+    from .judges.runner import LayeredLookup
+
+    lookup = LayeredLookup(judged.inputs.source, judged.run.table)
+    return run_scoring(judged.reports, judged.inputs.evaluation, lookup, details=details, missing_hint=missing_hint)
+
+
 class EvaluateResult(NamedTuple):
     """``evaluate``'s result: the score table and details, and the judge run behind them."""
 
@@ -184,18 +193,12 @@ def evaluate(
     """
     import pandas as pd
 
-    from .judges.runner import JudgedTable, LayeredLookup
-
     policies: Policies = judge_kwargs.pop("policies", None) or Policies()
     if missing_judgments != policies.missing_judgments:
         from dataclasses import replace
 
         policies = replace(policies, missing_judgments=missing_judgments)  # type: ignore[arg-type]
     judged = judge(runs, nuggets, policies=policies, **judge_kwargs)
-    table = JudgedTable()
-    for judgment in judged.run.judgments:
-        table.table[judgment.key] = (judgment.value, judgment.judge)
-    lookup = LayeredLookup(judged.inputs.source, table)
-    result = run_scoring(judged.reports, judged.inputs.evaluation, lookup, details=details)
+    result = score_judged(judged, details=details)
     frame = pd.DataFrame(result.rows, columns=["run_id", "request_id", "metric", "value"])
     return EvaluateResult(frame, result.details, judged, result.notes)

@@ -43,12 +43,10 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
           -o scores.tsv --judgments-out judgments.lexical.jsonl --html report.html
       argue-eval compare scores.tsv --metric f1
     """
-    from ..api import make_policies
-    from ..argue.api import run_scoring
+    from ..api import make_policies, score_judged
     from ..argue.policies import parse_weights
     from ..formats.scores import score_lines, write_scores_tsv
     from ..jsonio import write_jsonl
-    from ..judges.runner import JudgedTable, LayeredLookup
     from .judge import plan_or_judge, report_run, write_judgments
     from ..views import summary_table
 
@@ -63,12 +61,9 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     report_run(result, quiet=True)
     if judgments_out is not None:
         write_judgments(result, judgments_out, judge_spec, options)
-    table = JudgedTable()
-    for judgment in result.run.judgments:
-        table.table[judgment.key] = (judgment.value, judgment.judge)
-    scoring = run_scoring(result.reports, result.inputs.evaluation, LayeredLookup(result.inputs.source, table),
-                          details=details_path is not None or html_path is not None,
-                          missing_hint="fix what the warnings above name (e.g. a cited document missing from the collection) and evaluate again")
+    scoring = score_judged(result, details=details_path is not None or html_path is not None,
+                           missing_hint="fix what the warnings above name (e.g. a cited document missing from the "
+                                        "collection) and evaluate again")
     for note in scoring.notes:
         click.echo(f"note: {note}", err=True)
     if output == "-":

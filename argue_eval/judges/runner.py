@@ -72,6 +72,8 @@ class JudgeRun:
     judgments: list[Judgment]
     stats: JudgeStats
     failures: list[Failure]
+    table: JudgedTable
+    """The same answers as a lookup (what scoring asks)."""
 
 
 class JudgedTable:
@@ -174,7 +176,7 @@ def run_judge(
     stats.seconds = time.perf_counter() - started
     stats.missing_documents = list(missing_docs)
     judgments = sorted(results.values(), key=_order)
-    return JudgeRun(judgments, stats, sorted(failures.values(), key=lambda f: tuple(str(x) for x in f.key)))
+    return JudgeRun(judgments, stats, sorted(failures.values(), key=lambda f: tuple(str(x) for x in f.key)), judged)
 
 
 def _attach_documents(questions: list[Question], judge: JudgeBackend, documents: Any,
