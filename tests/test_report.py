@@ -96,6 +96,14 @@ def test_measures_runs_topics_and_reported_reports(sample):
     assert main["judges"][0]["name"] in {"human:sample-assessor", "nuggets"}
 
 
+def test_runs_option_keeps_only_those_runs(sample):
+    data = build_report_data(read_scores(sample["scores"]), read_details(sample["details"]),
+                             options=ReportOptions(resamples=200), run_ids=["no-citations", "careful"])
+    assert data.main["runs"] == ["careful", "no-citations"]
+    assert set(data.topics[0]["reports"]) == {"careful", "no-citations"}
+    assert len(data.main["values"]["f1"]) == 2 and all(len(row) == 8 for row in data.main["values"]["f1"])
+
+
 def test_rationale_and_confidence_reach_the_step(sample):
     details = list(read_details(sample["details"]))
     careful = next(d for d in details if d["run_id"] == "careful" and d["request_id"] == "s01")

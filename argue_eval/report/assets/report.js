@@ -6,7 +6,7 @@
 
   var SVG_NS = "http://www.w3.org/2000/svg";
   var DATA = JSON.parse(document.getElementById("report-data").textContent);
-  var blocks = {};
+  var blocks = Object.create(null);
   var state = { measure: DATA.measure, sort: null, desc: true, topicSort: "id" };
 
   // ---------------------------------------------------------------- helpers
@@ -43,6 +43,8 @@
     if (value === null || value === undefined) return "n/a";
     return value.toFixed(digits === undefined ? 3 : digits);
   }
+  // run, topic and document ids come from the input: look them up as own keys only ("constructor" is a fine id)
+  function own(object, key) { return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined; }
   function plural(n, noun) { return n + " " + noun + (n === 1 ? "" : "s"); }
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
   function measureLabel(name) {
@@ -64,7 +66,7 @@
     return blocks[topic];
   }
   function hasReport(run, topic) {
-    var runs = DATA.reported[topic];
+    var runs = own(DATA.reported, topic);
     return !!runs && runs.indexOf(run) >= 0;
   }
   function reportHash(run, topic) { return "#report/" + encodeURIComponent(run) + "/" + encodeURIComponent(topic); }
@@ -216,7 +218,7 @@
     var head = el("tr", null, el("th", { scope: "col" }, "run \\ topic"));
     columns.forEach(function (j) {
       var topic = DATA.topics[j];
-      var request = DATA.requests[topic];
+      var request = own(DATA.requests, topic);
       head.appendChild(el("th", { scope: "col", cls: "topic-head" },
         el("a", { href: nuggetHash(topic), title: (request && request.title ? request.title + " \u2014 " : "") + "nuggets of " + topic }, topic)));
     });
@@ -251,12 +253,12 @@
       el("div", { cls: "controls" },
         el("label", null, "Measure ", measureSelect(function () { renderTopics(root); })),
         el("label", null, "Topics by ", sortSelect)),
-      el("div", { cls: "heat-legend", "aria-hidden": "true" }, [0, 0.25, 0.5, 0.75, 1].map(function (v) {
-        return el("span", { style: "background:" + heat(v) + ";color:" + inkFor(v) }, String(v));
-      })),
       el("p", { cls: "explain" }, "Each cell is a run's " + measureLabel(state.measure) +
         " on a topic (darker is better; hover for the value). Click a cell to open that report; click a topic to see its nuggets. " +
-        "The last row is the topic's mean over runs: its difficulty."),
+        "The last row is the topic's mean over runs: its difficulty. ",
+        el("span", { cls: "heat-legend", "aria-hidden": "true" }, [0, 0.25, 0.5, 0.75, 1].map(function (v) {
+          return el("span", { style: "background:" + heat(v) + ";color:" + inkFor(v) }, String(v));
+        }))),
       el("div", { cls: "scroll" }, el("table", { cls: "heatmap", id: "heatmap" }, el("thead", null, head), body, el("tfoot", null, foot)))]);
   }
 
@@ -288,7 +290,7 @@
       (value === null ? "? " : value ? "\u2713 " : "\u2717 ") + (value === null ? yes + " missing" : value ? yes : no));
   }
   function docPanel(b, docId) {
-    var doc = b.docs[docId];
+    var doc = own(b.docs, docId);
     if (!DATA.documents) return null;
     if (!doc) return el("div", { cls: "doc missing" }, "not in the collection");
     return el("div", { cls: "doc" }, doc[0] ? el("div", { cls: "doc-title" }, doc[0]) : null,
@@ -305,7 +307,7 @@
     append(root, el("div", { cls: "controls" }, el("label", null, "Run ", runSelect), el("label", null, "Topic ", topicSelect),
       el("a", { href: nuggetHash(topic) }, "nuggets of this topic")),
       el("p", { cls: "print-only" }, "Report of run ", el("b", null, run), " on topic ", el("b", null, topic)));
-    var request = DATA.requests[topic];
+    var request = own(DATA.requests, topic);
     if (request) {
       append(root, el("section", { cls: "request" }, el("h2", null, topic + (request.title ? ": " + request.title : "")),
         request.background ? el("p", null, el("b", null, "Background. "), request.background) : null,
@@ -320,7 +322,7 @@
       return el("span", { cls: "score" }, el("span", { cls: "muted" }, m.label + " "), el("b", null, fmt(v)));
     })));
     var b = block(topic);
-    var report = b && b.reports[run];
+    var report = b && own(b.reports, run);
     if (!report) {
       var anyDetails = Object.keys(DATA.reported).length > 0;
       append(root, el("p", { cls: "empty", id: "no-report" }, anyDetails ?
@@ -335,7 +337,7 @@
       legend.appendChild(el("li", { cls: "outcome-" + k }, el("span", { cls: "badge" }, k + " " + o.sign.replace("-", "\u2212")), " " + o.text));
     });
     append(root, el("details", { cls: "legend-box", open: "" }, el("summary", null, "Outcomes (+ rewarded, \u2212 penalized, 0 neutral)"), legend));
-    var coveredBy = {};
+    var coveredBy = Object.create(null);
     var list = el("ol", { cls: "sentences", id: "sentences" });
     report[0].forEach(function (sentence, k) {
       var outcome = sentence[1];
@@ -373,7 +375,7 @@
       list.appendChild(item);
     });
     append(root, el("h3", null, "Sentences"), list);
-    var found = {};
+    var found = Object.create(null);
     report[1].forEach(function (row) { found[S[row[0]]] = row; });
     var nuggetList = el("ul", { cls: "nuggets", id: "report-nuggets" });
     b.nuggets.forEach(function (n) {
@@ -408,7 +410,7 @@
     DATA.topics.forEach(function (t) { var o = el("option", { value: t, text: t }); if (t === topic) o.selected = true; topicSelect.appendChild(o); });
     topicSelect.addEventListener("change", function () { location.hash = nuggetHash(topicSelect.value); });
     append(root, el("div", { cls: "controls" }, el("label", null, "Topic ", topicSelect)));
-    var request = DATA.requests[topic];
+    var request = own(DATA.requests, topic);
     append(root, el("h2", null, topic + (request && request.title ? ": " + request.title : "")));
     var b = block(topic);
     if (!b || !b.nuggets.length) {
@@ -416,13 +418,13 @@
       return;
     }
     var S = b.strings;
-    var runs = leaderOrder(state.measure).map(function (k) { return DATA.runs[k]; }).filter(function (r) { return b.reports[r]; });
-    var covered = {};
+    var runs = leaderOrder(state.measure).map(function (k) { return DATA.runs[k]; }).filter(function (r) { return own(b.reports, r); });
+    var covered = Object.create(null);
     runs.forEach(function (r) {
-      covered[r] = {};
+      covered[r] = Object.create(null);
       b.reports[r][1].forEach(function (row) { covered[r][S[row[0]]] = row[1]; });
     });
-    var head = el("tr", null, el("th", { scope: "col" }, "nugget"), el("th", { scope: "col", cls: "num", title: "runs that covered it" }, "runs"));
+    var head = el("tr", null, el("th", { scope: "col" }, "nugget"), el("th", { scope: "col", cls: "num", title: "runs that covered it, of the runs with a report on this topic" }, "covered by"));
     runs.forEach(function (r) {
       head.appendChild(el("th", { scope: "col", cls: "run-head" }, el("a", { href: reportHash(r, topic), title: "open the report of " + r }, r)));
     });
@@ -441,7 +443,8 @@
       body.appendChild(tr);
     });
     append(root, el("p", { cls: "explain" }, "Which runs covered each nugget (\u2713), runs in leaderboard order by " +
-      measureLabel(state.measure) + ". A nugget few runs cover is a hard one."),
+      measureLabel(state.measure) + "; " + runs.length + " of " + DATA.runs.length +
+      " runs have a report on this topic. A nugget few runs cover is a hard one."),
       el("div", { cls: "scroll" }, el("table", { cls: "nugget-table", id: "nugget-table" }, el("thead", null, head), body)));
   }
 
@@ -457,7 +460,7 @@
     var jb = el("tbody");
     DATA.judges.forEach(function (j) {
       var prov = Object.keys(j.provenance).map(function (k) { return k + "=" + JSON.stringify(j.provenance[k]); }).join(", ");
-      if (!prov && PSEUDO_JUDGES[j.name]) prov = PSEUDO_JUDGES[j.name];
+      if (!prov && own(PSEUDO_JUDGES, j.name)) prov = PSEUDO_JUDGES[j.name];
       jb.appendChild(el("tr", null, el("td", null, j.name), el("td", { cls: "num" }, String(j.steps)), el("td", null, prov || "\u2013")));
     });
     judges.appendChild(jb);
