@@ -152,3 +152,23 @@ def test_hostile_report_text_stays_text(browser, page, tmp_path):
     assert browser.evaluate("document.querySelectorAll('main img, main script').length") == 0
     browser.screenshot(tmp_path / "hostile.png")
     assert browser.errors() == []
+
+
+def test_trec_eval_scores_without_details(browser, tmp_path):
+    """A leaderboard of retrieval measures from trec_eval -q files: no details, so no report to open."""
+    stats = Path(__file__).resolve().parent / "fixtures" / "stats"
+    page = tmp_path / "retrieval.html"
+    result = CliRunner().invoke(cli, ["report", "--scores", str(stats / "runx.trec_eval"), "--scores", str(stats / "runy.q"),
+                                      "--measure", "map", "--resamples", "500", "-o", str(page), "-q"])
+    assert result.exit_code == 0, result.output
+    browser.open(page)
+    assert _leaderboard(browser) == ["runx", "runy"]  # map means 0.5 and 0.2 over topics 1, 2, 10
+    assert browser.evaluate("document.querySelector('#leaderboard-table tbody tr td.main').textContent") == "0.500"
+    browser.evaluate("location.hash = '#topics'")
+    browser.wait_for("document.querySelector('#heatmap') !== null")
+    assert browser.evaluate("document.querySelectorAll('#heatmap td.link').length") == 0
+    browser.evaluate("location.hash = '#report'")
+    browser.wait_for("document.getElementById('no-report') !== null")
+    assert "--details" in browser.evaluate("document.getElementById('no-report').textContent")
+    browser.screenshot(tmp_path / "retrieval.png")
+    assert browser.errors() == []

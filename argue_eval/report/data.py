@@ -187,6 +187,13 @@ def build_report_data(
     values: dict[str, list[list[float | None]]] = {}
     stats: dict[str, dict[str, Any]] = {}
     measure_notes: dict[str, list[str]] = {}
+    for metric, matrix in matrices.items():
+        absent = [run for run in runs if run not in matrix.runs]
+        if absent:
+            notes.append(f"{metric}: no value for {', '.join(absent[:10])}{' ...' if len(absent) > 10 else ''} "
+                         "(ranked last, shown as n/a)")
+    if options.baseline is not None and any(options.baseline not in m.runs for m in matrices.values()):
+        raise ArgueError(f"--baseline {options.baseline!r} lacks some measures; choose a run scored on every one")
     ranges = _shared_ranges(matrices, options) if options.baseline is None else {}
     for metric, matrix in matrices.items():
         grid = matrix.values.reindex(index=runs, columns=topics).to_numpy(dtype=float)

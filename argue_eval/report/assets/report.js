@@ -80,7 +80,10 @@
   function inkFor(value) { return value !== null && value > 0.62 ? "#fff" : "#1b1f23"; }
   function leaderOrder(measure) {
     var stats = DATA.stats[measure];
-    return DATA.runs.map(function (_, k) { return k; }).sort(function (a, b) { return stats.rank[a] - stats.rank[b]; });
+    var rank = function (k) { return stats.rank[k] === null ? Infinity : stats.rank[k]; };
+    return DATA.runs.map(function (_, k) { return k; }).sort(function (a, b) {
+      return rank(a) - rank(b) || (DATA.runs[a] < DATA.runs[b] ? -1 : 1);
+    });
   }
   function measureSelect(onchange) {
     var select = el("select", { "aria-label": "measure", cls: "measure-select" });
@@ -117,7 +120,7 @@
       var key = state.sort, dir = state.desc ? -1 : 1;
       rows = rows.slice().sort(function (a, b) {
         var x = key === "run" ? DATA.runs[a] : means[key][a], y = key === "run" ? DATA.runs[b] : means[key][b];
-        if (x === y) return stats.rank[a] - stats.rank[b];
+        if (x === y) return (stats.rank[a] === null ? Infinity : stats.rank[a]) - (stats.rank[b] === null ? Infinity : stats.rank[b]) || 0;
         if (x === null) return 1;
         if (y === null) return -1;
         return (x < y ? -1 : 1) * dir;
@@ -185,7 +188,7 @@
         mark === "-" ? "\u2212" : mark || "");
       if (baseline !== null && stats.p[k] !== null) markCell.title = "Holm-adjusted p = " + fmt(stats.p[k], 4);
       body.appendChild(el("tr", { "data-run": DATA.runs[k] },
-        el("td", { cls: "num rank" }, String(stats.rank[k])),
+        el("td", { cls: "num rank" }, stats.rank[k] === null ? "\u2013" : String(stats.rank[k])),
         el("td", { cls: "run" }, DATA.runs[k]),
         el("td", { cls: "num main" }, fmt(stats.mean[k])),
         el("td", { cls: "interval-cell" }, bar),
