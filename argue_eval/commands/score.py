@@ -7,7 +7,7 @@ import sys
 import click
 
 from ._options import input_options, policy_options
-from ..argue.measures import TABLE_FORMATS
+from ..measures.argue import TABLE_FORMATS
 from ..argue.policies import MISSING_JUDGMENTS
 from ..views import SUMMARY_COLUMNS, summary_table  # noqa: F401  (re-exported: the views moved to argue_eval.views)
 
@@ -56,7 +56,7 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, rel
           --missing-topics skip --table-format autoargue -o run1.scores.tsv
     """
     from ..argue.api import run_scoring
-    from ..argue.measures import autoargue_rows
+    from ..measures.argue import autoargue_rows
     from ..argue.policies import Policies, parse_weights
     from ..formats.scores import score_lines, write_scores_tsv
     from ..jsonio import write_jsonl
