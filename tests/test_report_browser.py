@@ -89,6 +89,9 @@ def test_leaderboard_order_rows_sorting_and_measure_selector(browser, page, tmp_
     assert _leaderboard(browser) == RELEVANCE_ORDER
     assert browser.evaluate("document.querySelector('#leaderboard-table tbody tr td.main').textContent") == "0.961"
     browser.screenshot(tmp_path / "leaderboard-relevance.png")
+    # a run's name opens its first report
+    browser.evaluate("document.querySelector('#leaderboard-table tr[data-run=\"misses-topics\"] td.run a').click()")
+    browser.wait_for("location.hash === '#report/misses-topics/s01' && document.getElementById('s0') !== null")
     assert browser.errors() == []
 
 

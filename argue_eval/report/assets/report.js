@@ -69,6 +69,10 @@
     var runs = own(DATA.reported, topic);
     return !!runs && runs.indexOf(run) >= 0;
   }
+  function firstTopicOf(run) {
+    for (var t = 0; t < DATA.topics.length; t++) if (hasReport(run, DATA.topics[t])) return DATA.topics[t];
+    return null;
+  }
   function reportHash(run, topic) { return "#report/" + encodeURIComponent(run) + "/" + encodeURIComponent(topic); }
   function nuggetHash(topic) { return "#nuggets/" + encodeURIComponent(topic); }
   function heat(value) {
@@ -189,7 +193,9 @@
       if (baseline !== null && stats.p[k] !== null) markCell.title = "Holm-adjusted p = " + fmt(stats.p[k], 4);
       body.appendChild(el("tr", { "data-run": DATA.runs[k] },
         el("td", { cls: "num rank" }, stats.rank[k] === null ? "\u2013" : String(stats.rank[k])),
-        el("td", { cls: "run" }, DATA.runs[k]),
+        el("td", { cls: "run" }, firstTopicOf(DATA.runs[k]) !== null ?
+          el("a", { href: reportHash(DATA.runs[k], firstTopicOf(DATA.runs[k])), title: "read this run's reports" }, DATA.runs[k]) :
+          DATA.runs[k]),
         el("td", { cls: "num main" }, fmt(stats.mean[k])),
         el("td", { cls: "interval-cell" }, bar),
         markCell,
