@@ -103,6 +103,8 @@ def test_heatmap_click_opens_the_report_view(browser, page, tmp_path):
     assert browser.evaluate("document.querySelectorAll('#heatmap thead th.topic-head').length") == 8
     # misses-topics did not answer s03: its cell is not a link
     assert browser.evaluate("document.querySelector('#heatmap tr[data-run=\"misses-topics\"] td[data-topic=s03]').classList.contains('link')") is False
+    assert browser.evaluate("document.querySelector('#heatmap tr[data-run=\"misses-topics\"] td[data-topic=s03]').classList.contains('absent')") is True
+    assert browser.evaluate("document.querySelectorAll('#heatmap td.absent').length") == 3  # s03, s05, s08
     browser.screenshot(tmp_path / "topics.png")
     browser.evaluate("document.querySelector('#heatmap tr[data-run=\"no-citations\"] td[data-topic=s01]').click()")
     browser.wait_for("location.hash === '#report/no-citations/s01'")

@@ -220,6 +220,7 @@
       columns.sort(function (a, b) { return (difficulty[a] === null ? 2 : difficulty[a]) - (difficulty[b] === null ? 2 : difficulty[b]); });
     }
     var showNumbers = DATA.topics.length <= 24;
+    var anyDetails = Object.keys(DATA.reported).length > 0;
     var sortSelect = el("select", { "aria-label": "topic order" },
       el("option", { value: "id", text: "topic id" }), el("option", { value: "difficulty", text: "hardest first" }));
     sortSelect.value = state.topicSort;
@@ -238,8 +239,9 @@
       var tr = el("tr", { "data-run": run }, el("th", { scope: "row", cls: "run" }, run));
       columns.forEach(function (j) {
         var topic = DATA.topics[j], v = values[i][j];
-        var title = run + " on " + topic + ": " + (v === null ? "no report (scores 0)" : fmt(v, 4));
-        var td = el("td", { cls: "cell", style: "background:" + heat(v) + ";color:" + inkFor(v), title: title,
+        var absent = v === null || (anyDetails && !hasReport(run, topic));
+        var title = run + " on " + topic + ": " + (absent ? "no report (" + (v === null ? "no score" : "scored " + fmt(v, 4)) + ")" : fmt(v, 4));
+        var td = el("td", { cls: "cell" + (absent ? " absent" : ""), style: "background-color:" + heat(v) + ";color:" + inkFor(v), title: title,
           "data-topic": topic }, showNumbers ? (v === null ? "\u2013" : fmt(v, 2)) : "");
         if (hasReport(run, topic)) {
           td.classList.add("link");
@@ -254,7 +256,7 @@
     });
     var foot = el("tr", { cls: "difficulty" }, el("th", { scope: "row", title: "mean over runs: lower is harder" }, "topic mean"));
     columns.forEach(function (j) {
-      foot.appendChild(el("td", { cls: "cell", style: "background:" + heat(difficulty[j]) + ";color:" + inkFor(difficulty[j]),
+      foot.appendChild(el("td", { cls: "cell", style: "background-color:" + heat(difficulty[j]) + ";color:" + inkFor(difficulty[j]),
         title: DATA.topics[j] + ": mean " + fmt(difficulty[j], 4) + " over runs" }, showNumbers ? fmt(difficulty[j], 2) : ""));
     });
     foot.appendChild(el("td"));
@@ -264,9 +266,9 @@
         el("label", null, "Topics by ", sortSelect)),
       el("p", { cls: "explain" }, "Each cell is a run's " + measureLabel(state.measure) +
         " on a topic (darker is better; hover for the value). Click a cell to open that report; click a topic to see its nuggets. " +
-        "The last row is the topic's mean over runs: its difficulty. ",
+        "The last row is the topic's mean over runs: its difficulty. Striped: the run has no report on that topic. ",
         el("span", { cls: "heat-legend", "aria-hidden": "true" }, [0, 0.25, 0.5, 0.75, 1].map(function (v) {
-          return el("span", { style: "background:" + heat(v) + ";color:" + inkFor(v) }, String(v));
+          return el("span", { style: "background-color:" + heat(v) + ";color:" + inkFor(v) }, String(v));
         }))),
       el("div", { cls: "scroll" }, el("table", { cls: "heatmap", id: "heatmap" }, el("thead", null, head), body, el("tfoot", null, foot)))]);
   }
