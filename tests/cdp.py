@@ -51,6 +51,7 @@ class Browser:
             [binary, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
              "--disable-background-networking", "--disable-component-update", "--disable-sync",
              "--disable-extensions", "--disable-default-apps", "--mute-audio", "--hide-scrollbars",
+             "--disable-dev-shm-usage",  # containers often have a tiny /dev/shm
              "--proxy-server=127.0.0.1:9", "--proxy-bypass-list=<-loopback>",
              "--remote-debugging-port=0", "--remote-allow-origins=*", f"--user-data-dir={profile}",
              f"--window-size={width},{height}", "about:blank"],

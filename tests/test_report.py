@@ -96,6 +96,14 @@ def test_measures_runs_topics_and_reported_reports(sample):
     assert main["judges"][0]["name"] in {"human:sample-assessor", "nuggets"}
 
 
+def test_runs_option_keeps_only_those_runs(sample):
+    data = build_report_data(read_scores(sample["scores"]), read_details(sample["details"]),
+                             options=ReportOptions(resamples=200), run_ids=["no-citations", "careful"])
+    assert data.main["runs"] == ["careful", "no-citations"]
+    assert set(data.topics[0]["reports"]) == {"careful", "no-citations"}
+    assert len(data.main["values"]["f1"]) == 2 and all(len(row) == 8 for row in data.main["values"]["f1"])
+
+
 def test_rationale_and_confidence_reach_the_step(sample):
     details = list(read_details(sample["details"]))
     careful = next(d for d in details if d["run_id"] == "careful" and d["request_id"] == "s01")
@@ -172,3 +180,18 @@ def test_evaluate_html_writes_the_report_of_what_it_judged(tmp_path):
     assert main["reported"]  # the details were produced for the page even without --details
     judges = {judge["name"] for judge in main["judges"]}
     assert any(name.startswith("lexical") for name in judges), judges
+
+
+def test_alternate_measure_tables_offer_their_ratios_not_their_counts():
+    rows = []
+    for run, icat, recall in (("a", (0.5, 0.7, 0.9), (0.2, 0.4, 0.6)), ("b", (0.1, 0.2, 0.3), (0.3, 0.3, 0.3))):
+        for k in range(3):
+            rows += [(run, f"t{k}", "claims", 4), (run, f"t{k}", "grounded_claims", 2), (run, f"t{k}", "icat", icat[k]),
+                     (run, f"t{k}", "longrecall", recall[k]), (run, f"t{k}", "facts", 5)]
+        rows += [(run, "t0", "icat_undefined", 1), (run, "all", "param_beta", 1.0), (run, "all", "icat_macro", sum(icat) / 3)]
+    data = build_report_data(rows, options=ReportOptions(resamples=200))
+    assert [m["name"] for m in data.main["measures"]] == ["icat", "longrecall"]
+    assert [m["label"] for m in data.main["measures"]] == ["ICAT", "LongRecall"]
+    assert data.main["measure"] == "icat"  # f1 is absent: the first measure leads
+    assert data.main["stats"]["icat"]["mean"] == [pytest.approx(0.7), pytest.approx(0.2)]
+    assert data.main["stats"]["icat"]["rank"] == [1, 2]

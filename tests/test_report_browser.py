@@ -89,6 +89,9 @@ def test_leaderboard_order_rows_sorting_and_measure_selector(browser, page, tmp_
     assert _leaderboard(browser) == RELEVANCE_ORDER
     assert browser.evaluate("document.querySelector('#leaderboard-table tbody tr td.main').textContent") == "0.961"
     browser.screenshot(tmp_path / "leaderboard-relevance.png")
+    # a run's name opens its first report
+    browser.evaluate("document.querySelector('#leaderboard-table tr[data-run=\"misses-topics\"] td.run a').click()")
+    browser.wait_for("location.hash === '#report/misses-topics/s01' && document.getElementById('s0') !== null")
     assert browser.errors() == []
 
 
@@ -100,6 +103,8 @@ def test_heatmap_click_opens_the_report_view(browser, page, tmp_path):
     assert browser.evaluate("document.querySelectorAll('#heatmap thead th.topic-head').length") == 8
     # misses-topics did not answer s03: its cell is not a link
     assert browser.evaluate("document.querySelector('#heatmap tr[data-run=\"misses-topics\"] td[data-topic=s03]').classList.contains('link')") is False
+    assert browser.evaluate("document.querySelector('#heatmap tr[data-run=\"misses-topics\"] td[data-topic=s03]').classList.contains('absent')") is True
+    assert browser.evaluate("document.querySelectorAll('#heatmap td.absent').length") == 3  # s03, s05, s08
     browser.screenshot(tmp_path / "topics.png")
     browser.evaluate("document.querySelector('#heatmap tr[data-run=\"no-citations\"] td[data-topic=s01]').click()")
     browser.wait_for("location.hash === '#report/no-citations/s01'")
@@ -151,4 +156,24 @@ def test_hostile_report_text_stays_text(browser, page, tmp_path):
     assert browser.evaluate("typeof window.__pwned") == "undefined"
     assert browser.evaluate("document.querySelectorAll('main img, main script').length") == 0
     browser.screenshot(tmp_path / "hostile.png")
+    assert browser.errors() == []
+
+
+def test_trec_eval_scores_without_details(browser, tmp_path):
+    """A leaderboard of retrieval measures from trec_eval -q files: no details, so no report to open."""
+    stats = Path(__file__).resolve().parent / "fixtures" / "stats"
+    page = tmp_path / "retrieval.html"
+    result = CliRunner().invoke(cli, ["report", "--scores", str(stats / "runx.trec_eval"), "--scores", str(stats / "runy.q"),
+                                      "--measure", "map", "--resamples", "500", "-o", str(page), "-q"])
+    assert result.exit_code == 0, result.output
+    browser.open(page)
+    assert _leaderboard(browser) == ["runx", "runy"]  # map means 0.5 and 0.2 over topics 1, 2, 10
+    assert browser.evaluate("document.querySelector('#leaderboard-table tbody tr td.main').textContent") == "0.500"
+    browser.evaluate("location.hash = '#topics'")
+    browser.wait_for("document.querySelector('#heatmap') !== null")
+    assert browser.evaluate("document.querySelectorAll('#heatmap td.link').length") == 0
+    browser.evaluate("location.hash = '#report'")
+    browser.wait_for("document.getElementById('no-report') !== null")
+    assert "--details" in browser.evaluate("document.getElementById('no-report').textContent")
+    browser.screenshot(tmp_path / "retrieval.png")
     assert browser.errors() == []

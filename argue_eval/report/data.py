@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import lru_cache
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,11 +35,37 @@ LABELS: dict[str, str] = {
     "f1": "F1",
     "f1_weighted": "F1 (weighted)",
     "argue_precision": "ARGUE precision",
+    "icat": "ICAT",
+    "icat_fact": "ICAT factuality",
+    "icat_coverage": "ICAT coverage",
+    "longrecall": "LongRecall",
+    "answer_recall": "answer recall",
+    "lcs_recall": "LCS recall",
+    "vital": "nuggetizer vital",
+    "all": "nuggetizer all",
+    "strict_vital": "nuggetizer strict vital",
+    "strict_all": "nuggetizer strict all",
+    "weighted": "nuggetizer weighted",
 }
-"""Readable names of the ARGUE measures; any other measure is shown by its name (ICAT, LongRecall, ...)."""
+"""Readable names of the measures the kit computes; any other measure is shown by its name (ndcg_cut_10, ...)."""
 
 _NOT_MEASURES = frozenset(COUNT_MEASURES) | frozenset(OUTCOME_MEASURES) | {
     "missing_topics", "missing_judgments", "topics", "character_count_max", "character_count_median"}
+
+
+@lru_cache(maxsize=1)
+def _families() -> tuple[frozenset[str], tuple[str, ...]]:
+    """Counts (never a leaderboard column) and ratios (in registry order) of every measure family present."""
+    from ..measures import available_families, get_family
+
+    counts: set[str] = set()
+    ratios: list[str] = []
+    for name in available_families():
+        family = get_family(name)
+        counts.update(family.counts)
+        ratios.extend(family.ratio_names)
+    return frozenset(counts - set(ratios)), tuple(dict.fromkeys(ratios))
+
 
 DEFAULT_DOC_CHARS = 4000
 """Cited document text kept per document (the rest is cut and marked), so a big round stays openable."""
@@ -69,11 +96,16 @@ class ReportData:
 
 def is_measure(metric: str) -> bool:
     """A per-topic effectiveness measure worth a leaderboard column (not a count, flag or outcome tally)."""
-    return metric in RATIO_MEASURES or not (metric in _NOT_MEASURES or metric.endswith("_undefined"))
+    counts, ratios = _families()
+    if metric in RATIO_MEASURES or metric in ratios:
+        return True
+    return not (metric in _NOT_MEASURES or metric in counts or metric.endswith("_undefined")
+                or metric.startswith("param_"))
 
 
 def _measure_order(metric: str) -> tuple:
-    known = list(LABELS)
+    """The kit's measures first (ARGUE, then the other families in registry order), then others by name."""
+    known = list(LABELS) + [name for name in _families()[1] if name not in LABELS]
     return (0, known.index(metric), "") if metric in known else (1, 0, metric)
 
 
@@ -187,6 +219,13 @@ def build_report_data(
     values: dict[str, list[list[float | None]]] = {}
     stats: dict[str, dict[str, Any]] = {}
     measure_notes: dict[str, list[str]] = {}
+    for metric, matrix in matrices.items():
+        absent = [run for run in runs if run not in matrix.runs]
+        if absent:
+            notes.append(f"{metric}: no value for {', '.join(absent[:10])}{' ...' if len(absent) > 10 else ''} "
+                         "(ranked last, shown as n/a)")
+    if options.baseline is not None and any(options.baseline not in m.runs for m in matrices.values()):
+        raise ArgueError(f"--baseline {options.baseline!r} lacks some measures; choose a run scored on every one")
     ranges = _shared_ranges(matrices, options) if options.baseline is None else {}
     for metric, matrix in matrices.items():
         grid = matrix.values.reindex(index=runs, columns=topics).to_numpy(dtype=float)

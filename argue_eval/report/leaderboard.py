@@ -39,19 +39,23 @@ class MeasureStats:
     def to_json(self, order: list[str]) -> dict[str, Any]:
         """Lists aligned with ``order`` (the report's run list); NaN as ``None``."""
         position = {run: k for k, run in enumerate(self.runs)}
-        pick = [position[run] for run in order]
+        pick = [position.get(run) for run in order]  # None: the run has no value of this measure
 
         def clean(values: Any) -> list[float | None]:
-            return [None if v is None or not np.isfinite(v) else float(f"{float(v):.6g}") for v in values]
+            return [None if k is None or values[k] is None or not np.isfinite(values[k])
+                    else float(f"{float(values[k]):.6g}") for k in pick]
+
+        def take(values: list, empty: Any) -> list:
+            return [empty if k is None else values[k] for k in pick] if values else []
 
         return {
-            "mean": clean(self.mean[pick]),
-            "low": clean(self.low[pick]),
-            "high": clean(self.high[pick]),
-            "rank": [self.rank[k] for k in pick],
-            "mark": [self.marks[k] for k in pick] if self.marks else [],
-            "group": [self.groups[k] for k in pick] if self.groups else [],
-            "p": clean([self.p_adjusted[k] for k in pick]) if self.p_adjusted else [],
+            "mean": clean(self.mean),
+            "low": clean(self.low),
+            "high": clean(self.high),
+            "rank": take(self.rank, None),
+            "mark": take(self.marks, ""),
+            "group": take(self.groups, ""),
+            "p": clean(self.p_adjusted) if self.p_adjusted else [],
         }
 
 

@@ -6,7 +6,7 @@
 
   var SVG_NS = "http://www.w3.org/2000/svg";
   var DATA = JSON.parse(document.getElementById("report-data").textContent);
-  var blocks = {};
+  var blocks = Object.create(null);
   var state = { measure: DATA.measure, sort: null, desc: true, topicSort: "id" };
 
   // ---------------------------------------------------------------- helpers
@@ -43,6 +43,8 @@
     if (value === null || value === undefined) return "n/a";
     return value.toFixed(digits === undefined ? 3 : digits);
   }
+  // run, topic and document ids come from the input: look them up as own keys only ("constructor" is a fine id)
+  function own(object, key) { return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined; }
   function plural(n, noun) { return n + " " + noun + (n === 1 ? "" : "s"); }
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
   function measureLabel(name) {
@@ -64,8 +66,12 @@
     return blocks[topic];
   }
   function hasReport(run, topic) {
-    var runs = DATA.reported[topic];
+    var runs = own(DATA.reported, topic);
     return !!runs && runs.indexOf(run) >= 0;
+  }
+  function firstTopicOf(run) {
+    for (var t = 0; t < DATA.topics.length; t++) if (hasReport(run, DATA.topics[t])) return DATA.topics[t];
+    return null;
   }
   function reportHash(run, topic) { return "#report/" + encodeURIComponent(run) + "/" + encodeURIComponent(topic); }
   function nuggetHash(topic) { return "#nuggets/" + encodeURIComponent(topic); }
@@ -78,7 +84,10 @@
   function inkFor(value) { return value !== null && value > 0.62 ? "#fff" : "#1b1f23"; }
   function leaderOrder(measure) {
     var stats = DATA.stats[measure];
-    return DATA.runs.map(function (_, k) { return k; }).sort(function (a, b) { return stats.rank[a] - stats.rank[b]; });
+    var rank = function (k) { return stats.rank[k] === null ? Infinity : stats.rank[k]; };
+    return DATA.runs.map(function (_, k) { return k; }).sort(function (a, b) {
+      return rank(a) - rank(b) || (DATA.runs[a] < DATA.runs[b] ? -1 : 1);
+    });
   }
   function measureSelect(onchange) {
     var select = el("select", { "aria-label": "measure", cls: "measure-select" });
@@ -115,7 +124,7 @@
       var key = state.sort, dir = state.desc ? -1 : 1;
       rows = rows.slice().sort(function (a, b) {
         var x = key === "run" ? DATA.runs[a] : means[key][a], y = key === "run" ? DATA.runs[b] : means[key][b];
-        if (x === y) return stats.rank[a] - stats.rank[b];
+        if (x === y) return (stats.rank[a] === null ? Infinity : stats.rank[a]) - (stats.rank[b] === null ? Infinity : stats.rank[b]) || 0;
         if (x === null) return 1;
         if (y === null) return -1;
         return (x < y ? -1 : 1) * dir;
@@ -183,8 +192,10 @@
         mark === "-" ? "\u2212" : mark || "");
       if (baseline !== null && stats.p[k] !== null) markCell.title = "Holm-adjusted p = " + fmt(stats.p[k], 4);
       body.appendChild(el("tr", { "data-run": DATA.runs[k] },
-        el("td", { cls: "num rank" }, String(stats.rank[k])),
-        el("td", { cls: "run" }, DATA.runs[k]),
+        el("td", { cls: "num rank" }, stats.rank[k] === null ? "\u2013" : String(stats.rank[k])),
+        el("td", { cls: "run" }, firstTopicOf(DATA.runs[k]) !== null ?
+          el("a", { href: reportHash(DATA.runs[k], firstTopicOf(DATA.runs[k])), title: "read this run's reports" }, DATA.runs[k]) :
+          DATA.runs[k]),
         el("td", { cls: "num main" }, fmt(stats.mean[k])),
         el("td", { cls: "interval-cell" }, bar),
         markCell,
@@ -209,6 +220,7 @@
       columns.sort(function (a, b) { return (difficulty[a] === null ? 2 : difficulty[a]) - (difficulty[b] === null ? 2 : difficulty[b]); });
     }
     var showNumbers = DATA.topics.length <= 24;
+    var anyDetails = Object.keys(DATA.reported).length > 0;
     var sortSelect = el("select", { "aria-label": "topic order" },
       el("option", { value: "id", text: "topic id" }), el("option", { value: "difficulty", text: "hardest first" }));
     sortSelect.value = state.topicSort;
@@ -216,7 +228,7 @@
     var head = el("tr", null, el("th", { scope: "col" }, "run \\ topic"));
     columns.forEach(function (j) {
       var topic = DATA.topics[j];
-      var request = DATA.requests[topic];
+      var request = own(DATA.requests, topic);
       head.appendChild(el("th", { scope: "col", cls: "topic-head" },
         el("a", { href: nuggetHash(topic), title: (request && request.title ? request.title + " \u2014 " : "") + "nuggets of " + topic }, topic)));
     });
@@ -227,8 +239,9 @@
       var tr = el("tr", { "data-run": run }, el("th", { scope: "row", cls: "run" }, run));
       columns.forEach(function (j) {
         var topic = DATA.topics[j], v = values[i][j];
-        var title = run + " on " + topic + ": " + (v === null ? "no report (scores 0)" : fmt(v, 4));
-        var td = el("td", { cls: "cell", style: "background:" + heat(v) + ";color:" + inkFor(v), title: title,
+        var absent = v === null || (anyDetails && !hasReport(run, topic));
+        var title = run + " on " + topic + ": " + (absent ? "no report (" + (v === null ? "no score" : "scored " + fmt(v, 4)) + ")" : fmt(v, 4));
+        var td = el("td", { cls: "cell" + (absent ? " absent" : ""), style: "background-color:" + heat(v) + ";color:" + inkFor(v), title: title,
           "data-topic": topic }, showNumbers ? (v === null ? "\u2013" : fmt(v, 2)) : "");
         if (hasReport(run, topic)) {
           td.classList.add("link");
@@ -243,7 +256,7 @@
     });
     var foot = el("tr", { cls: "difficulty" }, el("th", { scope: "row", title: "mean over runs: lower is harder" }, "topic mean"));
     columns.forEach(function (j) {
-      foot.appendChild(el("td", { cls: "cell", style: "background:" + heat(difficulty[j]) + ";color:" + inkFor(difficulty[j]),
+      foot.appendChild(el("td", { cls: "cell", style: "background-color:" + heat(difficulty[j]) + ";color:" + inkFor(difficulty[j]),
         title: DATA.topics[j] + ": mean " + fmt(difficulty[j], 4) + " over runs" }, showNumbers ? fmt(difficulty[j], 2) : ""));
     });
     foot.appendChild(el("td"));
@@ -251,12 +264,12 @@
       el("div", { cls: "controls" },
         el("label", null, "Measure ", measureSelect(function () { renderTopics(root); })),
         el("label", null, "Topics by ", sortSelect)),
-      el("div", { cls: "heat-legend", "aria-hidden": "true" }, [0, 0.25, 0.5, 0.75, 1].map(function (v) {
-        return el("span", { style: "background:" + heat(v) + ";color:" + inkFor(v) }, String(v));
-      })),
       el("p", { cls: "explain" }, "Each cell is a run's " + measureLabel(state.measure) +
         " on a topic (darker is better; hover for the value). Click a cell to open that report; click a topic to see its nuggets. " +
-        "The last row is the topic's mean over runs: its difficulty."),
+        "The last row is the topic's mean over runs: its difficulty. Striped: the run has no report on that topic. ",
+        el("span", { cls: "heat-legend", "aria-hidden": "true" }, [0, 0.25, 0.5, 0.75, 1].map(function (v) {
+          return el("span", { style: "background-color:" + heat(v) + ";color:" + inkFor(v) }, String(v));
+        }))),
       el("div", { cls: "scroll" }, el("table", { cls: "heatmap", id: "heatmap" }, el("thead", null, head), body, el("tfoot", null, foot)))]);
   }
 
@@ -288,7 +301,7 @@
       (value === null ? "? " : value ? "\u2713 " : "\u2717 ") + (value === null ? yes + " missing" : value ? yes : no));
   }
   function docPanel(b, docId) {
-    var doc = b.docs[docId];
+    var doc = own(b.docs, docId);
     if (!DATA.documents) return null;
     if (!doc) return el("div", { cls: "doc missing" }, "not in the collection");
     return el("div", { cls: "doc" }, doc[0] ? el("div", { cls: "doc-title" }, doc[0]) : null,
@@ -305,7 +318,7 @@
     append(root, el("div", { cls: "controls" }, el("label", null, "Run ", runSelect), el("label", null, "Topic ", topicSelect),
       el("a", { href: nuggetHash(topic) }, "nuggets of this topic")),
       el("p", { cls: "print-only" }, "Report of run ", el("b", null, run), " on topic ", el("b", null, topic)));
-    var request = DATA.requests[topic];
+    var request = own(DATA.requests, topic);
     if (request) {
       append(root, el("section", { cls: "request" }, el("h2", null, topic + (request.title ? ": " + request.title : "")),
         request.background ? el("p", null, el("b", null, "Background. "), request.background) : null,
@@ -320,7 +333,7 @@
       return el("span", { cls: "score" }, el("span", { cls: "muted" }, m.label + " "), el("b", null, fmt(v)));
     })));
     var b = block(topic);
-    var report = b && b.reports[run];
+    var report = b && own(b.reports, run);
     if (!report) {
       var anyDetails = Object.keys(DATA.reported).length > 0;
       append(root, el("p", { cls: "empty", id: "no-report" }, anyDetails ?
@@ -335,7 +348,7 @@
       legend.appendChild(el("li", { cls: "outcome-" + k }, el("span", { cls: "badge" }, k + " " + o.sign.replace("-", "\u2212")), " " + o.text));
     });
     append(root, el("details", { cls: "legend-box", open: "" }, el("summary", null, "Outcomes (+ rewarded, \u2212 penalized, 0 neutral)"), legend));
-    var coveredBy = {};
+    var coveredBy = Object.create(null);
     var list = el("ol", { cls: "sentences", id: "sentences" });
     report[0].forEach(function (sentence, k) {
       var outcome = sentence[1];
@@ -373,7 +386,7 @@
       list.appendChild(item);
     });
     append(root, el("h3", null, "Sentences"), list);
-    var found = {};
+    var found = Object.create(null);
     report[1].forEach(function (row) { found[S[row[0]]] = row; });
     var nuggetList = el("ul", { cls: "nuggets", id: "report-nuggets" });
     b.nuggets.forEach(function (n) {
@@ -408,7 +421,7 @@
     DATA.topics.forEach(function (t) { var o = el("option", { value: t, text: t }); if (t === topic) o.selected = true; topicSelect.appendChild(o); });
     topicSelect.addEventListener("change", function () { location.hash = nuggetHash(topicSelect.value); });
     append(root, el("div", { cls: "controls" }, el("label", null, "Topic ", topicSelect)));
-    var request = DATA.requests[topic];
+    var request = own(DATA.requests, topic);
     append(root, el("h2", null, topic + (request && request.title ? ": " + request.title : "")));
     var b = block(topic);
     if (!b || !b.nuggets.length) {
@@ -416,13 +429,13 @@
       return;
     }
     var S = b.strings;
-    var runs = leaderOrder(state.measure).map(function (k) { return DATA.runs[k]; }).filter(function (r) { return b.reports[r]; });
-    var covered = {};
+    var runs = leaderOrder(state.measure).map(function (k) { return DATA.runs[k]; }).filter(function (r) { return own(b.reports, r); });
+    var covered = Object.create(null);
     runs.forEach(function (r) {
-      covered[r] = {};
+      covered[r] = Object.create(null);
       b.reports[r][1].forEach(function (row) { covered[r][S[row[0]]] = row[1]; });
     });
-    var head = el("tr", null, el("th", { scope: "col" }, "nugget"), el("th", { scope: "col", cls: "num", title: "runs that covered it" }, "runs"));
+    var head = el("tr", null, el("th", { scope: "col" }, "nugget"), el("th", { scope: "col", cls: "num", title: "runs that covered it, of the runs with a report on this topic" }, "covered by"));
     runs.forEach(function (r) {
       head.appendChild(el("th", { scope: "col", cls: "run-head" }, el("a", { href: reportHash(r, topic), title: "open the report of " + r }, r)));
     });
@@ -441,7 +454,8 @@
       body.appendChild(tr);
     });
     append(root, el("p", { cls: "explain" }, "Which runs covered each nugget (\u2713), runs in leaderboard order by " +
-      measureLabel(state.measure) + ". A nugget few runs cover is a hard one."),
+      measureLabel(state.measure) + "; " + runs.length + " of " + DATA.runs.length +
+      " runs have a report on this topic. A nugget few runs cover is a hard one."),
       el("div", { cls: "scroll" }, el("table", { cls: "nugget-table", id: "nugget-table" }, el("thead", null, head), body)));
   }
 
@@ -457,7 +471,7 @@
     var jb = el("tbody");
     DATA.judges.forEach(function (j) {
       var prov = Object.keys(j.provenance).map(function (k) { return k + "=" + JSON.stringify(j.provenance[k]); }).join(", ");
-      if (!prov && PSEUDO_JUDGES[j.name]) prov = PSEUDO_JUDGES[j.name];
+      if (!prov && own(PSEUDO_JUDGES, j.name)) prov = PSEUDO_JUDGES[j.name];
       jb.appendChild(el("tr", null, el("td", null, j.name), el("td", { cls: "num" }, String(j.steps)), el("td", null, prov || "\u2013")));
     });
     judges.appendChild(jb);
