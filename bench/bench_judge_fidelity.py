@@ -339,6 +339,23 @@ def print_report(name: str, figures: dict[str, Any]) -> None:
               f"{_f(s['f1_mean_ref']) + '/' + _f(s['f1_mean_judge']):>14}")
 
 
+def print_ratios(figures: dict[str, Any], judge: str, baseline: str = "naive") -> None:
+    """The judge's headline figures as ratios to the baseline measured in the same run."""
+    data, base = figures["judges"].get(judge), figures["judges"].get(baseline)
+    if data is None or base is None:
+        return
+    parts = []
+    for kind, metric in (("answers", "f1"), ("attested", "balanced_accuracy")):
+        mine, theirs = data["kinds"].get(kind, {}).get(metric), base["kinds"].get(kind, {}).get(metric)
+        if mine is not None and theirs:
+            parts.append(f"{kind} {metric} {mine:.3f} = {mine / theirs:.2f}x {baseline}")
+    for metric in ("nugget_coverage_tau", "f1_tau"):
+        mine, theirs = data["scores"].get(metric), base["scores"].get(metric)
+        if mine is not None and theirs:
+            parts.append(f"{metric} {mine:.3f} = {mine / theirs:.2f}x {baseline}")
+    print(f"{judge} vs {baseline}: " + "; ".join(parts))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--judge", default="lexical", help="a judge name or cascade for make_judge (default lexical)")
@@ -374,6 +391,7 @@ def main(argv: list[str] | None = None) -> int:
         figures = measure(loaders[name](), judges)
         results["datasets"][name] = figures
         print_report(name, figures)
+        print_ratios(figures, args.judge)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return 0
