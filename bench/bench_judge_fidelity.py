@@ -339,11 +339,29 @@ def print_report(name: str, figures: dict[str, Any]) -> None:
               f"{_f(s['f1_mean_ref']) + '/' + _f(s['f1_mean_judge']):>14}")
 
 
+def print_ratios(figures: dict[str, Any], judge: str, baseline: str = "naive") -> None:
+    """The judge's headline figures as ratios to the baseline measured in the same run."""
+    data, base = figures["judges"].get(judge), figures["judges"].get(baseline)
+    if data is None or base is None:
+        return
+    parts = []
+    for kind, metric in (("answers", "f1"), ("attested", "balanced_accuracy")):
+        mine, theirs = data["kinds"].get(kind, {}).get(metric), base["kinds"].get(kind, {}).get(metric)
+        if mine is not None and theirs:
+            parts.append(f"{kind} {metric} {mine:.3f} = {mine / theirs:.2f}x {baseline}")
+    for metric in ("nugget_coverage_tau", "f1_tau"):
+        mine, theirs = data["scores"].get(metric), base["scores"].get(metric)
+        if mine is not None and theirs:
+            parts.append(f"{metric} {mine:.3f} = {mine / theirs:.2f}x {baseline}")
+    print(f"{judge} vs {baseline}: " + "; ".join(parts))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--judge", default="lexical", help="a judge name or cascade for make_judge (default lexical)")
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                        help="a keyword option of the judge (numbers parsed as JSON), e.g. attested_threshold=0.5")
+    parser.add_argument("--option", action="append", default=[], metavar="[BACKEND.]NAME=VALUE",
+                        help="a keyword option of the judge (values parsed as JSON), e.g. attested_threshold=0.5, "
+                             "or of one member of a cascade: lexical.attested_threshold=0.5, cascade.threshold=0.8")
     parser.add_argument("--dataset", choices=("sample", "dev", "both"), default="both")
     parser.add_argument("--no-baselines", action="store_true", help="measure the judge only")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
@@ -352,14 +370,16 @@ def main(argv: list[str] | None = None) -> int:
     from argue_eval.judges.lexical import LexicalJudge
     from argue_eval.judges.registry import make_judge
 
-    options: dict[str, Any] = {}
+    options: dict[str, dict[str, Any]] = {}
     for item in args.option:
         name, _, value = item.partition("=")
+        backend, _, option = name.rpartition(".")  # "lexical.attested_threshold" or, for one judge, "attested_threshold"
         try:
-            options[name] = json.loads(value)
+            parsed = json.loads(value)
         except json.JSONDecodeError:
-            options[name] = value
-    judge = make_judge(args.judge, {args.judge: options} if options else None)
+            parsed = value
+        options.setdefault(backend or args.judge, {})[option] = parsed
+    judge = make_judge(args.judge, options or None)
     judges: dict[str, JudgeBackend] = {args.judge: judge}
     if not args.no_baselines:
         judges["naive"] = NaiveJudge(LexicalJudge())
@@ -374,6 +394,7 @@ def main(argv: list[str] | None = None) -> int:
         figures = measure(loaders[name](), judges)
         results["datasets"][name] = figures
         print_report(name, figures)
+        print_ratios(figures, args.judge)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return 0
