@@ -137,6 +137,9 @@ def command(more_runs, runs, nuggets, requests, collection, output, details_path
             items.append(ReportClaims(run_id, request_id, None if report is None else report_sentences(report)))
 
     judge = make_entailer_judge(judge_spec, judge_option, nli_model)
+    if collection.startswith("irds:") or Path(collection).is_dir():
+        raise ArgueError(f"--collection {collection}: icat indexes a JSONL collection in memory; ir_datasets and "
+                         "Lucene collections are not supported yet (export the documents to JSONL)")
     documents = list(progress(iter_collection(Path(collection)), desc="reading collection", unit="doc"))
     if not documents:
         raise ArgueError(f"{collection}: the collection holds no document")
