@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "nuggetizer": ("argue_eval.commands.nuggetizer:command", "TREC RAG nuggetizer scores (vital, all, strict, weighted) from assignment files."),
     "assess": ("argue_eval.commands.assess:command", "Export the judgments still missing for human assessors; import their answers."),
     "compare": ("argue_eval.commands.compare:command", "Leaderboard with confidence intervals and significance tests."),
+    "report": ("argue_eval.commands.report:command", "Write one self-contained HTML report: open it in any browser, offline."),
     "agree": ("argue_eval.commands.agree:command", "Agreement between two evaluations of the same systems (Kendall's tau, ...)."),
     "agree-judgments": ("argue_eval.commands.agree:judgments_command", "Agreement between two judgment files (accuracy, Cohen's kappa)."),
     "requests": ("argue_eval.commands.requests:command", "Create, validate and export report requests (topics)."),
