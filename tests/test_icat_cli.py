@@ -88,8 +88,8 @@ def test_rerun_is_byte_identical_and_reuses_the_cache(repo, tmp_path, sample):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--claims", "llm"], "LLM backend, which is not available yet"),
-    (["--aspects", "llm"], "LLM backend, which is not available yet"),
+    (["--claims", "llm"], "atomic-claim decomposition by the LLM is not built yet"),
+    (["--aspects", "llm"], "aspect generation by the LLM is not built yet"),
     (["--judge", "bogus"], "unknown judge 'bogus'"),
     (["--passage-overlap", "200"], "must be smaller than --passage-words"),
 ])

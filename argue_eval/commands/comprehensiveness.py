@@ -58,7 +58,8 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
     if bool(nuggets) == bool(context):
         raise ArgueError("give the context with exactly one of --nuggets or --context")
     if e2e:
-        raise ArgueError("--e2e: the end-to-end variant needs the LLM backend, which is not available yet")
+        raise ArgueError("--e2e: the end-to-end variant (one LLM call per report) is not built yet; the NLI-graph "
+                         "variant can use the LLM as its judge: --judge llm")
 
     atoms: dict[str, list[Fact]] = {}
     if nuggets:

@@ -80,13 +80,13 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, output, detai
     if not runs:
         raise ArgueError("--run: give at least one run file")
     if claims == "llm":
-        raise ArgueError("--claims llm: atomic-claim decomposition needs the LLM backend, which is not "
-                         "available yet; use --claims sentences")
+        raise ArgueError("--claims llm: atomic-claim decomposition by the LLM is not built yet; use --claims "
+                         "sentences (the LLM can still judge entailment: --judge llm)")
     if aspects is None:
         aspects = "nuggets" if nuggets else ("qrels" if qrels else "request")
     if aspects == "llm":
-        raise ArgueError("--aspects llm: generated aspects need the LLM backend, which is not available yet; "
-                         "use --aspects nuggets or request")
+        raise ArgueError("--aspects llm: aspect generation by the LLM is not built yet; use --aspects "
+                         "nuggets, request or qrels")
     if aspects == "nuggets" and not nuggets:
         raise ArgueError("--aspects nuggets needs --nuggets")
     if aspects == "qrels" and not qrels:
