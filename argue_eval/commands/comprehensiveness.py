@@ -89,10 +89,14 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
     by_key = {(r.run_id, r.request_id): r for r in reports}
     run_ids = list(dict.fromkeys(r.run_id for r in reports))
     topics = topic_order(atoms)
+    from ..progress import progress_bar
+
     cache = open_cache(cache_path, no_cache)
+    bar = progress_bar("comprehensiveness: entailment questions", unit="q")
     results, records = [], []
     try:
-        checker = JudgeFactChecker(make_entailer_judge(judge_spec, judge_option, nli_model), cache=cache)
+        checker = JudgeFactChecker(make_entailer_judge(judge_spec, judge_option, nli_model), cache=cache,
+                                   progress=bar.update)
         for run_id in run_ids:
             for request_id in topics:
                 report = by_key.get((run_id, request_id))
@@ -104,6 +108,7 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
                 records.append({"measure": "comprehensiveness", "run_id": run_id, "request_id": request_id,
                                 **({"missing_report": True} if report is None else {}), "counts": counts, **detail})
     finally:
+        bar.close()
         if cache is not None:
             cache.close()
     rows = family_rows(family(min_overlap=min_overlap), results)

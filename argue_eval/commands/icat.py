@@ -69,7 +69,7 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, output, detai
     from ..measures import TopicCounts, family_rows
     from ..measures.entail import JudgeAligner, JudgeEntailer
     from ..measures.icat import Aspect, ReportClaims, family, score_topics
-    from ..progress import progress
+    from ..progress import progress, progress_bar
     from ..search import iter_collection
     from ..search.passages import PassageIndex
     from ._measures import (echo_note, make_entailer_judge, open_cache, read_nugget_topics, read_runs, report_sentences,
@@ -163,12 +163,14 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, output, detai
         raise ArgueError(f"{collection}: the collection holds no document")
     index = PassageIndex(documents, retriever, passage_words, passage_overlap)
     cache = open_cache(cache_path, no_cache)
+    bar = progress_bar("icat: entailment questions", unit="q")
     try:
-        entailer = JudgeEntailer(judge, cache=cache)
+        entailer = JudgeEntailer(judge, cache=cache, progress=bar.update)
         aligner = JudgeAligner(judge, cache=cache) if alignment == "judge" else None
         results = score_topics(items, topic_aspects, index.search, entailer, k=k, alignment=alignment,
                                align=aligner)
     finally:
+        bar.close()
         if cache is not None:
             cache.close()
     params = {"k": k, "passage_words": passage_words, "passage_overlap": passage_overlap}
