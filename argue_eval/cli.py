@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "evaluate": ("argue_eval.commands.evaluate:command", "Judge runs with an automatic judge, then score them with ARGUE."),
     "icat": ("argue_eval.commands.icat:command", "ICAT: claims grounded in the collection and aspects they cover."),
     "longrecall": ("argue_eval.commands.longrecall:command", "LongRecall: reference facts (nuggets, gold report) the report entails."),
+    "comprehensiveness": ("argue_eval.commands.comprehensiveness:command", "Comprehensiveness: context statements the report reaches in the entailment graph."),
     "nuggetizer": ("argue_eval.commands.nuggetizer:command", "TREC RAG nuggetizer scores (vital, all, strict, weighted) from assignment files."),
     "assess": ("argue_eval.commands.assess:command", "Export the judgments still missing for human assessors; import their answers."),
     "compare": ("argue_eval.commands.compare:command", "Leaderboard with confidence intervals and significance tests."),

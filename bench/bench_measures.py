@@ -4,7 +4,9 @@
    semantic ones when the dense extra is installed; a fact without candidates costs nothing) against
    checking every (sentence, fact) pair, as the ratio staged / all pairs. Counted per run x topic (the
    ``model_calls`` rows), before the cross-run memo, so the figure is what a model would be asked.
-2. ICAT claims per second with the default (lexical) judge, against retrieval alone (BM25 over the same
+2. Comprehensiveness (issue 11): pairs judged after lexical pruning against every pair of the graph
+   (response -> context and context -> context), and wall time per report with the lexical judge.
+3. ICAT claims per second with the default (lexical) judge, against retrieval alone (BM25 over the same
    passages) on the same claims: the ratio says what entailment adds to retrieval.
 
 Both on the shipped sample track (6 runs x 8 topics) and on a generated larger round: ``--runs`` runs x
@@ -93,6 +95,26 @@ def bench_longrecall(name: str, reports: dict[tuple[str, str], list[str]], embed
           f"after the cross-run memo: {checker.calls}; {seconds:.2f} s")
 
 
+def bench_comprehensiveness(name: str, reports: dict[tuple[str, str], list[str]]) -> None:
+    from argue_eval.measures.comprehensiveness import score_topic
+
+    topics = read_nugget_topics(str(REPO / "nuggets" / "sample" / "nuggets.jsonl"))
+    atoms = {t: [Fact(f"{n.nugget_id}#{i + 1}", a.text, n.question, (a.text,))
+                 for n in topic.nuggets if not n.negative for i, a in enumerate(n.answers)]
+             for t, topic in topics.items()}
+    checker = JudgeFactChecker(make_judge("lexical"))
+    judged = total = 0
+    start = time.perf_counter()
+    for (_, topic), sentences in reports.items():
+        counts, _ = score_topic(sentences, atoms[topic], checker)
+        judged += counts["pairs_judged"]
+        total += counts["pairs_all"]
+    seconds = time.perf_counter() - start
+    print(f"comprehensiveness, {name}: {len(reports)} reports; pairs judged {judged} of {total} "
+          f"(ratio {judged / total:.3f}); {checker.calls} distinct questions; "
+          f"{1000 * seconds / len(reports):.1f} ms per report")
+
+
 def bench_icat(name: str, reports: dict[tuple[str, str], list[str]], index: PassageIndex) -> None:
     topics = read_nugget_topics(str(REPO / "nuggets" / "sample" / "nuggets.jsonl"))
     aspects = {t: [Aspect(n.nugget_id, n.question, frozenset(d for a in n.answers for d in a.doc_ids))
@@ -122,6 +144,8 @@ def main() -> None:
     embed = embedder()
     bench_longrecall("sample track", sample, embed)
     bench_longrecall(f"generated round ({args.runs} runs)", larger, embed)
+    bench_comprehensiveness("sample track", sample)
+    bench_comprehensiveness(f"generated round ({args.runs} runs)", larger)
     index = PassageIndex(list(iter_collection(REPO / "topics" / "sample" / "collection.jsonl")))
     bench_icat("sample track", sample, index)
     bench_icat(f"generated round ({args.runs} runs)", larger, index)

@@ -34,7 +34,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def invoke(*args: str) -> str:
-    if args[0] in ("icat", "longrecall"):
+    if args[0] in ("icat", "longrecall", "comprehensiveness"):
         args = (*args, "--no-cache")
     result = CliRunner().invoke(cli, list(args))
     if result.exit_code != 0:
@@ -73,11 +73,22 @@ def neuclir_sample(path: Path, work: Path, semantic: str) -> None:
     invoke("longrecall", str(own), str(shifted), "--nuggets", str(path), "-o", str(out), "-q", "--semantic", semantic)
     values = macro(out, "longrecall")
     answer = macro(out, "answer_recall")
+    comp_out = work / "neuclir-comp.tsv"
+    invoke("comprehensiveness", str(own), str(shifted), "--nuggets", str(path), "-o", str(comp_out), "-q",
+           "--details", str(work / "neuclir-comp.jsonl"))
+    comp = macro(comp_out, "comprehensiveness")
+    basis = [json.loads(line) for line in (work / "neuclir-comp.jsonl").read_text().splitlines()[1:]]
     print(f"NeuCLIR 2024 sample ({len(reports)} topics, gold reports vs nuggets):")
     print(f"  longrecall    own {values['gold']:.3f}  shifted {values['gold-shifted']:.3f}  "
           f"difference {values['gold'] - values['gold-shifted']:.3f}  (target >= 0.3)")
     print(f"  answer_recall own {answer['gold']:.3f}  shifted {answer['gold-shifted']:.3f}")
-    print(f"  all values in [0, 1]: {all_values_in_range(out, ('longrecall', 'answer_recall', 'lcs_recall'))}")
+    print(f"  comprehensiveness own {comp['gold']:.3f}  shifted {comp['gold-shifted']:.3f}  "
+          f"difference {comp['gold'] - comp['gold-shifted']:.3f}  (issue 11 target >= 0.2)")
+    for record in basis:
+        if record["run_id"] == "gold":
+            print(f"    topic {record['request_id']}: uncovered basis {[b['statement'] for b in record['basis']]}")
+    print(f"  all values in [0, 1]: {all_values_in_range(out, ('longrecall', 'answer_recall', 'lcs_recall'))} "
+          f"{all_values_in_range(comp_out, ('comprehensiveness',))}")
 
 
 def judge_dev(directory: Path, work: Path, semantic: str) -> None:

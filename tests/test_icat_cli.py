@@ -88,8 +88,8 @@ def test_rerun_is_byte_identical_and_reuses_the_cache(repo, tmp_path, sample):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--claims", "llm"], "LLM backend, which is not available yet"),
-    (["--aspects", "llm"], "LLM backend, which is not available yet"),
+    (["--claims", "llm"], "atomic-claim decomposition by the LLM is not built yet"),
+    (["--aspects", "llm"], "aspect generation by the LLM is not built yet"),
     (["--judge", "bogus"], "unknown judge 'bogus'"),
     (["--passage-overlap", "200"], "must be smaller than --passage-words"),
 ])
@@ -98,3 +98,24 @@ def test_user_errors_are_one_line_exit_2(repo, tmp_path, args, message):
     assert result.exit_code == 2
     assert message in result.output and "Traceback" not in result.output
     assert not out.exists()
+
+
+def test_icat_m_through_qrels_subtopics(tmp_path):
+    # two subtopics of s01 bound to documents the careful run's claims are grounded in, one to an unrelated one
+    qrels = tmp_path / "diversity.qrels"
+    qrels.write_text("s01 1 nw-0001 1\ns01 2 nw-0002 1\ns01 3 nw-0099 1\ns01 3 nw-0001 0\n")
+    out = tmp_path / "q.tsv"
+    result = CliRunner().invoke(cli, ["icat", str(REPO / "runs" / "sample" / "careful.jsonl"), "--qrels", str(qrels),
+                                      "--collection", str(REPO / "topics" / "sample" / "collection.jsonl"),
+                                      "-o", str(out), "-q", "--no-cache", "--details", str(tmp_path / "q.jsonl")])
+    assert result.exit_code == 0, result.output
+    values = {(r.request_id, r.metric): r.value for r in read_scores(out)}
+    assert values[("s01", "aspects")] == 3
+    details = [json.loads(line) for line in (tmp_path / "q.jsonl").read_text().splitlines()]
+    assert details[0]["settings"]["aspects"] == "qrels" and details[0]["settings"]["alignment"] == "bindings"
+    covered = {a["aspect_id"]: a["covered"] for a in details[1]["aspects"]}
+    evidence = {c["evidence"]["doc_id"] for c in details[1]["claims"] if c["status"] == "grounded"}
+    # a subtopic is covered exactly when some grounded claim's first entailing document is bound to it
+    assert covered == {"s01/1": "nw-0001" in evidence, "s01/2": "nw-0002" in evidence, "s01/3": False}
+    assert sum(covered.values()) == 2  # the careful run grounds claims in nw-0001 and nw-0002
+    assert values[("s01", "icat_coverage")] == sum(covered.values()) / 3

@@ -80,3 +80,17 @@ def test_reference_reports_as_facts_and_agree_runs_on_the_table(tmp_path):
 def test_user_errors(tmp_path, facts, message):
     result, out, _ = longrecall(tmp_path, facts=facts)
     assert result.exit_code == 2 and message in result.output and not out.exists()
+
+
+def test_fact_unit_answer_counts_each_answer(tmp_path):
+    from argue_eval.formats import read_nuggets
+
+    bank = REPO / "nuggets" / "sample" / "nuggets.jsonl"
+    expected = {t.request_id: sum(len(n.answers) for n in t.nuggets if not n.negative) for t in read_nuggets(bank)}
+    result, out, details = longrecall(tmp_path, "--fact-unit", "answer", runs=RUNS[:1])
+    assert result.exit_code == 0, result.output
+    facts = {r.request_id: r.value for r in read_scores(out) if r.metric == "facts" and r.request_id != "all"}
+    assert facts == expected
+    lines = [json.loads(line) for line in details.read_text().splitlines()]
+    assert lines[0]["settings"]["fact_unit"] == "answer"
+    assert all("#" in fact["fact_id"] for record in lines[1:] for fact in record["facts"])

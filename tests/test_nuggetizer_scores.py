@@ -75,3 +75,34 @@ def test_run_id_defaults_to_the_file_name_and_duplicates_are_refused(tmp_path):
     assert {r.run_id for r in read_scores(out)} == {"A"}
     result, _ = run(tmp_path, ANSWER_1, ANSWER_1)
     assert result.exit_code == 2 and "second answer" in result.output
+
+
+def test_judge_assignments_labels():
+    from argue_eval.measures.nuggetizer import judge_assignments
+
+    nuggets = [("given, attested", "vital", None), ("given, not attested", "okay", None), ("not given", "vital", None),
+               ("fact unjudged", "okay", None), ("attestation unknown", "vital", None)]
+    found = {0: 0, 1: 1, 2: None, 4: 2}
+    attested = {0: True, 1: False, 2: None}
+    labels = [a.assignment for a in judge_assignments([], nuggets, found, attested.get)]
+    assert labels == ["support", "partial_support", "not_support", None, None]
+
+
+def test_judged_by_our_backends_on_the_sample_track(tmp_path):
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    out = tmp_path / "n.tsv"
+    runs = [str(repo / "runs" / "sample" / f"{name}.jsonl") for name in ("careful", "no-citations")]
+    result = CliRunner().invoke(cli, ["nuggetizer", "--run", *runs, "--nuggets", str(repo / "nuggets" / "sample" / "nuggets.jsonl"),
+                                      "--collection", str(repo / "topics" / "sample" / "collection.jsonl"),
+                                      "-o", str(out), "-q", "--cache", str(tmp_path / "cache.sqlite")])
+    assert result.exit_code == 0, result.output
+    v = {(r.run_id, r.request_id, r.metric): r.value for r in read_scores(out)}
+    # a run without citations can give nuggets (partial support) but never attest them: strict scores are 0
+    assert v[("no-citations", "all", "strict_all_macro")] == 0 and v[("no-citations", "all", "all_macro")] > 0
+    assert v[("no-citations", "all", "support")] == 0
+    assert v[("no-citations", "all", "all_micro")] == pytest.approx(
+        0.5 * v[("no-citations", "all", "partial_support")] / v[("no-citations", "all", "nuggets")])
+    assert v[("careful", "all", "strict_all_macro")] > 0.8
+    assert 0 <= v[("careful", "all", "all_macro")] <= 1

@@ -5,7 +5,7 @@ import click
 
 from ._measures import measure_judge_options
 
-ASPECT_SOURCES = ("nuggets", "request", "llm")
+ASPECT_SOURCES = ("nuggets", "request", "qrels", "llm")
 CLAIM_SOURCES = ("sentences", "llm")
 
 
@@ -16,6 +16,9 @@ CLAIM_SOURCES = ("sentences", "llm")
               help="Nuggets: each nugget question is an aspect, bound to its answers' documents (ICAT-M).")
 @click.option("--requests", default=None, metavar="R",
               help="Requests: with --aspects request, their aspects field; otherwise only the topic set.")
+@click.option("--qrels", default=None, metavar="Q",
+              help="With --aspects qrels: TREC diversity qrels whose second column is the subtopic; each "
+                   "subtopic is an aspect bound to its documents with relevance > 0.")
 @click.option("--collection", required=True, metavar="C",
               help="JSONL collection (doc_id/text/title) that grounds the claims, indexed in memory.")
 @click.option("-o", "--output", required=True, metavar="OUT.tsv", help="Score table (long TSV); '-' for stdout.")
@@ -25,7 +28,8 @@ CLAIM_SOURCES = ("sentences", "llm")
 @click.option("--claims", type=click.Choice(CLAIM_SOURCES), default="sentences", show_default=True,
               help="sentences: one claim per report sentence. llm: atomic claims from the LLM backend.")
 @click.option("--aspects", type=click.Choice(ASPECT_SOURCES), default=None,
-              help="nuggets (default with --nuggets), request (the requests' aspects), llm (generated).")
+              help="nuggets (default with --nuggets), request (the requests' aspects), qrels (subtopics of "
+                   "--qrels), llm (generated).")
 @click.option("--alignment", type=click.Choice(("bindings", "judge")), default=None,
               help="bindings (ICAT-M; default when aspects are bound to documents): a grounded claim covers "
                    "the aspects of its first entailing document. judge (ICAT-S/A): the judge decides.")
@@ -43,7 +47,7 @@ CLAIM_SOURCES = ("sentences", "llm")
               help="A topic with aspects but no report in a run: scored with no claims (zero) or left out.")
 @measure_judge_options
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")
-def command(more_runs, runs, nuggets, requests, collection, output, details_path, claims, aspects, alignment,
+def command(more_runs, runs, nuggets, requests, qrels, collection, output, details_path, claims, aspects, alignment,
             retriever, k, passage_words, passage_overlap, judge_spec, beta, missing_topics, judge_option,
             nli_model, cache_path, no_cache, quiet) -> None:
     """Score runs with ICAT: factuality of claims grounded in the collection, coverage of aspects.
@@ -61,10 +65,11 @@ def command(more_runs, runs, nuggets, requests, collection, output, details_path
       argue-eval compare icat.tsv --metric icat
     """
     from ..errors import ArgueError
+    from ..model import natural_key
     from ..measures import TopicCounts, family_rows
     from ..measures.entail import JudgeAligner, JudgeEntailer
     from ..measures.icat import Aspect, ReportClaims, family, score_topics
-    from ..progress import progress
+    from ..progress import progress, progress_bar
     from ..search import iter_collection
     from ..search.passages import PassageIndex
     from ._measures import (echo_note, make_entailer_judge, open_cache, read_nugget_topics, read_runs, report_sentences,
@@ -75,15 +80,17 @@ def command(more_runs, runs, nuggets, requests, collection, output, details_path
     if not runs:
         raise ArgueError("--run: give at least one run file")
     if claims == "llm":
-        raise ArgueError("--claims llm: atomic-claim decomposition needs the LLM backend, which is not "
-                         "available yet; use --claims sentences")
+        raise ArgueError("--claims llm: atomic-claim decomposition by the LLM is not built yet; use --claims "
+                         "sentences (the LLM can still judge entailment: --judge llm)")
     if aspects is None:
-        aspects = "nuggets" if nuggets else "request"
+        aspects = "nuggets" if nuggets else ("qrels" if qrels else "request")
     if aspects == "llm":
-        raise ArgueError("--aspects llm: generated aspects need the LLM backend, which is not available yet; "
-                         "use --aspects nuggets or request")
+        raise ArgueError("--aspects llm: aspect generation by the LLM is not built yet; use --aspects "
+                         "nuggets, request or qrels")
     if aspects == "nuggets" and not nuggets:
         raise ArgueError("--aspects nuggets needs --nuggets")
+    if aspects == "qrels" and not qrels:
+        raise ArgueError("--aspects qrels needs --qrels (diversity qrels: topic subtopic doc relevance)")
     if aspects == "request" and not requests:
         raise ArgueError("--aspects request needs --requests (their aspects field)")
     if passage_overlap >= passage_words:
@@ -98,6 +105,17 @@ def command(more_runs, runs, nuggets, requests, collection, output, details_path
                 Aspect(n.nugget_id, n.question, frozenset(d for a in n.answers for d in a.doc_ids),
                        tuple(a.text for a in n.answers))
                 for n in topic.nuggets if not n.negative]
+    if aspects == "qrels":
+        from ..formats import read_qrels
+
+        subtopics: dict[str, dict[str, set[str]]] = {}
+        for row in read_qrels(qrels):
+            docs = subtopics.setdefault(row.query_id, {}).setdefault(row.iteration, set())
+            if row.relevance > 0:
+                docs.add(row.doc_id)
+        topic_aspects = {topic: [Aspect(f"{topic}/{sub}", f"subtopic {sub}", frozenset(docs))
+                                 for sub, docs in sorted(subs.items(), key=lambda item: natural_key(item[0]))]
+                         for topic, subs in subtopics.items()}
     if requests:
         from ..formats import read_requests
 
@@ -137,17 +155,22 @@ def command(more_runs, runs, nuggets, requests, collection, output, details_path
             items.append(ReportClaims(run_id, request_id, None if report is None else report_sentences(report)))
 
     judge = make_entailer_judge(judge_spec, judge_option, nli_model)
+    if collection.startswith("irds:") or Path(collection).is_dir():
+        raise ArgueError(f"--collection {collection}: icat indexes a JSONL collection in memory; ir_datasets and "
+                         "Lucene collections are not supported yet (export the documents to JSONL)")
     documents = list(progress(iter_collection(Path(collection)), desc="reading collection", unit="doc"))
     if not documents:
         raise ArgueError(f"{collection}: the collection holds no document")
     index = PassageIndex(documents, retriever, passage_words, passage_overlap)
     cache = open_cache(cache_path, no_cache)
+    bar = progress_bar("icat: entailment questions", unit="q")
     try:
-        entailer = JudgeEntailer(judge, cache=cache)
+        entailer = JudgeEntailer(judge, cache=cache, progress=bar.update)
         aligner = JudgeAligner(judge, cache=cache) if alignment == "judge" else None
         results = score_topics(items, topic_aspects, index.search, entailer, k=k, alignment=alignment,
                                align=aligner)
     finally:
+        bar.close()
         if cache is not None:
             cache.close()
     params = {"k": k, "passage_words": passage_words, "passage_overlap": passage_overlap}

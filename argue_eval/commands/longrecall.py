@@ -124,11 +124,16 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
 
     settings = Settings(jaccard_threshold, lcs_threshold, fuzzy_ratio, lexical_k, cosine_threshold, semantic_k,
                         substring_threshold)
+    from ..progress import progress_bar
+
     cache = open_cache(cache_path, no_cache)
+    bar = progress_bar("longrecall: entailment questions", unit="q")
     try:
-        checker = JudgeFactChecker(make_entailer_judge(judge_spec, judge_option, nli_model), cache=cache)
+        checker = JudgeFactChecker(make_entailer_judge(judge_spec, judge_option, nli_model), cache=cache,
+                                   progress=bar.update)
         results = score_topics(items, checker, settings, embed)
     finally:
+        bar.close()
         if cache is not None:
             cache.close()
     params = {**settings.params(), "semantic": int(embed is not None)}

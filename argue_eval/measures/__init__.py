@@ -12,6 +12,7 @@ family         what it measures                                              mod
 ``icat``       ICAT: grounded claims (factuality) x covered aspects          ``measures.icat``
 ``longrecall`` LongRecall: reference facts entailed by the report (recall)   ``measures.longrecall``
 ``nuggetizer`` TREC RAG nuggetizer scores (vital / all, strict, weighted)      ``measures.nuggetizer``
+``comprehensiveness`` context clusters reached in the entailment graph     ``measures.comprehensiveness``
 =============  ============================================================  =====================
 """
 from __future__ import annotations
@@ -30,6 +31,7 @@ FAMILIES: dict[str, str] = {
     "icat": "argue_eval.measures.icat:family",
     "longrecall": "argue_eval.measures.longrecall:family",
     "nuggetizer": "argue_eval.measures.nuggetizer:family",
+    "comprehensiveness": "argue_eval.measures.comprehensiveness:family",
 }
 """Family name -> ``module:attribute``: a ``Family``, or a function of the family's parameters returning one."""
 

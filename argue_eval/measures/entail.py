@@ -199,10 +199,12 @@ class JudgeFactChecker:
     process; ``calls`` counts the questions really asked.
     """
 
-    def __init__(self, judge: JudgeBackend, batch_size: int = 256, cache: Any = None) -> None:
+    def __init__(self, judge: JudgeBackend, batch_size: int = 256, cache: Any = None,
+                 progress: Callable[[int], None] | None = None) -> None:
         self.judge = judge
         self.cache = cache
         self.batch_size = batch_size
+        self.progress = progress
         self.calls = 0
         self._memo: dict[Any, bool | None] = {}
 
@@ -239,6 +241,8 @@ class JudgeFactChecker:
             for question, verdict in zip(batch, ask_judge(self.judge, batch, self.cache)):
                 self._memo[question.key] = None if verdict is None else bool(verdict.value)
             self.calls += len(batch)
+            if self.progress is not None:
+                self.progress(len(batch))
         results: list[bool | None] = []
         for keys in asks:
             values = [self._memo[key] for key in keys]

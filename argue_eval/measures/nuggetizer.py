@@ -77,3 +77,28 @@ def details(run_id: str, request_id: str, nuggets: list[Assigned], okay_weight: 
                      "credit": CREDIT.get(n.assignment or "", None),
                      **({"unjudged": True} if n.assignment not in CREDIT else {})} for n in nuggets],
     }
+
+
+def judge_assignments(sentences: list[tuple[str, tuple[str, ...]]], nuggets: list[tuple[str, str | None, Any]],
+                      found: dict[int, int | None], attested: Any) -> list[Assigned]:
+    """Assignments made by our judges: ``support`` when a sentence gives the nugget and one of its cited
+    documents attests that sentence, ``partial_support`` when it is given but no citation attests it,
+    ``not_support`` when no sentence gives it, ``None`` (unjudged) when either answer could not be judged.
+
+    ``nuggets`` are ``(text, importance, fact)``; ``found`` maps a nugget's position to the index of the
+    sentence that gives it (``None``: given by none), positions absent from it could not be judged;
+    ``attested(sentence_index)`` says whether a cited document supports that sentence (``None``: unknown).
+    """
+    out = []
+    for position, (text, importance, _) in enumerate(nuggets):
+        if position not in found:
+            out.append(Assigned(text, importance, None))
+            continue
+        index = found[position]
+        if index is None:
+            out.append(Assigned(text, importance, "not_support"))
+            continue
+        support = attested(index)
+        label = None if support is None else ("support" if support else "partial_support")
+        out.append(Assigned(text, importance, label))
+    return out

@@ -1,0 +1,125 @@
+"""``argue-eval comprehensiveness``: the NLI-graph comprehensiveness of Dejl et al., per run and topic."""
+from __future__ import annotations
+
+import re
+
+import click
+
+from ._measures import measure_judge_options
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+
+
+@click.command("comprehensiveness")
+@click.argument("more_runs", nargs=-1, metavar="[RUN]...")
+@click.option("--run", "runs", multiple=True, metavar="RUN", help="Run file (any run format); repeat for several.")
+@click.option("--nuggets", default=None, metavar="N",
+              help="Context atoms from a nugget bank: each answer, stated with its question.")
+@click.option("--context", default=None, metavar="FILE",
+              help="Context atoms from a JSONL file: {request_id, statements: [...]} (one atom each) or "
+                   "{request_id, texts: [...]} (one atom per sentence).")
+@click.option("-o", "--output", required=True, metavar="OUT.tsv", help="Score table (long TSV); '-' for stdout.")
+@click.option("--details", "details_path", default=None, metavar="D.jsonl",
+              help="One JSON line per run x topic: covered, uncovered and unjudged clusters, the uncovered "
+                   "basis (what the report should have said) and the entailment edges.")
+@click.option("--min-overlap", type=click.FloatRange(0, 1), default=0.1, show_default=True,
+              help="Pairs whose fuzzy token Jaccard is below this are not asked (no edge).")
+@click.option("--e2e", is_flag=True, help="The end-to-end variant (one LLM call per report).")
+@click.option("--missing-topics", type=click.Choice(("zero", "skip")), default="zero", show_default=True,
+              help="A topic with context but no report in a run: scored with no response atoms, or left out.")
+@measure_judge_options
+@click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")
+def command(more_runs, runs, nuggets, context, output, details_path, min_overlap, e2e, missing_topics, judge_spec,
+            judge_option, nli_model, cache_path, no_cache, quiet) -> None:
+    """Score runs with comprehensiveness: context statements reached through entailments from the report.
+
+    Response atoms (report sentences) and context atoms (nugget answers, or context statements) are
+    nodes; the judge's entailments (response -> context, context -> context) are edges; equivalent atoms
+    are merged (strongly connected components). comprehensiveness = covered / (covered + uncovered)
+    context clusters. The details list, per topic, the uncovered basis: the statements the report
+    would have had to add. Pairs sharing few words are pruned before judging (pairs_judged vs pairs_all).
+
+    \b
+    Example (the shipped sample track):
+      argue-eval comprehensiveness --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          -o comprehensiveness.tsv --details comprehensiveness.jsonl
+    """
+    from ..errors import ArgueError, InputError
+    from ..measures import TopicCounts, family_rows
+    from ..measures.comprehensiveness import family, score_topic
+    from ..measures.entail import JudgeFactChecker
+    from ..measures.longrecall import Fact
+    from ._measures import (make_entailer_judge, open_cache, read_nugget_topics, read_runs, report_sentences,
+                            summary, topic_order, write_outputs)
+
+    runs = tuple(runs) + tuple(more_runs)
+    if not runs:
+        raise ArgueError("--run: give at least one run file")
+    if bool(nuggets) == bool(context):
+        raise ArgueError("give the context with exactly one of --nuggets or --context")
+    if e2e:
+        raise ArgueError("--e2e: the end-to-end variant (one LLM call per report) is not built yet; the NLI-graph "
+                         "variant can use the LLM as its judge: --judge llm")
+
+    atoms: dict[str, list[Fact]] = {}
+    if nuggets:
+        for request_id, topic in read_nugget_topics(nuggets).items():
+            atoms[request_id] = [Fact(f"{n.nugget_id}#{i + 1}", a.text, n.question, (a.text,))
+                                 for n in topic.nuggets if not n.negative for i, a in enumerate(n.answers)]
+    else:
+        from ..jsonio import iter_jsonl
+
+        for line, record in iter_jsonl(context):
+            request_id = record.get("request_id")
+            if not isinstance(request_id, (str, int)) or isinstance(request_id, bool):
+                raise InputError(context, line, "request_id", "expected the topic id")
+            if "statements" in record:
+                texts = record["statements"]
+                split = False
+            else:
+                texts = record.get("texts")
+                split = True
+            if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+                raise InputError(context, line, "statements" if not split else "texts", "expected a list of strings")
+            pieces = [p.strip() for t in texts for p in (_SENTENCE_END.split(t) if split else [t]) if p.strip()]
+            existing = atoms.setdefault(str(request_id), [])
+            existing.extend(Fact(f"{request_id}-c{len(existing) + i + 1}", p) for i, p in enumerate(pieces))
+
+    reports = read_runs(runs)
+    by_key = {(r.run_id, r.request_id): r for r in reports}
+    run_ids = list(dict.fromkeys(r.run_id for r in reports))
+    topics = topic_order(atoms)
+    from ..progress import progress_bar
+
+    cache = open_cache(cache_path, no_cache)
+    bar = progress_bar("comprehensiveness: entailment questions", unit="q")
+    results, records = [], []
+    try:
+        checker = JudgeFactChecker(make_entailer_judge(judge_spec, judge_option, nli_model), cache=cache,
+                                   progress=bar.update)
+        for run_id in run_ids:
+            for request_id in topics:
+                report = by_key.get((run_id, request_id))
+                if report is None and missing_topics == "skip":
+                    continue
+                sentences = [] if report is None else report_sentences(report)
+                counts, detail = score_topic(sentences, atoms[request_id], checker, min_overlap)
+                results.append(TopicCounts(run_id, request_id, counts))
+                records.append({"measure": "comprehensiveness", "run_id": run_id, "request_id": request_id,
+                                **({"missing_report": True} if report is None else {}), "counts": counts, **detail})
+    finally:
+        bar.close()
+        if cache is not None:
+            cache.close()
+    rows = family_rows(family(min_overlap=min_overlap), results)
+    header = {"measure": "comprehensiveness", "settings": {
+        "min_overlap": min_overlap, "context": "nuggets" if nuggets else "context", "judge": checker.identity(),
+        "variant": "nli-graph", "missing_topics": missing_topics}}
+    write_outputs(rows, output, [header] + records, details_path)
+    judged = sum(r.counts["pairs_judged"] for r in results)
+    total = sum(r.counts["pairs_all"] for r in results)
+    click.echo(f"comprehensiveness: {len(run_ids)} run(s), {len(topics)} topic(s); {judged} of {total} pairs judged "
+               f"({checker.calls} distinct questions)" + ("" if output == "-" else f" -> {output}"), err=True)
+    if output != "-" and not quiet:
+        click.echo(summary(rows, ["comprehensiveness_macro", "comprehensiveness_micro"],
+                           "comprehensiveness, macro and micro over topics:"), nl=False)
