@@ -302,3 +302,16 @@ def test_a_summary_repeats_the_report_and_needs_no_citation() -> None:
     assert verdict(ask("requires_citation", summary)).value is False
     # an absence in the sources is a statement about the sources, not a claim about the world
     assert verdict(ask("requires_citation", "The reports give no figure for the cost of the repairs.")).value is False
+
+
+def test_the_stemmer_in_use_gives_the_pure_python_snowball_stems():
+    """PyStemmer (C) is picked up when installed; it must stem exactly as the pure-Python Snowball stemmer."""
+    from snowballstemmer.english_stemmer import EnglishStemmer
+
+    from argue_eval.judges.text import _STEMMER
+
+    reference = EnglishStemmer()
+    words = ["suicides", "increased", "generously", "flooding", "organizations", "hopefulness", "died", "running",
+             "transliteration", "communities", "arguing", "bleached", "reefs", "cyclists", "nationalization"]
+    assert [_STEMMER.stemWord(w) for w in words] == [reference.stemWord(w) for w in words]
+    assert reference.stemWord("suicides") == "suicid" and reference.stemWord("generously") == "generous"

@@ -136,6 +136,18 @@ def _plain_number(item: tuple[str, str, int]) -> float | None:
     return None
 
 
+_SPECIAL_WORDS = frozenset(_NUMBER_WORDS) | frozenset(_MONTHS) | {"per"}
+"""Words the tokenizer reads in context (numbers, months, "per cent"); every other word is ``_word_token``."""
+
+
+@lru_cache(maxsize=131072)
+def _word_token(word: str) -> Token:
+    """The token of an ordinary word: a flagged stopword (single letters too, except "i"), or its stem."""
+    if word in STOPWORDS or (len(word) == 1 and word != "i"):
+        return Token(word, word, stop=True)
+    return Token(stem(word), word)
+
+
 def _tokenize(text: str) -> tuple[list[Token], list[int]]:
     """Tokens of ``text`` and, for each, the index of the whitespace-separated word it starts in."""
     folded = _LETTER_HYPHEN_DIGIT.sub(r"\1", _fold(text))  # "COVID-19" is a name, not the number 19
@@ -152,10 +164,15 @@ def _tokenize(text: str) -> tuple[list[Token], list[int]]:
     out: list[Token] = []
     offsets: list[int] = []
     i = 0
-    while i < len(raw):
+    n_raw = len(raw)
+    while i < n_raw:
         kind, value, offset = raw[i]
-        nxt = raw[i + 1] if i + 1 < len(raw) else None
         offsets.append(offset)
+        if kind == "word" and value not in _SPECIAL_WORDS:  # the common case: an ordinary word
+            out.append(_word_token(value))
+            i += 1
+            continue
+        nxt = raw[i + 1] if i + 1 < n_raw else None
         if kind == "word" and value in _NUMBER_WORDS and not (value == "one" and nxt and nxt[1] in ("of",)):
             number: float | None = float(_NUMBER_WORDS[value])
             kind = "num"
@@ -200,10 +217,7 @@ def _tokenize(text: str) -> tuple[list[Token], list[int]]:
                 out.append(Token(_MONTHS[word], word))
                 i += 1
                 continue
-        if word in STOPWORDS or (len(word) == 1 and word not in ("i",)):
-            out.append(Token(word, word, stop=True))
-        else:
-            out.append(Token(stem(word), word))
+        out.append(_word_token(word))
         i += 1
     positions = [bisect_right(word_starts, offset) - 1 for offset in offsets]
     return out, positions
