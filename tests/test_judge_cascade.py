@@ -5,6 +5,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from argue_eval.errors import InputError
 from argue_eval.judges.base import JudgeBackend, Question, Verdict, make_key
 from argue_eval.judges.cascade import CascadeJudge
 
@@ -122,8 +123,9 @@ def test_close_closes_every_member_and_bad_options_are_refused():
     assert cascade.kinds == {"attested", "answers"}
     cascade.close()
     assert all(member.closed for member in members)
-    with pytest.raises(ValueError, match="between 0 and 1"):
+    with pytest.raises(InputError) as error:
         CascadeJudge(members, threshold=1.5)
+    assert str(error.value) == "--judge-option: cascade.threshold: expected a confidence between 0 and 1, found 1.5"
     with pytest.raises(ValueError, match="at least one"):
         CascadeJudge([])
 
@@ -155,3 +157,14 @@ def test_a_cascade_of_real_semantic_judges_routes_unsure_answers_to_the_second()
     assert [v.provenance["cascade"]["stage"] for v in verdicts] == [2, 2]
     assert all(v.provenance["attested_threshold"] == 0.3 for v in verdicts)  # the lenient member answered
     assert cascade.identity()["members"][0]["attested_threshold"] == 0.99
+
+
+def test_plan_calls_adds_up_the_members_plans_for_the_kinds_each_supports():
+    class Planned(Scripted):
+        def plan_calls(self, questions):
+            return {q.kind: 2 for q in questions}
+
+    cheap = Scripted("cheap", {"attested"}, {})  # a heuristic judge makes no model calls
+    dear = Planned("dear", {"attested", "answers"}, {})
+    plan = CascadeJudge([cheap, dear]).plan_calls([ask("attested", "a"), ask("answers", "b"), ask("negative", "c")])
+    assert plan == {"attested": 2, "answers": 2}

@@ -22,6 +22,7 @@ import dataclasses
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ..errors import InputError
 from .base import JudgeBackend, Question, Verdict
 
 __all__ = ["CascadeJudge", "DEFAULT_CASCADE_THRESHOLD"]
@@ -38,9 +39,10 @@ class CascadeJudge(JudgeBackend):
     def __init__(self, judges: Sequence[JudgeBackend], threshold: float = DEFAULT_CASCADE_THRESHOLD):
         if len(judges) < 1:
             raise ValueError("a cascade needs at least one judge")
+        if not isinstance(threshold, (int, float)) or not 0.0 <= float(threshold) <= 1.0:
+            raise InputError("--judge-option", None, "cascade.threshold",
+                             f"expected a confidence between 0 and 1, found {threshold!r}")
         threshold = float(threshold)
-        if not 0.0 <= threshold <= 1.0:
-            raise ValueError(f"the cascade threshold is a confidence between 0 and 1, got {threshold}")
         self.judges: tuple[JudgeBackend, ...] = tuple(judges)
         self.threshold = threshold
         # Instance attribute over the ClassVar: a cascade answers whatever one of its members answers.
@@ -93,6 +95,18 @@ class CascadeJudge(JudgeBackend):
             for position in sorted(unanswered_final):  # a member that skipped a position it was asked
                 yield position, None
             pending = [position for position in pending if position not in unanswered_final]
+
+    def plan_calls(self, questions: Sequence[Question]) -> dict[str, int]:
+        """At most this many model calls per kind (``judge --dry-run``): each member's plan for the questions
+        it supports, as if every earlier member were unsure of all of them."""
+        calls: dict[str, int] = {}
+        for judge in self.judges:
+            planner = getattr(judge, "plan_calls", None)
+            if planner is None:
+                continue
+            for kind, count in planner([q for q in questions if q.kind in judge.kinds]).items():
+                calls[kind] = calls.get(kind, 0) + count
+        return calls
 
     def answer_many(self, questions: Sequence[Question]) -> list[Verdict | None]:
         answers: list[Verdict | None] = [None] * len(questions)
