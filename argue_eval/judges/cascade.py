@@ -3,15 +3,16 @@
 ``CascadeJudge([lexical, semantic], threshold=0.75)`` sends every question to the first judge that can
 answer its kind. A verdict whose confidence is at least ``threshold`` stands; a verdict below it, or no
 verdict at all, sends the question on to the next judge that supports its kind. The last judge that
-supports a kind has the final word, whatever its confidence: there is nobody left to ask. A question no
-member supports stays unanswered (``None``), which the runner reports rather than guessing.
+supports a kind has the final word when it gives one, whatever its confidence: nobody is left to ask.
+A question no member supports stays unanswered (``None``), which the runner reports rather than guessing.
 
 Two choices worth knowing:
 
 - A verdict without a confidence (a judge that states none) counts as sure: it is not below the threshold.
-- When the last judge fails (``None``), the question stays unanswered even if an earlier judge gave an
-  unsure verdict. ``None`` means "could not judge", which the runner retries on the next run; quietly
-  keeping the less sure answer instead would be cached and never retried with the better judge.
+- When the later judges give no verdict at all (a semantic judge without the request to compare with, an
+  NLI judge without the document text), the most recent unsure verdict stands, marked ``"fallback": true``
+  in its provenance: an unsure answer that says who gave it and how sure it was beats a question left
+  unanswered. Only when no member gives a verdict is the question unanswered (``None``, retried next run).
 
 Routing is all the cascade does: it reads no text itself. Each verdict keeps the name of the member that
 answered (``Verdict.judge``) and gains a ``cascade`` entry in its provenance saying which stage answered.
@@ -22,6 +23,7 @@ import dataclasses
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from ..errors import InputError
 from .base import JudgeBackend, Question, Verdict
 
 __all__ = ["CascadeJudge", "DEFAULT_CASCADE_THRESHOLD"]
@@ -38,9 +40,10 @@ class CascadeJudge(JudgeBackend):
     def __init__(self, judges: Sequence[JudgeBackend], threshold: float = DEFAULT_CASCADE_THRESHOLD):
         if len(judges) < 1:
             raise ValueError("a cascade needs at least one judge")
+        if not isinstance(threshold, (int, float)) or not 0.0 <= float(threshold) <= 1.0:
+            raise InputError("--judge-option", None, "cascade.threshold",
+                             f"expected a confidence between 0 and 1, found {threshold!r}")
         threshold = float(threshold)
-        if not 0.0 <= threshold <= 1.0:
-            raise ValueError(f"the cascade threshold is a confidence between 0 and 1, got {threshold}")
         self.judges: tuple[JudgeBackend, ...] = tuple(judges)
         self.threshold = threshold
         # Instance attribute over the ClassVar: a cascade answers whatever one of its members answers.
@@ -65,34 +68,58 @@ class CascadeJudge(JudgeBackend):
 
     def iter_answers(self, questions: Sequence[Question]) -> Iterator[tuple[int, Verdict | None]]:
         """Yield each question's final verdict as soon as a stage settles it (the runner caches it then)."""
-        last_stage = {}  # kind -> index of the last member that supports it
+        last_stage: dict[str, int] = {}  # kind -> index of the last member that supports it
         for stage, judge in enumerate(self.judges):
             for kind in judge.kinds:
                 last_stage[kind] = stage
+        unsure: dict[int, tuple[Verdict, int]] = {}  # position -> the latest verdict below the threshold
         pending = [position for position, question in enumerate(questions) if question.kind in last_stage]
         for position, question in enumerate(questions):
             if question.kind not in last_stage:
                 yield position, None
         for stage, judge in enumerate(self.judges):
-            if not pending:
-                break
             asked = [position for position in pending if questions[position].kind in judge.kinds]
             if not asked:
                 continue
-            asked_set = set(asked)
             settled: set[int] = set()
             for offset, verdict in judge.iter_answers([questions[position] for position in asked]):
                 position = asked[offset]
                 final = last_stage[questions[position].kind] == stage
-                if final or (verdict is not None and self._sure(verdict)):
+                if verdict is not None and (final or self._sure(verdict)):
                     settled.add(position)
-                    yield position, None if verdict is None else self._stamp(verdict, stage)
+                    yield position, self._stamp(verdict, stage)
+                    continue
+                if verdict is not None:
+                    unsure[position] = (verdict, stage)
+                if final:  # nobody left to ask: the best we have
+                    settled.add(position)
+                    yield position, self._fallback(unsure.get(position))
+            for position in asked:  # a final member that skipped a position it was asked
+                if position not in settled and last_stage[questions[position].kind] == stage:
+                    settled.add(position)
+                    yield position, self._fallback(unsure.get(position))
             pending = [position for position in pending if position not in settled]
-            unanswered_final = [position for position in asked_set - settled
-                                if last_stage[questions[position].kind] == stage]
-            for position in sorted(unanswered_final):  # a member that skipped a position it was asked
-                yield position, None
-            pending = [position for position in pending if position not in unanswered_final]
+
+    def _fallback(self, earlier: tuple[Verdict, int] | None) -> Verdict | None:
+        if earlier is None:
+            return None
+        verdict, stage = earlier
+        stamped = self._stamp(verdict, stage)
+        assert stamped.provenance is not None
+        stamped.provenance["cascade"]["fallback"] = True
+        return stamped
+
+    def plan_calls(self, questions: Sequence[Question]) -> dict[str, int]:
+        """At most this many model calls per kind (``judge --dry-run``): each member's plan for the questions
+        it supports, as if every earlier member were unsure of all of them."""
+        calls: dict[str, int] = {}
+        for judge in self.judges:
+            planner = getattr(judge, "plan_calls", None)
+            if planner is None:
+                continue
+            for kind, count in planner([q for q in questions if q.kind in judge.kinds]).items():
+                calls[kind] = calls.get(kind, 0) + count
+        return calls
 
     def answer_many(self, questions: Sequence[Question]) -> list[Verdict | None]:
         answers: list[Verdict | None] = [None] * len(questions)

@@ -86,6 +86,11 @@ def answer_statement(question: str, answer: str) -> str:
     return f'The answer to the question "{question}" is {answer}.'
 
 
+def _option_error(option: str, message: str) -> InputError:
+    """A bad option value, located like the CLI flag that sets it (``--judge-option nli.NAME=VALUE``)."""
+    return InputError("--judge-option", None, f"nli.{option}", message)
+
+
 def _confidence(probability: float, threshold: float) -> float:
     return round(min(1.0, 0.5 + abs(probability - threshold)), 4)
 
@@ -109,13 +114,16 @@ class NLIJudge(JudgeBackend):
         cache_pairs: int = 200_000,
     ):
         for label, value in (("attested_threshold", attested_threshold), ("answers_threshold", answers_threshold)):
-            if not 0.0 <= float(value) <= 1.0:
-                raise ValueError(f"{label} is a probability between 0 and 1, got {value}")
-        if batch_size < 1 or max_length < 8 or cache_pairs < 1:
-            raise ValueError("batch_size and cache_pairs must be at least 1, max_length at least 8")
-        if passage_words < 1 or not 1 <= passage_stride <= passage_words:
-            raise ValueError(f"need passage_words >= 1 and 1 <= passage_stride <= passage_words, "
-                             f"got {passage_words} and {passage_stride}")
+            if not isinstance(value, (int, float)) or not 0.0 <= float(value) <= 1.0:
+                raise _option_error(label, f"expected a probability between 0 and 1, found {value!r}")
+        for label, value, least in (("batch_size", batch_size, 1), ("cache_pairs", cache_pairs, 1),
+                                    ("max_length", max_length, 8), ("passage_words", passage_words, 1),
+                                    ("passage_stride", passage_stride, 1)):
+            if not isinstance(value, int) or value < least:
+                raise _option_error(label, f"expected a whole number of at least {least}, found {value!r}")
+        if passage_stride > passage_words:
+            raise _option_error("passage_stride", f"expected at most passage_words ({passage_words}), "
+                                                  f"found {passage_stride}")
         if model_path is None or not str(model_path).strip():
             raise InputError(OPTION, None, None,
                              "the nli judge needs a local NLI model directory: --nli-model PATH "
@@ -256,6 +264,21 @@ class NLIJudge(JudgeBackend):
             asked = question.nugget.question if question.nugget is not None else ""
             return [(question.sentence, answer_statement(asked, answer))]
         return []
+
+    def plan_calls(self, questions: Sequence[Question]) -> dict[str, int]:
+        """(premise, hypothesis) pairs the model would read, per kind (``judge --dry-run``); an ``attested``
+        question whose document is not attached counts as one pair (it has at least one passage)."""
+        seen: set[tuple[str, str]] = set()
+        calls: dict[str, int] = {}
+        for question in questions:
+            if question.kind not in self.kinds:
+                continue
+            pairs = self._pairs(question)
+            fresh = [pair for pair in dict.fromkeys(pairs) if pair not in seen and pair not in self._probabilities]
+            seen.update(fresh)
+            count = len(fresh) if pairs or question.kind != "attested" else 1
+            calls[question.kind] = calls.get(question.kind, 0) + count
+        return calls
 
     def answer_many(self, questions: Sequence[Question]) -> list[Verdict | None]:
         asked = [self._pairs(question) if question.kind in self.kinds else [] for question in questions]

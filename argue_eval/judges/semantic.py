@@ -37,7 +37,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..errors import MissingDependencyError
+from ..errors import InputError, MissingDependencyError
 from .base import JudgeBackend, Question, Verdict
 from .passages import document_passages
 
@@ -57,6 +57,11 @@ def _check_installed() -> None:
             found = False
         if not found:
             raise MissingDependencyError(FEATURE, "dense", f"no module named {module!r}")
+
+
+def _option_error(option: str, message: str) -> InputError:
+    """A bad option value, located like the CLI flag that sets it (``--judge-option semantic.NAME=VALUE``)."""
+    return InputError("--judge-option", None, f"semantic.{option}", message)
 
 
 def _confidence(score: float, threshold: float) -> float:
@@ -115,13 +120,15 @@ class SemanticJudge(JudgeBackend):
         for label, value in (("attested_threshold", attested_threshold), ("answers_threshold", answers_threshold),
                              ("first_instance_threshold", first_instance_threshold),
                              ("restate_threshold", restate_threshold)):
-            if not -1.0 <= float(value) <= 1.0:
-                raise ValueError(f"{label} is a cosine between -1 and 1, got {value}")
-        if passage_words < 1 or not 1 <= passage_stride <= passage_words:
-            raise ValueError(f"need passage_words >= 1 and 1 <= passage_stride <= passage_words, "
-                             f"got {passage_words} and {passage_stride}")
-        if batch_size < 1 or cache_texts < 1:
-            raise ValueError("batch_size and cache_texts must be at least 1")
+            if not isinstance(value, (int, float)) or not -1.0 <= float(value) <= 1.0:
+                raise _option_error(label, f"expected a cosine between -1 and 1, found {value!r}")
+        for label, value in (("passage_words", passage_words), ("passage_stride", passage_stride),
+                             ("batch_size", batch_size), ("cache_texts", cache_texts)):
+            if not isinstance(value, int) or value < 1:
+                raise _option_error(label, f"expected a whole number of at least 1, found {value!r}")
+        if passage_stride > passage_words:
+            raise _option_error("passage_stride", f"expected at most passage_words ({passage_words}), "
+                                                  f"found {passage_stride}")
         _check_installed()
         self.attested_threshold = float(attested_threshold)
         self.answers_threshold = float(answers_threshold)
@@ -248,6 +255,19 @@ class SemanticJudge(JudgeBackend):
                                  f"cosine {request_score:.3f} with the request, {documents} with cited documents "
                                  f"(restates the request at >= {self.restate_threshold:g} and closer to it)")
         return None
+
+    def plan_calls(self, questions: Sequence[Question]) -> dict[str, int]:
+        """Texts the model would embed, per kind (``judge --dry-run``); passages count only for questions
+        whose document is attached, and texts shared by several questions count once."""
+        seen: set[str] = set()
+        calls: dict[str, int] = {}
+        for question in questions:
+            if question.kind not in self.kinds:
+                continue
+            fresh = [text for text in dict.fromkeys(self._texts(question)) if text not in seen]
+            seen.update(fresh)
+            calls[question.kind] = calls.get(question.kind, 0) + len(fresh)
+        return calls
 
     def answer_many(self, questions: Sequence[Question]) -> list[Verdict | None]:
         supported = [question for question in questions if question.kind in self.kinds]
