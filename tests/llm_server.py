@@ -25,10 +25,23 @@ def schema_keys(body: dict[str, Any]) -> list[str]:
     return list(schema.get("required", []))
 
 
+def _data(body: dict[str, Any]) -> dict[str, Any]:
+    """The prompt's quoted data block, parsed (the judge's prompts hold exactly one)."""
+    text = body["messages"][1]["content"]
+    return json.loads(text[text.index("<data>\n") + 7:text.index("\n</data>")])
+
+
 def deterministic_reply(body: dict[str, Any]) -> dict[str, bool]:
-    """A fixed answer per (prompt, key): the same request always gets the same reply."""
-    prompt = json.dumps(body["messages"][:2], sort_keys=True)
-    return {key: hashlib.sha256((prompt + key).encode()).digest()[0] % 2 == 0 for key in schema_keys(body)}
+    """A fixed answer per question: a hash of the sentence and the item (a nugget answer's text, not its
+    number in the prompt), so a prompt re-asked with fewer items after a resume answers each one the same."""
+    data = _data(body)
+    items = data.get("answers") or data.get("nuggets") or {}
+    reply = {}
+    for key in schema_keys(body):
+        what = json.dumps(items[key], sort_keys=True) if key in items else key
+        digest = hashlib.sha256(f"{data.get('sentence')}|{what}".encode()).digest()
+        reply[key] = digest[0] % 2 == 0
+    return reply
 
 
 def completion(content: str, model: str = "mock-model-2026", prompt_tokens: int = 100, completion_tokens: int = 9) -> dict:
@@ -45,7 +58,8 @@ def completion(content: str, model: str = "mock-model-2026", prompt_tokens: int 
 Action = tuple
 """What to do with one request: ``("ok",)`` (the deterministic reply), ``("content", text)``,
 ``("status", code, headers)``, ``("sleep", seconds)`` (then reply normally: a client timeout),
-``("garbage",)`` (HTTP 200 with a body that is not JSON), ``("drop",)`` (headers, part of the body, close)."""
+``("garbage",)`` (HTTP 200 with a body that is not JSON), ``("drop",)`` (headers, part of the body, close),
+``("block", threading.Event)`` (hold the reply until the event is set)."""
 
 
 class MockChatServer:
@@ -81,6 +95,9 @@ class MockChatServer:
                 if server.latency:
                     time.sleep(server.latency)
                 kind = action[0]
+                if kind == "block":  # hold the reply until the test releases it (bounded)
+                    action[1].wait(timeout=60)
+                    action, kind = ("ok",), "ok"
                 if kind == "sleep":
                     time.sleep(action[1])
                     action = ("ok",)

@@ -174,13 +174,13 @@ def test_dry_run_estimate_needs_no_server_and_no_key(monkeypatch: pytest.MonkeyP
     groups, _ = judge._plan(qs)
     assert estimate["prompt_tokens"] == sum(g.prompt.estimated_prompt_tokens() for g in groups)
     assert estimate["cost"] == pytest.approx((estimate["prompt_tokens"] * 1.0 + estimate["completion_tokens"] * 2.0) / 1e6)
-    assert judge.usage.calls == 0
+    assert judge.counts.calls == 0
 
 
 def test_identity_never_holds_the_key_or_the_url(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MY_KEY", "sk-secret-123")
     judge = LLMJudge(base_url="http://127.0.0.1:9/v1", model="m", api_key_env="MY_KEY")
-    for text in (json.dumps(judge.identity()), json.dumps(judge.usage_record()), repr(judge)):
+    for text in (json.dumps(judge.identity()), json.dumps(judge.usage()), repr(judge)):
         assert "sk-secret-123" not in text
     assert "127.0.0.1" not in json.dumps(judge.identity())
 

@@ -96,7 +96,7 @@ def test_judges_sample_items_through_structured_output(llama_server: str, monkey
                      response_format="json_object", concurrency=2, timeout=120, max_retries=2,
                      price_in=0.5, price_out=1.5)
     verdicts = judge.answer_many(qs)
-    usage = judge.usage_record()
+    usage = judge.usage()
     # every question answered: the grammar makes each reply the schema's object, so nothing failed
     assert all(v is not None for v in verdicts), usage["failures"]
     assert all(isinstance(v.value, bool) for v in verdicts)
@@ -121,7 +121,7 @@ def test_wrong_key_is_a_reported_failure(llama_server: str, monkeypatch: pytest.
     judge = LLMJudge(base_url=llama_server, model="smollm2-135m", api_key_env="LOCAL_LLM_KEY",
                      response_format="json_object", max_retries=1)
     verdicts = judge.answer_many([question("attested", "The river flooded.", doc=DOC)])
-    usage = judge.usage_record()
+    usage = judge.usage()
     assert verdicts == [None] and usage["calls"] == 1 and usage["retries"] == 0  # 401 is not retried
     assert usage["failures"][0]["reason"].startswith("HTTP 401")
     assert "sk-wrong" not in json.dumps(usage)

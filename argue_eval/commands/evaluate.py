@@ -58,7 +58,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
         import json
 
         plan = dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec, options,
-                            None if no_cache else cache_path)
+                            None if no_cache else cache_path, collection)
         click.echo(json.dumps(plan, indent=2) if as_json else render_plan(plan))
         return
     if output is None:

@@ -52,7 +52,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     options = parse_judge_options(judge_option, nli_model)
     if dry_run:
         plan = dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec, options,
-                            None if no_cache else cache_path)
+                            None if no_cache else cache_path, collection)
         click.echo(json.dumps(plan, indent=2) if as_json else render_plan(plan))
         return
     if output is None:
@@ -133,10 +133,20 @@ def report_run(result: Any, quiet: bool, where: str = "") -> None:
         click.echo(f"warning: {len(missing)} cited document(s) not in the collection: {shown}", err=True)
     if not quiet:
         click.echo(f"judged with {result.identity.get('backend', '?')}: {result.run.stats.summary()}{where}", err=True)
+    usage = getattr(result, "usage", None)
+    if usage and not quiet and "calls" in usage:
+        cost = "" if usage.get("cost") is None else f", cost {usage['cost']:.4f}"
+        click.echo(f"model calls: {usage['calls']} ({usage['retries']} retried, {usage['reasks']} re-asked, "
+                   f"{usage['failed_calls']} failed), {usage['prompt_tokens']} prompt + "
+                   f"{usage['completion_tokens']} completion tokens{cost}, {usage['wall_seconds']:.1f} s", err=True)
 
 
-def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec, options, cache_path) -> dict[str, Any]:
-    """Questions (and model calls) a real run would make: certain ones, and at most (every branch)."""
+def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec, options, cache_path,
+                 collection=None) -> dict[str, Any]:
+    """Questions (and model calls) a real run would make: certain ones, and at most (every branch).
+
+    With a collection, a model judge's token estimate reads the cited documents (else it counts each at
+    its full document budget)."""
     from ..argue.questions import count_by_kind, list_questions
     from ..inputs import load_inputs
     from ..judges.registry import make_judge
@@ -155,6 +165,19 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
     todo = [q for q in at_most if q.key not in cached]
     planner = getattr(backend, "plan_calls", None)
     calls = planner([q.question(inputs.evaluation) for q in todo]) if planner is not None else {}
+    estimator = getattr(backend, "estimate", None)  # model judges: tokens and cost, no network call
+    estimate = None
+    if estimator is not None:
+        asked = [q.question(inputs.evaluation) for q in todo]
+        if collection is not None:
+            from dataclasses import replace
+
+            from ..collection import open_collection
+
+            with open_collection(collection) as store:
+                found = store.get_many({q.key.doc_id: None for q in asked if q.key.doc_id is not None})
+            asked = [replace(q, document=found.get(q.key.doc_id)) if q.key.doc_id else q for q in asked]
+        estimate = estimator(asked)
     sentences = sum(len(r.sentences) for r in reports)
     return {
         "judge": judge_spec,
@@ -164,6 +187,7 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
         "certain": count_by_kind(q for q in certain if q.key not in cached),
         "cached": count_by_kind(q for q in at_most if q.key in cached),
         "calls": calls,
+        **({"estimate": estimate} if estimate is not None else {}),
     }
 
 
@@ -178,4 +202,10 @@ def render_plan(plan: dict[str, Any]) -> str:
                  f"{sum(plan['cached'].values()):>8} {sum(plan['calls'].values()):>8}")
     lines.append("(at most: every question any answer could open up; certain: those asked whatever the answers; "
                  "calls: model calls, none for an offline heuristic judge)")
+    estimate = plan.get("estimate")
+    if estimate:
+        cost = "" if estimate.get("cost") is None else f", cost about {estimate['cost']:.2f}"
+        lines.append(f"estimate: {estimate['total_calls']} call(s), about {estimate['prompt_tokens']} prompt and "
+                     f"{estimate['completion_tokens']} completion tokens{cost} (documents at most "
+                     f"--llm-max-doc-tokens each)")
     return "\n".join(lines)
