@@ -55,6 +55,11 @@ def completion(content: str, model: str = "mock-model-2026", prompt_tokens: int 
     }
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256  # the listen backlog: 64 clients connecting at once must not be dropped
+
+
 Action = tuple
 """What to do with one request: ``("ok",)`` (the deterministic reply), ``("content", text)``,
 ``("status", code, headers)``, ``("sleep", seconds)`` (then reply normally: a client timeout),
@@ -83,6 +88,11 @@ class MockChatServer:
 
             def log_message(self, *args: Any) -> None:  # keep test output clean
                 pass
+
+            def setup(self) -> None:
+                super().setup()
+                # no Nagle: a reply's headers and body go out at once, not after the client's delayed ACK
+                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
             def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
                 length = int(self.headers.get("Content-Length", 0))
@@ -138,9 +148,7 @@ class MockChatServer:
                 self.end_headers()
                 self.wfile.write(data)
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._server.request_queue_size = 256
+        self._server = _Server(("127.0.0.1", 0), Handler)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
@@ -156,3 +164,15 @@ class MockChatServer:
         self._server.shutdown()
         self._server.server_close()
         self._thread.join()
+
+
+if __name__ == "__main__":  # a server in its own process (bench/bench_llm.py): prints its URL, serves until killed
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(description="Mock OpenAI-compatible chat endpoint on 127.0.0.1")
+    parser.add_argument("--latency", type=float, default=0.0)
+    args = parser.parse_args()
+    with MockChatServer(latency=args.latency) as running:
+        print(running.base_url, flush=True)
+        sys.stdin.read()  # until the parent closes our stdin or kills us

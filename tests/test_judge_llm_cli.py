@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("httpx", reason="needs the llm extra (httpx)")
+pytest.importorskip("aiohttp", reason="needs the llm extra (aiohttp)")
 
 from llm_server import MockChatServer  # noqa: E402
 

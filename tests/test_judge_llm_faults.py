@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-pytest.importorskip("httpx", reason="needs the llm extra (httpx)")
+pytest.importorskip("aiohttp", reason="needs the llm extra (aiohttp)")
 
 from llm_server import MockChatServer, deterministic_reply  # noqa: E402
 

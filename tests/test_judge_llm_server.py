@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("httpx", reason="needs the llm extra (httpx)")
+pytest.importorskip("aiohttp", reason="needs the llm extra (aiohttp)")
 pytest.importorskip("llama_cpp.server.app", reason="needs llama-cpp-python[server] (tools/_venv.sh installs it with the all extras)")
 
 from argue_eval.judges.llm import LLMJudge  # noqa: E402

@@ -129,6 +129,9 @@ class LLMJudge(JudgeBackend):
         self.server_model: str | None = None
         self._memo: dict[tuple[str, str], tuple[bool, str | None]] = {}
         self._failures: list[dict[str, Any]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._client: ChatClient | None = None
 
     def __repr__(self) -> str:
         return f"LLMJudge(model={self.model!r}, base_url={self.base_url!r})"
@@ -291,30 +294,43 @@ class LLMJudge(JudgeBackend):
                 ]
         raise AssertionError("unreachable")
 
-    async def _drive(self, groups: list[_Group], out: "queue.Queue[Any]", stop: threading.Event) -> None:
-        client = ChatClient(
-            self.base_url or "http://127.0.0.1:8000/v1", self._api_key(),
-            concurrency=self.concurrency, timeout=self.timeout, max_retries=self.max_retries,
-            backoff_base=self.backoff_base, backoff_max=self.backoff_max,
-            requests_per_minute=self.requests_per_minute, tokens_per_minute=self.tokens_per_minute,
-            usage=self.counts, jitter_seed=self.seed,
-        )
+    def _session(self) -> tuple[asyncio.AbstractEventLoop, ChatClient]:
+        """One event loop thread and one HTTP client for the judge's lifetime.
+
+        The runner calls ``iter_answers`` once per topic and round (hundreds of times in a round); opening
+        a client each time would redo the TLS setup and the connections every time. ``close`` ends both.
+        """
+        if self._loop is None:
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(target=loop.run_forever, name="argue-eval-llm", daemon=True)
+            thread.start()
+
+            async def open_client() -> ChatClient:
+                return ChatClient(
+                    self.base_url or "", self._api_key(),
+                    concurrency=self.concurrency, timeout=self.timeout, max_retries=self.max_retries,
+                    backoff_base=self.backoff_base, backoff_max=self.backoff_max,
+                    requests_per_minute=self.requests_per_minute, tokens_per_minute=self.tokens_per_minute,
+                    usage=self.counts, jitter_seed=self.seed,
+                )
+
+            self._client = asyncio.run_coroutine_threadsafe(open_client(), loop).result()
+            self._loop, self._thread = loop, thread
+        assert self._client is not None
+        return self._loop, self._client
+
+    async def _drive(self, client: ChatClient, groups: list[_Group], out: "queue.Queue[Any]") -> None:
         pending = iter(range(len(groups)))
 
         async def worker() -> None:
             for index in pending:
-                if stop.is_set():
-                    return
                 try:
                     reply, server_model = await self._ask(client, groups[index].prompt)
                     out.put((index, reply, server_model, None))
                 except CallFailed as exc:
                     out.put((index, None, None, exc.reason))
 
-        try:
-            await asyncio.gather(*(worker() for _ in range(min(self.concurrency, len(groups)))))
-        finally:
-            await client.aclose()
+        await asyncio.gather(*(worker() for _ in range(min(self.concurrency, len(groups)))))
 
     def iter_answers(self, questions: Sequence[Question]) -> Iterator[tuple[int, Verdict | None]]:
         """Yield ``(position, verdict)`` as replies arrive (the runner commits each before the next)."""
@@ -327,26 +343,10 @@ class LLMJudge(JudgeBackend):
         yield from immediate
         if not groups:
             return
+        loop, client = self._session()
         out: queue.Queue[Any] = queue.Queue()
-        stop = threading.Event()
-        errors: list[BaseException] = []
-        loop = asyncio.new_event_loop()
-        task_box: list[asyncio.Task[None]] = []
-
-        def run() -> None:
-            try:
-                task_box.append(loop.create_task(self._drive(groups, out, stop)))
-                loop.run_until_complete(task_box[0])
-            except asyncio.CancelledError:
-                pass  # the consumer stopped early (closed the generator)
-            except BaseException as exc:  # surfaced in the caller's thread below
-                errors.append(exc)
-            finally:
-                loop.close()
-                out.put(None)
-
-        thread = threading.Thread(target=run, name="argue-eval-llm", daemon=True)
-        thread.start()
+        future = asyncio.run_coroutine_threadsafe(self._drive(client, groups, out), loop)
+        future.add_done_callback(lambda _: out.put(None))
         try:
             while True:
                 item = out.get()
@@ -355,16 +355,29 @@ class LLMJudge(JudgeBackend):
                 index, reply, server_model, failure = item
                 yield from self._verdicts(groups[index], reply, server_model, failure)
         finally:
-            stop.set()
-            if thread.is_alive() and task_box:
+            if not future.done():
+                future.cancel()  # the consumer stopped early (closed the generator): stop sending
                 try:
-                    loop.call_soon_threadsafe(task_box[0].cancel)
-                except RuntimeError:
-                    pass  # the loop already finished
-            thread.join()
+                    future.result(timeout=self.timeout + 5)
+                except BaseException:  # noqa: BLE001 -- cancelled, as asked
+                    pass
             self.counts.wall_seconds += time.monotonic() - started
-        if errors:
-            raise ArgueError(f"the llm judge stopped: {type(errors[0]).__name__}: {errors[0]}")
+        if not future.cancelled() and future.exception() is not None:
+            error = future.exception()
+            raise ArgueError(f"the llm judge stopped: {type(error).__name__}: {error}")
+
+    def close(self) -> None:
+        """Close the HTTP client and stop the event loop thread (the runner calls this once at the end)."""
+        if self._loop is None:
+            return
+        loop, client = self._loop, self._client
+        if client is not None:
+            asyncio.run_coroutine_threadsafe(client.aclose(), loop).result(timeout=30)
+        loop.call_soon_threadsafe(loop.stop)
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+        loop.close()
+        self._loop = self._client = self._thread = None
 
     def _verdicts(self, group: _Group, reply: dict[str, bool] | None, server_model: str | None,
                   failure: str | None) -> Iterator[tuple[int, Verdict | None]]:
@@ -391,6 +404,12 @@ class LLMJudge(JudgeBackend):
         if cut is not None:
             provenance["doc_cut"] = cut
         return Verdict(value=bool(value), judge=self.judge_label, provenance=provenance)
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 -- interpreter shutdown
+            pass
 
     def answer_many(self, questions: Sequence[Question]) -> list[Verdict | None]:
         answers: list[Verdict | None] = [None] * len(questions)
