@@ -146,3 +146,28 @@ def test_killed_run_resumes_without_repeating_committed_calls_and_writes_the_sam
     assert kill_at + len(resumed) >= total_calls  # nothing lost either
     assert len(resumed) < total_calls
     assert out.read_bytes() == reference.read_bytes()
+
+
+def test_cascade_lexical_llm_sends_the_model_only_what_lexical_is_unsure_of(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
+    plans = {}
+    for spec in ("llm", "lexical,llm"):
+        done = argue_eval("judge", "--run", "runs/sample/careful.jsonl", *ARGS, "--judge", spec, "--llm-base-url",
+                          "http://127.0.0.1:9/v1", "--llm-model", "mock", "--collection",
+                          "topics/sample/collection.jsonl", "--dry-run", "--json", "--no-cache", env=env)
+        assert done.returncode == 0, done.stderr
+        plans[spec] = json.loads(done.stdout)
+    alone, cascade = plans["llm"]["estimate"], plans["lexical,llm"]["estimate"]
+    assert cascade["total_calls"] < alone["total_calls"]
+    assert cascade["saved_calls"] == alone["total_calls"] - cascade["total_calls"]
+    assert sum(plans["lexical,llm"]["calls"].values()) == cascade["total_calls"]
+    with MockChatServer() as server:
+        out = tmp_path / "cascade.jsonl"
+        done = argue_eval("judge", "--run", "runs/sample/careful.jsonl", *ARGS, "--collection",
+                          "topics/sample/collection.jsonl", "--judge", "lexical,llm", "--llm-base-url",
+                          server.base_url, "--llm-model", "mock", "--no-cache", "-o", str(out), env=env)
+        assert done.returncode == 0, done.stderr
+    manifest = json.loads(Path(str(out) + ".manifest.json").read_text())
+    assert manifest["usage"]["calls"] == len(server.requests) <= cascade["total_calls"]
+    judges = {json.loads(line)["judge"] for line in out.read_text().splitlines()}
+    assert {"lexical", "llm:mock"} <= judges

@@ -163,21 +163,20 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
         with JudgmentCache(cache_path) as cache:
             cached = set(cache.get_many(judge_fingerprint(backend.identity()), [q.key for q in at_most]))
     todo = [q for q in at_most if q.key not in cached]
+    asked = [q.question(inputs.evaluation) for q in todo]
     planner = getattr(backend, "plan_calls", None)
-    calls = planner([q.question(inputs.evaluation) for q in todo]) if planner is not None else {}
     estimator = getattr(backend, "estimate", None)  # model judges: tokens and cost, no network call
-    estimate = None
-    if estimator is not None:
-        asked = [q.question(inputs.evaluation) for q in todo]
-        if collection is not None:
-            from dataclasses import replace
+    if (planner is not None or estimator is not None) and collection is not None:
+        # a model judge's prompt sizes, and a cascade's cheaper judge, need the cited documents
+        from dataclasses import replace
 
-            from ..collection import open_collection
+        from ..collection import open_collection
 
-            with open_collection(collection) as store:
-                found = store.get_many({q.key.doc_id: None for q in asked if q.key.doc_id is not None})
-            asked = [replace(q, document=found.get(q.key.doc_id)) if q.key.doc_id else q for q in asked]
-        estimate = estimator(asked)
+        with open_collection(collection) as store:
+            found = store.get_many({q.key.doc_id: None for q in asked if q.key.doc_id is not None})
+        asked = [replace(q, document=found.get(q.key.doc_id)) if q.key.doc_id else q for q in asked]
+    calls = planner(asked) if planner is not None else {}
+    estimate = estimator(asked) if estimator is not None else None
     sentences = sum(len(r.sentences) for r in reports)
     return {
         "judge": judge_spec,
@@ -205,7 +204,9 @@ def render_plan(plan: dict[str, Any]) -> str:
     estimate = plan.get("estimate")
     if estimate:
         cost = "" if estimate.get("cost") is None else f", cost about {estimate['cost']:.2f}"
+        saved = (f"; the cheaper judge spares {estimate['saved_calls']} of {estimate['calls_without_cascade']} calls"
+                 if "saved_calls" in estimate else "")
         lines.append(f"estimate: {estimate['total_calls']} call(s), about {estimate['prompt_tokens']} prompt and "
                      f"{estimate['completion_tokens']} completion tokens{cost} (documents at most "
-                     f"--llm-max-doc-tokens each)")
+                     f"--llm-max-doc-tokens each){saved}")
     return "\n".join(lines)
