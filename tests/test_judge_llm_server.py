@@ -100,17 +100,19 @@ def test_judges_sample_items_through_structured_output(llama_server: str, monkey
     # every question answered: the grammar makes each reply the schema's object, so nothing failed
     assert all(v is not None for v in verdicts), usage["failures"]
     assert all(isinstance(v.value, bool) for v in verdicts)
-    assert usage["failed_items"] == 0 and usage["reasks"] == 0
-    assert usage["calls"] == 4  # answers (2 items in one prompt), attested, uncited, first_instance
+    assert usage["failed_items"] == 0
+    # answers (2 items in one prompt), attested, uncited, first_instance (+ a re-ask for a reply cut short)
+    assert usage["calls"] == 4 + usage["reasks"] and usage["retries"] == 0
     assert usage["answered_items"] == 5
     assert set(usage["by_kind"]) == {"answers", "attested", "uncited", "first_instance"}
     # the server counts the tokens; the prompts are a few hundred tokens each, replies a few
     for kind, entry in usage["by_kind"].items():
-        assert entry["calls"] == 1 and 150 < entry["prompt_tokens"] < 2000, (kind, entry)
-        assert 0 < entry["completion_tokens"] <= 16 + 12 * 2, (kind, entry)
+        assert 150 * entry["calls"] < entry["prompt_tokens"] < 2000 * entry["calls"], (kind, entry)
+        assert 0 < entry["completion_tokens"] <= (24 + 16 * 2) * entry["calls"], (kind, entry)
     assert usage["cost"] == pytest.approx((usage["prompt_tokens"] * 0.5 + usage["completion_tokens"] * 1.5) / 1e6)
     provenance = verdicts[0].provenance
-    assert provenance["model"] == "smollm2-135m" and provenance["server_model"] == "smollm2-135m"
+    assert provenance["model"] == "smollm2-135m"
+    assert isinstance(provenance["server_model"], str) and provenance["server_model"]  # as the server names it
     assert provenance["prompt_version"].startswith("llm-v1+") and provenance["temperature"] == 0.0
     assert verdicts[0].judge == "llm:smollm2-135m"
     assert API_KEY not in json.dumps([v.provenance for v in verdicts] + [usage])
