@@ -371,7 +371,7 @@ class LLMJudge(JudgeBackend):
         if self._loop is None:
             return
         loop, client = self._loop, self._client
-        if client is not None:
+        if client is not None and self._thread is not None and self._thread.is_alive():
             asyncio.run_coroutine_threadsafe(client.aclose(), loop).result(timeout=30)
         loop.call_soon_threadsafe(loop.stop)
         if self._thread is not None:
@@ -406,9 +406,13 @@ class LLMJudge(JudgeBackend):
         return Verdict(value=bool(value), judge=self.judge_label, provenance=provenance)
 
     def __del__(self) -> None:
+        import sys
+
+        if sys.is_finalizing():  # the loop thread may already be gone; the OS closes the sockets
+            return
         try:
             self.close()
-        except Exception:  # noqa: BLE001 -- interpreter shutdown
+        except Exception:  # noqa: BLE001 -- best effort for a judge nobody closed
             pass
 
     def answer_many(self, questions: Sequence[Question]) -> list[Verdict | None]:
