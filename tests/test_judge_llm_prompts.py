@@ -194,3 +194,14 @@ def test_options_are_checked() -> None:
         LLMJudge(base_url="http://x/v1", model="m", concurrency=0)
     with pytest.raises(InputError, match="--llm-response-format"):
         LLMJudge(base_url="http://x/v1", model="m", response_format="xml")
+
+
+def test_answers_without_a_document_under_nugget_scope_all() -> None:
+    judge = LLMJudge(base_url="http://127.0.0.1:9/v1", model="m")
+    s = "The river flooded."
+    groups, immediate = judge._plan([question("answers", s, nugget=NUG2, answer="the river"),
+                                     question("attested", s, doc=None)])
+    assert len(groups) == 1 and groups[0].prompt.template == "answers"
+    _, data = data_block(groups[0].prompt.messages[1]["content"])
+    assert "document" not in data and data["answers"]["A1"]["answer"] == "the river"
+    assert immediate == [(1, None)]  # attestation needs the document: not judged, never "no"

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import os
 import queue
+import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -165,7 +166,7 @@ class LLMJudge(JudgeBackend):
         """
         if estimating:
             placeholder = Document("", "xxx " * self.max_doc_tokens)
-            questions = [q if q.document is not None or q.kind not in ("answers", "attested")
+            questions = [q if q.document is not None or q.key.doc_id is None or q.kind not in ("answers", "attested")
                          else replace(q, document=placeholder) for q in questions]
         immediate: list[tuple[int, Verdict | None]] = []
         answers: dict[tuple, list[int]] = {}
@@ -179,7 +180,7 @@ class LLMJudge(JudgeBackend):
             if kind not in LLM_KINDS:
                 immediate.append((position, None))
             elif kind in ("answers", "attested"):
-                if question.document is None:
+                if question.document is None and (key.doc_id is not None or kind == "attested"):
                     immediate.append((position, None))  # the runner reports the missing document
                 else:
                     target = answers if kind == "answers" else attested
@@ -244,9 +245,10 @@ class LLMJudge(JudgeBackend):
         data: dict[str, Any] = {"sentence": first.sentence}
         cut = None
         if template == "answers":
-            query = " ".join([first.sentence, *(item["answer"] for item in items.values())])
-            text, cut = self._document_text(first, query)
-            data["document"] = text
+            if first.document is not None:  # --nugget-scope all asks without a document
+                query = " ".join([first.sentence, *(item["answer"] for item in items.values())])
+                text, cut = self._document_text(first, query)
+                data["document"] = text
             data["answers"] = items
         else:
             data["nuggets"] = items
@@ -406,8 +408,6 @@ class LLMJudge(JudgeBackend):
         return Verdict(value=bool(value), judge=self.judge_label, provenance=provenance)
 
     def __del__(self) -> None:
-        import sys
-
         if sys.is_finalizing():  # the loop thread may already be gone; the OS closes the sockets
             return
         try:
