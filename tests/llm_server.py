@@ -25,10 +25,23 @@ def schema_keys(body: dict[str, Any]) -> list[str]:
     return list(schema.get("required", []))
 
 
+def _data(body: dict[str, Any]) -> dict[str, Any]:
+    """The prompt's quoted data block, parsed (the judge's prompts hold exactly one)."""
+    text = body["messages"][1]["content"]
+    return json.loads(text[text.index("<data>\n") + 7:text.index("\n</data>")])
+
+
 def deterministic_reply(body: dict[str, Any]) -> dict[str, bool]:
-    """A fixed answer per (prompt, key): the same request always gets the same reply."""
-    prompt = json.dumps(body["messages"][:2], sort_keys=True)
-    return {key: hashlib.sha256((prompt + key).encode()).digest()[0] % 2 == 0 for key in schema_keys(body)}
+    """A fixed answer per question: a hash of the sentence and the item (a nugget answer's text, not its
+    number in the prompt), so a prompt re-asked with fewer items after a resume answers each one the same."""
+    data = _data(body)
+    items = data.get("answers") or data.get("nuggets") or {}
+    reply = {}
+    for key in schema_keys(body):
+        what = json.dumps(items[key], sort_keys=True) if key in items else key
+        digest = hashlib.sha256(f"{data.get('sentence')}|{what}".encode()).digest()
+        reply[key] = digest[0] % 2 == 0
+    return reply
 
 
 def completion(content: str, model: str = "mock-model-2026", prompt_tokens: int = 100, completion_tokens: int = 9) -> dict:
@@ -42,10 +55,16 @@ def completion(content: str, model: str = "mock-model-2026", prompt_tokens: int 
     }
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256  # the listen backlog: 64 clients connecting at once must not be dropped
+
+
 Action = tuple
 """What to do with one request: ``("ok",)`` (the deterministic reply), ``("content", text)``,
 ``("status", code, headers)``, ``("sleep", seconds)`` (then reply normally: a client timeout),
-``("garbage",)`` (HTTP 200 with a body that is not JSON), ``("drop",)`` (headers, part of the body, close)."""
+``("garbage",)`` (HTTP 200 with a body that is not JSON), ``("drop",)`` (headers, part of the body, close),
+``("block", threading.Event)`` (hold the reply until the event is set)."""
 
 
 class MockChatServer:
@@ -70,6 +89,11 @@ class MockChatServer:
             def log_message(self, *args: Any) -> None:  # keep test output clean
                 pass
 
+            def setup(self) -> None:
+                super().setup()
+                # no Nagle: a reply's headers and body go out at once, not after the client's delayed ACK
+                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
             def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
                 length = int(self.headers.get("Content-Length", 0))
                 body = json.loads(self.rfile.read(length))
@@ -81,6 +105,9 @@ class MockChatServer:
                 if server.latency:
                     time.sleep(server.latency)
                 kind = action[0]
+                if kind == "block":  # hold the reply until the test releases it (bounded)
+                    action[1].wait(timeout=60)
+                    action, kind = ("ok",), "ok"
                 if kind == "sleep":
                     time.sleep(action[1])
                     action = ("ok",)
@@ -121,9 +148,7 @@ class MockChatServer:
                 self.end_headers()
                 self.wfile.write(data)
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._server.request_queue_size = 256
+        self._server = _Server(("127.0.0.1", 0), Handler)
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
     @property
@@ -139,3 +164,15 @@ class MockChatServer:
         self._server.shutdown()
         self._server.server_close()
         self._thread.join()
+
+
+if __name__ == "__main__":  # a server in its own process (bench/bench_llm.py): prints its URL, serves until killed
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(description="Mock OpenAI-compatible chat endpoint on 127.0.0.1")
+    parser.add_argument("--latency", type=float, default=0.0)
+    args = parser.parse_args()
+    with MockChatServer(latency=args.latency) as running:
+        print(running.base_url, flush=True)
+        sys.stdin.read()  # until the parent closes our stdin or kills us

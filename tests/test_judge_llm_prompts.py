@@ -174,13 +174,13 @@ def test_dry_run_estimate_needs_no_server_and_no_key(monkeypatch: pytest.MonkeyP
     groups, _ = judge._plan(qs)
     assert estimate["prompt_tokens"] == sum(g.prompt.estimated_prompt_tokens() for g in groups)
     assert estimate["cost"] == pytest.approx((estimate["prompt_tokens"] * 1.0 + estimate["completion_tokens"] * 2.0) / 1e6)
-    assert judge.usage.calls == 0
+    assert judge.counts.calls == 0
 
 
 def test_identity_never_holds_the_key_or_the_url(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MY_KEY", "sk-secret-123")
     judge = LLMJudge(base_url="http://127.0.0.1:9/v1", model="m", api_key_env="MY_KEY")
-    for text in (json.dumps(judge.identity()), json.dumps(judge.usage_record()), repr(judge)):
+    for text in (json.dumps(judge.identity()), json.dumps(judge.usage()), repr(judge)):
         assert "sk-secret-123" not in text
     assert "127.0.0.1" not in json.dumps(judge.identity())
 
@@ -194,3 +194,14 @@ def test_options_are_checked() -> None:
         LLMJudge(base_url="http://x/v1", model="m", concurrency=0)
     with pytest.raises(InputError, match="--llm-response-format"):
         LLMJudge(base_url="http://x/v1", model="m", response_format="xml")
+
+
+def test_answers_without_a_document_under_nugget_scope_all() -> None:
+    judge = LLMJudge(base_url="http://127.0.0.1:9/v1", model="m")
+    s = "The river flooded."
+    groups, immediate = judge._plan([question("answers", s, nugget=NUG2, answer="the river"),
+                                     question("attested", s, doc=None)])
+    assert len(groups) == 1 and groups[0].prompt.template == "answers"
+    _, data = data_block(groups[0].prompt.messages[1]["content"])
+    assert "document" not in data and data["answers"]["A1"]["answer"] == "the river"
+    assert immediate == [(1, None)]  # attestation needs the document: not judged, never "no"

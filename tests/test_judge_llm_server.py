@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("httpx", reason="needs the llm extra (httpx)")
+pytest.importorskip("aiohttp", reason="needs the llm extra (aiohttp)")
 pytest.importorskip("llama_cpp.server.app", reason="needs llama-cpp-python[server] (tools/_venv.sh installs it with the all extras)")
 
 from argue_eval.judges.llm import LLMJudge  # noqa: E402
@@ -96,21 +96,23 @@ def test_judges_sample_items_through_structured_output(llama_server: str, monkey
                      response_format="json_object", concurrency=2, timeout=120, max_retries=2,
                      price_in=0.5, price_out=1.5)
     verdicts = judge.answer_many(qs)
-    usage = judge.usage_record()
+    usage = judge.usage()
     # every question answered: the grammar makes each reply the schema's object, so nothing failed
     assert all(v is not None for v in verdicts), usage["failures"]
     assert all(isinstance(v.value, bool) for v in verdicts)
-    assert usage["failed_items"] == 0 and usage["reasks"] == 0
-    assert usage["calls"] == 4  # answers (2 items in one prompt), attested, uncited, first_instance
+    assert usage["failed_items"] == 0
+    # answers (2 items in one prompt), attested, uncited, first_instance (+ a re-ask for a reply cut short)
+    assert usage["calls"] == 4 + usage["reasks"] and usage["retries"] == 0
     assert usage["answered_items"] == 5
     assert set(usage["by_kind"]) == {"answers", "attested", "uncited", "first_instance"}
     # the server counts the tokens; the prompts are a few hundred tokens each, replies a few
     for kind, entry in usage["by_kind"].items():
-        assert entry["calls"] == 1 and 150 < entry["prompt_tokens"] < 2000, (kind, entry)
-        assert 0 < entry["completion_tokens"] <= 16 + 12 * 2, (kind, entry)
+        assert 150 * entry["calls"] < entry["prompt_tokens"] < 2000 * entry["calls"], (kind, entry)
+        assert 0 < entry["completion_tokens"] <= (24 + 16 * 2) * entry["calls"], (kind, entry)
     assert usage["cost"] == pytest.approx((usage["prompt_tokens"] * 0.5 + usage["completion_tokens"] * 1.5) / 1e6)
     provenance = verdicts[0].provenance
-    assert provenance["model"] == "smollm2-135m" and provenance["server_model"] == "smollm2-135m"
+    assert provenance["model"] == "smollm2-135m"
+    assert isinstance(provenance["server_model"], str) and provenance["server_model"]  # as the server names it
     assert provenance["prompt_version"].startswith("llm-v1+") and provenance["temperature"] == 0.0
     assert verdicts[0].judge == "llm:smollm2-135m"
     assert API_KEY not in json.dumps([v.provenance for v in verdicts] + [usage])
@@ -121,7 +123,7 @@ def test_wrong_key_is_a_reported_failure(llama_server: str, monkeypatch: pytest.
     judge = LLMJudge(base_url=llama_server, model="smollm2-135m", api_key_env="LOCAL_LLM_KEY",
                      response_format="json_object", max_retries=1)
     verdicts = judge.answer_many([question("attested", "The river flooded.", doc=DOC)])
-    usage = judge.usage_record()
+    usage = judge.usage()
     assert verdicts == [None] and usage["calls"] == 1 and usage["retries"] == 0  # 401 is not retried
     assert usage["failures"][0]["reason"].startswith("HTTP 401")
     assert "sk-wrong" not in json.dumps(usage)

@@ -86,9 +86,57 @@ def judge_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="Do not judge: print the questions per kind (and model calls) a real run would make."),
         click.option("--json", "as_json", is_flag=True, help="With --dry-run: print one JSON object."),
     ]
+    func = llm_options(func)  # listed after the options above in --help
     for option in reversed(options):
         func = option(func)
     return func
+
+
+LLM_OPTIONS: list[tuple[str, str, Any, str]] = [
+    ("--llm-base-url", "base_url", str, "OpenAI-compatible endpoint for --judge llm, e.g. http://gpu01:8000/v1."),
+    ("--llm-model", "model", str, "The served model's name (as the endpoint lists it)."),
+    ("--llm-api-key-env", "api_key_env", str,
+     "Environment variable holding the API key [default: OPENAI_API_KEY; unset = no key]. The key is never "
+     "written anywhere."),
+    ("--concurrency", "concurrency", int, "Model calls in flight at once [default: 8]."),
+    ("--requests-per-minute", "requests_per_minute", float, "Limit on model calls per minute."),
+    ("--tokens-per-minute", "tokens_per_minute", float, "Limit on (estimated) tokens per minute."),
+    ("--llm-timeout", "timeout", float, "Seconds per call before it is retried [default: 120]."),
+    ("--llm-max-retries", "max_retries", int,
+     "Retries of a call after a timeout, dropped connection, 429 or 5xx [default: 6]."),
+    ("--llm-max-doc-tokens", "max_doc_tokens", int,
+     "Cited documents are cut to this many tokens around the best-matching passage [default: 1500]."),
+    ("--llm-response-format", "response_format", click.Choice(["json_schema", "json_object", "none"]),
+     "How the reply's JSON schema is sent: json_schema (vLLM, OpenAI, llama-server), json_object "
+     "(llama-cpp-python's server), none [default: json_schema]. Replies are checked either way."),
+    ("--temperature", "temperature", float, "Sampling temperature of the LLM judge [default: 0]."),
+    ("--llm-seed", "seed", int, "Seed sent to the endpoint, where it honours one [default: 0]."),
+    ("--price-in", "price_in", float, "Price per million prompt tokens, for the cost estimate."),
+    ("--price-out", "price_out", float, "Price per million completion tokens, for the cost estimate."),
+]
+"""The LLM judge's options: (flag, LLMJudge keyword, type, help). Given ones reach it as ``llm`` options."""
+
+
+def llm_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Add the ``--llm-*`` options; the command sees them as ``judge_option`` entries for the llm backend."""
+
+    @functools.wraps(func)
+    def fold(*args: Any, **kwargs: Any) -> Any:
+        given = tuple(("llm", keyword, kwargs[f"llm_opt_{keyword}"]) for _, keyword, _, _ in LLM_OPTIONS
+                      if kwargs.get(f"llm_opt_{keyword}") is not None)
+        for _, keyword, _, _ in LLM_OPTIONS:
+            kwargs.pop(f"llm_opt_{keyword}", None)
+        kwargs["judge_option"] = tuple(kwargs.get("judge_option", ())) + given
+        return func(*args, **kwargs)
+
+    wrapped: Callable[..., Any] = fold
+    for flag, keyword, kind, text in reversed(LLM_OPTIONS):
+        metavar = {str: "NAME", int: "N", float: "X"}.get(kind) if not isinstance(kind, click.Choice) else None
+        if keyword == "base_url":
+            metavar = "URL"
+        wrapped = click.option(flag, f"llm_opt_{keyword}", type=kind, default=None, metavar=metavar,
+                               help=text)(wrapped)
+    return wrapped
 
 
 def parse_judge_options(items: tuple[str, ...], nli_model: str | None) -> dict[str, dict[str, Any]]:
@@ -97,6 +145,9 @@ def parse_judge_options(items: tuple[str, ...], nli_model: str | None) -> dict[s
 
     options: dict[str, dict[str, Any]] = {}
     for item in items:
+        if isinstance(item, tuple):  # (backend, keyword, value) from a typed option such as --llm-model
+            options.setdefault(item[0], {})[item[1]] = item[2]
+            continue
         name, sep, text = item.partition("=")
         backend, dot, option = name.strip().partition(".")
         if not sep or not dot or not backend or not option:

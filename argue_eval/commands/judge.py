@@ -66,7 +66,7 @@ def plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collectio
 
     if dry_run:
         plan = dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec, options,
-                            None if no_cache else cache_path)
+                            None if no_cache else cache_path, collection)
         click.echo(json.dumps(plan, indent=2) if as_json else render_plan(plan))
         return None
     if output is None:
@@ -143,10 +143,20 @@ def report_run(result: Any, quiet: bool, where: str = "") -> None:
         click.echo(f"warning: {len(missing)} cited document(s) not in the collection: {shown}", err=True)
     if not quiet:
         click.echo(f"judged with {result.identity.get('backend', '?')}: {result.run.stats.summary()}{where}", err=True)
+    usage = getattr(result, "usage", None)
+    if usage and not quiet and "calls" in usage:
+        cost = "" if usage.get("cost") is None else f", cost {usage['cost']:.4f}"
+        click.echo(f"model calls: {usage['calls']} ({usage['retries']} retried, {usage['reasks']} re-asked, "
+                   f"{usage['failed_calls']} failed), {usage['prompt_tokens']} prompt + "
+                   f"{usage['completion_tokens']} completion tokens{cost}, {usage['wall_seconds']:.1f} s", err=True)
 
 
-def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec, options, cache_path) -> dict[str, Any]:
-    """Questions (and model calls) a real run would make: certain ones, and at most (every branch)."""
+def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec, options, cache_path,
+                 collection=None) -> dict[str, Any]:
+    """Questions (and model calls) a real run would make: certain ones, and at most (every branch).
+
+    With a collection, a model judge's token estimate reads the cited documents (else it counts each at
+    its full document budget)."""
     from ..argue.questions import count_by_kind, list_questions
     from ..inputs import load_inputs
     from ..judges.registry import make_judge
@@ -163,8 +173,20 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
         with JudgmentCache(cache_path) as cache:
             cached = set(cache.get_many(judge_fingerprint(backend.identity()), [q.key for q in at_most]))
     todo = [q for q in at_most if q.key not in cached]
+    asked = [q.question(inputs.evaluation) for q in todo]
     planner = getattr(backend, "plan_calls", None)
-    calls = planner([q.question(inputs.evaluation) for q in todo]) if planner is not None else {}
+    estimator = getattr(backend, "estimate", None)  # model judges: tokens and cost, no network call
+    if (planner is not None or estimator is not None) and collection is not None:
+        # a model judge's prompt sizes, and a cascade's cheaper judge, need the cited documents
+        from dataclasses import replace
+
+        from ..collection import open_collection
+
+        with open_collection(collection) as store:
+            found = store.get_many({q.key.doc_id: None for q in asked if q.key.doc_id is not None})
+        asked = [replace(q, document=found.get(q.key.doc_id)) if q.key.doc_id else q for q in asked]
+    calls = planner(asked) if planner is not None else {}
+    estimate = estimator(asked) if estimator is not None else None
     sentences = sum(len(r.sentences) for r in reports)
     return {
         "judge": judge_spec,
@@ -174,6 +196,7 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
         "certain": count_by_kind(q for q in certain if q.key not in cached),
         "cached": count_by_kind(q for q in at_most if q.key in cached),
         "calls": calls,
+        **({"estimate": estimate} if estimate is not None else {}),
     }
 
 
@@ -188,4 +211,12 @@ def render_plan(plan: dict[str, Any]) -> str:
                  f"{sum(plan['cached'].values()):>8} {sum(plan['calls'].values()):>8}")
     lines.append("(at most: every question any answer could open up; certain: those asked whatever the answers; "
                  "calls: model calls, none for an offline heuristic judge)")
+    estimate = plan.get("estimate")
+    if estimate:
+        cost = "" if estimate.get("cost") is None else f", cost about {estimate['cost']:.2f}"
+        saved = (f"; the cheaper judge spares {estimate['saved_calls']} of {estimate['calls_without_cascade']} calls"
+                 if "saved_calls" in estimate else "")
+        lines.append(f"estimate: {estimate['total_calls']} call(s), about {estimate['prompt_tokens']} prompt and "
+                     f"{estimate['completion_tokens']} completion tokens{cost} (documents at most "
+                     f"--llm-max-doc-tokens each){saved}")
     return "\n".join(lines)

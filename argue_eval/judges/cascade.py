@@ -130,3 +130,47 @@ class CascadeJudge(JudgeBackend):
     def close(self) -> None:
         for judge in self.judges:
             judge.close()
+
+    def usage(self) -> dict[str, Any] | None:
+        """The model member's call and token accounting (``None`` when no member keeps one)."""
+        usages = [judge.usage() for judge in self.judges if callable(getattr(judge, "usage", None))]
+        return usages[-1] if usages else None
+
+    def estimate(self, questions: Sequence[Question]) -> dict[str, Any] | None:
+        """A dry run's calls and tokens for the model member, after the cheaper members answered what they can.
+
+        The members without ``estimate`` (offline judges) really answer, as a run would (they need the
+        documents attached to be sure of anything); the model member is estimated on what is left.
+        ``saved_calls`` is what the cheaper members spare against the model judging everything alone.
+        """
+        model = next((judge for judge in reversed(self.judges) if callable(getattr(judge, "estimate", None))), None)
+        if model is None:
+            return None
+        alone = model.estimate([q for q in questions if q.kind in model.kinds])  # type: ignore[attr-defined]
+        pending = list(questions)
+        for judge in self.judges:
+            if judge is model:
+                break
+            asked = [q for q in pending if q.kind in judge.kinds]
+            verdicts = judge.answer_many(asked) if asked else []
+            sure = {id(q) for q, v in zip(asked, verdicts) if v is not None and self._sure(v)}
+            pending = [q for q in pending if id(q) not in sure]
+        left = model.estimate([q for q in pending if q.kind in model.kinds])  # type: ignore[attr-defined]
+        left["saved_calls"] = alone["total_calls"] - left["total_calls"]
+        left["calls_without_cascade"] = alone["total_calls"]
+        return left
+
+    def plan_calls(self, questions: Sequence[Question]) -> dict[str, int]:
+        """Model calls by kind for ``--dry-run`` (none when every member is an offline judge)."""
+        model = next((judge for judge in reversed(self.judges) if callable(getattr(judge, "plan_calls", None))), None)
+        if model is None:
+            return {}
+        pending = list(questions)
+        for judge in self.judges:
+            if judge is model:
+                break
+            asked = [q for q in pending if q.kind in judge.kinds]
+            verdicts = judge.answer_many(asked) if asked else []
+            sure = {id(q) for q, v in zip(asked, verdicts) if v is not None and self._sure(v)}
+            pending = [q for q in pending if id(q) not in sure]
+        return model.plan_calls([q for q in pending if q.kind in model.kinds])  # type: ignore[attr-defined]

@@ -15,20 +15,22 @@ question differently, which is why answers are cached and never re-asked once co
 
 A reply that is not the schema's JSON object is re-asked once; if the second reply is no better, or the
 call fails after its retries, the questions of that prompt get ``None`` (could not judge): they are
-counted in ``usage.failed_items``, reported by the runner, and asked again on the next run -- never "no".
+counted in ``usage()['failed_items']``, reported by the runner, and asked again on the next run -- never "no".
 """
 from __future__ import annotations
 
 import asyncio
 import os
 import queue
+import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import ArgueError, InputError
+from ..model import Document, normalize_text
 from .base import JudgeBackend, Question, Verdict
 from .llm_client import CallFailed, ChatClient, Usage
 from .llm_prompts import Prompt, ReplyError, build_prompt, cut_document, estimate_tokens, parse_reply, prompt_version
@@ -43,6 +45,12 @@ RESPONSE_FORMATS = ("json_schema", "json_object", "none")
 or not at all (the reply is still checked)."""
 
 
+_TEMPLATE_KIND = {"answers": "answers", "attested": "attested", "uncited": "negative",
+                  "requires_citation": "requires_citation", "nugget_agrees": "nugget_agrees",
+                  "first_instance": "first_instance"}
+"""Prompt template -> the question kind it is counted under (the uncited prompt opens with ``negative``)."""
+
+
 @dataclass
 class _Group:
     """One prompt and the questions its reply answers: ``members`` maps a reply key to question positions."""
@@ -54,6 +62,9 @@ class _Group:
     """For an uncited sentence's combined prompt: (request id, normalized sentence) to remember its
     requires-citation answer under, so the later requires-citation round costs no call."""
     positions: list[int] = field(default_factory=list)
+    branch: tuple[str, str] | None = None
+    """(request id, normalized sentence) of a nugget-agrees or first-instance prompt: the flowchart asks one
+    of the two per uncited sentence (negative or not), which the dry-run estimate takes into account."""
 
 
 class LLMJudge(JudgeBackend):
@@ -115,10 +126,13 @@ class LLMJudge(JudgeBackend):
         self.response_format = response_format
         self.price_in = price_in
         self.price_out = price_out
-        self.usage = Usage()
+        self.counts = Usage()
         self.server_model: str | None = None
         self._memo: dict[tuple[str, str], tuple[bool, str | None]] = {}
         self._failures: list[dict[str, Any]] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._client: ChatClient | None = None
 
     def __repr__(self) -> str:
         return f"LLMJudge(model={self.model!r}, base_url={self.base_url!r})"
@@ -143,8 +157,17 @@ class LLMJudge(JudgeBackend):
         return os.environ.get(self.api_key_env) or None
 
     # -- planning: questions -> prompts ------------------------------------------------------------------
-    def _plan(self, questions: Sequence[Question]) -> tuple[list[_Group], list[tuple[int, Verdict | None]]]:
-        """Group questions into prompts (Auto-ARGUE's batching); answers known without a call come back at once."""
+    def _plan(self, questions: Sequence[Question], estimating: bool = False
+              ) -> tuple[list[_Group], list[tuple[int, Verdict | None]]]:
+        """Group questions into prompts (Auto-ARGUE's batching); answers known without a call come back at once.
+
+        ``estimating``: a question without its document (a dry run attaches none) stands for a document of
+        the full ``max_doc_tokens`` budget, so the token estimate is an upper bound.
+        """
+        if estimating:
+            placeholder = Document("", "xxx " * self.max_doc_tokens)
+            questions = [q if q.document is not None or q.key.doc_id is None or q.kind not in ("answers", "attested")
+                         else replace(q, document=placeholder) for q in questions]
         immediate: list[tuple[int, Verdict | None]] = []
         answers: dict[tuple, list[int]] = {}
         attested: dict[tuple, list[int]] = {}
@@ -157,7 +180,7 @@ class LLMJudge(JudgeBackend):
             if kind not in LLM_KINDS:
                 immediate.append((position, None))
             elif kind in ("answers", "attested"):
-                if question.document is None:
+                if question.document is None and (key.doc_id is not None or kind == "attested"):
                     immediate.append((position, None))  # the runner reports the missing document
                 else:
                     target = answers if kind == "answers" else attested
@@ -167,13 +190,13 @@ class LLMJudge(JudgeBackend):
                 if kind == "requires_citation" and memo_key in self._memo:
                     value, server_model = self._memo[memo_key]
                     immediate.append((position, self._verdict(value, server_model, None)))
-                    self.usage.answered_items += 1
                 else:
                     uncited.setdefault(memo_key, {}).setdefault(kind, []).append(position)
             elif kind == "nugget_agrees":
                 agrees.setdefault((key.request_id, key.sentence), []).append(position)
-            else:
-                firsts.setdefault(tuple(key), []).append(position)
+            else:  # first_instance: the same sentence after the same earlier sentences is one prompt, in any run
+                earlier = tuple(normalize_text(text) for text in question.earlier_sentences)
+                firsts.setdefault((key.request_id, key.sentence, earlier), []).append(position)
 
         groups: list[_Group] = []
         for (_, _, _), positions in answers.items():
@@ -192,12 +215,14 @@ class LLMJudge(JudgeBackend):
             else:
                 prompt = build_prompt("requires_citation", data, ["requires_citation"])
                 groups.append(_Group(prompt, dict(by_kind)))
-        for positions in agrees.values():
+        for branch, positions in agrees.items():
             groups.append(self._answers_group(questions, positions, "nugget_agrees", "N"))
+            groups[-1].branch = branch
         for positions in firsts.values():
             question = questions[positions[0]]
             data = {"earlier_sentences": list(question.earlier_sentences), "sentence": question.sentence}
-            groups.append(_Group(build_prompt("first_instance", data, ["first_instance"]), {"first_instance": positions}))
+            groups.append(_Group(build_prompt("first_instance", data, ["first_instance"]), {"first_instance": positions},
+                                 branch=(question.key.request_id, question.key.sentence)))
         for group in groups:
             group.positions = sorted(p for members in group.members.values() for p in members)
         return groups, immediate
@@ -220,9 +245,10 @@ class LLMJudge(JudgeBackend):
         data: dict[str, Any] = {"sentence": first.sentence}
         cut = None
         if template == "answers":
-            query = " ".join([first.sentence, *(item["answer"] for item in items.values())])
-            text, cut = self._document_text(first, query)
-            data["document"] = text
+            if first.document is not None:  # --nugget-scope all asks without a document
+                query = " ".join([first.sentence, *(item["answer"] for item in items.values())])
+                text, cut = self._document_text(first, query)
+                data["document"] = text
             data["answers"] = items
         else:
             data["nuggets"] = items
@@ -262,7 +288,7 @@ class LLMJudge(JudgeBackend):
             except ReplyError as exc:
                 if attempt == 1:
                     raise CallFailed(f"unusable reply twice ({exc})") from None
-                self.usage.reasks += 1
+                self.counts.reasks += 1
                 messages = messages + [
                     {"role": "assistant", "content": (result.content or "")[:2000]},
                     {"role": "user", "content": f"That reply is not usable: {exc}. Reply again with only the "
@@ -270,30 +296,43 @@ class LLMJudge(JudgeBackend):
                 ]
         raise AssertionError("unreachable")
 
-    async def _drive(self, groups: list[_Group], out: "queue.Queue[Any]", stop: threading.Event) -> None:
-        client = ChatClient(
-            self.base_url or "http://127.0.0.1:8000/v1", self._api_key(),
-            concurrency=self.concurrency, timeout=self.timeout, max_retries=self.max_retries,
-            backoff_base=self.backoff_base, backoff_max=self.backoff_max,
-            requests_per_minute=self.requests_per_minute, tokens_per_minute=self.tokens_per_minute,
-            usage=self.usage, jitter_seed=self.seed,
-        )
+    def _session(self) -> tuple[asyncio.AbstractEventLoop, ChatClient]:
+        """One event loop thread and one HTTP client for the judge's lifetime.
+
+        The runner calls ``iter_answers`` once per topic and round (hundreds of times in a round); opening
+        a client each time would redo the TLS setup and the connections every time. ``close`` ends both.
+        """
+        if self._loop is None:
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(target=loop.run_forever, name="argue-eval-llm", daemon=True)
+            thread.start()
+
+            async def open_client() -> ChatClient:
+                return ChatClient(
+                    self.base_url or "", self._api_key(),
+                    concurrency=self.concurrency, timeout=self.timeout, max_retries=self.max_retries,
+                    backoff_base=self.backoff_base, backoff_max=self.backoff_max,
+                    requests_per_minute=self.requests_per_minute, tokens_per_minute=self.tokens_per_minute,
+                    usage=self.counts, jitter_seed=self.seed,
+                )
+
+            self._client = asyncio.run_coroutine_threadsafe(open_client(), loop).result()
+            self._loop, self._thread = loop, thread
+        assert self._client is not None
+        return self._loop, self._client
+
+    async def _drive(self, client: ChatClient, groups: list[_Group], out: "queue.Queue[Any]") -> None:
         pending = iter(range(len(groups)))
 
         async def worker() -> None:
             for index in pending:
-                if stop.is_set():
-                    return
                 try:
                     reply, server_model = await self._ask(client, groups[index].prompt)
                     out.put((index, reply, server_model, None))
                 except CallFailed as exc:
                     out.put((index, None, None, exc.reason))
 
-        try:
-            await asyncio.gather(*(worker() for _ in range(min(self.concurrency, len(groups)))))
-        finally:
-            await client.aclose()
+        await asyncio.gather(*(worker() for _ in range(min(self.concurrency, len(groups)))))
 
     def iter_answers(self, questions: Sequence[Question]) -> Iterator[tuple[int, Verdict | None]]:
         """Yield ``(position, verdict)`` as replies arrive (the runner commits each before the next)."""
@@ -302,29 +341,14 @@ class LLMJudge(JudgeBackend):
                              "the llm judge needs the endpoint (--llm-base-url http://HOST:PORT/v1)")
         started = time.monotonic()
         groups, immediate = self._plan(questions)
+        self.counts.answered_items += sum(1 for _, verdict in immediate if verdict is not None)
         yield from immediate
         if not groups:
             return
+        loop, client = self._session()
         out: queue.Queue[Any] = queue.Queue()
-        stop = threading.Event()
-        errors: list[BaseException] = []
-        loop = asyncio.new_event_loop()
-        task_box: list[asyncio.Task[None]] = []
-
-        def run() -> None:
-            try:
-                task_box.append(loop.create_task(self._drive(groups, out, stop)))
-                loop.run_until_complete(task_box[0])
-            except asyncio.CancelledError:
-                pass  # the consumer stopped early (closed the generator)
-            except BaseException as exc:  # surfaced in the caller's thread below
-                errors.append(exc)
-            finally:
-                loop.close()
-                out.put(None)
-
-        thread = threading.Thread(target=run, name="argue-eval-llm", daemon=True)
-        thread.start()
+        future = asyncio.run_coroutine_threadsafe(self._drive(client, groups, out), loop)
+        future.add_done_callback(lambda _: out.put(None))
         try:
             while True:
                 item = out.get()
@@ -333,22 +357,35 @@ class LLMJudge(JudgeBackend):
                 index, reply, server_model, failure = item
                 yield from self._verdicts(groups[index], reply, server_model, failure)
         finally:
-            stop.set()
-            if thread.is_alive() and task_box:
+            if not future.done():
+                future.cancel()  # the consumer stopped early (closed the generator): stop sending
                 try:
-                    loop.call_soon_threadsafe(task_box[0].cancel)
-                except RuntimeError:
-                    pass  # the loop already finished
-            thread.join()
-            self.usage.wall_seconds += time.monotonic() - started
-        if errors:
-            raise ArgueError(f"the llm judge stopped: {type(errors[0]).__name__}: {errors[0]}")
+                    future.result(timeout=self.timeout + 5)
+                except BaseException:  # noqa: BLE001 -- cancelled, as asked
+                    pass
+            self.counts.wall_seconds += time.monotonic() - started
+        if not future.cancelled() and future.exception() is not None:
+            error = future.exception()
+            raise ArgueError(f"the llm judge stopped: {type(error).__name__}: {error}")
+
+    def close(self) -> None:
+        """Close the HTTP client and stop the event loop thread (the runner calls this once at the end)."""
+        if self._loop is None:
+            return
+        loop, client = self._loop, self._client
+        if client is not None and self._thread is not None and self._thread.is_alive():
+            asyncio.run_coroutine_threadsafe(client.aclose(), loop).result(timeout=30)
+        loop.call_soon_threadsafe(loop.stop)
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+        loop.close()
+        self._loop = self._client = self._thread = None
 
     def _verdicts(self, group: _Group, reply: dict[str, bool] | None, server_model: str | None,
                   failure: str | None) -> Iterator[tuple[int, Verdict | None]]:
         if reply is None:
-            self.usage.failed_calls += 1
-            self.usage.failed_items += len(group.positions)
+            self.counts.failed_calls += 1
+            self.counts.failed_items += len(group.positions)
             self._failures.append({"prompt": group.prompt.template, "questions": len(group.positions),
                                    "reason": failure})
             for position in group.positions:
@@ -361,7 +398,7 @@ class LLMJudge(JudgeBackend):
         for item, positions in group.members.items():
             verdict = self._verdict(reply[item], server_model, group.extra_provenance)
             for position in positions:
-                self.usage.answered_items += 1
+                self.counts.answered_items += 1
                 yield position, verdict
 
     def _verdict(self, value: bool, server_model: str | None, cut: dict[str, Any] | None) -> Verdict:
@@ -370,6 +407,14 @@ class LLMJudge(JudgeBackend):
             provenance["doc_cut"] = cut
         return Verdict(value=bool(value), judge=self.judge_label, provenance=provenance)
 
+    def __del__(self) -> None:
+        if sys.is_finalizing():  # the loop thread may already be gone; the OS closes the sockets
+            return
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 -- best effort for a judge nobody closed
+            pass
+
     def answer_many(self, questions: Sequence[Question]) -> list[Verdict | None]:
         answers: list[Verdict | None] = [None] * len(questions)
         for position, verdict in self.iter_answers(questions):
@@ -377,25 +422,32 @@ class LLMJudge(JudgeBackend):
         return answers
 
     # -- accounting ----------------------------------------------------------------------------------------
-    def usage_record(self) -> dict[str, Any]:
+    def usage(self) -> dict[str, Any]:
         """Calls, retries, tokens per kind, failures, wall time and cost: for the run manifest and the summary."""
-        record = self.usage.as_dict(self.price_in, self.price_out)
+        record = self.counts.as_dict(self.price_in, self.price_out)
         record["model"] = self.model
         record["server_model"] = self.server_model
         record["prompt_version"] = prompt_version()
         record["failures"] = list(self._failures)
         return record
 
+    def plan_calls(self, questions: Sequence[Question]) -> dict[str, int]:
+        """Model calls a run would make, by the question kind that opens each prompt (for ``--dry-run``)."""
+        calls: dict[str, int] = {}
+        for template, count in self.estimate(questions)["calls"].items():
+            kind = _TEMPLATE_KIND[template]
+            calls[kind] = calls.get(kind, 0) + count
+        return calls
+
     def estimate(self, questions: Sequence[Question]) -> dict[str, Any]:
         """What judging ``questions`` would cost, with no network call and no key: calls, tokens, cost.
 
-        Prompts are built exactly as a run builds them (documents must be attached to be counted; a question
-        without its document is left out, as the run would leave it unanswered); prompt tokens are estimated
-        from text length (about 4 characters a token), completion tokens as the reply's budget.
+        Prompts are built exactly as a run builds them; a question without its document counts at the full
+        ``max_doc_tokens`` budget. Prompt tokens are estimated from text length (about 4 characters a
+        token), completion tokens from the length of the reply's JSON object.
         """
-        saved_memo = dict(self._memo)
-        groups, immediate = self._plan(questions)
-        self._memo = saved_memo
+        groups, immediate = self._plan(questions, estimating=True)
+        groups = _one_branch(groups)
         calls: dict[str, int] = {}
         prompt_tokens: dict[str, int] = {}
         completion_tokens: dict[str, int] = {}
@@ -421,6 +473,25 @@ class LLMJudge(JudgeBackend):
             "price_out": self.price_out,
             "cost": cost,
         }
+
+
+def _one_branch(groups: list[_Group]) -> list[_Group]:
+    """Drop, per uncited sentence, the cheaper of the nugget-agrees and first-instance branches.
+
+    A dry run lists every question any answer could open up; but a sentence is either negative (then
+    nugget-agrees is asked) or not (then maybe first-instance), never both, so the costlier branch bounds it.
+    """
+    by_branch: dict[tuple[str, str], dict[str, list[_Group]]] = {}
+    for group in groups:
+        if group.branch is not None:
+            by_branch.setdefault(group.branch, {}).setdefault(group.prompt.template, []).append(group)
+    dropped: set[int] = set()
+    for branches in by_branch.values():
+        if len(branches) == 2:
+            agrees, firsts = branches["nugget_agrees"], branches["first_instance"]
+            cheaper = agrees if len(agrees) < len(firsts) else firsts
+            dropped.update(id(group) for group in cheaper)
+    return [group for group in groups if id(group) not in dropped]
 
 
 def _request_text(question: Question) -> dict[str, str] | None:

@@ -106,7 +106,7 @@ class Prompt:
 
     def max_completion_tokens(self) -> int:
         """Enough for the JSON object of booleans with generous whitespace (bounds the cost of a rambler)."""
-        return 16 + 12 * len(self.keys)
+        return 24 + 16 * len(self.keys)
 
 
 def build_prompt(template: str, data: dict[str, Any], keys: list[str]) -> Prompt:
