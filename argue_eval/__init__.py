@@ -9,8 +9,8 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str):  # PEP 562: ``argue_eval.score(...)`` without importing the scorer up front
-    if name == "score":
-        from .argue import score
+    if name in ("score", "ScoreResult"):
+        from . import api
 
-        return score
+        return getattr(api, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -21,6 +21,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("argue_eval.commands.validate:command", "Check a run against the requests (and collection): located errors."),
     "collection": ("argue_eval.commands.collection:command", "Index a document collection and look documents up by id."),
     "score": ("argue_eval.commands.score:command", "Score runs with the ARGUE flowchart from existing judgments."),
+    "judge": ("argue_eval.commands.judge:command", "Answer the flowchart's questions for runs with an automatic judge."),
+    "evaluate": ("argue_eval.commands.evaluate:command", "Judge runs with an automatic judge, then score them with ARGUE."),
     "assess": ("argue_eval.commands.assess:command", "Export the judgments still missing for human assessors; import their answers."),
     "compare": ("argue_eval.commands.compare:command", "Leaderboard with confidence intervals and significance tests."),
     "agree": ("argue_eval.commands.agree:command", "Agreement between two evaluations of the same systems (Kendall's tau, ...)."),

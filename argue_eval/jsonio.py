@@ -572,3 +572,9 @@ def write_jsonl(path: str | os.PathLike[str], values: Any) -> int:
             handle.write(dumps_line(value))
             count += 1
     return count
+
+
+def write_json(path: str | os.PathLike[str], value: Any) -> None:
+    """Atomically write one JSON document, indented for people (manifests, summaries)."""
+    with atomic_writer(path) as handle:
+        handle.write(orjson.dumps(value, option=orjson.OPT_INDENT_2).decode("utf-8") + "\n")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -28,3 +28,27 @@ def progress(iterable: Iterable[T], desc: str, total: int | None = None, unit: s
     from tqdm import tqdm
 
     yield from tqdm(iterable, desc=desc, total=total, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True)
+
+
+class _Silent:
+    """Stands in for a bar when bars are off: accepts the calls, shows nothing."""
+
+    total: int | None = None
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def set_postfix_str(self, text: str, refresh: bool = True) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def progress_bar(desc: str, total: int | None = None, unit: str = "it") -> Any:
+    """A manual bar (``update``, ``set_postfix_str``, ``close``) for work that is not one loop."""
+    if not progress_enabled():
+        return _Silent()
+    from tqdm import tqdm
+
+    return tqdm(desc=desc, total=total, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True)

@@ -94,7 +94,7 @@ def generate(out: Path, runs: int, topics: int, sentences: int, seed: int = 7) -
                             [Sentence(s["text"], tuple(s["citations"])) for s in obj["sentences"]])
             sink: list = []
             evaluate_report(report, evaluation.topics[report.request_id], ask, evaluation.policies,
-                            explore=True, on_missing=sink.append)
+                            unknown="both", on_missing=sink.append)
             for missing in sink:
                 if missing.key not in keys:
                     keys[missing.key] = (report.sentences[missing.sentence_index].text,
@@ -126,7 +126,7 @@ def job_read(out: Path) -> dict[str, float]:
 
 def job_score(out: Path) -> dict[str, float]:
     from argue_eval.argue.api import run_scoring
-    from argue_eval.argue.cli_options import load_inputs
+    from argue_eval.inputs import load_inputs
     from argue_eval.argue.policies import Policies
     from argue_eval.formats.scores import write_scores_tsv
 

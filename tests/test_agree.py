@@ -90,3 +90,12 @@ def test_tsv_is_one_table(pair):
     lines = [line for line in tsv.splitlines() if not line.startswith("#")]
     assert lines[0] == "statistic\tvalue\tci_low\tci_high\tci_method"
     assert [line.split("\t")[0] for line in lines[1:]] == ["kendall_tau_b", "tau_ap", "tau_ap_symmetric", "spearman", "pearson"]
+
+
+def test_systems_prints_both_leaderboards_side_by_side(pair):
+    lines = run(*pair, "-m", "f1", "--resamples", "50", "--systems").splitlines()
+    assert lines[0].startswith("leaderboards on f1 (A) and f1 (B)")
+    rows = [line.split() for line in lines[3:7]]
+    # A's order; B swaps r2 (0.3) and r3 (0.5): r2 loses a place, r3 gains one
+    assert rows == [["r1", "0.7000", "1", "0.6000", "1"], ["r2", "0.5000", "2", "0.3000", "3", "-1"],
+                    ["r3", "0.4000", "3", "0.5000", "2", "+1"], ["r4", "0.2000", "4", "0.1000", "4"]]

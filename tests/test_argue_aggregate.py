@@ -11,7 +11,8 @@ import pytest
 from test_argue_flowchart import FIXTURES, load_judgments, load_nuggets, load_reports
 
 import argue_eval
-from argue_eval.argue import MissingJudgmentsError, score
+from argue_eval import score
+from argue_eval.argue import MissingJudgmentsError
 from argue_eval.errors import InputError
 from argue_eval.model import Judgment, Report, Request, Sentence
 

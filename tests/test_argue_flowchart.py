@@ -158,7 +158,7 @@ def test_and_nugget_needs_every_bound_answer(source):
     report = load_reports(FIXTURES / "runA.jsonl")[0]
     report.sentences.pop(2)
     topic = prepare_topic(load_nuggets()["T1"], "T1", policies)
-    outcome = evaluate_report(report, topic, _ask(source), policies, explore=False)
+    outcome = evaluate_report(report, topic, _ask(source), policies, unknown="no")
     counts = counts_for(outcome, topic, report.character_count)
     # n1 and n4 remain: 2 of 4 ; weighted vital 2 + vital 2 = 4 of 6
     assert counts["correct_nuggets"] == 2
@@ -220,14 +220,14 @@ def test_questions_only_where_the_flowchart_reaches(source):
     asked = []
 
     class Recorder:
-        name = "recorder"
+        """A judgment lookup that records what the scorer looks up."""
 
-        def answer(self, question):
-            asked.append(question.key)
-            return source.lookup(question.key, None)
+        def lookup(self, key, position=None):
+            asked.append(key)
+            return source.lookup(key, None)
 
-        def answer_many(self, questions):
-            return [self.answer(q) for q in questions]
+        def plain_table(self):
+            return None
 
     run_t1(Recorder())
     by_sentence = {}
@@ -283,11 +283,32 @@ def test_explore_mode_follows_both_branches_of_a_missing_gate():
     report = Report("runX", "T1", [Sentence("Nobody knows who paid.", ())])
     topic = prepare_topic(topics["T1"], "T1", policies)
     missing = []
-    outcome = evaluate_report(report, topic, _ask(empty), policies, explore=True, on_missing=missing.append)
+    outcome = evaluate_report(report, topic, _ask(empty), policies, unknown="both", on_missing=missing.append)
     assert outcome.sentences[0].outcome is None
     kinds = [(m.key.kind, tuple(g.kind for g in m.gates)) for m in missing]
+    # the first sentence is a first instance by definition: that question is never asked
+    assert kinds == [("negative", ()), ("nugget_agrees", ("negative",)), ("requires_citation", ("negative",))]
+    later = Report("runX", "T1", [Sentence("The flood began in March 2019.", ("d1",)),
+                                  Sentence("Nobody knows who paid.", ())])
+    missing = []
+    evaluate_report(later, topic, _ask(empty), policies, unknown="both", on_missing=missing.append)
+    kinds = [(m.key.kind, tuple(g.kind for g in m.gates)) for m in missing if m.sentence_index == 1]
     assert kinds == [("negative", ()), ("nugget_agrees", ("negative",)), ("requires_citation", ("negative",)),
                      ("first_instance", ("negative", "requires_citation"))]
+
+
+def test_stop_mode_lists_only_the_questions_certainly_reached():
+    topics = load_nuggets()
+    empty = ImportedJudgments(topics.values())
+    policies = Policies()
+    topic = prepare_topic(topics["T1"], "T1", policies)
+    report = Report("runX", "T1", [Sentence("The flood began in March 2019.", ("d1",)),
+                                   Sentence("Nobody knows who paid.", ())])
+    missing = []
+    evaluate_report(report, topic, _ask(empty), policies, unknown="stop", on_missing=missing.append)
+    # cited: both answers d1 attests and attested; uncited: only "negative?" until it is answered
+    assert [(m.sentence_index, m.key.kind, m.key.answer) for m in missing] == [
+        (0, "answers", "March 2019"), (0, "answers", "Missouri"), (0, "attested", None), (1, "negative", None)]
 
 
 def test_empty_report_on_a_topic_with_nuggets(source):

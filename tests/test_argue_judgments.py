@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from test_judgments_formats import AUTOARGUE, DOC3, bank
 
-from argue_eval.argue import score
+from argue_eval import score
 from argue_eval.errors import InputError
 from argue_eval.judges.base import Question, make_key
+from argue_eval.inputs import add_judgment_file, check_topic_overlap
 from argue_eval.judges.imported import ImportedJudgments
 from argue_eval.model import Report, Sentence, normalize_text
 
@@ -34,15 +35,15 @@ def test_later_file_overrides_earlier(tmp_path):
     auto.write_text(line(value=True, judge="llm:a") + "\n")
     human.write_text(line(value=False, judge="human:bo") + "\n")
     source = ImportedJudgments()
-    source.add_file(auto)
-    summary = source.add_file(human)
+    add_judgment_file(source, auto)
+    summary = add_judgment_file(source, human)
     verdict = source.answer(Question(attested_key(), "The sky is blue."))
     assert (verdict.value, verdict.judge, verdict.source.path) == (False, "human:bo", str(human))
     assert summary.overridden == 1
     # the other order: the automatic judgment wins
     reverse = ImportedJudgments()
-    reverse.add_file(human)
-    reverse.add_file(auto)
+    add_judgment_file(reverse, human)
+    add_judgment_file(reverse, auto)
     assert reverse.lookup(attested_key()).value is True
 
 
@@ -50,7 +51,7 @@ def test_same_judgment_normalized_sentence_is_one_key(tmp_path):
     path = tmp_path / "j.jsonl"
     path.write_text(line(sentence="The  sky is\tblue.") + "\n")
     source = ImportedJudgments()
-    source.add_file(path)
+    add_judgment_file(source, path)
     assert source.lookup(attested_key("The sky is blue.")).value is True
 
 
@@ -58,7 +59,7 @@ def test_contradiction_within_a_file_names_both_lines(tmp_path):
     path = tmp_path / "j.jsonl"
     path.write_text("\n".join([line(value=True), line(kind="negative", doc_id=None), line(value=False)]) + "\n")
     with pytest.raises(InputError) as caught:
-        ImportedJudgments().add_file(path)
+        add_judgment_file(ImportedJudgments(), path)
     assert caught.value.line == 3
     assert "contradicts line 1" in str(caught.value) and "llm:a" in str(caught.value)
 
@@ -69,11 +70,11 @@ def test_contradiction_is_found_across_another_judges_line(tmp_path):
     path = tmp_path / "j.jsonl"
     path.write_text("\n".join([line(value=True), line(value=False, judge="human:x"), line(value=False)]) + "\n")
     with pytest.raises(InputError) as caught:
-        ImportedJudgments().add_file(path)
+        add_judgment_file(ImportedJudgments(), path)
     assert caught.value.line == 3 and "contradicts line 1" in str(caught.value) and "'llm:a'" in str(caught.value)
     # the same three judges agreeing with themselves load, with one disagreement between judges noted
     path.write_text("\n".join([line(value=True), line(value=False, judge="human:x"), line(value=True)]) + "\n")
-    summary = ImportedJudgments().add_file(path)
+    summary = add_judgment_file(ImportedJudgments(), path)
     assert summary.disagreements == 2  # yes -> no (human:x), no -> yes (llm:a again)
 
 
@@ -81,7 +82,7 @@ def test_same_value_twice_or_other_judge_is_not_an_error(tmp_path):
     path = tmp_path / "j.jsonl"
     path.write_text("\n".join([line(value=True), line(value=True), line(value=False, judge="human:x")]) + "\n")
     source = ImportedJudgments()
-    summary = source.add_file(path)
+    summary = add_judgment_file(source, path)
     assert summary.disagreements == 1
     assert source.lookup(attested_key()).judge == "human:x"
 
@@ -103,8 +104,9 @@ def test_partly_foreign_judgments_are_noted(tmp_path):
     path = tmp_path / "mixed.jsonl"
     path.write_text((FIXTURES / "judgments.jsonl").read_text() + line().replace('"T2"', '"X9"') + "\n")
     source = ImportedJudgments(load_nuggets().values())
-    source.add_file(path)
+    add_judgment_file(source, path)
     evaluation = Evaluation.build(load_nuggets().values(), Policies())
+    check_topic_overlap(source, evaluation.order, evaluation.notes)  # input assembly notes file problems
     result = run_scoring(load_reports(FIXTURES / "runA.jsonl"), evaluation, source)
     assert any("1 topic(s) not being scored" in note and "X9" in note for note in result.notes)
 
@@ -168,7 +170,7 @@ def test_later_human_file_overrides_positional_autoargue(tmp_path):
 
 def test_autoargue_unmatched_answer_is_no_without_enumeration():
     source = ImportedJudgments([bank()])
-    source.add_file(AUTOARGUE)
+    add_judgment_file(source, AUTOARGUE)
     sentence = normalize_text("The bloom was fed by phosphorus runoff.")
     assert source.lookup(make_key("answers", "101", sentence, DOC3, "77ab90", "phosphorus")).value is True
     assert source.lookup(make_key("answers", "101", sentence, DOC3, "5f0c1e", "2014")).value is False
@@ -206,7 +208,7 @@ def test_autoargue_unbound_answer_unmatched_is_no():
     topic = bank()
     topic.nuggets[0].answers.append(type(topic.nuggets[0].answers[0])("in the summer", ()))
     source = ImportedJudgments([topic])
-    source.add_file(AUTOARGUE)
+    add_judgment_file(source, AUTOARGUE)
     sentence = normalize_text("The bloom was fed by phosphorus runoff.")
     assert source.lookup(make_key("answers", "101", sentence, None, "5f0c1e", "in the summer")).value is False
     # a bound answer the cited document does not attest stays missing

@@ -1,20 +1,19 @@
 """ARGUE scoring: the flowchart (``flowchart``), per-topic measures and aggregates (``measures``), the
-policies that make every open choice explicit (``policies``) and the ``score`` API (``api``).
+policies that make every open choice explicit (``policies``) and the scoring engine (``api``).
 
-Importing this package does not import pandas; ``score`` does, when called.
+This package takes records and a judgment lookup; it never reads files (``argue_eval.inputs`` does, and
+``argue_eval.score`` is the Python API that takes paths). Importing it does not import pandas.
 """
 from __future__ import annotations
 
-from .api import Evaluation, MissingJudgmentsError, ScoreResult, Scoring, run_scoring, score
+from .api import Evaluation, MissingJudgmentsError, Scoring, run_scoring
 from .policies import Policies, parse_weights
 
 __all__ = [
     "Evaluation",
     "MissingJudgmentsError",
     "Policies",
-    "ScoreResult",
     "Scoring",
     "parse_weights",
     "run_scoring",
-    "score",
 ]

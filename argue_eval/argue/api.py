@@ -1,32 +1,27 @@
-"""``score``: runs + nuggets + judgments -> per-topic ARGUE measures (pure, deterministic, never calls a model).
+"""ARGUE scoring: reports + prepared nuggets + a judgment lookup -> per-topic measures (pure, deterministic,
+never calls a model, never reads a file).
 
-``run_scoring`` is the engine the CLI uses (streaming reports, collecting notes for stderr); ``score``
-is the Python API around it, accepting paths or in-memory records and returning a pandas DataFrame in
-the long ``run_id request_id metric value`` format plus the per-report details.
+``Evaluation`` is the topic set prepared under the policies; ``run_scoring`` streams reports through the
+flowchart and aggregates per run. The Python API that takes paths is ``argue_eval.score`` (``argue_eval.api``).
 """
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from os import PathLike
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any
 
 from ..errors import ArgueError, InputError
-from ..judges.base import JudgmentSource
-from ..judges.imported import ImportedJudgments, paused_gc
-from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey, QrelsRow, Report, Request, TopicNuggets, natural_key
+from ..judges.base import JudgmentLookup
+from ..judges.imported import paused_gc
+from ..model import JUDGMENT_KINDS, JudgmentKey, QrelsRow, Report, Request, TopicNuggets, natural_key
 from ..progress import progress
 from .flowchart import Asker, Missing, ReportOutcome, evaluate_report
 from .measures import TABLE_FORMATS, aggregate_rows, autoargue_rows, counts_for, ratios, topic_rows, zero_counts
 from .policies import Policies
 from .topic import PreparedTopic, prepare_topic
 
-if TYPE_CHECKING:
-    import pandas as pd
-
-__all__ = ["score", "run_scoring", "Scoring", "ScoreResult", "MissingJudgmentsError", "Evaluation"]
+__all__ = ["run_scoring", "Scoring", "MissingJudgmentsError", "Evaluation", "ALL", "few_items"]
 
 Row = tuple[str, str, str, float]
 ALL = "all"
@@ -82,7 +77,7 @@ class Evaluation:
             ids = set(request_map)
             extra = sorted(set(by_topic) - ids, key=natural_key)
             if extra:
-                notes.append(f"nuggets for {len(extra)} topic(s) not in the requests are ignored: {_few(extra)}")
+                notes.append(f"nuggets for {len(extra)} topic(s) not in the requests are ignored: {few_items(extra)}")
         else:
             ids = set(by_topic)
         relevant: dict[str, set[str]] = {}
@@ -99,11 +94,11 @@ class Evaluation:
             notes.append(
                 f"{dropped} nugget question(s) with no answer bound to a document were dropped "
                 f"(--unbound-questions negative|keep to count them): "
-                + _few([f"{t}:{n}" for t in order for n in prepared[t].dropped])
+                + few_items([f"{t}:{n}" for t in order for n in prepared[t].dropped])
             )
         without = [tid for tid in order if not prepared[tid].nuggets]
         if without:
-            notes.append(f"{len(without)} topic(s) have no nuggets (nugget coverage 0, undefined): {_few(without)}")
+            notes.append(f"{len(without)} topic(s) have no nuggets (nugget coverage 0, undefined): {few_items(without)}")
         return cls(policies, prepared, order, request_map, notes)
 
 
@@ -119,39 +114,16 @@ class Scoring:
     policies: Policies
 
 
-def _few(items: list[str], limit: int = 10) -> str:
+def few_items(items: list[str], limit: int = 10) -> str:
+    """The first ``limit`` items joined with commas, and how many more there are (for one-line notes)."""
     shown = ", ".join(items[:limit])
     return shown + (f", ... ({len(items) - limit} more)" if len(items) > limit else "")
-
-
-def check_topic_overlap(source: JudgmentSource, topics: Iterable[str], notes: list[str]) -> None:
-    """A judgments file about other topics is an error; one partly about other topics is noted."""
-    if not isinstance(source, ImportedJudgments):
-        return
-    wanted = set(topics)
-    for summary in source.files:
-        if not summary.topics:
-            continue
-        foreign = sorted(summary.topics - wanted, key=natural_key)
-        if len(foreign) == len(summary.topics):
-            raise InputError(
-                summary.path, None, None,
-                f"none of its judgments is for a topic being scored (it judges topics {_few(foreign, 5)}; "
-                f"scored topics: {_few(sorted(wanted, key=natural_key), 5)}): is it from another track or topic set?",
-            )
-        if foreign:
-            notes.append(f"{summary.path}: judgments for {len(foreign)} topic(s) not being scored are unused: {_few(foreign)}")
-        if summary.overridden:
-            notes.append(f"{summary.path}: overrides {summary.overridden} judgment(s) of earlier files")
-        if summary.disagreements:
-            notes.append(f"{summary.path}: {summary.disagreements} judgment(s) repeated with a different answer "
-                         "by another judge or report; the later line is used")
 
 
 def run_scoring(
     reports: Iterable[Report],
     evaluation: Evaluation,
-    source: JudgmentSource,
+    source: JudgmentLookup,
     *,
     details: bool = False,
     missing_hint: str | None = None,
@@ -164,16 +136,15 @@ def run_scoring(
 def _run_scoring(
     reports: Iterable[Report],
     evaluation: Evaluation,
-    source: JudgmentSource,
+    source: JudgmentLookup,
     details: bool,
     missing_hint: str | None,
 ) -> Scoring:
     policies = evaluation.policies
     notes = list(evaluation.notes)
-    check_topic_overlap(source, evaluation.order, notes)
     mode = policies.missing_judgments
     explore = mode in ("error", "skip")
-    ask = Asker(source, evaluation.requests)
+    ask = Asker(source)
     per_run: dict[str, dict[str, dict[str, float]]] = {}
     seen: dict[tuple[str, str], Report] = {}
     reported_by_run: dict[str, set[str]] = {}
@@ -198,7 +169,7 @@ def _run_scoring(
         reported_by_run.setdefault(report.run_id, set()).add(report.request_id)
         run_missing = missing_keys.setdefault(report.run_id, set())
         sink: list[Missing] = []
-        outcome = evaluate_report(report, topic, ask, policies, explore=explore, details=details,
+        outcome = evaluate_report(report, topic, ask, policies, unknown="both" if explore else "no", details=details,
                                   on_missing=sink.append)
         for item in sink:
             run_missing.add(item.key)
@@ -220,7 +191,7 @@ def _run_scoring(
     for run_id in runs:
         if run_id in foreign:
             topics = sorted(foreign[run_id], key=natural_key)
-            notes.append(f"run {run_id}: {len(topics)} report(s) for topics outside the evaluation are not scored: {_few(topics)}")
+            notes.append(f"run {run_id}: {len(topics)} report(s) for topics outside the evaluation are not scored: {few_items(topics)}")
     rows: list[Row] = []
     for run_id in runs:
         scored = per_run.get(run_id, {})
@@ -229,7 +200,7 @@ def _run_scoring(
         if absent:
             action = "score 0" if policies.missing_topics == "zero" else "are left out"
             notes.append(f"run {run_id}: no report for {len(absent)} topic(s), which {action} "
-                         f"(--missing-topics): {_few(absent)}")
+                         f"(--missing-topics): {few_items(absent)}")
         if policies.missing_topics == "zero":
             for tid in absent:
                 scored[tid] = zero_counts(evaluation.topics[tid])
@@ -302,108 +273,3 @@ def _details(report: Report, outcome: ReportOutcome, topic: PreparedTopic, count
         "nuggets": nugget_rows,
         "dropped_nuggets": list(topic.dropped),
     }
-
-
-# --------------------------------------------------------------------------------------------------
-# Python API
-# --------------------------------------------------------------------------------------------------
-class ScoreResult(NamedTuple):
-    """``score``'s result: the long score table and one details record per scored report."""
-
-    table: pd.DataFrame
-    details: list[dict[str, Any]]
-
-
-PathOrPaths = str | PathLike[str] | Iterable[str | PathLike[str]]
-
-
-def _paths(value: Any) -> list[Path] | None:
-    if isinstance(value, (str, PathLike)):
-        return [Path(value)]
-    if isinstance(value, (list, tuple)) and value and all(isinstance(v, (str, PathLike)) for v in value):
-        return [Path(v) for v in value]
-    return None
-
-
-def iter_reports(runs: Any, source: JudgmentSource) -> Iterator[Report]:
-    from ..formats import read_reports
-
-    if runs is None:
-        if isinstance(source, ImportedJudgments) and source.embedded_reports:
-            yield from source.embedded_reports
-            return
-        raise InputError("--run", None, None, "no runs given (and no Auto-ARGUE judgments file to take the reports from)")
-    paths = _paths(runs)
-    if paths is None:
-        yield from runs
-        return
-    for path in paths:
-        yield from read_reports(path)
-
-
-def load_judgments(judgments: Any, nuggets: list[TopicNuggets], keep_reports: bool = False) -> JudgmentSource:
-    """A judgment source from paths (canonical or Auto-ARGUE), ``Judgment`` records, or a source itself."""
-    if isinstance(judgments, ImportedJudgments):
-        return judgments
-    if not isinstance(judgments, (str, PathLike, list, tuple)) and isinstance(judgments, JudgmentSource):
-        return judgments
-    source = ImportedJudgments(nuggets)
-    if judgments is None or (isinstance(judgments, (list, tuple)) and not judgments):
-        return source
-    paths = _paths(judgments)
-    if paths is not None:
-        for path in paths:
-            source.add_file(path, keep_reports=keep_reports)
-    else:
-        records = list(judgments)
-        if records and not all(isinstance(j, Judgment) for j in records):
-            raise TypeError("judgments must be paths, Judgment records or a JudgmentSource")
-        source.add_judgments(records)
-    return source
-
-
-def score(
-    runs: Any,
-    nuggets: Any,
-    judgments: Any,
-    *,
-    requests: Any = None,
-    qrels: Any = None,
-    details: bool = True,
-    relevance: str = "nuggets",
-    nugget_scope: str = "cited",
-    missing_topics: str = "zero",
-    missing_judgments: str = "error",
-    unbound_questions: str = "drop",
-    weights: Mapping[str, float] | None = None,
-    table_format: str = "argue",
-) -> ScoreResult:
-    """Score runs with the ARGUE flowchart from existing judgments.
-
-    ``runs``: run file path(s) or ``Report`` records (``None``: the reports inside Auto-ARGUE judgment
-    files); ``nuggets``: a nuggets path or ``TopicNuggets``; ``judgments``: judgment file path(s) (later
-    files override earlier ones), ``Judgment`` records, or any ``JudgmentSource``; ``requests``/``qrels``:
-    optional paths or records. The keyword policies are those of ``Policies`` (DESIGN §4 defaults).
-    ``table_format="autoargue"`` lays the table out as an Auto-ARGUE score file (``autoargue_rows``).
-    Returns ``ScoreResult(table, details)``; ``table`` has columns ``run_id, request_id, metric, value``.
-    """
-    import pandas as pd
-
-    from ..formats import read_nuggets, read_qrels, read_requests
-
-    if table_format not in TABLE_FORMATS:  # before any file is read
-        raise InputError("table_format", None, None,
-                         f"expected one of {', '.join(TABLE_FORMATS)}, found {table_format!r}")
-    policies = Policies(relevance, nugget_scope, missing_topics, missing_judgments, unbound_questions,  # type: ignore[arg-type]
-                        dict(weights or {}))
-    nugget_list = list(read_nuggets(nuggets)) if isinstance(nuggets, (str, PathLike)) else list(nuggets)
-    request_list = (list(read_requests(requests)) if isinstance(requests, (str, PathLike))
-                    else (list(requests) if requests is not None else None))
-    qrels_rows = (list(read_qrels(qrels)) if isinstance(qrels, (str, PathLike))
-                  else (list(qrels) if qrels is not None else None))
-    evaluation = Evaluation.build(nugget_list, policies, request_list, qrels_rows)  # checks before the big read
-    source = load_judgments(judgments, nugget_list, keep_reports=runs is None)
-    result = run_scoring(iter_reports(runs, source), evaluation, source, details=details)
-    rows = autoargue_rows(result.rows, ALL) if table_format == "autoargue" else result.rows
-    table = pd.DataFrame(rows, columns=["run_id", "request_id", "metric", "value"])
-    return ScoreResult(table, result.details)

@@ -13,20 +13,25 @@ Sentences without citations: negative assertion? -> yes: does a negative nugget 
 **7 (-)**; no: requires a citation? -> no **4 (0)**; yes: first instance of the claim? -> **5 (-)** /
 **6 (0)**.
 
-Questions are asked only where the flowchart reaches them. A question the judgment source cannot answer
-is *missing*: in ``zero`` mode it counts as "no" (one path is followed); in ``explore`` mode both paths
-are followed so that every question that could be needed is found at once (``assess export`` and the
-missing-judgments error use this), and the outcomes that depend on it are left unknown (``None``).
+Questions are asked only where the flowchart reaches them. The first sentence of a report is a first
+instance by definition (nothing came before it), so that question is never asked. A question the
+judgment lookup cannot answer is *missing*, and ``unknown`` says what happens next:
+
+* ``"no"``: it counts as "no" and one path is followed (``--missing-judgments zero``);
+* ``"both"``: both paths are followed, so every question that could be needed is found at once
+  (``assess export`` and the missing-judgments error use this); dependent outcomes are ``None``;
+* ``"stop"``: neither path is followed: only the questions the flowchart certainly reaches are
+  reported. The judge runner asks these in rounds, so a judge is never asked a question whose answer
+  the flowchart would not use.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from ..judges.base import JudgmentSource, Question
-from ..judges.imported import ImportedJudgments
-from ..model import JudgmentKey, Report, Request, normalize_text
+from ..judges.base import JudgmentLookup
+from ..model import JudgmentKey, Report, normalize_text
 from .policies import Policies
 from .topic import PreparedTopic, Unit
 
@@ -37,10 +42,16 @@ __all__ = [
     "ReportOutcome",
     "Missing",
     "Asker",
+    "Unknown",
     "evaluate_report",
+    "FIRST_SENTENCE_JUDGE",
     "REWARDED",
     "PENALIZED",
 ]
+
+Unknown = Literal["no", "both", "stop"]
+FIRST_SENTENCE_JUDGE = "definition:first-sentence"
+"""The ``judge`` recorded for the first sentence's ``first_instance``, which is true without asking."""
 
 REWARDED = frozenset({3, 8})
 PENALIZED = frozenset({1, 5, 7})
@@ -114,39 +125,27 @@ class ReportOutcome:
 
 
 class Asker:
-    """Asks a ``JudgmentSource`` one question, by key, with the asking report's position.
+    """Looks a question up in a ``JudgmentLookup``, by key, with the asking report's position.
 
-    ``ImportedJudgments`` is asked by key directly (a dictionary lookup, plus Auto-ARGUE's positional
-    judgments); any other source gets a full ``Question`` with its context.
+    When the lookup is a plain table (``plain_table()``), asking is one dictionary lookup; otherwise the
+    lookup gets the (run, sentence index) position too (Auto-ARGUE judgments are made per report).
     """
 
-    def __init__(self, source: JudgmentSource, requests: dict[str, Request] | None = None):
+    def __init__(self, source: JudgmentLookup):
         self.source = source
-        self.requests = requests or {}
-        self._fast = source.lookup_fast if isinstance(source, ImportedJudgments) else None
+        self._table = source.plain_table()
 
-    def __call__(self, key: tuple, report: Report, index: int, unit: Unit | None,
-                 nugget: Any = None) -> tuple[bool, str] | None:
+    def __call__(self, key: tuple, report: Report, index: int) -> tuple[bool, str] | None:
         """``(value, judge)`` for the question ``key`` (a ``JudgmentKey`` or an equal plain tuple), or ``None``."""
-        if self._fast is not None:
-            return self._fast(key, report.run_id, index)
-        question = Question(
-            key if isinstance(key, JudgmentKey) else JudgmentKey(*key),
-            report.sentences[index].text,
-            request=self.requests.get(report.request_id),
-            nugget=nugget,
-            answer=unit.text if unit is not None else None,
-            earlier_sentences=tuple(s.text for s in report.sentences[:index]),
-        )
-        verdict = self.source.answer(question)
+        if self._table is not None:
+            entry = self._table.get(key)
+            return None if entry is None else (entry[0], entry[1])
+        verdict = self.source.lookup(key if isinstance(key, JudgmentKey) else JudgmentKey(*key), (report.run_id, index))
         return None if verdict is None else (verdict.value, verdict.judge)
 
-    def plain_table(self) -> dict | None:
+    def plain_table(self) -> Any:
         """The key -> (value, judge, ...) table when a plain lookup answers every question, else ``None``."""
-        source = self.source
-        if isinstance(source, ImportedJudgments):
-            return source.plain_table()
-        return None
+        return self._table
 
 
 def _dedupe(citations: tuple[str, ...]) -> tuple[list[str] | tuple[str, ...], int]:
@@ -163,7 +162,7 @@ def evaluate_report(
     ask: Asker | Callable[..., tuple[bool, str] | None],
     policies: Policies,
     *,
-    explore: bool = False,
+    unknown: Unknown = "no",
     details: bool = False,
     on_missing: Callable[[Missing], None] | None = None,
 ) -> ReportOutcome:
@@ -173,6 +172,8 @@ def evaluate_report(
     found: list[set[int]] = [set() for _ in nuggets]
     sentences_out: list[SentenceOutcome] = []
     missing_count = 0
+    explore = unknown != "no"
+    follow_unknown = unknown == "both"
     scope_all = policies.nugget_scope == "all"
     relevance_from = policies.relevance
     relevant_docs = topic.relevant_docs
@@ -188,7 +189,7 @@ def evaluate_report(
             if verdict is not None:
                 return verdict[0]  # the hot path: a canonical judgment, no details wanted
         nugget = nuggets[unit.nugget_index].nugget if unit is not None else None
-        verdict = ask(key, report, index, unit, nugget)
+        verdict = ask(key, report, index)
         if verdict is None:
             missing_count += 1
             if on_missing is not None:
@@ -232,7 +233,7 @@ def evaluate_report(
                     if steps is not None:
                         steps.append(Step("relevant", relevant, relevance_from, doc_id))
                 answered: bool | None = False
-                if relevant is not False:
+                if relevant is True or (relevant is None and follow_unknown):
                     if scope_all:
                         answered = sentence_answered
                     else:
@@ -263,7 +264,7 @@ def evaluate_report(
             negative = query(negative_key, index, sentence_steps, ())
             gates = (negative_key,) if negative is None else ()
             outcome = None
-            if negative is not False:
+            if negative is True or (negative is None and follow_unknown):
                 agreed: bool | None = False
                 if topic.negative_units:
                     agreed = _ask_units(
@@ -272,15 +273,22 @@ def evaluate_report(
                     )
                 if negative is True and agreed is not None:
                     outcome = 8 if agreed else 7
-            if negative is not True:
+            if negative is False or (negative is None and follow_unknown):
                 requires_key = JudgmentKey("requires_citation", request_id, normalized, None, None, None,
                                            report.run_id, index)
                 requires = query(requires_key, index, sentence_steps, gates)
-                if requires is not False:
+                if index == 0 and requires is not False:
+                    first: bool | None = True  # nothing came before the first sentence
+                    if sentence_steps is not None:
+                        sentence_steps.append(Step("first_instance", True, FIRST_SENTENCE_JUDGE))
+                elif requires is True or (requires is None and follow_unknown):
                     first = query(
                         ("first_instance", request_id, normalized, None, None, None, report.run_id, index),
                         index, sentence_steps, gates + ((requires_key,) if requires is None else ()),
                     )
+                else:
+                    first = None
+                if requires is not False:
                     if negative is False and requires is True and first is not None:
                         outcome = 5 if first else 6
                 elif negative is False:

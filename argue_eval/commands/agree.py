@@ -16,10 +16,28 @@ if TYPE_CHECKING:
 from .compare import CONTEXT, write_output
 
 
-def build_agreement_tables(result: Agreement, label_a: str, label_b: str, per_topic: bool) -> list[Table]:
+def leaderboards_table(result: Agreement) -> Table:
+    """The two leaderboards side by side: each system's mean and rank under A and under B, A's order."""
+    def ranks(means) -> dict[str, int]:
+        order = sorted(range(len(result.runs)), key=lambda i: (-float(means[i]), result.runs[i]))
+        return {result.runs[i]: position + 1 for position, i in enumerate(order)}
+
+    rank_a, rank_b = ranks(result.mean_a), ranks(result.mean_b)
+    index = {run: i for i, run in enumerate(result.runs)}
+    rows = [[run, fmt_number(float(result.mean_a[index[run]]), 4), str(rank_a[run]),
+             fmt_number(float(result.mean_b[index[run]]), 4), str(rank_b[run]),
+             "" if rank_a[run] == rank_b[run] else f"{rank_a[run] - rank_b[run]:+d}"]
+            for run in sorted(result.runs, key=lambda run: rank_a[run])]
+    return Table(["system", "mean_a", "rank_a", "mean_b", "rank_b", "moved"], rows, "lrrrrr",
+                 f"leaderboards on {result.metric_a} (A) and {result.metric_b} (B), side by side "
+                 "(moved: places gained under B)")
+
+
+def build_agreement_tables(result: Agreement, label_a: str, label_b: str, per_topic: bool,
+                           systems: bool = False) -> list[Table]:
     """Statistics with intervals, swapped pairs, top-k, per-topic summary (and optionally every topic)."""
     level = f"{result.confidence:.0%}"
-    tables = []
+    tables = [leaderboards_table(result)] if systems else []
     rows = [[item.name, fmt_number(item.value), fmt_number(item.ci_low), fmt_number(item.ci_high), item.ci_method or ""]
             for item in result.statistics]
     metrics = result.metric_a if result.metric_a == result.metric_b else f"{result.metric_a} (A) vs {result.metric_b} (B)"
@@ -72,10 +90,11 @@ def build_agreement_tables(result: Agreement, label_a: str, label_b: str, per_to
               help="A topic a run lacks within one table: 0 (as trec_eval -c) or drop the topic.")
 @click.option("--scores-format", default=None, metavar="NAME", help="Input format: argue, trec_eval, ir_measures (default: detect).")
 @click.option("--per-topic", is_flag=True, help="Also print every topic's tau-b (JSON always has them).")
+@click.option("--systems", is_flag=True, help="Also print both leaderboards side by side (mean and rank under A and B).")
 @click.option("--format", "output_format", type=click.Choice(TABLE_FORMATS), default="text", show_default=True)
 @click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="Write here instead of stdout.")
 def command(scores_a, scores_b, metric, metric_b, top_k, resamples, seed, confidence, interval, missing, scores_format,
-            per_topic, output_format, output) -> None:
+            per_topic, systems, output_format, output) -> None:
     """Agreement between two evaluations of the same systems (Kendall's tau, ...).
 
     A and B are per-topic score tables of the same runs, e.g. scored with human and with automatic
@@ -89,6 +108,7 @@ def command(scores_a, scores_b, metric, metric_b, top_k, resamples, seed, confid
       argue-eval agree scores.human.tsv scores.auto.tsv --metric f1
       argue-eval agree scores.tsv scores.tsv --metric f1 --metric-b nugget_coverage --format json
       argue-eval agree human.tsv llm.tsv -m f1 --top-k 5 --top-k 10 --per-topic --format markdown
+      argue-eval agree human.tsv lexical.tsv -m f1 --systems    # both leaderboards side by side
     """
     from ..stats.agreement import agreement
     from ..stats.matrix import load_matrix
@@ -101,7 +121,8 @@ def command(scores_a, scores_b, metric, metric_b, top_k, resamples, seed, confid
         document = {"a": str(scores_a), "b": str(scores_b), **result.to_dict()}
         text = dumps_json(document)
     else:
-        tables = build_agreement_tables(result, str(scores_a), str(scores_b), per_topic)
+        tables = build_agreement_tables(result, str(scores_a), str(scores_b), per_topic,
+                                        systems and output_format != "tsv")
         if output_format == "tsv":  # one table per TSV: the statistics (with every note); JSON has the rest
             tables = [tables[0]]
             tables[0].notes = list(result.notes)

@@ -5,7 +5,7 @@ from collections import Counter
 
 import click
 
-from ..argue.cli_options import input_options, load_inputs, policy_options
+from ._options import input_options, policy_options
 
 
 @click.group("assess")
@@ -54,6 +54,8 @@ def export_command(runs, nuggets, judgments, requests, qrels, collection, output
     from ..organizer.assessment import export_pool, write_pool
 
     policies = Policies(relevance, nugget_scope, missing_topics, "error", unbound_questions, parse_weights(weights))
+    from ..inputs import load_inputs
+
     inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
     store = None
     if collection:

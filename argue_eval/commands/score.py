@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from ..argue.cli_options import input_options, load_inputs, policy_options
+from ._options import input_options, policy_options
 from ..argue.measures import TABLE_FORMATS
 from ..argue.policies import MISSING_JUDGMENTS
 
@@ -58,6 +58,8 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, rel
 
     policies = Policies(relevance, nugget_scope, missing_topics, missing_judgments, unbound_questions,
                         parse_weights(weights))
+    from ..inputs import load_inputs
+
     inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
     hint = "write them out for assessors with:\n  " + _export_command(
         runs, nuggets, judgments, requests, qrels, policies

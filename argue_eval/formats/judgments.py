@@ -47,7 +47,9 @@ __all__ = [
     "AnswerSet",
     "AutoArgueReport",
     "UnknownJudgmentTypeWarning",
+    "JudgmentRow",
     "iter_autoargue",
+    "iter_judgment_rows",
     "judgment_to_dict",
     "parse_judgment",
     "read_argue",
@@ -130,6 +132,51 @@ def parse_judgment(obj: dict[str, Any], path: str, line: int | None) -> Judgment
         source=Location(path, line),
         provenance=provenance,
     )
+
+
+JudgmentRow = tuple[str, str, str, "str | None", "str | None", "str | None", "str | None", "int | None", bool, str, "int | None"]
+"""(kind, request_id, sentence, doc_id, nugget_id, answer, run_id, sentence_index, value, judge, line)."""
+_KINDS = frozenset(JUDGMENT_KINDS)
+
+
+def iter_judgment_rows(path: Path) -> Iterator[JudgmentRow]:
+    """Canonical judgment lines as ``JudgmentRow`` tuples, without building ``Judgment`` objects (scoring's fast path).
+
+    A line that passes these quick type checks is exactly one ``parse_judgment`` accepts; any other line
+    goes through ``parse_judgment``, which raises the located error (or accepts it, and is used).
+    """
+    name = str(path)
+    for line, obj in iter_jsonl(path):
+        kind = obj.get("kind")
+        request_id = obj.get("request_id")
+        sentence = obj.get("sentence")
+        doc_id = obj.get("doc_id")
+        nugget_id = obj.get("nugget_id")
+        answer = obj.get("answer")
+        run_id = obj.get("run_id")
+        index = obj.get("sentence_index")
+        value = obj.get("value")
+        judge = obj.get("judge")
+        if (
+            kind in _KINDS
+            and type(request_id) is str and request_id
+            and type(sentence) is str
+            and type(value) is bool
+            and type(judge) is str and judge
+            and (type(doc_id) is str if kind in DOC_REQUIRED else (doc_id is None or type(doc_id) is str))
+            and (type(nugget_id) is str if kind in NUGGET_KINDS else (nugget_id is None or type(nugget_id) is str))
+            and (answer is None or type(answer) is str)
+            and ((type(run_id) is str and type(index) is int and index >= 0) if kind in CONTEXT_KINDS
+                 else ((run_id is None or type(run_id) is str) and (index is None or type(index) is int)))
+            and obj.get("confidence") is None and obj.get("rationale") is None
+            and (obj.get("provenance") is None or type(obj.get("provenance")) is dict)
+        ):
+            yield (kind, request_id, sentence, doc_id, nugget_id, answer, run_id, index, value, judge, line)
+            continue
+        j = parse_judgment(obj, name, line)
+        yield (j.kind, j.request_id, j.sentence, j.doc_id, j.nugget_id, j.answer, j.run_id, j.sentence_index,
+               j.value, j.judge, line)
+
 
 
 def read_argue(path: Path) -> Iterator[Judgment]:

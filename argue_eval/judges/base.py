@@ -77,9 +77,11 @@ class Question:
     document: Document | None = None
     """The cited document (``relevant``/``answers``/``attested``), filled in by the judge runner from the
     collection; backends never open a collection themselves. ``None`` for kinds without a document."""
+    cited_doc_ids: tuple[str, ...] = ()
+    """For ``requires_citation``: the documents the report cites anywhere (ids; the runner fetches them)."""
     cited_documents: tuple[Document, ...] = ()
-    """For ``requires_citation``: documents the report cites elsewhere (a claim that overlaps them more
-    than the request is a claim that needs a citation). Empty when the runner has no collection."""
+    """For ``requires_citation``: those documents (a claim that overlaps them more than the request is a
+    claim that needs a citation). Empty when the runner has no collection."""
 
     @property
     def kind(self) -> str:

@@ -22,17 +22,10 @@ import gc
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from os import PathLike
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import InputError
-from ..formats import resolve
-from ..formats.judgments import DOC_REQUIRED, iter_autoargue, parse_judgment
-from ..jsonio import iter_jsonl
 from ..model import (
-    CONTEXT_KINDS,
-    JUDGMENT_KINDS,
-    NUGGET_KINDS,
     Judgment,
     JudgmentKey,
     Location,
@@ -41,6 +34,9 @@ from ..model import (
     normalize_text,
 )
 from .base import Question, Verdict, answer_all, make_key
+
+if TYPE_CHECKING:
+    from ..formats.judgments import AutoArgueReport, JudgmentRow
 
 __all__ = ["ImportedJudgments", "FileSummary", "contradiction", "paused_gc"]
 
@@ -114,30 +110,34 @@ class ImportedJudgments:
                     key = (topic.request_id, nugget.nugget_id, normalize_text(answer.text))
                     self._bound_docs[key] = self._bound_docs.get(key, frozenset()) | frozenset(answer.doc_ids)
 
-    def add_file(self, path: str | PathLike[str], format: str | None = None, keep_reports: bool = False) -> FileSummary:
-        """Load one judgments file (canonical or Auto-ARGUE, detected unless ``format`` is named)."""
-        spec = resolve(path, "judgments", format)
-        index = len(self._paths)
-        self._paths.append(str(path))
-        summary = FileSummary(str(path), spec.name)
-        self.files.append(summary)
+    def add_judgments(self, judgments: Iterable[Judgment], label: str = "<judgments>",
+                      format: str = "records") -> FileSummary:
+        """Load judgment records (the Python API, a judge's output), as if they were one more file."""
+        index, summary = self._new_source(label, format)
         with paused_gc():
-            if spec.name == "autoargue":
-                self._add_autoargue(Path(path), index, summary, keep_reports)
-            elif spec.name == "argue":
-                self._add_rows(_lean_rows(Path(path)), index, summary)
-            else:
-                self._add_judgments(spec.read(Path(path)), index, summary)
+            self._add_judgments(judgments, index, summary)
         return summary
 
-    def add_judgments(self, judgments: Iterable[Judgment], label: str = "<judgments>") -> FileSummary:
-        """Load judgment records from memory (the Python API), as if they were one more file."""
+    def add_rows(self, rows: Iterable[JudgmentRow], label: str, format: str = "argue") -> FileSummary:
+        """Load canonical judgments given as ``JudgmentRow`` tuples (the fast reader of canonical files)."""
+        index, summary = self._new_source(label, format)
+        with paused_gc():
+            self._add_rows(rows, index, summary)
+        return summary
+
+    def add_autoargue(self, records: Iterable[AutoArgueReport], label: str, keep_reports: bool = False) -> FileSummary:
+        """Load Auto-ARGUE report records (one per judged report), keeping their positional judgments."""
+        index, summary = self._new_source(label, "autoargue")
+        with paused_gc():
+            self._add_autoargue(records, index, summary, keep_reports)
+        return summary
+
+    def _new_source(self, label: str, format: str) -> tuple[int, FileSummary]:
         index = len(self._paths)
         self._paths.append(label)
-        summary = FileSummary(label, "records")
+        summary = FileSummary(label, format)
         self.files.append(summary)
-        self._add_judgments(judgments, index, summary)
-        return summary
+        return index, summary
 
     def _intern(self, text: str) -> str:
         return self._strings.setdefault(text, text)
@@ -149,8 +149,8 @@ class ImportedJudgments:
             index, summary,
         )
 
-    def _add_rows(self, rows: Iterable[_Row], index: int, summary: FileSummary) -> None:
-        """Store judgments given as ``_Row`` tuples under their ``JudgmentKey`` (see ``Judgment.key``)."""
+    def _add_rows(self, rows: Iterable[JudgmentRow], index: int, summary: FileSummary) -> None:
+        """Store judgments given as ``JudgmentRow`` tuples under their ``JudgmentKey`` (see ``Judgment.key``)."""
         table = self._table
         strings = self._strings
         normalized_cache: dict[str, str] = {}
@@ -185,10 +185,11 @@ class ImportedJudgments:
             table[key] = (value, judge, index, line)
         summary.judgments += count
 
-    def _add_autoargue(self, path: Path, index: int, summary: FileSummary, keep_reports: bool) -> None:
+    def _add_autoargue(self, records: Iterable[AutoArgueReport], index: int, summary: FileSummary,
+                       keep_reports: bool) -> None:
         table = self._table
         intern = self._intern
-        for record in iter_autoargue(path):
+        for record in records:
             summary.reports += 1
             report = record.report
             summary.topics.add(report.request_id)
@@ -347,50 +348,6 @@ class ImportedJudgments:
 
     def __len__(self) -> int:
         return len(self._table) + len(self._answer_sets)
-
-
-_Row = tuple[str, str, str, "str | None", "str | None", "str | None", "str | None", "int | None", bool, str, "int | None"]
-"""(kind, request_id, sentence, doc_id, nugget_id, answer, run_id, sentence_index, value, judge, line)."""
-_KINDS = frozenset(JUDGMENT_KINDS)
-
-
-def _lean_rows(path: Path) -> Iterator[_Row]:
-    """Canonical judgment lines as ``_Row`` tuples, without building ``Judgment`` objects.
-
-    A line that passes these quick type checks is exactly one ``parse_judgment`` accepts; any other line
-    goes through ``parse_judgment``, which raises the located error (or accepts it, and is used).
-    """
-    name = str(path)
-    for line, obj in iter_jsonl(path):
-        kind = obj.get("kind")
-        request_id = obj.get("request_id")
-        sentence = obj.get("sentence")
-        doc_id = obj.get("doc_id")
-        nugget_id = obj.get("nugget_id")
-        answer = obj.get("answer")
-        run_id = obj.get("run_id")
-        index = obj.get("sentence_index")
-        value = obj.get("value")
-        judge = obj.get("judge")
-        if (
-            kind in _KINDS
-            and type(request_id) is str and request_id
-            and type(sentence) is str
-            and type(value) is bool
-            and type(judge) is str and judge
-            and (type(doc_id) is str if kind in DOC_REQUIRED else (doc_id is None or type(doc_id) is str))
-            and (type(nugget_id) is str if kind in NUGGET_KINDS else (nugget_id is None or type(nugget_id) is str))
-            and (answer is None or type(answer) is str)
-            and ((type(run_id) is str and type(index) is int and index >= 0) if kind in CONTEXT_KINDS
-                 else ((run_id is None or type(run_id) is str) and (index is None or type(index) is int)))
-            and obj.get("confidence") is None and obj.get("rationale") is None
-            and (obj.get("provenance") is None or type(obj.get("provenance")) is dict)
-        ):
-            yield (kind, request_id, sentence, doc_id, nugget_id, answer, run_id, index, value, judge, line)
-            continue
-        j = parse_judgment(obj, name, line)
-        yield (j.kind, j.request_id, j.sentence, j.doc_id, j.nugget_id, j.answer, j.run_id, j.sentence_index,
-               j.value, j.judge, line)
 
 
 def contradiction(path: str, line: int | None, earlier_line: int | None, key: JudgmentKey, earlier: bool,

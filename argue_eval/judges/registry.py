@@ -7,6 +7,7 @@ is one entry in ``BACKENDS``.
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any
 
 from ..errors import InputError
@@ -58,9 +59,26 @@ def make_judge(spec: str, options: dict[str, dict[str, Any]] | None = None) -> J
     """
     options = options or {}
     names = parse_judge_spec(spec)
-    judges = [_backend_class(name)(**options.get(name, {})) for name in names]
+    for backend in options:
+        if backend not in names and not (backend == "cascade" and len(names) > 1):
+            raise InputError("--judge-option", None, None,
+                             f"options for {backend!r}, which is not in --judge {spec!r}")
+    judges = [_construct(_backend_class(name), name, options.get(name, {})) for name in names]
     if len(judges) == 1:
         return judges[0]
     from .cascade import CascadeJudge
 
-    return CascadeJudge(judges, **options.get("cascade", {}))
+    return _construct(CascadeJudge, "cascade", options.get("cascade", {}), judges)
+
+
+def _construct(cls: type, name: str, options: dict[str, Any], *args: Any) -> Any:
+    """``cls(*args, **options)``, with an unknown option name a user error that lists the known ones."""
+    parameters = inspect.signature(cls).parameters
+    known = [p for p, spec in parameters.items() if spec.kind is inspect.Parameter.KEYWORD_ONLY
+             or (spec.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD and p != "judges")]
+    accepts_any = any(spec.kind is inspect.Parameter.VAR_KEYWORD for spec in parameters.values())
+    for option in options:
+        if option not in known and not accepts_any:
+            raise InputError("--judge-option", None, None,
+                             f"the {name} judge has no option {option!r}; its options: {', '.join(known) or 'none'}")
+    return cls(*args, **options)

@@ -27,14 +27,11 @@ from typing import Any
 
 from .. import csvsafe
 from ..argue.api import Evaluation
-from ..model import natural_key
-from ..argue.flowchart import Asker, Missing, evaluate_report
+from ..argue.questions import KIND_ORDER, PendingQuestion, list_questions
 from ..errors import InputError
 from ..jsonio import atomic_writer, iter_jsonl, text_lines, write_jsonl
-from ..judges.base import JudgmentSource, make_key
-from ..judges.imported import paused_gc
+from ..judges.base import JudgmentLookup, make_key
 from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey, Location, Report, normalize_text
-from ..progress import progress
 
 __all__ = ["PROMPTS", "CSV_COLUMNS", "export_pool", "write_pool", "read_pool", "import_pool", "ImportSummary",
            "item_id_for", "question_hash"]
@@ -60,7 +57,6 @@ CSV_COLUMNS: tuple[str, ...] = (
     "needed_if", "occurrences", "hash",
 )
 _LIST_SEPARATOR = " | "
-_KIND_ORDER = {kind: i for i, kind in enumerate(JUDGMENT_KINDS)}
 
 
 def _digest(values: list[Any]) -> str:
@@ -78,65 +74,24 @@ def question_hash(kind: str, request_id: str, sentence: str, doc_id: str | None,
     return _digest([kind, request_id, sentence, doc_id, nugget_id, nugget_answer, run_id, sentence_index])[:20]
 
 
-@dataclass
-class _Item:
-    key: JudgmentKey
-    missing: Missing
-    previous: str | None
-    following: str | None
-    earlier: list[str]
-    occurrences: int = 1
-    gates: set[JudgmentKey] = field(default_factory=set)
-    order: tuple[Any, ...] = ()
-
-
 def export_pool(
     reports: Iterable[Report],
     evaluation: Evaluation,
-    source: JudgmentSource,
+    source: JudgmentLookup,
     collection: Any = None,
 ) -> list[dict[str, Any]]:
-    """Every judgment scoring these reports would need and ``source`` lacks, one item per judgment identity."""
-    with paused_gc():
-        return _export_pool(reports, evaluation, source, collection)
+    """Every judgment scoring these reports would need and ``source`` lacks, one item per judgment identity.
 
-
-def _export_pool(reports: Iterable[Report], evaluation: Evaluation, source: JudgmentSource,
-                 collection: Any) -> list[dict[str, Any]]:
-    ask = Asker(source, evaluation.requests)
-    items: dict[JudgmentKey, _Item] = {}
-    for report in progress(reports, "collecting questions", unit="report"):
-        topic = evaluation.topics.get(report.request_id)
-        if topic is None:
-            continue
-        sink: list[Missing] = []
-        evaluate_report(report, topic, ask, evaluation.policies, explore=True, on_missing=sink.append)
-        for missing in sink:
-            item = items.get(missing.key)
-            if item is not None:
-                item.occurrences += 1
-                item.gates &= set(missing.gates)
-                continue
-            index = missing.sentence_index
-            sentences = report.sentences
-            items[missing.key] = _Item(
-                missing.key,
-                missing,
-                sentences[index - 1].text if index > 0 else None,
-                sentences[index + 1].text if index + 1 < len(sentences) else None,
-                [s.text for s in sentences[:index]] if missing.key.kind == "first_instance" else [],
-                gates=set(missing.gates),
-                order=(natural_key(report.request_id), natural_key(report.run_id), index,
-                       _KIND_ORDER[missing.key.kind], missing.key.doc_id or "", missing.key.nugget_id or "",
-                       missing.key.answer or ""),
-            )
-    ordered = sorted(items.values(), key=lambda item: item.order)
+    Where an unanswered question decides the path, both branches' questions are listed (with
+    ``needed_if``), so one round of assessment is always enough (``argue.questions``, ``unknown="both"``).
+    """
+    pending = list_questions(reports, evaluation, source, unknown="both")
     documents: dict[str, Any] = {}
     if collection is not None:
-        wanted = sorted({item.key.doc_id for item in ordered if item.key.doc_id is not None})
+        wanted = sorted({item.key.doc_id for item in pending if item.key.doc_id is not None})
         for doc_id in wanted:
             documents[doc_id] = collection.lookup(doc_id)
-    return [_item_record(item, evaluation, documents) for item in ordered]
+    return [_item_record(item, evaluation, documents) for item in pending]
 
 
 def _condition(dependent: str, gate: str) -> str:
@@ -146,14 +101,12 @@ def _condition(dependent: str, gate: str) -> str:
     return "yes"
 
 
-def _item_record(item: _Item, evaluation: Evaluation, documents: dict[str, Any]) -> dict[str, Any]:
+def _item_record(item: PendingQuestion, evaluation: Evaluation, documents: dict[str, Any]) -> dict[str, Any]:
     key = item.key
-    missing = item.missing
-    report = missing.report
-    sentence = report.sentences[missing.sentence_index].text
+    sentence = item.sentence
     request = evaluation.requests.get(key.request_id)
     topic = evaluation.topics[key.request_id]
-    unit = missing.unit
+    unit = item.unit
     scored = topic.nuggets[unit.nugget_index] if unit is not None else None
     nugget_answer = unit.text if unit is not None else None
     document = documents.get(key.doc_id) if key.doc_id is not None else None
@@ -163,7 +116,7 @@ def _item_record(item: _Item, evaluation: Evaluation, documents: dict[str, Any])
         request_text = "\n\n".join(part for part in (request.background, request.problem_statement) if part)
     needed_if = [
         {"item_id": item_id_for(gate), "answer": _condition(key.kind, gate.kind)}
-        for gate in sorted(item.gates, key=lambda g: (_KIND_ORDER[g.kind], item_id_for(g)))
+        for gate in sorted(item.gates, key=lambda g: (KIND_ORDER[g.kind], item_id_for(g)))
     ]
     return {
         "item_id": item_id_for(key),
@@ -179,7 +132,7 @@ def _item_record(item: _Item, evaluation: Evaluation, documents: dict[str, Any])
         "previous_sentence": item.previous,
         "sentence": sentence,
         "next_sentence": item.following,
-        "earlier_sentences": item.earlier,
+        "earlier_sentences": list(item.earlier),
         "doc_id": key.doc_id,
         "doc_title": document.title if document is not None else None,
         "doc_text": document.text if document is not None else None,

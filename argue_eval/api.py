@@ -1,0 +1,201 @@
+"""The Python API: ``score`` (and, with the judges, ``judge`` and ``evaluate``), taking paths or records.
+
+These functions are what the CLI commands do, minus the printing: they assemble the inputs
+(``argue_eval.inputs``), run the pure engines (``argue.api.run_scoring``, ``judges.runner``) and return
+plain records and pandas DataFrames in the long ``run_id request_id metric value`` shape.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from .argue.api import ALL, Evaluation, run_scoring
+from .argue.measures import TABLE_FORMATS, autoargue_rows
+from .argue.policies import Policies
+from .errors import InputError
+from .inputs import Inputs, load_inputs
+from .judges.base import JudgeBackend
+from .model import Report
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .judges.cache import JudgmentCache
+    from .judges.runner import JudgeRun
+
+__all__ = ["score", "ScoreResult", "judge", "evaluate", "EvaluateResult", "plan_questions", "make_policies"]
+
+
+def make_policies(**options: Any) -> Policies:
+    """``Policies`` from keyword options, ignoring ``None`` (the one place CLI and API build them)."""
+    return Policies(**{name: value for name, value in options.items() if value is not None})
+
+
+class ScoreResult(NamedTuple):
+    """``score``'s result: the long score table and one details record per scored report."""
+
+    table: pd.DataFrame
+    details: list[dict[str, Any]]
+
+
+def score(
+    runs: Any,
+    nuggets: Any,
+    judgments: Any,
+    *,
+    requests: Any = None,
+    qrels: Any = None,
+    details: bool = True,
+    relevance: str = "nuggets",
+    nugget_scope: str = "cited",
+    missing_topics: str = "zero",
+    missing_judgments: str = "error",
+    unbound_questions: str = "drop",
+    weights: Mapping[str, float] | None = None,
+    table_format: str = "argue",
+) -> ScoreResult:
+    """Score runs with the ARGUE flowchart from existing judgments.
+
+    ``runs``: run file path(s) or ``Report`` records (``None``: the reports inside Auto-ARGUE judgment
+    files); ``nuggets``: a nuggets path or ``TopicNuggets``; ``judgments``: judgment file path(s) (later
+    files override earlier ones), ``Judgment`` records, or any ``JudgmentLookup``; ``requests``/``qrels``:
+    optional paths or records. The keyword policies are those of ``Policies`` (docs/scoring.md defaults).
+    ``table_format="autoargue"`` lays the table out as an Auto-ARGUE score file (``autoargue_rows``).
+    Returns ``ScoreResult(table, details)``; ``table`` has columns ``run_id, request_id, metric, value``.
+    """
+    import pandas as pd
+
+    if table_format not in TABLE_FORMATS:  # before any file is read
+        raise InputError("table_format", None, None,
+                         f"expected one of {', '.join(TABLE_FORMATS)}, found {table_format!r}")
+    policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
+                             missing_judgments=missing_judgments, unbound_questions=unbound_questions,
+                             weights=dict(weights or {}))
+    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
+    result = run_scoring(inputs.reports(), inputs.evaluation, inputs.source, details=details)
+    rows = autoargue_rows(result.rows, ALL) if table_format == "autoargue" else result.rows
+    table = pd.DataFrame(rows, columns=["run_id", "request_id", "metric", "value"])
+    return ScoreResult(table, result.details)
+
+
+def plan_questions(reports: list[Report], evaluation: Evaluation, unknown: str = "stop"):
+    """``plan(lookup)`` for the runner: the open questions of ``reports``, as ``Question`` records."""
+    from .argue.questions import list_questions
+
+    def plan(lookup: Any) -> list[Any]:
+        pending = list_questions(reports, evaluation, lookup, unknown, show_progress=False)  # type: ignore[arg-type]
+        return [item.question(evaluation) for item in pending]
+
+    return plan
+
+
+@dataclass
+class JudgeResult:
+    """``judge``'s result: the judge's judgments (cached ones included), counts, failures and the inputs."""
+
+    run: JudgeRun
+    inputs: Inputs
+    reports: list[Report]
+    identity: dict[str, Any]
+    """The judge's identity (backend, version, model, thresholds): what the cache keys answers by."""
+    usage: dict[str, Any] | None = None
+    """Model usage (calls, tokens, cost) when the backend reports it (``usage()``), for the manifest."""
+
+    @property
+    def judgments(self) -> list[Any]:
+        return self.run.judgments
+
+
+def _open_judge(judge_spec: str | JudgeBackend, judge_options: Mapping[str, Mapping[str, Any]] | None) -> JudgeBackend:
+    if isinstance(judge_spec, JudgeBackend):
+        return judge_spec
+    from .judges.registry import make_judge
+
+    return make_judge(judge_spec, {k: dict(v) for k, v in (judge_options or {}).items()})
+
+
+def judge(
+    runs: Any,
+    nuggets: Any,
+    *,
+    collection: Any = None,
+    judge: str | JudgeBackend = "lexical",
+    judge_options: Mapping[str, Mapping[str, Any]] | None = None,
+    judgments: Any = None,
+    requests: Any = None,
+    qrels: Any = None,
+    cache: str | os.PathLike[str] | JudgmentCache | None = None,
+    policies: Policies | None = None,
+) -> JudgeResult:
+    """Answer every flowchart question the runs need that ``judgments`` do not answer, with a judge.
+
+    ``collection``: a path/spec for ``open_collection`` or an open ``DocumentStore``; ``judge``: a
+    backend name (``lexical``, ``semantic``, ``nli``, ``llm``), a comma list for a cascade, or a backend;
+    ``judge_options``: keyword options per backend name; ``cache``: a SQLite cache path or object
+    (``None``: no cache). Existing ``judgments`` take precedence: the judge only fills the gaps.
+    """
+    from .collection import open_collection
+    from .judges.cache import JudgmentCache
+    from .judges.runner import run_judge
+
+    policies = policies or Policies()
+    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
+    reports = list(inputs.reports())
+    backend = _open_judge(judge, judge_options)
+    store = open_collection(collection) if isinstance(collection, (str, os.PathLike)) else collection
+    own_cache = isinstance(cache, (str, os.PathLike))
+    judgment_cache = JudgmentCache(cache) if own_cache else cache  # type: ignore[arg-type]
+    try:
+        run = run_judge(plan_questions(reports, inputs.evaluation), backend, known=inputs.source,
+                        documents=store, cache=judgment_cache)
+        usage = backend.usage() if hasattr(backend, "usage") else None
+    finally:
+        backend.close()
+        if own_cache and judgment_cache is not None:
+            judgment_cache.close()
+        if store is not None and store is not collection:
+            store.close()
+    return JudgeResult(run, inputs, reports, backend.identity(), usage)
+
+
+class EvaluateResult(NamedTuple):
+    """``evaluate``'s result: the score table and details, and the judge run behind them."""
+
+    table: pd.DataFrame
+    details: list[dict[str, Any]]
+    judged: JudgeResult
+    notes: list[str]
+
+
+def evaluate(
+    runs: Any,
+    nuggets: Any,
+    *,
+    details: bool = True,
+    missing_judgments: str = "error",
+    **judge_kwargs: Any,
+) -> EvaluateResult:
+    """Judge, then score: ``judge(...)`` with the same keywords, then the ARGUE measures.
+
+    The scorer sees the imported judgments first and the judge's answers under them, so human or
+    Auto-ARGUE judgments win wherever they answer a question.
+    """
+    import pandas as pd
+
+    from .judges.runner import JudgedTable, LayeredLookup
+
+    policies: Policies = judge_kwargs.pop("policies", None) or Policies()
+    if missing_judgments != policies.missing_judgments:
+        from dataclasses import replace
+
+        policies = replace(policies, missing_judgments=missing_judgments)  # type: ignore[arg-type]
+    judged = judge(runs, nuggets, policies=policies, **judge_kwargs)
+    table = JudgedTable()
+    for judgment in judged.run.judgments:
+        table.table[judgment.key] = (judgment.value, judgment.judge)
+    lookup = LayeredLookup(judged.inputs.source, table)
+    result = run_scoring(judged.reports, judged.inputs.evaluation, lookup, details=details)
+    frame = pd.DataFrame(result.rows, columns=["run_id", "request_id", "metric", "value"])
+    return EvaluateResult(frame, result.details, judged, result.notes)

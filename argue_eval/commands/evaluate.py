@@ -1,0 +1,93 @@
+"""``argue-eval evaluate``: judge + score in one command (the participant's local evaluation)."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..argue.policies import MISSING_JUDGMENTS
+from ._options import input_options, judge_options, parse_judge_options, policy_options
+
+
+@click.command("evaluate")
+@input_options
+@judge_options
+@click.option("-o", "--output", required=False, default=None, metavar="OUT.tsv",
+              help="Score table (TSV: run_id request_id metric value); '-' for stdout.")
+@click.option("--judgments-out", default=None, metavar="J.jsonl",
+              help="Also write the judge's judgments (canonical JSONL, reusable with `score`).")
+@click.option("--details", "details_path", default=None, metavar="D.jsonl",
+              help="Also write one JSON line per report: outcomes, flowchart paths, judges, nuggets matched.")
+@policy_options
+@click.option("--missing-judgments", type=click.Choice(MISSING_JUDGMENTS), default="error", show_default=True,
+              help="A question nobody could answer (a cited document missing from the collection, a judge "
+                   "failure): stop (error), count it as no (zero), or leave out the report (skip).")
+@click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")
+def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, judge_option, nli_model, cache_path,
+            no_cache, dry_run, as_json, output, judgments_out, details_path, relevance, nugget_scope, missing_topics,
+            unbound_questions, weights, missing_judgments, quiet) -> None:
+    """Evaluate runs: judge them with an automatic judge, then score them with ARGUE.
+
+    The same as `argue-eval judge` followed by `argue-eval score` on its judgments, in one command.
+    Judgments given with --judgments (human assessors, Auto-ARGUE) take precedence wherever they answer
+    a question; the judge answers the rest. Answers are cached (--cache), so a second evaluation of a
+    changed run judges only its new sentences.
+
+    \b
+    Example (the shipped sample track, offline default judge):
+      argue-eval evaluate --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl \\
+          -o scores.tsv --judgments-out judgments.lexical.jsonl
+      argue-eval compare scores.tsv --metric f1
+    """
+    from ..api import make_policies
+    from ..argue.api import run_scoring
+    from ..argue.policies import parse_weights
+    from ..errors import InputError
+    from ..formats.scores import score_lines, write_scores_tsv
+    from ..jsonio import write_jsonl
+    from ..judges.runner import JudgedTable, LayeredLookup
+    from .judge import dry_run_plan, render_plan, report_run, run_judge_command, write_judgments
+    from .score import summary_table
+
+    policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
+                             missing_judgments=missing_judgments, unbound_questions=unbound_questions,
+                             weights=parse_weights(weights))
+    options = parse_judge_options(judge_option, nli_model)
+    if dry_run:
+        import json
+
+        plan = dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec, options,
+                            None if no_cache else cache_path)
+        click.echo(json.dumps(plan, indent=2) if as_json else render_plan(plan))
+        return
+    if output is None:
+        raise InputError("-o", None, None, "missing -o OUT.tsv (where to write the scores), or use --dry-run")
+    if collection is None:
+        raise InputError("--collection", None, None, "the judge reads the cited documents: give --collection C")
+    result = run_judge_command(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
+                               cache_path, no_cache)
+    report_run(result, quiet=True)
+    if judgments_out is not None:
+        write_judgments(result, judgments_out, judge_spec, options)
+    table = JudgedTable()
+    for judgment in result.run.judgments:
+        table.table[judgment.key] = (judgment.value, judgment.judge)
+    scoring = run_scoring(result.reports, result.inputs.evaluation, LayeredLookup(result.inputs.source, table),
+                          details=details_path is not None,
+                          missing_hint="fix what the warnings above name (e.g. a cited document missing from the collection) and evaluate again")
+    for note in scoring.notes:
+        click.echo(f"note: {note}", err=True)
+    if output == "-":
+        sys.stdout.writelines(score_lines(scoring.rows))
+    else:
+        write_scores_tsv(scoring.rows, output)
+    if details_path is not None:
+        write_jsonl(details_path, scoring.details)
+    runs_scored = len({row[0] for row in scoring.rows})
+    click.echo(f"judged with {result.identity.get('backend', '?')} ({result.run.stats.summary()}); scored "
+               f"{runs_scored} run(s)" + ("" if output == "-" else f" -> {output}"), err=True)
+    if output != "-" and not quiet:
+        from ..tables import render_text
+
+        click.echo(render_text(summary_table(scoring.rows)), nl=False)

@@ -1,0 +1,181 @@
+"""``argue-eval judge``: answer the flowchart's questions for runs with a judge; write canonical judgments."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ._options import input_options, judge_options, parse_judge_options, policy_options
+
+
+@click.command("judge")
+@input_options
+@judge_options
+@click.option("-o", "--output", default=None, metavar="OUT.jsonl",
+              help="Judgments to write (canonical JSONL; '-' for stdout). A manifest with the judge, its "
+                   "options and the counts goes beside it as OUT.jsonl.manifest.json.")
+@policy_options
+@click.option("--quiet", "-q", is_flag=True, help="Print only errors.")
+def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, judge_option, nli_model, cache_path,
+            no_cache, dry_run, as_json, output, relevance, nugget_scope, missing_topics, unbound_questions, weights,
+            quiet) -> None:
+    """Judge runs: answer every flowchart question the runs need, with an automatic judge.
+
+    Lists the questions the ARGUE flowchart reaches for every report (deduplicated across runs: a
+    sentence citing the same document in ten runs is asked once), answers them with the judge, and
+    writes canonical judgments (cached ones included) that `argue-eval score` reads like any other
+    judgments file. Questions the given --judgments already answer (human or Auto-ARGUE files) are not
+    asked: the judge fills only the gaps. Every answer is committed to the cache before it is used, so
+    an interrupted run started again resumes where it stopped and writes the same file. A question that
+    cannot be judged (a cited document missing from the collection, a judge failure) is reported and left
+    out, never counted as "no"; the exit status is then 1.
+
+    \b
+    Example (the shipped sample track, offline default judge):
+      argue-eval judge --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl \\
+          -o judgments.lexical.jsonl
+      argue-eval score --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --judgments judgments.lexical.jsonl -o scores.tsv
+    \b
+    What would a run ask? (no judging, no model loaded)
+      argue-eval judge --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl --dry-run --json
+    """
+    from ..api import make_policies
+    from ..argue.policies import parse_weights
+    from ..errors import InputError
+
+    policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
+                             unbound_questions=unbound_questions, weights=parse_weights(weights))
+    options = parse_judge_options(judge_option, nli_model)
+    if dry_run:
+        plan = dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec, options,
+                            None if no_cache else cache_path)
+        click.echo(json.dumps(plan, indent=2) if as_json else render_plan(plan))
+        return
+    if output is None:
+        raise InputError("-o", None, None, "missing -o OUT.jsonl (where to write the judgments), or use --dry-run")
+    if collection is None:
+        raise InputError("--collection", None, None, "the judge reads the cited documents: give --collection C")
+    result = run_judge_command(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
+                               cache_path, no_cache)
+    write_judgments(result, output, judge_spec, options)
+    report_run(result, quiet, f" -> {output}")
+    if result.run.failures:
+        raise click.exceptions.Exit(1)
+
+
+def run_judge_command(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
+                      cache_path, no_cache) -> Any:
+    from ..api import judge
+    from ..judges.cache import DEFAULT_CACHE_PATH
+
+    cache = None if no_cache else (cache_path or DEFAULT_CACHE_PATH)
+    return judge(list(runs) if runs else None, nuggets, collection=collection, judge=judge_spec,
+                 judge_options=options, judgments=list(judgments), requests=requests, qrels=qrels, cache=cache,
+                 policies=policies)
+
+
+def write_judgments(result: Any, output: str, judge_spec: str, options: dict[str, Any]) -> None:
+    """The judgments (atomically, or to stdout for '-') and, for a file, the manifest beside it."""
+    import sys
+
+    from ..formats.judgments import judgment_to_dict, write_argue
+    from ..jsonio import write_json
+
+    if output == "-":
+        for judgment in result.run.judgments:
+            sys.stdout.write(json.dumps(judgment_to_dict(judgment), ensure_ascii=False) + "\n")
+        return
+    write_argue(result.run.judgments, Path(output))
+    write_json(Path(output + ".manifest.json"), manifest(result, judge_spec, options))
+
+
+def manifest(result: Any, judge_spec: str, options: dict[str, Any]) -> dict[str, Any]:
+    """What produced a judgments file: the judge, its options and identity, and the counts per kind."""
+    from .. import __version__
+
+    stats = result.run.stats
+    usage = result.usage if hasattr(result, "usage") else None
+    return {
+        "argue_eval": __version__,
+        "judge": judge_spec,
+        "judge_options": options,
+        "judge_identity": result.identity,
+        "policies": result.inputs.evaluation.policies.describe(),
+        "judgments": len(result.run.judgments),
+        "cached": dict(stats.cached),
+        "new": dict(stats.new),
+        "failed": dict(stats.failed),
+        "rounds": stats.rounds,
+        "seconds": round(stats.seconds, 3),
+        "missing_documents": stats.missing_documents,
+        "failures": [{"kind": f.key.kind, "request_id": f.key.request_id, "sentence": f.key.sentence,
+                      "doc_id": f.key.doc_id, "nugget_id": f.key.nugget_id, "reason": f.reason}
+                     for f in result.run.failures],
+        **({"usage": usage} if usage else {}),
+    }
+
+
+def report_run(result: Any, quiet: bool, where: str = "") -> None:
+    from ..judges.runner import failure_summary
+
+    for note in result.inputs.evaluation.notes:
+        if not quiet:
+            click.echo(f"note: {note}", err=True)
+    for line in failure_summary(result.run.failures):
+        click.echo(f"warning: {line}", err=True)
+    missing = result.run.stats.missing_documents
+    if missing:
+        shown = ", ".join(missing[:10]) + (f", ... ({len(missing) - 10} more)" if len(missing) > 10 else "")
+        click.echo(f"warning: {len(missing)} cited document(s) not in the collection: {shown}", err=True)
+    if not quiet:
+        click.echo(f"judged with {result.identity.get('backend', '?')}: {result.run.stats.summary()}{where}", err=True)
+
+
+def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec, options, cache_path) -> dict[str, Any]:
+    """Questions (and model calls) a real run would make: certain ones, and at most (every branch)."""
+    from ..argue.questions import count_by_kind, list_questions
+    from ..inputs import load_inputs
+    from ..judges.registry import make_judge
+
+    inputs = load_inputs(list(runs) if runs else None, nuggets, list(judgments), requests, qrels, policies)
+    reports = list(inputs.reports())
+    backend = make_judge(judge_spec, options)
+    certain = list_questions(reports, inputs.evaluation, inputs.source, "stop", show_progress=False)
+    at_most = list_questions(reports, inputs.evaluation, inputs.source, "both", show_progress=False)
+    cached: set[Any] = set()
+    if cache_path is not None and Path(cache_path).exists():
+        from ..judges.cache import JudgmentCache, judge_fingerprint
+
+        with JudgmentCache(cache_path) as cache:
+            cached = set(cache.get_many(judge_fingerprint(backend.identity()), [q.key for q in at_most]))
+    todo = [q for q in at_most if q.key not in cached]
+    planner = getattr(backend, "plan_calls", None)
+    calls = planner([q.question(inputs.evaluation) for q in todo]) if planner is not None else {}
+    sentences = sum(len(r.sentences) for r in reports)
+    return {
+        "judge": judge_spec,
+        "reports": len(reports),
+        "sentences": sentences,
+        "questions": count_by_kind(todo),
+        "certain": count_by_kind(q for q in certain if q.key not in cached),
+        "cached": count_by_kind(q for q in at_most if q.key in cached),
+        "calls": calls,
+    }
+
+
+def render_plan(plan: dict[str, Any]) -> str:
+    lines = [f"dry run of the {plan['judge']} judge over {plan['reports']} report(s), {plan['sentences']} sentence(s):",
+             f"{'kind':<18} {'at most':>8} {'certain':>8} {'cached':>8} {'calls':>8}"]
+    kinds = list(dict.fromkeys([*plan["questions"], *plan["cached"]]))
+    for kind in kinds:
+        lines.append(f"{kind:<18} {plan['questions'].get(kind, 0):>8} {plan['certain'].get(kind, 0):>8} "
+                     f"{plan['cached'].get(kind, 0):>8} {plan['calls'].get(kind, 0):>8}")
+    lines.append(f"{'total':<18} {sum(plan['questions'].values()):>8} {sum(plan['certain'].values()):>8} "
+                 f"{sum(plan['cached'].values()):>8} {sum(plan['calls'].values()):>8}")
+    lines.append("(at most: every question any answer could open up; certain: those asked whatever the answers; "
+                 "calls: model calls, none for an offline heuristic judge)")
+    return "\n".join(lines)

@@ -1,0 +1,171 @@
+"""Input assembly: the one place that turns what a user names (paths, or records already in memory) into
+the records the scorer and the judges take.
+
+The scorer (``argue/``) and the judge backends (``judges/``) never open a file: the CLI commands and the
+Python API (``argue_eval.api``) call these functions, which read through ``argue_eval.formats`` (every
+format detected from content) and return records, an ``Evaluation`` and an ``ImportedJudgments`` source.
+Keeping the reading here is what lets a judge's output be scored exactly like a judgments file.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from .argue.api import Evaluation, few_items
+from .argue.policies import Policies
+from .errors import InputError
+from .judges.base import JudgmentLookup
+from .judges.imported import FileSummary, ImportedJudgments
+from .model import Judgment, QrelsRow, Report, Request, TopicNuggets, natural_key
+
+__all__ = [
+    "Inputs",
+    "add_judgment_file",
+    "as_paths",
+    "check_topic_overlap",
+    "iter_reports",
+    "load_inputs",
+    "load_judgments",
+    "read_nugget_list",
+    "read_qrels_rows",
+    "read_request_list",
+]
+
+
+def as_paths(value: Any) -> list[Path] | None:
+    """``value`` as a list of paths when it is a path or a list of paths, else ``None`` (records)."""
+    if isinstance(value, (str, PathLike)):
+        return [Path(value)]
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, (str, PathLike)) for v in value):
+        return [Path(v) for v in value]
+    return None
+
+
+def read_nugget_list(nuggets: Any) -> list[TopicNuggets]:
+    """Nuggets from a path (any nugget format) or from ``TopicNuggets`` records."""
+    from .formats import read_nuggets
+
+    return list(read_nuggets(nuggets)) if isinstance(nuggets, (str, PathLike)) else list(nuggets)
+
+
+def read_request_list(requests: Any) -> list[Request] | None:
+    from .formats import read_requests
+
+    if requests is None:
+        return None
+    return list(read_requests(requests)) if isinstance(requests, (str, PathLike)) else list(requests)
+
+
+def read_qrels_rows(qrels: Any) -> list[QrelsRow] | None:
+    from .formats import read_qrels
+
+    if qrels is None:
+        return None
+    return list(read_qrels(qrels)) if isinstance(qrels, (str, PathLike)) else list(qrels)
+
+
+def add_judgment_file(source: ImportedJudgments, path: str | PathLike[str], format: str | None = None,
+                      keep_reports: bool = False) -> FileSummary:
+    """Load one judgments file into ``source`` (canonical or Auto-ARGUE, detected unless ``format`` is named)."""
+    from .formats import resolve
+    from .formats.judgments import iter_autoargue, iter_judgment_rows
+
+    spec = resolve(path, "judgments", format)
+    label = str(path)
+    if spec.name == "autoargue":
+        return source.add_autoargue(iter_autoargue(Path(path)), label, keep_reports)
+    if spec.name == "argue":
+        return source.add_rows(iter_judgment_rows(Path(path)), label)
+    return source.add_judgments(spec.read(Path(path)), label, spec.name)
+
+
+def load_judgments(judgments: Any, nuggets: list[TopicNuggets], keep_reports: bool = False) -> Any:
+    """A judgment source from paths (canonical or Auto-ARGUE), ``Judgment`` records, or a lookup itself."""
+    if isinstance(judgments, ImportedJudgments):
+        return judgments
+    if not isinstance(judgments, (str, PathLike, list, tuple)) and isinstance(judgments, JudgmentLookup):
+        return judgments
+    source = ImportedJudgments(nuggets)
+    if judgments is None or (isinstance(judgments, (list, tuple)) and not judgments):
+        return source
+    paths = as_paths(judgments)
+    if paths is not None:
+        for path in paths:
+            add_judgment_file(source, path, keep_reports=keep_reports)
+    else:
+        records = list(judgments)
+        if records and not all(isinstance(j, Judgment) for j in records):
+            raise TypeError("judgments must be paths, Judgment records or a JudgmentLookup")
+        source.add_judgments(records)
+    return source
+
+
+def iter_reports(runs: Any, source: Any = None) -> Iterator[Report]:
+    """Reports from run paths (any run format, streamed) or records; ``None``: those inside Auto-ARGUE files."""
+    from .formats import read_reports
+
+    if runs is None:
+        embedded = getattr(source, "embedded_reports", None)
+        if embedded:
+            yield from embedded
+            return
+        raise InputError("--run", None, None, "no runs given (and no Auto-ARGUE judgments file to take the reports from)")
+    paths = as_paths(runs)
+    if paths is None:
+        yield from runs
+        return
+    for path in paths:
+        yield from read_reports(path)
+
+
+def check_topic_overlap(source: Any, topics: Iterable[str], notes: list[str]) -> None:
+    """A judgments file about other topics only is an error; one partly about other topics is noted."""
+    wanted = set(topics)
+    for summary in getattr(source, "files", ()):
+        if not summary.topics:
+            continue
+        foreign = sorted(summary.topics - wanted, key=natural_key)
+        if len(foreign) == len(summary.topics):
+            raise InputError(
+                summary.path, None, None,
+                f"none of its judgments is for a topic being scored (it judges topics {few_items(foreign, 5)}; "
+                f"scored topics: {few_items(sorted(wanted, key=natural_key), 5)}): is it from another track or topic set?",
+            )
+        if foreign:
+            notes.append(f"{summary.path}: judgments for {len(foreign)} topic(s) not being scored are unused: "
+                         f"{few_items(foreign)}")
+        if summary.overridden:
+            notes.append(f"{summary.path}: overrides {summary.overridden} judgment(s) of earlier files")
+        if summary.disagreements:
+            notes.append(f"{summary.path}: {summary.disagreements} judgment(s) repeated with a different answer "
+                         "by another judge or report; the later line is used")
+
+
+@dataclass
+class Inputs:
+    """Everything a scoring or judging command reads: the evaluation, the imported judgments, the runs."""
+
+    evaluation: Evaluation
+    source: ImportedJudgments
+    runs: Any
+    nuggets: list[TopicNuggets]
+
+    def reports(self) -> Iterator[Report]:
+        return iter_reports(self.runs if self.runs else None, self.source)
+
+
+def load_inputs(runs: Any, nuggets: Any, judgments: Any, requests: Any, qrels: Any, policies: Policies) -> Inputs:
+    """Read nuggets, requests and qrels (checked before the big read), then the judgment files.
+
+    Notes about the judgment files (unused topics, overrides) join the evaluation's notes.
+    """
+    nugget_list = read_nugget_list(nuggets)
+    evaluation = Evaluation.build(nugget_list, policies, read_request_list(requests), read_qrels_rows(qrels))
+    source = load_judgments(judgments, nugget_list, keep_reports=not runs)
+    check_topic_overlap(source, evaluation.order, evaluation.notes)
+    if isinstance(runs, (list, tuple)):
+        runs = list(runs)
+    return Inputs(evaluation, source, runs, nugget_list)

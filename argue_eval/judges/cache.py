@@ -1,0 +1,137 @@
+"""The judgment cache: every answer a judge computed, on disk, keyed by the question and the judge.
+
+Judging is the expensive step (an LLM call, an NLI pass), and a TREC round takes hours, so an answer is
+committed here before it is used: a run killed at any point (even SIGKILL) and started again finds every
+committed answer and asks only the rest, and since the answers are the same, so is the output.
+
+The key is the judgment identity (``JudgmentKey``) plus the judge's identity (backend, version, model,
+thresholds: ``JudgeBackend.identity()``), hashed. Changing a threshold therefore never reuses a stale
+answer, and two judges can share one cache file. SQLite in WAL mode makes a commit cheap and safe against a
+killed process (not against power loss, which ``synchronous=NORMAL`` trades for speed); it is in the
+standard library and is a single file users can inspect (``sqlite3 cache.sqlite 'select * from judges'``).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+from ..model import JudgmentKey
+from .base import Verdict
+
+__all__ = ["JudgmentCache", "judge_fingerprint", "DEFAULT_CACHE_PATH", "SCHEMA_VERSION"]
+
+DEFAULT_CACHE_PATH = Path(".argue-cache") / "judgments.sqlite"
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS judges (judge TEXT PRIMARY KEY, identity TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS answers (
+    judge TEXT NOT NULL,
+    key TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    PRIMARY KEY (judge, key)
+) WITHOUT ROWID;
+"""
+
+
+def _canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def judge_fingerprint(identity: Mapping[str, Any]) -> str:
+    """A short stable hash of a judge identity (what the cache keys answers by)."""
+    return hashlib.sha256(_canonical_json(identity).encode("utf-8")).hexdigest()[:32]
+
+
+def _key_text(key: JudgmentKey) -> str:
+    return json.dumps(list(key), ensure_ascii=False, separators=(",", ":"))
+
+
+def _verdict_text(verdict: Verdict) -> str:
+    return json.dumps({"value": verdict.value, "judge": verdict.judge, "confidence": verdict.confidence,
+                       "rationale": verdict.rationale, "provenance": verdict.provenance},
+                      ensure_ascii=False, separators=(",", ":"))
+
+
+def _verdict(text: str) -> Verdict:
+    data = json.loads(text)
+    return Verdict(data["value"], data["judge"], data.get("confidence"), data.get("rationale"),
+                   provenance=data.get("provenance"))
+
+
+class JudgmentCache:
+    """Answers by (judge fingerprint, judgment key) in one SQLite file; ``put_many`` commits before returning."""
+
+    def __init__(self, path: str | os.PathLike[str]):
+        self.path = Path(path)
+        if self.path.is_dir():
+            raise InputError(str(self.path), None, None, "is a directory; --cache expects a file (SQLite), "
+                             f"e.g. {self.path / 'judgments.sqlite'}")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+            row = self._db.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()
+            if row is None:
+                self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            elif row[0] != str(SCHEMA_VERSION):
+                raise InputError(str(self.path), None, None, f"judgment cache of schema version {row[0]}; this "
+                                 f"argue-eval writes version {SCHEMA_VERSION}: use another --cache file")
+        except sqlite3.DatabaseError as error:
+            raise InputError(str(self.path), None, None,
+                             f"cannot be used as a judgment cache ({error}); is it another kind of file? "
+                             "Name a new --cache path, or --no-cache") from None
+        except OSError as error:
+            raise InputError(str(self.path), None, None, f"cannot open the judgment cache: {error.strerror or error}") from None
+
+    def register(self, identity: Mapping[str, Any]) -> str:
+        """Record a judge identity (for people inspecting the file); returns its fingerprint."""
+        fingerprint = judge_fingerprint(identity)
+        self._db.execute("INSERT OR IGNORE INTO judges VALUES (?, ?)", (fingerprint, _canonical_json(identity)))
+        return fingerprint
+
+    def get_many(self, judge: str, keys: Iterable[JudgmentKey]) -> dict[JudgmentKey, Verdict]:
+        """The cached verdicts of ``judge`` for those of ``keys`` it has answered."""
+        found: dict[JudgmentKey, Verdict] = {}
+        by_text = {_key_text(key): key for key in keys}
+        texts = list(by_text)
+        for start in range(0, len(texts), 500):  # stay under SQLite's bound-parameter limit
+            chunk = texts[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            for key_text, verdict in self._db.execute(
+                f"SELECT key, verdict FROM answers WHERE judge = ? AND key IN ({marks})", (judge, *chunk)
+            ):
+                found[by_text[key_text]] = _verdict(verdict)
+        return found
+
+    def put_many(self, judge: str, answers: Iterable[tuple[JudgmentKey, Verdict]]) -> int:
+        """Store answers in one transaction, committed when this returns."""
+        rows = [(judge, _key_text(key), _verdict_text(verdict)) for key, verdict in answers]
+        if rows:
+            with self._db:  # BEGIN ... COMMIT
+                self._db.execute("BEGIN")
+                self._db.executemany("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", rows)
+        return len(rows)
+
+    def count(self, judge: str | None = None) -> int:
+        if judge is None:
+            return self._db.execute("SELECT count(*) FROM answers").fetchone()[0]
+        return self._db.execute("SELECT count(*) FROM answers WHERE judge = ?", (judge,)).fetchone()[0]
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> JudgmentCache:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

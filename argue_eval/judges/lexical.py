@@ -1,0 +1,503 @@
+"""The lexical judge: the default, offline answer to every flowchart question, from word overlap alone.
+
+No model, no download, deterministic, thousands of answers per second: what a participant can run on a
+laptop and an organizer on 100 runs. It is a baseline, not a truth; docs/judging.md ("The lexical judge")
+lists each heuristic, its thresholds and its blind spots, and bench/bench_judge_fidelity.py measures it
+against human and LLM judgments.
+
+Every heuristic turns a question into a score in [0, 1] and compares it with a threshold (a constructor
+option). The verdict's confidence is how far the score lies from that threshold, scaled to [0.5, 1]: a
+cascade hands the answers near the threshold to a stronger judge. Texts are compared as content tokens
+(``judges.text``: case, punctuation, number and date formats, stems and token order folded away).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+from functools import lru_cache
+from typing import Any, ClassVar
+
+from ..model import JUDGMENT_KINDS
+from .base import JudgeBackend, Question, Verdict
+from .passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS
+from .text import content, content_set, numbers, tokens, word_windows
+
+__all__ = ["LexicalJudge", "NEGATION_CUES", "NEGATION_PHRASES", "META_CUES"]
+
+NEGATION_CUES: frozenset[str] = frozenset({
+    "no", "not", "never", "none", "nobody", "nothing", "neither", "nor", "without", "cannot", "can't", "nowhere",
+    "lack", "lacks", "lacked", "lacking", "absence", "absent", "unknown", "unclear", "unavailable", "unreported",
+    "undisclosed", "unconfirmed", "unspecified", "undetermined", "failed", "fails", "fail", "denied", "denies",
+    "deny", "refused", "declined", "isn't", "aren't", "wasn't", "weren't", "doesn't", "don't", "didn't", "hasn't",
+    "haven't", "hadn't", "won't", "wouldn't", "couldn't", "shouldn't",
+})
+"""Words that make a sentence claim that something is absent or not the case."""
+
+NEGATION_PHRASES: tuple[str, ...] = (
+    "no information", "no evidence", "no data", "no details", "no mention", "no record", "no report",
+    "not mention", "not mentioned", "not specify", "not specified", "not provide", "not provided", "not report",
+    "not reported", "not available", "not disclosed", "not known", "not clear", "not been", "did not",
+    "does not", "do not", "has not", "have not", "had not", "was not", "were not", "is not", "are not",
+    "there is no", "there are no", "there were no", "there was no", "none of",
+)
+"""Stronger cues: a negation phrase ("no information", "did not") is surer than a bare ``not``."""
+
+_NOT_NEGATIVE = ("not only", "no doubt", "no longer than", "nothing but", "none other", "not least",
+                 "no less than", "no more than", "not just")
+"""Idioms that contain a cue but assert something positive."""
+
+META_CUES: tuple[str, ...] = (
+    "this report", "the report", "this section", "this summary", "in summary", "in conclusion", "to summarize",
+    "in short", "overall", "as mentioned", "as noted", "as discussed", "as stated", "the following",
+    "this document", "we will", "will discuss", "will examine", "will explore", "below", "above",
+    "to summarise", "to summarize", "summing up", "taken together", "in other words", "all in all", "in sum",
+    "too early to", "you asked", "as requested",
+)
+"""Phrases of a sentence that talks about the report rather than making a claim (needs no citation)."""
+
+
+_ABOUT_SOURCES = frozenset(content("collection document documents source sources article articles mention"))
+"""Words of a negative nugget's question that talk about the sources ("Does the collection report ..."),
+not about the absent fact."""
+
+
+_SOURCE_TALK = frozenset("report reports source sources information data document documents article articles "
+                         "coverage".split())
+"""Nouns of a sentence that speaks about the sources ("the reports give no figure"), not about the world."""
+
+
+SUMMARY_CUES: tuple[str, ...] = ("in summary", "in short", "in conclusion", "to summarise", "to summarize",
+                                 "summing up", "taken together", "in other words", "all in all", "overall", "in sum")
+"""Phrases that announce a restatement of what the report said before (``first_instance``)."""
+
+
+def _lowered(text: str) -> str:
+    """Lower case, punctuation as spaces, padded with spaces: cue phrases are matched as `` {cue} ``."""
+    return " " + " ".join(re.sub(r"[^\w\s']", " ", text.lower().replace("\u2019", "'")).split()) + " "
+
+
+def _has_cue(text: str, cues: Sequence[str]) -> str | None:
+    lowered = _lowered(text)
+    return next((cue for cue in cues if f" {cue} " in lowered), None)
+
+
+def _cover(needle: Sequence[str] | frozenset[str], hay: frozenset[str], weights: dict[str, float] | None = None) -> float:
+    """Weighted share of the distinct tokens of ``needle`` that occur in ``hay`` (0 when needle is empty)."""
+    distinct = set(needle)
+    if not distinct:
+        return 0.0
+    weights = weights or {}
+    total = sum(weights.get(t, 1.0) for t in distinct)
+    found = sum(weights.get(t, 1.0) for t in distinct if t in hay)
+    return found / total
+
+
+@lru_cache(maxsize=65536)
+def _near(token: str, other: str) -> bool:
+    """Two word stems that differ only by spelling: a transliteration (``rasoolov`` / ``rasoulof``) or a
+    derivation the stemmer keeps apart (``imprison`` / ``prison``). Only for words of 5+ letters, never
+    for numbers: short words and figures must match exactly."""
+    if token == other:
+        return True
+    if len(token) < 5 or len(other) < 5 or not token.isalpha() or not other.isalpha():
+        return False
+    if token in other or other in token:
+        return True
+    return len(token) >= 6 and len(other) >= 6 and SequenceMatcher(None, token, other).ratio() >= 0.8
+
+
+def _fuzzy_hay(needle: Sequence[str], hay: frozenset[str]) -> frozenset[str]:
+    """``hay`` plus every token of ``needle`` that is near some token of ``hay`` (see ``_near``)."""
+    extra = {t for t in set(needle) - hay if any(_near(t, h) for h in hay)}
+    return hay | extra if extra else hay
+
+
+def _confidence(score: float, threshold: float) -> float:
+    """How sure a verdict ``score >= threshold`` is: 0.5 at the threshold, 1.0 at 0 or 1 (rounded)."""
+    if score >= threshold:
+        span = 1.0 - threshold
+        distance = (score - threshold) / span if span > 0 else 1.0
+    else:
+        distance = (threshold - score) / threshold if threshold > 0 else 1.0
+    return round(0.5 + 0.5 * min(1.0, max(0.0, distance)), 4)
+
+
+def _is_year(number: str) -> bool:
+    """A year (1900-2099): news text often leaves it implicit ("on 27 July"), so its absence proves little."""
+    return len(number) == 4 and number.isdigit() and 1900 <= int(number) <= 2099
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def _entities(text: str) -> frozenset[str]:
+    """Content tokens spelled with a capital letter somewhere but the sentence's first word (names, places)."""
+    out: set[str] = set()
+    words = text.split()
+    for position, word in enumerate(words):
+        stripped = word.strip("\"'([{")
+        if position and stripped[:1].isupper() or (len(stripped) > 1 and stripped.isupper()):
+            out.update(t.text for t in tokens(stripped) if not t.stop and not t.number)
+    return frozenset(out)
+
+
+def _weights(text: str, number_weight: float, entity_weight: float) -> dict[str, float]:
+    weights = {t: number_weight for t in numbers(text)}
+    for entity in _entities(text):
+        weights.setdefault(entity, entity_weight)
+    return weights
+
+
+def _request_text(question: Question) -> str:
+    request = question.request
+    if request is None:
+        return ""
+    return " ".join(part for part in (request.title, request.problem_statement, request.background) if part)
+
+
+@lru_cache(maxsize=4096)
+def _document_passages(doc_id: str, title: str, text: str, size: int,
+                       stride: int) -> tuple[tuple[frozenset[str], ...], frozenset[str]]:
+    """Content-token sets of the document's passages (the windows of ``judges.passages``, title in each) and
+    the document's numbers; cached, since a document is cited by many sentences of many runs."""
+    title_set = content_set(title) if title.strip() else frozenset()
+    windows = word_windows(text, size, stride)
+    passages = tuple(words | title_set for words, _ in windows) or ((title_set,) if title_set else ())
+    document_numbers = frozenset().union(*(nums for _, nums in windows)) | numbers(title)
+    return passages, document_numbers
+
+
+class LexicalJudge(JudgeBackend):
+    """Answers all seven flowchart questions by token overlap (see the module docstring and docs/judging.md).
+
+    Thresholds are keyword options; ``params()`` returns them, so the cache never reuses an answer made
+    under other thresholds. ``version`` changes whenever a heuristic changes.
+    """
+
+    name: ClassVar[str] = "lexical"
+    version: ClassVar[str] = "2"
+    kinds: ClassVar[frozenset[str]] = frozenset(JUDGMENT_KINDS)
+
+    def __init__(
+        self,
+        *,
+        answer_threshold: float = 0.45,
+        answer_question_weight: float = 0.4,
+        attested_threshold: float = 0.45,
+        relevant_threshold: float = 0.5,
+        negative_threshold: float = 1.0,
+        nugget_agrees_threshold: float = 0.4,
+        requires_citation_threshold: float = 0.4,
+        repeat_threshold: float = 0.7,
+        number_weight: float = 2.0,
+        entity_weight: float = 1.5,
+        passage_words: int = DEFAULT_PASSAGE_WORDS,
+        passage_stride: int = DEFAULT_PASSAGE_STRIDE,
+    ) -> None:
+        for option, value in (("answer_threshold", answer_threshold), ("attested_threshold", attested_threshold),
+                              ("relevant_threshold", relevant_threshold),
+                              ("nugget_agrees_threshold", nugget_agrees_threshold),
+                              ("requires_citation_threshold", requires_citation_threshold),
+                              ("repeat_threshold", repeat_threshold),
+                              ("answer_question_weight", answer_question_weight)):
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"{option} must lie in [0, 1], got {value}")
+        if passage_words < 1 or not 1 <= passage_stride <= passage_words:
+            raise ValueError(f"need passage_words >= 1 and 1 <= passage_stride <= passage_words, "
+                             f"got {passage_words}, {passage_stride}")
+        self.answer_threshold = answer_threshold
+        self.answer_question_weight = answer_question_weight
+        self.attested_threshold = attested_threshold
+        self.relevant_threshold = relevant_threshold
+        self.negative_threshold = negative_threshold
+        self.nugget_agrees_threshold = nugget_agrees_threshold
+        self.requires_citation_threshold = requires_citation_threshold
+        self.repeat_threshold = repeat_threshold
+        self.number_weight = number_weight
+        self.entity_weight = entity_weight
+        self.passage_words = passage_words
+        self.passage_stride = passage_stride
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "answer_threshold": self.answer_threshold,
+            "answer_question_weight": self.answer_question_weight,
+            "attested_threshold": self.attested_threshold,
+            "relevant_threshold": self.relevant_threshold,
+            "negative_threshold": self.negative_threshold,
+            "nugget_agrees_threshold": self.nugget_agrees_threshold,
+            "requires_citation_threshold": self.requires_citation_threshold,
+            "repeat_threshold": self.repeat_threshold,
+            "number_weight": self.number_weight,
+            "entity_weight": self.entity_weight,
+            "passage_words": self.passage_words,
+            "passage_stride": self.passage_stride,
+        }
+
+    # ------------------------------------------------------------------------------------------------
+    def answer_many(self, questions: Sequence[Question]) -> list[Verdict | None]:
+        return [self.judge(question) for question in questions]
+
+    def judge(self, question: Question) -> Verdict | None:
+        """The verdict for one question, or ``None`` when the question lacks what this kind needs."""
+        method = getattr(self, f"_{question.kind}", None)
+        if method is None:
+            return None
+        result = method(question)
+        if result is None:
+            return None
+        score, threshold, rationale = result
+        value = score >= threshold
+        return Verdict(value, self.name, _confidence(score, threshold), rationale, provenance=self.provenance())
+
+    def _verdict_parts(self, score: float, threshold: float, rationale: str) -> tuple[float, float, str]:
+        return max(0.0, min(1.0, score)), threshold, rationale
+
+    # ------------------------------------------------------------------------------------------------
+    # answers: does the sentence give this nugget answer?
+    def answer_score(self, sentence: str, answer: str, question_text: str = "") -> tuple[float, str]:
+        """Score in [0, 1] that ``sentence`` gives ``answer`` to ``question_text``, with a rationale.
+
+        Answer coverage (its content tokens found in the sentence; numbers weigh double) counts
+        ``1 - answer_question_weight``; the share of the question's own content words in the sentence counts
+        the rest (an answer word that appears in a sentence about something else is a weaker match). An
+        answer number missing from the sentence caps the score below any sensible threshold (wrong number).
+        """
+        sentence_set = content_set(sentence)
+        answer_tokens = content(answer)
+        if not answer_tokens:  # an answer of function words only ("Yes", "None of them"): compare every token
+            answer_tokens = tuple(t.text for t in tokens(answer))
+            sentence_set = frozenset(t.text for t in tokens(sentence))
+        question_set = content_set(question_text)
+        # words the answer repeats from its question ("Who accepted the prize for Rasoulof?" -> "Rasoulof's
+        # daughter") prove nothing: a sentence about the question has them anyway
+        informative = tuple(t for t in answer_tokens if t not in question_set)
+        q_tokens = [t for t in content(question_text) if t not in set(answer_tokens)]
+        answer_tokens = informative or answer_tokens
+        weights = _weights(answer, self.number_weight, self.entity_weight)
+        sentence_set = _fuzzy_hay(answer_tokens, sentence_set)
+        a_cov = _cover(answer_tokens, sentence_set, weights)
+        q_cov = _cover(q_tokens, sentence_set) if q_tokens else a_cov
+        w = self.answer_question_weight
+        score = (1.0 - w) * a_cov + w * q_cov
+        answer_numbers = numbers(answer)
+        missing_numbers = sorted(answer_numbers - numbers(sentence))
+        if answer_numbers and missing_numbers:
+            score = min(score, 0.5 * self.answer_threshold)
+        missing = sorted(set(answer_tokens) - sentence_set)
+        rationale = f"answer tokens {_fmt(a_cov)} in sentence, question {_fmt(q_cov)}"
+        if missing:
+            rationale += f"; missing {' '.join(missing[:6])}"
+        if missing_numbers:
+            rationale += f"; number {' '.join(missing_numbers[:3])} not in sentence"
+        return score, rationale
+
+    def _answers(self, question: Question) -> tuple[float, float, str] | None:
+        answer = question.answer if question.answer is not None else question.key.answer
+        if answer is None or not answer.strip():
+            return None
+        question_text = question.nugget.question if question.nugget is not None else ""
+        score, rationale = self.answer_score(question.sentence, answer, question_text)
+        return self._verdict_parts(score, self.answer_threshold, rationale)
+
+    # ------------------------------------------------------------------------------------------------
+    # attested: does the cited document support the sentence?
+    def support_score(self, sentence: str, passages: Sequence[frozenset[str]],
+                      document_numbers: frozenset[str]) -> tuple[float, str]:
+        """Weighted share of the sentence's content tokens in the best passage, with a rationale.
+
+        ``passages`` are the content-token sets of the document's passages (``_document_passages``).
+        Numbers weigh ``number_weight`` and names ``entity_weight``: a sentence whose figures or names the
+        document never mentions is the typical unsupported claim. A number other than a year absent from
+        the whole document halves the score.
+        """
+        sentence_tokens = content(sentence)
+        if not sentence_tokens:
+            return 1.0, "no content words to attest"
+        weights = _weights(sentence, self.number_weight, self.entity_weight)
+        best, best_index = 0.0, -1
+        for index, passage in enumerate(passages):
+            cover = _cover(sentence_tokens, passage, weights)
+            if cover > best:
+                best, best_index = cover, index
+        missing_numbers = sorted(n for n in numbers(sentence) - document_numbers if not _is_year(n))
+        score = best * (0.5 if missing_numbers else 1.0)
+        rationale = f"best passage {best_index + 1}/{len(passages)} covers {_fmt(best)} of the sentence"
+        if missing_numbers:
+            rationale += f"; number {' '.join(missing_numbers[:3])} not in document"
+        return score, rationale
+
+    def _attested(self, question: Question) -> tuple[float, float, str] | None:
+        document = question.document
+        if document is None:
+            return None
+        passages, document_numbers = _document_passages(document.doc_id, document.title or "", document.text or "",
+                                                        self.passage_words, self.passage_stride)
+        if not passages:
+            return self._verdict_parts(0.0, self.attested_threshold, "cited document is empty")
+        score, rationale = self.support_score(question.sentence, passages, document_numbers)
+        return self._verdict_parts(score, self.attested_threshold, rationale)
+
+    # ------------------------------------------------------------------------------------------------
+    # relevant: does the cited document bear on the request (and the nugget, when one is given)?
+    def _relevant(self, question: Question) -> tuple[float, float, str] | None:
+        document = question.document
+        if document is None or (question.request is None and question.nugget is None):
+            return None
+        doc_set = content_set(f"{document.title} {document.text}")
+        scores: list[tuple[float, str]] = []
+        if question.request is not None:
+            title = question.request.title or _request_text(question)
+            scores.append((_cover(content(title), doc_set), "request title"))
+        if question.nugget is not None:
+            nugget = question.nugget
+            scores.append((_cover(content(nugget.question), doc_set), "nugget question"))
+            for answer in nugget.answers:
+                score, _ = self.answer_score(f"{document.title} {document.text}", answer.text, nugget.question)
+                scores.append((score, f"answer {answer.text[:40]!r}"))
+        score, what = max(scores)
+        return self._verdict_parts(score, self.relevant_threshold, f"document covers {_fmt(score)} of the {what}")
+
+    # ------------------------------------------------------------------------------------------------
+    # negative: does the (uncited) sentence claim that something is absent or not the case?
+    def negation_score(self, sentence: str) -> tuple[float, list[str]]:
+        """Cue strength: 1 per negation word, 2 per negation phrase; idioms ("not only") cancel their cue."""
+        lowered = " " + " ".join(t.raw for t in tokens(sentence)) + " "
+        raw_words = [t.raw for t in tokens(sentence)]
+        found: list[str] = []
+        score = 0.0
+        for word in raw_words:
+            if word in NEGATION_CUES:
+                found.append(word)
+                score += 1.0
+        for phrase in NEGATION_PHRASES:
+            if f" {phrase} " in lowered:
+                found.append(phrase)
+                score += 1.0
+        for idiom in _NOT_NEGATIVE:
+            if f" {idiom} " in lowered:
+                found.append(f"-{idiom}")
+                score -= 2.0
+        return max(0.0, score), found
+
+    def _negative(self, question: Question) -> tuple[float, float, str] | None:
+        strength, found = self.negation_score(question.sentence)
+        threshold = self.negative_threshold
+        # map the cue strength onto [0, 1] around the threshold (0 cues -> 0, threshold -> 0.5, 2x -> 1)
+        score = min(1.0, strength / (2 * threshold)) if threshold > 0 else 1.0
+        rationale = f"negation cues: {', '.join(found)}" if found else "no negation cue"
+        return self._verdict_parts(score, 0.5, rationale)
+
+    # ------------------------------------------------------------------------------------------------
+    # nugget_agrees: does this negative nugget record the absence the sentence claims?
+    def _nugget_agrees(self, question: Question) -> tuple[float, float, str] | None:
+        nugget = question.nugget
+        if nugget is None:
+            return None
+        sentence_set = content_set(question.sentence) - NEGATION_CUES
+        q_tokens = [t for t in content(nugget.question) if t not in NEGATION_CUES and t not in _ABOUT_SOURCES]
+        q_cov = _cover(q_tokens, sentence_set)
+        answer = question.answer if question.answer is not None else question.key.answer
+        a_cov = 0.0
+        # an answer that only says "no" / "none" names no content: the question carries the absence
+        if answer and set(content(answer)) - NEGATION_CUES - {"yes"}:
+            a_cov, _ = self.answer_score(question.sentence, answer, nugget.question)
+        score = max(q_cov, a_cov)
+        strength, _ = self.negation_score(question.sentence)
+        if strength == 0:
+            score *= 0.5  # a nugget records an absence; a sentence without a negation rarely states one
+        return self._verdict_parts(score, self.nugget_agrees_threshold,
+                                   f"nugget question {_fmt(q_cov)} in sentence, answer {_fmt(a_cov)}"
+                                   + ("" if strength else "; sentence has no negation cue"))
+
+    # ------------------------------------------------------------------------------------------------
+    # requires_citation: is the uncited sentence a claim (rather than an introduction or a restatement)?
+    def claim_score(self, sentence: str, request_text: str, documents_text: str = "") -> tuple[float, str]:
+        """Score that ``sentence`` makes a claim needing a citation, with a rationale.
+
+        The base is the share of the sentence's content tokens that the request does not contain (a
+        restatement of the request is new in nothing). Numbers and names not in the request add 0.25 each
+        (up to 0.5); words it shares with cited documents more than with the request add up to 0.25;
+        report-talk phrases ("this report", "in summary") subtract 0.4.
+        """
+        sentence_tokens = content(sentence)
+        if not sentence_tokens:
+            return 0.0, "no content words"
+        request_set = content_set(request_text)
+        novelty = 1.0 - _cover(sentence_tokens, request_set)
+        new_numbers = numbers(sentence) - numbers(request_text)
+        new_entities = _entities(sentence) - request_set
+        bonus = min(0.5, 0.25 * (len(new_numbers) + len(new_entities)))
+        doc_bonus = 0.0
+        if documents_text:
+            in_docs = _cover(sentence_tokens, content_set(documents_text))
+            in_request = 1.0 - novelty
+            doc_bonus = max(0.0, min(0.25, (in_docs - in_request) * 0.5))
+        cue = _has_cue(sentence, META_CUES)
+        meta = [cue] if cue else []
+        if not meta and self.negation_score(sentence)[0] > 0 and {t.raw for t in tokens(sentence)} & _SOURCE_TALK:
+            meta = ["an absence in the sources"]  # "the reports contain no data on ...": about the sources
+        score = novelty * 0.75 + bonus + doc_bonus
+        if meta:
+            score = min(score, 0.2)  # talk about the report or a summary of it: never a claim of its own
+        parts = [f"new vs request {_fmt(novelty)}"]
+        if new_numbers:
+            parts.append(f"numbers {' '.join(sorted(new_numbers)[:3])}")
+        if new_entities:
+            parts.append(f"names {' '.join(sorted(new_entities)[:3])}")
+        if doc_bonus:
+            parts.append(f"document overlap +{_fmt(doc_bonus)}")
+        if meta:
+            parts.append(f"report talk: {meta[0]!r}")
+        return score, "; ".join(parts)
+
+    def _requires_citation(self, question: Question) -> tuple[float, float, str] | None:
+        documents = " ".join(f"{d.title} {d.text}" for d in question.cited_documents)
+        score, rationale = self.claim_score(question.sentence, _request_text(question), documents)
+        return self._verdict_parts(score, self.requires_citation_threshold, rationale)
+
+    # ------------------------------------------------------------------------------------------------
+    # first_instance: has the claim not appeared earlier in the report?
+    def repeat_score(self, sentence: str, earlier: Sequence[str]) -> tuple[float, int]:
+        """Highest share of the sentence's content tokens found in one earlier sentence, and its index.
+
+        A sentence whose numbers differ from the earlier one's states a different figure: its share is
+        halved (a new claim, however similar the wording).
+        """
+        sentence_tokens = content(sentence)
+        if not sentence_tokens:
+            return 0.0, -1
+        sentence_numbers = numbers(sentence)
+        best, best_index = 0.0, -1
+        for index, other in enumerate(earlier):
+            share = _cover(sentence_tokens, content_set(other))
+            if sentence_numbers and not sentence_numbers <= numbers(other):
+                share *= 0.5
+            if share > best:
+                best, best_index = share, index
+        # a summary restates several earlier sentences at once: cover it with all of them, at a small discount
+        union: set[str] = set()
+        for other in earlier:
+            union |= content_set(other)
+        summary = _has_cue(sentence, SUMMARY_CUES)
+        # ... and a sentence that announces itself as a summary ("in short", "overall") is one: no discount then
+        combined = _cover(sentence_tokens, frozenset(union)) + (0.2 if summary else -0.1)
+        if sentence_numbers and not sentence_numbers <= {n for other in earlier for n in numbers(other)}:
+            combined *= 0.5
+        if combined > best:
+            return combined, -1
+        return best, best_index
+
+    def _first_instance(self, question: Question) -> tuple[float, float, str] | None:
+        if not question.earlier_sentences:
+            return self._verdict_parts(1.0, 0.5, "first sentence of the report")
+        repeat, index = self.repeat_score(question.sentence, question.earlier_sentences)
+        # first instance = not a repeat: the score is 1 - repeat share, compared with 1 - repeat_threshold
+        where = f"earlier sentence {index}" if index >= 0 else "the earlier sentences together"
+        rationale = f"{where} share {_fmt(repeat)} of the content words"
+        score = 1.0 - repeat
+        # equal to the threshold counts as a repeat (score >= threshold means first instance)
+        threshold = 1.0 - self.repeat_threshold + 1e-9
+        return self._verdict_parts(score, threshold, rationale)

@@ -1,0 +1,230 @@
+"""Text normalization for the lexical judge: tokens that compare equal when they mean the same thing.
+
+A report says "20,919", "3.7 percent" and "in July of 2019"; the nugget bank says "20919", "3.7%" and
+"July 2019". Comparing raw strings misses all three. Here every text becomes a sequence of ``Token``s:
+
+- case, accents and curly quotes are folded (NFKC, lower case);
+- numbers are canonical: thousands separators dropped (``20,919`` -> ``20919``), trailing decimal zeros
+  dropped (``3.70`` -> ``3.7``), scale words applied (``1.2 million`` -> ``1200000``), number words up to
+  twenty read as digits (``three`` -> ``3``), ordinals read as their number (``11th`` -> ``11``);
+- ``%``, ``per cent`` and ``percent`` are one token ``percent``; months are one token each (``Jul``, ``July``
+  -> ``july``), so a date is its month and year tokens wherever they stand;
+- words are stemmed (Snowball English, the ``snowballstemmer`` package: ``suicides`` = ``suicide``,
+  ``increased`` = ``increase``) and a few words that name the same group are folded (``female`` = ``women``);
+- stopwords are kept in the token stream (negation cues need them) but flagged, and the judge compares
+  content tokens only: token order and function words never decide a match.
+
+Everything here is pure and cached per text; it imports no model and reads no file.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from functools import lru_cache
+from typing import NamedTuple
+
+import snowballstemmer
+
+__all__ = ["Token", "tokens", "word_windows", "content", "content_set", "numbers", "STOPWORDS", "canonical_number", "stem"]
+
+_STEMMER = snowballstemmer.stemmer("english")
+
+STOPWORDS: frozenset[str] = frozenset("""
+a about above after again against all also am an and any are aren as at be because been before being below
+between both but by can could did do does doing down during each either few for from further had has have
+having he her here hers herself him himself his how i if in into is it its itself just let me more most my
+myself nor of off on once only or other our ours ourselves out over own same she should so some such than
+that the their theirs them themselves then there these they this those through to too under until up upon
+very was we were what when where which while who whom whose why will with would you your yours yourself
+yourselves via per within among amongst across according said says say stated states state reported
+report reports including include includes included however therefore thus also well may might must shall
+one's etc e.g i.e
+""".split())
+"""Function words and reporting verbs ("said", "according", "reported"): they never carry a claim. Negation
+words (``no``, ``not``, ``never``) are deliberately absent: ``negative`` reads them, and for content
+overlap they are rare enough not to matter."""
+
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
+                         "\u2212": "-"})
+
+_MONTHS = {
+    "january": "january", "jan": "january", "february": "february", "feb": "february", "march": "march",
+    "mar": "march", "april": "april", "apr": "april", "may": "may", "june": "june", "jun": "june", "july": "july",
+    "jul": "july", "august": "august", "aug": "august", "september": "september", "sep": "september",
+    "sept": "september", "october": "october", "oct": "october", "november": "november", "nov": "november",
+    "december": "december", "dec": "december",
+}
+# "may", "march" and "dec" are ordinary words too: they count as months only next to a number (a day or year)
+_AMBIGUOUS_MONTHS = frozenset({"may", "march", "mar", "dec", "jan", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
+                               "apr", "feb"})
+
+_NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
+    "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+    "ninth": 9, "tenth": 10, "half": 0.5, "dozen": 12,
+}
+_SCALES = {"thousand": 1e3, "million": 1e6, "millions": 1e6, "billion": 1e9, "billions": 1e9, "trillion": 1e12,
+           "k": 1e3, "m": 1e6, "bn": 1e9, "mn": 1e6}
+
+# Words that name the same thing and that no stemmer folds (plural irregulars, adjective = noun groups).
+_FOLD = {
+    "female": "women", "females": "women", "woman": "women", "male": "men", "males": "men", "man": "men",
+    "child": "children", "kid": "children", "kids": "children", "people": "persons", "person": "persons",
+    "percentage": "percent", "pct": "percent", "died": "death", "dead": "death", "die": "death",
+    "deaths": "death", "killed": "death", "us": "usa", "u.s": "usa", "america": "usa", "american": "usa",
+    "americans": "usa",
+}
+
+_TOKEN = re.compile(
+    r"(?P<num>\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)(?P<suffix>%|st|nd|rd|th|s)?"
+    r"|(?P<word>[^\W\d_][^\W_]*(?:['\.][^\W_]+)*)"
+    , re.UNICODE,
+)
+
+
+_LETTER_HYPHEN_DIGIT = re.compile(r"([^\W\d_])-(?=\d)")
+
+
+class Token(NamedTuple):
+    """One normalized token: ``text`` is what compares, ``stop`` marks a function word, ``number`` a number."""
+
+    text: str
+    raw: str
+    stop: bool = False
+    number: bool = False
+
+
+def canonical_number(value: float) -> str:
+    """``20919.0`` -> ``20919``, ``3.70`` -> ``3.7``: one spelling per value."""
+    if value == int(value) and abs(value) < 1e15:
+        return str(int(value))
+    return f"{value:.6f}".rstrip("0").rstrip(".")
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The Snowball English stem of a lower-case word, after folding the few synonyms stemming misses."""
+    word = _FOLD.get(word, word)
+    return _STEMMER.stemWord(word)
+
+
+def _fold(text: str) -> str:
+    if text.isascii():
+        return text.lower()
+    text = unicodedata.normalize("NFKC", text).translate(_QUOTES).lower()
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+_SPACE = re.compile(r"\S+")
+
+
+def _tokenize(text: str) -> tuple[list[Token], list[int]]:
+    """Tokens of ``text`` and, for each, the index of the whitespace-separated word it starts in."""
+    folded = _LETTER_HYPHEN_DIGIT.sub(r"\1", _fold(text))  # "COVID-19" is a name, not the number 19
+    word_starts = [m.start() for m in _SPACE.finditer(folded)]
+    raw: list[tuple[str, str, int]] = []  # ("num" | "word", value, character offset)
+    for match in _TOKEN.finditer(folded):
+        if match.group("num") is not None:
+            digits = match.group("num").replace(",", "")
+            raw.append(("num", digits, match.start()))
+            if match.group("suffix") == "%":
+                raw.append(("word", "percent", match.start()))
+        else:
+            raw.append(("word", match.group("word").strip(".'"), match.start()))
+    out: list[Token] = []
+    offsets: list[int] = []
+    i = 0
+    while i < len(raw):
+        kind, value, offset = raw[i]
+        nxt = raw[i + 1] if i + 1 < len(raw) else None
+        offsets.append(offset)
+        if kind == "word" and value in _NUMBER_WORDS and not (value == "one" and nxt and nxt[1] in ("of",)):
+            number: float | None = float(_NUMBER_WORDS[value])
+            kind = "num"
+        elif kind == "num":
+            try:
+                number = float(value)
+            except ValueError:
+                number = None
+        else:
+            number = None
+        if kind == "num" and number is not None:
+            # "1.2 million", "20 thousand"
+            if nxt and nxt[0] == "word" and nxt[1] in _SCALES:
+                number *= _SCALES[nxt[1]]
+                i += 1
+            out.append(Token(canonical_number(number), value, number=True))
+            i += 1
+            continue
+        word = value
+        if word == "per" and nxt and nxt[1] in ("cent", "centum"):
+            out.append(Token("percent", "per cent"))
+            i += 2
+            continue
+        if word in _MONTHS:
+            prev = raw[i - 1] if i else None
+            after = raw[i + 2] if nxt is not None and nxt[1] == "of" and i + 2 < len(raw) else nxt  # "May of 2019"
+            near_number = (after is not None and after[0] == "num") or (prev is not None and prev[0] == "num")
+            if near_number or word not in _AMBIGUOUS_MONTHS:
+                out.append(Token(_MONTHS[word], word))
+                i += 1
+                continue
+        if word in STOPWORDS or (len(word) == 1 and word not in ("i",)):
+            out.append(Token(word, word, stop=True))
+        else:
+            out.append(Token(stem(word), word))
+        i += 1
+    positions = [bisect_right(word_starts, offset) - 1 for offset in offsets]
+    return out, positions
+
+
+@lru_cache(maxsize=32768)
+def tokens(text: str) -> tuple[Token, ...]:
+    """The normalized tokens of ``text`` in order (see the module docstring for what compares equal)."""
+    return tuple(_tokenize(text)[0])
+
+
+def word_windows(text: str, size: int, stride: int) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """(content tokens, numbers) of each window of ``size`` words every ``stride`` words of ``text``.
+
+    The windows are those of ``judges.passages.split_passages`` (the last one ends at the text's end), but
+    the text is tokenized once, not once per overlapping passage: long documents are the judge's main cost.
+    """
+    found, positions = _tokenize(text)
+    n_words = len(text.split())
+    if not found:
+        return []
+    if n_words <= size:
+        starts = [0]
+    else:
+        starts = list(range(0, n_words - size + 1, stride))
+        if starts[-1] + size < n_words:
+            starts.append(n_words - size)
+    by_word: list[list[Token]] = [[] for _ in range(max(n_words, positions[-1] + 1))]
+    for token, position in zip(found, positions):
+        by_word[max(position, 0)].append(token)
+    windows = []
+    for start in starts:
+        words = [t for bucket in by_word[start:start + size] for t in bucket]
+        windows.append((frozenset(t.text for t in words if not t.stop), frozenset(t.text for t in words if t.number)))
+    return windows
+
+
+def content(text: str) -> tuple[str, ...]:
+    """The content tokens of ``text`` in order (stopwords dropped): what overlap heuristics compare."""
+    return tuple(token.text for token in tokens(text) if not token.stop)
+
+
+@lru_cache(maxsize=32768)
+def content_set(text: str) -> frozenset[str]:
+    """The set of content tokens of ``text``."""
+    return frozenset(content(text))
+
+
+def numbers(text: str) -> frozenset[str]:
+    """The canonical numbers in ``text`` (``"20,919 people, 3.7%"`` -> ``{"20919", "3.7"}``)."""
+    return frozenset(token.text for token in tokens(text) if token.number)

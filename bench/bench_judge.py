@@ -1,0 +1,155 @@
+"""Benchmark: what judging a round asks, and what the offline judge costs next to scoring.
+
+(a) Questions per report. ARGUE's questions are asked only where the flowchart reaches them (answers only
+    for the nugget answers the cited document attests), and deduplicated across runs by judgment identity.
+    Compared, as ratios, with two schemes measured on the same reports:
+      naive       every sentence x every nugget answer of its topic (one "does it give this answer?" each)
+      auto-argue  two LLM calls per sentence-citation pair (answers, attested), as Auto-ARGUE batches them
+    "LLM calls" are our questions batched the way the LLM judge batches them: one answers call per
+    (sentence, cited document) and one call per other question.
+(b) Throughput of the lexical judge (judgments/s, with the SQLite cache) as a ratio to the scorer's cost
+    on the same round (scoring from the judge's own judgments): target judging <= 10x scoring.
+
+Both on the shipped sample track and on a generated round (bench_score's generator: sentences drawn
+from per-topic pools, so runs overlap as in a real track), with a generated collection for it.
+
+    python bench/bench_judge.py                               # sample track + 100 runs x 50 topics
+    python bench/bench_judge.py --runs 20 --topics 10         # quicker
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+from bench_read_runs import WORDS  # noqa: E402
+from bench_score import generate  # noqa: E402
+
+OUT = REPO / "bench" / "out" / "judge-round"
+
+
+def write_collection(out: Path, topics: list[str], seed: int = 11) -> Path:
+    """Every document id the generated round can cite, with ~200 words of text."""
+    rng = random.Random(seed)
+    path = out / "collection.jsonl"
+    if path.exists():
+        return path
+    with open(path, "w", encoding="utf-8") as handle:
+        for tid in topics:
+            for d in range(200):
+                text = " ".join(rng.choice(WORDS) for _ in range(200))
+                handle.write(json.dumps({"doc_id": f"{tid}-doc-{d:04d}", "title": "", "text": text}) + "\n")
+    return path
+
+
+def plan_counts(reports, evaluation) -> dict[str, float]:
+    """Naive and Auto-ARGUE scheme counts vs ours (every question of every round, answered by the judge)."""
+    answers_per_topic = {tid: sum(len(n.units) for n in topic.nuggets) for tid, topic in evaluation.topics.items()}
+    naive = sum(len(r.sentences) * answers_per_topic.get(r.request_id, 0) for r in reports)
+    pairs = sum(len(s.citations) for r in reports for s in r.sentences)
+    uncited = sum(1 for r in reports for s in r.sentences if not s.citations)
+    return {"reports": len(reports), "sentences": sum(len(r.sentences) for r in reports), "naive": naive,
+            "autoargue_calls": 2 * pairs, "uncited": uncited}
+
+
+def llm_calls(judgments) -> tuple[int, int]:
+    """Calls an LLM judge batching like Auto-ARGUE would make for these questions: (cited, uncited).
+
+    Cited: one answers call per (sentence, document) with answers questions, one per attested question.
+    Uncited: at most two per sentence: negative and requires-citation in one, then nugget-agrees or
+    first-instance in the other.
+    """
+    from argue_eval.model import normalize_text
+
+    answers = {(j.request_id, normalize_text(j.sentence), j.doc_id) for j in judgments if j.kind == "answers"}
+    cited = len(answers) + sum(1 for j in judgments if j.kind in ("attested", "relevant"))
+    first = {(j.request_id, normalize_text(j.sentence)) for j in judgments if j.kind in ("negative", "requires_citation")}
+    second = {(j.request_id, normalize_text(j.sentence)) for j in judgments if j.kind in ("nugget_agrees", "first_instance")}
+    return cited, len(first) + len(second)
+
+
+def measure(runs: list[Path], nuggets: Path, collection: Path, requests: Path | None, workdir: Path) -> dict:
+    from argue_eval.api import judge
+    from argue_eval.argue.api import run_scoring
+    from argue_eval.inputs import load_inputs
+    from argue_eval.argue.policies import Policies
+    from argue_eval.judges.runner import JudgedTable, LayeredLookup
+
+    cache = workdir / "bench-cache.sqlite"
+    for stale in workdir.glob("bench-cache.sqlite*"):
+        stale.unlink()
+    start = time.perf_counter()
+    result = judge([str(p) for p in runs], nuggets, collection=collection, requests=requests, judge="lexical",
+                   cache=cache)
+    judging = time.perf_counter() - start
+    judgments = result.judgments
+    # scoring the same round from those judgments, as `score` does (inputs read, every report scored)
+    table = JudgedTable()
+    for j in judgments:
+        table.table[j.key] = (j.value, j.judge)
+    start = time.perf_counter()
+    inputs = load_inputs([str(p) for p in runs], nuggets, None, requests, None, Policies())
+    scored = run_scoring(inputs.reports(), inputs.evaluation, LayeredLookup(inputs.source, table))
+    scoring = time.perf_counter() - start
+    counts = plan_counts(result.reports, result.inputs.evaluation)
+    counts.update({"questions": len(judgments), "by_kind": dict(Counter(j.kind for j in judgments)),
+                   "llm_calls": llm_calls(judgments), "failed": len(result.run.failures),
+                   "judge_seconds": judging, "score_seconds": scoring, "rows": len(scored.rows)})
+    return counts
+
+
+def report(name: str, m: dict) -> None:
+    n = m["reports"]
+    print(f"== {name}: {n} reports, {m['sentences']} sentences")
+    print(f"   questions {m['questions']} ({m['questions'] / n:.1f}/report; {m['failed']} failed): "
+          + ", ".join(f"{k} {v}" for k, v in m["by_kind"].items()))
+    print(f"   naive scheme   {m['naive']} questions ({m['naive'] / n:.1f}/report): ours / naive = "
+          f"{m['questions'] / max(m['naive'], 1):.3f}")
+    cited, uncited = m["llm_calls"]
+    print(f"   Auto-ARGUE     {m['autoargue_calls']} LLM calls for the sentence-citation pairs "
+          f"({m['autoargue_calls'] / n:.1f}/report); ours for the same pairs {cited} ({cited / n:.1f}/report): "
+          f"ours / Auto-ARGUE = {cited / max(m['autoargue_calls'], 1):.3f}")
+    bound = m["autoargue_calls"] + 2 * m["uncited"]
+    print(f"   with uncited sentences (Auto-ARGUE leaves them out; our bound: 2 per uncited sentence = {bound}): "
+          f"ours {cited + uncited} ({(cited + uncited) / n:.1f}/report) = {(cited + uncited) / max(bound, 1):.3f} of the bound")
+    rate = m["questions"] / m["judge_seconds"]
+    print(f"   lexical judge {m['judge_seconds']:.2f} s ({rate:,.0f} judgments/s, cache included); scoring "
+          f"{m['score_seconds']:.2f} s; judging / scoring = {m['judge_seconds'] / m['score_seconds']:.1f}x "
+          "(target <= 10x)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=100)
+    parser.add_argument("--topics", type=int, default=50)
+    parser.add_argument("--sentences", type=int, default=30)
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--skip-sample", action="store_true")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    if not args.skip_sample:
+        sample = measure(sorted((REPO / "runs" / "sample").glob("*.jsonl")), REPO / "nuggets/sample/nuggets.jsonl",
+                         REPO / "topics/sample/collection.jsonl", REPO / "topics/sample/requests.jsonl", args.out)
+        report("sample track", sample)
+    out = args.out / f"r{args.runs}-t{args.topics}-s{args.sentences}"
+    if not (out / "generated.json").exists():
+        print(f"generating {args.runs} runs x {args.topics} topics x {args.sentences} sentences into {out} ...",
+              file=sys.stderr)
+        sizes = generate(out, args.runs, args.topics, args.sentences)
+        (out / "generated.json").write_text(json.dumps(sizes))
+    topics = [f"{1000 + t}" for t in range(args.topics)]
+    collection = write_collection(out, topics)
+    generated = measure(sorted((out / "runs").glob("*.jsonl")), out / "nuggets.jsonl", collection, None, out)
+    report(f"generated round {args.runs} x {args.topics} x {args.sentences}", generated)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,351 @@
+"""Benchmark: how close a judge's answers (and the scores they give) come to reference judgments.
+
+Issue 8, item 7. For each dataset the script builds every flowchart question the reports raise under
+cited-document scoping (a cited sentence: ``attested`` per citation and ``answers`` per nugget answer bound
+to the cited document; an uncited one: ``negative``, ``nugget_agrees`` per negative nugget answer,
+``requires_citation`` and ``first_instance``; ``relevant`` comes from the nugget bindings and is not asked),
+answers them with the judge, and compares with the reference judgments:
+
+- per kind: items in common, accuracy, Cohen's kappa (``argue_eval.stats.judgment_agreement``), balanced
+  accuracy, and precision / recall / F1 of the "yes" answers;
+- per topic (and run): Kendall's tau-b between the nugget coverage, and the F1, that the scorer gives with
+  the judge's judgments and with the reference judgments, on the same reports.
+
+Two baselines are measured in the same run and printed beside the judge: ``naive`` (an answer counts when
+half of its content words occur in the sentence, attested always yes, the other kinds as the lexical
+judge) and ``always-yes`` (every question answered yes).
+
+Datasets:
+  sample  the shipped sample track (runs/sample, nuggets/sample, topics/sample, qrels/sample/judgments.jsonl).
+          We wrote both the reports and the assessor judgments: a weak check.
+  dev     ../shared/judge-dev/ (read in place, never copied): six NeuCLIR 2024 topics of one report judged by
+          Llama-3.3-70B through Auto-ARGUE, with the cited documents' text. Targets for the default judge:
+          answers F1 >= 0.8, attested balanced accuracy >= 0.65, per-topic nugget-coverage tau >= 0.8.
+
+    python bench/bench_judge_fidelity.py                      # both datasets, the lexical judge
+    python bench/bench_judge_fidelity.py --dataset dev --judge semantic
+    python bench/bench_judge_fidelity.py --json out.json      # the figures as JSON too
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+import numpy as np  # noqa: E402
+
+from argue_eval.judges.base import JudgeBackend, Question, Verdict, make_key, verdict_to_judgment  # noqa: E402
+from argue_eval.model import (  # noqa: E402
+    JUDGMENT_KINDS, Document, Judgment, Nugget, Report, Request, TopicNuggets, normalize_text,
+)
+
+DEV = Path(os.environ.get("ARGUE_EVAL_JUDGE_DEV", REPO.parent.parent / "shared" / "judge-dev"))
+if not DEV.is_dir():
+    DEV = Path("/work/shared/judge-dev")
+
+
+# --------------------------------------------------------------------------------------------------
+# baselines
+# --------------------------------------------------------------------------------------------------
+_WORD = re.compile(r"\w+")
+_NAIVE_STOP = frozenset("a an the of in on at to for and or by with from as is are was were be been it its that "
+                        "this these those than more less".split())
+
+
+def naive_content(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _NAIVE_STOP}
+
+
+class NaiveJudge(JudgeBackend):
+    """The baseline of issue 8: an answer counts when half of its content words occur in the sentence;
+    attested is always yes; the uncited kinds are the lexical judge's (no naive rule is defined for them)."""
+
+    name = "naive"
+    kinds = frozenset(JUDGMENT_KINDS)
+
+    def __init__(self, fallback: JudgeBackend) -> None:
+        self.fallback = fallback
+
+    def answer_many(self, questions: Sequence[Question]) -> list[Verdict | None]:
+        out: list[Verdict | None] = []
+        for q in questions:
+            if q.kind == "answers":
+                words = naive_content(q.answer or "")
+                hits = len(words & naive_content(q.sentence))
+                out.append(Verdict(bool(words) and hits >= len(words) / 2, self.name))
+            elif q.kind == "attested":
+                out.append(Verdict(True, self.name))
+            else:
+                out.append(self.fallback.answer(q))
+        return out
+
+
+class AlwaysYes(JudgeBackend):
+    name = "always-yes"
+    kinds = frozenset(JUDGMENT_KINDS)
+
+    def answer_many(self, questions: Sequence[Question]) -> list[Verdict | None]:
+        return [Verdict(True, self.name) for _ in questions]
+
+
+# --------------------------------------------------------------------------------------------------
+# questions
+# --------------------------------------------------------------------------------------------------
+def build_questions(reports: Iterable[Report], topics: dict[str, TopicNuggets], requests: dict[str, Request],
+                    documents: dict[str, Document]) -> list[Question]:
+    """Every question the flowchart can ask about ``reports`` (cited scope), deduplicated by key."""
+    seen: dict[Any, Question] = {}
+    for report in reports:
+        rid = report.request_id
+        topic = topics.get(rid)
+        nuggets: list[Nugget] = topic.nuggets if topic else []
+        request = requests.get(rid)
+        cited = tuple(documents[d] for d in dict.fromkeys(c for s in report.sentences for c in s.citations)
+                      if d in documents)
+        earlier: list[str] = []
+        for index, sentence in enumerate(report.sentences):
+            norm = normalize_text(sentence.text)
+
+            def add(kind: str, doc_id: str | None = None, nugget: Nugget | None = None, answer: str | None = None,
+                    document: Document | None = None) -> None:
+                key = make_key(kind, rid, norm, doc_id, nugget.nugget_id if nugget else None, answer,
+                               report.run_id, index)
+                if key not in seen:
+                    seen[key] = Question(key, sentence.text, request=request, nugget=nugget, answer=answer,
+                                         earlier_sentences=tuple(earlier), document=document,
+                                         cited_documents=cited)
+
+            if sentence.citations:
+                for doc_id in dict.fromkeys(sentence.citations):
+                    document = documents.get(doc_id)
+                    add("attested", doc_id, document=document)
+                    for nugget in nuggets:
+                        for answer in nugget.answers:
+                            if doc_id in answer.doc_ids:
+                                add("answers", doc_id, nugget, answer.text, document)
+            else:
+                add("negative")
+                for nugget in nuggets:
+                    if nugget.negative or not nugget.bound:
+                        for answer in nugget.answers:
+                            add("nugget_agrees", nugget=nugget, answer=answer.text)
+                add("requires_citation")
+                add("first_instance")
+            earlier.append(sentence.text)
+    return list(seen.values())
+
+
+def judge_all(judge: JudgeBackend, questions: list[Question]) -> list[Judgment]:
+    out = []
+    for question, verdict in zip(questions, judge.answer_many(questions)):
+        if verdict is not None:
+            out.append(verdict_to_judgment(question, verdict))
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# datasets
+# --------------------------------------------------------------------------------------------------
+class Dataset:
+    def __init__(self, name: str, reports: list[Report], topics: list[TopicNuggets], requests: dict[str, Request],
+                 documents: dict[str, Document], reference: list[Judgment], reference_source: Any) -> None:
+        self.name = name
+        self.reports = reports
+        self.topics = topics
+        self.requests = requests
+        self.documents = documents
+        self.reference = reference
+        self.reference_source = reference_source  # what score() takes for the reference judgments
+
+
+def load_sample() -> Dataset:
+    from argue_eval.formats import read_judgments, read_nuggets, read_reports, read_requests
+
+    reports = [r for path in sorted((REPO / "runs" / "sample").glob("*.jsonl")) for r in read_reports(path)]
+    topics = list(read_nuggets(REPO / "nuggets" / "sample" / "nuggets.jsonl"))
+    requests = {r.request_id: r for r in read_requests(REPO / "topics" / "sample" / "requests.jsonl")}
+    documents = {}
+    with open(REPO / "topics" / "sample" / "collection.jsonl", encoding="utf-8") as handle:
+        for line in handle:
+            obj = json.loads(line)
+            documents[obj["doc_id"]] = Document(obj["doc_id"], obj.get("text", ""), obj.get("title", ""))
+    path = REPO / "qrels" / "sample" / "judgments.jsonl"
+    reference = list(read_judgments(path))
+    return Dataset("sample", reports, topics, requests, documents, reference, reference)
+
+
+def _split_title(text: str) -> tuple[str, str]:
+    match = re.match(r"\s*Title:\s*(.*?)\n\s*\n?\s*Content:\s*", text, re.S)
+    if match:
+        return match.group(1).strip(), text[match.end():]
+    return "", text
+
+
+def load_dev() -> Dataset:
+    from argue_eval.formats import read_nuggets
+    from argue_eval.formats.judgments import read_autoargue, read_autoargue_reports
+
+    path = DEV / "autoargue-llama70b.dev.judgments.jsonl"
+    topics = list(read_nuggets(DEV / "nuggets"))
+    requests = {}
+    for topic in topics:
+        extra = topic.extra
+        requests[topic.request_id] = Request(
+            topic.request_id, title=str(extra.get("title_query") or extra.get("title") or ""),
+            problem_statement=str(extra.get("full_query") or extra.get("query") or ""),
+            background=str(extra.get("full_background") or ""),
+        )
+    documents: dict[str, Document] = {}
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            for segment in json.loads(line).get("judgments", []):
+                for citation in segment.get("citations") or []:
+                    if isinstance(citation, dict) and isinstance(citation.get("text"), str):
+                        title, body = _split_title(citation["text"])
+                        documents[citation["doc_id"]] = Document(citation["doc_id"], body, title)
+    reports = list(read_autoargue_reports(path))
+    reference = list(read_autoargue(path, topics))
+    return Dataset("dev", reports, topics, requests, documents, reference, [path])
+
+
+# --------------------------------------------------------------------------------------------------
+# figures
+# --------------------------------------------------------------------------------------------------
+def kind_figures(reference: list[Judgment], judged: list[Judgment]) -> dict[str, dict[str, Any]]:
+    from argue_eval.stats.judgment_agreement import judgment_agreement
+
+    result = judgment_agreement(reference, judged)
+    out = {}
+    for item in result.kinds:
+        yy, yn, ny, nn = item.yes_yes, item.yes_no, item.no_yes, item.no_no  # (reference, judge)
+        if not item.overlap:
+            continue
+        tpr = yy / (yy + yn) if yy + yn else None
+        tnr = nn / (nn + ny) if nn + ny else None
+        balanced = (tpr + tnr) / 2 if tpr is not None and tnr is not None else None
+        precision = yy / (yy + ny) if yy + ny else None
+        recall = tpr
+        f1 = (2 * precision * recall / (precision + recall)
+              if precision is not None and recall is not None and precision + recall else None)
+        out[item.kind] = {
+            "n": item.overlap, "ref_yes": yy + yn, "judge_yes": yy + ny, "accuracy": item.accuracy,
+            "kappa": item.kappa, "balanced_accuracy": balanced, "precision": precision, "recall": recall, "f1": f1,
+            "only_reference": item.only_a,
+        }
+    return out
+
+
+def per_topic(dataset: Dataset, judgments: Any) -> dict[tuple[str, str], dict[str, float]]:
+    from argue_eval.argue.api import score
+
+    result = score(dataset.reports, dataset.topics, judgments, details=False, missing_judgments="zero")
+    cells: dict[tuple[str, str], dict[str, float]] = {}
+    for row in result.table.itertuples(index=False):
+        if row.request_id == "all" or row.metric not in ("nugget_coverage", "f1"):
+            continue
+        cells.setdefault((row.run_id, row.request_id), {})[row.metric] = float(row.value)
+    return cells
+
+
+def taus(reference: dict, judged: dict) -> dict[str, Any]:
+    from argue_eval.stats.agreement import kendall_tau_b
+
+    keys = sorted(reference.keys() & judged.keys())
+    out: dict[str, Any] = {"cells": len(keys)}
+    for metric in ("nugget_coverage", "f1"):
+        x = np.array([reference[k].get(metric, 0.0) for k in keys])
+        y = np.array([judged[k].get(metric, 0.0) for k in keys])
+        tau = kendall_tau_b(x, y)
+        out[f"{metric}_tau"] = None if math.isnan(tau) else tau
+        out[f"{metric}_mean_ref"] = float(x.mean()) if len(x) else None
+        out[f"{metric}_mean_judge"] = float(y.mean()) if len(y) else None
+    return out
+
+
+def measure(dataset: Dataset, judges: dict[str, JudgeBackend]) -> dict[str, Any]:
+    questions = build_questions(dataset.reports, {t.request_id: t for t in dataset.topics}, dataset.requests,
+                                dataset.documents)
+    reference_cells = per_topic(dataset, dataset.reference_source)
+    out: dict[str, Any] = {"questions": len(questions), "judges": {}}
+    for name, judge in judges.items():
+        judged = judge_all(judge, questions)
+        out["judges"][name] = {
+            "kinds": kind_figures(dataset.reference, judged),
+            "scores": taus(reference_cells, per_topic(dataset, judged)),
+            "unanswered": len(questions) - len(judged),
+        }
+    return out
+
+
+def _f(value: Any) -> str:
+    return "-" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
+def print_report(name: str, figures: dict[str, Any]) -> None:
+    print(f"\n== {name}: {figures['questions']} questions")
+    header = f"{'judge':<11} {'kind':<18} {'n':>5} {'ref+':>5} {'jud+':>5} {'acc':>6} {'kappa':>6} {'bal':>6} {'P':>6} {'R':>6} {'F1':>6}"
+    print(header)
+    for judge, data in figures["judges"].items():
+        for kind, k in data["kinds"].items():
+            print(f"{judge:<11} {kind:<18} {k['n']:>5} {k['ref_yes']:>5} {k['judge_yes']:>5} {_f(k['accuracy']):>6} "
+                  f"{_f(k['kappa']):>6} {_f(k['balanced_accuracy']):>6} {_f(k['precision']):>6} {_f(k['recall']):>6} "
+                  f"{_f(k['f1']):>6}")
+    print(f"{'judge':<11} {'cells':>5} {'coverage tau':>13} {'F1 tau':>7} {'coverage ref/judge':>20} {'F1 ref/judge':>14}")
+    for judge, data in figures["judges"].items():
+        s = data["scores"]
+        print(f"{judge:<11} {s['cells']:>5} {_f(s['nugget_coverage_tau']):>13} {_f(s['f1_tau']):>7} "
+              f"{_f(s['nugget_coverage_mean_ref']) + '/' + _f(s['nugget_coverage_mean_judge']):>20} "
+              f"{_f(s['f1_mean_ref']) + '/' + _f(s['f1_mean_judge']):>14}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--judge", default="lexical", help="a judge name or cascade for make_judge (default lexical)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a keyword option of the judge (numbers parsed as JSON), e.g. attested_threshold=0.5")
+    parser.add_argument("--dataset", choices=("sample", "dev", "both"), default="both")
+    parser.add_argument("--no-baselines", action="store_true", help="measure the judge only")
+    parser.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
+    args = parser.parse_args(argv)
+
+    from argue_eval.judges.lexical import LexicalJudge
+    from argue_eval.judges.registry import make_judge
+
+    options: dict[str, Any] = {}
+    for item in args.option:
+        name, _, value = item.partition("=")
+        try:
+            options[name] = json.loads(value)
+        except json.JSONDecodeError:
+            options[name] = value
+    judge = make_judge(args.judge, {args.judge: options} if options else None)
+    judges: dict[str, JudgeBackend] = {args.judge: judge}
+    if not args.no_baselines:
+        judges["naive"] = NaiveJudge(LexicalJudge())
+        judges["always-yes"] = AlwaysYes()
+    results: dict[str, Any] = {"judge": args.judge, "identity": judge.identity(), "datasets": {}}
+    loaders = {"sample": load_sample, "dev": load_dev}
+    names = ["sample", "dev"] if args.dataset == "both" else [args.dataset]
+    for name in names:
+        if name == "dev" and not DEV.is_dir():
+            print(f"dev: {DEV} not found (set ARGUE_EVAL_JUDGE_DEV); skipped", file=sys.stderr)
+            continue
+        figures = measure(loaders[name](), judges)
+        results["datasets"][name] = figures
+        print_report(name, figures)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

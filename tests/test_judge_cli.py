@@ -1,0 +1,115 @@
+"""``argue-eval judge`` and ``evaluate`` end to end with the default (lexical) judge, and their errors."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from argue_eval.cli import cli
+
+FIXTURES = Path(__file__).parent / "fixtures" / "argue"
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+def fixture_args(tmp_path: Path) -> list[str]:
+    collection = tmp_path / "collection.jsonl"
+    shutil.copy(FIXTURES / "collection.jsonl", collection)
+    return ["--run", str(FIXTURES / "runA.jsonl"), "--nuggets", str(FIXTURES / "nuggets.jsonl"),
+            "--collection", str(collection), "--cache", str(tmp_path / "cache.sqlite")]
+
+
+def test_dry_run_counts_the_questions_per_kind_without_judging(tmp_path):
+    result = invoke("judge", "--run", FIXTURES / "runA.jsonl", "--nuggets", FIXTURES / "nuggets.jsonl",
+                    "--dry-run", "--json")
+    assert result.exit_code == 0, result.output
+    plan = json.loads(result.output)
+    # T1: 6 (sentence, document) pairs and 5 answers bound to relevant cited documents, 5 uncited sentences;
+    # T2: "The sky is blue." cites e1, which attests "blue". The uncited ones may need nugget_agrees (one
+    # negative answer each), requires_citation, and first_instance except for the first sentence.
+    assert plan["certain"] == {"answers": 6, "attested": 7, "negative": 5}
+    assert plan["questions"] == {"answers": 6, "attested": 7, "negative": 5, "nugget_agrees": 5,
+                                 "requires_citation": 5, "first_instance": 4}
+    assert plan["calls"] == {} and plan["cached"] == {}
+    assert not (tmp_path / "cache.sqlite").exists()
+
+
+def test_judge_writes_judgments_that_score_reads_and_a_rerun_uses_the_cache(tmp_path):
+    args = fixture_args(tmp_path)
+    out = tmp_path / "judgments.jsonl"
+    first = invoke("judge", *args, "-o", out)
+    assert first.exit_code == 0, first.output
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert lines and all(line["judge"] == "lexical" and line["provenance"]["backend"] == "lexical" for line in lines)
+    manifest = json.loads((tmp_path / "judgments.jsonl.manifest.json").read_text())
+    assert manifest["judgments"] == len(lines) and manifest["failed"] == {} and sum(manifest["new"].values()) == len(lines)
+    assert "0 from the cache" in first.output
+    again = invoke("judge", *args, "-o", tmp_path / "again.jsonl")
+    assert f"{len(lines)} from the cache, 0 new" in again.output
+    assert (tmp_path / "again.jsonl").read_bytes() == out.read_bytes()
+    scored = invoke("score", "--run", FIXTURES / "runA.jsonl", "--nuggets", FIXTURES / "nuggets.jsonl",
+                    "--judgments", out, "-o", tmp_path / "scores.tsv", "-q")
+    assert scored.exit_code == 0, scored.output
+
+
+def test_evaluate_ranks_the_sample_runs_like_the_assessors(repo, tmp_path):
+    from argue_eval.formats.scores import read_scores
+
+    runs = sorted(str(p) for p in (repo / "runs" / "sample").glob("*.jsonl"))
+    shutil.copy(repo / "topics/sample/collection.jsonl", tmp_path / "collection.jsonl")
+    common = ["--nuggets", repo / "nuggets/sample/nuggets.jsonl", "--requests", repo / "topics/sample/requests.jsonl"]
+    result = invoke("evaluate", *[a for r in runs for a in ("--run", r)], *common, "--collection",
+                    tmp_path / "collection.jsonl", "--no-cache", "-o", tmp_path / "auto.tsv", "-q")
+    assert result.exit_code == 0, result.output
+    human = invoke("score", *[a for r in runs for a in ("--run", r)], *common, "--judgments",
+                   repo / "qrels/sample/judgments.jsonl", "-o", tmp_path / "human.tsv", "-q")
+    assert human.exit_code == 0, human.output
+
+    def f1(path):
+        return {row.run_id: row.value for row in read_scores(path) if row.request_id == "all" and row.metric == "f1_macro"}
+
+    auto, reference = f1(tmp_path / "auto.tsv"), f1(tmp_path / "human.tsv")
+    assert set(auto) == set(reference) and len(auto) == 6
+    swapped = [(a, b) for a in auto for b in auto if reference[a] > reference[b] and auto[a] < auto[b]]
+    assert len(swapped) <= 1, swapped
+
+
+def test_a_cited_document_missing_from_the_collection_is_reported_never_a_no(tmp_path):
+    args = fixture_args(tmp_path)
+    collection = tmp_path / "collection.jsonl"
+    collection.write_text("".join(line + "\n" for line in collection.read_text().splitlines() if '"d9"' not in line))
+    result = invoke("judge", *args, "-o", tmp_path / "j.jsonl")
+    assert result.exit_code == 1
+    assert "cited document(s) not in the collection: d9" in result.output
+    assert "question(s) not judged: the cited document is not in the collection (attested 2)" in result.output
+    assert not any('"d9"' in line for line in (tmp_path / "j.jsonl").read_text().splitlines())
+    evaluated = invoke("evaluate", *args, "-o", tmp_path / "s.tsv")
+    assert evaluated.exit_code == 2 and "2 judgments missing (attested 2)" in evaluated.output
+    assert not (tmp_path / "s.tsv").exists()
+
+
+def test_bad_judge_inputs_are_one_line_errors(tmp_path):
+    args = fixture_args(tmp_path)
+    cases = [
+        (["judge", *args], "missing -o"),
+        (["judge", *args, "--judge", "oracle", "-o", tmp_path / "x"], "unknown judge 'oracle'"),
+        (["judge", *args, "--judge-option", "lexical.nonsense=1", "-o", tmp_path / "x"], "has no option 'nonsense'"),
+        (["judge", *args, "--judge-option", "oops", "-o", tmp_path / "x"], "expected BACKEND.NAME=VALUE"),
+        (["judge", "--run", FIXTURES / "runA.jsonl", "--nuggets", FIXTURES / "nuggets.jsonl", "-o", tmp_path / "x"],
+         "give --collection"),
+    ]
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    cases.append((["judge", *args[:4], "--collection", empty, "-o", tmp_path / "x"], "empty.jsonl"))
+    not_a_cache = tmp_path / "notes.txt"
+    not_a_cache.write_text("hello " * 1000)
+    cases.append((["judge", *args[:6], "--cache", not_a_cache, "-o", tmp_path / "x"], "cannot be used as a judgment cache"))
+    for argv, message in cases:
+        result = invoke(*argv)
+        assert result.exit_code == 2, (argv, result.output)
+        assert message in result.output and "Traceback" not in result.output, (argv, result.output)
+        assert not (tmp_path / "x").exists()

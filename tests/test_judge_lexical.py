@@ -1,0 +1,265 @@
+"""The lexical judge's heuristics on hand-made hard cases (each value below was checked by hand).
+
+Quality on real data is measured in bench/bench_judge_fidelity.py; these tests pin what each heuristic
+must get right and the shape of its verdicts (value, confidence, rationale, provenance, "cannot judge").
+"""
+from __future__ import annotations
+
+import pytest
+
+from argue_eval.judges.base import Question, make_key
+from argue_eval.judges.lexical import LexicalJudge
+from argue_eval.judges.registry import make_judge
+from argue_eval.judges.passages import split_passages
+from argue_eval.judges.text import content, content_set, numbers, word_windows
+from argue_eval.model import Answer, Document, Nugget, Request, normalize_text
+
+REQUEST = Request(
+    "r1",
+    title="Japan suicide rate COVID-19",
+    problem_statement="I need a report on suicide rates in Japan during the COVID-19 pandemic.",
+    background="I am a researcher studying the impact of the coronavirus pandemic on suicide rates in Japan.",
+)
+
+DOC = Document(
+    "d1",
+    "The number of suicides in Japan in 2020 increased by 750 (3.7%) over 2019 to 20,919 (estimated). "
+    "The number of male suicides decreased by 135 to 13,943, while the number of female suicides rose "
+    "by 885 to 6,976. Experts blamed isolation during the COVID-19 pandemic and economic hardship.",
+    "Suicide toll rises again in 2020, after 11 years",
+)
+UNRELATED = Document(
+    "d2",
+    "The city council approved a new budget for road repairs on Tuesday. The mayor said potholes on "
+    "Main Street would be fixed by the end of the summer, and bus routes would change during the works.",
+    "Council approves road budget",
+)
+
+
+def nugget(question: str, *answers: str, negative: bool = False) -> Nugget:
+    return Nugget("n1", "r1", question, [Answer(a, ("d1",)) for a in answers], negative=negative)
+
+
+def ask(kind: str, sentence: str, *, answer: str | None = None, nug: Nugget | None = None,
+        document: Document | None = None, earlier: tuple[str, ...] = (), cited: tuple[Document, ...] = (),
+        request: Request | None = REQUEST) -> Question:
+    key = make_key(kind, "r1", normalize_text(sentence), document.doc_id if document else None,
+                   nug.nugget_id if nug else None, answer, "run", len(earlier))
+    return Question(key, sentence, request=request, nugget=nug, answer=answer, earlier_sentences=earlier,
+                    document=document, cited_documents=cited)
+
+
+JUDGE = LexicalJudge()
+
+
+def verdict(question: Question):
+    v = JUDGE.answer(question)
+    assert v is not None
+    assert v.judge == "lexical"
+    assert 0.5 <= v.confidence <= 1.0
+    assert v.rationale
+    assert v.provenance == JUDGE.provenance()
+    return v
+
+
+# ---------------------------------------------------------------------------------------------- text
+def test_text_folds_number_and_date_formats() -> None:
+    assert numbers("about 20,919 people") == numbers("20919 persons") == {"20919"}
+    assert content("rose 3.7%") == content("rose 3.7 percent") == content("rose 3.70 per cent") == ("rose", "3.7", "percent")
+    assert content("in July of 2019") == content("July 2019") == content("Jul. 2019") == ("july", "2019")
+    assert content("1.2 million deaths") == ("1200000", "death")
+    assert content("three women died") == ("3", "women", "death")
+    # "may" is a month only next to a number; otherwise a function word
+    assert content("It may rise in May 2021") == ("rise", "may", "2021")
+    # token order and case do not matter for the sets the judge compares
+    assert set(content("Female suicides increased")) == set(content("increase in suicides among women"))
+    # a day before a year is two numbers, not one number with a space as thousands separator
+    assert content("on July 23 2019") == ("july", "23", "2019")
+    # a name with a number is a name: "COVID-19" never matches the figure 19
+    assert numbers("COVID-19 cases rose by 19") == {"19"}
+
+
+def test_word_windows_are_the_passage_windows() -> None:
+    text = " ".join(f"w{i}" for i in range(10)) + " rose 3.7% in July of 2019"  # 16 words
+    windows = word_windows(text, 8, 4)
+    passages = split_passages(text, 8, 4)
+    assert len(windows) == len(passages) == 3  # starts 0, 4, 8
+    assert [w for w, _ in windows] == [content_set(p) for p in passages]
+    assert windows[-1][1] == {"3.7", "2019"}
+
+
+# ---------------------------------------------------------------------------------------------- answers
+QUESTION = "How many people died by suicide in Japan in 2020?"
+
+
+@pytest.mark.parametrize(("sentence", "answer", "expected"), [
+    # number formats: 20,919 = 20919, token order and extra words do not matter
+    ("Japan recorded 20919 suicide deaths in 2020.", "20,919", True),
+    # the same figure written as words and a scale
+    ("About 1.2 million people were affected.", "1,200,000 people", True),
+    # percent spelled out
+    ("Suicides rose by 3.7 percent in 2020.", "3.7%", True),
+    # a date inside a longer phrase
+    ("The notice was lifted in July of 2019 after tests.", "July 2019", True),
+    # wrong number: every word matches but the figure is another one
+    ("Japan recorded 21,919 suicide deaths in 2020.", "20,919", False),
+    # partial answer: one of the two bodies of an AND-style answer
+    ("The Drinking Water Inspectorate opened an inquiry.", "the Drinking Water Inspectorate and the Department of Health", False),
+    # paraphrase with the answer's words inflected differently
+    ("Female suicides increased sharply in 2020.", "an increase in suicides among women", True),
+    # unrelated sentence
+    ("The council approved a budget for road repairs.", "20,919", False),
+])
+def test_answers(sentence: str, answer: str, expected: bool) -> None:
+    v = verdict(ask("answers", sentence, answer=answer, nug=nugget(QUESTION, answer), document=DOC))
+    assert v.value is expected, v.rationale
+
+
+def test_answers_wrong_number_is_a_confident_no_and_says_why() -> None:
+    v = verdict(ask("answers", "Japan recorded 21,919 suicide deaths in 2020.", answer="20,919",
+                    nug=nugget(QUESTION, "20,919"), document=DOC))
+    assert v.value is False
+    assert v.confidence >= 0.75
+    assert "20919 not in sentence" in v.rationale
+
+
+def test_short_answer_counts_more_in_the_context_of_its_question() -> None:
+    gender = nugget("Which gender contributed most to the increase in suicides in Japan in 2020?", "Women")
+    on_topic = JUDGE.answer(ask("answers", "The increase in suicides in Japan in 2020 was driven by women.",
+                                answer="Women", nug=gender, document=DOC))
+    off_topic = JUDGE.answer(ask("answers", "Women made up most of the nursing staff.", answer="Women",
+                                 nug=gender, document=DOC))
+    assert on_topic.value is True and off_topic.value is True  # the answer is given either way ...
+    assert on_topic.confidence > off_topic.confidence  # ... but surer in the question's context
+
+
+# ---------------------------------------------------------------------------------------------- attested
+def test_attested_by_the_cited_document() -> None:
+    v = verdict(ask("attested", "Male suicides in Japan fell to 13,943 in 2020 while female suicides rose to 6,976.",
+                    document=DOC))
+    assert v.value is True
+
+
+def test_not_attested_by_an_unrelated_document() -> None:
+    v = verdict(ask("attested", "Male suicides in Japan fell to 13,943 in 2020.", document=UNRELATED))
+    assert v.value is False
+    assert v.confidence >= 0.8
+
+
+def test_not_attested_when_the_figure_is_not_in_the_document() -> None:
+    v = verdict(ask("attested", "The number of suicides in Japan in 2020 increased to 24,500.", document=DOC))
+    assert v.value is False
+    assert "24500 not in document" in v.rationale
+
+
+def test_attested_cannot_be_judged_without_the_document() -> None:
+    assert JUDGE.answer(ask("attested", "Suicides rose in 2020.", document=None)) is None
+
+
+# ---------------------------------------------------------------------------------------------- relevant
+def test_relevant_by_overlap_with_the_request() -> None:
+    assert verdict(ask("relevant", "Suicides rose.", document=DOC)).value is True
+    assert verdict(ask("relevant", "Suicides rose.", document=UNRELATED)).value is False
+    assert JUDGE.answer(ask("relevant", "Suicides rose.", document=None)) is None
+
+
+# ---------------------------------------------------------------------------------------------- negative
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ("The sources do not report how many children died.", True),
+    ("No information was found on the number of hospital admissions.", True),
+    ("Officials didn't say when the notice would be lifted.", True),
+    ("There is no evidence linking the flood to the outbreak.", True),
+    ("Suicides rose by 3.7 percent in 2020.", False),
+    # an idiom that contains a cue but asserts something positive
+    ("The pandemic affected not only women but also children.", False),
+])
+def test_negative(sentence: str, expected: bool) -> None:
+    assert verdict(ask("negative", sentence)).value is expected
+
+
+def test_nugget_agrees_when_the_sentence_states_the_recorded_absence() -> None:
+    absent = nugget("How many children died by suicide in 2020?", "not reported in the collection", negative=True)
+    agree = verdict(ask("nugget_agrees", "The sources do not report how many children died by suicide in 2020.",
+                        answer="not reported in the collection", nug=absent))
+    other = verdict(ask("nugget_agrees", "There is no evidence linking the flood to the outbreak.",
+                        answer="not reported in the collection", nug=absent))
+    assert agree.value is True and other.value is False
+    assert JUDGE.answer(ask("nugget_agrees", "No data.", nug=None)) is None
+
+
+# ---------------------------------------------------------------------------------------------- requires_citation
+def test_a_restatement_of_the_request_needs_no_citation() -> None:
+    v = verdict(ask("requires_citation", "This report looks at suicide rates in Japan during the COVID-19 pandemic."))
+    assert v.value is False
+
+
+def test_a_claim_with_figures_and_names_needs_a_citation() -> None:
+    v = verdict(ask("requires_citation", "The Ministry of Health counted 6,976 female suicides in 2020.", cited=(DOC,)))
+    assert v.value is True
+    assert "6976" in v.rationale
+
+
+# ---------------------------------------------------------------------------------------------- first_instance
+def test_first_instance_and_repeat() -> None:
+    earlier = ("Female suicides in Japan rose by 885 to 6,976 in 2020.", "Experts blamed isolation.")
+    repeat = verdict(ask("first_instance", "In 2020, suicides among Japanese women rose by 885 to 6,976.", earlier=earlier))
+    new = verdict(ask("first_instance", "Male suicides fell to 13,943 in the same year.", earlier=earlier))
+    other_figure = verdict(ask("first_instance", "Female suicides in Japan rose by 900 to 7,100 in 2021.", earlier=earlier))
+    assert repeat.value is False
+    assert new.value is True
+    assert other_figure.value is True  # same words, other numbers: a new claim
+    assert verdict(ask("first_instance", "Anything at all.", earlier=())).value is True
+
+
+# ---------------------------------------------------------------------------------------------- identity
+def test_thresholds_are_options_and_part_of_the_identity() -> None:
+    strict = LexicalJudge(attested_threshold=0.95)
+    assert strict.params()["attested_threshold"] == 0.95
+    assert strict.identity() != JUDGE.identity()
+    assert JUDGE.identity()["backend"] == "lexical"
+    sentence = "Experts blamed isolation and hardship in Japan."  # 'hardship' is in the document, 'Japan' too
+    loose = LexicalJudge(attested_threshold=0.3).answer(ask("attested", sentence, document=DOC))
+    tight = LexicalJudge(attested_threshold=1.0).answer(ask("attested", sentence + " Banks collapsed.", document=DOC))
+    assert loose.value is True and tight.value is False
+    with pytest.raises(ValueError):
+        LexicalJudge(answer_threshold=1.5)
+
+
+def test_registry_builds_the_lexical_judge_with_options() -> None:
+    judge = make_judge("lexical", {"lexical": {"answer_threshold": 0.7}})
+    assert isinstance(judge, LexicalJudge)
+    assert judge.params()["answer_threshold"] == 0.7
+    assert judge.kinds == {"relevant", "answers", "attested", "negative", "nugget_agrees", "requires_citation",
+                           "first_instance"}
+
+
+def test_a_transliterated_name_still_matches() -> None:
+    accepted = nugget("Who accepted the Golden Bear award?", "Baran Rasoulof")
+    v = verdict(ask("answers", "Baran Rasoulov accepted the prize for her father.", answer="Baran Rasoulof",
+                    nug=accepted, document=DOC))
+    assert v.value is True
+    # but a short word or a figure never matches by spelling
+    assert JUDGE.answer(ask("answers", "There were 2,091 deaths.", answer="20,919", nug=nugget(QUESTION, "20,919"),
+                            document=DOC)).value is False
+
+
+def test_answer_words_repeated_from_the_question_prove_nothing() -> None:
+    accepted = nugget("Who accepted the Golden Bear on behalf of Mohammad Rasoulof?", "Mohammad Rasoulof's daughter")
+    about_him = verdict(ask("answers", "Mohammad Rasoulof could not accept the Golden Bear because he is in prison.",
+                            answer="Mohammad Rasoulof's daughter", nug=accepted, document=DOC))
+    daughter = verdict(ask("answers", "His daughter accepted the Golden Bear on behalf of Mohammad Rasoulof.",
+                           answer="Mohammad Rasoulof's daughter", nug=accepted, document=DOC))
+    assert about_him.value is False and "missing daughter" in about_him.rationale
+    assert daughter.value is True
+
+
+def test_a_summary_repeats_the_report_and_needs_no_citation() -> None:
+    earlier = ("Male suicides in Japan fell to 13,943 in 2020.", "Female suicides rose by 885 to 6,976.",
+               "Experts blamed isolation during the pandemic.")
+    summary = "In short, female suicides rose to 6,976 while male suicides fell, and experts blamed isolation."
+    assert verdict(ask("first_instance", summary, earlier=earlier)).value is False
+    # without the cue the same words spread over three sentences still count as a repeat, at a discount
+    assert JUDGE.repeat_score(summary.removeprefix("In short, "), earlier)[1] == -1
+    assert verdict(ask("requires_citation", summary)).value is False
+    # an absence in the sources is a statement about the sources, not a claim about the world
+    assert verdict(ask("requires_citation", "The reports give no figure for the cost of the repairs.")).value is False

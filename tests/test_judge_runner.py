@@ -1,0 +1,230 @@
+"""The judge runner: rounds that follow the flowchart, dedupe across runs, precedence of imported
+judgments, the cache (resume, judge identity), and failures that are reported, never counted as "no"."""
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from argue_eval.api import evaluate, judge
+from argue_eval.errors import InputError
+from argue_eval.formats import read_reports
+from argue_eval.formats.judgments import judgment_to_dict
+from argue_eval.judges.base import JudgeBackend, Verdict
+from argue_eval.judges.cache import JudgmentCache
+from argue_eval.model import JUDGMENT_KINDS, Document, Judgment
+
+FIXTURES = Path(__file__).parent / "fixtures" / "argue"
+
+
+class RuleJudge(JudgeBackend):
+    """A transparent judge for testing the runner: fixed rules, and a log of every batch it was asked."""
+
+    name = "rules"
+    kinds = frozenset(JUDGMENT_KINDS)
+
+    def __init__(self, strict: bool = False, refuse: str | None = None):
+        self.strict = strict
+        self.refuse = refuse
+        self.batches: list[list] = []
+
+    def params(self) -> dict:
+        return {"strict": self.strict}
+
+    def answer_many(self, questions):
+        self.batches.append(list(questions))
+        out = []
+        for q in questions:
+            if self.refuse is not None and self.refuse in q.sentence:
+                out.append(None)  # could not judge
+            elif q.kind == "negative":
+                out.append(Verdict(q.sentence.startswith(("No ", "There is no")), "rules"))
+            elif q.kind == "requires_citation":
+                out.append(Verdict(any(ch.isdigit() for ch in q.sentence), "rules"))
+            else:
+                out.append(Verdict(not self.strict, "rules", confidence=0.75, rationale="rule"))
+        return out
+
+    def asked(self) -> list:
+        return [q for batch in self.batches for q in batch]
+
+
+def t1_reports(run: str = "runA.jsonl"):
+    return [r for r in read_reports(FIXTURES / run) if r.request_id == "T1"]
+
+
+def run_rules(judge_backend, reports=None, **kwargs):
+    return judge(reports if reports is not None else t1_reports(), FIXTURES / "nuggets.jsonl",
+                 collection=FIXTURES / "collection.jsonl", judge=judge_backend, **kwargs)
+
+
+def test_rounds_follow_the_flowchart_and_the_first_sentence_is_never_asked(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the collection's offset index may be written beside it; keep it in tmp
+    rules = RuleJudge()
+    result = run_rules(rules)
+    assert result.run.stats.rounds == 3
+    rounds = [Counter(q.kind for q in batch) for batch in rules.batches]
+    # round 1: 6 distinct (sentence, document) pairs -> attested; 5 bound answers of relevant documents;
+    # the 5 uncited sentences -> negative (sentences 0, 5, 6, 7, 8)
+    assert rounds[0] == {"attested": 6, "answers": 5, "negative": 5}
+    # round 2: 3 non-negative -> requires_citation; 2 negative -> the one negative nugget's answer
+    assert rounds[1] == {"requires_citation": 3, "nugget_agrees": 2}
+    # round 3: only sentence 6 (has digits, not first); sentence 0 is a first instance by definition
+    assert rounds[2] == {"first_instance": 1}
+    assert rules.batches[2][0].key.sentence_index == 6
+    assert all(not (q.kind == "first_instance" and q.key.sentence_index == 0) for q in rules.asked())
+    assert len(result.judgments) == 16 + 5 + 1 and not result.run.failures
+
+
+def test_documents_are_attached_and_a_sentence_in_two_runs_is_asked_once(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rules = RuleJudge()
+    result = run_rules(rules, t1_reports("runA.jsonl") + t1_reports("runB.jsonl"))
+    attested = [q for q in rules.asked() if q.kind == "attested"]
+    # runB repeats two (sentence, document) pairs of runA, one with extra spaces: no new questions
+    assert len(attested) == 6
+    by_doc = {q.key.doc_id: q.document for q in attested}
+    assert by_doc["d1"] == Document("d1", "In March 2019 the Missouri River crested above flood stage.", "River crest")
+    requires = [q for q in rules.asked() if q.kind == "requires_citation"]
+    assert all(q.cited_documents and {d.doc_id for d in q.cited_documents} == {"d1", "d4", "d9", "d2", "d3"}
+               for q in requires if q.key.run_id == "runA")
+    assert len(result.judgments) == 22
+
+
+def test_imported_judgments_take_precedence_and_are_not_asked(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    human = Judgment("attested", "T1", "Three people died in the flooding.", False, "human:alice", doc_id="d2")
+    rules = RuleJudge()
+    result = run_rules(rules, judgments=[human])
+    assert not any(q.kind == "attested" and q.key.doc_id == "d2" for q in rules.asked())
+    assert not any(j.kind == "attested" and j.doc_id == "d2" for j in result.judgments)
+    scored = evaluate(t1_reports(), FIXTURES / "nuggets.jsonl", collection=FIXTURES / "collection.jsonl",
+                      judge=RuleJudge(), judgments=[human])
+    sentence = next(s for d in scored.details for s in d["sentences"] if s["index"] == 4)
+    # "answers" yes through a relevant document -> 3, but the human said the document does not attest it
+    assert sentence["citations"][0]["attested"] is False
+    assert [step["judge"] for step in sentence["citations"][0]["path"] if step["question"] == "attested"] == ["human:alice"]
+
+
+def test_the_cache_answers_a_second_run_and_a_changed_threshold_is_a_new_judge(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cache = tmp_path / "cache.sqlite"
+    first = run_rules(RuleJudge(), cache=cache)
+    again = RuleJudge()
+    second = run_rules(again, cache=cache)
+    assert again.batches == [] and sum(second.run.stats.cached.values()) == len(first.judgments)
+    assert [judgment_to_dict(j) for j in second.judgments] == [judgment_to_dict(j) for j in first.judgments]
+    strict = RuleJudge(strict=True)
+    third = run_rules(strict, cache=cache)
+    assert strict.batches and sum(third.run.stats.new.values()) == len(third.judgments)
+    with sqlite3.connect(cache) as db:
+        assert db.execute("select count(*) from judges").fetchone()[0] == 2
+
+
+def test_a_verdict_the_judge_cannot_give_is_a_failure_not_a_no(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run_rules(RuleJudge(refuse="Three people"))
+    failed = [f for f in result.run.failures]
+    assert {f.key.kind for f in failed} == {"attested", "answers"} and len(failed) == 2
+    assert all("could not answer" in f.reason for f in failed)
+    assert not any(j.sentence.startswith("Three people") for j in result.judgments)
+    with pytest.raises(Exception, match="2 judgments missing"):
+        evaluate(t1_reports(), FIXTURES / "nuggets.jsonl", collection=FIXTURES / "collection.jsonl",
+                 judge=RuleJudge(refuse="Three people"))
+
+
+def test_a_cited_document_missing_from_the_collection_is_reported(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    collection = tmp_path / "partial.jsonl"
+    lines = [line for line in (FIXTURES / "collection.jsonl").read_text().splitlines() if '"d9"' not in line]
+    collection.write_text("\n".join(lines) + "\n")
+    result = judge(t1_reports(), FIXTURES / "nuggets.jsonl", collection=collection, judge=RuleJudge())
+    assert result.run.stats.missing_documents == ["d9"]
+    assert {(f.key.kind, f.key.doc_id) for f in result.run.failures} == {("attested", "d9")}
+    assert all(f.reason == "the cited document is not in the collection" for f in result.run.failures)
+    assert len(result.run.failures) == 2  # sentences 2 and 3 cite d9
+
+
+def test_an_unreadable_cache_file_is_a_clear_error(tmp_path):
+    bad = tmp_path / "cache.sqlite"
+    bad.write_text("this is not a database, just text " * 100)
+    with pytest.raises(InputError, match="cannot be used as a judgment cache"):
+        JudgmentCache(bad)
+    with pytest.raises(InputError, match="is a directory"):
+        JudgmentCache(tmp_path)
+
+
+SLOW_JUDGE = '''
+import json, sys, time
+from argue_eval.api import judge
+from argue_eval.formats.judgments import write_argue
+from argue_eval.judges.base import JudgeBackend, Verdict
+from argue_eval.model import JUDGMENT_KINDS
+
+class Slow(JudgeBackend):
+    """Deterministic answers, slowly, so that a kill lands in the middle of judging."""
+    name = "slow"
+    kinds = frozenset(JUDGMENT_KINDS)
+    calls = 0
+    def iter_answers(self, questions):
+        for i, q in enumerate(questions):
+            time.sleep(0.004)
+            Slow.calls += 1
+            yield i, Verdict(len(q.sentence) % 3 != 0, "slow", confidence=len(q.sentence) / 97)
+
+*runs, nuggets, collection, cache, out = sys.argv[1:]
+result = judge(runs, nuggets, collection=collection, judge=Slow(), cache=cache)
+write_argue(result.judgments, out)
+print(json.dumps({"computed": Slow.calls, "cached": sum(result.run.stats.cached.values())}))
+'''
+
+
+def _judge_process(repo: Path, tmp_path: Path, cache: Path, out: Path):
+    import subprocess
+    import sys
+
+    script = tmp_path / "slow_judge.py"
+    script.write_text(SLOW_JUDGE)
+    args = [sys.executable, str(script), str(repo / "runs/sample/careful.jsonl"),
+            str(repo / "runs/sample/wrong-cites.jsonl"), str(repo / "nuggets/sample/nuggets.jsonl"),
+            str(tmp_path / "collection.jsonl"), str(cache), str(out)]
+    return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+
+
+def test_a_killed_run_resumes_from_the_cache_and_writes_the_same_bytes(repo, tmp_path):
+    import shutil
+    import signal
+    import time
+
+    shutil.copy(repo / "topics/sample/collection.jsonl", tmp_path / "collection.jsonl")
+    whole = _judge_process(repo, tmp_path, tmp_path / "whole.sqlite", tmp_path / "whole.jsonl")
+    stdout, stderr = whole.communicate(timeout=300)
+    assert whole.returncode == 0, stderr
+    total = json.loads(stdout)["computed"]
+
+    cache = tmp_path / "killed.sqlite"
+    killed = _judge_process(repo, tmp_path, cache, tmp_path / "resumed.jsonl")
+    committed = 0
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and committed < total // 3:
+        time.sleep(0.05)
+        if cache.exists():
+            try:
+                with sqlite3.connect(cache, timeout=5) as db:
+                    committed = db.execute("select count(*) from answers").fetchone()[0]
+            except sqlite3.OperationalError:
+                committed = 0  # schema not created yet
+    killed.send_signal(signal.SIGKILL)
+    killed.communicate()
+    assert 0 < committed < total and not (tmp_path / "resumed.jsonl").exists()
+
+    resumed = _judge_process(repo, tmp_path, cache, tmp_path / "resumed.jsonl")
+    stdout, stderr = resumed.communicate(timeout=300)
+    assert resumed.returncode == 0, stderr
+    counts = json.loads(stdout)
+    assert counts["cached"] >= committed  # nothing committed was judged again
+    assert counts["computed"] + counts["cached"] == total
+    assert (tmp_path / "resumed.jsonl").read_bytes() == (tmp_path / "whole.jsonl").read_bytes()
