@@ -26,6 +26,7 @@ REQUESTS = ROOT / "topics" / "sample" / "requests.jsonl"
 JUDGMENTS = ROOT / "qrels" / "sample" / "judgments.jsonl"
 QRELS = ROOT / "qrels" / "sample" / "qrels.trec"
 SCORES = ROOT / "tests" / "fixtures" / "stats" / "scores.tsv"
+COLLECTION = ROOT / "topics" / "sample" / "collection.jsonl"
 
 
 def _head(path: Path, lines: int) -> bytes:
@@ -130,6 +131,13 @@ COMMANDS: dict[str, tuple[str, Builder, str | None]] = {
     "retrieval --qrels": ("qrels", lambda p, t, f: ["retrieval", "--qrels", p, str(SAMPLE_RANKED)], None),
     "retrieval --run": ("ranked", lambda p, t, f: ["retrieval", "--qrels", str(QRELS), p], None),
     "collection info": ("collection", lambda p, t, f: ["collection", "info", p], None),
+    "judge --run": ("run", lambda p, t, f: ["judge", "--run", p, "--nuggets", str(NUGGETS), "--collection",
+                                            str(COLLECTION), "--no-cache", "-q", "-o", _out(t)], None),
+    "judge --collection": ("collection", lambda p, t, f: ["judge", "--run", str(SAMPLE_RUN), "--nuggets", str(NUGGETS),
+                                                          "--collection", p, "--no-cache", "-q", "-o", _out(t)], None),
+    "evaluate --nuggets": ("nuggets", lambda p, t, f: ["evaluate", "--run", str(SAMPLE_RUN), "--nuggets", p,
+                                                       "--collection", str(COLLECTION), "--no-cache", "-q",
+                                                       "-o", _out(t)], None),
 }
 WRONG_FORMAT = {"run": "rag24", "requests": "rag24", "nuggets": "nuggetizer", "scores": "trec_eval", "ranked": "trec-qrels"}
 
