@@ -88,6 +88,21 @@ def test_dash_is_standard_output_for_convert_compare_qrels_and_pool(tmp_path):
     assert code == 0 and output.startswith("request_id\tjudged")
 
 
+@pytest.mark.parametrize(("args", "first"), [
+    (["qrels", "build", ROOT / "qrels" / "sample" / "qrels.trec"], "s01 0 "),
+    (["qrels", "merge", ROOT / "qrels" / "sample" / "qrels.trec"], "s01 0 "),
+    (["qrels", "from-nuggets", NUGGETS], "s01 0 "),
+    (["requests", "export", REQUESTS], '{"request_id":"s01"'),
+    (["nuggets", "merge", NUGGETS, NUGGETS], '{"request_id":"s01"'),
+])
+def test_with_dash_the_summary_goes_to_stderr_and_stdout_is_only_data(args, first):
+    result = CliRunner().invoke(cli, [*map(str, args), "-o", "-"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(first) and all(not line.startswith(("wrote", "exported", "merged")) for line in lines)
+    assert "-> -" in result.stderr
+
+
 def test_nothing_written_means_no_temp_file_and_a_failed_block_leaves_the_old_file(tmp_path):
     target = tmp_path / "out.jsonl"
     target.write_text("old\n")
