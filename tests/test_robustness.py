@@ -286,6 +286,10 @@ def test_control_characters_in_ids_are_refused(tmp_path):
     run.write_text(json.dumps(record) + "\n")
     code, output = invoke("convert", run, "--to", "neuclir24", "-o", tmp_path / "o.jsonl")
     assert code == 2 and "control character U+001B" in output and f"{run}:1:" in output
+    scores = tmp_path / "s.tsv"
+    scores.write_bytes(b"run_id\trequest_id\tmetric\tvalue\nsy\x00s\tt1\tf1\t0.5\n")
+    code, output = invoke("compare", scores, "-m", "f1")
+    assert code == 2 and output.startswith(f"{scores}:2: control character U+0000 in the line")
 
 
 # --- 5. silent wrong results -----------------------------------------------------------------------------------
