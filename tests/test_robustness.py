@@ -117,7 +117,7 @@ def test_nothing_written_means_no_temp_file_and_a_failed_block_leaves_the_old_fi
 
 def test_a_killed_writers_temp_file_is_removed_by_the_next_run_but_a_live_ones_is_not(tmp_path):
     target = tmp_path / "out.jsonl"
-    host = jsonio._temp_tag().rsplit("-", 1)[0]
+    host = jsonio.temp_tag().rsplit("-", 1)[0]
     dead = tmp_path / f".out.jsonl.{host}-{2**22 + 7}.abcd1234.tmp"  # beyond pid_max on Linux: never alive
     live = tmp_path / f".out.jsonl.{host}-{os.getppid()}.abcd1234.tmp"
     other = tmp_path / ".other.jsonl.x-1.abcd1234.tmp"
@@ -126,6 +126,16 @@ def test_a_killed_writers_temp_file_is_removed_by_the_next_run_but_a_live_ones_i
     write_jsonl(target, [{"a": 1}])
     assert not dead.exists() and live.exists() and other.exists()
     assert remove_stale_temps(target) == []
+
+
+def test_a_killed_nuggetbank_v3_writers_staging_directory_is_removed_by_the_next_run(tmp_path):
+    host = jsonio.temp_tag().rsplit("-", 1)[0]
+    stale = tmp_path / f".bank.{host}-{2**22 + 7}.abcd1234.tmp"
+    stale.mkdir()
+    (stale / "s01.json").write_text("{}")
+    code, output = invoke("convert", NUGGETS, "--to", "autoargue-v3", "-o", tmp_path / "bank")
+    assert code == 0, output
+    assert not stale.exists() and len(list((tmp_path / "bank").iterdir())) == 8 and temps(tmp_path) == []
 
 
 def test_commit_together_replaces_all_outputs_or_none(tmp_path):
