@@ -29,24 +29,24 @@ CLI = [sys.executable, "-m", "argue_eval.cli"]
 
 
 def _big_run(path: Path) -> None:
-    """20,000 reports (the sample run's, under many request ids): converting it takes a moment to write."""
+    """12,000 reports (the sample run's, under many request ids): converting it takes a moment to write."""
     lines = [json.loads(line) for line in SAMPLE_RUNS[0].read_text().splitlines()]
     with path.open("w") as handle:
-        for k in range(2500):
+        for k in range(1500):
             for record in lines:
                 handle.write(json.dumps({**record, "request_id": f"{record['request_id']}-{k}"}) + "\n")
 
 
 def _big_ranked(folder: Path) -> list[Path]:
-    """Three ranked runs of 300 topics x 150 documents: a pool of tens of thousands of lines."""
+    """Three ranked runs of 150 topics x 100 documents: a pool of tens of thousands of lines."""
     rng = random.Random(5)
     paths = []
     for name in ("a", "b", "c"):
         path = folder / f"{name}.trec"
         with path.open("w") as handle:
-            for topic in range(300):
-                docs = rng.sample(range(5000), 150)
-                handle.writelines(f"t{topic} Q0 d{doc} {rank} {150 - rank} {name}\n" for rank, doc in enumerate(docs, 1))
+            for topic in range(150):
+                docs = rng.sample(range(5000), 100)
+                handle.writelines(f"t{topic} Q0 d{doc} {rank} {100 - rank} {name}\n" for rank, doc in enumerate(docs, 1))
         paths.append(path)
     return paths
 
@@ -59,7 +59,7 @@ def _setup(tmp: Path, command: str) -> tuple[list[str], list[Path]]:
         return ["convert", str(run), "--to", "neuclir24", "-o", str(tmp / "conv.jsonl")], [tmp / "conv.jsonl"]
     if command == "pool":
         ranked = _big_ranked(tmp)
-        return (["pool", *map(str, ranked), "--depth", "150", "-o", str(tmp / "pool.qrels"), "--package",
+        return (["pool", *map(str, ranked), "--depth", "100", "-o", str(tmp / "pool.qrels"), "--package",
                  str(tmp / "pool.csv")],
                 [tmp / "pool.qrels", tmp / "pool.qrels.runs.tsv", tmp / "pool.qrels.sizes.tsv", tmp / "pool.csv"])
     return {
@@ -111,23 +111,26 @@ def _kill(args: list[str], cwd: Path, at: float | None, temps: int = 1) -> bool:
 @pytest.mark.parametrize("command", ["convert", "pool", "score", "judge"])
 def test_sigkill_leaves_old_or_new_outputs_and_the_next_run_cleans_up(tmp_path: Path, command: str):
     args, outputs = _setup(tmp_path, command)
-    started = time.monotonic()
-    _run(args, tmp_path)
-    duration = time.monotonic() - started
-    new = _contents(outputs)
     old = tuple(f"old {path.name}\n".encode() for path in outputs)
     rng = random.Random(f"{command}-13")
-    killed_writing = False
-    for at in (rng.uniform(0.3, duration), None):
+    new: tuple[bytes | None, ...] | None = None
+    duration = 0.0
+    for attempt in ("mid-write", "random"):
         for path, content in zip(outputs, old):
             path.write_bytes(content)
-        # with several outputs, wait for all but the last to be written: the moment a mixed set could appear
+        # mid-write: as soon as a temp file exists (for pool, all but the last output written: the moment a mixed
+        # set could appear); random: a seeded moment within the time a whole run takes
+        at = None if attempt == "mid-write" else rng.uniform(0.3, duration)
         killed = _kill(args, tmp_path, at, temps=max(1, len(outputs) - 1) if command == "pool" else 1)
         after = _contents(outputs)
-        assert after in (old, new), f"mixed outputs after a kill at {at}"
-        if at is None and killed:
-            killed_writing = True
+        if attempt == "mid-write":
+            assert killed, f"{command} finished before any temporary file could be seen; make its input bigger"
+        started = time.monotonic()
         _run(args, tmp_path)
+        duration = time.monotonic() - started
+        if new is None:
+            new = _contents(outputs)
+            assert new != old
+        assert after in (old, new), f"mixed outputs after a {attempt} kill"
         assert _contents(outputs) == new  # reruns are byte-identical
         assert _temps(tmp_path) == [], "a killed writer's temporary file survived the next run"
-    assert killed_writing, f"{command} finished before any temporary file could be seen; make its input bigger"
