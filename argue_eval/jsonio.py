@@ -11,6 +11,7 @@ import gzip
 import json
 import os
 import re
+import shutil
 import socket
 import stat
 import sys
@@ -294,7 +295,7 @@ def diagnose_line(
 _TEMP_SUFFIX = ".tmp"
 
 
-def _temp_tag() -> str:
+def temp_tag() -> str:
     """``HOST-PID``: who owns a temporary file, so a later run can tell a dead writer's leftovers from a live one's."""
     host = re.sub(r"[^A-Za-z0-9_-]", "_", socket.gethostname())[:40] or "host"
     return f"{host}-{os.getpid()}"
@@ -311,7 +312,7 @@ def temp_file_beside(path: str | os.PathLike[str]) -> Path:
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temps(target)
-    fd, name = tempfile.mkstemp(prefix=f".{target.name}.{_temp_tag()}.", suffix=_TEMP_SUFFIX, dir=target.parent)
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.{temp_tag()}.", suffix=_TEMP_SUFFIX, dir=target.parent)
     os.close(fd)
     os.chmod(name, 0o666 & ~current_umask())
     return Path(name)
@@ -324,7 +325,7 @@ def remove_stale_temps(path: str | os.PathLike[str]) -> list[Path]:
     concurrent writer (here or on another machine sharing the directory) never loses its file.
     """
     target = Path(path)
-    host = _temp_tag().rsplit("-", 1)[0]
+    host = temp_tag().rsplit("-", 1)[0]
     pattern = re.compile(re.escape(f".{target.name}.{host}-") + r"(\d+)\.[^.]+" + re.escape(_TEMP_SUFFIX))
     removed: list[Path] = []
     try:
@@ -337,7 +338,10 @@ def remove_stale_temps(path: str | os.PathLike[str]) -> list[Path]:
             continue
         stale = target.parent / name
         try:
-            stale.unlink()
+            if stale.is_dir() and not stale.is_symlink():  # a staging directory (NuggetBank v3 output)
+                shutil.rmtree(stale)
+            else:
+                stale.unlink()
         except OSError:
             continue
         removed.append(stale)

@@ -88,6 +88,21 @@ def test_dash_is_standard_output_for_convert_compare_qrels_and_pool(tmp_path):
     assert code == 0 and output.startswith("request_id\tjudged")
 
 
+@pytest.mark.parametrize(("args", "first"), [
+    (["qrels", "build", ROOT / "qrels" / "sample" / "qrels.trec"], "s01 0 "),
+    (["qrels", "merge", ROOT / "qrels" / "sample" / "qrels.trec"], "s01 0 "),
+    (["qrels", "from-nuggets", NUGGETS], "s01 0 "),
+    (["requests", "export", REQUESTS], '{"request_id":"s01"'),
+    (["nuggets", "merge", NUGGETS, NUGGETS], '{"request_id":"s01"'),
+])
+def test_with_dash_the_summary_goes_to_stderr_and_stdout_is_only_data(args, first):
+    result = CliRunner().invoke(cli, [*map(str, args), "-o", "-"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(first) and all(not line.startswith(("wrote", "exported", "merged")) for line in lines)
+    assert "-> -" in result.stderr
+
+
 def test_nothing_written_means_no_temp_file_and_a_failed_block_leaves_the_old_file(tmp_path):
     target = tmp_path / "out.jsonl"
     target.write_text("old\n")
@@ -102,7 +117,7 @@ def test_nothing_written_means_no_temp_file_and_a_failed_block_leaves_the_old_fi
 
 def test_a_killed_writers_temp_file_is_removed_by_the_next_run_but_a_live_ones_is_not(tmp_path):
     target = tmp_path / "out.jsonl"
-    host = jsonio._temp_tag().rsplit("-", 1)[0]
+    host = jsonio.temp_tag().rsplit("-", 1)[0]
     dead = tmp_path / f".out.jsonl.{host}-{2**22 + 7}.abcd1234.tmp"  # beyond pid_max on Linux: never alive
     live = tmp_path / f".out.jsonl.{host}-{os.getppid()}.abcd1234.tmp"
     other = tmp_path / ".other.jsonl.x-1.abcd1234.tmp"
@@ -111,6 +126,16 @@ def test_a_killed_writers_temp_file_is_removed_by_the_next_run_but_a_live_ones_i
     write_jsonl(target, [{"a": 1}])
     assert not dead.exists() and live.exists() and other.exists()
     assert remove_stale_temps(target) == []
+
+
+def test_a_killed_nuggetbank_v3_writers_staging_directory_is_removed_by_the_next_run(tmp_path):
+    host = jsonio.temp_tag().rsplit("-", 1)[0]
+    stale = tmp_path / f".bank.{host}-{2**22 + 7}.abcd1234.tmp"
+    stale.mkdir()
+    (stale / "s01.json").write_text("{}")
+    code, output = invoke("convert", NUGGETS, "--to", "autoargue-v3", "-o", tmp_path / "bank")
+    assert code == 0, output
+    assert not stale.exists() and len(list((tmp_path / "bank").iterdir())) == 8 and temps(tmp_path) == []
 
 
 def test_commit_together_replaces_all_outputs_or_none(tmp_path):
@@ -271,6 +296,10 @@ def test_control_characters_in_ids_are_refused(tmp_path):
     run.write_text(json.dumps(record) + "\n")
     code, output = invoke("convert", run, "--to", "neuclir24", "-o", tmp_path / "o.jsonl")
     assert code == 2 and "control character U+001B" in output and f"{run}:1:" in output
+    scores = tmp_path / "s.tsv"
+    scores.write_bytes(b"run_id\trequest_id\tmetric\tvalue\nsy\x00s\tt1\tf1\t0.5\n")
+    code, output = invoke("compare", scores, "-m", "f1")
+    assert code == 2 and output.startswith(f"{scores}:2: control character U+0000 in the line")
 
 
 # --- 5. silent wrong results -----------------------------------------------------------------------------------

@@ -93,14 +93,15 @@ def write_judgments(result: Any, output: str, judge_spec: str, options: dict[str
     import sys
 
     from ..formats.judgments import judgment_to_dict, write_argue
-    from ..jsonio import write_json
+    from ..jsonio import commit_together, write_json
 
     if output == "-":
         for judgment in result.run.judgments:
             sys.stdout.write(json.dumps(judgment_to_dict(judgment), ensure_ascii=False) + "\n")
         return
-    write_argue(result.run.judgments, Path(output))
-    write_json(Path(output + ".manifest.json"), manifest(result, judge_spec, options))
+    with commit_together():  # judgments and manifest are replaced as one set: a kill leaves both old or both new
+        write_argue(result.run.judgments, Path(output))
+        write_json(Path(output + ".manifest.json"), manifest(result, judge_spec, options))
 
 
 def manifest(result: Any, judge_spec: str, options: dict[str, Any]) -> dict[str, Any]:

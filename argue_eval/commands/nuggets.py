@@ -109,7 +109,7 @@ def merge_command(first: str, second: str, output: str, to_format: str) -> None:
     for line in report.renamed:
         click.echo(f"renamed: {line}", err=True)
     count = write(report.topics, output, to_format, "nuggets")
-    click.echo(f"merged into {count} topics ({len(report.conflicts)} conflicts) -> {output}")
+    click.echo(f"merged into {count} topics ({len(report.conflicts)} conflicts) -> {output}", err=output == "-")  # with -o -, stdout holds the data
 
 
 @command.command(name="bind")
@@ -133,4 +133,4 @@ def bind_command(path: str, bindings: str, output: str, no_new_answers: bool, to
     for line in report.new_answers:
         click.echo(line, err=True)
     write(report.topics, output, to_format, "nuggets")
-    click.echo(f"added {report.added} bindings ({len(report.new_answers)} new answers) -> {output}")
+    click.echo(f"added {report.added} bindings ({len(report.new_answers)} new answers) -> {output}", err=output == "-")  # with -o -, stdout holds the data

@@ -57,7 +57,7 @@ def build_command(assessments: tuple[str, ...], output: str, pool: str | None, u
         what = "left out" if unjudged == "drop" else "judged 0"
         click.echo(f"warning: {len(result.unjudged)} pooled document(s) were not judged ({what})", err=True)
     count = write_qrels(result.qrels, output)
-    click.echo(f"wrote {count} judgments for {len(result.qrels)} topics -> {output}")
+    click.echo(f"wrote {count} judgments for {len(result.qrels)} topics -> {output}", err=output == "-")  # with -o -, stdout holds the data
 
 
 @command.command(name="from-nuggets")
@@ -79,7 +79,7 @@ def from_nuggets_command(nuggets: str, output: str, grade: str, format_name: str
 
     qrels = qrels_from_nuggets(read_nuggets(nuggets, format_name), grade)  # type: ignore[arg-type]
     count = write_qrels(qrels, output)
-    click.echo(f"wrote {count} judgments for {len(qrels)} topics -> {output}")
+    click.echo(f"wrote {count} judgments for {len(qrels)} topics -> {output}", err=output == "-")  # with -o -, stdout holds the data
 
 
 @command.command(name="merge")
@@ -102,7 +102,7 @@ def merge_command(qrels_files: tuple[str, ...], output: str, on_duplicate: str) 
         listed = ", ".join(f"{grade} in {path}" for path, grade in grades)
         click.echo(f"conflict: topic {topic} document {doc_id}: {listed} -> {result.qrels[topic][doc_id]}", err=True)
     count = write_qrels(result.qrels, output)
-    click.echo(f"wrote {count} judgments for {len(result.qrels)} topics ({len(result.conflicts)} conflicts resolved) -> {output}")
+    click.echo(f"wrote {count} judgments for {len(result.qrels)} topics ({len(result.conflicts)} conflicts resolved) -> {output}", err=output == "-")  # with -o -, stdout holds the data
 
 
 @command.command(name="stats")

@@ -131,4 +131,4 @@ def export_command(path: str, output: str, audience: str, shape: str, format_nam
     from ..organizer.request_tools import export_requests
 
     count = export_requests(read_requests(path, format_name), output, shape, audience == "participants")
-    click.echo(f"exported {count} requests ({shape}, for {audience}) -> {output}")
+    click.echo(f"exported {count} requests ({shape}, for {audience}) -> {output}", err=output == "-")  # with -o -, stdout holds the data

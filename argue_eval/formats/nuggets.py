@@ -23,7 +23,7 @@ from typing import Any
 import orjson
 
 from ..errors import InputError, Problem
-from ..jsonio import atomic_writer, current_umask, read_json, write_jsonl
+from ..jsonio import atomic_writer, current_umask, read_json, remove_stale_temps, temp_tag, write_jsonl
 from ..model import AGGREGATORS, Answer, Location, Nugget, TopicNuggets
 from ._fields import Fields, jsonl_reader, parse_object, type_name, unknown, warn_lossy
 from .base import FormatSpec, Probe
@@ -447,7 +447,8 @@ def write_v3(topics: Iterable[TopicNuggets], path: Path) -> int:
     if path.exists() and not path.is_dir():
         raise InputError(path, None, None, "NuggetBank v3 is written as a directory (one file per topic), but a file exists here")
     path.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+    remove_stale_temps(path)  # staging directories of killed writers
+    staging = Path(tempfile.mkdtemp(prefix=f".{path.name}.{temp_tag()}.", suffix=".tmp", dir=path.parent))
     count = 0
     seen: set[str] = set()
     statements = 0

@@ -16,8 +16,8 @@ from os import PathLike
 from pathlib import Path
 from typing import NamedTuple
 
+from ..errors import ArgueError, InputError, control_character
 from ..model import ALL_TOPICS, ScoreRecord
-from ..errors import ArgueError, InputError
 from ..jsonio import atomic_writer, iter_lines, open_binary
 
 SCORE_COLUMNS = ("run_id", "request_id", "metric", "value")
@@ -107,6 +107,10 @@ def _content_lines(path: Path) -> Iterator[tuple[int, str]]:
             text = text.rstrip("\r\n")
             if not text.strip() or text.lstrip().startswith("#"):
                 continue
+            bad = control_character(text)
+            if bad is not None:
+                raise InputError(path, lineno, None, f"control character {bad} in the line; run ids, topics and "
+                                 "measure names must be printable text")
             yield lineno, text
 
 

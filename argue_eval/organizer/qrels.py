@@ -67,6 +67,8 @@ def read_qrels_file(path: str | PathLike[str], on_duplicate: OnDuplicate = "erro
     result = QrelsFile(str(path))
     for lineno, row in iter_qrels_lines(Path(path)):
         result.add(row.query_id, row.doc_id, row.relevance, lineno, on_duplicate)
+    if not result.qrels:  # an empty table or measures of nothing would look like a result
+        raise InputError(path, None, None, "no qrels lines (the file is empty); expected `qid iteration docno relevance`")
     return result
 
 

@@ -1,0 +1,199 @@
+"""Fault injection: every command x every hostile input class (issue 13).
+
+Each case puts one hostile file in one input slot of one command, runs it in-process (click's CliRunner) and
+asserts what a user must get: exit status 1 or 2, no traceback, and a message that names the file (with the
+line, for faults that sit on a line). A few classes describe input that is still valid (CRLF line ends,
+duplicate JSON keys, numeric ids, a BOM where the format tolerates one): there, exit 0 is allowed too, but
+never a traceback, and a refusal must still name the file.
+"""
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from argue_eval.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_RUN = ROOT / "runs" / "sample" / "careful.jsonl"
+SAMPLE_RANKED = ROOT / "runs" / "sample" / "ranked" / "bm25.trec"
+NUGGETS = ROOT / "nuggets" / "sample" / "nuggets.jsonl"
+REQUESTS = ROOT / "topics" / "sample" / "requests.jsonl"
+JUDGMENTS = ROOT / "qrels" / "sample" / "judgments.jsonl"
+QRELS = ROOT / "qrels" / "sample" / "qrels.trec"
+SCORES = ROOT / "tests" / "fixtures" / "stats" / "scores.tsv"
+COLLECTION = ROOT / "topics" / "sample" / "collection.jsonl"
+
+
+def _head(path: Path, lines: int) -> bytes:
+    return b"".join(path.read_bytes().splitlines(keepends=True)[:lines])
+
+
+# Base content of each input slot: small valid files of each kind (what the hostile classes then break).
+BASES: dict[str, tuple[str, Callable[[], bytes]]] = {
+    "run": (".jsonl", lambda: _head(SAMPLE_RUN, 2)),
+    "requests": (".jsonl", lambda: REQUESTS.read_bytes()),
+    "nuggets": (".jsonl", lambda: _head(NUGGETS, 2)),
+    "judgments": (".jsonl", lambda: _head(JUDGMENTS, 40)),
+    "ranked": (".trec", lambda: _head(SAMPLE_RANKED, 20)),
+    "qrels": (".trec", lambda: _head(QRELS, 20)),
+    "scores": (".tsv", lambda: SCORES.read_bytes()),
+    "collection": (".jsonl", lambda: _head(ROOT / "topics" / "sample" / "collection.jsonl", 3)),
+}
+JSON_SLOTS = {"run", "requests", "nuggets", "judgments", "collection"}
+
+# A line each text (non-JSON) slot reads as one record, with a number the class can spoil.
+TEXT_LINE = {"ranked": "s01 Q0 nw-0001 1 {} bm25", "qrels": "s01 0 nw-0001 {}", "scores": "sysA\tt1\tf1\t{}"}
+
+
+def _insert_mid_first_line(data: bytes, insert: bytes) -> bytes:
+    cut = data.index(b"\n") // 2
+    return data[:cut] + insert + data[cut:]
+
+
+def _replace_first_id(slot: str, data: bytes) -> bytes:
+    for pattern in (rb'"(request_id|topic_id|doc_id|run_id)": "([^"]+)"',):
+        match = re.search(pattern, data)
+        if match:
+            return data[: match.start()] + b'"' + match.group(1) + b'": 101' + data[match.end():]
+    return data  # text formats have no id types: the file stays valid
+
+
+def _spoiled_number(slot: str, data: bytes, value: str) -> bytes:
+    if slot in JSON_SLOTS:
+        first = data.split(b"\n", 1)[0]
+        return first[:-1] + f', "x_number": {value}}}'.encode() + b"\n" + data
+    return data + TEXT_LINE[slot].format(value).encode() + b"\n"
+
+
+# class -> (how to make the file's content from the slot and its base content; must it be refused?; located?)
+CLASSES: dict[str, tuple[Callable[[str, bytes], bytes] | None, bool, bool]] = {
+    "truncated": (lambda slot, data: data[: data.index(b"\n") // 2], True, True),
+    "bom": (lambda slot, data: b"\xef\xbb\xbf" + data, False, True),
+    "invalid_utf8": (lambda slot, data: _insert_mid_first_line(data, b"\xff\xfe"), True, True),
+    "nul": (lambda slot, data: _insert_mid_first_line(data, b"\x00"), True, True),
+    "crlf": (lambda slot, data: data.replace(b"\n", b"\r\n"), False, True),
+    "huge_line": (lambda slot, data: data + b"y" * (1024 * 1024 + 10), True, True),
+    "deep_nesting": (lambda slot, data: data + b"[" * 5000 + b"]" * 5000 + b"\n", True, True),
+    "duplicate_keys": (lambda slot, data: (data.replace(b"{", b'{"request_id": "s99", ', 1) if slot in JSON_SLOTS
+                                          else data + data.split(b"\n", 1)[0] + b"\n"), False, True),
+    "numeric_ids": (_replace_first_id, False, True),
+    "nan_infinity": (lambda slot, data: _spoiled_number(slot, data, "NaN" if slot in JSON_SLOTS else "nan"), True, True),
+    "out_of_range": (lambda slot, data: _spoiled_number(slot, data, "1e400" if slot != "qrels" else "9" * 26), True, True),
+    "empty": (lambda slot, data: b"", True, False),
+    "directory": (None, True, False),
+    "dangling_symlink": (None, True, False),
+    "corrupt_gzip": (None, True, False),
+    "wrong_format": (None, True, False),
+}
+
+
+def _out(tmp: Path, name: str = "out") -> str:
+    return str(tmp / name)
+
+
+# command -> (slot, argument builder(hostile path, tmp dir, format option or None), takes --format?)
+Builder = Callable[[str, Path, "list[str]"], list[str]]
+COMMANDS: dict[str, tuple[str, Builder, str | None]] = {
+    "inspect": ("run", lambda p, t, f: ["inspect", p, *f], "--format"),
+    "convert": ("run", lambda p, t, f: ["convert", p, "--to", "argue", "-o", _out(t), *f], "--format"),
+    "validate": ("run", lambda p, t, f: ["validate", p, "--requests", str(REQUESTS), *f], "--format"),
+    "validate --requests": ("requests", lambda p, t, f: ["validate", str(SAMPLE_RUN), "--requests", p, *f],
+                            "--requests-format"),
+    "score --run": ("run", lambda p, t, f: ["score", "--run", p, "--nuggets", str(NUGGETS), "--judgments",
+                                            str(JUDGMENTS), "-o", _out(t)], None),
+    "score --nuggets": ("nuggets", lambda p, t, f: ["score", "--run", str(SAMPLE_RUN), "--nuggets", p, "--judgments",
+                                                    str(JUDGMENTS), "-o", _out(t)], None),
+    "score --judgments": ("judgments", lambda p, t, f: ["score", "--run", str(SAMPLE_RUN), "--nuggets", str(NUGGETS),
+                                                        "--judgments", p, "-o", _out(t)], None),
+    "score --requests": ("requests", lambda p, t, f: ["score", "--run", str(SAMPLE_RUN), "--nuggets", str(NUGGETS),
+                                                      "--judgments", str(JUDGMENTS), "--requests", p, "-o", _out(t)], None),
+    "assess export": ("run", lambda p, t, f: ["assess", "export", "--run", p, "--nuggets", str(NUGGETS),
+                                              "-o", _out(t, "pool.csv")], None),
+    "compare": ("scores", lambda p, t, f: ["compare", p, "-m", "f1", "--resamples", "50", *f], "--scores-format"),
+    "agree": ("scores", lambda p, t, f: ["agree", p, str(SCORES), "--metric", "f1"], None),
+    "agree-judgments": ("judgments", lambda p, t, f: ["agree-judgments", p, str(JUDGMENTS)], None),
+    "requests validate": ("requests", lambda p, t, f: ["requests", "validate", p, *f], "--format"),
+    "requests export": ("requests", lambda p, t, f: ["requests", "export", p, "-o", _out(t), *f], "--format"),
+    "nuggets validate": ("nuggets", lambda p, t, f: ["nuggets", "validate", p, *f], "--format"),
+    "nuggets stats": ("nuggets", lambda p, t, f: ["nuggets", "stats", p, *f], "--format"),
+    "pool": ("ranked", lambda p, t, f: ["pool", p, "-o", _out(t), *f], "--format"),
+    "pool --qrels": ("qrels", lambda p, t, f: ["pool", str(SAMPLE_RANKED), "--strategy", "mtf", "--budget", "5",
+                                                "--qrels", p, "-o", _out(t)], None),
+    "qrels build": ("qrels", lambda p, t, f: ["qrels", "build", p, "-o", _out(t)], None),
+    "qrels stats": ("qrels", lambda p, t, f: ["qrels", "stats", p], None),
+    "qrels merge": ("qrels", lambda p, t, f: ["qrels", "merge", p, str(QRELS), "-o", _out(t)], None),
+    "qrels from-nuggets": ("nuggets", lambda p, t, f: ["qrels", "from-nuggets", p, "-o", _out(t), *f], "--format"),
+    "retrieval --qrels": ("qrels", lambda p, t, f: ["retrieval", "--qrels", p, str(SAMPLE_RANKED)], None),
+    "retrieval --run": ("ranked", lambda p, t, f: ["retrieval", "--qrels", str(QRELS), p], None),
+    "collection info": ("collection", lambda p, t, f: ["collection", "info", p], None),
+    "judge --run": ("run", lambda p, t, f: ["judge", "--run", p, "--nuggets", str(NUGGETS), "--collection",
+                                            str(COLLECTION), "--no-cache", "-q", "-o", _out(t)], None),
+    "judge --collection": ("collection", lambda p, t, f: ["judge", "--run", str(SAMPLE_RUN), "--nuggets", str(NUGGETS),
+                                                          "--collection", p, "--no-cache", "-q", "-o", _out(t)], None),
+    "icat --run": ("run", lambda p, t, f: ["icat", "--run", p, "--nuggets", str(NUGGETS), "--collection",
+                                           str(COLLECTION), "-o", _out(t)], None),
+    "longrecall --nuggets": ("nuggets", lambda p, t, f: ["longrecall", "--run", str(SAMPLE_RUN), "--nuggets", p,
+                                                         "-o", _out(t)], None),
+    "report --scores": ("scores", lambda p, t, f: ["report", "--scores", p, "-o", _out(t, "r.html")], None),
+    "evaluate --nuggets": ("nuggets", lambda p, t, f: ["evaluate", "--run", str(SAMPLE_RUN), "--nuggets", p,
+                                                       "--collection", str(COLLECTION), "--no-cache", "-q",
+                                                       "-o", _out(t)], None),
+}
+WRONG_FORMAT = {"run": "rag24", "requests": "rag24", "nuggets": "nuggetizer", "scores": "trec_eval", "ranked": "trec-qrels"}
+
+
+def _make(slot: str, fault: str, folder: Path) -> Path:
+    suffix, base = BASES[slot]
+    path = folder / f"hostile-{fault}{suffix}"
+    if fault == "directory":
+        path.mkdir()
+    elif fault == "dangling_symlink":
+        path.symlink_to(folder / "nowhere.jsonl")
+    elif fault == "corrupt_gzip":
+        path = folder / f"hostile{suffix}.gz"
+        path.write_bytes(b"\x1f\x8b\x08\x00" + os.urandom(0) + b"not really gzip data at all\n" * 3)
+    elif fault == "wrong_format":
+        path.write_bytes(base())
+    else:
+        make = CLASSES[fault][0]
+        assert make is not None
+        path.write_bytes(make(slot, base()))
+    return path
+
+
+# Valid input (the tolerated classes) makes these commands compute for real: a JIT-compiled measure library or an
+# entailment model, tens of seconds of work that tests/test_retrieval.py and the LongRecall tests already cover.
+HEAVY = {"retrieval --qrels", "retrieval --run", "longrecall --nuggets"}
+TOLERATED = {fault for fault, (_, refused, _) in CLASSES.items() if not refused}
+CASES = [(command, fault) for command in COMMANDS for fault in CLASSES
+         if (fault != "wrong_format" or (COMMANDS[command][2] and COMMANDS[command][0] in WRONG_FORMAT))
+         and not (command in HEAVY and fault in TOLERATED)]
+
+
+@pytest.mark.parametrize(("command", "fault"), CASES, ids=[f"{c}-{f}".replace(" ", "_") for c, f in CASES])
+def test_hostile_input(tmp_path: Path, command: str, fault: str):
+    slot, build, format_option = COMMANDS[command]
+    hostile = _make(slot, fault, tmp_path)
+    extra = [format_option, WRONG_FORMAT[slot]] if fault == "wrong_format" else []
+    args = build(str(hostile), tmp_path, extra)
+    result = CliRunner().invoke(cli, ["--max-line-mib", "1", *args])
+    output = result.output
+    assert "Traceback" not in output
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(f"uncaught {type(result.exception).__name__}: {result.exception}") from result.exception
+    must_refuse, located = CLASSES[fault][1], CLASSES[fault][2]
+    if must_refuse:
+        assert result.exit_code in (1, 2), output
+    else:
+        assert result.exit_code in (0, 1, 2), output
+    if result.exit_code in (1, 2) and (must_refuse or str(hostile) in output):
+        names = {str(hostile), os.path.basename(hostile)}
+        assert any(name in output for name in names), output
+        if located and must_refuse:
+            assert re.search(re.escape(str(hostile)) + r":\d+:", output), output
+    assert not [name for name in os.listdir(tmp_path) if name.endswith(".tmp")]
