@@ -3,7 +3,8 @@
 Issue 8, item 7. For each dataset the script builds every flowchart question the reports raise under
 cited-document scoping (a cited sentence: ``attested`` per citation and ``answers`` per nugget answer bound
 to the cited document; an uncited one: ``negative``, ``nugget_agrees`` per negative nugget answer,
-``requires_citation`` and ``first_instance``; ``relevant`` comes from the nugget bindings and is not asked),
+``requires_citation`` and ``first_instance``; ``relevant`` is asked per citation too and measured, though the
+scorer takes relevance from the nugget bindings and never uses those answers),
 answers them with the judge, and compares with the reference judgments:
 
 - per kind: items in common, accuracy, Cohen's kappa (``argue_eval.stats.judgment_agreement``), balanced
@@ -128,6 +129,7 @@ def build_questions(reports: Iterable[Report], topics: dict[str, TopicNuggets], 
                 for doc_id in dict.fromkeys(sentence.citations):
                     document = documents.get(doc_id)
                     add("attested", doc_id, document=document)
+                    add("relevant", doc_id, document=document)  # scored from the bindings; measured anyway
                     for nugget in nuggets:
                         for answer in nugget.answers:
                             if doc_id in answer.doc_ids:
@@ -244,8 +246,32 @@ def kind_figures(reference: list[Judgment], judged: list[Judgment]) -> dict[str,
     return out
 
 
+CONFIDENCE_BINS = ((0.5, 0.7), (0.7, 0.9), (0.9, 1.01))
+
+
+def confidence_figures(reference: list[Judgment], judged: list[Judgment]) -> dict[str, list[dict[str, Any]]]:
+    """Per kind and confidence bin: how many answers and how many agree with the reference.
+
+    A cascade passes answers below its confidence threshold to the next judge, so the confidence is only
+    useful if agreement grows with it; this table shows whether it does.
+    """
+    ref = {j.key: j.value for j in reference}
+    out: dict[str, list[dict[str, Any]]] = {}
+    for kind in JUDGMENT_KINDS:
+        rows = []
+        for low, high in CONFIDENCE_BINS:
+            items = [(j.value, ref[j.key]) for j in judged if j.kind == kind and j.key in ref
+                     and j.confidence is not None and low <= j.confidence < high]
+            agree = sum(1 for a, b in items if a == b)
+            rows.append({"bin": f"[{low:.1f}, {min(high, 1.0):.1f}]", "n": len(items),
+                         "accuracy": agree / len(items) if items else None})
+        if any(row["n"] for row in rows):
+            out[kind] = rows
+    return out
+
+
 def per_topic(dataset: Dataset, judgments: Any) -> dict[tuple[str, str], dict[str, float]]:
-    from argue_eval.argue.api import score
+    from argue_eval.api import score
 
     result = score(dataset.reports, dataset.topics, judgments, details=False, missing_judgments="zero")
     cells: dict[tuple[str, str], dict[str, float]] = {}
@@ -280,6 +306,7 @@ def measure(dataset: Dataset, judges: dict[str, JudgeBackend]) -> dict[str, Any]
         judged = judge_all(judge, questions)
         out["judges"][name] = {
             "kinds": kind_figures(dataset.reference, judged),
+            "confidence": confidence_figures(dataset.reference, judged),
             "scores": taus(reference_cells, per_topic(dataset, judged)),
             "unanswered": len(questions) - len(judged),
         }
@@ -299,6 +326,11 @@ def print_report(name: str, figures: dict[str, Any]) -> None:
             print(f"{judge:<11} {kind:<18} {k['n']:>5} {k['ref_yes']:>5} {k['judge_yes']:>5} {_f(k['accuracy']):>6} "
                   f"{_f(k['kappa']):>6} {_f(k['balanced_accuracy']):>6} {_f(k['precision']):>6} {_f(k['recall']):>6} "
                   f"{_f(k['f1']):>6}")
+    for judge, data in figures["judges"].items():
+        if data["confidence"]:
+            print(f"{judge}: accuracy by confidence " + "; ".join(
+                f"{kind} " + " ".join(f"{row['bin']} {_f(row['accuracy'])} (n={row['n']})" for row in rows)
+                for kind, rows in data["confidence"].items()))
     print(f"{'judge':<11} {'cells':>5} {'coverage tau':>13} {'F1 tau':>7} {'coverage ref/judge':>20} {'F1 ref/judge':>14}")
     for judge, data in figures["judges"].items():
         s = data["scores"]

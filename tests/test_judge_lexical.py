@@ -68,6 +68,9 @@ def test_text_folds_number_and_date_formats() -> None:
     assert content("rose 3.7%") == content("rose 3.7 percent") == content("rose 3.70 per cent") == ("rose", "3.7", "percent")
     assert content("in July of 2019") == content("July 2019") == content("Jul. 2019") == ("july", "2019")
     assert content("1.2 million deaths") == ("1200000", "death")
+    # a number spelled in parts, as machine translation writes it; but two numbers stay two
+    assert numbers("13 thousand and 400 complaints") == numbers("13,400 lawsuits") == {"13400"}
+    assert numbers("3 million and 2 more") == {"3000000", "2"}
     assert content("three women died") == ("3", "women", "death")
     # "may" is a month only next to a number; otherwise a function word
     assert content("It may rise in May 2021") == ("rise", "may", "2021")
@@ -92,26 +95,41 @@ def test_word_windows_are_the_passage_windows() -> None:
 QUESTION = "How many people died by suicide in Japan in 2020?"
 
 
-@pytest.mark.parametrize(("sentence", "answer", "expected"), [
+RISE = "By how much did suicides in Japan rise in 2020?"
+LIFTED = "When was the notice lifted?"
+BODIES = "Which two bodies are investigating the contamination?"
+CONTAINED = "When was the fire contained?"
+BLEACHINGS = "How many mass bleachings has the reef suffered since 2016?"
+CAUSE = "Which group drove the increase in suicides in 2020?"
+
+
+@pytest.mark.parametrize(("sentence", "question", "answer", "expected"), [
     # number formats: 20,919 = 20919, token order and extra words do not matter
-    ("Japan recorded 20919 suicide deaths in 2020.", "20,919", True),
+    ("Japan recorded 20919 suicide deaths in 2020.", QUESTION, "20,919", True),
     # the same figure written as words and a scale
-    ("About 1.2 million people were affected.", "1,200,000 people", True),
+    ("About 1.2 million people were affected.", "How many people were affected?", "1,200,000 people", True),
     # percent spelled out
-    ("Suicides rose by 3.7 percent in 2020.", "3.7%", True),
+    ("Suicides rose by 3.7 percent in 2020.", RISE, "3.7%", True),
     # a date inside a longer phrase
-    ("The notice was lifted in July of 2019 after tests.", "July 2019", True),
+    ("The notice was lifted in July of 2019 after tests.", LIFTED, "July 2019", True),
+    # a year beside a matched day is accessory ...
+    ("The fire was contained on 2 August after burning 21,000 hectares.", CONTAINED, "2 August 2025", True),
+    # ... but a year alone is the figure itself
+    ("The fire was contained in 2024.", CONTAINED, "2025", False),
+    # an ordinal is its number
+    ("It was the reef's third mass bleaching since 2016.", BLEACHINGS, "3", True),
     # wrong number: every word matches but the figure is another one
-    ("Japan recorded 21,919 suicide deaths in 2020.", "20,919", False),
-    # partial answer: one of the two bodies of an AND-style answer
-    ("The Drinking Water Inspectorate opened an inquiry.", "the Drinking Water Inspectorate and the Department of Health", False),
+    ("Japan recorded 21,919 suicide deaths in 2020.", QUESTION, "20,919", False),
+    # partial answer: one of the two bodies of a two-part answer
+    ("The Drinking Water Inspectorate opened an inquiry into the contamination.", BODIES,
+     "the Drinking Water Inspectorate and the Department of Health", False),
     # paraphrase with the answer's words inflected differently
-    ("Female suicides increased sharply in 2020.", "an increase in suicides among women", True),
+    ("Female suicides increased sharply in 2020.", CAUSE, "an increase in suicides among women", True),
     # unrelated sentence
-    ("The council approved a budget for road repairs.", "20,919", False),
+    ("The council approved a budget for road repairs.", QUESTION, "20,919", False),
 ])
-def test_answers(sentence: str, answer: str, expected: bool) -> None:
-    v = verdict(ask("answers", sentence, answer=answer, nug=nugget(QUESTION, answer), document=DOC))
+def test_answers(sentence: str, question: str, answer: str, expected: bool) -> None:
+    v = verdict(ask("answers", sentence, answer=answer, nug=nugget(question, answer), document=DOC))
     assert v.value is expected, v.rationale
 
 
@@ -154,6 +172,16 @@ def test_not_attested_when_the_figure_is_not_in_the_document() -> None:
 
 def test_attested_cannot_be_judged_without_the_document() -> None:
     assert JUDGE.answer(ask("attested", "Suicides rose in 2020.", document=None)) is None
+    # an empty document attests nothing; a sentence without content words is a least-confident yes
+    empty = verdict(ask("attested", "Suicides rose in 2020.", document=Document("d3", "", "")))
+    assert empty.value is False and empty.rationale == "cited document is empty"
+    hollow = verdict(ask("attested", "And so on, as it were.", document=DOC))
+    assert hollow.value is True and hollow.confidence == 0.5
+
+
+def test_answers_cannot_be_judged_without_an_answer() -> None:
+    assert JUDGE.answer(ask("answers", "Suicides rose.", answer=None, nug=nugget(QUESTION), document=DOC)) is None
+    assert JUDGE.answer(ask("answers", "Suicides rose.", answer="  ", nug=nugget(QUESTION), document=DOC)) is None
 
 
 # ---------------------------------------------------------------------------------------------- relevant
@@ -241,6 +269,17 @@ def test_a_transliterated_name_still_matches() -> None:
     # but a short word or a figure never matches by spelling
     assert JUDGE.answer(ask("answers", "There were 2,091 deaths.", answer="20,919", nug=nugget(QUESTION, "20,919"),
                             document=DOC)).value is False
+
+
+def test_a_name_in_a_sentence_about_something_else_does_not_answer() -> None:
+    directed = nugget("Who directed the film Taxi?", "Jafar Panahi")
+    elsewhere = verdict(ask("answers", "Jafar Panahi was convicted in Iran for anti-government activities.",
+                            answer="Jafar Panahi", nug=directed, document=DOC))
+    on_topic = verdict(ask("answers", "Taxi, the film by Jafar Panahi, won the Golden Bear.",
+                           answer="Jafar Panahi", nug=directed, document=DOC))
+    assert elsewhere.value is False and "something else" in elsewhere.rationale
+    assert elsewhere.confidence < 0.7  # unsure: a cascade asks a stronger judge
+    assert on_topic.value is True
 
 
 def test_answer_words_repeated_from_the_question_prove_nothing() -> None:

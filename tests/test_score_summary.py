@@ -1,7 +1,7 @@
 """The terminal summary `score` prints is a faithful view of the TSV's `all` rows."""
 from __future__ import annotations
 
-from argue_eval.commands.score import summary_table
+from argue_eval.views import summary_table
 from argue_eval.tables import render_text
 
 

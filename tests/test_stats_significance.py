@@ -117,3 +117,16 @@ def test_tukey_p_values_shrink_as_the_difference_grows():
     order = np.argsort(np.abs(result.diff))
     assert (np.diff(result.p_value[order]) <= 0).all()
     assert result.p_value.min() < result.p_value.max()
+
+
+def test_tukey_ranges_many_equals_one_call_per_matrix():
+    from argue_eval.stats.significance import tukey_ranges_many
+
+    rng = np.random.default_rng(5)
+    matrices = [rng.random((6, 9)), rng.random((6, 9)), np.zeros((6, 9))]
+    shared = tukey_ranges_many(matrices, resamples=1200, seed=4)  # 1200 > one block of 500: several blocks
+    for values, ranges in zip(matrices, shared):
+        assert np.array_equal(ranges, tukey_ranges(values, resamples=1200, seed=4))
+    assert not shared[2].any()  # constant scores: every permuted range is 0
+    with pytest.raises(ValueError):
+        tukey_ranges_many([np.zeros((2, 3)), np.zeros((3, 3))])

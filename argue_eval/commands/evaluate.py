@@ -23,9 +23,12 @@ from ._options import input_options, judge_options, parse_judge_options, policy_
               help="A question nobody could answer (a cited document missing from the collection, a judge "
                    "failure): stop (error), count it as no (zero), or leave out the report (skip).")
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")
+@click.option("--html", "html_path", default=None, metavar="REPORT.html",
+              help="Also write the self-contained HTML report (leaderboard, heatmap, every report's sentences with "
+                   "the judge's answers and rationales; see `argue-eval report`).")
 def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, judge_option, nli_model, cache_path,
             no_cache, dry_run, as_json, output, judgments_out, details_path, relevance, nugget_scope, missing_topics,
-            unbound_questions, weights, missing_judgments, quiet) -> None:
+            unbound_questions, weights, missing_judgments, quiet, html_path=None) -> None:
     """Evaluate runs: judge them with an automatic judge, then score them with ARGUE.
 
     The same as `argue-eval judge` followed by `argue-eval score` on its judgments, in one command.
@@ -37,7 +40,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     Example (the shipped sample track, offline default judge):
       argue-eval evaluate --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl \\
-          -o scores.tsv --judgments-out judgments.lexical.jsonl
+          -o scores.tsv --judgments-out judgments.lexical.jsonl --html report.html
       argue-eval compare scores.tsv --metric f1
     """
     from ..api import make_policies
@@ -48,7 +51,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     from ..jsonio import write_jsonl
     from ..judges.runner import JudgedTable, LayeredLookup
     from .judge import dry_run_plan, render_plan, report_run, run_judge_command, write_judgments
-    from .score import summary_table
+    from ..views import summary_table
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              missing_judgments=missing_judgments, unbound_questions=unbound_questions,
@@ -74,7 +77,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     for judgment in result.run.judgments:
         table.table[judgment.key] = (judgment.value, judgment.judge)
     scoring = run_scoring(result.reports, result.inputs.evaluation, LayeredLookup(result.inputs.source, table),
-                          details=details_path is not None,
+                          details=details_path is not None or html_path is not None,
                           missing_hint="fix what the warnings above name (e.g. a cited document missing from the collection) and evaluate again")
     for note in scoring.notes:
         click.echo(f"note: {note}", err=True)
@@ -84,6 +87,15 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
         write_scores_tsv(scoring.rows, output)
     if details_path is not None:
         write_jsonl(details_path, scoring.details)
+    if html_path is not None:
+        from ..formats import read_judgments
+        from ..report import write_report
+
+        # the judge's answers first, then the given files: their answers took precedence in scoring too
+        given = [judgment for path in judgments for judgment in read_judgments(path)]
+        write_report(html_path, scoring.rows, collection=collection, details=scoring.details,
+                     requests=result.inputs.evaluation.requests.values(), nuggets=result.inputs.nuggets,
+                     judgments=list(result.run.judgments) + given)
     runs_scored = len({row[0] for row in scoring.rows})
     click.echo(f"judged with {result.identity.get('backend', '?')} ({result.run.stats.summary()}); scored "
                f"{runs_scored} run(s)" + ("" if output == "-" else f" -> {output}"), err=True)

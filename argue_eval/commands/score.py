@@ -7,8 +7,9 @@ import sys
 import click
 
 from ._options import input_options, policy_options
-from ..argue.measures import TABLE_FORMATS
+from ..measures.argue import TABLE_FORMATS
 from ..argue.policies import MISSING_JUDGMENTS
+from ..views import SUMMARY_COLUMNS, summary_table  # noqa: F401  (re-exported: the views moved to argue_eval.views)
 
 
 @click.command("score")
@@ -23,14 +24,18 @@ from ..argue.policies import MISSING_JUDGMENTS
               help="A needed judgment is absent: stop and count them (error), count it as no (zero), or leave "
                    "out the reports that lack any (skip); zero/skip add a missing_judgments row.")
 @click.option("--quiet", "-q", is_flag=True,
-              help="Do not print the summary table (printed on stdout when -o names a file).")
+              help="Do not print the summary tables (printed on stdout when -o names a file).")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Also print each run's count of sentences per flowchart outcome (1-8).")
+@click.option("--per-topic", is_flag=True, help="Also print a table of the summary measures per run and topic.")
 @click.option("--table-format", type=click.Choice(TABLE_FORMATS), default="argue", show_default=True,
               help="argue: every measure, *_undefined flags, `all` rows last, counts as integers. autoargue: "
                    "exactly the rows and layout of an Auto-ARGUE *.scores.tsv (its 18 per-topic and 26 `all` "
                    "measures, `all` rows first, values as floats); with --missing-topics skip it reproduces an "
                    "Auto-ARGUE score file from its judgments file.")
 def command(runs, nuggets, judgments, requests, qrels, output, details_path, relevance, nugget_scope,
-            missing_topics, unbound_questions, weights, missing_judgments, quiet, table_format) -> None:
+            missing_topics, unbound_questions, weights, missing_judgments, quiet, table_format, verbose=False,
+            per_topic=False) -> None:
     """Score runs with the ARGUE flowchart from existing judgments.
 
     Every sentence gets an ARGUE outcome (1-8) from the judgments (canonical or Auto-ARGUE files; later
@@ -51,7 +56,7 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, rel
           --missing-topics skip --table-format autoargue -o run1.scores.tsv
     """
     from ..argue.api import run_scoring
-    from ..argue.measures import autoargue_rows
+    from ..measures.argue import autoargue_rows
     from ..argue.policies import Policies, parse_weights
     from ..formats.scores import score_lines, write_scores_tsv
     from ..jsonio import write_jsonl
@@ -80,47 +85,20 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, rel
     click.echo(f"scored {runs_scored} run(s) on {topics_scored} topic(s) "
                f"({policies.describe()})" + ("" if output == "-" else f" -> {output}"), err=True)
     if output != "-" and not quiet:
-        from ..tables import render_text
-
-        click.echo(render_text(summary_table(result.rows)), nl=False)
+        _print_summaries(result.rows, per_topic, verbose)
 
 
-SUMMARY_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("sentence_support_macro", "sent_support"),
-    ("citation_support_macro", "cit_support"),
-    ("nugget_coverage_macro", "nugget_cov"),
-    ("nugget_coverage_weighted_macro", "nugget_cov_w"),
-    ("f1_macro", "f1"),
-    ("argue_precision_macro", "argue_prec"),
-)
-"""Aggregate rows shown in the summary table, with their short column titles."""
+def _print_summaries(rows, per_topic: bool, verbose: bool) -> None:
+    """The terminal views of the score rows: macro and micro summaries, optionally per topic and outcomes."""
+    from ..tables import render_text
+    from ..views import outcome_table, summary_table, topic_table
 
-
-def summary_table(rows: list[tuple[str, str, str, float | int]]):
-    """A leaderboard of the macro averages, best ``f1_macro`` first, for people reading the terminal.
-
-    The TSV stays the record; this is only a view of its ``all`` rows, so it never shows a number the
-    table does not hold.
-    """
-    from ..tables import Table, fmt_number
-
-    aggregates: dict[str, dict[str, float | int]] = {}
-    for run_id, request_id, metric, value in rows:
-        if request_id == "all":
-            aggregates.setdefault(run_id, {})[metric] = value
-    order = sorted(aggregates, key=lambda run: (-float(aggregates[run].get("f1_macro", 0.0)), run))
-    table_rows = [
-        [run, str(aggregates[run].get("topics", "")), str(aggregates[run].get("sentences", ""))]
-        + [fmt_number(float(aggregates[run][metric]), 3) if metric in aggregates[run] else None
-           for metric, _ in SUMMARY_COLUMNS]
-        for run in order
-    ]
-    return Table(
-        columns=["run_id", "topics", "sentences"] + [title for _, title in SUMMARY_COLUMNS],
-        rows=table_rows,
-        align="lrr" + "r" * len(SUMMARY_COLUMNS),
-        title="macro averages over topics (the full table, per topic and micro, is in the TSV):",
-    )
+    tables = [summary_table(rows, "macro"), summary_table(rows, "micro")]
+    if verbose:
+        tables.append(outcome_table(rows))
+    if per_topic:
+        tables.append(topic_table(rows))
+    click.echo("\n".join(render_text(table) for table in tables), nl=False)
 
 
 def _export_command(runs, nuggets, judgments, requests, qrels, policies) -> str:

@@ -82,6 +82,10 @@ def _has_cue(text: str, cues: Sequence[str]) -> str | None:
     return next((cue for cue in cues if f" {cue} " in lowered), None)
 
 
+_CONJUNCTION = re.compile(r"\s+and\s+|\s*;\s*|\s*,\s+(?:and\s+)?", re.IGNORECASE)
+"""Where an answer joins parts ("X and Y", "X, Y"): each part must be given, not one of them."""
+
+
 def _cover(needle: Sequence[str] | frozenset[str], hay: frozenset[str], weights: dict[str, float] | None = None) -> float:
     """Weighted share of the distinct tokens of ``needle`` that occur in ``hay`` (0 when needle is empty)."""
     distinct = set(needle)
@@ -132,13 +136,14 @@ def _fmt(value: float) -> str:
     return f"{value:.2f}"
 
 
-def _entities(text: str) -> frozenset[str]:
-    """Content tokens spelled with a capital letter somewhere but the sentence's first word (names, places)."""
+def _entities(text: str, first: bool = False) -> frozenset[str]:
+    """Content tokens of capitalized words (names, places); the first word counts only with ``first`` (an
+    answer such as "Jafar Panahi" is not a sentence that starts with a capital)."""
     out: set[str] = set()
     words = text.split()
     for position, word in enumerate(words):
         stripped = word.strip("\"'([{")
-        if position and stripped[:1].isupper() or (len(stripped) > 1 and stripped.isupper()):
+        if (first or position) and stripped[:1].isupper() or (len(stripped) > 1 and stripped.isupper()):
             out.update(t.text for t in tokens(stripped) if not t.stop and not t.number)
     return frozenset(out)
 
@@ -177,7 +182,7 @@ class LexicalJudge(JudgeBackend):
     """
 
     name: ClassVar[str] = "lexical"
-    version: ClassVar[str] = "2"
+    version: ClassVar[str] = "5"
     kinds: ClassVar[frozenset[str]] = frozenset(JUDGMENT_KINDS)
 
     def __init__(
@@ -282,8 +287,24 @@ class LexicalJudge(JudgeBackend):
         q_cov = _cover(q_tokens, sentence_set) if q_tokens else a_cov
         w = self.answer_question_weight
         score = (1.0 - w) * a_cov + w * q_cov
+        # the answer's first word counts as a name only in a several-word name ("Jafar Panahi", not "Women")
+        names = _entities(answer, first=len(answer.split()) > 1)
+        names_only = bool(informative) and set(informative) <= names and bool(q_tokens) and q_cov == 0
+        if names_only:
+            # a name alone, in a sentence that shares no word with the question ("Who directed Taxi?" /
+            # "Panahi was convicted in Iran"): the name is there, the answer to this question is not
+            score = min(score, 0.8 * self.answer_threshold)
+        parts = [content(part) for part in _CONJUNCTION.split(answer)]
+        parts = [[t for t in part if t in set(answer_tokens)] for part in parts]
+        parts = [part for part in parts if part]
+        partial = len(parts) > 1 and any(_cover(part, sentence_set) < 0.5 for part in parts)
+        if partial:
+            score = min(score, 0.8 * self.answer_threshold)  # "X and Y" is not given by a sentence with X only
         answer_numbers = numbers(answer)
         missing_numbers = sorted(answer_numbers - numbers(sentence))
+        if answer_numbers - set(missing_numbers):
+            # "2 August 2025" is given by "on 2 August": a year beside a matched day or figure is accessory
+            missing_numbers = [n for n in missing_numbers if not _is_year(n)]
         if answer_numbers and missing_numbers:
             score = min(score, 0.5 * self.answer_threshold)
         missing = sorted(set(answer_tokens) - sentence_set)
@@ -292,6 +313,10 @@ class LexicalJudge(JudgeBackend):
             rationale += f"; missing {' '.join(missing[:6])}"
         if missing_numbers:
             rationale += f"; number {' '.join(missing_numbers[:3])} not in sentence"
+        if partial:
+            rationale += "; only part of a two-part answer"
+        if names_only:
+            rationale += "; a name in a sentence about something else"
         return score, rationale
 
     def _answers(self, question: Question) -> tuple[float, float, str] | None:
@@ -314,8 +339,8 @@ class LexicalJudge(JudgeBackend):
         the whole document halves the score.
         """
         sentence_tokens = content(sentence)
-        if not sentence_tokens:
-            return 1.0, "no content words to attest"
+        if not sentence_tokens:  # nothing to check either way: a yes at the threshold, least confident
+            return self.attested_threshold, "no content words to attest"
         weights = _weights(sentence, self.number_weight, self.entity_weight)
         best, best_index = 0.0, -1
         for index, passage in enumerate(passages):

@@ -5,8 +5,8 @@ A report says "20,919", "3.7 percent" and "in July of 2019"; the nugget bank say
 
 - case, accents and curly quotes are folded (NFKC, lower case);
 - numbers are canonical: thousands separators dropped (``20,919`` -> ``20919``), trailing decimal zeros
-  dropped (``3.70`` -> ``3.7``), scale words applied (``1.2 million`` -> ``1200000``), number words up to
-  twenty read as digits (``three`` -> ``3``), ordinals read as their number (``11th`` -> ``11``);
+  dropped (``3.70`` -> ``3.7``), scale words applied (``1.2 million`` -> ``1200000``), number words
+  read as digits (``three`` -> ``3``, ``third`` -> ``3``), ordinals read as their number (``11th`` -> ``11``);
 - ``%``, ``per cent`` and ``percent`` are one token ``percent``; months are one token each (``Jul``, ``July``
   -> ``july``), so a date is its month and year tokens wherever they stand;
 - words are stemmed (Snowball English, the ``snowballstemmer`` package: ``suicides`` = ``suicide``,
@@ -65,8 +65,10 @@ _NUMBER_WORDS = {
     "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
     "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
-    "ninth": 9, "tenth": 10, "half": 0.5, "dozen": 12,
+    "ninth": 9, "tenth": 10,
 }
+"""Cardinals and ordinals ("the third bleaching" = "3 bleachings"); not "half" or "a dozen", which rarely
+state a figure that must match."""
 _SCALES = {"thousand": 1e3, "million": 1e6, "millions": 1e6, "billion": 1e9, "billions": 1e9, "trillion": 1e12,
            "k": 1e3, "m": 1e6, "bn": 1e9, "mn": 1e6}
 
@@ -122,6 +124,18 @@ def _fold(text: str) -> str:
 _SPACE = re.compile(r"\S+")
 
 
+def _plain_number(item: tuple[str, str, int]) -> float | None:
+    kind, value, _ = item
+    if kind == "num":
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    if value in _NUMBER_WORDS and value not in ("first", "second"):
+        return float(_NUMBER_WORDS[value])
+    return None
+
+
 def _tokenize(text: str) -> tuple[list[Token], list[int]]:
     """Tokens of ``text`` and, for each, the index of the whitespace-separated word it starts in."""
     folded = _LETTER_HYPHEN_DIGIT.sub(r"\1", _fold(text))  # "COVID-19" is a name, not the number 19
@@ -155,8 +169,21 @@ def _tokenize(text: str) -> tuple[list[Token], list[int]]:
         if kind == "num" and number is not None:
             # "1.2 million", "20 thousand"
             if nxt and nxt[0] == "word" and nxt[1] in _SCALES:
-                number *= _SCALES[nxt[1]]
+                scale = _SCALES[nxt[1]]
+                number *= scale
                 i += 1
+                # "13 thousand and 400", "2 million 500 thousand": the rest of a number spelled in parts
+                j = i + 1
+                if j < len(raw) and raw[j][1] == "and":
+                    j += 1
+                rest = _plain_number(raw[j]) if j < len(raw) else None
+                next_scale = _SCALES.get(raw[j + 1][1]) if j + 1 < len(raw) else None
+                if next_scale is not None and rest is not None:
+                    rest = rest * next_scale if next_scale < scale else None  # "3 million and 2 million": two
+                    j += 1
+                if rest is not None and scale / 10 <= rest < scale:  # not "3 million and 2 more"
+                    number += rest
+                    i = j
             out.append(Token(canonical_number(number), value, number=True))
             i += 1
             continue

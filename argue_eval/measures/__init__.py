@@ -1,1 +1,57 @@
-"""measures package."""
+"""The measures home: every measure family of the kit, listed in one registry.
+
+A family (``argue_eval.measures.base.Family``) has a name, parameters, per-topic counts and the ratios
+that follow from them; ``family_rows`` turns per-topic counts into the long ``run_id request_id metric
+value`` table that ``score`` writes and ``compare``/``agree`` read. Families are imported only when asked
+for (``get_family``), so listing them loads no judge, model or pandas.
+
+=============  ============================================================  =====================
+family         what it measures                                              module
+=============  ============================================================  =====================
+``argue``      ARGUE flowchart outcomes: support, coverage, F1               ``measures.argue``
+``icat``       ICAT: grounded claims (factuality) x covered aspects          ``measures.icat``
+``longrecall`` LongRecall: reference facts entailed by the report (recall)   ``measures.longrecall``
+``nuggetizer`` TREC RAG nuggetizer scores (vital / all, strict, weighted)      ``measures.nuggetizer``
+=============  ============================================================  =====================
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from typing import Any
+
+from .base import ALL, Family, FMeasure, Ratio, TopicCounts, family_rows
+
+__all__ = ["FAMILIES", "available_families", "get_family", "Family", "FMeasure", "Ratio", "TopicCounts",
+           "family_rows", "ALL"]
+
+FAMILIES: dict[str, str] = {
+    "argue": "argue_eval.measures.argue:FAMILY",
+    "icat": "argue_eval.measures.icat:family",
+    "longrecall": "argue_eval.measures.longrecall:family",
+    "nuggetizer": "argue_eval.measures.nuggetizer:family",
+}
+"""Family name -> ``module:attribute``: a ``Family``, or a function of the family's parameters returning one."""
+
+
+def available_families() -> list[str]:
+    """Names of the families whose module is present (in registry order)."""
+    present = []
+    for name, target in FAMILIES.items():
+        module_name = target.partition(":")[0]
+        if importlib.util.find_spec(module_name) is not None:
+            present.append(name)
+    return present
+
+
+def get_family(name: str, **params: Any) -> Family:
+    """The family ``name`` with ``params`` (e.g. ``get_family("icat", beta=2)``)."""
+    if name not in FAMILIES:
+        raise KeyError(f"unknown measure family {name!r}; known: {', '.join(FAMILIES)}")
+    module_name, _, attribute = FAMILIES[name].partition(":")
+    target = getattr(importlib.import_module(module_name), attribute)
+    if isinstance(target, Family):
+        if params:
+            raise TypeError(f"measure family {name!r} takes no parameters")
+        return target
+    return target(**params)

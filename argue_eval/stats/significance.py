@@ -137,23 +137,39 @@ def tukey_ranges(values: np.ndarray, resamples: int = DEFAULT_RESAMPLES, seed: i
 
     Each permutation shuffles, independently for every topic, which system got which score for that topic.
     """
-    values = np.atleast_2d(np.asarray(values, dtype=np.float64))
-    systems, n = values.shape
-    by_topic = np.ascontiguousarray(values.T)[None]  # (1, topics, systems)
+    return tukey_ranges_many([values], resamples, seed)[0]
+
+
+def tukey_ranges_many(matrices: list[np.ndarray], resamples: int = DEFAULT_RESAMPLES,
+                      seed: int = DEFAULT_SEED) -> list[np.ndarray]:
+    """``tukey_ranges`` of several same-shape matrices (e.g. several measures of one round) from one set of permutations.
+
+    The permutations depend only on the shape and the seed, so drawing them once gives, for every matrix,
+    exactly what ``tukey_ranges(matrix, resamples, seed)`` gives, for a fraction of the cost.
+    """
+    stacked = [np.atleast_2d(np.asarray(values, dtype=np.float64)) for values in matrices]
+    if not stacked:
+        return []
+    systems, n = stacked[0].shape
+    if any(values.shape != (systems, n) for values in stacked):
+        raise ValueError("tukey_ranges_many needs matrices of one shape")
+    flat = [np.ascontiguousarray(values.T).ravel() for values in stacked]  # topic-major: [t * systems + s]
+    offsets = (np.arange(n, dtype=np.int64) * systems)[None, :, None]
     rng = np.random.default_rng(seed)
-    ranges = np.empty(resamples)
+    ranges = [np.empty(resamples) for _ in stacked]
     identity = np.broadcast_to(np.arange(systems), (min(_TUKEY_BLOCK, resamples), n, systems))
     for start in range(0, resamples, _TUKEY_BLOCK):
         size = min(_TUKEY_BLOCK, resamples - start)
-        perms = rng.permuted(identity[:size], axis=-1)
-        means = np.take_along_axis(by_topic, perms, axis=-1).sum(axis=1) / n
-        ranges[start : start + size] = means.max(axis=-1) - means.min(axis=-1)
+        index = rng.permuted(identity[:size], axis=-1) + offsets  # (size, topics, systems) into the flat scores
+        for values, out in zip(flat, ranges):
+            means = values[index].sum(axis=1) / n
+            out[start : start + size] = means.max(axis=-1) - means.min(axis=-1)
     return ranges
 
 
 def tukey_hsd(
     values: np.ndarray, pairs: list[tuple[int, int]], resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-    confidence: float = 0.95,
+    confidence: float = 0.95, ranges: np.ndarray | None = None,
 ) -> TestResult:
     """Randomized Tukey HSD p-values for ``pairs`` of rows of ``values`` (systems x topics).
 
@@ -163,7 +179,8 @@ def tukey_hsd(
 
     ``critical`` is the ``confidence`` quantile of the same range distribution (its ceil(confidence (B+1))-th
     smallest value): ``diff +- critical`` are simultaneous intervals for every pair difference, the intervals
-    that belong with these family-wise p-values.
+    that belong with these family-wise p-values. ``ranges`` may pass this matrix's null distribution already
+    drawn (``tukey_ranges_many``), with the same ``resamples`` and ``seed``.
     """
     values = np.atleast_2d(np.asarray(values, dtype=np.float64))
     means = values.mean(axis=-1)
@@ -173,7 +190,7 @@ def tukey_hsd(
     notes: list[str] = []
     if values.shape[0] < 2 or not pairs:
         return TestResult(diff, np.zeros(0), np.zeros(0), False, 0, notes)
-    ranges = np.sort(tukey_ranges(values, resamples, seed))
+    ranges = np.sort(tukey_ranges(values, resamples, seed) if ranges is None else ranges)
     observed = np.abs(diff)
     threshold = observed - np.abs(np.finfo(np.float64).eps * 100 * observed)
     reaching = resamples - np.searchsorted(ranges, threshold, side="left")

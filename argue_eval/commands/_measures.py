@@ -1,0 +1,138 @@
+"""Input assembly for the alternate measures (``icat``, ``longrecall``): files -> records the measures take.
+
+The measures themselves (``argue_eval.measures``) never read files; this module reads runs, nuggets,
+requests and collections, builds the judge-backed entailer, and writes the long TSV and details JSONL, so
+the two commands stay thin and share one behaviour (topic order, missing topics, errors).
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import click
+
+from ..errors import ArgueError, InputError
+from ..model import Report, TopicNuggets, natural_key
+
+__all__ = ["measure_judge_options", "open_cache", "read_runs", "read_nugget_topics", "make_entailer_judge", "write_outputs", "report_sentences",
+           "topic_order"]
+
+
+def read_runs(paths: Sequence[str]) -> list[Report]:
+    """Every report of every run file, in file order; a run x topic given twice is a located error."""
+    from ..formats import read_reports
+
+    reports: list[Report] = []
+    seen: dict[tuple[str, str], str] = {}
+    for path in paths:
+        for report in read_reports(path):
+            key = (report.run_id, report.request_id)
+            where = str(report.source) if report.source is not None else path
+            if key in seen:
+                raise InputError(path, report.source.line if report.source else None, "request_id",
+                                 f"run {report.run_id!r} has two reports for topic {report.request_id!r} "
+                                 f"(first at {seen[key]})")
+            seen[key] = where
+            reports.append(report)
+    return reports
+
+
+def read_nugget_topics(path: str) -> dict[str, TopicNuggets]:
+    from ..formats import read_nuggets
+
+    topics: dict[str, TopicNuggets] = {}
+    for topic in read_nuggets(path):
+        if topic.request_id in topics:
+            raise InputError(path, topic.source.line if topic.source else None, "request_id",
+                             f"nuggets for topic {topic.request_id} given twice")
+        topics[topic.request_id] = topic
+    return topics
+
+
+def report_sentences(report: Report) -> list[str]:
+    """The report's sentences as claims/facts (blank ones dropped)."""
+    return [" ".join(sentence.text.split()) for sentence in report.sentences if sentence.text.strip()]
+
+
+def topic_order(topics: Iterable[str]) -> list[str]:
+    return sorted(set(topics), key=natural_key)
+
+
+def measure_judge_options(func: Any) -> Any:
+    """``--judge``, ``--judge-option``, ``--nli-model``, ``--cache``/``--no-cache`` (as ``judge`` has them)."""
+    options = [
+        click.option("--judge", "judge_spec", default="lexical", show_default=True, metavar="JUDGE",
+                     help="Judge backend for entailment: lexical (offline), semantic, nli (--nli-model), llm, "
+                          "or a comma list for a cascade."),
+        click.option("--judge-option", "judge_option", multiple=True, metavar="BACKEND.NAME=VALUE",
+                     help="A backend option, e.g. lexical.attested_threshold=0.5; repeatable."),
+        click.option("--nli-model", default=None, metavar="PATH",
+                     help="Local directory of a transformers NLI model (for --judge nli); never downloaded."),
+        click.option("--cache", "cache_path", default=None, metavar="PATH",
+                     help="SQLite judgment cache shared with `judge` (answers committed before use). "
+                          "Default: .argue-cache/judgments.sqlite."),
+        click.option("--no-cache", is_flag=True, help="Do not read or write the judgment cache."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def open_cache(cache_path: str | None, no_cache: bool) -> Any:
+    """The judgment cache the options name (``None`` with ``--no-cache``)."""
+    if no_cache:
+        return None
+    from ..judges.cache import DEFAULT_CACHE_PATH, JudgmentCache
+
+    return JudgmentCache(cache_path or DEFAULT_CACHE_PATH)
+
+
+def make_entailer_judge(spec: str, judge_option: tuple[str, ...] = (), nli_model: str | None = None) -> Any:
+    """The judge backend named by ``--judge``, or a one-line error when that backend is not available."""
+    from ..judges.registry import make_judge
+    from ._options import parse_judge_options
+
+    try:
+        return make_judge(spec, parse_judge_options(judge_option, nli_model))
+    except ModuleNotFoundError as error:
+        if error.name and error.name.startswith("argue_eval."):
+            raise ArgueError(f"--judge: the {spec!r} judge is not available in this version of argue-eval "
+                             f"({error.name} is missing)") from None
+        raise ArgueError(f"--judge: the {spec!r} judge needs a package that is not installed: {error.name}; "
+                         "install the matching extra (see README: Install)") from None
+
+
+def write_outputs(rows: list[tuple[str, str, str, float]], output: str, details: list[dict[str, Any]] | None,
+                  details_path: str | None) -> None:
+    """The long TSV (``-`` for stdout) and, when asked, the details JSONL, each written atomically."""
+    from ..formats.scores import score_lines, write_scores_tsv
+    from ..jsonio import write_jsonl
+
+    if output == "-":
+        sys.stdout.writelines(score_lines(rows))
+    else:
+        write_scores_tsv(rows, output)
+    if details_path is not None and details is not None:
+        write_jsonl(details_path, details)
+
+
+def summary(rows: list[tuple[str, str, str, float]], metrics: Sequence[str], title: str) -> str:
+    """A small leaderboard of ``all`` rows for the terminal (the TSV stays the record)."""
+    from ..tables import Table, fmt_number, render_text
+
+    aggregates: dict[str, dict[str, float]] = {}
+    for run_id, request_id, metric, value in rows:
+        if request_id == "all":
+            aggregates.setdefault(run_id, {})[metric] = value
+    first = metrics[0]
+    order = sorted(aggregates, key=lambda run: (-float(aggregates[run].get(first, 0.0)), run))
+    table_rows = [[run, str(int(aggregates[run].get("topics", 0)))]
+                  + [fmt_number(float(aggregates[run][m]), 3) if m in aggregates[run] else None for m in metrics]
+                  for run in order]
+    return render_text(Table(columns=["run_id", "topics", *metrics], rows=table_rows,
+                             align="lr" + "r" * len(metrics), title=title))
+
+
+def echo_note(message: str) -> None:
+    click.echo(f"note: {message}", err=True)

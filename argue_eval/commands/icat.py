@@ -1,0 +1,167 @@
+"""``argue-eval icat``: ICAT (Samarinas et al.) — grounded claims and covered aspects, per run and topic."""
+from __future__ import annotations
+
+import click
+
+from ._measures import measure_judge_options
+
+ASPECT_SOURCES = ("nuggets", "request", "llm")
+CLAIM_SOURCES = ("sentences", "llm")
+
+
+@click.command("icat")
+@click.argument("more_runs", nargs=-1, metavar="[RUN]...")
+@click.option("--run", "runs", multiple=True, metavar="RUN", help="Run file (any run format); repeat for several.")
+@click.option("--nuggets", default=None, metavar="N",
+              help="Nuggets: each nugget question is an aspect, bound to its answers' documents (ICAT-M).")
+@click.option("--requests", default=None, metavar="R",
+              help="Requests: with --aspects request, their aspects field; otherwise only the topic set.")
+@click.option("--collection", required=True, metavar="C",
+              help="JSONL collection (doc_id/text/title) that grounds the claims, indexed in memory.")
+@click.option("-o", "--output", required=True, metavar="OUT.tsv", help="Score table (long TSV); '-' for stdout.")
+@click.option("--details", "details_path", default=None, metavar="D.jsonl",
+              help="One JSON line per run x topic: every claim (grounded, ungrounded, unjudged; its evidence "
+                   "passage and aspects) and every aspect (covered, by which claims).")
+@click.option("--claims", type=click.Choice(CLAIM_SOURCES), default="sentences", show_default=True,
+              help="sentences: one claim per report sentence. llm: atomic claims from the LLM backend.")
+@click.option("--aspects", type=click.Choice(ASPECT_SOURCES), default=None,
+              help="nuggets (default with --nuggets), request (the requests' aspects), llm (generated).")
+@click.option("--alignment", type=click.Choice(("bindings", "judge")), default=None,
+              help="bindings (ICAT-M; default when aspects are bound to documents): a grounded claim covers "
+                   "the aspects of its first entailing document. judge (ICAT-S/A): the judge decides.")
+@click.option("--retriever", type=click.Choice(("bm25", "dense")), default="bm25", show_default=True,
+              help="Passage retrieval per claim (dense needs the dense extra).")
+@click.option("-k", "--top-k", "k", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Passages retrieved per claim.")
+@click.option("--passage-words", type=click.IntRange(min=8), default=128, show_default=True,
+              help="Passage length in words.")
+@click.option("--passage-overlap", type=click.IntRange(min=0), default=32, show_default=True,
+              help="Words shared by consecutive passages.")
+@click.option("--beta", type=float, default=1.0, show_default=True,
+              help="ICAT_beta weight: beta > 1 weighs coverage more, beta < 1 factuality.")
+@click.option("--missing-topics", type=click.Choice(("zero", "skip")), default="zero", show_default=True,
+              help="A topic with aspects but no report in a run: scored with no claims (zero) or left out.")
+@measure_judge_options
+@click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")
+def command(more_runs, runs, nuggets, requests, collection, output, details_path, claims, aspects, alignment,
+            retriever, k, passage_words, passage_overlap, judge_spec, beta, missing_topics, judge_option,
+            nli_model, cache_path, no_cache, quiet) -> None:
+    """Score runs with ICAT: factuality of claims grounded in the collection, coverage of aspects.
+
+    Each report sentence is a claim; the top-k passages of the collection are retrieved for it and a
+    judge decides whether one of them entails it (grounded). icat_fact = grounded / claims;
+    icat_coverage = aspects covered by grounded claims / aspects; icat = their F_beta. A claim the judge
+    could not judge is counted in unjudged_claims, never as ungrounded. Writes the long TSV that
+    `compare` and `agree` read.
+
+    \b
+    Example (the shipped sample track):
+      argue-eval icat --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --collection topics/sample/collection.jsonl -o icat.tsv --details icat.jsonl
+      argue-eval compare icat.tsv --metric icat
+    """
+    from ..errors import ArgueError
+    from ..measures import TopicCounts, family_rows
+    from ..measures.entail import JudgeAligner, JudgeEntailer
+    from ..measures.icat import Aspect, ReportClaims, family, score_topics
+    from ..progress import progress
+    from ..search import iter_collection
+    from ..search.passages import PassageIndex
+    from ._measures import (echo_note, make_entailer_judge, open_cache, read_nugget_topics, read_runs, report_sentences,
+                            summary, topic_order, write_outputs)
+    from pathlib import Path
+
+    runs = tuple(runs) + tuple(more_runs)
+    if not runs:
+        raise ArgueError("--run: give at least one run file")
+    if claims == "llm":
+        raise ArgueError("--claims llm: atomic-claim decomposition needs the LLM backend, which is not "
+                         "available yet; use --claims sentences")
+    if aspects is None:
+        aspects = "nuggets" if nuggets else "request"
+    if aspects == "llm":
+        raise ArgueError("--aspects llm: generated aspects need the LLM backend, which is not available yet; "
+                         "use --aspects nuggets or request")
+    if aspects == "nuggets" and not nuggets:
+        raise ArgueError("--aspects nuggets needs --nuggets")
+    if aspects == "request" and not requests:
+        raise ArgueError("--aspects request needs --requests (their aspects field)")
+    if passage_overlap >= passage_words:
+        raise ArgueError(f"--passage-overlap: must be smaller than --passage-words ({passage_words})")
+    if not beta > 0:
+        raise ArgueError(f"--beta: must be positive, got {beta}")
+
+    topic_aspects: dict[str, list[Aspect]] = {}
+    if aspects == "nuggets":
+        for request_id, topic in read_nugget_topics(nuggets).items():
+            topic_aspects[request_id] = [
+                Aspect(n.nugget_id, n.question, frozenset(d for a in n.answers for d in a.doc_ids),
+                       tuple(a.text for a in n.answers))
+                for n in topic.nuggets if not n.negative]
+    if requests:
+        from ..formats import read_requests
+
+        request_list = list(read_requests(requests))
+        if aspects == "request":
+            topic_aspects = {r.request_id: [Aspect(f"{r.request_id}-a{i + 1}", text)
+                                            for i, text in enumerate(r.aspects)] for r in request_list}
+        else:
+            wanted = {r.request_id for r in request_list}
+            topic_aspects = {t: a for t, a in topic_aspects.items() if t in wanted}
+            for request_id in wanted - set(topic_aspects):
+                topic_aspects[request_id] = []
+    bound = any(aspect.doc_ids for values in topic_aspects.values() for aspect in values)
+    if alignment is None:
+        alignment = "bindings" if bound else "judge"
+    if alignment == "bindings":
+        if not bound:
+            raise ArgueError("--alignment bindings: no aspect is bound to a document (use --alignment judge)")
+        unbound = sum(1 for values in topic_aspects.values() for a in values if not a.doc_ids)
+        if unbound:
+            echo_note(f"{unbound} aspect(s) bound to no document cannot be covered under bindings alignment")
+
+    reports = read_runs(runs)
+    by_key = {(r.run_id, r.request_id): r for r in reports}
+    run_ids = list(dict.fromkeys(r.run_id for r in reports))
+    topics = topic_order(topic_aspects)
+    unknown = sorted({r.request_id for r in reports} - set(topic_aspects), key=str)
+    if unknown:
+        echo_note(f"reports on {len(unknown)} topic(s) without aspects are left out: {', '.join(unknown[:5])}"
+                  + (" ..." if len(unknown) > 5 else ""))
+    items: list[ReportClaims] = []
+    for run_id in run_ids:
+        for request_id in topics:
+            report = by_key.get((run_id, request_id))
+            if report is None and missing_topics == "skip":
+                continue
+            items.append(ReportClaims(run_id, request_id, None if report is None else report_sentences(report)))
+
+    judge = make_entailer_judge(judge_spec, judge_option, nli_model)
+    documents = list(progress(iter_collection(Path(collection)), desc="reading collection", unit="doc"))
+    if not documents:
+        raise ArgueError(f"{collection}: the collection holds no document")
+    index = PassageIndex(documents, retriever, passage_words, passage_overlap)
+    cache = open_cache(cache_path, no_cache)
+    try:
+        entailer = JudgeEntailer(judge, cache=cache)
+        aligner = JudgeAligner(judge, cache=cache) if alignment == "judge" else None
+        results = score_topics(items, topic_aspects, index.search, entailer, k=k, alignment=alignment,
+                               align=aligner)
+    finally:
+        if cache is not None:
+            cache.close()
+    params = {"k": k, "passage_words": passage_words, "passage_overlap": passage_overlap}
+    measure = family(beta, **params)
+    rows = family_rows(measure, (TopicCounts(t.run_id, t.request_id, t.counts) for t in results))
+    settings = {"measure": "icat", "settings": {
+        "beta": beta, **params, "claims": claims, "aspects": aspects, "alignment": alignment,
+        "retriever": retriever, "judge": entailer.identity(), "missing_topics": missing_topics}}
+    write_outputs(rows, output, [settings] + [t.details() for t in results], details_path)
+    unjudged = sum(t.counts["unjudged_claims"] for t in results)
+    click.echo(f"icat: {len(run_ids)} run(s), {len(topics)} topic(s), {len(index)} passages, "
+               f"{entailer.calls} entailment question(s); {unjudged} claim(s) could not be judged"
+               + ("" if output == "-" else f" -> {output}"), err=True)
+    if output != "-" and not quiet:
+        click.echo(summary(rows, ["icat_macro", "icat_fact_macro", "icat_coverage_macro"],
+                           f"ICAT (beta={beta:g}, {alignment} alignment), macro averages over topics:"), nl=False)
+

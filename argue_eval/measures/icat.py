@@ -1,0 +1,222 @@
+"""ICAT (Samarinas et al.): how many of a report's claims the collection grounds, and how many of the
+request's aspects those grounded claims cover.
+
+For one report: claims ``C`` (one per sentence offline; atomic claims from an LLM later); a claim is
+grounded when some of the top-k passages retrieved for it entails it (``S_fact = |C_T| / |C|``); the
+grounded claims cover aspects (``S_cov = |covered aspects| / |A|``); and
+``ICAT_beta = (1 + beta^2) S_fact S_cov / (beta^2 S_fact + S_cov)``, where beta > 1 weighs coverage more
+(the paper's section 3; beta = 1 by default).
+
+Alignment of grounded claims to aspects:
+
+* ``bindings`` (ICAT-M): an aspect carries the documents it is bound to (nugget answers' documents, or
+  qrels subtopics); a grounded claim covers the aspects bound to the *first* retrieved document that
+  entails it (in rank order), as the paper's manual alignment does;
+* ``judge`` (ICAT-S, and ICAT-A with generated aspects): an aligner judges each (grounded claim, aspect)
+  pair; for a nugget aspect that means "does the claim give one of the nugget's answers".
+
+A claim whose passages could not be judged (every verdict ``None``, none yes) is *unjudged*: it is left out
+of ``S_fact``'s denominator and counted in ``unjudged_claims``, never counted as ungrounded. No claims or
+no aspects give 0 and an ``*_undefined`` flag. This module is arithmetic over records: retrieval and
+entailment come in as callables, and it never reads a file.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from ..search.passages import Hit
+from .base import Family, FMeasure, Ratio
+from .entail import Entailer
+
+__all__ = ["Hit", "Aspect", "ClaimResult", "TopicICAT", "family", "COUNTS", "ALIGNMENTS", "score_topics",
+           "Retriever", "Aligner"]
+
+ALIGNMENTS = ("bindings", "judge")
+COUNTS = ("claims", "judged_claims", "grounded_claims", "unjudged_claims", "aspects", "covered_aspects")
+
+
+class Aspect(NamedTuple):
+    """One aspect of a request: what it is about, the documents bound to it, and answers that show it."""
+
+    aspect_id: str
+    text: str
+    doc_ids: frozenset[str] = frozenset()
+    answers: tuple[str, ...] = ()
+
+
+Retriever = Callable[[Sequence[str], int], list[list[Hit]]]
+"""Claims -> the top-k passages of each, best first."""
+Aligner = Callable[[Sequence[tuple[str, Aspect, str | None]]], list[bool | None]]
+"""(claim, aspect, the claim's supporting passage) triples -> does the claim cover the aspect (None: unknown)."""
+
+
+def family(beta: float = 1.0, **params: Any) -> Family:
+    """The ICAT family for ``beta`` (other parameters are recorded: ``k``, thresholds, ...)."""
+    if not beta > 0:
+        raise ValueError(f"ICAT's beta must be positive, got {beta}")
+    return Family(
+        name="icat",
+        counts=COUNTS,
+        ratios=(Ratio("icat_fact", "grounded_claims", "judged_claims"),
+                Ratio("icat_coverage", "covered_aspects", "aspects"),
+                FMeasure("icat", "icat_fact", "icat_coverage", beta=beta)),
+        params={"beta": beta, **params},
+        description="ICAT (Samarinas et al.): grounded claims (S_fact), covered aspects (S_coverage), F_beta.",
+    )
+
+
+@dataclass
+class ClaimResult:
+    """What became of one claim: grounded (True), not (False) or unjudged (None), the evidence, the aspects."""
+
+    index: int
+    text: str
+    grounded: bool | None
+    evidence: Hit | None = None
+    evidence_rank: int | None = None
+    aspects: tuple[str, ...] = ()
+    unaligned: tuple[str, ...] = ()
+    """Aspects the aligner could not judge for this claim."""
+
+    def record(self) -> dict[str, Any]:
+        status = "grounded" if self.grounded else ("unjudged" if self.grounded is None else "ungrounded")
+        out: dict[str, Any] = {"index": self.index, "claim": self.text, "status": status}
+        if self.evidence is not None:
+            out["evidence"] = {"doc_id": self.evidence.doc_id, "rank": self.evidence_rank,
+                               "passage": self.evidence.text}
+        if self.grounded:
+            out["aspects"] = list(self.aspects)
+        if self.unaligned:
+            out["aspects_unjudged"] = list(self.unaligned)
+        return out
+
+
+@dataclass
+class TopicICAT:
+    """One report (or a missing one) on one topic: the counts and the story behind them."""
+
+    run_id: str
+    request_id: str
+    claims: list[ClaimResult]
+    aspects: list[Aspect]
+    covered: dict[str, list[int]]
+    """Aspect id -> indexes of the grounded claims that cover it (only covered aspects)."""
+    missing_report: bool = False
+
+    @property
+    def counts(self) -> dict[str, float]:
+        judged = [claim for claim in self.claims if claim.grounded is not None]
+        return {
+            "claims": len(self.claims),
+            "judged_claims": len(judged),
+            "grounded_claims": sum(1 for claim in judged if claim.grounded),
+            "unjudged_claims": len(self.claims) - len(judged),
+            "aspects": len(self.aspects),
+            "covered_aspects": len(self.covered),
+        }
+
+    def details(self) -> dict[str, Any]:
+        return {
+            "measure": "icat", "run_id": self.run_id, "request_id": self.request_id,
+            **({"missing_report": True} if self.missing_report else {}),
+            "counts": self.counts,
+            "claims": [claim.record() for claim in self.claims],
+            "aspects": [{"aspect_id": aspect.aspect_id, "text": aspect.text,
+                         "covered": aspect.aspect_id in self.covered,
+                         "by_claims": self.covered.get(aspect.aspect_id, [])} for aspect in self.aspects],
+        }
+
+
+class ReportClaims(NamedTuple):
+    """The claims of one report on one topic (``claims`` is ``None`` when the run has no report there)."""
+
+    run_id: str
+    request_id: str
+    claims: Sequence[str] | None
+
+
+def score_topics(
+    reports: Sequence[ReportClaims],
+    aspects: dict[str, list[Aspect]],
+    retrieve: Retriever,
+    entail: Entailer,
+    k: int = 10,
+    alignment: str = "bindings",
+    align: Aligner | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[TopicICAT]:
+    """ICAT for every report: retrieval for all claims at once, entailment batched, then alignment.
+
+    ``aspects`` maps each topic to its aspects (a topic absent from it has none: coverage undefined).
+    Distinct claims are retrieved once, and the entailer memoizes distinct (passage, claim) pairs, so a
+    claim shared by ten runs costs one search and one set of judgments.
+    """
+    if alignment not in ALIGNMENTS:
+        raise ValueError(f"unknown alignment {alignment!r}; expected one of {', '.join(ALIGNMENTS)}")
+    if alignment == "judge" and align is None:
+        raise ValueError("alignment 'judge' needs an aligner")
+    distinct = list(dict.fromkeys(claim for report in reports for claim in (report.claims or ())))
+    hits = dict(zip(distinct, retrieve(distinct, k))) if distinct else {}
+    pairs = list(dict.fromkeys((hit.text, claim) for claim in distinct for hit in hits[claim]))
+    verdicts = dict(zip(pairs, entail(pairs))) if pairs else {}
+    if progress is not None:
+        progress(len(distinct))
+
+    results: list[TopicICAT] = []
+    pending_alignment: list[tuple[TopicICAT, ClaimResult, Aspect]] = []
+    for run_id, request_id, claims in reports:
+        topic_aspects = aspects.get(request_id, [])
+        claim_results = []
+        for index, text in enumerate(claims or ()):
+            claim_results.append(_ground(index, text, hits[text], verdicts))
+        topic = TopicICAT(run_id, request_id, claim_results, topic_aspects, {}, missing_report=claims is None)
+        for claim in claim_results:
+            if not claim.grounded:
+                continue
+            if alignment == "bindings":
+                assert claim.evidence is not None
+                claim.aspects = tuple(a.aspect_id for a in topic_aspects if claim.evidence.doc_id in a.doc_ids)
+            else:
+                pending_alignment.extend((topic, claim, aspect) for aspect in topic_aspects)
+        results.append(topic)
+
+    if pending_alignment:
+        assert align is not None
+        answers = align([(claim.text, aspect, claim.evidence.text if claim.evidence else None)
+                         for _, claim, aspect in pending_alignment])
+        covered: dict[int, list[str]] = {}
+        unknown: dict[int, list[str]] = {}
+        for (_, claim, aspect), answer in zip(pending_alignment, answers):
+            if answer is None:
+                unknown.setdefault(id(claim), []).append(aspect.aspect_id)
+            elif answer:
+                covered.setdefault(id(claim), []).append(aspect.aspect_id)
+        for _, claim, _ in pending_alignment:
+            claim.aspects = tuple(covered.get(id(claim), ()))
+            claim.unaligned = tuple(unknown.get(id(claim), ()))
+
+    for topic in results:
+        for claim in topic.claims:
+            for aspect_id in claim.aspects:
+                topic.covered.setdefault(aspect_id, []).append(claim.index)
+        order = {aspect.aspect_id: i for i, aspect in enumerate(topic.aspects)}
+        topic.covered = dict(sorted(topic.covered.items(), key=lambda item: order[item[0]]))
+    return results
+
+
+def _ground(index: int, text: str, hits: list[Hit], verdicts: dict[tuple[str, str], bool | None]) -> ClaimResult:
+    """Grounded when some retrieved passage entails the claim; the first such passage (by rank) is the evidence.
+
+    Unjudged when no passage entails it and at least one verdict is missing; ungrounded otherwise (also
+    when nothing was retrieved: the collection holds no support for it).
+    """
+    unknown = False
+    for rank, hit in enumerate(hits, start=1):
+        verdict = verdicts.get((hit.text, text))
+        if verdict:
+            return ClaimResult(index, text, True, hit, rank)
+        if verdict is None:
+            unknown = True
+    return ClaimResult(index, text, None if unknown else False)

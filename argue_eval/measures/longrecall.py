@@ -1,0 +1,327 @@
+"""LongRecall (Ardestani et al.): how many reference facts a report entails, checked in cheap-to-dear stages.
+
+Reference facts ``F`` (nugget questions with their answers, or the sentences of a reference report) are
+matched against generated facts ``G`` (the report's sentences). For each reference fact:
+
+1. **lexical candidates**: generated facts whose fuzzy token Jaccard with the fact reaches
+   ``jaccard_threshold`` or whose token LCS, normalized by the fact's length, reaches ``lcs_threshold``;
+   the best ``lexical_k`` go to the entailment check. A fact entailed here is ``covered_lexical`` and stops.
+2. **semantic candidates** (when embeddings are available): generated facts whose embedding cosine with
+   the fact reaches ``cosine_threshold``, best ``semantic_k``, excluding pairs already checked. A fact
+   entailed here is ``covered_semantic``.
+3. A fact with no candidate at either stage is uncovered **without a model call**.
+
+The entailment check (one-to-one here: each candidate asked on its own; the LLM's multiple-choice prompt
+comes with the LLM backend) is a callable, so any judge answers it. A fact whose candidates could only be
+answered "could not judge" (and none yes) is *unjudged*: out of the denominator, never counted as missed.
+``longrecall = covered / judged facts``. Two lexical baselines are reported beside it: ``answer_recall``
+(a normalized answer string occurs in some sentence) and ``lcs_recall`` (longest common substring of the
+fact and a sentence, normalized by the fact's length, at least ``substring_threshold``; ERecall).
+
+This module is arithmetic over records and callables: it never reads a file or loads a model.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+from typing import Any, NamedTuple
+
+from .base import Family, Ratio
+
+__all__ = ["Fact", "Settings", "TopicFacts", "FactResult", "TopicLongRecall", "family", "score_topics",
+           "COUNTS", "tokens", "fuzzy_jaccard", "lcs_ratio", "substring_ratio", "normalize"]
+
+COUNTS = ("facts", "judged_facts", "covered_facts", "unjudged_facts", "covered_lexical", "covered_semantic",
+          "covered_entailment", "no_candidate_facts", "model_calls", "answer_found", "lcs_found")
+
+
+class Fact(NamedTuple):
+    """A reference fact: its text, and for a nugget its question and the answers that state it (any one)."""
+
+    fact_id: str
+    text: str
+    question: str | None = None
+    answers: tuple[str, ...] = ()
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """The strings a report would contain if it states the fact: the answers, or the fact's text."""
+        return self.answers or (self.text,)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every threshold of the pipeline (each is a command-line option and recorded in the output)."""
+
+    jaccard_threshold: float = 0.3
+    lcs_threshold: float = 0.6
+    fuzzy_ratio: float = 0.85
+    lexical_k: int = 3
+    cosine_threshold: float = 0.6
+    semantic_k: int = 3
+    substring_threshold: float = 0.4
+
+    def params(self) -> dict[str, float]:
+        return dict(self.__dict__)
+
+
+def family(**params: Any) -> Family:
+    """The LongRecall family (its parameters are recorded as ``param_*`` rows)."""
+    return Family(
+        name="longrecall",
+        counts=COUNTS,
+        ratios=(Ratio("longrecall", "covered_facts", "judged_facts"),
+                Ratio("answer_recall", "answer_found", "facts"),
+                Ratio("lcs_recall", "lcs_found", "facts")),
+        params=params,
+        description="LongRecall (Ardestani et al.): reference facts entailed by the report, staged candidates.",
+    )
+
+
+# --- text comparison ------------------------------------------------------------------------------------
+_TOKEN = re.compile(r"\w+", re.UNICODE)
+_STOP = frozenset("""a an and are as at be but by for if in into is it no not of on or such that the their then
+there these they this to was will with from has have had were been its which who what when where why how
+did does do about after than""".split())
+
+
+def normalize(text: str) -> str:
+    """Case-folded NFKC text with punctuation turned to spaces and whitespace collapsed."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return " ".join(_TOKEN.findall(text))
+
+
+def tokens(text: str) -> list[str]:
+    """Content tokens (stop words dropped; all tokens when only stop words remain)."""
+    words = _TOKEN.findall(unicodedata.normalize("NFKC", text).casefold())
+    content = [w for w in words if w not in _STOP]
+    return content or words
+
+
+def fuzzy_jaccard(a: Sequence[str], b: Sequence[str], ratio: float = 0.85) -> float:
+    """Token Jaccard where two tokens match when identical or their edit similarity is at least ``ratio``
+    (``colour``/``color``); each token matches at most once. 0 when both are empty."""
+    from rapidfuzz import fuzz
+
+    left, right = list(dict.fromkeys(a)), list(dict.fromkeys(b))
+    if not left and not right:
+        return 0.0
+    unused = set(range(len(right)))
+    matched = 0
+    exact = {token: i for i, token in enumerate(right)}
+    for token in left:
+        hit = exact.get(token)
+        if hit is None or hit not in unused:
+            hit = next((j for j in sorted(unused) if fuzz.ratio(token, right[j]) >= ratio * 100), None)
+        if hit is not None:
+            unused.discard(hit)
+            matched += 1
+    return matched / (len(left) + len(right) - matched)
+
+
+def lcs_ratio(fact: Sequence[str], sentence: Sequence[str]) -> float:
+    """Longest common token subsequence, normalized by the fact's length (how much of the fact, in order)."""
+    from rapidfuzz.distance import LCSseq
+
+    if not fact:
+        return 0.0
+    return LCSseq.similarity(list(fact), list(sentence)) / len(fact)
+
+
+def substring_ratio(fact: str, sentence: str) -> float:
+    """Longest common character substring of the normalized texts, over the fact's normalized length."""
+    a, b = normalize(fact), normalize(sentence)
+    if not a or not b:
+        return 0.0
+    match = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b))
+    return match.size / len(a)
+
+
+# --- the pipeline ---------------------------------------------------------------------------------------
+Checker = Callable[[Sequence[tuple[str, Fact]]], list[bool | None]]
+"""(generated sentence, reference fact) pairs -> does the sentence entail the fact (None: could not judge)."""
+Embedder = Callable[[Sequence[str]], Any]
+"""Texts -> L2-normalized embedding rows (a numpy array)."""
+
+
+class TopicFacts(NamedTuple):
+    """One report on one topic: its sentences (``None`` when the run has no report) and the reference facts."""
+
+    run_id: str
+    request_id: str
+    sentences: Sequence[str] | None
+    facts: Sequence[Fact]
+
+
+@dataclass
+class FactResult:
+    fact: Fact
+    status: str = "uncovered"
+    """covered / uncovered / unjudged."""
+    stage: str | None = None
+    """lexical / semantic: the stage whose candidate entailed the fact."""
+    by: int | None = None
+    """Index of the sentence that entails the fact."""
+    lexical: list[tuple[int, float, float]] = field(default_factory=list)
+    """Lexical candidates: (sentence index, fuzzy Jaccard, LCS)."""
+    semantic: list[tuple[int, float]] = field(default_factory=list)
+    """Semantic candidates: (sentence index, cosine)."""
+    verdicts: dict[int, bool | None] = field(default_factory=dict)
+    calls: int = 0
+    answer_found: bool = False
+    lcs_found: bool = False
+
+    def record(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"fact_id": self.fact.fact_id, "fact": self.fact.text, "status": self.status}
+        if self.fact.answers:
+            out["answers"] = list(self.fact.answers)
+        if self.stage is not None:
+            out["stage"], out["sentence"] = self.stage, self.by
+        out["lexical_candidates"] = [{"sentence": i, "jaccard": round(j, 4), "lcs": round(l, 4)}
+                                     for i, j, l in self.lexical]
+        out["semantic_candidates"] = [{"sentence": i, "cosine": round(c, 4)} for i, c in self.semantic]
+        out["entailment"] = {str(i): v for i, v in self.verdicts.items()}
+        out["model_calls"] = self.calls
+        out["answer_found"], out["lcs_found"] = self.answer_found, self.lcs_found
+        return out
+
+
+@dataclass
+class TopicLongRecall:
+    run_id: str
+    request_id: str
+    facts: list[FactResult]
+    sentences: list[str]
+    missing_report: bool = False
+
+    @property
+    def counts(self) -> dict[str, float]:
+        results = self.facts
+        covered = [r for r in results if r.status == "covered"]
+        unjudged = sum(1 for r in results if r.status == "unjudged")
+        return {
+            "facts": len(results),
+            "judged_facts": len(results) - unjudged,
+            "covered_facts": len(covered),
+            "unjudged_facts": unjudged,
+            "covered_lexical": sum(1 for r in covered if r.stage == "lexical"),
+            "covered_semantic": sum(1 for r in covered if r.stage == "semantic"),
+            "covered_entailment": len(covered),
+            "no_candidate_facts": sum(1 for r in results if not r.lexical and not r.semantic),
+            "model_calls": sum(r.calls for r in results),
+            "answer_found": sum(1 for r in results if r.answer_found),
+            "lcs_found": sum(1 for r in results if r.lcs_found),
+        }
+
+    def details(self) -> dict[str, Any]:
+        return {"measure": "longrecall", "run_id": self.run_id, "request_id": self.request_id,
+                **({"missing_report": True} if self.missing_report else {}),
+                "counts": self.counts, "sentences": self.sentences,
+                "facts": [r.record() for r in self.facts]}
+
+
+def _lexical_candidates(fact: Fact, sentence_tokens: list[list[str]], settings: Settings) -> list[tuple[int, float, float]]:
+    scored = []
+    for index, tokens_g in enumerate(sentence_tokens):
+        best_j = best_l = 0.0
+        for variant in fact.variants:
+            variant_tokens = tokens(variant)
+            best_j = max(best_j, fuzzy_jaccard(variant_tokens, tokens_g, settings.fuzzy_ratio))
+            best_l = max(best_l, lcs_ratio(variant_tokens, tokens_g))
+        if best_j >= settings.jaccard_threshold or best_l >= settings.lcs_threshold:
+            scored.append((index, best_j, best_l))
+    scored.sort(key=lambda item: (-item[1], -item[2], item[0]))  # Jaccard ranks, LCS breaks ties
+    return scored[:settings.lexical_k]
+
+
+def _check(pending: list[tuple[FactResult, list[int]]], sentences_of: dict[int, list[str]], check: Checker) -> None:
+    """Ask the checker about every (candidate sentence, fact) pair at once and record the verdicts."""
+    pairs = [(sentences_of[id(result)][i], result.fact) for result, candidates in pending for i in candidates]
+    answers = check(pairs) if pairs else []
+    position = 0
+    for result, candidates in pending:
+        for i in candidates:
+            result.verdicts[i] = answers[position]
+            position += 1
+        result.calls += len(candidates) * len(result.fact.variants if result.fact.answers else (None,))
+
+
+def _settle(result: FactResult, candidates: list[int], stage: str) -> None:
+    for i in candidates:
+        if result.verdicts.get(i):
+            result.status, result.stage, result.by = "covered", stage, i
+            return
+
+
+def score_topics(items: Sequence[TopicFacts], check: Checker, settings: Settings = Settings(),
+                 embed: Embedder | None = None) -> list[TopicLongRecall]:
+    """LongRecall for every report; each stage's entailment questions go to ``check`` in one batch.
+
+    ``embed`` is ``None`` for lexical-only matching (no semantic stage).
+    """
+    topics: list[TopicLongRecall] = []
+    sentences_of: dict[int, list[str]] = {}
+    lexical_pending: list[tuple[FactResult, list[int]]] = []
+    for run_id, request_id, sentences, facts in items:
+        texts = [s for s in (sentences or ()) if s.strip()]
+        sentence_tokens = [tokens(s) for s in texts]
+        normalized = [f" {normalize(s)} " for s in texts]
+        results = []
+        for fact in facts:
+            result = FactResult(fact)
+            sentences_of[id(result)] = texts
+            result.answer_found = any(f" {normalize(v)} " in s for v in fact.variants if normalize(v) for s in normalized)
+            result.lcs_found = any(substring_ratio(v, s) >= settings.substring_threshold
+                                   for v in fact.variants for s in texts)
+            result.lexical = _lexical_candidates(fact, sentence_tokens, settings)
+            if result.lexical:
+                lexical_pending.append((result, [i for i, _, _ in result.lexical]))
+            results.append(result)
+        topics.append(TopicLongRecall(run_id, request_id, results, texts, missing_report=sentences is None))
+
+    _check(lexical_pending, sentences_of, check)
+    for result, candidates in lexical_pending:
+        _settle(result, candidates, "lexical")
+
+    if embed is not None:
+        semantic_pending: list[tuple[FactResult, list[int]]] = []
+        open_topics = [(topic, [r for r in topic.facts if r.status != "covered"]) for topic in topics]
+        open_topics = [(topic, results) for topic, results in open_topics if results and topic.sentences]
+        if open_topics:
+            sentence_texts = list(dict.fromkeys(s for topic, _ in open_topics for s in topic.sentences))
+            fact_texts = list(dict.fromkeys(v for _, results in open_topics for r in results
+                                            for v in _semantic_texts(r.fact)))
+            vectors = embed(sentence_texts + fact_texts)
+            row = {text: i for i, text in enumerate(sentence_texts)}
+            frow = {text: len(sentence_texts) + i for i, text in enumerate(fact_texts)}
+            for topic, results in open_topics:
+                matrix = vectors[[row[s] for s in topic.sentences]]
+                for result in results:
+                    fact_vectors = vectors[[frow[v] for v in _semantic_texts(result.fact)]]
+                    cosine = (fact_vectors @ matrix.T).max(axis=0)
+                    blocked = set(result.verdicts)
+                    order = sorted((i for i in range(len(topic.sentences))
+                                    if i not in blocked and cosine[i] >= settings.cosine_threshold),
+                                   key=lambda i: (-float(cosine[i]), i))[:settings.semantic_k]
+                    result.semantic = [(i, float(cosine[i])) for i in order]
+                    if order:
+                        semantic_pending.append((result, order))
+        _check(semantic_pending, sentences_of, check)
+        for result, candidates in semantic_pending:
+            _settle(result, candidates, "semantic")
+
+    for topic in topics:
+        for result in topic.facts:
+            if result.status != "covered" and any(v is None for v in result.verdicts.values()):
+                result.status = "unjudged"
+    return topics
+
+
+def _semantic_texts(fact: Fact) -> tuple[str, ...]:
+    """What a fact is embedded as: the question with each answer (a bare answer says little), or its text."""
+    if fact.answers and fact.question:
+        return tuple(f"{fact.question} {answer}" for answer in fact.answers)
+    return fact.variants

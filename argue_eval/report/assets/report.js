@@ -1,0 +1,510 @@
+/* argue-eval HTML report: renders the embedded data; no network, no external asset.
+ * Report text is untrusted: every string reaches the page through textContent or an attribute value,
+ * never through innerHTML. Views are built when first shown; topic blocks are parsed when first needed. */
+(function () {
+  "use strict";
+
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  var DATA = JSON.parse(document.getElementById("report-data").textContent);
+  var blocks = {};
+  var state = { measure: DATA.measure, sort: null, desc: true, topicSort: "id" };
+
+  // ---------------------------------------------------------------- helpers
+  function el(tag, props) {
+    var node = document.createElement(tag);
+    if (props) {
+      Object.keys(props).forEach(function (key) {
+        var value = props[key];
+        if (value === null || value === undefined) return;
+        if (key === "text") node.textContent = value;
+        else if (key === "cls") node.className = value;
+        else if (key.slice(0, 2) === "on") node.addEventListener(key.slice(2), value);
+        else node.setAttribute(key, value);
+      });
+    }
+    for (var k = 2; k < arguments.length; k++) append(node, arguments[k]);
+    return node;
+  }
+  function append(node) {
+    for (var k = 1; k < arguments.length; k++) {
+      var child = arguments[k];
+      if (child === null || child === undefined || child === false) continue;
+      if (Array.isArray(child)) child.forEach(function (c) { append(node, c); });
+      else node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    }
+    return node;
+  }
+  function svg(tag, attrs) {
+    var node = document.createElementNS(SVG_NS, tag);
+    Object.keys(attrs || {}).forEach(function (key) { node.setAttribute(key, attrs[key]); });
+    return node;
+  }
+  function fmt(value, digits) {
+    if (value === null || value === undefined) return "n/a";
+    return value.toFixed(digits === undefined ? 3 : digits);
+  }
+  function plural(n, noun) { return n + " " + noun + (n === 1 ? "" : "s"); }
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
+  function measureLabel(name) {
+    for (var k = 0; k < DATA.measures.length; k++) if (DATA.measures[k].name === name) return DATA.measures[k].label;
+    return name;
+  }
+  function mean(list) {
+    var sum = 0, n = 0;
+    list.forEach(function (v) { if (v !== null) { sum += v; n++; } });
+    return n ? sum / n : null;
+  }
+  function runIndex(run) { return DATA.runs.indexOf(run); }
+  function topicIndex(topic) { return DATA.topics.indexOf(topic); }
+  function block(topic) {
+    if (!(topic in blocks)) {
+      var node = document.getElementById("topic-" + topicIndex(topic));
+      blocks[topic] = node ? JSON.parse(node.textContent) : null;
+    }
+    return blocks[topic];
+  }
+  function hasReport(run, topic) {
+    var runs = DATA.reported[topic];
+    return !!runs && runs.indexOf(run) >= 0;
+  }
+  function reportHash(run, topic) { return "#report/" + encodeURIComponent(run) + "/" + encodeURIComponent(topic); }
+  function nuggetHash(topic) { return "#nuggets/" + encodeURIComponent(topic); }
+  function heat(value) {
+    // white (0) to dark teal (1); values outside [0, 1] are clamped for colour only
+    if (value === null) return "var(--missing)";
+    var v = Math.max(0, Math.min(1, value));
+    return "hsl(" + (190 - 20 * v).toFixed(0) + ", " + (35 + 40 * v).toFixed(0) + "%, " + (97 - 55 * v).toFixed(0) + "%)";
+  }
+  function inkFor(value) { return value !== null && value > 0.62 ? "#fff" : "#1b1f23"; }
+  function leaderOrder(measure) {
+    var stats = DATA.stats[measure];
+    return DATA.runs.map(function (_, k) { return k; }).sort(function (a, b) { return stats.rank[a] - stats.rank[b]; });
+  }
+  function measureSelect(onchange) {
+    var select = el("select", { "aria-label": "measure", cls: "measure-select" });
+    DATA.measures.forEach(function (m) {
+      var option = el("option", { value: m.name, text: m.label });
+      if (m.name === state.measure) option.selected = true;
+      select.appendChild(option);
+    });
+    select.addEventListener("change", function () { state.measure = select.value; state.sort = null; onchange(); });
+    return select;
+  }
+  function significanceText() {
+    var s = DATA.settings, level = Math.round(s.confidence * 100) + "%";
+    var text = "Mean over " + DATA.topics.length + " topic" + (DATA.topics.length === 1 ? "" : "s") +
+      " (a missing topic counts 0) with its " + level + " BCa bootstrap interval (" + s.resamples + " resamples, seed " + s.seed + "). ";
+    if (s.baseline !== null) {
+      text += "+ / \u2212: significantly above / below the baseline " + s.baseline +
+        " (paired randomization test, Holm-adjusted p \u2264 " + s.alpha + ").";
+    } else {
+      text += "Groups: runs that share a letter are not significantly different (randomized Tukey HSD over all pairs, \u03b1 = " + s.alpha + ").";
+    }
+    return text;
+  }
+
+  // ---------------------------------------------------------------- leaderboard
+  function renderLeaderboard(root) {
+    clear(root);
+    var stats = DATA.stats[state.measure];
+    var measures = DATA.measures.map(function (m) { return m.name; });
+    var means = {};
+    measures.forEach(function (m) { means[m] = DATA.runs.map(function (_, k) { return DATA.stats[m].mean[k]; }); });
+    var rows = leaderOrder(state.measure);
+    if (state.sort !== null) {
+      var key = state.sort, dir = state.desc ? -1 : 1;
+      rows = rows.slice().sort(function (a, b) {
+        var x = key === "run" ? DATA.runs[a] : means[key][a], y = key === "run" ? DATA.runs[b] : means[key][b];
+        if (x === y) return stats.rank[a] - stats.rank[b];
+        if (x === null) return 1;
+        if (y === null) return -1;
+        return (x < y ? -1 : 1) * dir;
+      });
+    }
+    // the bars' scale: the intervals' range widened to tenths, so close runs stay apart
+    var lo = Infinity, hi = -Infinity;
+    rows.forEach(function (k) {
+      [stats.low[k], stats.mean[k], stats.high[k]].forEach(function (v) {
+        if (v !== null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+      });
+    });
+    if (!isFinite(lo)) { lo = 0; hi = 1; }
+    lo = Math.floor(lo * 10 + 1e-9) / 10;
+    hi = Math.ceil(hi * 10 - 1e-9) / 10;
+    if (hi - lo < 0.1) hi = lo + 0.1;
+    var baseline = DATA.settings.baseline;
+    var baseMean = baseline !== null ? stats.mean[runIndex(baseline)] : null;
+
+    function header(label, key, title) {
+      var active = state.sort === key || (state.sort === null && key === state.measure);
+      var th = el("th", { cls: "sortable" + (key === "run" ? "" : " measure-col") + (active ? " sorted" : ""), title: title || "sort by " + label, scope: "col" },
+        label, active ? (state.sort === null || state.desc ? " \u25be" : " \u25b4") : "");
+      th.addEventListener("click", function () {
+        if (state.sort === key) state.desc = !state.desc;
+        else { state.sort = key; state.desc = key !== "run"; }
+        renderLeaderboard(root);
+      });
+      return th;
+    }
+    var axis = svg("svg", { width: 180, height: 16, "class": "axis", "aria-hidden": "true" });
+    [lo, (lo + hi) / 2, hi].forEach(function (tick, n) {
+      var x = 6 + (tick - lo) / (hi - lo) * 168;
+      axis.appendChild(svg("line", { x1: x, x2: x, y1: 11, y2: 16, stroke: "#888" }));
+      var label = svg("text", { x: x, y: 9, "text-anchor": ["start", "middle", "end"][n] });
+      label.textContent = String(Math.round(tick * 100) / 100);
+      axis.appendChild(label);
+    });
+    var table = el("table", { cls: "leaderboard", id: "leaderboard-table" },
+      el("thead", null, el("tr", null,
+        el("th", { scope: "col", title: "rank by " + measureLabel(state.measure) }, "#"),
+        header("run", "run", "sort by run id"),
+        el("th", { scope: "col", cls: "num" }, measureLabel(state.measure)),
+        el("th", { scope: "col", cls: "interval-head" }, axis),
+        el("th", { scope: "col", title: baseline !== null ? "versus the baseline" : "Tukey HSD groups" },
+          baseline !== null ? "vs " + baseline : "group"),
+        measures.map(function (m) { return header(measureLabel(m), m); }))));
+    var body = el("tbody");
+    rows.forEach(function (k) {
+      var bar = svg("svg", { width: 180, height: 16, "class": "interval", role: "img" });
+      var scale = function (v) { return 6 + (v - lo) / (hi - lo) * 168; };
+      if (baseMean !== null) bar.appendChild(svg("line", { x1: scale(baseMean), x2: scale(baseMean), y1: 0, y2: 16, "class": "base-line" }));
+      if (stats.low[k] !== null && stats.high[k] !== null) {
+        bar.appendChild(svg("line", { x1: scale(stats.low[k]), x2: scale(stats.high[k]), y1: 8, y2: 8, "class": "ci" }));
+        [stats.low[k], stats.high[k]].forEach(function (v) {
+          bar.appendChild(svg("line", { x1: scale(v), x2: scale(v), y1: 4, y2: 12, "class": "ci" }));
+        });
+      }
+      if (stats.mean[k] !== null) bar.appendChild(svg("circle", { cx: scale(stats.mean[k]), cy: 8, r: 3.5, "class": "dot" }));
+      var tip = svg("title");
+      tip.textContent = fmt(stats.mean[k], 4) + " [" + fmt(stats.low[k], 4) + ", " + fmt(stats.high[k], 4) + "]";
+      bar.appendChild(tip);
+      var mark = baseline !== null ? stats.mark[k] : stats.group[k];
+      var markCell = el("td", { cls: "mark" + (mark === "+" ? " up" : mark === "-" ? " down" : "") },
+        mark === "-" ? "\u2212" : mark || "");
+      if (baseline !== null && stats.p[k] !== null) markCell.title = "Holm-adjusted p = " + fmt(stats.p[k], 4);
+      body.appendChild(el("tr", { "data-run": DATA.runs[k] },
+        el("td", { cls: "num rank" }, String(stats.rank[k])),
+        el("td", { cls: "run" }, DATA.runs[k]),
+        el("td", { cls: "num main" }, fmt(stats.mean[k])),
+        el("td", { cls: "interval-cell" }, bar),
+        markCell,
+        measures.map(function (m) { return el("td", { cls: "num" + (m === state.measure ? " main" : "") }, fmt(means[m][k])); })));
+    });
+    table.appendChild(body);
+    append(root, [
+      el("div", { cls: "controls" }, el("label", null, "Rank by ", measureSelect(function () { renderLeaderboard(root); })),
+        el("span", { cls: "count" }, plural(DATA.runs.length, "run") + " \u00b7 " + plural(DATA.topics.length, "topic"))),
+      el("p", { cls: "explain" }, significanceText() + " Click a column title to sort; the other columns are means over topics."),
+      el("div", { cls: "scroll" }, table)]);
+  }
+
+  // ---------------------------------------------------------------- per-topic heatmap
+  function renderTopics(root) {
+    clear(root);
+    var values = DATA.values[state.measure];
+    var rows = leaderOrder(state.measure);
+    var difficulty = DATA.topics.map(function (_, j) { return mean(DATA.runs.map(function (_, i) { return values[i][j]; })); });
+    var columns = DATA.topics.map(function (_, j) { return j; });
+    if (state.topicSort === "difficulty") {
+      columns.sort(function (a, b) { return (difficulty[a] === null ? 2 : difficulty[a]) - (difficulty[b] === null ? 2 : difficulty[b]); });
+    }
+    var showNumbers = DATA.topics.length <= 24;
+    var sortSelect = el("select", { "aria-label": "topic order" },
+      el("option", { value: "id", text: "topic id" }), el("option", { value: "difficulty", text: "hardest first" }));
+    sortSelect.value = state.topicSort;
+    sortSelect.addEventListener("change", function () { state.topicSort = sortSelect.value; renderTopics(root); });
+    var head = el("tr", null, el("th", { scope: "col" }, "run \\ topic"));
+    columns.forEach(function (j) {
+      var topic = DATA.topics[j];
+      var request = DATA.requests[topic];
+      head.appendChild(el("th", { scope: "col", cls: "topic-head" },
+        el("a", { href: nuggetHash(topic), title: (request && request.title ? request.title + " \u2014 " : "") + "nuggets of " + topic }, topic)));
+    });
+    head.appendChild(el("th", { scope: "col", cls: "num" }, "mean"));
+    var body = el("tbody");
+    rows.forEach(function (i) {
+      var run = DATA.runs[i];
+      var tr = el("tr", { "data-run": run }, el("th", { scope: "row", cls: "run" }, run));
+      columns.forEach(function (j) {
+        var topic = DATA.topics[j], v = values[i][j];
+        var title = run + " on " + topic + ": " + (v === null ? "no report (scores 0)" : fmt(v, 4));
+        var td = el("td", { cls: "cell", style: "background:" + heat(v) + ";color:" + inkFor(v), title: title,
+          "data-topic": topic }, showNumbers ? (v === null ? "\u2013" : fmt(v, 2)) : "");
+        if (hasReport(run, topic)) {
+          td.classList.add("link");
+          td.setAttribute("tabindex", "0");
+          td.addEventListener("click", function () { location.hash = reportHash(run, topic); });
+          td.addEventListener("keydown", function (e) { if (e.key === "Enter") location.hash = reportHash(run, topic); });
+        }
+        tr.appendChild(td);
+      });
+      tr.appendChild(el("td", { cls: "num" }, fmt(DATA.stats[state.measure].mean[i])));
+      body.appendChild(tr);
+    });
+    var foot = el("tr", { cls: "difficulty" }, el("th", { scope: "row", title: "mean over runs: lower is harder" }, "topic mean"));
+    columns.forEach(function (j) {
+      foot.appendChild(el("td", { cls: "cell", style: "background:" + heat(difficulty[j]) + ";color:" + inkFor(difficulty[j]),
+        title: DATA.topics[j] + ": mean " + fmt(difficulty[j], 4) + " over runs" }, showNumbers ? fmt(difficulty[j], 2) : ""));
+    });
+    foot.appendChild(el("td"));
+    append(root, [
+      el("div", { cls: "controls" },
+        el("label", null, "Measure ", measureSelect(function () { renderTopics(root); })),
+        el("label", null, "Topics by ", sortSelect)),
+      el("div", { cls: "heat-legend", "aria-hidden": "true" }, [0, 0.25, 0.5, 0.75, 1].map(function (v) {
+        return el("span", { style: "background:" + heat(v) + ";color:" + inkFor(v) }, String(v));
+      })),
+      el("p", { cls: "explain" }, "Each cell is a run's " + measureLabel(state.measure) +
+        " on a topic (darker is better; hover for the value). Click a cell to open that report; click a topic to see its nuggets. " +
+        "The last row is the topic's mean over runs: its difficulty."),
+      el("div", { cls: "scroll" }, el("table", { cls: "heatmap", id: "heatmap" }, el("thead", null, head), body, el("tfoot", null, foot)))]);
+  }
+
+  // ---------------------------------------------------------------- report view
+  function stepText(b, step) {
+    var S = b.strings, kind = S[step[0]];
+    var what = {
+      relevant: "cited document relevant?", answers: "gives the nugget answer?", attested: "cited document supports it?",
+      negative: "negative assertion?", nugget_agrees: "a negative nugget records it?",
+      requires_citation: "needs a citation?", first_instance: "first instance of the claim?"
+    }[kind] || kind;
+    var extra = [];
+    if (step[4] !== null) extra.push(S[step[4]] + (step[5] !== null ? ": \u201c" + S[step[5]] + "\u201d" : ""));
+    var answer = step[1] === null ? "missing" : step[1] ? "yes" : "no";
+    var li = el("li", { cls: "step " + (step[1] === null ? "missing" : step[1] ? "yes" : "no") },
+      el("span", { cls: "q" }, what), " ", el("b", null, answer),
+      extra.length ? el("span", { cls: "nugget-ref" }, " (" + extra.join("; ") + ")") : null,
+      el("span", { cls: "judge" }, " \u2014 " + (step[2] !== null ? S[step[2]] : "no judge")));
+    if (step.length > 6) {
+      var why = [];
+      if (step[7] !== null && step[7] !== undefined) why.push("confidence " + fmt(step[7], 2));
+      if (step[6] !== null && step[6] !== undefined) why.push(S[step[6]]);
+      li.appendChild(el("div", { cls: "rationale" }, why.join(": ")));
+    }
+    return li;
+  }
+  function yesNo(value, yes, no) {
+    return el("span", { cls: "flag " + (value === null ? "missing" : value ? "yes" : "no") },
+      (value === null ? "? " : value ? "\u2713 " : "\u2717 ") + (value === null ? yes + " missing" : value ? yes : no));
+  }
+  function docPanel(b, docId) {
+    var doc = b.docs[docId];
+    if (!DATA.documents) return null;
+    if (!doc) return el("div", { cls: "doc missing" }, "not in the collection");
+    return el("div", { cls: "doc" }, doc[0] ? el("div", { cls: "doc-title" }, doc[0]) : null,
+      el("div", { cls: "doc-text" }, doc[1] + (doc[2] ? " \u2026 [cut]" : "")));
+  }
+  function renderReport(root, run, topic) {
+    clear(root);
+    var runSelect = el("select", { "aria-label": "run" }), topicSelect = el("select", { "aria-label": "topic" });
+    DATA.runs.forEach(function (r) { var o = el("option", { value: r, text: r }); if (r === run) o.selected = true; runSelect.appendChild(o); });
+    DATA.topics.forEach(function (t) { var o = el("option", { value: t, text: t }); if (t === topic) o.selected = true; topicSelect.appendChild(o); });
+    var go = function () { location.hash = reportHash(runSelect.value, topicSelect.value); };
+    runSelect.addEventListener("change", go);
+    topicSelect.addEventListener("change", go);
+    append(root, el("div", { cls: "controls" }, el("label", null, "Run ", runSelect), el("label", null, "Topic ", topicSelect),
+      el("a", { href: nuggetHash(topic) }, "nuggets of this topic")),
+      el("p", { cls: "print-only" }, "Report of run ", el("b", null, run), " on topic ", el("b", null, topic)));
+    var request = DATA.requests[topic];
+    if (request) {
+      append(root, el("section", { cls: "request" }, el("h2", null, topic + (request.title ? ": " + request.title : "")),
+        request.background ? el("p", null, el("b", null, "Background. "), request.background) : null,
+        request.problem ? el("p", null, el("b", null, "Request. "), request.problem) : null,
+        request.limit !== null ? el("p", { cls: "muted" }, "Length limit: " + request.limit + " " + request.unit) : null));
+    } else {
+      append(root, el("h2", null, "Topic " + topic));
+    }
+    var i = runIndex(run), j = topicIndex(topic);
+    append(root, el("div", { cls: "scores" }, DATA.measures.map(function (m) {
+      var v = DATA.values[m.name][i][j];
+      return el("span", { cls: "score" }, el("span", { cls: "muted" }, m.label + " "), el("b", null, fmt(v)));
+    })));
+    var b = block(topic);
+    var report = b && b.reports[run];
+    if (!report) {
+      var anyDetails = Object.keys(DATA.reported).length > 0;
+      append(root, el("p", { cls: "empty", id: "no-report" }, anyDetails ?
+        run + " has no report for " + topic + " in the details: it scores 0 on this topic." :
+        "No sentence details in this page: pass score's --details file to argue-eval report."));
+      return;
+    }
+    var S = b.strings;
+    var legend = el("ul", { cls: "legend" });
+    Object.keys(DATA.outcomes).forEach(function (k) {
+      var o = DATA.outcomes[k];
+      legend.appendChild(el("li", { cls: "outcome-" + k }, el("span", { cls: "badge" }, k + " " + o.sign.replace("-", "\u2212")), " " + o.text));
+    });
+    append(root, el("details", { cls: "legend-box", open: "" }, el("summary", null, "Outcomes (+ rewarded, \u2212 penalized, 0 neutral)"), legend));
+    var coveredBy = {};
+    var list = el("ol", { cls: "sentences", id: "sentences" });
+    report[0].forEach(function (sentence, k) {
+      var outcome = sentence[1];
+      var item = el("li", { cls: "sentence outcome-" + (outcome === null ? "none" : outcome), id: "s" + k, "data-outcome": outcome === null ? "" : String(outcome) });
+      var o = outcome !== null ? DATA.outcomes[String(outcome)] : null;
+      item.appendChild(el("span", { cls: "badge", title: o ? o.text : "outcome unknown (judgments missing)" },
+        outcome === null ? "?" : outcome + " " + o.sign.replace("-", "\u2212")));
+      item.appendChild(el("span", { cls: "sentence-number" }, "#" + (k + 1)));
+      item.appendChild(el("span", { cls: "text" }, sentence[0]));
+      var why = el("details", { cls: "why" }, el("summary", null, o ? o.text : "why"));
+      if (sentence[2].length) {
+        var cites = el("ul", { cls: "citations" });
+        sentence[2].forEach(function (c) {
+          var doc = S[c[0]];
+          cites.appendChild(el("li", null, el("span", { cls: "doc-id" }, "[" + doc + "]"), " ",
+            yesNo(c[2], "relevant", "not relevant"), " ", yesNo(c[3], "supporting", "not supporting"),
+            c[4] ? el("span", { cls: "flag yes" }, " \u2713 answers a nugget") : null,
+            el("ol", { cls: "path" }, c[5].map(function (step) { return stepText(b, step); })),
+            DATA.documents ? el("details", { cls: "doc-box" }, el("summary", null, "document text"), docPanel(b, doc)) : null));
+        });
+        why.appendChild(cites);
+      }
+      if (sentence[3].length) why.appendChild(el("ol", { cls: "path" }, sentence[3].map(function (step) { return stepText(b, step); })));
+      if (sentence[5]) why.appendChild(el("p", { cls: "muted" }, sentence[5] + " repeated citation(s) of the same document checked once"));
+      if (sentence[4].length) {
+        why.appendChild(el("p", { cls: "matched" }, "Nugget answers found: " + sentence[4].map(function (m) {
+          return S[m[0]] + " \u201c" + S[m[1]] + "\u201d" + (m[2] !== null ? " via " + S[m[2]] : "");
+        }).join("; ")));
+        sentence[4].forEach(function (m) {
+          var list = coveredBy[S[m[0]]] = coveredBy[S[m[0]]] || [];
+          if (list.indexOf(k) < 0) list.push(k);
+        });
+      }
+      item.appendChild(why);
+      list.appendChild(item);
+    });
+    append(root, el("h3", null, "Sentences"), list);
+    var found = {};
+    report[1].forEach(function (row) { found[S[row[0]]] = row; });
+    var nuggetList = el("ul", { cls: "nuggets", id: "report-nuggets" });
+    b.nuggets.forEach(function (n) {
+      var row = found[n.id];
+      var covered = row ? row[1] : null;
+      var by = coveredBy[n.id] || [];
+      nuggetList.appendChild(el("li", { cls: "nugget " + (covered === null ? "unscored" : covered ? "covered" : "uncovered") },
+        el("span", { cls: "mark" }, covered === null ? "\u2013" : covered ? "\u2713" : "\u2717"), " ",
+        el("span", { cls: "nugget-id" }, n.id), " ", n.question,
+        n.importance ? el("span", { cls: "tag" }, n.importance) : null,
+        n.negative ? el("span", { cls: "tag" }, "negative") : null,
+        n.aggregator === "AND" ? el("span", { cls: "tag" }, "AND") : null,
+        row && row[2].length ? el("div", { cls: "muted" }, "answers found: " + row[2].map(function (a) { return "\u201c" + S[a] + "\u201d"; }).join(", ")) : null,
+        by.length ? el("div", { cls: "muted" }, "by sentence ", by.map(function (k, x) {
+          return [x ? ", " : "", el("a", { href: "#", "data-sentence": String(k), onclick: function (e) {
+            e.preventDefault();
+            var target = document.getElementById("s" + k);
+            target.scrollIntoView({ block: "center" });
+            target.classList.add("flash");
+            setTimeout(function () { target.classList.remove("flash"); }, 1200);
+          } }, "#" + (k + 1))];
+        })) : null,
+        covered === null ? el("div", { cls: "muted" }, "not scored (no document attests an answer)") : null));
+    });
+    append(root, el("h3", null, "Nuggets"), nuggetList);
+  }
+
+  // ---------------------------------------------------------------- nugget view
+  function renderNuggets(root, topic) {
+    clear(root);
+    var topicSelect = el("select", { "aria-label": "topic" });
+    DATA.topics.forEach(function (t) { var o = el("option", { value: t, text: t }); if (t === topic) o.selected = true; topicSelect.appendChild(o); });
+    topicSelect.addEventListener("change", function () { location.hash = nuggetHash(topicSelect.value); });
+    append(root, el("div", { cls: "controls" }, el("label", null, "Topic ", topicSelect)));
+    var request = DATA.requests[topic];
+    append(root, el("h2", null, topic + (request && request.title ? ": " + request.title : "")));
+    var b = block(topic);
+    if (!b || !b.nuggets.length) {
+      append(root, el("p", { cls: "empty" }, "No nugget details for this topic: pass --details (and --nuggets) to argue-eval report."));
+      return;
+    }
+    var S = b.strings;
+    var runs = leaderOrder(state.measure).map(function (k) { return DATA.runs[k]; }).filter(function (r) { return b.reports[r]; });
+    var covered = {};
+    runs.forEach(function (r) {
+      covered[r] = {};
+      b.reports[r][1].forEach(function (row) { covered[r][S[row[0]]] = row[1]; });
+    });
+    var head = el("tr", null, el("th", { scope: "col" }, "nugget"), el("th", { scope: "col", cls: "num", title: "runs that covered it" }, "runs"));
+    runs.forEach(function (r) {
+      head.appendChild(el("th", { scope: "col", cls: "run-head" }, el("a", { href: reportHash(r, topic), title: "open the report of " + r }, r)));
+    });
+    var body = el("tbody");
+    b.nuggets.forEach(function (n) {
+      var count = runs.filter(function (r) { return covered[r][n.id]; }).length;
+      var tr = el("tr", null, el("th", { scope: "row", cls: "nugget-q" }, el("span", { cls: "nugget-id" }, n.id), " ", n.question,
+        n.importance ? el("span", { cls: "tag" }, n.importance) : null, n.negative ? el("span", { cls: "tag" }, "negative") : null),
+        el("td", { cls: "num", title: count + " of " + runs.length + " runs" }, count + "/" + runs.length));
+      runs.forEach(function (r) {
+        var c = covered[r][n.id];
+        tr.appendChild(el("td", { cls: "tick " + (c === undefined || c === null ? "unscored" : c ? "covered" : "uncovered"),
+          title: r + ": " + (c === undefined || c === null ? "not scored" : c ? "covered" : "not covered") },
+          c === undefined || c === null ? "\u2013" : c ? "\u2713" : "\u00b7"));
+      });
+      body.appendChild(tr);
+    });
+    append(root, el("p", { cls: "explain" }, "Which runs covered each nugget (\u2713), runs in leaderboard order by " +
+      measureLabel(state.measure) + ". A nugget few runs cover is a hard one."),
+      el("div", { cls: "scroll" }, el("table", { cls: "nugget-table", id: "nugget-table" }, el("thead", null, head), body)));
+  }
+
+  // ---------------------------------------------------------------- about
+  function renderAbout(root) {
+    clear(root);
+    var legend = el("ul", { cls: "legend" });
+    Object.keys(DATA.outcomes).forEach(function (k) {
+      var o = DATA.outcomes[k];
+      legend.appendChild(el("li", { cls: "outcome-" + k }, el("span", { cls: "badge" }, k + " " + o.sign.replace("-", "\u2212")), " " + o.text));
+    });
+    var judges = el("table", { cls: "plain" }, el("thead", null, el("tr", null, el("th", null, "judge"), el("th", { cls: "num" }, "answers used"), el("th", null, "provenance"))));
+    var jb = el("tbody");
+    DATA.judges.forEach(function (j) {
+      var prov = Object.keys(j.provenance).map(function (k) { return k + "=" + JSON.stringify(j.provenance[k]); }).join(", ");
+      if (!prov && PSEUDO_JUDGES[j.name]) prov = PSEUDO_JUDGES[j.name];
+      jb.appendChild(el("tr", null, el("td", null, j.name), el("td", { cls: "num" }, String(j.steps)), el("td", null, prov || "\u2013")));
+    });
+    judges.appendChild(jb);
+    var s = DATA.settings;
+    append(root, el("h2", null, "Flowchart outcomes"), legend,
+      el("h2", null, "Judges"), DATA.judges.length ? judges : el("p", { cls: "muted" }, "No sentence details were given."),
+      el("h2", null, "Settings"),
+      el("ul", null, el("li", null, "scoring policies: " + (DATA.policies || "not recorded")),
+        el("li", null, "intervals: " + Math.round(s.confidence * 100) + "% BCa bootstrap, " + s.resamples + " resamples, seed " + s.seed),
+        el("li", null, "significance: " + (s.baseline !== null ? "paired randomization test against " + s.baseline + ", Holm" : "randomized Tukey HSD over all pairs") + ", alpha " + s.alpha),
+        el("li", null, "a topic a run did not answer scores 0")),
+      el("h2", null, "Notes"), DATA.notes.length ? el("ul", { id: "notes" }, DATA.notes.map(function (n) { return el("li", null, n); })) : el("p", { cls: "muted" }, "none"));
+  }
+
+  // ---------------------------------------------------------------- routing
+  var PSEUDO_JUDGES = {
+    nuggets: "relevance looked up in the nugget bindings (a cited document is relevant if it attests an answer); no model",
+    qrels: "relevance looked up in the qrels; no model"
+  };
+  var views = { leaderboard: renderLeaderboard, topics: renderTopics, report: null, nuggets: null, about: renderAbout };
+  function route() {
+    var parts = location.hash.replace(/^#/, "").split("/").map(decodeURIComponent);
+    var name = views.hasOwnProperty(parts[0]) ? parts[0] : "leaderboard";
+    document.querySelectorAll("nav a").forEach(function (a) { a.classList.toggle("active", a.getAttribute("data-view") === name); });
+    document.querySelectorAll("main > section.view").forEach(function (s) { s.hidden = s.id !== "view-" + name; });
+    var root = document.getElementById("view-" + name);
+    if (name === "report") {
+      var run = DATA.runs.indexOf(parts[1]) >= 0 ? parts[1] : firstReport()[0];
+      var topic = DATA.topics.indexOf(parts[2]) >= 0 ? parts[2] : firstReport()[1];
+      renderReport(root, run, topic);
+      window.scrollTo(0, 0);
+    } else if (name === "nuggets") {
+      renderNuggets(root, DATA.topics.indexOf(parts[1]) >= 0 ? parts[1] : DATA.topics[0]);
+    } else {
+      views[name](root);
+    }
+  }
+  function firstReport() {
+    var order = leaderOrder(state.measure);
+    for (var t = 0; t < DATA.topics.length; t++) {
+      for (var r = 0; r < order.length; r++) if (hasReport(DATA.runs[order[r]], DATA.topics[t])) return [DATA.runs[order[r]], DATA.topics[t]];
+    }
+    return [DATA.runs[order[0]], DATA.topics[0]];
+  }
+  document.getElementById("report-title").textContent = DATA.title;
+  document.title = DATA.title;
+  window.addEventListener("hashchange", route);
+  route();
+  document.body.setAttribute("data-ready", "1");
+})();

@@ -1,0 +1,109 @@
+"""In-memory passage retrieval over a small collection: BM25 (``bm25s``) or dense (MiniLM embeddings).
+
+ICAT grounds each claim in the top-k *passages* of the collection (the paper: ~128 words, 32 words of
+overlap), not in whole documents: a claim is usually supported by one paragraph of a long story, and an
+entailment judge reads a passage better than a whole story. For a collection that fits in memory (a
+track's JSONL sample, the documents cited by the runs) this builds the index on the fly in seconds; the
+persistent Lucene/faiss indexes of ``argue_eval.search`` remain the tools for millions of documents.
+
+Both retrievers return, for each query, ``Hit(doc_id, passage text, score)`` best first, with ties broken
+by (document order, passage order) so that reruns give the same ranking; passages with no query term in
+common (BM25 score 0) are not returned.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+from ..errors import MissingDependencyError
+from ..judges.passages import split_passages
+from ..model import Document
+
+__all__ = ["Hit", "PassageIndex", "DEFAULT_WORDS", "DEFAULT_OVERLAP", "RETRIEVERS"]
+
+DEFAULT_WORDS = 128
+DEFAULT_OVERLAP = 32
+RETRIEVERS = ("bm25", "dense")
+
+
+class Hit(NamedTuple):
+    """One retrieved passage: its document, its text, its rank score."""
+
+    doc_id: str
+    text: str
+    score: float
+
+
+class PassageIndex:
+    """The passages of ``documents`` (title first in each), searchable by BM25 or by embeddings."""
+
+    def __init__(self, documents: Iterable[Document], retriever: str = "bm25", words: int = DEFAULT_WORDS,
+                 overlap: int = DEFAULT_OVERLAP) -> None:
+        if retriever not in RETRIEVERS:
+            raise ValueError(f"unknown retriever {retriever!r}; expected one of {', '.join(RETRIEVERS)}")
+        if not 0 <= overlap < words:
+            raise ValueError(f"need 0 <= overlap < words, got words={words}, overlap={overlap}")
+        self.retriever = retriever
+        self.doc_ids: list[str] = []
+        self.texts: list[str] = []
+        for document in documents:
+            heading = " ".join((document.title or "").split())
+            for passage in split_passages(document.text or "", words, words - overlap) or ([""] if heading else []):
+                self.doc_ids.append(document.doc_id)
+                self.texts.append(f"{heading}. {passage}" if heading and passage else heading or passage)
+        self._bm25 = None
+        self._vectors = None
+        if not self.texts:
+            return
+        if retriever == "bm25":
+            import bm25s
+
+            self._bm25 = bm25s.BM25()
+            self._bm25.index(bm25s.tokenize(self.texts, stopwords="en", show_progress=False), show_progress=False)
+        else:
+            from .dense import encode
+
+            self._vectors = encode(self.texts)
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def search(self, queries: Sequence[str], k: int = 10) -> list[list[Hit]]:
+        """The top-``k`` passages of each query, best first (fewer when fewer match)."""
+        if not queries:
+            return []
+        if not self.texts or k < 1:
+            return [[] for _ in queries]
+        if self._bm25 is not None:
+            return self._search_bm25(queries, k)
+        return self._search_dense(queries, k)
+
+    __call__ = search
+
+    def _ranked(self, scores: Sequence[float], k: int) -> list[Hit]:
+        import numpy as np
+
+        scores = np.asarray(scores, dtype=float)
+        order = np.lexsort((np.arange(len(scores)), -scores))[:k]  # score desc, then passage order
+        return [Hit(self.doc_ids[i], self.texts[i], float(scores[i])) for i in order if scores[i] > 0]
+
+    def _search_bm25(self, queries: Sequence[str], k: int) -> list[list[Hit]]:
+        import bm25s
+
+        tokens = bm25s.tokenize(list(queries), stopwords="en", return_ids=False, show_progress=False)
+        results = []
+        for query in tokens:
+            known = [token for token in query if token in self._bm25.vocab_dict]
+            if not known:
+                results.append([])
+                continue
+            results.append(self._ranked(self._bm25.get_scores(known), k))
+        return results
+
+    def _search_dense(self, queries: Sequence[str], k: int) -> list[list[Hit]]:
+        try:
+            from .dense import encode
+        except ImportError as error:  # pragma: no cover - dense imports lazily
+            raise MissingDependencyError("dense retrieval", "dense", str(error)) from None
+        similarities = encode(list(queries)) @ self._vectors.T
+        return [self._ranked(row, k) for row in similarities]

