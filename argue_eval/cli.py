@@ -41,6 +41,29 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+def _set_lenient(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value:
+        from .jsonio import set_lenient
+
+        set_lenient(True)
+
+
+def add_lenient_option(command: click.Command) -> None:
+    """Give every reading command (and subcommand) ``--lenient``, except the validators: ``validate``,
+    ``requests validate`` and ``nuggets validate`` report a malformed file as errors, always."""
+    if command.name == "validate" or any(p.name == "lenient" for p in command.params):
+        return
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            add_lenient_option(sub)
+        return
+    command.params.append(click.Option(
+        ["--lenient"], is_flag=True, expose_value=False, is_eager=True, callback=_set_lenient,
+        help="Read JSON that is not JSON Lines: pretty-printed objects, objects concatenated without newlines, "
+             "a JSON array of records (one warning per file says what was repaired).",
+    ))
+
+
 class LazyGroup(click.Group):
     """A click group that imports a subcommand's module only when that subcommand runs."""
 
@@ -54,6 +77,7 @@ class LazyGroup(click.Group):
             return None
         module_name, attribute = COMMANDS[name][0].split(":")
         command = getattr(importlib.import_module(module_name), attribute)
+        add_lenient_option(command)
         self.commands[name] = command
         return command
 
@@ -84,9 +108,10 @@ def cli(max_line_mib: int) -> None:
       argue-eval validate runs/sample/careful.jsonl --requests topics/sample/requests.jsonl
     Run "argue-eval COMMAND --help" for a command's options and a worked example.
     """
-    from .jsonio import set_max_line_bytes
+    from .jsonio import set_lenient, set_max_line_bytes
 
     set_max_line_bytes(max_line_mib * 1024 * 1024)
+    set_lenient(False)  # a subcommand's --lenient turns it on (parsed after this)
 
 
 def main(argv: list[str] | None = None) -> None:

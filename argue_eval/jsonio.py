@@ -170,11 +170,32 @@ def _longest_line(data: bytes) -> int:
     return max(map(len, data.split(b"\n"))) if data else 0
 
 
+_lenient = False
+_warned: set[str] = set()
+LENIENT_HINT = "; read it anyway with --lenient"
+
+
+def set_lenient(on: bool) -> None:
+    """Read JSON Lines leniently (the CLI's ``--lenient``): pretty-printed objects, objects concatenated
+    without newlines and a JSON array of records are accepted, with one warning per file saying what was
+    repaired. Strict (off) is the default, and ``validate`` never reads leniently."""
+    global _lenient
+    _lenient = bool(on)
+    if not on:
+        _warned.clear()
+
+
+def is_lenient() -> bool:
+    return _lenient
+
+
 def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
     """Yield ``(line_number, object)`` for every non-blank line; raise ``InputError`` naming the fault.
 
     Line numbers are 1-based, as editors and ``FILE:LINE`` messages count them. Each value must be a
     JSON object: readers index fields by name and a bare list or number means the file is not JSON Lines.
+    In lenient mode (:func:`set_lenient`) a line that is not one object makes the rest of the file be read
+    by :func:`lenient_objects` (objects numbered by the line they start on), with one warning.
     """
     with open_binary(path) as handle:
         for lineno, raw in iter_lines(handle, path):
@@ -183,12 +204,114 @@ def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
             try:
                 value = orjson.loads(raw)
             except orjson.JSONDecodeError as error:
-                raise diagnose_line(path, lineno, raw, handle, error) from None
+                problem = diagnose_line(path, lineno, raw, handle, error)
+                if not _lenient or not _repairable(problem):
+                    raise problem from None
+                yield from _rest_leniently(path, lineno)
+                return
             if not isinstance(value, dict):
+                if _lenient and isinstance(value, list) and lineno == _first_content_line(path):
+                    yield from _rest_leniently(path, lineno)
+                    return
+                hint = LENIENT_HINT if isinstance(value, list) else ""
                 raise InputError(
-                    path, lineno, None, f"expected a JSON object on each line, found {_json_type(value)}"
+                    path, lineno, None, f"expected a JSON object on each line, found {_json_type(value)}{hint}"
                 )
             yield lineno, value
+
+
+_REPAIRABLE = ("looks pretty-printed", "concatenated without newlines")
+
+
+def _repairable(problem: InputError) -> bool:
+    return any(text in str(problem) for text in _REPAIRABLE)
+
+
+def _first_content_line(path: str | os.PathLike[str]) -> int:
+    with open_binary(path) as handle:
+        for lineno, raw in iter_lines(handle, path):
+            if raw.strip():
+                return lineno
+    return 0
+
+
+def _rest_leniently(path: str | os.PathLike[str], from_line: int) -> Iterator[tuple[int, Any]]:
+    """The objects starting on or after ``from_line`` (earlier lines were whole objects, already read)."""
+    objects, repair = lenient_objects(path)
+    if repair:
+        warn_once(path, f"read leniently: {repair}")
+    for lineno, value in objects:
+        if lineno >= from_line:
+            yield lineno, value
+
+
+def warn_once(path: str | os.PathLike[str], message: str) -> None:
+    """``FILE: warning: message`` on stderr, once per file and message."""
+    key = f"{os.fspath(path)}\0{message}"
+    if key not in _warned:
+        _warned.add(key)
+        sys.stderr.write(f"{os.fspath(path)}: warning: {message}\n")
+
+
+def lenient_objects(path: str | os.PathLike[str]) -> tuple[list[tuple[int, dict[str, Any]]], str | None]:
+    """Every JSON object of a file that holds JSON Lines, pretty-printed objects, objects concatenated
+    without newlines, or one JSON array of objects; each with the line it starts on; and what was repaired
+    (``None`` for well-formed JSON Lines). Anything else is a located ``InputError``.
+
+    The whole file is read (capped like every reader): files that need repairing are small hand-made ones.
+    """
+    with open_binary(path) as handle:
+        data = read_capped(handle, path)
+    if data.startswith(BOM):
+        data = data[len(BOM):]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(path, data[: err.start].count(b"\n") + 1, None, "invalid UTF-8 (the file must be UTF-8 encoded)") from None
+    decoder = json.JSONDecoder()
+    objects: list[tuple[int, dict[str, Any]]] = []
+    multi_line = same_line = 0
+    pos, line, last_line = 0, 1, 0
+    length = len(text)
+    while True:
+        match = re.compile(r"\s*").match(text, pos)
+        assert match is not None
+        line += text.count("\n", pos, match.end())
+        pos = match.end()
+        if pos >= length:
+            break
+        try:
+            value, end = decoder.raw_decode(text, pos)
+        except json.JSONDecodeError as err:
+            raise InputError(path, err.lineno, None, f"invalid JSON: {err.msg} (column {err.colno})") from None
+        except RecursionError:
+            raise InputError(path, line, None, _TOO_DEEP) from None
+        spans = text.count("\n", pos, end)
+        if isinstance(value, list) and not objects and text[end:].strip() == "":
+            return _array_records(path, value, line), f"a JSON array of {len(value)} records"
+        if not isinstance(value, dict):
+            raise InputError(path, line, None, f"expected a JSON object, found {_json_type(value)}")
+        if spans:
+            multi_line += 1
+        if line == last_line:
+            same_line += 1
+        objects.append((line, value))
+        last_line = line + spans
+        line += spans
+        pos = end
+    repairs = []
+    if multi_line:
+        repairs.append(f"{multi_line} pretty-printed object{'s' if multi_line != 1 else ''} (over several lines)")
+    if same_line:
+        repairs.append(f"{same_line} object{'s' if same_line != 1 else ''} concatenated to the one before without a newline")
+    return objects, ("; ".join(repairs) + f"; {len(objects)} records") if repairs else None
+
+
+def _array_records(path: str | os.PathLike[str], values: list[Any], line: int) -> list[tuple[int, dict[str, Any]]]:
+    for index, value in enumerate(values):
+        if not isinstance(value, dict):
+            raise InputError(path, line, f"[{index}]", f"expected a JSON object, found {_json_type(value)}")
+    return [(line, value) for value in values]
 
 
 def read_json(path: str | os.PathLike[str]) -> Any:
@@ -276,7 +399,7 @@ def diagnose_line(
                 lineno,
                 None,
                 "the JSON object starting here does not end on this line: the file looks pretty-printed; "
-                "JSON Lines needs exactly one object per line",
+                "JSON Lines needs exactly one object per line" + LENIENT_HINT,
             )
         return InputError(path, lineno, None, f"invalid JSON: {err.msg} (column {err.colno})")
     rest = stripped[end:].lstrip()
@@ -285,7 +408,8 @@ def diagnose_line(
             path,
             lineno,
             None,
-            "several JSON objects on one line (concatenated without newlines); JSON Lines needs one object per line",
+            "several JSON objects on one line (concatenated without newlines); JSON Lines needs one object per line"
+            + LENIENT_HINT,
         )
     if rest:
         return InputError(path, lineno, None, f"invalid JSON: unexpected text after the object at column {end + 1}")

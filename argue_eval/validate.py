@@ -43,6 +43,7 @@ CHECKS: dict[str, tuple[Severity, str]] = {
     "missing-document": ("error", "a cited document is not in the collection (--collection)"),
     "several-run-ids": ("warning", "one file holds reports of more than one run id"),
     "duplicate-request": ("warning", "the requests file repeats a request id (the first is used)"),
+    "duplicate-run-id": ("error", "two run files use the same run id (each run must have its own)"),
 }
 """Check name -> (default severity, what it catches). Schema problems come from the format parser."""
 
@@ -204,7 +205,8 @@ def validate_runs(
     """Check each run file; return the problems and counts.
 
     Order: the requests file's own problems, then each run file's (files by name), by line, followed by
-    that run's missing topics (located at the requests' lines, in the requests file's order).
+    that run's missing topics (located at the run file, naming the requests' lines, in the requests file's
+    order); a run id used in two files is an error at the second file.
 
     ``requests`` is a requests file (any request format), a mapping or an iterable of ``Request``; without
     it the topic checks are skipped and only ``options.limit`` bounds lengths. ``collection`` is anything
@@ -226,7 +228,14 @@ def validate_runs(
     finally:
         if owned and store is not None:
             store.close()
-    for _, file_problems in sorted(by_file, key=lambda item: item[0]):  # stable: same-named files keep their order
+    first_file: dict[str, str] = {}
+    for shown, file_problems in sorted(by_file, key=lambda item: item[0]):  # stable: same-named files keep their order
+        for run_id, line in checker.run_ids_by_file.get(shown, {}).items():  # at the run id's first line: first
+            if run_id in first_file and first_file[run_id] != shown:
+                severity = checker.options.severity.get("duplicate-run-id", CHECKS["duplicate-run-id"][0])
+                problems.append(Problem(shown, line, None, f"run id {run_id!r} is also the run id of {first_file[run_id]}; "
+                                        "give each run its own id", severity))
+            first_file.setdefault(run_id, shown)
         problems.extend(file_problems)
     return Validation(problems, checker.reports, len(by_file), checker.unreadable)
 
@@ -276,6 +285,7 @@ class _Checker:
         self.reports = 0
         self.unreadable: list[str] = []
         self._present: dict[str, bool] = {}  # cited doc id -> in the collection (each asked once)
+        self.run_ids_by_file: dict[str, dict[str, int]] = {}  # file -> its run ids and their first lines
 
     def add(self, check: str, path: str, line: int | None, field_name: str | None, message: str) -> None:
         severity = self.options.severity.get(check, CHECKS[check][0])
@@ -306,6 +316,7 @@ class _Checker:
             if report is None:
                 continue
             self._check_report(report, spec.name, fields, shown, lineno, seen, run_ids)
+        self.run_ids_by_file[shown] = run_ids
         if complete and self.requests is not None:
             self._missing_topics(shown, seen, run_ids)
         return self.problems
@@ -394,8 +405,8 @@ class _Checker:
         return present
 
     def _missing_topics(self, path: str, seen: dict[tuple[str, str], int], run_ids: dict[str, int]) -> None:
-        """A report absent from the run has no line there, so the problem points at the request's own line
-        in the requests file (``FILE:LINE: field:`` like every other problem) and names the run file."""
+        """A report absent from the run is the run's fault, so the problem is located at the run file (it has no
+        line there) and names the request's own line in the requests file, where there is one."""
         assert self.requests is not None
         if not run_ids:
             return  # no usable report: every line already has its schema error
@@ -405,12 +416,8 @@ class _Checker:
                 if request_id in covered:
                     continue
                 source = request.source
-                if source is not None and source.line is not None:
-                    self.add("missing-topic", source.path, source.line, self.request_field,
-                             f"run {run_id!r} in {path} has no report for request {request_id!r}")
-                else:  # requests given as objects: nothing to point at but the run file
-                    self.add("missing-topic", path, None, None,
-                             f"run {run_id!r} has no report for request {request_id!r}")
+                where = f" ({source.path}:{source.line})" if source is not None and source.line is not None else ""
+                self.add("missing-topic", path, None, None, f"run {run_id!r} has no report for request {request_id!r}{where}")
 
 
 def _lines(path: Path, shown: str, checker: _Checker) -> Iterator[tuple[int | None, dict]]:

@@ -1,4 +1,4 @@
-"""Retrieval measures via ranx with trec_eval semantics (tie order, -c), checked by hand and against trec_eval.
+"""Retrieval measures (ir_measures over the C trec_eval and ndeval by default; ranx on request) with trec_eval semantics (tie order, -c), checked by hand and against trec_eval.
 
 Fixture (tests/fixtures/organizer/retrieval.*):
   qrels  t1: d1=2 d2=1 d3=0 d4=1   t2: e1=1   t3: f1=0 (no relevant document)
@@ -22,7 +22,8 @@ from argue_eval.cli import cli
 from argue_eval.errors import ArgueError, InputError
 from argue_eval.organizer.pooling import Rankings
 from argue_eval.organizer.qrels import read_qrels
-from argue_eval.retrieval import evaluate, load_runs, parse_measures, ranked_run_rankings
+from argue_eval.retrieval import (collapse_subtopics, evaluate, load_runs, parse_measures, ranked_run_rankings,
+                                  read_subtopic_qrels)
 
 pytestmark = pytest.mark.filterwarnings("ignore::numba.core.errors.NumbaTypeSafetyWarning")
 
@@ -46,9 +47,13 @@ def _table(rows):
     return {(run, topic, metric): value for run, topic, metric, value in rows}
 
 
-def test_hand_computed_values_with_ties_and_missing_topics(qrels, tie_run):
+ENGINES = pytest.mark.parametrize("engine", ["ir_measures", "ranx"])
+
+
+@ENGINES
+def test_hand_computed_values_with_ties_and_missing_topics(qrels, tie_run, engine):
     assert tie_run[0].topics["t1"] == ["d3", "d2", "d1", "d9", "d4"]
-    table = _table(evaluate(qrels, tie_run, MEASURES))
+    table = _table(evaluate(qrels, tie_run, MEASURES, engine=engine))
     for measure, value in EXPECTED_T1.items():
         assert table[("tie", "t1", measure)] == pytest.approx(value, abs=1e-9)
         assert table[("tie", "t2", measure)] == 0.0
@@ -141,8 +146,9 @@ BPREF_QRELS = {"b1": {"r1": 1, "r2": 1, "n1": 0, "n2": 0, "u": -1}, "b2": {"r1":
 BPREF_RUN = Rankings("b", {"b1": ["n1", "u", "r1", "x", "n2", "r2"], "b2": ["x", "r1"]})
 
 
-def test_bpref_follows_trec_eval():
-    table = _table(evaluate(BPREF_QRELS, [BPREF_RUN], "bpref map"))
+@ENGINES
+def test_bpref_follows_trec_eval(engine):
+    table = _table(evaluate(BPREF_QRELS, [BPREF_RUN], "bpref map", engine=engine))
     # b1: r1 has one judged non-relevant document above it (n1; u and x are unjudged): 1 - min(1, 2)/min(2, 2)
     # = 0.5; r2 has two (n1, n2): 1 - 2/2 = 0; bpref = (0.5 + 0) / 2 = 0.25. ranx, counting u as judged
     # non-relevant, would give 0.
@@ -155,20 +161,22 @@ def test_bpref_follows_trec_eval():
     assert table[("b", "b1", "map")] == pytest.approx(1 / 3)
 
 
-def test_topics_without_judged_documents_score_zero():
+@ENGINES
+def test_topics_without_judged_documents_score_zero(engine):
     # A pool file used as qrels by mistake (every grade -1) and a nugget topic with no bound document: every
     # measure is 0 (nothing is relevant), the topics still count under -c, and nothing crashes.
     run = [Rankings("r", {"1": ["a", "b"], "2": ["c"], "3": ["d"]})]
-    table = _table(evaluate({"1": {"a": -1, "b": -1}, "2": {}, "3": {"d": 1}}, run, "map bpref ndcg@2"))
+    table = _table(evaluate({"1": {"a": -1, "b": -1}, "2": {}, "3": {"d": 1}}, run, "map bpref ndcg@2", engine=engine))
     assert [table[("r", topic, "map")] for topic in ("1", "2", "3")] == [0.0, 0.0, 1.0]
     assert table[("r", "all", "map")] == pytest.approx(1 / 3) and table[("r", "all", "bpref")] == pytest.approx(1 / 3)
-    table = _table(evaluate({"1": {"a": -1}}, run, "map"))
+    table = _table(evaluate({"1": {"a": -1}}, run, "map", engine=engine))
     assert table[("r", "1", "map")] == table[("r", "all", "map")] == 0.0
 
 
-def test_negative_grades_are_unjudged_not_relevant():
+@ENGINES
+def test_negative_grades_are_unjudged_not_relevant(engine):
     run = [Rankings("r", {"1": ["a", "b"]})]
-    table = _table(evaluate({"1": {"a": -1, "b": 1}}, run, "P@1 map ndcg@2"))
+    table = _table(evaluate({"1": {"a": -1, "b": 1}}, run, "P@1 map ndcg@2", engine=engine))
     # a is not relevant: P@1 = 0; AP = (1/2) / 1 = 0.5; nDCG@2 = (1/log2(3)) / 1 = 0.6309298.
     assert (table[("r", "1", "P@1")], table[("r", "1", "map")]) == (0.0, 0.5)
     assert table[("r", "1", "ndcg@2")] == pytest.approx(1 / math.log2(3))
@@ -221,3 +229,117 @@ def test_agrees_with_trec_eval(tmp_path, fixtures):
             assert ours[("tie", topic, measure)] == pytest.approx(value, abs=5e-5), (measure, topic)
             compared += 1
     assert compared == 12  # six measures for t1 and for "all" (trec_eval prints 4 decimals)
+
+
+# --- measures the trec_eval engine adds (ir_measures: pytrec_eval, pyndeval; ERR@k here) -------------------------
+
+
+def test_infap_judged_err_and_derived_measures_by_hand(qrels, tie_run):
+    table = _table(evaluate(qrels, tie_run, "infAP ERR@5 judged@2 judged@5 f1@5 hits@5 success@1 success@2"))
+    # t1 ranking d3 d2 d1 d9 d4, grades 0 1 2 - 1. Every retrieved document but d9 is judged and d9 is not in
+    # the pool, so infAP = AP up to trec_eval's smoothing epsilon (1e-5).
+    assert table[("tie", "t1", "infAP")] == pytest.approx(AP_T1, abs=1e-5)
+    # ERR@5 with gdeval gains R = (2^g - 1)/16: R = 0, 1/16, 3/16, 0, 1/16.
+    err5 = (1 / 16) / 2 + (15 / 16) * (3 / 16) / 3 + (15 / 16) * (13 / 16) * (1 / 16) / 5
+    assert table[("tie", "t1", "ERR@5")] == pytest.approx(err5, abs=1e-12)
+    assert (table[("tie", "t1", "judged@2")], table[("tie", "t1", "judged@5")]) == (1.0, 0.8)  # d9 unjudged
+    # P@5 = 3/5, R@5 = 3/3: F1 = 2 * 0.6 / 1.6 = 0.75; three relevant documents in the top 5; first relevant at 2.
+    assert table[("tie", "t1", "f1@5")] == pytest.approx(0.75) and table[("tie", "t1", "hits@5")] == 3.0
+    assert (table[("tie", "t1", "success@1")], table[("tie", "t1", "success@2")]) == (0.0, 1.0)
+
+
+def test_infap_reads_negative_grades_as_unsampled():
+    # b1: r1 at rank 3 below n1 (judged non-relevant) and u (-1: pooled, not sampled); r2 at rank 6 below
+    # n1, u, r1, x (not pooled), n2. infAP (Yilmaz & Aslam 2006, trec_eval's epsilon 1e-5): the expected
+    # precision at a relevant document's rank k is 1/k + ((k-1)/k) * (pooled above / (k-1)) * (rel + e) /
+    # (rel + nonrel + 2e) over the judged documents above it.
+    e = 1e-5
+    at3 = 1 / 3 + (2 / 3) * (2 / 2) * (0 + e) / (0 + 1 + 2 * e)
+    at6 = 1 / 6 + (5 / 6) * (4 / 5) * (1 + e) / (1 + 2 + 2 * e)
+    table = _table(evaluate(BPREF_QRELS, [BPREF_RUN], "infAP"))
+    assert table[("b", "b1", "infAP")] == pytest.approx((at3 + at6) / 2, abs=1e-12)
+
+
+DIVERSITY_QRELS = "w1 1 a 1\nw1 1 b 1\nw1 2 c 1\nw1 2 z 0\n"
+
+
+def test_diversity_measures_by_hand(tmp_path):
+    path = tmp_path / "div.qrels"
+    path.write_text(DIVERSITY_QRELS)
+    subtopics = read_subtopic_qrels(path)
+    assert subtopics == {"w1": {"1": {"a": 1, "b": 1}, "2": {"c": 1, "z": 0}}}
+    run = [Rankings("d", {"w1": ["a", "b", "c"]})]
+    table = _table(evaluate(collapse_subtopics(subtopics), run, "alpha-nDCG@3 ERR-IA@3 nERR-IA@3 P@3", subtopics=subtopics))
+    # alpha-nDCG (alpha 0.5): gains a 1 (subtopic 1, first), b 0.5 (subtopic 1, second), c 1 (subtopic 2, first);
+    # the ideal order a c b: gains 1 1 0.5.
+    ideal = 1 + 1 / math.log2(3) + 0.5 / 2
+    assert table[("d", "w1", "alpha-nDCG@3")] == pytest.approx((1 + 0.5 / math.log2(3) + 1 / 2) / ideal, abs=1e-12)
+    # ERR-IA (ndeval): per subtopic, ERR with stop probability 0.5 per relevant document; subtopic 1: a 0.5/1,
+    # b 0.5*0.5/2; subtopic 2: c 0.5/3; averaged over subtopics, divided by ERR of a ranking relevant at every
+    # rank (0.5 + 0.25/2 + 0.125/3, ndeval's collection-independent normalisation). nERR-IA divides by the
+    # ideal ranking's (a c b: subtopic 1 0.5 + 0.25/3, subtopic 2 0.5/2).
+    mean = ((0.5 + 0.25 / 2) + 0.5 / 3) / 2
+    assert table[("d", "w1", "ERR-IA@3")] == pytest.approx(mean / (0.5 + 0.25 / 2 + 0.125 / 3), abs=1e-12)
+    assert table[("d", "w1", "nERR-IA@3")] == pytest.approx(mean / (((0.5 + 0.25 / 3) + 0.5 / 2) / 2), abs=1e-12)
+    assert table[("d", "w1", "P@3")] == 1.0  # ad hoc view: a document's highest grade over subtopics
+
+
+def test_diversity_measures_need_subtopic_qrels(qrels, tie_run):
+    with pytest.raises(ArgueError, match="diversity measures need subtopic qrels"):
+        evaluate(qrels, tie_run, "alpha-nDCG@20")
+    with pytest.raises(ArgueError, match="needs a cutoff"):
+        parse_measures("ERR-IA")
+
+
+def test_ranx_only_and_trec_eval_only_measures_are_named(qrels, tie_run):
+    with pytest.raises(ArgueError, match="add --engine ranx"):
+        evaluate(qrels, tie_run, "dcg@3")
+    with pytest.raises(ArgueError, match="ranx does not compute infAP"):
+        evaluate(qrels, tie_run, "infAP", engine="ranx")
+
+
+def test_trec_eval_text_output_reads_back(tmp_path, fixtures):
+    from argue_eval.formats.scores import read_scores
+
+    folder = fixtures / "organizer"
+    out = tmp_path / "tie.q"
+    result = CliRunner().invoke(cli, ["retrieval", "--qrels", str(folder / "retrieval.qrels"), str(folder / "retrieval.tie.trec"),
+                                      "-m", "map P@2 ndcg@3", "--trec-eval", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    lines = out.read_text().splitlines()
+    assert lines[0] == f"{'map':<22}\tt1\t{AP_T1:6.4f}"
+    assert lines[1] == f"{'P_2':<22}\tt1\t0.5000" and lines[2].startswith("ndcg_cut_3 ")
+    assert f"{'runid':<22}\tall\ttie" in lines and f"{'num_q':<22}\tall\t3" in lines
+    back = {(r.run_id, r.request_id, r.metric): r.value for r in read_scores(out)}
+    assert back[("tie", "all", "map")] == round(AP_T1 / 3, 4) and back[("tie", "t2", "P_2")] == 0.0
+
+
+def test_retrieval_command_diversity(tmp_path):
+    qrels_path = tmp_path / "div.qrels"
+    qrels_path.write_text(DIVERSITY_QRELS)
+    run_path = tmp_path / "d.trec"
+    run_path.write_text("w1 Q0 a 1 3 d\nw1 Q0 b 2 2 d\nw1 Q0 c 3 1 d\n")
+    result = CliRunner().invoke(cli, ["retrieval", "--qrels", str(qrels_path), "--diversity", str(run_path), "-m", "alpha-nDCG@3"])
+    assert result.exit_code == 0, result.output
+    row = next(line.split("\t") for line in result.output.splitlines() if line.startswith("d\tw1\t"))
+    assert row[2] == "alpha-nDCG@3"
+    assert float(row[3]) == pytest.approx((1 + 0.5 / math.log2(3) + 1 / 2) / (1 + 1 / math.log2(3) + 0.25), abs=1e-12)
+    # Without --diversity, the same (topic, document) under two subtopics would be a duplicate judgment.
+    qrels_path.write_text(DIVERSITY_QRELS + "w1 2 a 1\n")
+    result = CliRunner().invoke(cli, ["retrieval", "--qrels", str(qrels_path), str(run_path), "-m", "P@3"])
+    assert result.exit_code == 2
+
+
+def test_small_runs_read_line_by_line_equal_the_vectorized_reader(tmp_path, fixtures):
+    from argue_eval.organizer.pooling import _rankings_line_by_line, order_ranked_files
+
+    mixed = tmp_path / "mixed.trec"  # two tags, ties, a repeated document, topics out of order
+    mixed.write_text("t2 Q0 b 1 1.0 x\nt10 Q0 a 1 2.0 x\nt10 Q0 c 2 2.0 x\nt10 Q0 a 3 0.5 x\nt1 Q0 z 1 1.0 y\n")
+    paths = [fixtures / "organizer" / "retrieval.tie.trec", mixed] + sorted((fixtures.parent.parent / "runs" / "sample" / "ranked").glob("*.trec"))
+    for path in paths:
+        line_by_line = _rankings_line_by_line(path, "first")
+        vectorized = order_ranked_files([path], repeats="first").rankings()
+        assert [(r.name, r.topics) for r in line_by_line] == [(r.name, r.topics) for r in vectorized], path
+    assert _rankings_line_by_line(mixed, "first")[0].topics["t10"] == ["c", "a"]
+    with pytest.raises(InputError, match="run 'x', topic 't10': document 'a' is ranked twice"):
+        _rankings_line_by_line(mixed, "error")

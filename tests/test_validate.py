@@ -79,16 +79,25 @@ def test_citation_index_out_of_range(tmp_path):
 # --- topics ------------------------------------------------------------------------------------------------
 
 
-def test_missing_topic_points_at_the_request_line(tmp_path):
-    # A report that is absent has no line in the run: FILE:LINE is where request 102 is (line 2 of the
-    # requests fixture), and the message names the run file.
+def test_missing_topic_is_reported_at_the_run_file(tmp_path):
+    # A missing report is the run's fault: the problem is located at the run file (it has no line there)
+    # and names where request 102 is (line 2 of the requests fixture).
     path = write_run(tmp_path, neuclir("101", [("A.", ["d1"])]), neuclir("103", [("B.", ["d2"])]))
     validation = validate_runs([path], REQUESTS)
-    assert messages(validation.problems) == [f"{REQUESTS}:2: request_id: run 'r1' in {path} has no report for request '102'"]
+    assert messages(validation.problems) == [f"{path}: run 'r1' has no report for request '102' ({REQUESTS}:2)"]
     assert validation.exit_code == 1
 
 
-def test_missing_topic_uses_the_request_formats_id_field(tmp_path):
+def test_two_files_with_the_same_run_id_are_an_error(tmp_path):
+    first = write_run(tmp_path, *complete(neuclir("101", [("A.", ["d1"])])), name="a.jsonl")
+    second = write_run(tmp_path, *complete(neuclir("101", [("B.", ["d2"])])), name="b.jsonl")
+    other = write_run(tmp_path, *(neuclir(r, [("C.", ["d3"])], run_id="r9") for r in ("101", "102", "103")), name="c.jsonl")
+    validation = validate_runs([second, other, first], REQUESTS)
+    assert messages(validation.problems) == [f"{second}:1: run id 'r1' is also the run id of {first}; give each run its own id"]
+    assert validation.exit_code == 1
+
+
+def test_missing_topic_names_the_request_formats_line(tmp_path):
     requests = tmp_path / "topics.jsonl"  # RAGTIME 2026 topics: the id field is topic_id
     requests.write_text(
         '{"topic_id": "101", "collection_id": "c", "title": "t", "background": "b", "problem_statement": "p"}\n'
@@ -97,7 +106,7 @@ def test_missing_topic_uses_the_request_formats_id_field(tmp_path):
     )
     path = write_run(tmp_path, neuclir("101", [("A.", ["d1"])]))
     assert messages(validate_run(path, requests)) == [
-        f"{requests}:2: topic_id: run 'r1' in {path} has no report for request '102'"
+        f"{path}: run 'r1' has no report for request '102' ({requests}:2)"
     ]
 
 
@@ -105,8 +114,8 @@ def test_missing_topic_can_be_a_warning(tmp_path):
     path = write_run(tmp_path, neuclir("101", [("A.", ["d1"])]))
     validation = validate_runs([path], REQUESTS, options=ValidateOptions(severity={"missing-topic": "warning"}))
     assert messages(validation.problems) == [
-        f"{REQUESTS}:2: request_id: warning: run 'r1' in {path} has no report for request '102'",
-        f"{REQUESTS}:3: request_id: warning: run 'r1' in {path} has no report for request '103'",
+        f"{path}: warning: run 'r1' has no report for request '102' ({REQUESTS}:2)",
+        f"{path}: warning: run 'r1' has no report for request '103' ({REQUESTS}:3)",
     ]
     assert validation.exit_code == 0
 
@@ -130,8 +139,8 @@ def test_several_run_ids_is_a_warning_and_topics_are_checked_per_run(tmp_path):
     validation = validate_runs([path], REQUESTS)
     assert messages(validation.problems) == [
         f"{path}:4: run_id: warning: run id 'r2' differs from 'r1' (line 1); a run file normally holds one run",
-        f"{REQUESTS}:2: request_id: run 'r2' in {path} has no report for request '102'",
-        f"{REQUESTS}:3: request_id: run 'r2' in {path} has no report for request '103'",
+        f"{path}: run 'r2' has no report for request '102' ({REQUESTS}:2)",
+        f"{path}: run 'r2' has no report for request '103' ({REQUESTS}:3)",
     ]
 
 
@@ -308,10 +317,11 @@ def test_problems_are_sorted_by_file_then_line(tmp_path):
     b = write_run(tmp_path, *complete(neuclir("101", [("A.", ["d1"])]), neuclir("101", [(" ", ["d1"])])), name="b.jsonl")
     a = write_run(tmp_path, neuclir("999", [("", [])]), *complete(), name="a.jsonl")
     validation = validate_runs([b, a], REQUESTS)
+    # b.jsonl:1 is the duplicate-run-id error (both files use run id r1).
     assert [(Path(p.path).name, p.line) for p in validation.problems] == [
-        ("a.jsonl", 1), ("a.jsonl", 1), ("b.jsonl", 2), ("b.jsonl", 2)
+        ("a.jsonl", 1), ("a.jsonl", 1), ("b.jsonl", 1), ("b.jsonl", 2), ("b.jsonl", 2)
     ]
-    assert validation.summary() == "4 errors, 0 warnings, 8 reports checked in 2 run files"
+    assert validation.summary() == "5 errors, 0 warnings, 8 reports checked in 2 run files"
 
 
 def test_malformed_line_stops_the_file_but_keeps_earlier_problems(tmp_path):
@@ -321,7 +331,7 @@ def test_malformed_line_stops_the_file_but_keeps_earlier_problems(tmp_path):
     assert messages(validation.problems) == [
         f"{path}:1: request_id: request id '999' is not in the requests file",
         f"{path}:2: the JSON object starting here does not end on this line: the file looks pretty-printed; "
-        "JSON Lines needs exactly one object per line",
+        "JSON Lines needs exactly one object per line; read it anyway with --lenient",
     ]  # no missing-topic errors: the file was not read to the end
     assert validation.unreadable == [str(path)] and validation.exit_code == 2
 

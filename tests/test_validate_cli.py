@@ -47,7 +47,7 @@ def test_warnings_alone_still_exit_0(tmp_path):
     result = validate(str(path), "--requests", REQUESTS, "--warn", "missing-topic")
     assert result.exit_code == 0
     assert result.stdout.splitlines() == [
-        f"{REQUESTS}:3: request_id: warning: run 'r1' in {path} has no report for request '103'",
+        f"{path}: warning: run 'r1' has no report for request '103' ({REQUESTS}:3)",
         "0 errors, 1 warning, 2 reports checked in 1 run file",
     ]
 
@@ -61,7 +61,7 @@ def test_errors_exit_1_sorted_then_summary(tmp_path):
         f"{path}:2: sentences: report is 201 characters long, over the limit of 200 characters (request '101'; "
         "counted as the sum of the NFKC-normalized sentences' lengths)",
         f"{path}:3: request_id: second report for request '102' in run 'r1' (first on line 1)",
-        f"{REQUESTS}:3: request_id: run 'r1' in {path} has no report for request '103'",
+        f"{path}: run 'r1' has no report for request '103' ({REQUESTS}:3)",
         "3 errors, 0 warnings, 3 reports checked in 1 run file",
     ]
 
@@ -91,9 +91,9 @@ def test_options_reach_the_checks(tmp_path):
     [
         (json.dumps({"run_id": "r1", "request_id": "101", "sentences": []}, indent=2), 1,
          "the JSON object starting here does not end on this line: the file looks pretty-printed; "
-         "JSON Lines needs exactly one object per line"),
+         "JSON Lines needs exactly one object per line; read it anyway with --lenient"),
         (CLEAN[0] + "\n" + CLEAN[1] + CLEAN[2] + "\n", 2,
-         "several JSON objects on one line (concatenated without newlines); JSON Lines needs one object per line"),
+         "several JSON objects on one line (concatenated without newlines); JSON Lines needs one object per line; read it anyway with --lenient"),
         (b"\xef\xbb\xbf" + CLEAN[0].encode() + b"\n", 1,
          "file starts with a UTF-8 byte-order mark (BOM); JSON Lines must not have one: save the file as UTF-8 without BOM"),
         (CLEAN[0].encode() + b"\n" + CLEAN[1].encode().replace(b"Runoff", b"Runoff \xe9") + b"\n",

@@ -22,6 +22,15 @@ from ._common import format_option
               help="Topics of the qrels a run lacks: score 0 (trec_eval -c) or leave them out (trec_eval default).")
 @click.option("--on-duplicate", type=click.Choice(["error", "max", "last"]), default="error", show_default=True,
               help="Duplicate (topic, document) lines in the qrels.")
+@click.option("--engine", type=click.Choice(["ir_measures", "ranx"]), default="ir_measures", show_default=True,
+              help="ir_measures: the C trec_eval (pytrec_eval) and ndeval (pyndeval), fast; ranx: slower to start "
+              "(numba), adds dcg and rbp.")
+@click.option("--diversity", is_flag=True,
+              help="The qrels are diversity qrels (topic subtopic doc grade, TREC Web Track): alpha-nDCG@k, ERR-IA@k "
+              "and nERR-IA@k read the subtopics; the other measures read each document's highest grade.")
+@click.option("--trec-eval", "trec_eval_text", is_flag=True,
+              help="Print trec_eval -q text (measure, topic, value to 4 decimals; trec_eval's measure names) "
+              "instead of the score table.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write the score table (TSV: run_id request_id metric value) here instead of stdout.")
 @format_option
@@ -33,16 +42,21 @@ def command(
     measures: tuple[str, ...],
     missing: str,
     on_duplicate: str,
+    engine: str,
+    diversity: bool,
+    trec_eval_text: bool,
     output: str | None,
     format_name: str | None,
 ) -> None:
-    """Retrieval measures (via ranx) for ranked runs, or for the documents a report cites taken as a
+    """Retrieval measures (trec_eval's, via ir_measures) for ranked runs, or for the documents a report cites taken as a
     ranked list in order of first citation.
 
     Follows trec_eval: a run's documents are ranked by score descending, then document id descending
     (the rank column is ignored); topics of the qrels missing from a run score 0 (like trec_eval -c);
     topics not in the qrels are ignored. The output is our long score table, per topic plus an `all`
-    row (the mean), so `argue-eval compare` can test differences.
+    row (the mean), so `argue-eval compare` can test differences. Measures: ndcg, map, P, recall,
+    recip_rank, Rprec, bpref, infAP, success, f1, hits, judged@k, ERR@k; with --diversity alpha-nDCG@k,
+    ERR-IA@k, nERR-IA@k.
 
     \b
     Example on the sample track:
@@ -53,10 +67,11 @@ def command(
       bm25    s01         recall@20  1.0
       ...
       argue-eval retrieval --qrels qrels/sample/qrels.trec runs/sample/*.jsonl -m "ndcg@10 P@5" -o cited.tsv
+      argue-eval retrieval --qrels web.div.qrels --diversity run.trec -m "alpha-nDCG@20 ERR-IA@20" --trec-eval
     """
     from ..errors import ArgueError
     from ..formats.scores import write_scores_tsv
-    from ..retrieval import evaluate, load_runs, parse_measures
+    from ..retrieval import collapse_subtopics, evaluate, load_runs, parse_measures, read_subtopic_qrels, trec_eval_lines
 
     paths = list(run_files) + list(more_runs)
     if not paths:
@@ -64,7 +79,13 @@ def command(
     if (qrels is None) == (nuggets is None):
         raise ArgueError("give exactly one of --qrels and --nuggets")
     parsed = parse_measures(list(measures))
-    if qrels:
+    subtopics = None
+    if diversity and not qrels:
+        raise ArgueError("--diversity needs --qrels (diversity qrels: topic subtopic doc grade)")
+    if qrels and diversity:
+        subtopics = read_subtopic_qrels(qrels)
+        judgments = collapse_subtopics(subtopics)
+    elif qrels:
         from ..organizer.qrels import read_qrels
 
         judgments = read_qrels(qrels, on_duplicate)  # type: ignore[arg-type]
@@ -73,8 +94,18 @@ def command(
         from ..organizer.qrels import qrels_from_nuggets
 
         judgments = qrels_from_nuggets(read_nuggets(nuggets))  # type: ignore[arg-type]
-    rows = evaluate(judgments, load_runs(paths, format_name), parsed, missing)  # type: ignore[arg-type]
-    if output:
+    rows = evaluate(judgments, load_runs(paths, format_name), parsed, missing, engine, subtopics)  # type: ignore[arg-type]
+    if trec_eval_text:
+        from ..jsonio import atomic_writer
+
+        text = "\n".join(trec_eval_lines(rows, parsed)) + "\n"
+        if output:
+            with atomic_writer(output) as handle:
+                handle.write(text)
+            click.echo(f"wrote {len(rows)} scores (trec_eval -q text) -> {output}", err=True)
+        else:
+            click.echo(text, nl=False)
+    elif output:
         write_scores_tsv(rows, output)
         click.echo(f"wrote {len(rows)} scores -> {output}", err=True)
     else:

@@ -88,7 +88,7 @@ def detect(path: str | PathLike[str], kind: Kind | None = None) -> FormatSpec:
                 f"cannot recognize the file as {expected} ({names}); it looks like a {other.kind} file "
                 f"({other.name} format)",
             )
-    if not probe.is_dir and probe.first_object is None and (probe.first_line or "").lstrip().startswith("{"):
+    if not probe.is_dir and probe.first_object is None and (probe.first_line or "").lstrip().startswith(("{", "[")):
         # Looks like JSON but the first line is not one object (pretty-printed, glued, truncated, bad UTF-8):
         # the JSONL reader's diagnosis names the actual fault, which helps more than "cannot recognize".
         from ..jsonio import iter_jsonl

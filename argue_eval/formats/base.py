@@ -15,7 +15,8 @@ from typing import Any, Literal
 
 import orjson
 
-from ..jsonio import BOM, iter_lines, open_binary, read_capped
+from ..errors import InputError
+from ..jsonio import BOM, is_lenient, iter_lines, lenient_objects, open_binary, read_capped
 
 Kind = Literal["requests", "nuggets", "runs", "ranked", "qrels", "judgments"]
 KINDS: tuple[str, ...] = ("requests", "nuggets", "runs", "ranked", "qrels", "judgments")
@@ -52,13 +53,22 @@ class Probe:
     def first_object(self) -> dict[str, Any] | None:
         """The first line parsed as a JSON object, or ``None`` when it is not one (TSV, pretty-printed JSON)."""
         line = self.first_line
-        if line is None or not line.lstrip().startswith("{"):
+        if line is None or not line.lstrip().startswith(("{", "[")):
             return None
         try:
             value = orjson.loads(line)
         except orjson.JSONDecodeError:
-            return None
-        return value if isinstance(value, dict) else None
+            value = None
+        if isinstance(value, dict):
+            return value
+        if is_lenient() and self.path.stat().st_size <= 64 * 1024 * 1024:
+            # --lenient: the first record of a pretty-printed, concatenated or array file decides the format.
+            try:
+                objects, _ = lenient_objects(self.path)
+            except InputError:
+                return None
+            return objects[0][1] if objects else None
+        return None
 
     @cached_property
     def whole_json(self) -> Any:

@@ -351,6 +351,26 @@ def read_v3(path: Path) -> Iterator[TopicNuggets]:
         yield _parse_v3(obj, Fields(str(file), None))  # type: ignore[misc]
 
 
+def read_lancer(path: Path) -> Iterator[TopicNuggets]:
+    """LANCER-style sub-question files: one JSON object ``{topic_id: [question, ...]}`` (pretty-printed or on one
+    line). Questions come without answers: usable as aspects, or as nugget questions for assessors to answer
+    (``assess export``); ARGUE drops unanswered nuggets unless told otherwise (``--unbound-questions``).
+    Topics in file order; a repeated question in a topic is kept once."""
+    name = str(path)
+    obj = read_json(path)
+    if type(obj) is not dict:
+        raise InputError(name, None, None, f"expected one JSON object {{topic_id: [question, ...]}}, found {type_name(obj)}")
+    for topic_id, questions in obj.items():
+        f = Fields(name, None)
+        if not str(topic_id).strip():
+            f.error(repr(topic_id), "expected a topic id, found an empty key")
+        texts = f.str_list(questions, str(topic_id), "question strings")
+        merger = _Merger(str(topic_id))
+        for text in texts:
+            merger.nugget(text, None, None, "OR", extra={"lancer": True})
+        yield TopicNuggets(str(topic_id), merger.nuggets(), {}, Location(name, None))
+
+
 # --------------------------------------------------------------------------------------------------
 # writers
 # --------------------------------------------------------------------------------------------------
@@ -537,6 +557,20 @@ def _sniff_ragtime_bank(probe: Probe) -> bool:
     return type(obj.get("nugget_bank")) is list
 
 
+def _question_lists(obj: Any) -> bool:
+    return (type(obj) is dict and bool(obj)
+            and all(type(v) is list and v and all(type(q) is str for q in v) for v in list(obj.values())[:20]))
+
+
+def _sniff_lancer(probe: Probe) -> bool:
+    if probe.is_dir:
+        return False
+    if probe.first_object is not None:
+        return _question_lists(probe.first_object)
+    line = probe.first_line
+    return line is not None and line.lstrip().startswith("{") and _question_lists(probe.whole_json)
+
+
 def _sniff_nuggetizer(probe: Probe) -> bool:
     obj = _first(probe)
     if "qid" not in obj or type(obj.get("nuggets")) is not list:
@@ -571,6 +605,10 @@ FORMATS: list[FormatSpec] = [
         "ragtime-bank", "nuggets",
         "RAGTIME nugget bank {metadata: {topic_id}, nugget_bank: [{question, aggregator_type, answers}]}",
         _sniff_ragtime_bank, jsonl_reader(_parse_ragtime_bank, "ragtime-bank"), None, priority=10, aliases=("ragtime",),
+    ),
+    FormatSpec(
+        "lancer", "nuggets", "LANCER sub-questions {topic_id: [question, ...]} (questions without answers)",
+        _sniff_lancer, read_lancer, None, priority=2,
     ),
     FormatSpec(
         "nuggetizer", "nuggets",

@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, Problem
-from ..jsonio import BOM, iter_lines, open_binary, write_jsonl
+from ..jsonio import BOM, iter_lines, open_binary, read_capped, write_jsonl
 from ..model import LENGTH_UNITS, Location, Request
 from ._fields import Fields, jsonl_reader, parse_object, type_name, unknown
 from .base import FormatSpec, Probe
 
 __all__ = ["FORMATS", "REQUEST_FORMATS", "parse_request", "request_to_argue"]
 
-REQUEST_FORMATS: tuple[str, ...] = ("argue", "neuclir24", "ragtime26", "rag24", "rag25")
+REQUEST_FORMATS: tuple[str, ...] = ("argue", "neuclir24", "ragtime26", "rag24", "rag25", "report-gen-eval", "crux", "web-xml")
 
 _ARGUE_KEYS = frozenset(
     {"request_id", "title", "background", "problem_statement", "limit", "limit_unit", "collection_ids", "language", "aspects"}
@@ -90,7 +90,28 @@ def _parse_rag25(obj: dict[str, Any], f: Fields) -> Request | None:
     return Request(request_id, title=narrative, problem_statement=narrative, extra=extra, source=Location(f.path, f.line))
 
 
+def _plain_request(id_key: str) -> Callable[[dict[str, Any], Fields], Request | None]:
+    """report_gen_eval's ``{request_id, request}`` (the id a JSON number) and CRUX's ``{id, request}``: the
+    request text is the whole request, so it is the problem statement (and there is no title)."""
+
+    def parse(obj: dict[str, Any], f: Fields) -> Request | None:
+        value = obj.get(id_key)
+        if type(value) is int:  # report_gen_eval writes ids as numbers; ids are strings here
+            request_id: str | None = str(value)
+        else:
+            request_id = f.ident(obj, id_key)
+        text = f.text(obj, "request", required=True)
+        extra = unknown(obj, frozenset({id_key, "request"}))
+        if request_id is None:
+            return None
+        return Request(request_id, problem_statement=text, extra=extra, source=Location(f.path, f.line))
+
+    return parse
+
+
 _PARSERS: dict[str, Callable[[dict[str, Any], Fields], Request | None]] = {
+    "report-gen-eval": _plain_request("request_id"),
+    "crux": _plain_request("id"),
     "argue": _parse_argue,
     "neuclir24": _parse_argue,
     "ragtime26": _parse_ragtime26,
@@ -126,6 +147,41 @@ def read_rag24(path: Path) -> Iterator[Request]:
             if not topic_id:
                 raise InputError(name, lineno, "topic_id", "expected a topic id before the tab, found nothing")
             yield Request(topic_id, title=query, problem_statement=query, source=Location(name, lineno))
+
+
+def read_web_xml(path: Path) -> Iterator[Request]:
+    """TREC Web Track topics (2009-2014): ``<topic number type><query/><description/><subtopic number type/>...``.
+
+    The query is the title, the description the problem statement, and each subtopic's text an aspect (ICAT
+    scores coverage of aspects); topic and subtopic types are kept in ``extra``. The standard library's
+    expat parser resolves no external entities and refuses entity expansion bombs.
+    """
+    import xml.etree.ElementTree as ET
+
+    name = str(path)
+    with open_binary(path) as handle:
+        data = read_capped(handle, path)
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError as error:
+        line = error.position[0] if error.position else None
+        raise InputError(name, line, None, f"invalid XML: {error}") from None
+    topics = [root] if root.tag == "topic" else root.iter("topic")
+    for index, topic in enumerate(topics):
+        number = (topic.get("number") or "").strip()
+        if not number:
+            raise InputError(name, None, f"topic[{index}]", "missing the number attribute (the topic id)")
+        query = " ".join((topic.findtext("query") or "").split())
+        description = " ".join((topic.findtext("description") or "").split())
+        subtopics = [(sub.get("number") or "", sub.get("type") or "", " ".join((sub.text or "").split()))
+                     for sub in topic.findall("subtopic")]
+        extra: dict[str, Any] = {}
+        if topic.get("type"):
+            extra["type"] = topic.get("type")
+        if subtopics:
+            extra["subtopics"] = [{"number": n, "type": t} for n, t, _ in subtopics]
+        yield Request(number, title=query, problem_statement=description or query,
+                      aspects=tuple(text for _, _, text in subtopics), extra=extra, source=Location(name, None))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -190,6 +246,23 @@ def _sniff_rag25(probe: Probe) -> bool:
     )
 
 
+def _sniff_plain_request(id_key: str) -> Callable[[Probe], bool]:
+    def sniff(probe: Probe) -> bool:
+        obj = probe.first_object or {}
+        return id_key in obj and type(obj.get("request")) is str and not any(key in obj for key in _NOT_REQUESTS)
+
+    return sniff
+
+
+def _sniff_web_xml(probe: Probe) -> bool:
+    line = (probe.first_line or "").lstrip()
+    if not line.startswith("<"):
+        return False
+    with open_binary(probe.path) as handle:
+        head = handle.read(4096)
+    return b"<topic" in head and b"<query" in head or line.startswith(("<webtrack", "<topic"))
+
+
 def _sniff_rag24(probe: Probe) -> bool:
     line = probe.first_line
     if line is None or line.lstrip().startswith(("{", "[")):
@@ -216,6 +289,18 @@ FORMATS: list[FormatSpec] = [
         _sniff_ragtime26, jsonl_reader(_parse_ragtime26, "ragtime26"), None, priority=10,
     ),
     FormatSpec("rag24", "requests", "TREC RAG 2024 topics, TSV 'topic_id<TAB>query'", _sniff_rag24, read_rag24, None, priority=0),
+    FormatSpec(
+        "report-gen-eval", "requests", "report_gen_eval requests {request_id (a number), request} (the request text)",
+        _sniff_plain_request("request_id"), jsonl_reader(_plain_request("request_id"), "report-gen-eval"), None, priority=8,
+    ),
+    FormatSpec(
+        "web-xml", "requests", "TREC Web Track XML topics <topic number><query><description><subtopic> (subtopics -> aspects)",
+        _sniff_web_xml, read_web_xml, None, priority=3,
+    ),
+    FormatSpec(
+        "crux", "requests", "CRUX requests {id, request} (e.g. CRUX-MDS DUC'04)",
+        _sniff_plain_request("id"), jsonl_reader(_plain_request("id"), "crux"), None, priority=8,
+    ),
     FormatSpec(
         "rag25", "requests", "TREC RAG 2025 narratives {id, title} (the title is the narrative)",
         _sniff_rag25, jsonl_reader(_parse_rag25, "rag25"), None, priority=5,

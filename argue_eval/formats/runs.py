@@ -12,6 +12,7 @@ absent from the collection) belong to ``argue_eval.validate``; this module only 
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -123,7 +124,87 @@ def _parse_rag25(obj: dict[str, Any], f: Fields) -> Report | None:
     return Report(run_id, request_id, sentences, references, (), metadata, Location(f.path, f.line))
 
 
+def _parse_neuclir24_gold(obj: dict[str, Any], f: Fields) -> Report | None:
+    """The NeuCLIR 2024 evaluation data's gold report, ``{request_id, collection_ids, report: [[sentence,
+    [doc_id...]]...], questions}``, read as a run (run id ``run_id`` if present, else ``gold``) so organizers
+    can score their own reference reports. The questions are the nugget bank's (``--kind nuggets``)."""
+    request_id = f.ident(obj, "request_id")
+    run_id = f.ident(obj, "run_id") if "run_id" in obj else "gold"
+    collection_ids = f.collection_list(obj.get("collection_ids"), "collection_ids")
+    sentences: list[Sentence] = []
+    items = f.required_array(obj, "report", "an array of [sentence, [doc_id, ...]] pairs") or ()
+    for index, item in enumerate(items):
+        where = f"report[{index}]"
+        if type(item) is not list or len(item) != 2:
+            f.error(where, f"expected a [sentence, [doc_id, ...]] pair, found {type_name(item)}")
+            continue
+        text, docs = item
+        if type(text) is not str:
+            f.error(f"{where}[0]", f"expected the sentence text, found {type_name(text)}")
+            continue
+        citations = f.id_list(docs, f"{where}[1]") if docs is not None else ()
+        sentences.append(Sentence(text, tuple(citations or ())))
+    metadata = unknown(obj, frozenset({"request_id", "run_id", "collection_ids", "report", "questions"}))
+    if request_id is None or run_id is None:
+        return None
+    return Report(run_id, request_id, sentences, None, collection_ids, metadata, Location(f.path, f.line))
+
+
+_ANSWER_IDS = ("request_id", "topic_id", "query_id", "qid", "id")
+_MARKERS = re.compile(r"\s*\[(\d+(?:\s*,\s*\d+)*)\]")
+
+
+def _parse_answer_text(obj: dict[str, Any], f: Fields) -> Report | None:
+    """A single answer string with the documents it drew on, ``{id, answer, context_doc_ids[, run_id]}``:
+    split into sentences by pysbd (a rule-based segmenter that knows abbreviations, numbers and quotes),
+    each ``[n]`` / ``[n, m]`` marker citing ``context_doc_ids[n-1]`` (1-based) and removed from the text.
+    The context documents are the report's references. Run id: ``run_id``, else the file name."""
+    key = next((k for k in _ANSWER_IDS if k in obj), "request_id")
+    request_id = f.ident(obj, key)
+    run_id = f.ident(obj, "run_id") if "run_id" in obj else Path(f.path).name.split(".")[0]
+    text = f.text(obj, "answer", required=True)
+    context = f.id_list(obj.get("context_doc_ids"), "context_doc_ids") or ()
+    sentences: list[Sentence] = []
+    for piece in segment_sentences(text):
+        cited: list[str] = []
+        for match in _MARKERS.finditer(piece):
+            for number in match.group(1).split(","):
+                n = int(number)
+                if 1 <= n <= len(context):
+                    cited.append(context[n - 1])
+                else:
+                    f.error("answer", f"citation marker [{n}] is out of range: context_doc_ids has {len(context)} "
+                            f"entries (markers count from 1)")
+        clean = " ".join(_MARKERS.sub("", piece).split())
+        clean = re.sub(r"\s+([.,;:!?])", r"\1", clean)
+        if clean:
+            sentences.append(Sentence(clean, tuple(cited)))
+    metadata = unknown(obj, frozenset({key, "run_id", "answer", "context_doc_ids"}))
+    if request_id is None or run_id is None:
+        return None
+    return Report(run_id, request_id, sentences, tuple(context), (), metadata, Location(f.path, f.line))
+
+
+def segment_sentences(text: str) -> list[str]:
+    """Sentences of an English text by pysbd (``clean=False``: the text is kept as written)."""
+    import pysbd
+
+    return [piece for piece in _segmenter(pysbd).segment(text) if piece.strip()]
+
+
+_SEGMENTER: Any = None
+
+
+def _segmenter(pysbd: Any) -> Any:
+    global _SEGMENTER
+    if _SEGMENTER is None:
+        _SEGMENTER = pysbd.Segmenter(language="en", clean=False)
+    return _SEGMENTER
+
+
 _PARSERS: dict[str, Callable[[dict[str, Any], Fields], Report | None]] = {
+    "neuclir24-gold": _parse_neuclir24_gold,
+    "answer-text": _parse_answer_text,
     "argue": _parse_sentences_family,
     "neuclir24": _parse_sentences_family,
     "ragtime": _parse_ragtime,
@@ -500,12 +581,33 @@ def _sniff_rag24(probe: Probe) -> bool:
     return type(obj.get("answer")) is list and "topic_id" in obj and type(obj.get("metadata")) is not dict
 
 
+def _sniff_neuclir24_gold(probe: Probe) -> bool:
+    obj = _first(probe)
+    report = obj.get("report")
+    return "request_id" in obj and type(report) is list and (not report or type(report[0]) is list) and "sentences" not in obj
+
+
+def _sniff_answer_text(probe: Probe) -> bool:
+    obj = _first(probe)
+    return type(obj.get("answer")) is str and type(obj.get("context_doc_ids")) is list
+
+
 def _sniff_rag25(probe: Probe) -> bool:
     obj = _first(probe)
     return type(obj.get("answer")) is list and type(obj.get("metadata")) is dict
 
 
 FORMATS: list[FormatSpec] = [
+    FormatSpec(
+        "neuclir24-gold", "runs",
+        "NeuCLIR 2024 evaluation data's gold report {request_id, report: [[sentence, [doc_id]]]} read as a run",
+        _sniff_neuclir24_gold, jsonl_reader(_parse_neuclir24_gold, "neuclir24-gold"), None, priority=1,
+    ),
+    FormatSpec(
+        "answer-text", "runs",
+        "one answer string per topic {id, answer, context_doc_ids}: sentences split by pysbd, [n] markers cite",
+        _sniff_answer_text, jsonl_reader(_parse_answer_text, "answer-text"), None, priority=5,
+    ),
     FormatSpec(
         "argue", "runs",
         "argue-eval canonical runs: NeuCLIR 2024 shape plus references, metadata and citation_scores (JSONL)",

@@ -130,7 +130,52 @@ def rankings_from_ranked(path: str | PathLike[str], repeats: Repeats = "first") 
     refuse the file; a pool only needs to know the document was retrieved) and is an error with
     ``repeats="error"`` (what retrieval measures need).
     """
+    if _small_plain_file(path):
+        return _rankings_line_by_line(path, repeats)
     return order_ranked_files([path], repeats=repeats).rankings()
+
+
+SMALL_RUN_BYTES = 1 << 20
+"""Below this size a ranked run is read line by line in Python: importing pandas (for the vectorized reader)
+costs more than the whole file, and a one-file ``retrieval`` call should start as fast as trec_eval's."""
+
+
+def _small_plain_file(path: str | PathLike[str]) -> bool:
+    import os
+
+    try:
+        return not str(path).endswith(".gz") and os.path.getsize(path) < SMALL_RUN_BYTES
+    except OSError:
+        return False  # the regular reader names the problem
+
+
+def _rankings_line_by_line(path: str | PathLike[str], repeats: Repeats) -> list[Rankings]:
+    """What ``order_ranked_files([path], repeats=repeats).rankings()`` returns, without numpy or pandas:
+    runs by tag (sorted), topics in code-point order, documents in trec_eval order."""
+    from ..formats.ranked import read_trec_run, trec_order
+
+    grouped: dict[str, dict[str, list[tuple[str, float]]]] = {}
+    for row in read_trec_run(Path(path)):
+        grouped.setdefault(row.run_id, {}).setdefault(row.query_id, []).append((row.doc_id, row.score))
+    result = []
+    for tag in sorted(grouped):
+        topics: dict[str, list[str]] = {}
+        for topic in sorted(grouped[tag]):
+            docs = [doc for doc, _ in trec_order(grouped[tag][topic])]
+            unique = list(dict.fromkeys(docs))
+            if len(unique) != len(docs):
+                if repeats == "error":
+                    seen: set[str] = set()
+                    twice = next(doc for doc in docs if doc in seen or seen.add(doc))
+                    raise InputError(
+                        path, None, None,
+                        f"run {tag!r}, topic {topic!r}: document {twice!r} is ranked twice (trec_eval refuses duplicate "
+                        "documents; keep one line per document)",
+                    )
+                docs = unique
+            topics[topic] = docs
+        result.append(Rankings(tag, topics, str(path)))
+    return result
 
 
 def rankings_from_reports(path: str | PathLike[str], format: str | None = None) -> list[Rankings]:
