@@ -5,7 +5,7 @@ shared deployment, so the judge must bound its concurrency, keep to a requests-p
 tokens-per-minute budget, honour ``Retry-After`` on 429, back off with jitter on timeouts, dropped
 connections and 5xx, and *count* every call, retry, token and failure for the run manifest. This module
 does that with one plain POST per call on ``aiohttp``: measured in bench/bench_llm.py, ``httpx`` (which
-the ``openai`` client uses) reached about a twentieth of the ideal rate at 64 concurrent calls, its
+the ``openai`` client uses) reached about a thirtieth of the ideal rate at 64 concurrent calls, its
 connection pool being the limit, where a plain asyncio client reached half of it on the same busy machine.
 
 The API key is held in a private attribute and sent only in the ``Authorization`` header: it is never
