@@ -44,6 +44,7 @@ CHECKS: dict[str, tuple[Severity, str]] = {
     "several-run-ids": ("warning", "one file holds reports of more than one run id"),
     "duplicate-request": ("warning", "the requests file repeats a request id (the first is used)"),
     "duplicate-run-id": ("error", "two run files use the same run id (each run must have its own)"),
+    "official-schema": ("error", "a RAGTIME/TREC RAG field the track's own validator requires is missing or not a string"),
 }
 """Check name -> (default severity, what it catches). Schema problems come from the format parser."""
 
@@ -312,6 +313,8 @@ class _Checker:
                 complete = False
                 break
             self.reports += 1
+            if spec.name == "ragtime":
+                self._official_ragtime_schema(obj, shown, lineno)
             report = parse_report(obj, spec.name, shown, lineno, self.problems)
             if report is None:
                 continue
@@ -403,6 +406,30 @@ class _Checker:
             assert self.store is not None
             present = self._present[doc_id] = doc_id in self.store
         return present
+
+    def _official_ragtime_schema(self, obj: dict, path: str, line: int) -> None:
+        """What the RAGTIME / TREC RAG validators require beyond what we need to read the run: string
+        ``metadata.team_id``, ``metadata.run_id`` and ``metadata.topic_id``, a ``references`` list, and every
+        response with a ``citations`` field (our reader tolerates their absence; a missing ``text`` is already
+        a schema error of the reader)."""
+        meta = obj.get("metadata")
+        if isinstance(meta, dict):
+            for key in ("team_id", "run_id", "topic_id"):
+                if key not in meta:
+                    self.add("official-schema", path, line, f"metadata.{key}", f"missing required field {key!r} (a string)")
+                elif type(meta[key]) is not str:
+                    self.add("official-schema", path, line, f"metadata.{key}",
+                             f"expected a string, found {type(meta[key]).__name__} (the track's validator requires strings)")
+        if "references" not in obj:
+            self.add("official-schema", path, line, "references", "missing required field 'references' (a list of document ids)")
+        responses = obj.get("responses")
+        if isinstance(responses, list):
+            for index, response in enumerate(responses):
+                if not isinstance(response, dict):
+                    continue
+                if "citations" not in response:
+                    self.add("official-schema", path, line, f"responses[{index}].citations",
+                             "missing required field 'citations' (a list, possibly empty)")
 
     def _missing_topics(self, path: str, seen: dict[tuple[str, str], int], run_ids: dict[str, int]) -> None:
         """A report absent from the run is the run's fault, so the problem is located at the run file (it has no

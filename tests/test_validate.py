@@ -340,3 +340,28 @@ def test_every_check_has_a_valid_default_severity():
     assert CHECKS and all(severity in ("error", "warning") for severity, _ in CHECKS.values())
     with pytest.raises(ValueError, match="unknown check"):
         ValidateOptions(severity={"no-such-check": "warning"})
+
+
+@pytest.mark.parametrize(
+    ("strip", "expected"),
+    [
+        (lambda o: o["metadata"].pop("team_id"), "metadata.team_id: missing required field 'team_id' (a string)"),
+        (lambda o: o["metadata"].pop("run_id"), "metadata.run_id: missing required field 'run_id' (a string)"),
+        (lambda o: o["metadata"].update(team_id=7), "metadata.team_id: expected a string, found int (the track's validator requires strings)"),
+        (lambda o: o.pop("references"), "references: missing required field 'references' (a list of document ids)"),
+        (lambda o: o["responses"][0].pop("citations"), "responses[0].citations: missing required field 'citations' (a list, possibly empty)"),
+    ],
+)
+def test_ragtime_runs_stripped_of_required_fields_are_errors(tmp_path, strip, expected):
+    """The RAGTIME / TREC RAG validators refuse these files; so do we (our reader alone would tolerate them)."""
+    line = ragtime("101", [("A.", ["d1"])], ["d1"])
+    strip(line)
+    path = write_run(tmp_path, line)
+    problems = [p for p in validate_run(path, None)]
+    assert f"{path}:1: {expected}" in messages(problems)
+    assert all(p.severity == "error" for p in problems if p.field and expected.startswith(p.field))
+
+
+def test_a_complete_ragtime_run_has_no_official_schema_problem(tmp_path):
+    path = write_run(tmp_path, ragtime("101", [("A.", ["d1"])], ["d1"]))
+    assert messages(validate_run(path, None)) == []

@@ -69,7 +69,7 @@ def test_errors_exit_1_sorted_then_summary(tmp_path):
 def test_options_reach_the_checks(tmp_path):
     collection = tmp_path / "collection.jsonl"
     shutil.copy(FIXTURES / "collection.jsonl", collection)
-    ragtime = json.dumps({"metadata": {"run_id": "rt", "topic_id": "101"}, "references": ["d1", "d4"],
+    ragtime = json.dumps({"metadata": {"team_id": "t", "run_id": "rt", "topic_id": "101"}, "references": ["d1", "d4"],
                           "responses": [{"text": "One two three.", "citations": {"d1": 2.0, "d4": 0.5}}]})
     path = write(tmp_path, ragtime + "\n")
     result = validate(str(path), "--collection", str(collection), "--limit", "2", "--unit", "words",
@@ -119,7 +119,7 @@ def test_malformed_json_lines_exit_2_with_a_located_message(tmp_path, data, line
          "missing required field 'request_id' (expected a string id)"),
         ({"run_id": "r1", "request_id": "101", "sentences": "abc"}, "sentences",
          "expected an array of sentence objects {text, citations}, found a string ('abc')"),
-        ({"metadata": {"run_id": "r1", "topic_id": "101"}, "responses": {"text": "a"}}, "responses",
+        ({"metadata": {"team_id": "t", "run_id": "r1", "topic_id": "101"}, "references": [], "responses": {"text": "a"}}, "responses",
          "expected an array of sentence objects {text, citations}, found an object"),
     ],
     ids=["missing-request-id", "sentences-not-a-list", "ragtime-responses-not-a-list"],
