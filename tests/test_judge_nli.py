@@ -134,8 +134,16 @@ def test_a_missing_or_non_model_path_is_a_clear_error_and_nothing_is_downloaded(
     broken = tmp_path / "broken"
     broken.mkdir()
     (broken / "config.json").write_text('{"model_type": "bert", "id2label": {"0": "entailment", "1": "other"}}')
-    with pytest.raises(InputError, match="cannot load a sequence-classification model"):
-        judge(broken)  # a config but no weights or tokenizer
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is None or importlib.util.find_spec("transformers") is None:
+        from argue_eval.errors import MissingDependencyError
+
+        with pytest.raises(MissingDependencyError, match=r"argue-eval\[nli\]"):
+            judge(broken)  # a plain install: the missing extra is named, nothing is downloaded
+    else:
+        with pytest.raises(InputError, match="cannot load a sequence-classification model"):
+            judge(broken)  # a config but no weights or tokenizer
 
 
 def test_batch_sizes_give_the_same_probabilities(random_model):

