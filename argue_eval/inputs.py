@@ -19,7 +19,7 @@ from .argue.policies import Policies
 from .errors import InputError
 from .judges.base import JudgmentLookup
 from .judges.imported import FileSummary, ImportedJudgments
-from .model import Judgment, ScoreRecord, QrelsRow, Report, Request, TopicNuggets, natural_key
+from .model import Judgment, QrelsRow, Report, Request, ScoreRecord, TopicNuggets, natural_key
 
 if TYPE_CHECKING:
     from .stats.matrix import ScoreMatrix

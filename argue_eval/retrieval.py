@@ -36,7 +36,6 @@ The engines' libraries are imported only inside :func:`evaluate`, and no other c
 """
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass

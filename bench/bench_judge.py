@@ -79,8 +79,8 @@ def llm_calls(judgments) -> tuple[int, int]:
 def measure(runs: list[Path], nuggets: Path, collection: Path, requests: Path | None, workdir: Path) -> dict:
     from argue_eval.api import judge
     from argue_eval.argue.api import run_scoring
-    from argue_eval.inputs import load_inputs
     from argue_eval.argue.policies import Policies
+    from argue_eval.inputs import load_inputs
     from argue_eval.judges.runner import JudgedTable, LayeredLookup
 
     cache = workdir / "bench-cache.sqlite"

@@ -46,7 +46,14 @@ import numpy as np  # noqa: E402
 
 from argue_eval.judges.base import JudgeBackend, Question, Verdict, make_key, verdict_to_judgment  # noqa: E402
 from argue_eval.model import (  # noqa: E402
-    JUDGMENT_KINDS, Document, Judgment, Nugget, Report, Request, TopicNuggets, normalize_text,
+    JUDGMENT_KINDS,
+    Document,
+    Judgment,
+    Nugget,
+    Report,
+    Request,
+    TopicNuggets,
+    normalize_text,
 )
 
 DEV = Path(os.environ.get("ARGUE_EVAL_JUDGE_DEV", REPO.parent.parent / "shared" / "judge-dev"))
@@ -118,12 +125,13 @@ def build_questions(reports: Iterable[Report], topics: dict[str, TopicNuggets], 
 
             def add(kind: str, doc_id: str | None = None, nugget: Nugget | None = None, answer: str | None = None,
                     document: Document | None = None) -> None:
-                key = make_key(kind, rid, norm, doc_id, nugget.nugget_id if nugget else None, answer,
-                               report.run_id, index)
+                # called at once, in this iteration: the loop variables it reads are the current ones
+                key = make_key(kind, rid, norm, doc_id, nugget.nugget_id if nugget else None, answer,  # noqa: B023
+                               report.run_id, index)  # noqa: B023
                 if key not in seen:
-                    seen[key] = Question(key, sentence.text, request=request, nugget=nugget, answer=answer,
-                                         earlier_sentences=tuple(earlier), document=document,
-                                         cited_documents=cited)
+                    seen[key] = Question(key, sentence.text, request=request, nugget=nugget, answer=answer,  # noqa: B023
+                                         earlier_sentences=tuple(earlier), document=document,  # noqa: B023
+                                         cited_documents=cited)  # noqa: B023
 
             if sentence.citations:
                 for doc_id in dict.fromkeys(sentence.citations):

@@ -126,9 +126,9 @@ def job_read(out: Path) -> dict[str, float]:
 
 def job_score(out: Path) -> dict[str, float]:
     from argue_eval.argue.api import run_scoring
-    from argue_eval.inputs import load_inputs
     from argue_eval.argue.policies import Policies
     from argue_eval.formats.scores import write_scores_tsv
+    from argue_eval.inputs import load_inputs
 
     start = time.perf_counter()
     runs = tuple(str(p) for p in sorted((out / "runs").glob("*.jsonl")))

@@ -12,8 +12,9 @@ import json
 import socket
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 
 __all__ = ["MockChatServer", "deterministic_reply", "schema_keys"]
 
@@ -156,7 +157,7 @@ class MockChatServer:
         host, port = self._server.server_address[:2]
         return f"http://{host}:{port}/v1"
 
-    def __enter__(self) -> "MockChatServer":
+    def __enter__(self) -> MockChatServer:
         self._thread.start()
         return self
 

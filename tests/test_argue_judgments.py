@@ -10,8 +10,8 @@ from test_judgments_formats import AUTOARGUE, DOC3, bank
 
 from argue_eval import score
 from argue_eval.errors import InputError
-from argue_eval.judges.base import Question, make_key
 from argue_eval.inputs import add_judgment_file, check_topic_overlap
+from argue_eval.judges.base import Question, make_key
 from argue_eval.judges.imported import ImportedJudgments
 from argue_eval.model import Report, Sentence, normalize_text
 
@@ -97,9 +97,10 @@ def test_judgments_for_another_topic_set_are_reported(tmp_path):
 
 
 def test_partly_foreign_judgments_are_noted(tmp_path):
+    from test_argue_flowchart import load_nuggets, load_reports
+
     from argue_eval.argue.api import Evaluation, run_scoring
     from argue_eval.argue.policies import Policies
-    from test_argue_flowchart import load_nuggets, load_reports
 
     path = tmp_path / "mixed.jsonl"
     path.write_text((FIXTURES / "judgments.jsonl").read_text() + line().replace('"T2"', '"X9"') + "\n")

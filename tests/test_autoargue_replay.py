@@ -15,7 +15,7 @@ Auto-ARGUE, 19 topics with a report, a nugget directory of 22 topics, and Auto-A
 * answers are matched verbatim, odd whitespace included (``"Thailand "``, double spaces);
 * relevance from ``CITED_DOCUMENT_RELEVANCE`` (a lookup, evaluator ``"null"``) equals our default lookup;
 * topics of the nugget bank without a report are not scored (324, 361, 387): ``--missing-topics skip``.
-  Our default (DESIGN §4) scores them 0, which changes the ``all`` rows;
+  Our default (docs/scoring.md) scores them 0, which changes the ``all`` rows;
 * the score file holds 18 measures per topic and 26 ``all`` rows (``all`` first, floats such as ``263.0``):
   ``--table-format autoargue``. Our default table adds ``argue_precision``, ``outcome_*``,
   ``first_instance_sentences_missing_citation``, ``*_undefined``, ``topics`` and ``missing_topics``.
@@ -134,7 +134,7 @@ def test_autoargue_layout_reproduces_the_score_file_auto_argue_would_write(tmp_p
 
 
 def test_default_table_keeps_design_semantics_on_the_shared_rows(tmp_path):
-    """The default (DESIGN §4) differs from Auto-ARGUE only where the bank has a topic the run lacks, and in
+    """The default (docs/scoring.md) differs from Auto-ARGUE only where the bank has a topic the run lacks, and in
     the extra rows: per-topic values of the reported topics are the same."""
     default = read_table(run_score(tmp_path)[0])
     official = read_table(expected_autoargue_file())
@@ -168,8 +168,8 @@ def test_python_api_table_format():
 def test_autoargue_rows_reorders_per_run_and_drops_our_extra_rows():
     ours = [
         ("r1", "7", "sentences", 2), ("r1", "7", "outcome_3", 2), ("r1", "7", "argue_precision", 1.0),
-        *((("r1", "7", name, 0.5) for name in AUTOARGUE_TOPIC_MEASURES if name != "sentences")),
-        *((("r1", "all", name, 1) for name in AUTOARGUE_ALL_MEASURES)),
+        *(("r1", "7", name, 0.5) for name in AUTOARGUE_TOPIC_MEASURES if name != "sentences"),
+        *(("r1", "all", name, 1) for name in AUTOARGUE_ALL_MEASURES),
         ("r1", "all", "topics", 1), ("r1", "all", "f1_undefined", 0), ("r1", "all", "missing_topics", 0),
         ("r2", "all", "sentences", 0),
     ]

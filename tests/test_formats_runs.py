@@ -12,9 +12,8 @@ import pytest
 
 from argue_eval.errors import InputError, Problem
 from argue_eval.formats import read_reports, write
-from argue_eval.formats._fields import LossyWriteWarning
+from argue_eval.formats._fields import Fields, LossyWriteWarning
 from argue_eval.formats.runs import _fast_sentences, _parse_sentences_family, parse_report
-from argue_eval.formats._fields import Fields
 from argue_eval.model import Location, Report, Sentence
 
 F = Path(__file__).parent / "fixtures" / "formats"

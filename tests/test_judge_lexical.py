@@ -9,8 +9,8 @@ import pytest
 
 from argue_eval.judges.base import Question, make_key
 from argue_eval.judges.lexical import LexicalJudge
-from argue_eval.judges.registry import make_judge
 from argue_eval.judges.passages import split_passages
+from argue_eval.judges.registry import make_judge
 from argue_eval.judges.text import content, content_set, numbers, word_windows
 from argue_eval.model import Answer, Document, Nugget, Request, normalize_text
 

@@ -31,7 +31,7 @@ def sample(tmp_path_factory):
 def test_table_values_in_range_and_runs_separated(sample):
     out, _ = sample
     values = {(r.run_id, r.request_id, r.metric): r.value for r in read_scores(out)}
-    for (run, topic, metric), value in values.items():
+    for (_run, _topic, metric), value in values.items():
         if metric in ("longrecall", "answer_recall", "lcs_recall") or metric.endswith(("_micro", "_macro")):
             assert 0.0 <= value <= 1.0
     assert values[("careful", "all", "longrecall_macro")] > values[("misses-topics", "all", "longrecall_macro")] + 0.2

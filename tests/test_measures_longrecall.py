@@ -5,8 +5,17 @@ import numpy as np
 import pytest
 
 from argue_eval.measures import TopicCounts, family_rows
-from argue_eval.measures.longrecall import (Fact, Settings, TopicFacts, family, fuzzy_jaccard, lcs_ratio,
-                                            score_topics, substring_ratio, tokens)
+from argue_eval.measures.longrecall import (
+    Fact,
+    Settings,
+    TopicFacts,
+    family,
+    fuzzy_jaccard,
+    lcs_ratio,
+    score_topics,
+    substring_ratio,
+    tokens,
+)
 
 SENTENCES = [
     "The fire destroyed 157 houses in Mendocino County.",          # 0: lexical match of f1
@@ -48,7 +57,8 @@ def embedder(texts):
     return np.asarray(rows, dtype="float32")
 
 
-def run(checker, embed=embedder, sentences=SENTENCES, facts=(F1, F2, F3), settings=Settings()):
+def run(checker, embed=embedder, sentences=SENTENCES, facts=(F1, F2, F3), settings=None):
+    settings = settings if settings is not None else Settings()
     return score_topics([TopicFacts("r", "t", sentences, list(facts))], checker, settings, embed)[0]
 
 

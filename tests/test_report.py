@@ -13,7 +13,7 @@ from argue_eval.cli import cli
 from argue_eval.formats.details import read_details
 from argue_eval.formats.scores import read_scores
 from argue_eval.model import Judgment
-from argue_eval.report import ReportOptions, build_report_data, render_html, script_json
+from argue_eval.report import ReportOptions, build_report_data, script_json
 from argue_eval.report.leaderboard import group_letters
 from argue_eval.stats.comparison import compare
 from argue_eval.stats.matrix import records_to_matrix

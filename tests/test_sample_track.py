@@ -187,11 +187,11 @@ def test_no_citations_has_none_and_the_others_cite(runs) -> None:
 
 
 def test_too_long_exceeds_every_limit_and_careful_stays_within(runs, requests) -> None:
-    for run_id, request_id, sentences in runs["too-long"]:
+    for _run_id, request_id, sentences in runs["too-long"]:
         request = requests[request_id]
         # "far over": at least a quarter above the limit (the shortest is s08, 2530 of 2000 characters).
         assert length(sentences, request["limit_unit"]) > 1.25 * request["limit"], request_id
-    for run_id, request_id, sentences in runs["careful"]:
+    for _run_id, request_id, sentences in runs["careful"]:
         request = requests[request_id]
         assert length(sentences, request["limit_unit"]) <= request["limit"], request_id
 

@@ -1,8 +1,8 @@
 """The terminal summary `score` prints is a faithful view of the TSV's `all` rows."""
 from __future__ import annotations
 
-from argue_eval.views import summary_table
 from argue_eval.tables import render_text
+from argue_eval.views import summary_table
 
 
 def test_summary_orders_by_f1_macro_and_rounds_to_three_places():

@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from argue_eval.views import compress_ranks
 from argue_eval.tables import Table, dumps_json, fmt_number, fmt_p, render_tables
+from argue_eval.views import compress_ranks
 
 
 def _table() -> Table:

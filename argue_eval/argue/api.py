@@ -17,7 +17,7 @@ from ..judges.imported import paused_gc
 from ..model import ALL_TOPICS, JUDGMENT_KINDS, JudgmentKey, QrelsRow, Report, Request, TopicNuggets, natural_key
 from ..progress import progress
 from .flowchart import Asker, Missing, ReportOutcome, evaluate_report
-from .measures import TABLE_FORMATS, aggregate_rows, autoargue_rows, counts_for, ratios, topic_rows, zero_counts
+from .measures import aggregate_rows, counts_for, ratios, topic_rows, zero_counts
 from .policies import Policies
 from .topic import PreparedTopic, prepare_topic
 

@@ -1,4 +1,4 @@
-"""The ARGUE flowchart (DESIGN §4): one outcome per sentence, one sub-outcome per citation.
+"""The ARGUE flowchart (docs/scoring.md): one outcome per sentence, one sub-outcome per citation.
 
 Sentences with citations: each distinct cited document is checked in turn --
 relevant? (lookup) -> yes: does the sentence give an answer this document attests? -> yes: **3 (+)**;

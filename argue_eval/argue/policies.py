@@ -1,4 +1,4 @@
-"""Scoring policies: every choice DESIGN §4 leaves open is an explicit, named option with a default.
+"""Scoring policies: every choice the flowchart (docs/scoring.md) leaves open is an explicit, named option with a default.
 
 Policies are plain values so that a score table can say how it was made (``score`` prints them) and so
 that two tables can only be compared when they were made the same way.
@@ -30,7 +30,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {"vital": 2, "okay": 1, "none": 1}
 
 @dataclass(frozen=True)
 class Policies:
-    """How to score; the defaults are DESIGN §4's.
+    """How to score; the defaults are those of docs/scoring.md.
 
     * ``relevance``: a citation is relevant when the cited document attests an answer of a nugget of the
       request (``nuggets``, a lookup), when qrels say ``rel > 0`` (``qrels``; documents absent from the

@@ -110,8 +110,8 @@ def command(scores_a, scores_b, metric, metric_b, top_k, resamples, seed, confid
       argue-eval agree human.tsv llm.tsv -m f1 --top-k 5 --top-k 10 --per-topic --format markdown
       argue-eval agree human.tsv lexical.tsv -m f1 --systems    # both leaderboards side by side
     """
-    from ..stats.agreement import agreement
     from ..inputs import load_matrix
+    from ..stats.agreement import agreement
 
     matrix_a = load_matrix([scores_a], metric, scores_format, missing)
     matrix_b = load_matrix([scores_b], metric_b or metric, scores_format, missing)

@@ -49,8 +49,16 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
     from ..measures.comprehensiveness import family, score_topic
     from ..measures.entail import JudgeFactChecker
     from ..measures.longrecall import Fact
-    from ._measures import (make_entailer_judge, open_cache, read_nugget_topics, read_runs, report_sentences,
-                            summary, topic_order, write_outputs)
+    from ._measures import (
+        make_entailer_judge,
+        open_cache,
+        read_nugget_topics,
+        read_runs,
+        report_sentences,
+        summary,
+        topic_order,
+        write_outputs,
+    )
 
     runs = tuple(runs) + tuple(more_runs)
     if not runs:

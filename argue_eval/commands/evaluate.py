@@ -47,8 +47,8 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     from ..argue.policies import parse_weights
     from ..formats.scores import score_lines, write_scores_tsv
     from ..jsonio import write_jsonl
-    from .judge import plan_or_judge, report_run, write_judgments
     from ..views import summary_table
+    from .judge import plan_or_judge, report_run, write_judgments
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              missing_judgments=missing_judgments, unbound_questions=unbound_questions,

@@ -64,17 +64,27 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, output, detai
           --collection topics/sample/collection.jsonl -o icat.tsv --details icat.jsonl
       argue-eval compare icat.tsv --metric icat
     """
+    from pathlib import Path
+
     from ..errors import ArgueError
-    from ..model import natural_key
     from ..measures import TopicCounts, family_rows
     from ..measures.entail import JudgeAligner, JudgeEntailer
     from ..measures.icat import Aspect, ReportClaims, family, score_topics
+    from ..model import natural_key
     from ..progress import progress, progress_bar
     from ..search import iter_collection
     from ..search.passages import PassageIndex
-    from ._measures import (echo_note, make_entailer_judge, open_cache, read_nugget_topics, read_runs, report_sentences,
-                            summary, topic_order, write_outputs)
-    from pathlib import Path
+    from ._measures import (
+        echo_note,
+        make_entailer_judge,
+        open_cache,
+        read_nugget_topics,
+        read_runs,
+        report_sentences,
+        summary,
+        topic_order,
+        write_outputs,
+    )
 
     runs = tuple(runs) + tuple(more_runs)
     if not runs:

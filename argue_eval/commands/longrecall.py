@@ -62,8 +62,17 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
     from ..measures import TopicCounts, family_rows
     from ..measures.entail import JudgeFactChecker
     from ..measures.longrecall import Fact, Settings, TopicFacts, family, score_topics
-    from ._measures import (echo_note, make_entailer_judge, open_cache, read_nugget_topics, read_runs, report_sentences,
-                            summary, topic_order, write_outputs)
+    from ._measures import (
+        echo_note,
+        make_entailer_judge,
+        open_cache,
+        read_nugget_topics,
+        read_runs,
+        report_sentences,
+        summary,
+        topic_order,
+        write_outputs,
+    )
 
     runs = tuple(runs) + tuple(more_runs)
     if not runs:

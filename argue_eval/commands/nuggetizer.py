@@ -41,7 +41,6 @@ def command(assignments, runs, nuggets, collection, output, details_path, okay_w
           --collection topics/sample/collection.jsonl -o nuggetizer.tsv
     """
     from ..errors import ArgueError
-    from ..formats.assignments import read_assignments
     from ..measures import TopicCounts, family_rows
     from ..measures.nuggetizer import counts, details, family
     from ._measures import summary, write_outputs

@@ -68,9 +68,9 @@ def command(
       argue-eval qrels build --pool pool.qrels pool.csv -o qrels.trec   # after assessment
     """
     from ..errors import ArgueError
-    from ..jsonio import commit_together, is_stdout
-    from ..formats.scores import write_scores_tsv
     from ..formats.qrels import write_trec_qrels
+    from ..formats.scores import write_scores_tsv
+    from ..jsonio import commit_together, is_stdout
     from ..organizer.pooling import check_options, package_records, pool_files, write_package, write_sizes
 
     paths = list(run_files) + list(more_runs)

@@ -71,7 +71,14 @@ def command(
     """
     from ..errors import ArgueError
     from ..formats.scores import write_scores_tsv
-    from ..retrieval import collapse_subtopics, evaluate, load_runs, parse_measures, read_subtopic_qrels, trec_eval_lines
+    from ..retrieval import (
+        collapse_subtopics,
+        evaluate,
+        load_runs,
+        parse_measures,
+        read_subtopic_qrels,
+        trec_eval_lines,
+    )
 
     paths = list(run_files) + list(more_runs)
     if not paths:

@@ -6,11 +6,11 @@ import sys
 
 import click
 
-from ._options import input_options, policy_options
-from ..measures.argue import TABLE_FORMATS
 from ..argue.policies import MISSING_JUDGMENTS
+from ..measures.argue import TABLE_FORMATS
 from ..model import ALL_TOPICS
 from ..views import SUMMARY_COLUMNS, summary_table  # noqa: F401  (re-exported: the views moved to argue_eval.views)
+from ._options import input_options, policy_options
 
 
 @click.command("score")
@@ -57,10 +57,10 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, rel
           --missing-topics skip --table-format autoargue -o run1.scores.tsv
     """
     from ..argue.api import run_scoring
-    from ..measures.argue import autoargue_rows
     from ..argue.policies import Policies, parse_weights
     from ..formats.scores import score_lines, write_scores_tsv
     from ..jsonio import write_jsonl
+    from ..measures.argue import autoargue_rows
 
     policies = Policies(relevance, nugget_scope, missing_topics, missing_judgments, unbound_questions,
                         parse_weights(weights))
@@ -92,7 +92,7 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, rel
 def _print_summaries(rows, per_topic: bool, verbose: bool) -> None:
     """The terminal views of the score rows: macro and micro summaries, optionally per topic and outcomes."""
     from ..tables import render_text
-    from ..views import outcome_table, summary_table, topic_table
+    from ..views import outcome_table, topic_table
 
     tables = [summary_table(rows, "macro"), summary_table(rows, "micro")]
     if verbose:

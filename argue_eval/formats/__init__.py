@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from functools import cache
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,7 @@ __all__ = [
 _MODULES = ("requests", "nuggets", "runs", "ranked", "qrels", "judgments")
 
 
-@lru_cache(maxsize=None)
+@cache
 def all_formats() -> tuple[FormatSpec, ...]:
     """Every registered format, most specific first (by priority, then registration order)."""
     specs: list[FormatSpec] = []

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import InputError
-from ..model import Assigned
 from ..jsonio import iter_jsonl
+from ..model import Assigned
 
 __all__ = ["Assigned", "AssignedAnswer", "read_assignments", "ASSIGNMENTS"]
 

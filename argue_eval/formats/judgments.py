@@ -1,6 +1,6 @@
 """Judgment formats: our canonical judgment JSONL (``argue``) and Auto-ARGUE's ``*.judgments.jsonl`` (``autoargue``).
 
-Judgments are the reusable artifact between judging and scoring (DESIGN §2), so both readers keep where
+Judgments are the reusable artifact between judging and scoring (docs/architecture.md), so both readers keep where
 each judgment came from (``Judgment.source`` = file and line): a contradiction or a bad value must be
 reported as ``FILE:LINE`` that a person can open and fix.
 
@@ -22,20 +22,19 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
 from ..jsonio import iter_jsonl, write_jsonl
 from ..model import (
-    AnswerSet,
-    AutoArgueReport,
-    JudgmentRow,
     CONTEXT_KINDS,
     JUDGMENT_KINDS,
     NUGGET_KINDS,
+    AnswerSet,
+    AutoArgueReport,
     Judgment,
+    JudgmentRow,
     Location,
     Report,
     Sentence,

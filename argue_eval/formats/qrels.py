@@ -11,7 +11,6 @@ from os import PathLike
 from pathlib import Path
 
 from ..errors import InputError
-
 from ..jsonio import atomic_writer
 from ..model import QrelsRow
 from .base import FormatSpec, Probe

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
 from typing import Any

@@ -14,11 +14,10 @@ import math
 from collections.abc import Iterable, Iterator
 from os import PathLike
 from pathlib import Path
-from typing import NamedTuple
 
 from ..errors import ArgueError, InputError, control_character
-from ..model import ALL_TOPICS, ScoreRecord
 from ..jsonio import atomic_writer, iter_lines, open_binary
+from ..model import ScoreRecord
 
 SCORE_COLUMNS = ("run_id", "request_id", "metric", "value")
 

@@ -1,4 +1,4 @@
-"""The judge protocol (DESIGN §5): every backend answers the same yes/no questions of the ARGUE flowchart.
+"""The judge protocol (docs/judging.md): every backend answers the same yes/no questions of the ARGUE flowchart.
 
 A ``Question`` is what the flowchart asks: its identity is ``Question.key`` (the ``JudgmentKey`` that
 judgment files, caches and assessment pools share), and it carries the context a judge may need to

@@ -1,4 +1,4 @@
-"""A cascade of judges: cheap judges answer what they are sure of, dearer ones answer the rest (DESIGN §5).
+"""A cascade of judges: cheap judges answer what they are sure of, dearer ones answer the rest (docs/judging.md).
 
 ``CascadeJudge([lexical, semantic], threshold=0.75)`` sends every question to the first judge that can
 answer its kind. A verdict whose confidence is at least ``threshold`` stands; a verdict below it, or no
@@ -108,18 +108,6 @@ class CascadeJudge(JudgeBackend):
         assert stamped.provenance is not None
         stamped.provenance["cascade"]["fallback"] = True
         return stamped
-
-    def plan_calls(self, questions: Sequence[Question]) -> dict[str, int]:
-        """At most this many model calls per kind (``judge --dry-run``): each member's plan for the questions
-        it supports, as if every earlier member were unsure of all of them."""
-        calls: dict[str, int] = {}
-        for judge in self.judges:
-            planner = getattr(judge, "plan_calls", None)
-            if planner is None:
-                continue
-            for kind, count in planner([q for q in questions if q.kind in judge.kinds]).items():
-                calls[kind] = calls.get(kind, 0) + count
-        return calls
 
     def answer_many(self, questions: Sequence[Question]) -> list[Verdict | None]:
         answers: list[Verdict | None] = [None] * len(questions)

@@ -22,21 +22,19 @@ import gc
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from ..errors import InputError, contradiction
+from ..errors import contradiction
 from ..model import (
     AutoArgueReport,
-    JudgmentRow,
     Judgment,
     JudgmentKey,
+    JudgmentRow,
     Location,
     Report,
     TopicNuggets,
     normalize_text,
 )
 from .base import Question, Verdict, answer_all, make_key
-
 
 __all__ = ["ImportedJudgments", "FileSummary", "paused_gc"]
 

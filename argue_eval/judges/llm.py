@@ -321,7 +321,7 @@ class LLMJudge(JudgeBackend):
         assert self._client is not None
         return self._loop, self._client
 
-    async def _drive(self, client: ChatClient, groups: list[_Group], out: "queue.Queue[Any]") -> None:
+    async def _drive(self, client: ChatClient, groups: list[_Group], out: queue.Queue[Any]) -> None:
         pending = iter(range(len(groups)))
 
         async def worker() -> None:

@@ -17,7 +17,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from string import Template
 from typing import Any
@@ -46,7 +46,7 @@ _ESCAPES = {"<": "\\u003c", ">": "\\u003e", "`": "\\u0060"}
 _ESCAPE_RE = re.compile("[<>`]")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _template(name: str) -> str:
     return resources.files(__package__).joinpath("prompts", PROMPT_SET, f"{name}.txt").read_text(encoding="utf-8")
 

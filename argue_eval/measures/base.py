@@ -19,10 +19,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from ..model import ALL_TOPICS as ALL  # the one spelling of the aggregate topic lives in model
+
 __all__ = ["Ratio", "FMeasure", "Family", "TopicCounts", "Row", "ALL", "mean", "family_rows"]
 
 Row = tuple[str, str, str, float]
-from ..model import ALL_TOPICS as ALL  # the one spelling lives in model
 
 
 @dataclass(frozen=True)

@@ -180,8 +180,8 @@ class FactResult:
             out["answers"] = list(self.fact.answers)
         if self.stage is not None:
             out["stage"], out["sentence"] = self.stage, self.by
-        out["lexical_candidates"] = [{"sentence": i, "jaccard": round(j, 4), "lcs": round(l, 4)}
-                                     for i, j, l in self.lexical]
+        out["lexical_candidates"] = [{"sentence": i, "jaccard": round(j, 4), "lcs": round(lcs, 4)}
+                                     for i, j, lcs in self.lexical]
         out["semantic_candidates"] = [{"sentence": i, "cosine": round(c, 4)} for i, c in self.semantic]
         out["entailment"] = {str(i): v for i, v in self.verdicts.items()}
         out["model_calls"] = self.calls

@@ -18,8 +18,8 @@ import csv
 import hashlib
 import json
 from collections import Counter
-from contextlib import closing
 from collections.abc import Iterable, Iterator
+from contextlib import closing
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import copy
 import csv
-from contextlib import closing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from ..jsonio import text_lines
 from ..errors import ArgueError, InputError, Problem
+from ..jsonio import text_lines
 from ..model import IMPORTANCE_LEVELS, Answer, Nugget, TopicNuggets, normalize_text
 
 # --- reading with every problem collected ---------------------------------------------------------------------
@@ -72,7 +72,8 @@ def validate_topics(
         line = topic.source.line if topic.source is not None else None
         where = topic.source.path if topic.source is not None else path
 
-        def report(field: str | None, message: str, severity: str = "error") -> None:
+        def report(field: str | None, message: str, severity: str = "error", where: str = where,
+                   line: int | None = line) -> None:
             problems.append(Problem(where, line, field, message, severity))  # type: ignore[arg-type]
 
         if topic.request_id in seen_topics:

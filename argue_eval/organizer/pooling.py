@@ -609,7 +609,6 @@ def write_package(records: Iterable[dict], path: str | PathLike[str]) -> int:
     path = Path(path)
     if path.suffix.lower() != ".csv":
         return write_jsonl(path, records)
-    import csv
 
     from .. import csvsafe
 

@@ -9,20 +9,19 @@ is an error by default, because silently keeping one of two different grades hid
 from __future__ import annotations
 
 import csv
-from contextlib import closing
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 from typing import Literal
 
 from ..csvsafe import unguard
-from ..jsonio import text_lines
 from ..errors import ArgueError, InputError, control_character
-from ..model import QrelsRow, TopicNuggets
-from ..model import natural_key
-from .pooling import UNJUDGED
 from ..formats.qrels import parse_grade
+from ..jsonio import text_lines
+from ..model import QrelsRow, TopicNuggets, natural_key
+from .pooling import UNJUDGED
 
 OnDuplicate = Literal["error", "max", "last"]
 ON_DUPLICATE: tuple[str, ...] = ("error", "max", "last")

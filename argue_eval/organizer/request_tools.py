@@ -44,7 +44,8 @@ def validate_requests(
         line = request.source.line if request.source is not None else None
         where = request.source.path if request.source is not None else path
 
-        def report(field: str | None, message: str, severity: str = "error") -> None:
+        def report(field: str | None, message: str, severity: str = "error", where: str = where,
+                   line: int | None = line) -> None:
             problems.append(Problem(where, line, field, message, severity))  # type: ignore[arg-type]
 
         if request.request_id in first_line:

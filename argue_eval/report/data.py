@@ -12,17 +12,28 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from functools import lru_cache
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
 from ..argue.measures import COUNT_MEASURES, OUTCOME_MEASURES, RATIO_MEASURES
-from ..formats.scores import ALL_TOPICS, ScoreRecord
-from ..model import (CONTEXT_KINDS, DOCUMENT_KINDS, NUGGET_KINDS, Document, Judgment, JudgmentKey, Request,
-                     TopicNuggets, natural_key, normalize_text)
+from ..model import (
+    ALL_TOPICS,
+    CONTEXT_KINDS,
+    DOCUMENT_KINDS,
+    NUGGET_KINDS,
+    Document,
+    Judgment,
+    JudgmentKey,
+    Request,
+    ScoreRecord,
+    TopicNuggets,
+    natural_key,
+    normalize_text,
+)
 from ..views import OUTCOMES
 from .leaderboard import MeasureStats, leaderboard_stats
 

@@ -16,8 +16,9 @@ import os
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import ArgueError, InputError, MissingDependencyError
 from ..progress import progress

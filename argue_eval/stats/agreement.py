@@ -22,12 +22,14 @@ topic, summarized) and the agreement of topic difficulty (topic means).
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
+from ..model import natural_key
 from .bootstrap import (
     DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
@@ -37,7 +39,6 @@ from .bootstrap import (
     bca_interval,
     percentile_interval,
 )
-from ..model import natural_key
 from .comparison import leaderboard_order
 from .matrix import ScoreMatrix, as_matrix
 

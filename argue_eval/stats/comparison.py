@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..model import natural_key
 from .bootstrap import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, TopicBootstrap, mean_intervals
 from .effects import paired_effects
-from ..model import natural_key
 from .matrix import ScoreMatrix, as_matrix, to_array
 from .multiple import CORRECTIONS, adjust
 from .significance import TESTS, paired_t_test, randomization_test, tukey_hsd

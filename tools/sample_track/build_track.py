@@ -32,12 +32,12 @@ for path in (str(REPO), str(HERE)):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-from argue_eval.jsonio import atomic_writer, write_jsonl  # noqa: E402
-
 import make_judgments  # noqa: E402
 from track_documents import DOCUMENTS  # noqa: E402
 from track_reports import REPORTS, RUNS  # noqa: E402
 from track_topics import COLLECTION_IDS, NUGGETS, REQUESTS  # noqa: E402
+
+from argue_eval.jsonio import atomic_writer, write_jsonl  # noqa: E402
 
 LANGUAGE = "en"
 
