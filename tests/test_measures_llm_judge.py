@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("httpx", reason="needs the llm extra (httpx)")
+pytest.importorskip("aiohttp", reason="needs the llm extra (aiohttp)")
 
 from llm_server import MockChatServer  # noqa: E402
 
