@@ -19,6 +19,14 @@ __all__ = ["measure_judge_options", "open_cache", "read_runs", "read_nugget_topi
            "topic_order"]
 
 
+def run_paths(runs: Sequence[str], more_runs: Sequence[str]) -> tuple[str, ...]:
+    """The run files of ``--run`` and of the trailing arguments a shell glob expands to; at least one."""
+    paths = tuple(runs) + tuple(more_runs)
+    if not paths:
+        raise ArgueError("--run: give at least one run file")
+    return paths
+
+
 def read_runs(paths: Sequence[str]) -> list[Report]:
     """Every report of every run file, in file order; a run x topic given twice is a located error."""
     from ..formats import read_reports

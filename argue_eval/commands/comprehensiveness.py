@@ -55,14 +55,13 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
         read_nugget_topics,
         read_runs,
         report_sentences,
+        run_paths,
         summary,
         topic_order,
         write_outputs,
     )
 
-    runs = tuple(runs) + tuple(more_runs)
-    if not runs:
-        raise ArgueError("--run: give at least one run file")
+    runs = run_paths(runs, more_runs)
     if bool(nuggets) == bool(context):
         raise ArgueError("give the context with exactly one of --nuggets or --context")
     if e2e:

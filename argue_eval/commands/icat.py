@@ -81,14 +81,13 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, output, detai
         read_nugget_topics,
         read_runs,
         report_sentences,
+        run_paths,
         summary,
         topic_order,
         write_outputs,
     )
 
-    runs = tuple(runs) + tuple(more_runs)
-    if not runs:
-        raise ArgueError("--run: give at least one run file")
+    runs = run_paths(runs, more_runs)
     if claims == "llm":
         raise ArgueError("--claims llm: atomic-claim decomposition by the LLM is not built yet; use --claims "
                          "sentences (the LLM can still judge entailment: --judge llm)")

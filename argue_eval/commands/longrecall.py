@@ -69,14 +69,13 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
         read_nugget_topics,
         read_runs,
         report_sentences,
+        run_paths,
         summary,
         topic_order,
         write_outputs,
     )
 
-    runs = tuple(runs) + tuple(more_runs)
-    if not runs:
-        raise ArgueError("--run: give at least one run file")
+    runs = run_paths(runs, more_runs)
     if bool(nuggets) == bool(reference):
         raise ArgueError("give the reference facts with exactly one of --nuggets or --reference")
 
