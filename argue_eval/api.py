@@ -146,7 +146,7 @@ def judge(
     backend = _open_judge(judge, judge_options)
     store = open_collection(collection) if isinstance(collection, (str, os.PathLike)) else collection
     own_cache = isinstance(cache, (str, os.PathLike))
-    judgment_cache = JudgmentCache(cache) if own_cache else cache  # type: ignore[arg-type]
+    judgment_cache = JudgmentCache(cache) if isinstance(cache, (str, os.PathLike)) else cache
     try:
         run = run_judge(plan_questions(reports, inputs.evaluation), backend, known=inputs.source,
                         documents=store, cache=judgment_cache)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .argue.api import Evaluation, few_items
 from .argue.policies import Policies
@@ -100,7 +100,7 @@ def load_judgments(judgments: Any, nuggets: list[TopicNuggets], keep_reports: bo
         for path in paths:
             add_judgment_file(source, path, keep_reports=keep_reports)
     else:
-        records = list(judgments)
+        records = list(cast(Iterable[Any], judgments))  # not paths (as_paths said so): records
         if records and not all(isinstance(j, Judgment) for j in records):
             raise TypeError("judgments must be paths, Judgment records or a JudgmentLookup")
         source.add_judgments(records)

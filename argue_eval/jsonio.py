@@ -17,11 +17,11 @@ import stat
 import sys
 import tempfile
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import orjson
 
@@ -39,7 +39,7 @@ def open_binary(path: str | os.PathLike[str]) -> IO[bytes]:
     path = Path(path)
     try:
         if path.suffix == ".gz":
-            return _CheckedGzipFile(path)
+            return cast(IO[bytes], _CheckedGzipFile(path))  # typeshed's GzipFile is a BufferedIOBase, not an IO
         return open(path, "rb")
     except FileNotFoundError:
         raise InputError(path, None, None, "no such file") from None
@@ -124,9 +124,10 @@ def iter_lines(handle: IO[bytes], path: str | os.PathLike[str]) -> Iterator[tupl
         yield lineno, raw
 
 
-def text_lines(path: str | os.PathLike[str]) -> Iterator[str]:
+def text_lines(path: str | os.PathLike[str]) -> Generator[str, None, None]:
     """The lines of a UTF-8 text file (a BOM dropped, line ends kept, capped like ``iter_lines``) for
-    ``csv.reader``, which accepts any iterable of lines; bad UTF-8 is a located error."""
+    ``csv.reader``, which accepts any iterable of lines; bad UTF-8 is a located error. A generator, so a
+    reader that stops early can close it (``contextlib.closing``) and the file closes at once."""
     with open_binary(path) as handle:
         for lineno, raw in iter_lines(handle, path):
             if lineno == 1 and raw.startswith(BOM):

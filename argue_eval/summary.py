@@ -18,7 +18,7 @@ Counting rules (they are the contract, checked on real track files):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -235,7 +235,7 @@ def summarize_ranked(rows: Iterable[RankedRow]) -> dict[str, Any]:
     }
 
 
-_SUMMARIZERS = {
+_SUMMARIZERS: dict[str, Callable[[Iterable[Any]], dict[str, Any]]] = {
     "runs": summarize_reports,
     "nuggets": summarize_nuggets,
     "requests": summarize_requests,

@@ -13,7 +13,7 @@ from os import PathLike
 from typing import TYPE_CHECKING
 
 from .model import ALL_TOPICS, natural_key
-from .tables import Table, count_noun, fmt_number, fmt_p
+from .tables import Cell, Table, count_noun, fmt_number, fmt_p
 
 if TYPE_CHECKING:
     from .stats.comparison import Comparison
@@ -57,10 +57,10 @@ def summary_table(rows: Iterable[ScoreRow], aggregate: str = "macro") -> Table:
     key = f"f1_{aggregate}"
     order = sorted(aggregates, key=lambda run: (-float(aggregates[run].get(key, 0.0)), run))
     columns = [(f"{name}_{aggregate}", title) for name, title in SUMMARY_MEASURES]
-    table_rows = [
-        [run, str(aggregates[run].get("topics", "")), str(aggregates[run].get("sentences", ""))]
-        + [fmt_number(float(aggregates[run][metric]), 3) if metric in aggregates[run] else None
-           for metric, _ in columns]
+    table_rows: list[list[Cell]] = [
+        [run, str(aggregates[run].get("topics", "")), str(aggregates[run].get("sentences", "")),
+         *(fmt_number(float(aggregates[run][metric]), 3) if metric in aggregates[run] else None
+           for metric, _ in columns)]
         for run in order
     ]
     if aggregate == "macro":
@@ -82,10 +82,10 @@ def topic_table(rows: Iterable[ScoreRow]) -> Table:
         if request_id != ALL_TOPICS:
             cells.setdefault((run_id, request_id), {})[metric] = value
     order = sorted(cells, key=lambda key: (natural_key(key[0]), natural_key(key[1])))
-    table_rows = [
-        [run, topic, str(cells[run, topic].get("sentences", ""))]
-        + [fmt_number(float(cells[run, topic][name]), 3) if name in cells[run, topic] else None
-           for name, _ in SUMMARY_MEASURES]
+    table_rows: list[list[Cell]] = [
+        [run, topic, str(cells[run, topic].get("sentences", "")),
+         *(fmt_number(float(cells[run, topic][name]), 3) if name in cells[run, topic] else None
+           for name, _ in SUMMARY_MEASURES)]
         for run, topic in order
     ]
     return Table(
@@ -114,8 +114,10 @@ def outcome_table(rows: Iterable[ScoreRow]) -> Table:
     aggregates = _aggregates(rows)
     order = sorted(aggregates, key=natural_key)
     names = [f"outcome_{k}" for k in OUTCOMES]
-    table_rows = [[run] + [str(int(aggregates[run][name])) if name in aggregates[run] else None for name in names]
-                  for run in order]
+    table_rows: list[list[Cell]] = [
+        [run, *(str(int(aggregates[run][name])) if name in aggregates[run] else None for name in names)]
+        for run in order
+    ]
     return Table(
         columns=["run_id"] + [f"{k}({sign})" for k, (sign, _) in OUTCOMES.items()],
         rows=table_rows,

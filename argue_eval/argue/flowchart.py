@@ -221,7 +221,7 @@ def evaluate_report(
                 )
             citation_outcomes: list[int | None] = []
             for doc_id in docs:
-                steps = [] if details else None
+                steps: list[Step] | None = [] if details else None
                 gates: tuple[JudgmentKey, ...] = ()
                 if relevance_from == "judgments":
                     key = ("relevant", request_id, normalized, doc_id, None, None, None, None)

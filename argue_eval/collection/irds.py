@@ -50,7 +50,7 @@ def _install_download_guard() -> None:
             return
         from ir_datasets.util import download
 
-        def subclasses(cls: type) -> Iterator[type]:
+        def subclasses(cls: type[Any]) -> Iterator[type[Any]]:
             for sub in cls.__subclasses__():
                 yield sub
                 yield from subclasses(sub)

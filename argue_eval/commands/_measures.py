@@ -127,7 +127,7 @@ def write_outputs(rows: list[tuple[str, str, str, float]], output: str, details:
 
 def summary(rows: list[tuple[str, str, str, float]], metrics: Sequence[str], title: str) -> str:
     """A small leaderboard of ``all`` rows for the terminal (the TSV stays the record)."""
-    from ..tables import Table, fmt_number, render_text
+    from ..tables import Cell, Table, fmt_number, render_text
 
     aggregates: dict[str, dict[str, float]] = {}
     for run_id, request_id, metric, value in rows:
@@ -135,9 +135,11 @@ def summary(rows: list[tuple[str, str, str, float]], metrics: Sequence[str], tit
             aggregates.setdefault(run_id, {})[metric] = value
     first = metrics[0]
     order = sorted(aggregates, key=lambda run: (-float(aggregates[run].get(first, 0.0)), run))
-    table_rows = [[run, str(int(aggregates[run].get("topics", 0)))]
-                  + [fmt_number(float(aggregates[run][m]), 3) if m in aggregates[run] else None for m in metrics]
-                  for run in order]
+    table_rows: list[list[Cell]] = [
+        [run, str(int(aggregates[run].get("topics", 0))),
+         *(fmt_number(float(aggregates[run][m]), 3) if m in aggregates[run] else None for m in metrics)]
+        for run in order
+    ]
     return render_text(Table(columns=["run_id", "topics", *metrics], rows=table_rows,
                              align="lr" + "r" * len(metrics), title=title))
 

@@ -82,17 +82,17 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
     facts: dict[str, list[Fact]] = {}
     if nuggets:
         for request_id, topic in read_nugget_topics(nuggets).items():
-            items = []
+            topic_facts: list[Fact] = []
             for nugget in topic.nuggets:
                 if nugget.negative or not nugget.answers:
                     continue  # an absence is not a fact a sentence can state
                 if fact_unit == "question":
-                    items.append(Fact(nugget.nugget_id, nugget.question, nugget.question,
+                    topic_facts.append(Fact(nugget.nugget_id, nugget.question, nugget.question,
                                       tuple(a.text for a in nugget.answers)))
                 else:
-                    items.extend(Fact(f"{nugget.nugget_id}#{i + 1}", a.text, nugget.question, (a.text,))
+                    topic_facts.extend(Fact(f"{nugget.nugget_id}#{i + 1}", a.text, nugget.question, (a.text,))
                                  for i, a in enumerate(nugget.answers))
-            facts[request_id] = items
+            facts[request_id] = topic_facts
     else:
         for report in read_runs([reference]):
             if report.request_id in facts:
@@ -124,10 +124,10 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
     items = []
     for run_id in run_ids:
         for request_id in topics:
-            report = by_key.get((run_id, request_id))
-            if report is None and missing_topics == "skip":
+            found = by_key.get((run_id, request_id))
+            if found is None and missing_topics == "skip":
                 continue
-            items.append(TopicFacts(run_id, request_id, None if report is None else report_sentences(report),
+            items.append(TopicFacts(run_id, request_id, None if found is None else report_sentences(found),
                                     facts[request_id]))
 
     settings = Settings(jaccard_threshold, lcs_threshold, fuzzy_ratio, lexical_k, cosine_threshold, semantic_k,

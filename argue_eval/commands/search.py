@@ -1,7 +1,13 @@
 """``argue-eval search``: BM25 (Pyserini/Lucene) or dense (faiss + MiniLM) search of a collection."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
+
+if TYPE_CHECKING:
+    from ..search.dense import DenseSearcher
+    from ..search.lucene import LuceneSearcher
 
 QUERY_FIELDS = ("title", "background", "problem_statement")
 
@@ -73,6 +79,7 @@ def command(
     def log(message: str) -> None:
         click.echo(message, err=True)
 
+    searcher: DenseSearcher | LuceneSearcher
     if dense:
         from ..search.dense import DenseSearcher, ensure_dense_index
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ..errors import InputError
 from ..jsonio import iter_jsonl, write_jsonl
@@ -34,6 +34,7 @@ from ..model import (
     AnswerSet,
     AutoArgueReport,
     Judgment,
+    JudgmentKind,
     JudgmentRow,
     Location,
     Report,
@@ -119,7 +120,7 @@ def parse_judgment(obj: dict[str, Any], path: str, line: int | None) -> Judgment
     if provenance is not None and type(provenance) is not dict:
         raise fail("provenance", f"expected an object or null, found {type_name(provenance)}")
     return Judgment(
-        kind=kind,
+        kind=cast(JudgmentKind, kind),  # one of JUDGMENT_KINDS, checked above
         request_id=request_id,
         sentence=sentence,  # type: ignore[arg-type]
         value=value,
@@ -222,6 +223,11 @@ _ANSWERS = "SENTENCE_ANSWERS_QUESTION"
 _ATTESTED = "SENTENCE_ATTESTED"
 
 
+def _object_or_empty(value: Any) -> dict[str, Any]:
+    """An optional JSON object of Auto-ARGUE's output: anything else reads as no entries."""
+    return value if type(value) is dict else {}
+
+
 def _judge_name(evaluator: Any) -> str:
     return "autoargue" if evaluator is None else f"autoargue:{evaluator}"
 
@@ -233,7 +239,7 @@ def _parse_autoargue_line(obj: dict[str, Any], path: str, line: int, unknown_typ
     report_obj = obj.get("report")
     if type(report_obj) is not dict:
         raise fail("report", f"expected the judged report (a RAGTIME run object), found {type_name(report_obj)}")
-    metadata = report_obj.get("metadata") if type(report_obj.get("metadata")) is dict else {}
+    metadata = _object_or_empty(report_obj.get("metadata"))
     request_id = metadata.get("topic_id", metadata.get("request_id", report_obj.get("request_id", report_obj.get("topic_id"))))
     run_id = metadata.get("run_id", report_obj.get("run_id"))
     if type(request_id) is int:
@@ -277,7 +283,7 @@ def _parse_autoargue_line(obj: dict[str, Any], path: str, line: int, unknown_typ
             response = item.get("response")
             if type(response) is not dict:
                 raise fail(f"{field}.response", f"expected an object, found {type_name(response)}")
-            provenance = item.get("provenance") if type(item.get("provenance")) is dict else {}
+            provenance = _object_or_empty(item.get("provenance"))
             doc_id = provenance.get("doc_id") or response.get("doc_id")
             judge = _judge_name(item.get("evaluator"))
             if type_id not in (_RELEVANCE, _ANSWERS, _ATTESTED):

@@ -18,13 +18,13 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
 from ..errors import InputError, Problem
 from ..jsonio import atomic_writer, current_umask, read_json, remove_stale_temps, temp_tag, write_jsonl
-from ..model import AGGREGATORS, Answer, Location, Nugget, TopicNuggets
+from ..model import AGGREGATORS, Aggregator, Answer, Importance, Location, Nugget, TopicNuggets
 from ._fields import Fields, jsonl_reader, parse_object, type_name, unknown, warn_lossy
 from .base import FormatSpec, Probe
 
@@ -56,25 +56,25 @@ _NO_IMPORTANCE = ("na", "n/a", "none", "", "failed")
 # --------------------------------------------------------------------------------------------------
 # shared pieces
 # --------------------------------------------------------------------------------------------------
-def _importance(value: Any, field: str, f: Fields) -> str | None:
+def _importance(value: Any, field: str, f: Fields) -> Importance | None:
     """vital / okay; ``NA``, nuggetizer's ``failed``, empty or missing mean unlabelled (``None``). Case is ignored."""
     if value is None:
         return None
     if type(value) is str:
         lowered = value.strip().lower()
         if lowered in ("vital", "okay"):
-            return lowered
+            return cast(Importance, lowered)
         if lowered in _NO_IMPORTANCE:
             return None
     f.error(field, f"expected importance 'vital', 'okay' or null/'NA', found {type_name(value)}")
     return None
 
 
-def _aggregator(value: Any, field: str, f: Fields) -> str:
+def _aggregator(value: Any, field: str, f: Fields) -> Aggregator:
     if value is None:
         return "OR"
     if type(value) is str and value.strip().upper() in AGGREGATORS:
-        return value.strip().upper()
+        return cast(Aggregator, value.strip().upper())
     f.error(field, f"expected aggregator 'OR' or 'AND', found {type_name(value)}")
     return "OR"
 
@@ -95,7 +95,7 @@ class _Merger:
         self.request_id = request_id
         self.by_question: dict[str, Nugget] = {}
 
-    def nugget(self, question: str, nugget_id: str | None, importance: str | None, aggregator: str,
+    def nugget(self, question: str, nugget_id: str | None, importance: Importance | None, aggregator: Aggregator,
                negative: bool = False, extra: dict[str, Any] | None = None) -> Nugget:
         found = self.by_question.get(question)
         if found is None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import InputError, Problem
 from ..jsonio import BOM, iter_lines, open_binary, read_capped, write_jsonl
-from ..model import LENGTH_UNITS, Location, Request
+from ..model import LENGTH_UNITS, LengthUnit, Location, Request
 from ._fields import Fields, jsonl_reader, parse_object, type_name, unknown
 from .base import FormatSpec, Probe
 
@@ -48,8 +48,8 @@ def _common(obj: dict[str, Any], f: Fields, request_id: str | None, collection_i
     if limit is not None and (type(limit) is not int or limit <= 0):
         f.error("limit", f"expected a positive whole number (the length limit), found {type_name(limit)}")
         limit = None
-    unit = obj.get("limit_unit")
-    unit = "chars" if unit is None else f.choice(unit, "limit_unit", LENGTH_UNITS, "chars")
+    given_unit = obj.get("limit_unit")
+    unit: LengthUnit = "chars" if given_unit is None else f.choice(given_unit, "limit_unit", LENGTH_UNITS, "chars")
     aspects = f.str_list(obj.get("aspects"), "aspects", "aspect strings")
     language = f.optional_text(obj, "language")
     extra = unknown(obj, known)

@@ -218,8 +218,8 @@ def _read_trec_eval(path: Path) -> Iterator[ScoreRecord]:
             continue
         rows.append((lineno, measure, topic, _parse_value(path, lineno, "value", value)))
     name = run_id if run_id is not None else _run_name_from_path(path)
-    for lineno, measure, topic, value in rows:
-        yield ScoreRecord(name, topic, measure, value, str(path), lineno)
+    for lineno, measure, topic, number in rows:
+        yield ScoreRecord(name, topic, measure, number, str(path), lineno)
 
 
 def _run_name_from_path(path: Path) -> str:

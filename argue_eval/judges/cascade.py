@@ -121,7 +121,7 @@ class CascadeJudge(JudgeBackend):
 
     def usage(self) -> dict[str, Any] | None:
         """The model member's call and token accounting (``None`` when no member keeps one)."""
-        usages = [judge.usage() for judge in self.judges if callable(getattr(judge, "usage", None))]
+        usages = [usage() for judge in self.judges if callable(usage := getattr(judge, "usage", None))]
         return usages[-1] if usages else None
 
     def estimate(self, questions: Sequence[Question]) -> dict[str, Any] | None:

@@ -225,8 +225,8 @@ class ImportedJudgments:
                 self._answer_sets[akey] = (answer_set.matched, judge, index, line)
                 self._answer_docs.setdefault((akey[0], sentence), set()).add(answer_set.doc_id)
                 by_text.setdefault(sentence, {})[("answers", answer_set.doc_id)] = (answer_set.matched, judge)
-            for s_index, sentence in enumerate(report.sentences):
-                normalized = intern(normalize_text(sentence.text))
+            for s_index, report_sentence in enumerate(report.sentences):
+                normalized = intern(normalize_text(report_sentence.text))
                 facts = by_text.get(normalized)
                 if facts:
                     self._positional[(report.run_id, report.request_id, s_index)] = (normalized, index, facts, line)
@@ -250,7 +250,7 @@ class ImportedJudgments:
         With canonical files only this is one dictionary lookup; Auto-ARGUE data goes through ``lookup``.
         """
         if not self._answer_sets and not self._positional:
-            return self._table.get(key)  # type: ignore[arg-type]
+            return self._table.get(key)  # type: ignore[call-overload]  # a plain tuple hashes and compares as its JudgmentKey
         verdict = self.lookup(key if isinstance(key, JudgmentKey) else JudgmentKey(*key), (run_id, index))
         return None if verdict is None else (verdict.value, verdict.judge)
 

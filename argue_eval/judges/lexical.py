@@ -294,7 +294,7 @@ class LexicalJudge(JudgeBackend):
             # a name alone, in a sentence that shares no word with the question ("Who directed Taxi?" /
             # "Panahi was convicted in Iran"): the name is there, the answer to this question is not
             score = min(score, 0.8 * self.answer_threshold)
-        parts = [content(part) for part in _CONJUNCTION.split(answer)]
+        parts: list[Sequence[str]] = [content(part) for part in _CONJUNCTION.split(answer)]
         parts = [[t for t in part if t in set(answer_tokens)] for part in parts]
         parts = [part for part in parts if part]
         partial = len(parts) > 1 and any(_cover(part, sentence_set) < 0.5 for part in parts)

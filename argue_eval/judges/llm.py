@@ -199,6 +199,7 @@ class LLMJudge(JudgeBackend):
                 firsts.setdefault((key.request_id, key.sentence, earlier), []).append(position)
 
         groups: list[_Group] = []
+        data: dict[str, Any]
         for (_, _, _), positions in answers.items():
             groups.append(self._answers_group(questions, positions, "answers", "A"))
         for positions in attested.values():

@@ -48,7 +48,7 @@ _ESCAPE_RE = re.compile("[<>`]")
 
 @cache
 def _template(name: str) -> str:
-    return resources.files(__package__).joinpath("prompts", PROMPT_SET, f"{name}.txt").read_text(encoding="utf-8")
+    return resources.files(__package__).joinpath("prompts").joinpath(PROMPT_SET).joinpath(f"{name}.txt").read_text(encoding="utf-8")
 
 
 @lru_cache(maxsize=1)

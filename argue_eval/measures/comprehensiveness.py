@@ -155,7 +155,7 @@ def score_topic(response: Sequence[str], context: Sequence[Fact], check: Checker
     edges = [pair for pair, verdict in zip(pairs, verdicts) if verdict]
     unknown = [pair for pair, verdict in zip(pairs, verdicts) if verdict is None]
     result = solve(len(response), len(context), edges, unknown)
-    counts = {
+    counts: dict[str, float] = {
         "context_atoms": len(context),
         "context_clusters": len(result.covered) + len(result.uncovered),
         "covered_clusters": len(result.covered),
@@ -171,7 +171,7 @@ def score_topic(response: Sequence[str], context: Sequence[Fact], check: Checker
         atoms = result.clusters[i]
         return {"atoms": [context[j].fact_id for j in atoms], "statement": context_texts[atoms[0]]}
 
-    details = {
+    details: dict[str, Any] = {
         "covered": [cluster(i) for i in result.covered],
         "uncovered": [cluster(i) for i in result.uncovered],
         "unjudged": [cluster(i) for i in result.unjudged],

@@ -143,7 +143,7 @@ def substring_ratio(fact: str, sentence: str) -> float:
 # --- the pipeline ---------------------------------------------------------------------------------------
 Checker = Callable[[Sequence[tuple[str, Fact]]], list[bool | None]]
 """(generated sentence, reference fact) pairs -> does the sentence entail the fact (None: could not judge)."""
-Embedder = Callable[[Sequence[str]], Any]
+Embedder = Callable[[list[str]], Any]
 """Texts -> L2-normalized embedding rows (a numpy array)."""
 
 

@@ -15,7 +15,7 @@ counted among all nuggets, not the vital ones, and weighs as okay, as nuggetizer
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..model import Assigned
@@ -79,7 +79,7 @@ def details(run_id: str, request_id: str, nuggets: list[Assigned], okay_weight: 
     }
 
 
-def judge_assignments(sentences: list[tuple[str, tuple[str, ...]]], nuggets: list[tuple[str, str | None, Any]],
+def judge_assignments(sentences: list[tuple[str, tuple[str, ...]]], nuggets: Sequence[tuple[str, str | None, Any]],
                       found: dict[int, int | None], attested: Any) -> list[Assigned]:
     """Assignments made by our judges: ``support`` when a sentence gives the nugget and one of its cited
     documents attests that sentence, ``partial_support`` when it is given but no citation attests it,

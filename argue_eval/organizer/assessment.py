@@ -230,7 +230,7 @@ def _read_csv(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                     raise InputError(path, 1, None, f"not an assessment pool: the header lacks {', '.join(absent)}")
                 row_start = 2
                 for row in reader:
-                    extra = row.get(None)  # type: ignore[call-overload]
+                    extra = row.get(None)
                     if extra:  # a shifted row (a cell split in two) must not be read as the wrong columns
                         raise InputError(path, row_start, None, f"{len(extra)} more cell(s) than the header's "
                                          f"{len(header)} columns; was a cell split by an unquoted comma?")

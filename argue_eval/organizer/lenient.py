@@ -12,13 +12,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..errors import InputError, Problem
+from ..formats.base import Kind
 
 T = TypeVar("T")
 
 
 def read_collecting(
     path: str | PathLike[str],
-    kind: str,
+    kind: Kind,
     format: str | None,
     parse: Callable[[dict[str, Any], str, str, int, list[Problem]], T | None],
     whole_file_formats: tuple[str, ...] = (),

@@ -38,10 +38,13 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..errors import ArgueError, InputError
 from ..model import QrelsRow, natural_key
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Strategy = Literal["depth", "rrf", "mtf", "budget"]
 Repeats = Literal["first", "error"]
@@ -165,8 +168,7 @@ def _rankings_line_by_line(path: str | PathLike[str], repeats: Repeats) -> list[
             unique = list(dict.fromkeys(docs))
             if len(unique) != len(docs):
                 if repeats == "error":
-                    seen: set[str] = set()
-                    twice = next(doc for doc in docs if doc in seen or seen.add(doc))
+                    twice = _first_repeat(docs)
                     raise InputError(
                         path, None, None,
                         f"run {tag!r}, topic {topic!r}: document {twice!r} is ranked twice (trec_eval refuses duplicate "
@@ -230,6 +232,16 @@ def load_rankings(
 
 def _unique(doc_ids: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(doc_ids))
+
+
+def _first_repeat(doc_ids: Iterable[str]) -> str | None:
+    """The first document listed a second time, or None."""
+    seen: set[str] = set()
+    for doc_id in doc_ids:
+        if doc_id in seen:
+            return doc_id
+        seen.add(doc_id)
+    return None
 
 
 # --- strategies ------------------------------------------------------------------------------------------
@@ -394,12 +406,12 @@ class OrderedRuns:
 
     names: list[str]
     sources: list[str]
-    topic_ids: object
-    doc_ids: object
-    run: object
-    q: object
-    d: object
-    rank: object
+    topic_ids: np.ndarray
+    doc_ids: np.ndarray
+    run: np.ndarray
+    q: np.ndarray
+    d: np.ndarray
+    rank: np.ndarray
 
     def rankings(self) -> list[Rankings]:
         """The same runs as :class:`Rankings` (lists), for the strategies that walk rankings one by one."""
@@ -477,9 +489,9 @@ def order_ranked_files(
             "twice (trec_eval refuses duplicate documents; keep one line per document)",
         )
     run, q, d, group = run[keep], q[keep], d[keep], group[keep]
-    index = np.arange(len(group))
+    row = np.arange(len(group))
     starts = np.r_[True, group[1:] != group[:-1]]
-    rank = index - np.maximum.accumulate(np.where(starts, index, 0))
+    rank = row - np.maximum.accumulate(np.where(starts, row, 0))
     if depth is not None:
         cut = rank < depth
         run, q, d, rank = run[cut], q[cut], d[cut], rank[cut]

@@ -186,8 +186,8 @@ def read_assessments(path: str | PathLike[str], on_duplicate: OnDuplicate = "err
             if not isinstance(record.get(name), (str, int)) or record.get(name) in ("", None):
                 raise InputError(path, lineno, name, f"expected a non-empty id, found {record.get(name)!r}")
         topic_id, doc_id = str(record["request_id"]), str(record["doc_id"])
-        for name, value in (("request_id", topic_id), ("doc_id", doc_id)):
-            bad = control_character(value)
+        for name, id_text in (("request_id", topic_id), ("doc_id", doc_id)):
+            bad = control_character(id_text)
             if bad is not None:
                 raise InputError(path, lineno, name, f"id contains the control character {bad}")
         value = record.get("relevance")

@@ -122,10 +122,12 @@ def _measure_order(metric: str) -> tuple:
 
 def _records(scores: Iterable[Any]) -> list[ScoreRecord]:
     """Score rows as ``ScoreRecord``: records from ``formats.read_scores``, plain tuples, or a DataFrame."""
-    if hasattr(scores, "itertuples"):
-        scores = scores[["run_id", "request_id", "metric", "value"]].itertuples(index=False, name=None)
+    rows: Iterable[Any] = scores
+    if hasattr(scores, "itertuples"):  # a DataFrame
+        frame: Any = scores
+        rows = frame[["run_id", "request_id", "metric", "value"]].itertuples(index=False, name=None)
     out = []
-    for k, row in enumerate(scores):
+    for k, row in enumerate(rows):
         if isinstance(row, ScoreRecord):
             out.append(row)
         else:
@@ -174,9 +176,9 @@ class _Extras:
 
     def find(self, step: Mapping[str, Any], request_id: str, sentence: str, run_id: str,
              index: int) -> tuple[str | None, float | None]:
-        if not self.by_key:
-            return None, None
         kind = step.get("question")
+        if not self.by_key or kind is None:
+            return None, None
         answer = step.get("answer")
         key = JudgmentKey(
             kind, request_id, normalize_text(sentence),
@@ -252,7 +254,7 @@ def build_report_data(
         which = "every measure" if len(metrics) == len(per_topic) > 1 else ", ".join(metrics)
         notes.append(f"{which}: {note}")
 
-    aggregates: dict[str, dict[str, float]] = {}
+    aggregates: dict[str, dict[str, float | None]] = {}
     for record in records:
         if record.request_id == ALL_TOPICS and not math.isnan(record.value):
             aggregates.setdefault(record.run_id, {})[record.metric] = _short(record.value)
@@ -261,12 +263,13 @@ def build_report_data(
     nugget_map = {topic.request_id: topic for topic in nuggets}
     extras = _Extras(judgments)
     builder = _TopicBlocks(topics, runs, nugget_map, extras, documents, options.doc_chars)
-    for record in details:
-        if keep is not None and record.get("run_id") not in keep:
+    for detail in details:
+        if keep is not None and detail.get("run_id") not in keep:
             continue
-        builder.add(record)
+        builder.add(detail)
     notes.extend(builder.notes)
 
+    unique_notes = list(dict.fromkeys(notes))
     main = {
         "title": options.title,
         "runs": runs,
@@ -297,9 +300,9 @@ def build_report_data(
         "policies": builder.policies,
         "reported": builder.reported(),
         "documents": documents is not None,
-        "notes": list(dict.fromkeys(notes)),
+        "notes": unique_notes,
     }
-    return ReportData(main, builder.blocks(), main["notes"])
+    return ReportData(main, builder.blocks(), unique_notes)
 
 
 def _shared_ranges(matrices: Mapping[str, Any], options: ReportOptions) -> dict[str, np.ndarray]:
@@ -348,7 +351,7 @@ class _TopicBlocks:
             return
         self.policies = self.policies or record.get("policies")
         s = self.strings[k]
-        sentences = []
+        sentences: list[list[Any]] = []
         for sentence in record.get("sentences", ()):
             text = sentence.get("text", "")
             index = int(sentence.get("index", len(sentences)))

@@ -26,7 +26,7 @@ def script_json(value: Any) -> str:
 
 
 def _asset(name: str) -> str:
-    return resources.files(__package__).joinpath("assets", name).read_text(encoding="utf-8")
+    return resources.files(__package__).joinpath("assets").joinpath(name).read_text(encoding="utf-8")
 
 
 def render_html(data: ReportData) -> str:

@@ -81,9 +81,9 @@ def group_letters(order: list[int], significant: np.ndarray) -> dict[int, str]:
             spans.append((start, end[start]))
             last_end = end[start]
     letters: dict[int, str] = {index: "" for index in order}
-    for number, (start, end) in enumerate(spans):
+    for number, (first_position, last_position) in enumerate(spans):
         letter = _letter(number)
-        for position in range(start, end + 1):
+        for position in range(first_position, last_position + 1):
             letters[order[position]] += letter
     return letters
 

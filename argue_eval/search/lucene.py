@@ -191,7 +191,8 @@ def document_from_raw(doc_id: str, raw: str | None, contents: str | None) -> Doc
         except orjson.JSONDecodeError:
             record = None
         if isinstance(record, dict):
-            title = record.get("title") if isinstance(record.get("title"), str) else ""
+            given_title = record.get("title")
+            title = given_title if isinstance(given_title, str) else ""
             for name in (*TEXT_FIELDS, "segment"):
                 text = record.get(name)
                 if isinstance(text, str):

@@ -13,11 +13,14 @@ common (BM25 score 0) are not returned.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import MissingDependencyError
 from ..judges.passages import split_passages
 from ..model import Document
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["Hit", "PassageIndex", "DEFAULT_WORDS", "DEFAULT_OVERLAP", "RETRIEVERS"]
 
@@ -75,35 +78,36 @@ class PassageIndex:
         if not self.texts or k < 1:
             return [[] for _ in queries]
         if self._bm25 is not None:
-            return self._search_bm25(queries, k)
-        return self._search_dense(queries, k)
+            return self._search_bm25(self._bm25, queries, k)
+        assert self._vectors is not None  # __init__ builds one of the two whenever there are passages
+        return self._search_dense(self._vectors, queries, k)
 
     __call__ = search
 
     def _ranked(self, scores: Sequence[float], k: int) -> list[Hit]:
         import numpy as np
 
-        scores = np.asarray(scores, dtype=float)
-        order = np.lexsort((np.arange(len(scores)), -scores))[:k]  # score desc, then passage order
-        return [Hit(self.doc_ids[i], self.texts[i], float(scores[i])) for i in order if scores[i] > 0]
+        values = np.asarray(scores, dtype=float)
+        order = np.lexsort((np.arange(len(values)), -values))[:k]  # score desc, then passage order
+        return [Hit(self.doc_ids[i], self.texts[i], float(values[i])) for i in order if values[i] > 0]
 
-    def _search_bm25(self, queries: Sequence[str], k: int) -> list[list[Hit]]:
+    def _search_bm25(self, bm25: Any, queries: Sequence[str], k: int) -> list[list[Hit]]:
         import bm25s
 
         tokens = bm25s.tokenize(list(queries), stopwords="en", return_ids=False, show_progress=False)
-        results = []
+        results: list[list[Hit]] = []
         for query in tokens:
-            known = [token for token in query if token in self._bm25.vocab_dict]
+            known = [token for token in query if token in bm25.vocab_dict]
             if not known:
                 results.append([])
                 continue
-            results.append(self._ranked(self._bm25.get_scores(known), k))
+            results.append(self._ranked(bm25.get_scores(known), k))
         return results
 
-    def _search_dense(self, queries: Sequence[str], k: int) -> list[list[Hit]]:
+    def _search_dense(self, vectors: np.ndarray, queries: Sequence[str], k: int) -> list[list[Hit]]:
         try:
             from .dense import encode
         except ImportError as error:  # pragma: no cover - dense imports lazily
             raise MissingDependencyError("dense retrieval", "dense", str(error)) from None
-        similarities = encode(list(queries)) @ self._vectors.T
+        similarities = encode(list(queries)) @ vectors.T
         return [self._ranked(row, k) for row in similarities]

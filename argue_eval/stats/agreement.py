@@ -412,11 +412,12 @@ def _statistics_with_intervals(
     mean_a = values_a.mean(axis=-1) if n else np.zeros(systems)
     mean_b = values_b.mean(axis=-1) if n else np.zeros(systems)
     results = []
-    boot_a = boot_b = jack_a = jack_b = None
+    # (bootstrap means of A, of B, jackknife means of A, of B), each resample x system; None below two topics
+    replicates: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
     if systems >= 2 and n >= 2:
         bootstrap = TopicBootstrap(n, resamples, seed)
-        boot_a, boot_b = bootstrap.means(values_a).T, bootstrap.means(values_b).T
-        jack_a, jack_b = bootstrap.jackknife_means(values_a).T, bootstrap.jackknife_means(values_b).T
+        replicates = (bootstrap.means(values_a).T, bootstrap.means(values_b).T,
+                      bootstrap.jackknife_means(values_a).T, bootstrap.jackknife_means(values_b).T)
     constant = [label for label, mean in (("A", mean_a), ("B", mean_b)) if systems >= 2 and np.ptp(mean) == 0]
     for name in STATISTICS:
         value = POINT_STATISTICS[name](mean_a, mean_b) if systems >= 2 and n else float("nan")
@@ -428,11 +429,12 @@ def _statistics_with_intervals(
                 item.note = "undefined for these inputs"
             results.append(item)
             continue
-        if boot_a is None:
+        if replicates is None:
             item.note = "no interval: needs at least two shared topics"
             results.append(item)
             continue
         func = ROW_STATISTICS[name]
+        boot_a, boot_b, jack_a, jack_b = replicates
         theta_b = func(boot_a, boot_b)
         if interval == "bca":
             # the reported (scipy) value is the estimate; the row versions agree with it to rounding, which the
