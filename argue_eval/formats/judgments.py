@@ -21,7 +21,7 @@ relevance lookups it marks ``"null"`` become ``autoargue:null``).
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, cast
 
@@ -232,7 +232,17 @@ def _judge_name(evaluator: Any) -> str:
     return "autoargue" if evaluator is None else f"autoargue:{evaluator}"
 
 
+_Fail = Callable[[str, str], InputError]
+"""``fail(field, message)``: the located error of the line being parsed."""
+
+
 def _parse_autoargue_line(obj: dict[str, Any], path: str, line: int, unknown_types: set[str]) -> AutoArgueReport:
+    """One Auto-ARGUE output line (a judged report) -> the report, its judgments and its answer sets.
+
+    The steps: the report's ids; per judged sentence its text and citations (``_sentence``), then its
+    judgments (``_add_judgment``; the nuggets an answer judgment matched come from ``_matched_nuggets``).
+    Judgment types we do not use are collected in ``unknown_types`` and skipped.
+    """
     def fail(field: str, message: str) -> InputError:
         return InputError(path, line, field, message)
 
@@ -240,14 +250,7 @@ def _parse_autoargue_line(obj: dict[str, Any], path: str, line: int, unknown_typ
     if type(report_obj) is not dict:
         raise fail("report", f"expected the judged report (a RAGTIME run object), found {type_name(report_obj)}")
     metadata = _object_or_empty(report_obj.get("metadata"))
-    request_id = metadata.get("topic_id", metadata.get("request_id", report_obj.get("request_id", report_obj.get("topic_id"))))
-    run_id = metadata.get("run_id", report_obj.get("run_id"))
-    if type(request_id) is int:
-        request_id = str(request_id)
-    if type(request_id) is not str or not request_id:
-        raise fail("report.metadata.topic_id", f"expected the report's topic id (a string), found {type_name(request_id)}")
-    if type(run_id) is not str or not run_id:
-        raise fail("report.metadata.run_id", f"expected the report's run id (a string), found {type_name(run_id)}")
+    request_id, run_id = _report_ids(report_obj, metadata, fail)
     segments = obj.get("judgments")
     if type(segments) is not list:
         raise fail("judgments", f"expected a list of judged sentences, found {type_name(segments)}")
@@ -257,69 +260,16 @@ def _parse_autoargue_line(obj: dict[str, Any], path: str, line: int, unknown_typ
     answer_sets: list[AnswerSet] = []
     for s_index, segment in enumerate(segments):
         prefix = f"judgments[{s_index}]"
-        if type(segment) is not dict:
-            raise fail(prefix, f"expected a judged sentence object, found {type_name(segment)}")
-        text = segment.get("text")
-        if type(text) is not str:
-            raise fail(f"{prefix}.text", f"expected the sentence text, found {type_name(text)}")
-        raw_citations = segment.get("citations") or []
-        if type(raw_citations) is not list:
-            raise fail(f"{prefix}.citations", f"expected a list of cited documents, found {type_name(raw_citations)}")
-        citations: list[str] = []
-        for c_index, citation in enumerate(raw_citations):
-            doc_id = citation.get("doc_id") if type(citation) is dict else citation
-            if type(doc_id) is not str:
-                raise fail(f"{prefix}.citations[{c_index}].doc_id", f"expected a document id, found {type_name(doc_id)}")
-            citations.append(doc_id)
-        sentences.append(Sentence(text, tuple(citations)))
+        sentence = _sentence(segment, prefix, fail)
+        sentences.append(sentence)
         items = segment.get("judgments") or []
         if type(items) is not list:
             raise fail(f"{prefix}.judgments", f"expected a list of judgments, found {type_name(items)}")
         for j_index, item in enumerate(items):
-            field = f"{prefix}.judgments[{j_index}]"
-            if type(item) is not dict:
-                raise fail(field, f"expected a judgment object, found {type_name(item)}")
-            type_id = item.get("judgment_type_id")
-            response = item.get("response")
-            if type(response) is not dict:
-                raise fail(f"{field}.response", f"expected an object, found {type_name(response)}")
-            provenance = _object_or_empty(item.get("provenance"))
-            doc_id = provenance.get("doc_id") or response.get("doc_id")
-            judge = _judge_name(item.get("evaluator"))
-            if type_id not in (_RELEVANCE, _ANSWERS, _ATTESTED):
-                unknown_types.add(str(type_id))
-                continue
-            if type(doc_id) is not str:
-                raise fail(f"{field}.provenance.doc_id", f"expected the judged document id, found {type_name(doc_id)}")
-            if type_id == _ANSWERS:
-                matched_raw = response.get("matched_nuggets") or []
-                if type(matched_raw) is not list:
-                    raise fail(f"{field}.response.matched_nuggets", f"expected a list, found {type_name(matched_raw)}")
-                matched: set[tuple[str, str]] = set()
-                for m_index, match in enumerate(matched_raw):
-                    m_field = f"{field}.response.matched_nuggets[{m_index}]"
-                    question = match.get("question_text") if type(match) is dict else None
-                    if type(question) is not str:
-                        raise fail(f"{m_field}.question_text", f"expected the question text, found {type_name(question)}")
-                    answers = match.get("matched_answer") or []
-                    if type(answers) is str:
-                        answers = [answers]
-                    if type(answers) is not list or any(type(a) is not str for a in answers):
-                        raise fail(f"{m_field}.matched_answer", "expected a list of answer texts")
-                    for answer in answers:
-                        matched.add((normalize_text(question), normalize_text(answer)))
-                answer_sets.append(AnswerSet(request_id, text, doc_id, frozenset(matched), judge, location))
-                for question, answer in sorted(matched):
-                    judgments.append(
-                        Judgment("answers", request_id, text, True, judge, doc_id=doc_id, nugget_id=question,
-                                 answer=answer, source=location)
-                    )
-                continue
-            key, kind = ("is_relevant", "relevant") if type_id == _RELEVANCE else ("is_attested", "attested")
-            value = response.get(key)
-            if type(value) is not bool:
-                raise fail(f"{field}.response.{key}", f"expected true or false, found {type_name(value)}")
-            judgments.append(Judgment(kind, request_id, text, value, judge, doc_id=doc_id, source=location))  # type: ignore[arg-type]
+            type_id = _add_judgment(item, f"{prefix}.judgments[{j_index}]", request_id, sentence.text, location, fail,
+                                    judgments, answer_sets)
+            if type_id is not None:
+                unknown_types.add(type_id)
     references = report_obj.get("references")
     report = Report(
         run_id=run_id,
@@ -330,6 +280,98 @@ def _parse_autoargue_line(obj: dict[str, Any], path: str, line: int, unknown_typ
         source=location,
     )
     return AutoArgueReport(report, judgments, answer_sets)
+
+
+def _report_ids(report_obj: dict[str, Any], metadata: dict[str, Any], fail: _Fail) -> tuple[str, str]:
+    """The judged report's (request id, run id): from its metadata (TREC RAG style) or its top level."""
+    request_id = metadata.get("topic_id", metadata.get("request_id", report_obj.get("request_id", report_obj.get("topic_id"))))
+    run_id = metadata.get("run_id", report_obj.get("run_id"))
+    if type(request_id) is int:
+        request_id = str(request_id)
+    if type(request_id) is not str or not request_id:
+        raise fail("report.metadata.topic_id", f"expected the report's topic id (a string), found {type_name(request_id)}")
+    if type(run_id) is not str or not run_id:
+        raise fail("report.metadata.run_id", f"expected the report's run id (a string), found {type_name(run_id)}")
+    return request_id, run_id
+
+
+def _sentence(segment: Any, prefix: str, fail: _Fail) -> Sentence:
+    """A judged sentence's text and cited document ids (a citation is an id or an object with ``doc_id``)."""
+    if type(segment) is not dict:
+        raise fail(prefix, f"expected a judged sentence object, found {type_name(segment)}")
+    text = segment.get("text")
+    if type(text) is not str:
+        raise fail(f"{prefix}.text", f"expected the sentence text, found {type_name(text)}")
+    raw_citations = segment.get("citations") or []
+    if type(raw_citations) is not list:
+        raise fail(f"{prefix}.citations", f"expected a list of cited documents, found {type_name(raw_citations)}")
+    citations: list[str] = []
+    for c_index, citation in enumerate(raw_citations):
+        doc_id = citation.get("doc_id") if type(citation) is dict else citation
+        if type(doc_id) is not str:
+            raise fail(f"{prefix}.citations[{c_index}].doc_id", f"expected a document id, found {type_name(doc_id)}")
+        citations.append(doc_id)
+    return Sentence(text, tuple(citations))
+
+
+def _add_judgment(item: Any, field: str, request_id: str, text: str, location: Location, fail: _Fail,
+                  judgments: list[Judgment], answer_sets: list[AnswerSet]) -> str | None:
+    """Append what one Auto-ARGUE judgment of sentence ``text`` says; its type id when we do not use that type.
+
+    Relevance and attestation are one yes/no judgment each; an answer judgment is an answer set (the
+    nuggets the sentence answers) plus one ``answers`` judgment per matched (question, answer).
+    """
+    if type(item) is not dict:
+        raise fail(field, f"expected a judgment object, found {type_name(item)}")
+    type_id = item.get("judgment_type_id")
+    response = item.get("response")
+    if type(response) is not dict:
+        raise fail(f"{field}.response", f"expected an object, found {type_name(response)}")
+    provenance = _object_or_empty(item.get("provenance"))
+    doc_id = provenance.get("doc_id") or response.get("doc_id")
+    judge = _judge_name(item.get("evaluator"))
+    if type_id not in (_RELEVANCE, _ANSWERS, _ATTESTED):
+        return str(type_id)
+    if type(doc_id) is not str:
+        raise fail(f"{field}.provenance.doc_id", f"expected the judged document id, found {type_name(doc_id)}")
+    if type_id == _ANSWERS:
+        matched = _matched_nuggets(response, field, fail)
+        answer_sets.append(AnswerSet(request_id, text, doc_id, frozenset(matched), judge, location))
+        for question, answer in sorted(matched):
+            judgments.append(
+                Judgment("answers", request_id, text, True, judge, doc_id=doc_id, nugget_id=question,
+                         answer=answer, source=location)
+            )
+        return None
+    key: str
+    kind: JudgmentKind
+    key, kind = ("is_relevant", "relevant") if type_id == _RELEVANCE else ("is_attested", "attested")
+    value = response.get(key)
+    if type(value) is not bool:
+        raise fail(f"{field}.response.{key}", f"expected true or false, found {type_name(value)}")
+    judgments.append(Judgment(kind, request_id, text, value, judge, doc_id=doc_id, source=location))
+    return None
+
+
+def _matched_nuggets(response: dict[str, Any], field: str, fail: _Fail) -> set[tuple[str, str]]:
+    """The normalized (question, answer) pairs an answer judgment's ``matched_nuggets`` lists."""
+    matched_raw = response.get("matched_nuggets") or []
+    if type(matched_raw) is not list:
+        raise fail(f"{field}.response.matched_nuggets", f"expected a list, found {type_name(matched_raw)}")
+    matched: set[tuple[str, str]] = set()
+    for m_index, match in enumerate(matched_raw):
+        m_field = f"{field}.response.matched_nuggets[{m_index}]"
+        question = match.get("question_text") if type(match) is dict else None
+        if type(question) is not str:
+            raise fail(f"{m_field}.question_text", f"expected the question text, found {type_name(question)}")
+        answers = match.get("matched_answer") or []
+        if type(answers) is str:
+            answers = [answers]
+        if type(answers) is not list or any(type(a) is not str for a in answers):
+            raise fail(f"{m_field}.matched_answer", "expected a list of answer texts")
+        for answer in answers:
+            matched.add((normalize_text(question), normalize_text(answer)))
+    return matched
 
 
 def iter_autoargue(path: Path) -> Iterator[AutoArgueReport]:

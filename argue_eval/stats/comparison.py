@@ -15,8 +15,15 @@ import numpy as np
 import pandas as pd
 
 from ..model import natural_key
-from .bootstrap import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, TopicBootstrap, mean_intervals
-from .effects import paired_effects
+from .bootstrap import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    Intervals,
+    TopicBootstrap,
+    mean_intervals,
+)
+from .effects import Effects, paired_effects
 from .matrix import ScoreMatrix, as_matrix, to_array
 from .multiple import CORRECTIONS, adjust
 from .significance import TESTS, paired_t_test, randomization_test, tukey_hsd
@@ -108,19 +115,14 @@ def compare(
 
     ``correction`` defaults to Holm for the randomization and t tests and to none for Tukey HSD (which already
     controls the family-wise error); asking for a correction on top of Tukey HSD is a ``ValueError``.
+
+    The steps, each its own function below: check the options; intervals of each system's mean; the
+    compared pairs; the paired test; the multiple-comparison correction; the pairs' effects and intervals;
+    the leaderboard rows. Notes are collected in that order, each kept once.
     """
     matrix = as_matrix(data)
-    if test not in TESTS:
-        raise ValueError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
-    if correction is None:
-        correction = "none" if test == "tukey" else "holm"
-    if correction not in CORRECTIONS:
-        raise ValueError(f"unknown correction {correction!r}; expected one of {', '.join(CORRECTIONS)}")
-    if test == "tukey" and correction != "none":
-        raise ValueError("the randomized Tukey HSD already controls the family-wise error over all pairs; use correction 'none'")
+    correction = _check_options(test, correction, baseline, matrix.runs)
     runs = matrix.runs
-    if baseline is not None and baseline not in runs:
-        raise ValueError(f"baseline {baseline!r} is not among the runs: {', '.join(runs)}")
     values = to_array(matrix)
     systems, n = values.shape
     notes = list(matrix.notes)
@@ -131,64 +133,135 @@ def compare(
 
     means = values.mean(axis=-1)
     order = leaderboard_order(means, runs)
-    rank_of = {index: position + 1 for position, index in enumerate(order)}
     bootstrap = TopicBootstrap(n, resamples, seed) if n >= 2 else None
     bca, pct = mean_intervals(values, resamples, confidence, seed, bootstrap)
     notes.extend(bca.notes(runs))
     system_boot = bootstrap.means(values) if bootstrap is not None else None
 
+    pairs = _compared_pairs(order, runs, baseline)
+    tested = _paired_test(values, pairs, test, resamples, seed, confidence, notes)
+    p_adjusted, significant = _correct(tested, len(pairs), test, correction, alpha, notes)
+    effects = paired_effects(values, pairs, bootstrap, confidence, system_boot)
+    notes.extend(effects.notes)
+    pair_frame, pair_intervals = _pair_table(runs, pairs, effects, tested, p_adjusted, significant, confidence,
+                                             correction, notes)
+    systems_frame = _system_table(matrix, values, means, order, bca, pct, pairs, effects, p_adjusted, significant,
+                                  baseline)
+
+    return Comparison(
+        metric=matrix.metric,
+        test=test,
+        correction=correction,
+        alpha=alpha,
+        confidence=confidence,
+        resamples=resamples,
+        seed=seed,
+        missing=matrix.missing_policy,
+        baseline=baseline,
+        topics=matrix.topics,
+        systems=systems_frame,
+        pairs=pair_frame,
+        test_resamples=tested.resamples,
+        exact=tested.exact,
+        pair_intervals=pair_intervals,
+        notes=list(dict.fromkeys(notes)),  # each note once, in order
+    )
+
+
+def _check_options(test: str, correction: str | None, baseline: str | None, runs: list[str]) -> str:
+    """The correction to apply (its default for ``test`` when None); a ``ValueError`` for options that do not fit."""
+    if test not in TESTS:
+        raise ValueError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
+    if correction is None:
+        correction = "none" if test == "tukey" else "holm"
+    if correction not in CORRECTIONS:
+        raise ValueError(f"unknown correction {correction!r}; expected one of {', '.join(CORRECTIONS)}")
+    if test == "tukey" and correction != "none":
+        raise ValueError("the randomized Tukey HSD already controls the family-wise error over all pairs; use correction 'none'")
+    if baseline is not None and baseline not in runs:
+        raise ValueError(f"baseline {baseline!r} is not among the runs: {', '.join(runs)}")
+    return correction
+
+
+def _compared_pairs(order: list[int], runs: list[str], baseline: str | None) -> list[tuple[int, int]]:
+    """(system, baseline) for every other system in leaderboard order, or every (better-ranked, worse-ranked) pair."""
     if baseline is not None:
         base = runs.index(baseline)
-        pairs = [(index, base) for index in order if index != base]
-    else:
-        pairs = [(order[p], order[q]) for p in range(systems) for q in range(p + 1, systems)]
+        return [(index, base) for index in order if index != base]
+    return [(order[p], order[q]) for p in range(len(order)) for q in range(p + 1, len(order))]
 
+
+@dataclass
+class _Tested:
+    """The paired test's outcome for every compared pair."""
+
+    p_value: np.ndarray
+    statistic: np.ndarray
+    exact: bool = False
+    resamples: int = 0
+    critical: float | None = None
+    """Tukey HSD only: the half-width of the simultaneous intervals."""
+
+
+def _paired_test(values: np.ndarray, pairs: list[tuple[int, int]], test: str, resamples: int, seed: int,
+                 confidence: float, notes: list[str]) -> _Tested:
+    """Run ``test`` on the compared pairs (rows of ``values``), adding its notes."""
+    if not pairs:
+        return _Tested(np.zeros(0), np.zeros(0))
     index_a = np.array([a for a, _ in pairs], dtype=np.int64)
     index_b = np.array([b for _, b in pairs], dtype=np.int64)
-    exact = False
-    test_resamples = 0
-    critical: float | None = None
-    if not pairs:
-        p_value = statistic = np.zeros(0)
-    elif test == "randomization":
-        result = randomization_test(values[index_a] - values[index_b], resamples, seed)
-        p_value, statistic, exact, test_resamples = result.p_value, result.statistic, result.exact, result.resamples
-        notes.extend(result.notes)
-        if exact:
-            notes.append(f"randomization test exact: all 2^{n} = {result.resamples} sign assignments enumerated")
-    elif test == "t":
-        result = paired_t_test(values[index_a], values[index_b])
-        p_value, statistic = result.p_value, result.statistic
-        notes.extend(result.notes)
-    else:
-        result = tukey_hsd(values, pairs, resamples, seed, confidence)
-        p_value, statistic, test_resamples = result.p_value, result.statistic, result.resamples
-        critical = result.critical
-        notes.extend(result.notes)
-    if test == "randomization" and pairs and correction in ("holm", "bonferroni"):
-        floor = 2 / test_resamples if exact else 2 / (test_resamples + 1)
-        if floor * len(pairs) > alpha:
-            needed = int(np.ceil(2 * len(pairs) / alpha))
+    if test == "randomization":
+        randomized = randomization_test(values[index_a] - values[index_b], resamples, seed)
+        notes.extend(randomized.notes)
+        if randomized.exact:
+            notes.append(f"randomization test exact: all 2^{values.shape[1]} = {randomized.resamples} sign "
+                         "assignments enumerated")
+        return _Tested(randomized.p_value, randomized.statistic, randomized.exact, randomized.resamples)
+    if test == "t":
+        t_test = paired_t_test(values[index_a], values[index_b])
+        notes.extend(t_test.notes)
+        return _Tested(t_test.p_value, t_test.statistic)
+    tukey = tukey_hsd(values, pairs, resamples, seed, confidence)
+    notes.extend(tukey.notes)
+    return _Tested(tukey.p_value, tukey.statistic, False, tukey.resamples, tukey.critical)
+
+
+def _correct(tested: _Tested, pair_count: int, test: str, correction: str, alpha: float,
+             notes: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Adjusted p-values over the compared pairs and which pairs are significant at ``alpha``.
+
+    A note says when the randomization test cannot reach significance under the correction at all (its
+    smallest p-value times the family size exceeds alpha), and when pairs without a p-value are left out.
+    """
+    if test == "randomization" and pair_count and correction in ("holm", "bonferroni"):
+        floor = 2 / tested.resamples if tested.exact else 2 / (tested.resamples + 1)
+        if floor * pair_count > alpha:
+            needed = int(np.ceil(2 * pair_count / alpha))
             notes.append(
-                f"the smallest p-value this randomization test can give is {floor:.2g} ({test_resamples} sign vectors"
-                f"{', all of them' if exact else ''}); times the {len(pairs)} compared pairs it exceeds alpha = {alpha}, so no pair can be "
-                f"significant under {correction}: use --correction bh, --test tukey"
-                + ("" if exact else f", or --resamples {needed} or more"))
+                f"the smallest p-value this randomization test can give is {floor:.2g} ({tested.resamples} sign vectors"
+                f"{', all of them' if tested.exact else ''}); times the {pair_count} compared pairs it exceeds alpha = {alpha}, "
+                f"so no pair can be significant under {correction}: use --correction bh, --test tukey"
+                + ("" if tested.exact else f", or --resamples {needed} or more"))
+    p_value = tested.p_value
     p_adjusted = adjust(p_value, correction)
     if np.isnan(p_value).any():
         notes.append(f"{int(np.isnan(p_value).sum())} pair(s) have no p-value (see above); they are left out of the "
                      "multiple-comparison family and not marked significant")
     significant = np.where(np.isnan(p_adjusted), False, p_adjusted <= alpha)
+    return p_adjusted, significant
 
-    effects = paired_effects(values, pairs, bootstrap, confidence, system_boot)
-    notes.extend(effects.notes)
+
+def _pair_table(runs: list[str], pairs: list[tuple[int, int]], effects: Effects, tested: _Tested,
+                p_adjusted: np.ndarray, significant: np.ndarray, confidence: float, correction: str,
+                notes: list[str]) -> tuple[pd.DataFrame, str]:
+    """The pairs' DataFrame and whether its intervals are ``simultaneous`` (Tukey HSD) or ``unadjusted``."""
     pair_labels = [f"{runs[a]} vs {runs[b]}" for a, b in pairs]
     notes.extend(f"difference {note}" for note in effects.interval.notes(pair_labels))
-
     level = f"{confidence:.0%}"
     ci_low, ci_high = effects.interval.low, effects.interval.high
     ci_method = effects.interval.method.astype(str) if len(pairs) else np.zeros(0, dtype=str)
     pair_intervals = "unadjusted"
+    critical = tested.critical
     if critical is not None:
         # intervals that agree with the family-wise p-values: simultaneous over all pairs, from the same permutations
         ci_low, ci_high = effects.diff - critical, effects.diff + critical
@@ -200,20 +273,33 @@ def compare(
         notes.append(f"pair intervals (ci_low, ci_high) are {level} BCa intervals of each pair alone, not adjusted for "
                      f"the {len(pairs)} comparisons, while p_adjusted is ({correction}): an interval may exclude 0 "
                      "where p_adjusted is not significant")
-    pair_frame = pd.DataFrame({
-        "a": [runs[a] for a in index_a],
-        "b": [runs[b] for b in index_b],
+    frame = pd.DataFrame({
+        "a": [runs[a] for a, _ in pairs],
+        "b": [runs[b] for _, b in pairs],
         "diff": effects.diff,
         "ci_low": ci_low,
         "ci_high": ci_high,
         "ci_method": ci_method,
         "cohen_d": effects.cohen_d,
-        "statistic": statistic,
-        "p_value": p_value,
+        "statistic": tested.statistic,
+        "p_value": tested.p_value,
         "p_adjusted": p_adjusted,
         "significant": significant.astype(bool),
     })
+    return frame, pair_intervals
 
+
+def _system_table(matrix: ScoreMatrix, values: np.ndarray, means: np.ndarray, order: list[int], bca: Intervals,
+                  pct: Intervals, pairs: list[tuple[int, int]], effects: Effects, p_adjusted: np.ndarray,
+                  significant: np.ndarray, baseline: str | None) -> pd.DataFrame:
+    """The leaderboard: one row per system in rank order with its mean, intervals and how it compares.
+
+    Against a baseline a row says ``+``/``-`` (significantly better/worse) with the difference; without one
+    it lists the systems it is significantly better than, in rank order.
+    """
+    runs = matrix.runs
+    n = values.shape[1]
+    rank_of = {index: position + 1 for position, index in enumerate(order)}
     missing_counts = matrix.missing_counts()
     rows = []
     for index in order:
@@ -249,23 +335,4 @@ def compare(
                     beaten[winner].append(runs[loser])
         for row, index in zip(rows, order):
             row["better_than"] = sorted(beaten[index], key=lambda run: rank_of[position[run]])
-    systems_frame = pd.DataFrame(rows)
-
-    return Comparison(
-        metric=matrix.metric,
-        test=test,
-        correction=correction,
-        alpha=alpha,
-        confidence=confidence,
-        resamples=resamples,
-        seed=seed,
-        missing=matrix.missing_policy,
-        baseline=baseline,
-        topics=matrix.topics,
-        systems=systems_frame,
-        pairs=pair_frame,
-        test_resamples=test_resamples,
-        exact=exact,
-        pair_intervals=pair_intervals,
-        notes=list(dict.fromkeys(notes)),  # each note once, in order
-    )
+    return pd.DataFrame(rows)
