@@ -15,7 +15,7 @@ Two engines compute them:
 The conventions both engines follow:
 
 * **Tie order.** trec_eval ignores the rank column and orders a topic's documents by score descending, then
-  docno descending. We sort first (``organizer.pooling.order_ranked_files``; ``formats.ranked.trec_order``
+  docno descending. We sort first (``formats.ranked.order_ranked_files``; ``formats.ranked.trec_order``
   states the order for one list) and hand the engine strictly decreasing pseudo-scores (``n, n-1, ..., 1``),
   so every engine sees exactly trec_eval's ranking. A document ranked twice in a topic is an error.
 * **Missing topics.** With ``missing="zero"`` (trec_eval ``-c``, our default) every topic of the qrels is
@@ -44,8 +44,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .errors import ArgueError
+from .formats.ranked import Rankings, load_rankings, rankings_from_ranked
 from .model import natural_key
-from .organizer.pooling import Rankings
 
 Missing = Literal["zero", "skip"]
 Engine = Literal["ir_measures", "ranx"]
@@ -154,16 +154,12 @@ def _parse(token: str) -> Measure:
 def ranked_run_rankings(path: str | PathLike[str]) -> list[Rankings]:
     """One :class:`Rankings` per tag of a TREC ranked run, in trec_eval order. A document listed twice for
     a topic is an error, as in trec_eval (``duplicate docs``)."""
-    from .organizer.pooling import rankings_from_ranked
-
     return rankings_from_ranked(path, repeats="error")
 
 
 def load_runs(paths: Sequence[str | PathLike[str]], format: str | None = None) -> list[Rankings]:
     """Ranked runs and report runs (cited documents in order of first citation), detected per file, sorted
     by run name; the same run name in two files becomes ``name@file`` (as in pooling)."""
-    from .organizer.pooling import load_rankings
-
     return load_rankings(paths, format, repeats="error")
 
 

@@ -77,8 +77,9 @@ def main() -> None:
     import pandas as pd
 
     from argue_eval.formats.qrels import write_trec_qrels
+    from argue_eval.formats.ranked import load_rankings
     from argue_eval.formats.scores import write_scores_tsv
-    from argue_eval.organizer.pooling import build_pool, load_rankings, pool_files
+    from argue_eval.organizer.pooling import build_pool, pool_files
 
     paths = generate(args.runs, args.topics, args.depth)
     lines = sum(1 for path in paths for _ in path.open())

@@ -16,14 +16,9 @@ from click.testing import CliRunner
 
 from argue_eval.cli import cli
 from argue_eval.errors import ArgueError
-from argue_eval.organizer.pooling import (
-    UNJUDGED,
-    Rankings,
-    build_pool,
-    load_rankings,
-    natural_key,
-    rrf_scores,
-)
+from argue_eval.formats.ranked import Rankings, load_rankings
+from argue_eval.model import natural_key
+from argue_eval.organizer.pooling import UNJUDGED, build_pool, rrf_scores
 
 
 @pytest.fixture
@@ -268,7 +263,7 @@ def test_fast_depth_pool_equals_reference(tmp_path, depth, topics):
 
 
 def test_ordered_arrays_give_the_reference_rankings(tmp_path):
-    from argue_eval.organizer.pooling import order_ranked_files
+    from argue_eval.formats.ranked import order_ranked_files
 
     paths = _random_runs(tmp_path, seed=11)
     fast = order_ranked_files(paths).rankings()

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 from argue_eval.cli import cli
 from argue_eval.errors import ArgueError, InputError
-from argue_eval.organizer.pooling import Rankings
+from argue_eval.formats.ranked import Rankings
 from argue_eval.organizer.qrels import read_qrels
 from argue_eval.retrieval import (
     collapse_subtopics,
@@ -337,7 +337,7 @@ def test_retrieval_command_diversity(tmp_path):
 
 
 def test_small_runs_read_line_by_line_equal_the_vectorized_reader(tmp_path, fixtures):
-    from argue_eval.organizer.pooling import _rankings_line_by_line, order_ranked_files
+    from argue_eval.formats.ranked import _rankings_line_by_line, order_ranked_files
 
     mixed = tmp_path / "mixed.trec"  # two tags, ties, a repeated document, topics out of order
     mixed.write_text("t2 Q0 b 1 1.0 x\nt10 Q0 a 1 2.0 x\nt10 Q0 c 2 2.0 x\nt10 Q0 a 3 0.5 x\nt1 Q0 z 1 1.0 y\n")

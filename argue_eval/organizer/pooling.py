@@ -1,9 +1,10 @@
 """Pooling: choose, per topic, the documents assessors judge, from ranked runs or from report citations.
 
-Inputs are normalized to one shape, a :class:`Rankings` per run: for each topic the run's documents in
-rank order, without repeats. A TREC ranked run is ordered the way trec_eval orders it (score descending,
-docno descending; the rank column is ignored), a report run contributes the documents its sentences cite
-in order of first citation. Everything after that is format-free.
+Inputs are normalized to one shape, a :class:`~argue_eval.formats.ranked.Rankings` per run (read by
+``formats.ranked.load_rankings``): for each topic the run's documents in rank order, without repeats. A
+TREC ranked run is ordered the way trec_eval orders it (score descending, docno descending; the rank
+column is ignored), a report run contributes the documents its sentences cite in order of first citation.
+Everything here is format-free.
 
 Strategies (every one looks only at each run's top ``depth`` documents):
 
@@ -38,16 +39,13 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-from ..errors import ArgueError, InputError
+from ..errors import ArgueError
+from ..formats.ranked import OrderedRuns, Rankings, load_rankings, order_ranked_files
 from ..model import QrelsRow, natural_key
 
-if TYPE_CHECKING:
-    import numpy as np
-
 Strategy = Literal["depth", "rrf", "mtf", "budget"]
-Repeats = Literal["first", "error"]
 STRATEGIES: tuple[str, ...] = ("depth", "rrf", "mtf", "budget")
 UNJUDGED = -1
 """Relevance written for pooled, not yet judged documents in a pool file.
@@ -57,19 +55,6 @@ relevant". trec_eval treats any grade below 1 as non-relevant, so an unjudged po
 qrels still scores every run 0 rather than producing plausible numbers, and ``qrels build`` refuses a
 -1 left in its output."""
 DEFAULT_RRF_K = 60
-
-
-@dataclass
-class Rankings:
-    """One run's ranked documents per topic (no repeats), and where the run came from."""
-
-    name: str
-    topics: dict[str, list[str]]
-    source: str = ""
-
-    def top(self, topic: str, depth: int | None) -> list[str]:
-        docs = self.topics.get(topic, [])
-        return docs if depth is None else docs[:depth]
 
 
 @dataclass
@@ -121,127 +106,6 @@ class Pool:
             rows.append((run.name, "all", "pooled", sum(item[1] for item in per_run[run.name])))
             rows.append((run.name, "all", "unique", sum(item[2] for item in per_run[run.name])))
         return rows
-
-
-# --- loading runs ----------------------------------------------------------------------------------------
-
-
-def rankings_from_ranked(path: str | PathLike[str], repeats: Repeats = "first") -> list[Rankings]:
-    """One :class:`Rankings` per run tag in a TREC ranked run, in trec_eval order (see ``order_ranked_files``).
-
-    A document listed twice for a topic keeps its better place with ``repeats="first"`` (trec_eval would
-    refuse the file; a pool only needs to know the document was retrieved) and is an error with
-    ``repeats="error"`` (what retrieval measures need).
-    """
-    if _small_plain_file(path):
-        return _rankings_line_by_line(path, repeats)
-    return order_ranked_files([path], repeats=repeats).rankings()
-
-
-SMALL_RUN_BYTES = 1 << 20
-"""Below this size a ranked run is read line by line in Python: importing pandas (for the vectorized reader)
-costs more than the whole file, and a one-file ``retrieval`` call should start as fast as trec_eval's."""
-
-
-def _small_plain_file(path: str | PathLike[str]) -> bool:
-    import os
-
-    try:
-        return not str(path).endswith(".gz") and os.path.getsize(path) < SMALL_RUN_BYTES
-    except OSError:
-        return False  # the regular reader names the problem
-
-
-def _rankings_line_by_line(path: str | PathLike[str], repeats: Repeats) -> list[Rankings]:
-    """What ``order_ranked_files([path], repeats=repeats).rankings()`` returns, without numpy or pandas:
-    runs by tag (sorted), topics in code-point order, documents in trec_eval order."""
-    from ..formats.ranked import read_trec_run, trec_order
-
-    grouped: dict[str, dict[str, list[tuple[str, float]]]] = {}
-    for row in read_trec_run(Path(path)):
-        grouped.setdefault(row.run_id, {}).setdefault(row.query_id, []).append((row.doc_id, row.score))
-    result = []
-    for tag in sorted(grouped):
-        topics: dict[str, list[str]] = {}
-        for topic in sorted(grouped[tag]):
-            docs = [doc for doc, _ in trec_order(grouped[tag][topic])]
-            unique = list(dict.fromkeys(docs))
-            if len(unique) != len(docs):
-                if repeats == "error":
-                    twice = _first_repeat(docs)
-                    raise InputError(
-                        path, None, None,
-                        f"run {tag!r}, topic {topic!r}: document {twice!r} is ranked twice (trec_eval refuses duplicate "
-                        "documents; keep one line per document)",
-                    )
-                docs = unique
-            topics[topic] = docs
-        result.append(Rankings(tag, topics, str(path)))
-    return result
-
-
-def rankings_from_reports(path: str | PathLike[str], format: str | None = None) -> list[Rankings]:
-    """One :class:`Rankings` per run id in a report run: each report's cited documents in order of first citation."""
-    from ..formats import read_reports
-
-    runs: dict[str, dict[str, list[str]]] = {}
-    for report in read_reports(path, format):
-        cited = _unique(doc_id for sentence in report.sentences for doc_id in sentence.citations)
-        topics = runs.setdefault(report.run_id, {})
-        if report.request_id in topics:
-            line = report.source.line if report.source is not None else None
-            raise InputError(
-                path, line, "request_id", f"run {report.run_id!r} has a second report for request {report.request_id!r}"
-            )
-        topics[report.request_id] = cited
-    return [Rankings(name, topics, str(path)) for name, topics in runs.items()]
-
-
-def load_rankings(
-    paths: Sequence[str | PathLike[str]], format: str | None = None, repeats: Repeats = "first"
-) -> list[Rankings]:
-    """Read ranked runs and/or report runs (detected per file), sorted by run name.
-
-    Two files that use the same run name are told apart by their file names (``name@file``), because
-    every output has one row per run, and run ids often disagree with file names. ``repeats``: what a
-    document listed twice for a topic of a ranked run means (see ``rankings_from_ranked``).
-    """
-    from ..formats import resolve
-
-    loaded: list[Rankings] = []
-    for path in paths:
-        spec = resolve(path, None, format)
-        if spec.kind == "ranked":
-            loaded.extend(rankings_from_ranked(path, repeats))
-        elif spec.kind == "runs":
-            loaded.extend(rankings_from_reports(path, spec.name))
-        else:
-            raise InputError(path, None, None, f"expected a ranked run or a report run, found {spec.kind} ({spec.name})")
-    counts: dict[str, int] = {}
-    for run in loaded:
-        counts[run.name] = counts.get(run.name, 0) + 1
-    for run in loaded:
-        if counts[run.name] > 1:
-            run.name = f"{run.name}@{Path(run.source).name}"
-    names = [run.name for run in loaded]
-    if len(set(names)) != len(names):
-        duplicated = sorted({name for name in names if names.count(name) > 1})
-        raise ArgueError(f"the same run appears twice ({', '.join(duplicated)}); give each run file once")
-    return sorted(loaded, key=lambda run: run.name)
-
-
-def _unique(doc_ids: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(doc_ids))
-
-
-def _first_repeat(doc_ids: Iterable[str]) -> str | None:
-    """The first document listed a second time, or None."""
-    seen: set[str] = set()
-    for doc_id in doc_ids:
-        if doc_id in seen:
-            return doc_id
-        seen.add(doc_id)
-    return None
 
 
 # --- strategies ------------------------------------------------------------------------------------------
@@ -394,124 +258,6 @@ def pool_files(
     if strategy == "depth":
         return _depth_pool_arrays(ordered, depth, topics)
     return build_pool(ordered.rankings(), strategy, depth, budget, rrf_k, judged, topics)
-
-
-@dataclass
-class OrderedRuns:
-    """Ranked runs as parallel arrays in trec_eval order, repeats dropped, cut to ``depth``.
-
-    ``run``, ``q`` and ``d`` index ``names`` (sorted), ``topic_ids`` and ``doc_ids`` (both sorted, so the
-    integer order is the string order); ``rank`` is 0-based within (run, topic).
-    """
-
-    names: list[str]
-    sources: list[str]
-    topic_ids: np.ndarray
-    doc_ids: np.ndarray
-    run: np.ndarray
-    q: np.ndarray
-    d: np.ndarray
-    rank: np.ndarray
-
-    def rankings(self) -> list[Rankings]:
-        """The same runs as :class:`Rankings` (lists), for the strategies that walk rankings one by one."""
-        import numpy as np
-
-        result = [Rankings(name, {}, source) for name, source in zip(self.names, self.sources)]
-        if len(self.run) == 0:
-            return result
-        docs = self.doc_ids[self.d].tolist()
-        topics = self.topic_ids.tolist()
-        group = self.run * len(self.topic_ids) + self.q
-        starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
-        ends = np.r_[starts[1:], len(group)]
-        for start, end in zip(starts.tolist(), ends.tolist()):
-            result[int(self.run[start])].topics[topics[int(self.q[start])]] = docs[start:end]
-        return result
-
-
-def order_ranked_files(
-    paths: Sequence[str | PathLike[str]], depth: int | None = None, repeats: Repeats = "first"
-) -> OrderedRuns:
-    """Read TREC ranked runs and order them as trec_eval does (score desc, docno desc), with numpy.
-
-    A document listed twice for a topic keeps its first place in that order (``repeats="first"``) or is
-    an error naming run, topic and document (``repeats="error"``, as trec_eval's "duplicate docs").
-    """
-    import numpy as np
-    import pandas as pd
-
-    from ..formats.ranked import read_ranked_columns
-
-    columns = [read_ranked_columns(path) for path in paths]
-    # Run names: the tag, or tag@file when the same tag appears in several files (as in load_rankings).
-    keys: list[tuple[int, str]] = []
-    row_runs = []
-    for index, cols in enumerate(columns):
-        if len(cols) and (cols.tag == cols.tag[0]).all():  # the usual case: one run per file
-            codes, tags = np.zeros(len(cols), dtype=np.int64), [cols.tag[0]]
-        else:
-            codes, tags = pd.factorize(cols.tag)
-        base = len(keys)
-        keys.extend((index, str(tag)) for tag in tags)
-        row_runs.append(codes.astype(np.int64) + base)
-    files_per_tag: dict[str, int] = Counter(tag for _, tag in keys)
-    labels = [tag if files_per_tag[tag] == 1 else f"{tag}@{Path(paths[index]).name}" for index, tag in keys]
-    if len(set(labels)) != len(labels):
-        repeated = sorted({label for label in labels if labels.count(label) > 1})
-        raise ArgueError(f"the same run appears twice ({', '.join(repeated)}); give each run file once")
-    by_name = sorted(range(len(labels)), key=labels.__getitem__)
-    position = np.empty(max(len(labels), 1), dtype=np.int64)
-    position[by_name] = np.arange(len(by_name))
-    names = [labels[i] for i in by_name]
-    sources = [str(paths[keys[i][0]]) for i in by_name]
-    empty = np.empty(0, dtype=np.int64)
-    if not columns or sum(len(cols) for cols in columns) == 0:
-        return OrderedRuns(names, sources, np.empty(0, dtype=object), np.empty(0, dtype=object), empty, empty, empty, empty)
-    run = position[np.concatenate(row_runs)]
-    q, topic_ids = _factorize_strings(np.concatenate([cols.qid for cols in columns]))
-    d, doc_ids = _factorize_strings(np.concatenate([cols.docno for cols in columns]))
-    score_values, s = np.unique(np.concatenate([cols.score for cols in columns]), return_inverse=True)
-    q, d, s = q.astype(np.int64), d.astype(np.int64), s.astype(np.int64)
-    nq, nd, ns = len(topic_ids), len(doc_ids), len(score_values)
-    group = run * nq + q
-    if len(names) * nq * ns * nd < 2**62:
-        order = np.argsort((group * ns + (ns - 1 - s)) * nd + (nd - 1 - d), kind="stable")
-    else:  # the single key would overflow: sort by the four keys instead
-        order = np.lexsort((nd - 1 - d, ns - 1 - s, q, run))
-    run, q, d, group = run[order], q[order], d[order], group[order]
-    keep = ~pd.Series(group * nd + d).duplicated(keep="first").to_numpy()
-    if repeats == "error" and not keep.all():
-        at = int(np.argmin(keep))
-        raise InputError(
-            sources[int(run[at])], None, None,
-            f"run {names[int(run[at])]!r}, topic {str(topic_ids[q[at]])!r}: document {str(doc_ids[d[at]])!r} is ranked "
-            "twice (trec_eval refuses duplicate documents; keep one line per document)",
-        )
-    run, q, d, group = run[keep], q[keep], d[keep], group[keep]
-    row = np.arange(len(group))
-    starts = np.r_[True, group[1:] != group[:-1]]
-    rank = row - np.maximum.accumulate(np.where(starts, row, 0))
-    if depth is not None:
-        cut = rank < depth
-        run, q, d, rank = run[cut], q[cut], d[cut], rank[cut]
-    return OrderedRuns(names, sources, np.asarray(topic_ids, dtype=object), np.asarray(doc_ids, dtype=object), run, q, d, rank)
-
-
-def _factorize_strings(values):
-    """Integer codes whose order is the strings' order (Python's code-point order), and the sorted strings.
-
-    Hashing first and sorting only the distinct strings as a fixed-width numpy array (compared in C) is
-    several times faster than sorting Python strings."""
-    import numpy as np
-    import pandas as pd
-
-    codes, uniques = pd.factorize(values)
-    uniques = np.asarray(uniques, dtype=object)
-    order = np.argsort(uniques.astype(str), kind="stable")
-    position = np.empty(len(order), dtype=np.int64)
-    position[order] = np.arange(len(order))
-    return position[codes], uniques[order]
 
 
 def _depth_pool_arrays(ordered: OrderedRuns, depth: int | None, topics: Iterable[str] | None) -> Pool:
