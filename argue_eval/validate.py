@@ -48,16 +48,6 @@ CHECKS: dict[str, tuple[Severity, str]] = {
 }
 """Check name -> (default severity, what it catches). Schema problems come from the format parser."""
 
-# Where a format keeps the run id, the request id and the sentence list (for located messages).
-_FIELDS: dict[str, tuple[str, str, str]] = {
-    "argue": ("run_id", "request_id", "sentences"),
-    "neuclir24": ("run_id", "request_id", "sentences"),
-    "ragtime": ("metadata.run_id", "metadata.topic_id", "responses"),
-    "rag24": ("run_id", "topic_id", "answer"),
-    "rag25": ("metadata.run_id", "metadata.narrative_id", "answer"),
-}
-# Where each request format keeps the request id (for problems located in the requests file).
-_REQUEST_ID_FIELDS: dict[str, str] = {"ragtime26": "topic_id", "rag24": "topic_id", "rag25": "id"}
 # In TREC RAG 2024/2025 runs ``references`` lists the retrieved context the citations index into, so
 # references that no sentence cites are expected there; the RAGTIME rule applies to the other formats.
 _CONTEXT_REFERENCES = frozenset({"rag24", "rag25"})
@@ -163,7 +153,7 @@ def _read_requests(
     from .formats import read
 
     spec, requests = read(path, "requests", format)
-    id_field = _REQUEST_ID_FIELDS.get(spec.name, "request_id")
+    id_field = spec.request_id_field
     by_id: dict[str, Request] = {}
     level = (severity or {}).get("duplicate-request", CHECKS["duplicate-request"][0])
     for request in requests:
@@ -304,7 +294,8 @@ class _Checker:
             self.problems.append(_relocated(error, shown))
             self.unreadable.append(shown)
             return self.problems
-        fields = _FIELDS.get(spec.name, ("run_id", "request_id", "sentences"))
+        # where the format keeps the run id, the request id and the sentence list (for located messages)
+        fields = (spec.run_id_field, spec.request_id_field, spec.sentences_field)
         seen: dict[tuple[str, str], int] = {}  # (run id, request id) -> first line
         run_ids: dict[str, int] = {}  # run id -> first line
         complete = True

@@ -102,3 +102,9 @@ class FormatSpec:
     priority: int = 0
     """Formats with a higher priority are sniffed first (put the more specific shape first)."""
     aliases: tuple[str, ...] = field(default_factory=tuple)
+    request_id_field: str = "request_id"
+    """Where a record keeps its request (topic) id, as a dotted path: a located message about a record names it."""
+    run_id_field: str = "run_id"
+    """Runs: where a report keeps its run id (dotted path)."""
+    sentences_field: str = "sentences"
+    """Runs: where a report keeps its list of sentences (dotted path)."""

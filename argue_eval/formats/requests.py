@@ -287,8 +287,10 @@ FORMATS: list[FormatSpec] = [
         "ragtime26", "requests",
         "RAGTIME 2026 topics {topic_id, collection_id, title, background, problem_statement, limit}",
         _sniff_ragtime26, jsonl_reader(_parse_ragtime26, "ragtime26"), None, priority=10,
+        request_id_field="topic_id",
     ),
-    FormatSpec("rag24", "requests", "TREC RAG 2024 topics, TSV 'topic_id<TAB>query'", _sniff_rag24, read_rag24, None, priority=0),
+    FormatSpec("rag24", "requests", "TREC RAG 2024 topics, TSV 'topic_id<TAB>query'", _sniff_rag24, read_rag24, None, priority=0,
+               request_id_field="topic_id"),
     FormatSpec(
         "report-gen-eval", "requests", "report_gen_eval requests {request_id (a number), request} (the request text)",
         _sniff_plain_request("request_id"), jsonl_reader(_plain_request("request_id"), "report-gen-eval"), None, priority=8,
@@ -304,5 +306,6 @@ FORMATS: list[FormatSpec] = [
     FormatSpec(
         "rag25", "requests", "TREC RAG 2025 narratives {id, title} (the title is the narrative)",
         _sniff_rag25, jsonl_reader(_parse_rag25, "rag25"), None, priority=5,
+        request_id_field="id",
     ),
 ]

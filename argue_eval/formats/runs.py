@@ -624,15 +624,18 @@ FORMATS: list[FormatSpec] = [
         "ragtime", "runs",
         "RAGTIME / generic TREC RAG runs {metadata, responses: [{text, citations: [ids] | {id: score}}], references}",
         _sniff_ragtime, jsonl_reader(_parse_ragtime, "ragtime"), _writer(report_to_ragtime, "ragtime", lossy=True), priority=10,
+        request_id_field="metadata.topic_id", run_id_field="metadata.run_id", sentences_field="responses",
     ),
     FormatSpec(
         "rag24", "runs",
         "TREC RAG 2024 runs {run_id, topic_id, references, answer: [{text, citations: [index]}]}",
         _sniff_rag24, jsonl_reader(_parse_rag24, "rag24"), None, priority=10,
+        request_id_field="topic_id", sentences_field="answer",
     ),
     FormatSpec(
         "rag25", "runs",
         "TREC RAG 2025 runs {metadata: {run_id, narrative_id}, references, answer: [{text, citations: [index | id]}]}",
         _sniff_rag25, jsonl_reader(_parse_rag25, "rag25"), None, priority=10,
+        request_id_field="metadata.narrative_id", run_id_field="metadata.run_id", sentences_field="answer",
     ),
 ]
