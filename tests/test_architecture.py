@@ -91,3 +91,25 @@ def test_the_checker_sees_relative_and_absolute_imports(tmp_path, monkeypatch):
         "argue_eval/stats/bad.py:2: stats.bad imports click",
         "argue_eval/stats/bad.py:3: stats.bad imports inputs",
     ]
+
+
+def positional_policies(root: Path) -> list[str]:
+    """Calls of ``Policies`` with positional arguments under ``root`` (the field order is no interface)."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and node.args:
+                name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
+                if name == "Policies":
+                    found.append(f"{path.relative_to(root)}:{node.lineno}")
+    return found
+
+
+def test_policies_are_built_by_keyword():
+    assert positional_policies(PACKAGE) == []
+
+
+def test_the_policies_check_sees_a_positional_call(tmp_path):
+    (tmp_path / "bad.py").write_text('p = Policies("qrels")\nq = policies.Policies(relevance="qrels")\n'
+                                     'r = policies.Policies("nuggets", "all")\n')
+    assert positional_policies(tmp_path) == ["bad.py:1", "bad.py:3"]

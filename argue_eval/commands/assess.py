@@ -50,10 +50,13 @@ def export_command(runs, nuggets, judgments, requests, qrels, collection, output
       argue-eval assess export --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl -o pool.jsonl
     """
-    from ..argue.policies import Policies, parse_weights
+    from ..api import make_policies
+    from ..argue.policies import parse_weights
     from ..organizer.assessment import export_pool, write_pool
 
-    policies = Policies(relevance, nugget_scope, missing_topics, "error", unbound_questions, parse_weights(weights))
+    policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
+                             missing_judgments="error", unbound_questions=unbound_questions,
+                             weights=parse_weights(weights))
     from ..inputs import load_inputs
 
     inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)

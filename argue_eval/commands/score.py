@@ -56,14 +56,16 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, rel
       argue-eval score --judgments run1.judgments.jsonl --nuggets nuggets-dir/ \\
           --missing-topics skip --table-format autoargue -o run1.scores.tsv
     """
+    from ..api import make_policies
     from ..argue.api import run_scoring
-    from ..argue.policies import Policies, parse_weights
+    from ..argue.policies import parse_weights
     from ..formats.scores import score_lines, write_scores_tsv
     from ..jsonio import write_jsonl
     from ..measures.argue import autoargue_rows
 
-    policies = Policies(relevance, nugget_scope, missing_topics, missing_judgments, unbound_questions,
-                        parse_weights(weights))
+    policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
+                             missing_judgments=missing_judgments, unbound_questions=unbound_questions,
+                             weights=parse_weights(weights))
     from ..inputs import load_inputs
 
     inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
