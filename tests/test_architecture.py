@@ -113,3 +113,29 @@ def test_the_policies_check_sees_a_positional_call(tmp_path):
     (tmp_path / "bad.py").write_text('p = Policies("qrels")\nq = policies.Policies(relevance="qrels")\n'
                                      'r = policies.Policies("nuggets", "all")\n')
     assert positional_policies(tmp_path) == ["bad.py:1", "bad.py:3"]
+
+
+TESTS = Path(__file__).resolve().parent
+
+
+def imports_between_test_modules(root: Path = TESTS) -> list[str]:
+    """``(file:line)`` of every import of a ``test_*`` module by another module under ``root``."""
+    found = []
+    for path in sorted(root.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(name.split(".")[-1].startswith("test_") for name in names):
+                found.append(f"{path.name}:{node.lineno}")
+    return found
+
+
+def test_no_test_module_imports_another():
+    """Shared test helpers live in tests/helpers.py (or conftest.py fixtures), not in other test modules."""
+    assert imports_between_test_modules() == []
+
+
+def test_the_test_import_check_can_fail(tmp_path):
+    (tmp_path / "test_a.py").write_text("import json\nfrom test_b import thing\nfrom helpers import bank\n"
+                                        "import test_c\n")
+    assert imports_between_test_modules(tmp_path) == ["test_a.py:2", "test_a.py:4"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from test_argue_flowchart import FIXTURES, load_judgments, load_nuggets, load_reports
+from helpers import ARGUE_FIXTURES, load_judgments, load_nuggets, load_reports
 
 import argue_eval
 from argue_eval import score
@@ -24,7 +24,7 @@ def table_dict(result, run="runA"):
 
 
 def test_micro_and_macro_by_hand():
-    result = score(load_reports(FIXTURES / "runA.jsonl"), load_nuggets().values(), load_judgments())
+    result = score(load_reports(ARGUE_FIXTURES / "runA.jsonl"), load_nuggets().values(), load_judgments())
     v = table_dict(result)
     # micro: summed counts. support (3 + 1) / (6 + 1); coverage (3 + 1) / (4 + 2)
     assert v[("all", "sentence_support_micro")] == pytest.approx(4 / 7)
@@ -48,14 +48,14 @@ def test_micro_and_macro_by_hand():
     assert v[("all", "argue_precision_macro")] == pytest.approx(0.75)
     # summed counts keep their names; character counts: median of two is their mean
     assert v[("all", "sentences")] == 11 and v[("all", "nuggets")] == 6 and v[("all", "outcome_3")] == 3
-    chars = [sum(len(s.text) for s in r.sentences) for r in load_reports(FIXTURES / "runA.jsonl")]
+    chars = [sum(len(s.text) for s in r.sentences) for r in load_reports(ARGUE_FIXTURES / "runA.jsonl")]
     assert v[("all", "character_count_median")] == sum(chars) / 2
     assert v[("all", "character_count_max")] == max(chars)
     assert v[("all", "topics")] == 2 and v[("all", "missing_topics")] == 0
 
 
 def test_rows_are_ordered_run_topic_measure():
-    result = score(load_reports(FIXTURES / "runA.jsonl"), load_nuggets().values(), load_judgments())
+    result = score(load_reports(ARGUE_FIXTURES / "runA.jsonl"), load_nuggets().values(), load_judgments())
     table = result.table
     assert list(table.columns) == ["run_id", "request_id", "metric", "value"]
     assert list(dict.fromkeys(table.request_id)) == ["T1", "T2", "all"]
@@ -67,7 +67,7 @@ def test_rows_are_ordered_run_topic_measure():
 
 def test_missing_topic_scores_zero_or_is_skipped():
     """runB has no report for T2: zero -> T2 rows with coverage 0/2 and the mean halves; skip -> T2 left out."""
-    reports = load_reports(FIXTURES / "runB.jsonl")
+    reports = load_reports(ARGUE_FIXTURES / "runB.jsonl")
     zero = table_dict(score(reports, load_nuggets().values(), load_judgments()), "runB")
     # runB T1: s0 -> 3 (n1, n2 Missouri), s1 -> 2 ; coverage n1 only (n2 AND lacks Platte): 1/4
     assert zero[("T1", "nugget_coverage")] == pytest.approx(0.25)
@@ -83,7 +83,7 @@ def test_missing_topic_scores_zero_or_is_skipped():
 
 def test_topic_with_no_nuggets_from_the_requests():
     requests = [Request("T1"), Request("T2"), Request("T3")]
-    reports = load_reports(FIXTURES / "runA.jsonl") + [Report("runA", "T3", [Sentence("Hello.", ())])]
+    reports = load_reports(ARGUE_FIXTURES / "runA.jsonl") + [Report("runA", "T3", [Sentence("Hello.", ())])]
     judgments = load_judgments() + [
         Judgment("negative", "T3", "Hello.", False, "h"),
         Judgment("requires_citation", "T3", "Hello.", False, "h", run_id="runA", sentence_index=0),
@@ -96,7 +96,7 @@ def test_topic_with_no_nuggets_from_the_requests():
 
 def test_reports_outside_the_evaluation_are_not_scored():
     requests = [Request("T1")]
-    v = table_dict(score(load_reports(FIXTURES / "runA.jsonl"), load_nuggets().values(), load_judgments(),
+    v = table_dict(score(load_reports(ARGUE_FIXTURES / "runA.jsonl"), load_nuggets().values(), load_judgments(),
                          requests=requests))
     assert ("T2", "sentences") not in v and v[("all", "topics")] == 1
 
@@ -104,7 +104,7 @@ def test_reports_outside_the_evaluation_are_not_scored():
 def test_missing_judgments_error_counts_per_kind():
     judgments = [j for j in load_judgments() if j.kind != "attested"]
     with pytest.raises(MissingJudgmentsError) as caught:
-        score(load_reports(FIXTURES / "runA.jsonl"), load_nuggets().values(), judgments)
+        score(load_reports(ARGUE_FIXTURES / "runA.jsonl"), load_nuggets().values(), judgments)
     # attested for s1 d1, s2 d4, s2 d9, s3 d9, s4 d2, s9 d3 and T2 e1
     assert caught.value.counts == {"attested": 7}
     assert "assess export" in str(caught.value)
@@ -112,24 +112,24 @@ def test_missing_judgments_error_counts_per_kind():
 
 def test_missing_judgments_zero_and_skip_are_reported():
     judgments = [j for j in load_judgments() if not (j.kind == "attested" and j.request_id == "T2")]
-    zero = table_dict(score(load_reports(FIXTURES / "runA.jsonl"), load_nuggets().values(), judgments,
+    zero = table_dict(score(load_reports(ARGUE_FIXTURES / "runA.jsonl"), load_nuggets().values(), judgments,
                             missing_judgments="zero"))
     # T2's only citation counts as unattested: support 0, outcome 3 still (it answered m1)
     assert zero[("T2", "supporting_citations")] == 0 and zero[("T2", "outcome_3")] == 1
     assert zero[("all", "missing_judgments")] == 1
-    skip = table_dict(score(load_reports(FIXTURES / "runA.jsonl"), load_nuggets().values(), judgments,
+    skip = table_dict(score(load_reports(ARGUE_FIXTURES / "runA.jsonl"), load_nuggets().values(), judgments,
                             missing_judgments="skip"))
     assert ("T2", "sentences") not in skip and skip[("all", "skipped_reports")] == 1
 
 
 def test_duplicate_report_is_an_error():
-    reports = load_reports(FIXTURES / "runA.jsonl")
+    reports = load_reports(ARGUE_FIXTURES / "runA.jsonl")
     with pytest.raises(InputError, match="second report for topic T1"):
         score(reports + reports[:1], load_nuggets().values(), load_judgments())
 
 
 def test_package_level_score_and_details():
-    result = argue_eval.score(load_reports(FIXTURES / "runA.jsonl"), load_nuggets().values(), load_judgments())
+    result = argue_eval.score(load_reports(ARGUE_FIXTURES / "runA.jsonl"), load_nuggets().values(), load_judgments())
     first = result.details[0]
     assert (first["run_id"], first["request_id"]) == ("runA", "T1")
     assert [s["outcome"] for s in first["sentences"]] == [4, 3, 3, 2, 2, 5, 6, 8, 7, 1]

@@ -17,52 +17,15 @@ okay, "Missouri" via d1, "Platte" via d4), n3 (OR, unlabelled, "three" via d5), 
 """
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from helpers import ARGUE_FIXTURES, load_judgments, load_nuggets, load_reports
 
 from argue_eval.argue.flowchart import evaluate_report
 from argue_eval.argue.measures import counts_for, ratios, topic_rows
 from argue_eval.argue.policies import Policies
 from argue_eval.argue.topic import prepare_topic
 from argue_eval.judges.imported import ImportedJudgments
-from argue_eval.model import Answer, Judgment, Location, Nugget, Report, Sentence, TopicNuggets
-
-FIXTURES = Path(__file__).parent / "fixtures" / "argue"
-
-
-def load_nuggets(path: Path = FIXTURES / "nuggets.jsonl") -> dict[str, TopicNuggets]:
-    topics = {}
-    for line in path.read_text().splitlines():
-        obj = json.loads(line)
-        nuggets = [
-            Nugget(n["nugget_id"], obj["request_id"], n["question"],
-                   [Answer(a["answer"], tuple(a["doc_ids"])) for a in n["answers"]],
-                   n["importance"], n["aggregator"], n["negative"])
-            for n in obj["nuggets"]
-        ]
-        topics[obj["request_id"]] = TopicNuggets(obj["request_id"], nuggets)
-    return topics
-
-
-def load_reports(path: Path) -> list[Report]:
-    reports = []
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        obj = json.loads(line)
-        sentences = [Sentence(s["text"], tuple(s["citations"])) for s in obj["sentences"]]
-        reports.append(Report(obj["run_id"], obj["request_id"], sentences, source=Location(str(path), number)))
-    return reports
-
-
-def load_judgments(path: Path = FIXTURES / "judgments.jsonl") -> list[Judgment]:
-    out = []
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        obj = json.loads(line)
-        out.append(Judgment(obj["kind"], obj["request_id"], obj["sentence"], obj["value"], obj["judge"],
-                            obj["doc_id"], obj["nugget_id"], obj["answer"], obj["run_id"], obj["sentence_index"],
-                            source=Location(str(path), number)))
-    return out
+from argue_eval.model import Judgment, Report, Sentence
 
 
 @pytest.fixture
@@ -74,7 +37,7 @@ def source() -> ImportedJudgments:
 
 def run_t1(source, policies=None, details=True):
     policies = policies or Policies()
-    report = load_reports(FIXTURES / "runA.jsonl")[0]
+    report = load_reports(ARGUE_FIXTURES / "runA.jsonl")[0]
     topic = prepare_topic(load_nuggets()["T1"], "T1", policies)
     outcome = evaluate_report(report, topic, _ask(source), policies, details=details)
     return report, topic, outcome
@@ -155,7 +118,7 @@ def test_measures_of_t1_by_hand(source):
 def test_and_nugget_needs_every_bound_answer(source):
     """Without s2 (the only "Platte"), n2 (AND) is not correct although "Missouri" was found."""
     policies = Policies()
-    report = load_reports(FIXTURES / "runA.jsonl")[0]
+    report = load_reports(ARGUE_FIXTURES / "runA.jsonl")[0]
     report.sentences.pop(2)
     topic = prepare_topic(load_nuggets()["T1"], "T1", policies)
     outcome = evaluate_report(report, topic, _ask(source), policies, unknown="no")
@@ -168,7 +131,7 @@ def test_and_nugget_needs_every_bound_answer(source):
 def test_answer_repeated_across_sentences_counts_once(source):
     """Question-level recall: "March 2019" found twice (s1 and a copy of s1) is still one correct nugget."""
     policies = Policies()
-    report = load_reports(FIXTURES / "runA.jsonl")[0]
+    report = load_reports(ARGUE_FIXTURES / "runA.jsonl")[0]
     report.sentences.append(Sentence("The flood began in March 2019 along the Missouri.", ("d1",)))
     topic = prepare_topic(load_nuggets()["T1"], "T1", policies)
     outcome = evaluate_report(report, topic, _ask(source), policies)
@@ -332,7 +295,7 @@ def test_unbound_questions_kept_count_but_only_scope_all_finds_them():
     nugget_agrees, unchanged) are found: correct 2 of 5, weighted okay 1 + vital 2 = 3 of 7.
     """
     topics = load_nuggets()
-    report = load_reports(FIXTURES / "runA.jsonl")[0]
+    report = load_reports(ARGUE_FIXTURES / "runA.jsonl")[0]
     cited = Policies(unbound_questions="keep")
     topic = prepare_topic(topics["T1"], "T1", cited)
     judged = ImportedJudgments(topics.values())

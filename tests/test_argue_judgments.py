@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from test_judgments_formats import AUTOARGUE, DOC3, bank
+from helpers import AUTOARGUE, DOC3, bank
 
 from argue_eval import score
 from argue_eval.errors import InputError
@@ -88,7 +88,7 @@ def test_same_value_twice_or_other_judge_is_not_an_error(tmp_path):
 
 
 def test_judgments_for_another_topic_set_are_reported(tmp_path):
-    from test_argue_flowchart import load_nuggets, load_reports
+    from helpers import load_nuggets, load_reports
 
     other = tmp_path / "other-track.jsonl"
     other.write_text(line().replace('"T2"', '"2024-999"') + "\n")
@@ -97,7 +97,7 @@ def test_judgments_for_another_topic_set_are_reported(tmp_path):
 
 
 def test_partly_foreign_judgments_are_noted(tmp_path):
-    from test_argue_flowchart import load_nuggets, load_reports
+    from helpers import load_nuggets, load_reports
 
     from argue_eval.argue.api import Evaluation, run_scoring
     from argue_eval.argue.policies import Policies

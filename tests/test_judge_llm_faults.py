@@ -13,8 +13,8 @@ import pytest
 
 pytest.importorskip("aiohttp", reason="needs the llm extra (aiohttp)")
 
+from helpers import DOC, NUG1, NUG2, question  # noqa: E402
 from llm_server import MockChatServer, deterministic_reply  # noqa: E402
-from test_judge_llm_prompts import DOC, NUG1, NUG2, question  # noqa: E402
 
 from argue_eval.judges.llm import LLMJudge  # noqa: E402
 from argue_eval.judges.llm_client import RateLimiter  # noqa: E402

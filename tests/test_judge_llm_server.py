@@ -22,7 +22,7 @@ import pytest
 pytest.importorskip("aiohttp", reason="needs the llm extra (aiohttp)")
 pytest.importorskip("llama_cpp.server.app", reason="needs llama-cpp-python[server] (tools/_venv.sh installs it with the all extras)")
 
-from test_judge_llm_prompts import DOC, NUG1, NUG2, question  # noqa: E402
+from helpers import DOC, NUG1, NUG2, question  # noqa: E402
 
 from argue_eval.judges.llm import LLMJudge  # noqa: E402
 

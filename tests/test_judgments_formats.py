@@ -2,34 +2,18 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from helpers import ARGUE_FIXTURES, AUTOARGUE, DOC1, DOC3, bank
 
 from argue_eval.errors import InputError
 from argue_eval.formats import detect, read_judgments
 from argue_eval.formats.judgments import iter_autoargue, read_autoargue, read_autoargue_reports, write_argue
-from argue_eval.model import Answer, Judgment, Nugget, TopicNuggets
-
-FIXTURES = Path(__file__).parent / "fixtures" / "argue"
-AUTOARGUE = FIXTURES / "autoargue.judgments.jsonl"
-
-DOC1 = "a1f3c2e0-1111-4a2b-9c3d-000000000001"
-DOC3 = "a1f3c2e0-3333-4a2b-9c3d-000000000003"
-
-
-def bank() -> TopicNuggets:
-    """The Auto-ARGUE NuggetBank v3 example of ../shared/formats as canonical nuggets."""
-    return TopicNuggets("101", [
-        Nugget("5f0c1e", "101", "When was Toledo's water contaminated?",
-               [Answer("August 2014", (DOC1, "a1f3c2e0-2222-4a2b-9c3d-000000000002")), Answer("2014", (DOC3,))]),
-        Nugget("77ab90", "101", "Which toxin and which nutrient were involved?",
-               [Answer("microcystin", (DOC1,)), Answer("phosphorus", (DOC3,))], aggregator="AND"),
-    ])
+from argue_eval.model import Judgment
 
 
 def test_detects_both_formats():
-    assert detect(FIXTURES / "judgments.jsonl", "judgments").name == "argue"
+    assert detect(ARGUE_FIXTURES / "judgments.jsonl", "judgments").name == "argue"
     assert detect(AUTOARGUE, "judgments").name == "autoargue"
 
 
@@ -40,7 +24,7 @@ def test_autoargue_is_not_mistaken_for_a_run(tmp_path):
 
 
 def test_canonical_round_trip(tmp_path):
-    original = list(read_judgments(FIXTURES / "judgments.jsonl"))
+    original = list(read_judgments(ARGUE_FIXTURES / "judgments.jsonl"))
     assert len(original) == 25
     assert original[0].source.line == 1 and original[0].judge == "human:fixture"
     out = tmp_path / "copy.jsonl"

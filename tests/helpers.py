@@ -1,0 +1,94 @@
+"""Helpers that several test modules share (test modules import from here, never from each other).
+
+The hand-built ARGUE topic of tests/fixtures/argue (read with plain ``json``, not with the readers under
+test), the Auto-ARGUE NuggetBank example as canonical nuggets, and the small LLM-judge topic.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from argue_eval.judges.base import Question, make_key
+from argue_eval.model import (
+    Answer,
+    Document,
+    Judgment,
+    Location,
+    Nugget,
+    Report,
+    Request,
+    Sentence,
+    TopicNuggets,
+    normalize_text,
+)
+
+# --- the hand-built ARGUE topic (tests/fixtures/argue) ---------------------------------------------------
+
+ARGUE_FIXTURES = Path(__file__).parent / "fixtures" / "argue"
+
+
+def load_nuggets(path: Path = ARGUE_FIXTURES / "nuggets.jsonl") -> dict[str, TopicNuggets]:
+    topics = {}
+    for line in path.read_text().splitlines():
+        obj = json.loads(line)
+        nuggets = [
+            Nugget(n["nugget_id"], obj["request_id"], n["question"],
+                   [Answer(a["answer"], tuple(a["doc_ids"])) for a in n["answers"]],
+                   n["importance"], n["aggregator"], n["negative"])
+            for n in obj["nuggets"]
+        ]
+        topics[obj["request_id"]] = TopicNuggets(obj["request_id"], nuggets)
+    return topics
+
+
+def load_reports(path: Path) -> list[Report]:
+    reports = []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        obj = json.loads(line)
+        sentences = [Sentence(s["text"], tuple(s["citations"])) for s in obj["sentences"]]
+        reports.append(Report(obj["run_id"], obj["request_id"], sentences, source=Location(str(path), number)))
+    return reports
+
+
+def load_judgments(path: Path = ARGUE_FIXTURES / "judgments.jsonl") -> list[Judgment]:
+    out = []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        obj = json.loads(line)
+        out.append(Judgment(obj["kind"], obj["request_id"], obj["sentence"], obj["value"], obj["judge"],
+                            obj["doc_id"], obj["nugget_id"], obj["answer"], obj["run_id"], obj["sentence_index"],
+                            source=Location(str(path), number)))
+    return out
+
+
+# --- Auto-ARGUE judgments and their nugget bank ---------------------------------------------------------
+
+AUTOARGUE = ARGUE_FIXTURES / "autoargue.judgments.jsonl"
+DOC1 = "a1f3c2e0-1111-4a2b-9c3d-000000000001"
+DOC3 = "a1f3c2e0-3333-4a2b-9c3d-000000000003"
+
+
+def bank() -> TopicNuggets:
+    """The Auto-ARGUE NuggetBank v3 example of ../shared/formats as canonical nuggets."""
+    return TopicNuggets("101", [
+        Nugget("5f0c1e", "101", "When was Toledo's water contaminated?",
+               [Answer("August 2014", (DOC1, "a1f3c2e0-2222-4a2b-9c3d-000000000002")), Answer("2014", (DOC3,))]),
+        Nugget("77ab90", "101", "Which toxin and which nutrient were involved?",
+               [Answer("microcystin", (DOC1,)), Answer("phosphorus", (DOC3,))], aggregator="AND"),
+    ])
+
+
+# --- the LLM judge's small topic -------------------------------------------------------------------------
+
+REQUEST = Request(request_id="r1", title="Dam failure", problem_statement="Report on the 2023 dam failure.")
+DOC = Document("d1", "Heavy rain flooded the river on Monday. The bridge stayed closed until Wednesday.", "Floods")
+NUG1 = Nugget("n1", "r1", "How long was the bridge closed?", [Answer("two days", ("d1",))])
+NUG2 = Nugget("n2", "r1", "What flooded?", [Answer("the river", ("d1",))])
+
+
+def question(kind: str, sentence: str, *, doc: Document | None = None, nugget: Nugget | None = None,
+             answer: str | None = None, run_id: str | None = None, index: int | None = None,
+             earlier: tuple[str, ...] = ()) -> Question:
+    """A flowchart question about ``sentence`` in request r1, keyed as the question planner keys it."""
+    key = make_key(kind, "r1", normalize_text(sentence), doc.doc_id if doc else None,
+                   nugget.nugget_id if nugget else None, answer, run_id, index)
+    return Question(key, sentence, REQUEST, nugget, answer, earlier, doc)
