@@ -222,6 +222,39 @@ class JudgmentKey(NamedTuple):
     sentence_index: int | None
 
 
+def make_key(
+    kind: str,
+    request_id: str,
+    normalized_sentence: str,
+    doc_id: str | None = None,
+    nugget_id: str | None = None,
+    answer: str | None = None,
+    run_id: str | None = None,
+    sentence_index: int | None = None,
+) -> JudgmentKey:
+    """The identity of a judgment: the one place its rules live (judgment files, caches, the question list,
+    the assessment pool and the scorer all key by it).
+
+    The sentence comes already normalized (``normalize_text``; callers normalize each sentence once, not once
+    per question); the answer is normalized here. A field the kind does not depend on is dropped, so the same
+    sentence citing the same document in ten runs is one question: the document only for ``relevant``,
+    ``answers`` and ``attested``; nugget and answer only for ``answers`` and ``nugget_agrees``; run id and
+    sentence index only for the context-dependent ``requires_citation`` and ``first_instance``.
+    """
+    context = kind in CONTEXT_KINDS
+    nugget = kind in NUGGET_KINDS
+    return JudgmentKey(
+        kind,
+        request_id,
+        normalized_sentence,
+        doc_id if kind in DOCUMENT_KINDS else None,
+        nugget_id if nugget else None,
+        normalize_text(answer) if nugget and answer is not None else None,
+        run_id if context else None,
+        sentence_index if context else None,
+    )
+
+
 @dataclass(slots=True)
 class Judgment:
     """One yes/no answer to a flowchart question, with its provenance (our canonical judgment JSONL line)."""
@@ -245,17 +278,8 @@ class Judgment:
     @property
     def key(self) -> JudgmentKey:
         """Identity for caching, deduplication and overriding (later files win for the same key)."""
-        context = self.kind in CONTEXT_KINDS
-        return JudgmentKey(
-            self.kind,
-            self.request_id,
-            normalize_text(self.sentence),
-            self.doc_id if self.kind in DOCUMENT_KINDS else None,
-            self.nugget_id if self.kind in NUGGET_KINDS else None,
-            normalize_text(self.answer) if self.kind in NUGGET_KINDS and self.answer is not None else None,
-            self.run_id if context else None,
-            self.sentence_index if context else None,
-        )
+        return make_key(self.kind, self.request_id, normalize_text(self.sentence), self.doc_id, self.nugget_id,
+                        self.answer, self.run_id, self.sentence_index)
 
 
 ALL_TOPICS = "all"

@@ -313,3 +313,29 @@ def test_unbound_questions_kept_count_but_only_scope_all_finds_them():
             for s in outcome.sentences for n, u, via in s.matches] == [("n5", "the state", None), ("n4", "no", None)]
     assert (counts["nuggets"], counts["nuggets_weighted"]) == (5, 7)
     assert (counts["correct_nuggets"], counts["correct_nuggets_weighted"]) == (2, 3)
+
+
+@pytest.mark.parametrize("scope", ["cited", "all"])
+def test_every_question_the_flowchart_asks_is_keyed_by_make_key(scope):
+    """The scorer builds its question keys inline (the hot path: a plain tuple costs a fraction of a
+    ``make_key`` call); each must be exactly the key ``make_key`` gives for the same question."""
+    from argue_eval.model import make_key, normalize_text
+
+    asked = []
+
+    def ask(key, report, index):
+        asked.append((key, normalize_text(report.sentences[index].text), index, report.run_id))
+        return None
+
+    policies = Policies(relevance="judgments", nugget_scope=scope, unbound_questions="keep")
+    report = load_reports(ARGUE_FIXTURES / "runA.jsonl")[0]
+    topic = prepare_topic(load_nuggets()["T1"], "T1", policies)
+    evaluate_report(report, topic, ask, policies, unknown="both")
+    kinds = {key[0] for key, *_ in asked}
+    assert kinds == {"relevant", "answers", "attested", "negative", "nugget_agrees", "requires_citation",
+                     "first_instance"}
+    for key, sentence, index, run_id in asked:
+        assert tuple(key) == tuple(make_key(*key))
+        assert key[2] == sentence
+        if key[0] in ("requires_citation", "first_instance"):
+            assert (key[6], key[7]) == (run_id, index)

@@ -181,6 +181,10 @@ def evaluate_report(
 
     plain = ask.plain_table() if isinstance(ask, Asker) else None
 
+    # The question keys below are written out as plain tuples: each is exactly what ``model.make_key`` returns
+    # for that kind (a test asks every branch and checks it), built inline because this is the scorer's hot
+    # path, where a make_key call per question would cost more than the lookup it feeds.
+
     def query(key: tuple, index: int, steps: list[Step] | None, gates: tuple[JudgmentKey, ...],
               unit: Unit | None = None, doc_id: str | None = None) -> bool | None:
         nonlocal missing_count

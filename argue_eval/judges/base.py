@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
-from ..model import CONTEXT_KINDS, DOCUMENT_KINDS, NUGGET_KINDS, Judgment, JudgmentKey, Location, normalize_text
+from ..model import Judgment, JudgmentKey, Location, make_key
 
 if TYPE_CHECKING:
     from ..model import Document, Nugget, Request
@@ -31,31 +31,6 @@ __all__ = [
     "verdict_to_judgment",
     "answer_all",
 ]
-
-
-def make_key(
-    kind: str,
-    request_id: str,
-    normalized_sentence: str,
-    doc_id: str | None = None,
-    nugget_id: str | None = None,
-    answer: str | None = None,
-    run_id: str | None = None,
-    sentence_index: int | None = None,
-) -> JudgmentKey:
-    """The ``JudgmentKey`` of a question, from an already normalized sentence (same rules as ``Judgment.key``)."""
-    context = kind in CONTEXT_KINDS
-    nugget = kind in NUGGET_KINDS
-    return JudgmentKey(
-        kind,
-        request_id,
-        normalized_sentence,
-        doc_id if kind in DOCUMENT_KINDS else None,
-        nugget_id if nugget else None,
-        normalize_text(answer) if nugget and answer is not None else None,
-        run_id if context else None,
-        sentence_index if context else None,
-    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -200,8 +200,8 @@ class ImportedJudgments:
                 if judgment.kind == "answers":
                     continue  # carried by the answer sets below
                 summary.judgments += 1
-                raw = judgment.key
-                key = JudgmentKey(raw.kind, intern(raw.request_id), intern(raw.sentence), raw.doc_id, None, None, None, None)
+                raw = judgment.key  # relevant or attested: keyed by request, sentence and document
+                key = raw._replace(request_id=intern(raw.request_id), sentence=intern(raw.sentence))
                 judge = intern(judgment.judge)
                 previous = table.get(key)
                 if previous is not None:

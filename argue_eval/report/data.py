@@ -22,15 +22,13 @@ import numpy as np
 from ..argue.measures import COUNT_MEASURES, OUTCOME_MEASURES, RATIO_MEASURES
 from ..model import (
     ALL_TOPICS,
-    CONTEXT_KINDS,
-    DOCUMENT_KINDS,
-    NUGGET_KINDS,
     Document,
     Judgment,
     JudgmentKey,
     Request,
     ScoreRecord,
     TopicNuggets,
+    make_key,
     natural_key,
     normalize_text,
 )
@@ -180,14 +178,8 @@ class _Extras:
         if not self.by_key or kind is None:
             return None, None
         answer = step.get("answer")
-        key = JudgmentKey(
-            kind, request_id, normalize_text(sentence),
-            step.get("doc_id") if kind in DOCUMENT_KINDS else None,
-            step.get("nugget_id") if kind in NUGGET_KINDS else None,
-            normalize_text(answer) if kind in NUGGET_KINDS and answer is not None else None,
-            run_id if kind in CONTEXT_KINDS else None,
-            index if kind in CONTEXT_KINDS else None,
-        )
+        key = make_key(kind, request_id, normalize_text(sentence), step.get("doc_id"), step.get("nugget_id"), answer,
+                       run_id, index)
         return self.by_key.get(key, (None, None))
 
 

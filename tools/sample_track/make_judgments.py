@@ -37,7 +37,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from argue_eval.jsonio import iter_jsonl, write_jsonl  # noqa: E402
-from argue_eval.model import CONTEXT_KINDS, JUDGMENT_KINDS, normalize_text  # noqa: E402
+from argue_eval.model import JUDGMENT_KINDS, make_key, normalize_text  # noqa: E402
 
 JUDGE = "human:sample-assessor"
 RUNS = Path("runs/sample")
@@ -89,18 +89,10 @@ def judgment(kind: str, request_id: str, sentence: str, value: bool, **fields: A
 
 
 def key(row: dict[str, Any]) -> tuple[Any, ...]:
-    """The kit's judgment identity: normalized text, run id and index only for context-dependent kinds."""
-    context = row["kind"] in CONTEXT_KINDS
-    return (
-        row["kind"],
-        row["request_id"],
-        normalize_text(row["sentence"]),
-        row["doc_id"] or "",
-        row["nugget_id"] or "",
-        normalize_text(row["answer"]) if row["answer"] is not None else "",
-        row["run_id"] if context else "",
-        row["sentence_index"] if context else -1,
-    )
+    """The kit's judgment identity (``model.make_key``), with absent fields as "" and -1 so that keys sort."""
+    k = make_key(row["kind"], row["request_id"], normalize_text(row["sentence"]), row["doc_id"], row["nugget_id"],
+                 row["answer"], row["run_id"], row["sentence_index"])
+    return (*("" if value is None else value for value in k[:7]), -1 if k.sentence_index is None else k.sentence_index)
 
 
 def sort_key(row: dict[str, Any]) -> tuple[Any, ...]:
