@@ -11,13 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .argue.api import ALL, Evaluation, run_scoring
-from .argue.measures import TABLE_FORMATS, autoargue_rows
+from .argue.api import Evaluation, run_scoring
+from .argue.measures import SCORE_TABLE_LAYOUTS, autoargue_rows
 from .argue.policies import Policies
 from .errors import InputError
 from .inputs import Inputs, load_inputs
 from .judges.base import JudgeBackend
-from .model import Report
+from .model import ALL_TOPICS, Report
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -67,15 +67,15 @@ def score(
     """
     import pandas as pd
 
-    if table_format not in TABLE_FORMATS:  # before any file is read
+    if table_format not in SCORE_TABLE_LAYOUTS:  # before any file is read
         raise InputError("table_format", None, None,
-                         f"expected one of {', '.join(TABLE_FORMATS)}, found {table_format!r}")
+                         f"expected one of {', '.join(SCORE_TABLE_LAYOUTS)}, found {table_format!r}")
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              missing_judgments=missing_judgments, unbound_questions=unbound_questions,
                              weights=dict(weights or {}))
     inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
     result = run_scoring(inputs.reports(), inputs.evaluation, inputs.source, details=details)
-    rows = autoargue_rows(result.rows, ALL) if table_format == "autoargue" else result.rows
+    rows = autoargue_rows(result.rows, ALL_TOPICS) if table_format == "autoargue" else result.rows
     table = pd.DataFrame(rows, columns=["run_id", "request_id", "metric", "value"])
     return ScoreResult(table, result.details)
 

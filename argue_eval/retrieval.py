@@ -45,7 +45,7 @@ from typing import Any, Literal
 
 from .errors import ArgueError
 from .formats.ranked import Rankings, load_rankings, rankings_from_ranked
-from .model import natural_key
+from .model import ALL_TOPICS, natural_key
 
 Missing = Literal["zero", "skip"]
 Engine = Literal["ir_measures", "ranx"]
@@ -215,7 +215,7 @@ def evaluate(
                 rows.append((run.name, topic, measure.name, results.get(topic, {}).get(measure.name, 0.0)))
         for measure in measures:
             values = [results.get(topic, {}).get(measure.name, 0.0) for topic in topics]
-            rows.append((run.name, "all", measure.name, sum(values) / len(values) if values else 0.0))
+            rows.append((run.name, ALL_TOPICS, measure.name, sum(values) / len(values) if values else 0.0))
     return rows
 
 
@@ -464,11 +464,11 @@ def trec_eval_lines(rows: Sequence[tuple[str, str, str, float]], measures: Seque
     for run, topic, metric, value in rows:
         by_run.setdefault(run, []).append((topic, metric, value))
     for run, entries in by_run.items():
-        topics = {topic for topic, _, _ in entries if topic != "all"}
+        topics = {topic for topic, _, _ in entries if topic != ALL_TOPICS}
         summary = [f"{'runid':<22}\tall\t{run}", f"{'num_q':<22}\tall\t{len(topics)}"]
         for topic, metric, value in entries:
             line = f"{names.get(metric, metric):<22}\t{topic}\t{value:6.4f}"
-            (summary if topic == "all" else lines).append(line)
+            (summary if topic == ALL_TOPICS else lines).append(line)
         lines.extend(summary)
     return lines
 

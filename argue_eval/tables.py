@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-TABLE_FORMATS: tuple[str, ...] = ("text", "tsv", "markdown", "latex", "json")
+RENDER_FORMATS: tuple[str, ...] = ("text", "tsv", "markdown", "latex", "json")
 Cell = str | None
 
 

@@ -58,7 +58,7 @@ def test_registry_lists_argue_and_the_old_import_path_still_works():
     assert "f1" in family.metrics and "nugget_coverage" in family.metrics
     old = importlib.import_module("argue_eval.argue.measures")
     new = importlib.import_module("argue_eval.measures.argue")
-    assert old.topic_rows is new.topic_rows and old.TABLE_FORMATS == new.TABLE_FORMATS
+    assert old.topic_rows is new.topic_rows and old.SCORE_TABLE_LAYOUTS == new.SCORE_TABLE_LAYOUTS
     with pytest.raises(KeyError, match="unknown measure family"):
         get_family("bleu")
 

@@ -21,10 +21,9 @@ from .measures import aggregate_rows, counts_for, ratios, topic_rows, zero_count
 from .policies import Policies
 from .topic import PreparedTopic, prepare_topic
 
-__all__ = ["run_scoring", "Scoring", "MissingJudgmentsError", "Evaluation", "ALL", "few_items"]
+__all__ = ["run_scoring", "Scoring", "MissingJudgmentsError", "Evaluation", "few_items"]
 
 Row = tuple[str, str, str, float]
-ALL = ALL_TOPICS
 
 
 class MissingJudgmentsError(ArgueError):
@@ -208,16 +207,16 @@ def _run_scoring(
         for tid in ordered:
             rows.extend((run_id, tid, name, value) for name, value in topic_rows(scored[tid]))
         aggregate = aggregate_rows([scored[tid] for tid in ordered])
-        rows.extend((run_id, ALL, name, value) for name, value in aggregate)
-        rows.append((run_id, ALL, "missing_topics", len(absent)))
+        rows.extend((run_id, ALL_TOPICS, name, value) for name, value in aggregate)
+        rows.append((run_id, ALL_TOPICS, "missing_topics", len(absent)))
         if mode != "error":
             count = len(missing_keys.get(run_id, ()))
-            rows.append((run_id, ALL, "missing_judgments", count))
+            rows.append((run_id, ALL_TOPICS, "missing_judgments", count))
             if count:
                 treatment = "counted as no" if mode == "zero" else f"{skipped[run_id]} report(s) left out"
                 notes.append(f"run {run_id}: {count} judgment(s) missing, {treatment} (--missing-judgments {mode})")
         if mode == "skip":
-            rows.append((run_id, ALL, "skipped_reports", skipped[run_id]))
+            rows.append((run_id, ALL_TOPICS, "skipped_reports", skipped[run_id]))
     detail_records.sort(key=lambda d: (natural_key(d["run_id"]), natural_key(d["request_id"])))
     missing = Counter(key.kind for key in all_missing)
     return Scoring(rows, detail_records, notes, missing, policies)

@@ -8,7 +8,7 @@ import click
 
 from ..formats.judgments import FORMATS as JUDGMENT_SPECS
 from ..model import JUDGMENT_KINDS
-from ..tables import TABLE_FORMATS, Table, count_noun, dumps_json, fmt_number, render_tables
+from ..tables import RENDER_FORMATS, Table, count_noun, dumps_json, fmt_number, render_tables
 
 if TYPE_CHECKING:
     from ..stats.agreement import Agreement
@@ -91,7 +91,7 @@ def build_agreement_tables(result: Agreement, label_a: str, label_b: str, per_to
 @click.option("--scores-format", default=None, metavar="NAME", help="Input format: argue, trec_eval, ir_measures (default: detect).")
 @click.option("--per-topic", is_flag=True, help="Also print every topic's tau-b (JSON always has them).")
 @click.option("--systems", is_flag=True, help="Also print both leaderboards side by side (mean and rank under A and B).")
-@click.option("--format", "output_format", type=click.Choice(TABLE_FORMATS), default="text", show_default=True)
+@click.option("--format", "output_format", type=click.Choice(RENDER_FORMATS), default="text", show_default=True)
 @click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="Write here instead of stdout.")
 def command(scores_a, scores_b, metric, metric_b, top_k, resamples, seed, confidence, interval, missing, scores_format,
             per_topic, systems, output_format, output) -> None:
@@ -152,7 +152,7 @@ def build_judgment_tables(result: JudgmentAgreement, label_a: str, label_b: str)
               help="Format of both files if detection should not guess.")
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(JUDGMENT_KINDS),
               help="Only these question kinds (repeatable), e.g. --kind answers --kind attested.")
-@click.option("--format", "output_format", type=click.Choice(TABLE_FORMATS), default="text", show_default=True)
+@click.option("--format", "output_format", type=click.Choice(RENDER_FORMATS), default="text", show_default=True)
 @click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="Write here instead of stdout.")
 def judgments_command(judgments_a, judgments_b, judgments_format, kinds, output_format, output) -> None:
     """Agreement between two judgment files (accuracy, Cohen's kappa).

@@ -6,7 +6,7 @@ from pathlib import Path
 import click
 
 from ..errors import ArgueError
-from ..tables import TABLE_FORMATS, dumps_json, render_tables
+from ..tables import RENDER_FORMATS, dumps_json, render_tables
 from ..views import build_tables, compress_ranks, write_output  # noqa: F401  (re-exported for older imports)
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -32,7 +32,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
               help="A topic a run lacks: score it 0 (as trec_eval -c) or drop the topic for every run.")
 @click.option("--scores-format", default=None, metavar="NAME",
               help="Input format if detection should not guess: argue (our TSV), trec_eval, ir_measures.")
-@click.option("--format", "output_format", type=click.Choice(TABLE_FORMATS), default="text", show_default=True,
+@click.option("--format", "output_format", type=click.Choice(RENDER_FORMATS), default="text", show_default=True,
               help="Output: aligned text, TSV, Markdown, LaTeX, or JSON with every number.")
 @click.option("--table", "which", type=click.Choice(["both", "systems", "pairs"]), default=None,
               help="Which table(s) to print [default: both; systems for tsv]. JSON always has both.")

@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..argue.policies import MISSING_JUDGMENTS
-from ..measures.argue import TABLE_FORMATS
+from ..measures.argue import SCORE_TABLE_LAYOUTS
 from ..model import ALL_TOPICS
 from ..views import SUMMARY_COLUMNS, summary_table  # noqa: F401  (re-exported: the views moved to argue_eval.views)
 from ._options import input_options, policy_options
@@ -29,7 +29,7 @@ from ._options import input_options, policy_options
 @click.option("--verbose", "-v", is_flag=True,
               help="Also print each run's count of sentences per flowchart outcome (1-8).")
 @click.option("--per-topic", is_flag=True, help="Also print a table of the summary measures per run and topic.")
-@click.option("--table-format", type=click.Choice(TABLE_FORMATS), default="argue", show_default=True,
+@click.option("--table-format", type=click.Choice(SCORE_TABLE_LAYOUTS), default="argue", show_default=True,
               help="argue: every measure, *_undefined flags, `all` rows last, counts as integers. autoargue: "
                    "exactly the rows and layout of an Auto-ARGUE *.scores.tsv (its 18 per-topic and 26 `all` "
                    "measures, `all` rows first, values as floats); with --missing-topics skip it reproduces an "

@@ -32,7 +32,7 @@ __all__ = [
     "ratios",
     "topic_rows",
     "aggregate_rows",
-    "TABLE_FORMATS",
+    "SCORE_TABLE_LAYOUTS",
     "AUTOARGUE_TOPIC_MEASURES",
     "AUTOARGUE_ALL_MEASURES",
     "autoargue_rows",
@@ -242,7 +242,7 @@ def aggregate_rows(per_topic: Sequence[Mapping[str, float]]) -> list[tuple[str, 
 # --------------------------------------------------------------------------------------------------
 # Auto-ARGUE's score-file layout (``--table-format autoargue``)
 # --------------------------------------------------------------------------------------------------
-TABLE_FORMATS: tuple[str, ...] = ("argue", "autoargue")
+SCORE_TABLE_LAYOUTS: tuple[str, ...] = ("argue", "autoargue")
 """``argue``: our table (every measure, ``*_undefined`` flags, ``all`` rows last, counts as integers).
 ``autoargue``: exactly the rows and layout of an Auto-ARGUE ``*.scores.tsv`` (see ``autoargue_rows``)."""
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import ArgueError, InputError, Problem
 from ..jsonio import text_lines
-from ..model import IMPORTANCE_LEVELS, Answer, Nugget, TopicNuggets, normalize_text
+from ..model import ALL_TOPICS, IMPORTANCE_LEVELS, Answer, Nugget, TopicNuggets, normalize_text
 
 # --- reading with every problem collected ---------------------------------------------------------------------
 
@@ -160,7 +160,7 @@ def topic_stats(topics: Iterable[TopicNuggets]) -> list[list[Any]]:
         totals = [a + b for a, b in zip(totals, counts)]
         rows.append([topic.request_id, *counts, *_ratios(counts)])
     totals[3] = len(all_docs)
-    rows.append(["all", *totals, *_ratios(totals)])
+    rows.append([ALL_TOPICS, *totals, *_ratios(totals)])
     return rows
 
 

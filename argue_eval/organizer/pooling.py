@@ -43,7 +43,7 @@ from typing import Literal
 
 from ..errors import ArgueError
 from ..formats.ranked import OrderedRuns, Rankings, load_rankings, order_ranked_files
-from ..model import QrelsRow, natural_key
+from ..model import ALL_TOPICS, QrelsRow, natural_key
 
 Strategy = Literal["depth", "rrf", "mtf", "budget"]
 STRATEGIES: tuple[str, ...] = ("depth", "rrf", "mtf", "budget")
@@ -103,8 +103,8 @@ class Pool:
             for topic, pooled, unique in per_run[run.name]:
                 rows.append((run.name, topic, "pooled", pooled))
                 rows.append((run.name, topic, "unique", unique))
-            rows.append((run.name, "all", "pooled", sum(item[1] for item in per_run[run.name])))
-            rows.append((run.name, "all", "unique", sum(item[2] for item in per_run[run.name])))
+            rows.append((run.name, ALL_TOPICS, "pooled", sum(item[1] for item in per_run[run.name])))
+            rows.append((run.name, ALL_TOPICS, "unique", sum(item[2] for item in per_run[run.name])))
         return rows
 
 
@@ -306,8 +306,8 @@ def _depth_pool_arrays(ordered: OrderedRuns, depth: int | None, topics: Iterable
             rows.append((name, topic, "unique", u_value))
             pooled_total += p_value
             unique_total += u_value
-        rows.append((name, "all", "pooled", pooled_total))
-        rows.append((name, "all", "unique", unique_total))
+        rows.append((name, ALL_TOPICS, "pooled", pooled_total))
+        rows.append((name, ALL_TOPICS, "unique", unique_total))
     dropped = sorted(set(topic_list) - set(wanted), key=natural_key)
     return Pool("depth", depth, None, pool_topics, [], precomputed_contributions=rows, run_count=runs_count,
                 dropped_topics=dropped)

@@ -20,7 +20,7 @@ from ..csvsafe import unguard
 from ..errors import ArgueError, InputError, control_character
 from ..formats.qrels import parse_grade
 from ..jsonio import text_lines
-from ..model import QrelsRow, TopicNuggets, natural_key
+from ..model import ALL_TOPICS, QrelsRow, TopicNuggets, natural_key
 from .pooling import UNJUDGED
 
 OnDuplicate = Literal["error", "max", "last"]
@@ -310,5 +310,5 @@ def qrels_stats(qrels: Mapping[str, Mapping[str, int]]) -> tuple[list[str], list
         counts = [len(values), sum(1 for value in values if value > 0)] + [values.count(g) for g in grades]
         totals = [a + b for a, b in zip(totals, counts)]
         rows.append([topic, *counts])
-    rows.append(["all", *totals])
+    rows.append([ALL_TOPICS, *totals])
     return header, rows
