@@ -5,6 +5,8 @@ import sys
 
 import click
 
+from ._options import verbosity_options
+
 output_format_option = click.option(
     "--to", "to_format", default="argue", show_default=True, metavar="FORMAT",
     help="Output format: argue (our JSONL) or autoargue-v3 (a directory of nuggets_<qid>.v3.json).",
@@ -24,6 +26,7 @@ def command() -> None:
 
 
 @command.command(name="validate")
+@verbosity_options
 @click.argument("path", type=click.Path(exists=True))
 @click.option("--collection", default=None, help="Check that every bound document exists (JSONL, Lucene index or irds:ID).")
 @click.option("--requests", type=click.Path(exists=True), default=None, help="Check that topics and requests correspond.")
@@ -67,6 +70,7 @@ def validate_command(path: str, collection: str | None, requests: str | None, fo
 
 
 @command.command(name="stats")
+@verbosity_options
 @click.argument("path", type=click.Path(exists=True))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the table here instead of stdout.")
 @click.option("--format", "format_name", default=None, metavar="NAME", help="The file's format, if detection should not guess.")
@@ -87,6 +91,7 @@ def stats_command(path: str, output: str | None, format_name: str | None) -> Non
 
 
 @command.command(name="merge")
+@verbosity_options
 @click.argument("first", type=click.Path(exists=True))
 @click.argument("second", type=click.Path(exists=True))
 @click.option("-o", "--output", required=True, type=click.Path(), help="The merged bank.")
@@ -113,6 +118,7 @@ def merge_command(first: str, second: str, output: str, to_format: str) -> None:
 
 
 @command.command(name="bind")
+@verbosity_options
 @click.argument("path", type=click.Path(exists=True))
 @click.argument("bindings", type=click.Path(exists=True, dir_okay=False))
 @click.option("-o", "--output", required=True, type=click.Path(), help="The bank with the new bindings.")
