@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ArgueError, InputError, Problem
+from ..formats.nuggets import source_field
 from ..jsonio import text_lines
 from ..model import IMPORTANCE_LEVELS, Answer, Nugget, TopicNuggets, normalize_text
 
@@ -73,8 +74,13 @@ def validate_topics(
         where = topic.source.path if topic.source is not None else path
 
         def report(field: str | None, message: str, severity: str = "error", where: str = where,
-                   line: int | None = line) -> None:
-            problems.append(Problem(where, line, field, message, severity))  # type: ignore[arg-type]
+                   line: int | None = line, topic: TopicNuggets = topic) -> None:
+            # located in the file's own field names (items[17].gold_answers[0]), not the model's
+            shown = source_field(topic, field) if field is not None else None
+            problems.append(Problem(where, line, shown, message, severity))  # type: ignore[arg-type]
+
+        def named(path: str, topic: TopicNuggets = topic) -> str:
+            return source_field(topic, path)
 
         if topic.request_id in seen_topics:
             report("request_id", f"topic {topic.request_id!r} appears again (first on line {seen_topics[topic.request_id]})")
@@ -87,7 +93,7 @@ def validate_topics(
             at = f"nuggets[{index}]"
             label = f"nugget {nugget.nugget_id!r}"
             if nugget.nugget_id in ids:
-                report(f"{at}.nugget_id", f"{label} repeats the id of nuggets[{ids[nugget.nugget_id]}]")
+                report(f"{at}.nugget_id", f"{label} repeats the id of {named(f'nuggets[{ids[nugget.nugget_id]}]')}")
             ids.setdefault(nugget.nugget_id, index)
             if not nugget.question.strip():
                 report(f"{at}.question", f"{label} has an empty question")
@@ -110,7 +116,8 @@ def validate_topics(
                     report(f"{a_at}.answer", f"{label} has an empty answer")
                 a_key = key_text(answer.text)
                 if a_key in answers:
-                    report(f"{a_at}.answer", f"{label} repeats answer {answer.text!r} (answers[{answers[a_key]}])", "warning")
+                    report(f"{a_at}.answer", f"{label} repeats answer {answer.text!r} ({named(f'{at}.answers[{answers[a_key]}]').removeprefix(at + '.')})",
+                           "warning")
                 answers.setdefault(a_key, a_index)
                 if not answer.doc_ids and not nugget.negative:
                     report(f"{a_at}.doc_ids", f"{label}, answer {answer.text!r} is bound to no document (only negative nuggets may be)")
