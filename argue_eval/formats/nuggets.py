@@ -29,10 +29,11 @@ from ..model import AGGREGATORS, Answer, Location, Nugget, TopicNuggets
 from ._fields import Fields, jsonl_reader, parse_object, type_name, unknown, warn_lossy
 from .base import FormatSpec, Probe
 
-__all__ = ["FORMATS", "NUGGET_FORMATS", "NuggetSource", "parse_topic", "source_field", "topic_to_argue", "topic_to_v3",
-           "v3_file_name"]
+__all__ = ["FORMATS", "NUGGET_FORMATS", "NuggetSource", "parse_topic", "source_field", "source_line", "topic_to_argue",
+           "topic_to_v3", "v3_file_name"]
 
-NUGGET_FORMATS: tuple[str, ...] = ("argue", "neuclir24-eval", "report-gen-eval", "autoargue-v3", "ragtime-bank", "nuggetizer")
+NUGGET_FORMATS: tuple[str, ...] = ("argue", "neuclir24-eval", "report-gen-eval", "report-gen-eval-grading", "autoargue-v3",
+                                   "ragtime-bank", "nuggetizer")
 
 _ARGUE_TOPIC = frozenset({"request_id", "nuggets"})
 _ARGUE_NUGGET = frozenset({"nugget_id", "question", "importance", "aggregator", "negative", "answers"})
@@ -125,6 +126,8 @@ class NuggetSource(Location):
     model's positions are not the file's. Paths a format writes as we do are left out."""
 
     fields: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    """Model paths that sit on another line than the topic's (formats with one answer per line)."""
 
 
 def source_field(topic: TopicNuggets, path: str) -> str:
@@ -133,30 +136,48 @@ def source_field(topic: TopicNuggets, path: str) -> str:
     return fields.get(path, path)
 
 
+def source_line(topic: TopicNuggets, path: str) -> int | None:
+    """The line the model path ``path`` of ``topic`` came from (the topic's line unless the format spreads it)."""
+    lines = getattr(topic.source, "lines", None) or {}
+    return lines.get(path, topic.source.line if topic.source is not None else None)
+
+
 class _Places:
     """Collects, while a topic is parsed, where each nugget and answer came from (the first place wins)."""
 
     def __init__(self) -> None:
         self.nuggets: dict[int, dict[str, str]] = {}
         self.answers: dict[tuple[int, str], dict[str, str]] = {}
+        self.lines: dict[tuple[int, str | None], int] = {}
 
-    def nugget(self, nugget: Nugget, base: str, **names: str) -> None:
+    def nugget(self, nugget: Nugget, base: str, line: int | None = None, **names: str) -> None:
         self.nuggets.setdefault(id(nugget), {"": base, **{key: base + suffix for key, suffix in names.items()}})
+        if line is not None:
+            self.lines.setdefault((id(nugget), None), line)
 
-    def answer(self, nugget: Nugget, text: str, base: str, **names: str) -> None:
+    def answer(self, nugget: Nugget, text: str, base: str, line: int | None = None, **names: str) -> None:
         self.answers.setdefault((id(nugget), text), {"": base, **{key: base + suffix for key, suffix in names.items()}})
+        if line is not None:
+            self.lines.setdefault((id(nugget), text), line)
 
     def source(self, f: Fields, nuggets: list[Nugget], request_field: str = "request_id") -> NuggetSource:
         fields: dict[str, str] = {"request_id": request_field}
+        lines: dict[str, int] = {}
         for index, nugget in enumerate(nuggets):
             at = f"nuggets[{index}]"
+            line = self.lines.get((id(nugget), None))
             for key, where in self.nuggets.get(id(nugget), {}).items():
                 fields[f"{at}.{key}" if key else at] = where
+                if line is not None:
+                    lines[f"{at}.{key}" if key else at] = line
             for a_index, answer in enumerate(nugget.answers):
                 a_at = f"{at}.answers[{a_index}]"
+                a_line = self.lines.get((id(nugget), answer.text))
                 for key, where in self.answers.get((id(nugget), answer.text), {}).items():
                     fields[f"{a_at}.{key}" if key else a_at] = where
-        return NuggetSource(f.path, f.line, fields)
+                    if a_line is not None:
+                        lines[f"{a_at}.{key}" if key else a_at] = a_line
+        return NuggetSource(f.path, f.line, fields, lines)
 
 
 def _add_answer(nugget: Nugget, text: str, doc_ids: tuple[str, ...], extra: dict[str, Any] | None = None) -> None:
@@ -441,6 +462,88 @@ def read_lancer(path: Path) -> Iterator[TopicNuggets]:
         yield TopicNuggets(str(topic_id), merger.nuggets(), {}, Location(name, None))
 
 
+_GRADING_IDS = ("query_id", "request_id", "topic_id")
+_GRADING_KEYS = frozenset({"question", "answer", "citations", *_GRADING_IDS})
+_TOPIC_IN_NAME = re.compile(r"^(?:nuggets?[._-])?([A-Za-z0-9][A-Za-z0-9-]*?)(?:[._-]nuggets?)?$")
+_GRADING_SUFFIXES = (".gz", ".txt", ".jsonl", ".json")
+
+
+def _grading_topic(path: Path) -> str | None:
+    """The topic a one-topic grading file is about, from its name: ``300.nuggets.txt``, ``nuggets_300.txt``."""
+    stem = path.name
+    for suffix in _GRADING_SUFFIXES:
+        stem = stem.removesuffix(suffix)
+    match = _TOPIC_IN_NAME.match(stem)
+    if match is None or match.group(1).lower() in ("nugget", "nuggets", "grading"):
+        return None
+    return match.group(1)
+
+
+def read_grading(path: Path) -> Iterator[TopicNuggets]:
+    """report_gen_eval's grading ``nuggets.txt``: one ``{question, answer, citations}`` object per line, one line
+    per question-answer pair (its ``tests/grading_files``; ``modify_json.py`` there turns it into a bank).
+
+    Lines repeating a question become one nugget whose answers are the lines' answers (ids are the question
+    texts, as the format has none). The file names no topic: a line's ``query_id`` (or ``request_id``,
+    ``topic_id``) says which topic it belongs to, else the file name does (``300.nuggets.txt``,
+    ``nuggets_300.txt``); neither is an error. Topics in order of first appearance."""
+    from ..jsonio import iter_jsonl
+
+    name = str(path)
+    default = _grading_topic(path)
+    topics: dict[str, tuple[_Merger, _Places, int]] = {}
+    for lineno, obj in iter_jsonl(path):
+        f = Fields(name, lineno)
+        key = next((k for k in _GRADING_IDS if k in obj), None)
+        topic = f.ident(obj, key) if key is not None else default
+        if topic is None:
+            f.error("query_id", "no topic: the line has no query_id and the file name does not say one (name the file "
+                                "<topic>.nuggets.txt or add \"query_id\" to each line)")
+            continue
+        question = f.text(obj, "question", required=True)
+        answer = f.text(obj, "answer", required=True)
+        docs = f.id_list(obj.get("citations", []), "citations", key="doc_id")
+        merger, places, _ = topics.setdefault(topic, (_Merger(topic), _Places(), lineno))
+        extra = unknown(obj, _GRADING_KEYS)
+        nugget = merger.nugget(question, None, None, "OR")
+        places.nugget(nugget, "question", lineno, question="", nugget_id="")
+        _add_answer(nugget, answer, docs, extra or None)
+        places.answer(nugget, answer, "answer", lineno, answer="", doc_ids="")
+        places.answers[(id(nugget), answer)]["doc_ids"] = "citations"
+    for topic, (merger, places, first) in topics.items():
+        nuggets = merger.nuggets()
+        source = places.source(Fields(name, first), nuggets, "query_id")
+        yield TopicNuggets(topic, nuggets, {}, source)
+
+
+def write_grading(topics: Iterable[TopicNuggets], path: Path) -> int:
+    """One ``{query_id, question, answer, citations}`` line per answer (report_gen_eval reads the last three and
+    ignores ``query_id``, which keeps several topics apart). Importance, negative marks, aggregators and nugget
+    ids are not in the format (a warning says so when they would be lost)."""
+    lost: set[str] = set()
+
+    def lines() -> Iterator[dict[str, Any]]:
+        for topic in topics:
+            for nugget in topic.nuggets:
+                if nugget.importance is not None:
+                    lost.add("importance")
+                if nugget.negative:
+                    lost.add("negative marks")
+                if nugget.nugget_id != nugget.question:
+                    lost.add("nugget ids")
+                if not nugget.answers:
+                    lost.add("questions without answers")
+                for answer in nugget.answers:
+                    yield {"query_id": topic.request_id, "question": nugget.question, "answer": answer.text,
+                           "citations": list(answer.doc_ids)}
+
+    count = write_jsonl(path, lines())
+    if lost:
+        warn_lossy(f"report-gen-eval-grading: {', '.join(sorted(lost))} not written (the format has only question, "
+                   "answer and citations)")
+    return count
+
+
 # --------------------------------------------------------------------------------------------------
 # writers
 # --------------------------------------------------------------------------------------------------
@@ -641,6 +744,12 @@ def _sniff_lancer(probe: Probe) -> bool:
     return line is not None and line.lstrip().startswith("{") and _question_lists(probe.whole_json)
 
 
+def _sniff_grading(probe: Probe) -> bool:
+    obj = _first(probe)
+    return (type(obj.get("question")) is str and type(obj.get("answer")) is str
+            and type(obj.get("citations", [])) is list and set(obj) <= _GRADING_KEYS)
+
+
 def _sniff_nuggetizer(probe: Probe) -> bool:
     obj = _first(probe)
     if "qid" not in obj or type(obj.get("nuggets")) is not list:
@@ -665,6 +774,12 @@ FORMATS: list[FormatSpec] = [
         "report-gen-eval", "nuggets",
         "report_gen_eval nugget bank {query_id, items: [{question_id, question_text, info, gold_answers}]}",
         _sniff_report_gen_eval, jsonl_reader(_parse_report_gen_eval, "report-gen-eval"), None, priority=10,
+    ),
+    FormatSpec(
+        "report-gen-eval-grading", "nuggets",
+        "report_gen_eval grading nuggets.txt: one {question, answer, citations} per line (topic: query_id or the "
+        "file name)",
+        _sniff_grading, read_grading, write_grading, priority=8, aliases=("nuggets-txt",),
     ),
     FormatSpec(
         "autoargue-v3", "nuggets",

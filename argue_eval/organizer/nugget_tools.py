@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ArgueError, InputError, Problem
-from ..formats.nuggets import source_field
+from ..formats.nuggets import source_field, source_line
 from ..jsonio import text_lines
 from ..model import IMPORTANCE_LEVELS, Answer, Nugget, TopicNuggets, normalize_text
 
@@ -38,7 +38,7 @@ def read_topics_collecting(path: str | PathLike[str], format: str | None = None)
     from ..formats.nuggets import parse_topic
     from .lenient import read_collecting
 
-    return read_collecting(path, "nuggets", format, parse_topic, whole_file_formats=("autoargue-v3",))
+    return read_collecting(path, "nuggets", format, parse_topic, whole_file_formats=("autoargue-v3", "lancer", "report-gen-eval-grading"))
 
 
 # --- validate -------------------------------------------------------------------------------------------------
@@ -77,7 +77,8 @@ def validate_topics(
                    line: int | None = line, topic: TopicNuggets = topic) -> None:
             # located in the file's own field names (items[17].gold_answers[0]), not the model's
             shown = source_field(topic, field) if field is not None else None
-            problems.append(Problem(where, line, shown, message, severity))  # type: ignore[arg-type]
+            at_line = source_line(topic, field) if field is not None else line
+            problems.append(Problem(where, at_line, shown, message, severity))  # type: ignore[arg-type]
 
         def named(path: str, topic: TopicNuggets = topic) -> str:
             return source_field(topic, path)
