@@ -16,6 +16,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from ..csvsafe import unguard
 from ..errors import ArgueError, InputError, Problem
 from ..formats.nuggets import source_field, source_line
 from ..jsonio import text_lines
@@ -259,9 +260,15 @@ class Binding:
     line: int | None
 
 
+_ACCEPT = frozenset({"yes", "y", "true", "1", "x", "\u2713"})
+_REJECT = frozenset({"", "no", "n", "false", "0", "-"})
+
+
 def read_bindings(path: str | PathLike[str]) -> Iterator[Binding]:
     """Assessor bindings: JSONL ``{request_id, nugget_id | question, answer, doc_id | doc_ids}`` or a CSV/TSV
-    with columns ``request_id, nugget_id (or question), answer, doc_id``."""
+    with columns ``request_id, nugget_id (or question), answer, doc_id``. A sheet with an ``accept`` column
+    (``nuggets bind --propose``) gives only the rows marked yes (y, true, 1, x); no or empty skips a row.
+    Cells guarded against spreadsheet formulas (a leading apostrophe) are read back as written."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix in (".csv", ".tsv", ".txt"):
@@ -273,7 +280,16 @@ def read_bindings(path: str | PathLike[str]) -> Iterator[Binding]:
                 missing = [c for c in ("request_id", "answer", "doc_id") if c not in names]
                 if missing or not names & {"nugget_id", "question"}:
                     raise InputError(path, 1, None, "expected columns request_id, nugget_id (or question), answer, doc_id")
+                reviewed = "accept" in names  # an assessor sheet (`nuggets bind --propose`): only accepted rows
                 for record in reader:
+                    record = {key: unguard(value) if isinstance(value, str) else value for key, value in record.items()}
+                    if reviewed:
+                        verdict = (record.get("accept") or "").strip().casefold()
+                        if verdict not in _ACCEPT | _REJECT:
+                            raise InputError(path, reader.line_num, "accept",
+                                             f"expected yes or no (or leave it empty to skip the row), found {verdict!r}")
+                        if verdict not in _ACCEPT:
+                            continue
                     yield _binding(path, reader.line_num, record)
         except FileNotFoundError:
             raise InputError(path, None, None, "no such file") from None
