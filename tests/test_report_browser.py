@@ -194,4 +194,7 @@ def test_one_run_has_no_significance_column(browser, page, tmp_path):
     assert "group" not in heads and len(heads) == 4 + 8  # #, run, F1, interval, then the 8 measure columns
     assert "One run: nothing to test it against" in browser.evaluate("document.querySelector('#view-leaderboard p.explain').textContent")
     browser.screenshot(tmp_path / "one-run.png")
+    browser.evaluate("location.hash = '#about'")
+    browser.wait_for("document.querySelector('#view-about h2') !== null")
+    assert "significance: none (one run)" in browser.evaluate("document.getElementById('view-about').textContent")
     assert browser.errors() == []

@@ -508,6 +508,10 @@
     DATA.judges.forEach(function (j) {
       var prov = Object.keys(j.provenance).map(function (k) { return k + "=" + JSON.stringify(j.provenance[k]); }).join(", ");
       if (!prov && own(PSEUDO_JUDGES, j.name)) prov = PSEUDO_JUDGES[j.name];
+      if (!prov && j.name.indexOf("autoargue:") === 0) {
+        prov = "read from an Auto-ARGUE judgments file; \u201c" + j.name.slice(10) +
+          "\u201d is the evaluator name that file gives (it does not name the model)";
+      }
       jb.appendChild(el("tr", null, el("td", null, j.name), el("td", { cls: "num" }, String(j.steps)), el("td", null, prov || "\u2013")));
     });
     judges.appendChild(jb);
@@ -517,7 +521,8 @@
       el("h2", null, "Settings"),
       el("ul", null, el("li", null, "scoring policies: " + (DATA.policies || "not recorded")),
         el("li", null, "intervals: " + Math.round(s.confidence * 100) + "% BCa bootstrap, " + s.resamples + " resamples, seed " + s.seed),
-        el("li", null, "significance: " + (s.baseline !== null ? "paired randomization test against " + s.baseline + ", Holm" : "randomized Tukey HSD over all pairs") + ", alpha " + s.alpha),
+        el("li", null, DATA.runs.length < 2 ? "significance: none (one run)" :
+          "significance: " + (s.baseline !== null ? "paired randomization test against " + s.baseline + ", Holm" : "randomized Tukey HSD over all pairs") + ", alpha " + s.alpha),
         el("li", null, "a topic a run did not answer scores 0")),
       el("h2", null, "Notes"), DATA.notes.length ? el("ul", { id: "notes" }, DATA.notes.map(function (n) { return el("li", null, n); })) : el("p", { cls: "muted" }, "none"));
   }
