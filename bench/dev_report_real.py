@@ -7,7 +7,8 @@ time and nothing is copied into the repository: the collection and requests this
 (documents from ``citations[].text``, requests from the v3 files' ``title_query``/``full_query``/
 ``full_background``) are written under ``--out`` (default ``/tmp/inputs2/real-report``).
 
-Steps: ``argue-eval score`` from the 70B judgments (``--details``), ``argue-eval report`` with the judgments,
+Steps: the report as a run file through ``validate --track ragtime25`` (it must pass; copies stripped of
+required fields must not); ``argue-eval score`` from the 70B judgments (``--details``), ``argue-eval report`` with the judgments,
 nuggets, requests and collection, then Chromium (tests/cdp.py) opens the page and every view (leaderboard,
 topics heatmap, a report with its "why" and document boxes open, the nugget view, about) and saves a
 screenshot of each. It checks that no script error was logged and that nothing but the file itself was
@@ -79,6 +80,32 @@ def run(command: list[str]) -> None:
         print(result.stderr.strip())
 
 
+def check_track_preset(judgments: Path, requests: Path, out: Path) -> None:
+    """The real report as a run file validates under ``--track ragtime25`` (its shape); copies stripped of each
+    field the RAGTIME validator requires are errors, each at its line and field."""
+    reports = [json.loads(line)["report"] for line in judgments.read_text(encoding="utf-8").splitlines()]
+    run_file = out / "real-run.jsonl"
+    run_file.write_text("".join(json.dumps(report) + "\n" for report in reports), encoding="utf-8")
+    clean = subprocess.run(ARGUE + ["validate", str(run_file), "--requests", str(requests), "--track", "ragtime25"],
+                           cwd=REPO, capture_output=True, text=True, check=False)
+    print(f"validate --track ragtime25 (real run): exit {clean.returncode}: {clean.stdout.strip().splitlines()[-1]}")
+    stripped = [json.loads(json.dumps(report)) for report in reports[:4]]
+    del stripped[0]["metadata"]["team_id"]
+    del stripped[1]["references"]
+    del stripped[2]["metadata"]["run_id"]
+    del stripped[3]["responses"][0]["citations"]
+    bad_file = out / "real-run.stripped.jsonl"
+    bad_file.write_text("".join(json.dumps(report) + "\n" for report in stripped), encoding="utf-8")
+    bad = subprocess.run(ARGUE + ["validate", str(bad_file), "--track", "ragtime25"], cwd=REPO, capture_output=True,
+                         text=True, check=False)
+    wanted = ["1: metadata.team_id:", "2: references:", "3: metadata.run_id:", "4: responses[0].citations:"]
+    found = [w for w in wanted if any(line.startswith(f"{bad_file}:{w}") for line in bad.stdout.splitlines())]
+    print(f"validate --track ragtime25 (stripped copy): exit {bad.returncode}; {len(found)} of {len(wanted)} "
+          "stripped fields reported as errors")
+    if clean.returncode != 0 or bad.returncode != 1 or found != wanted:
+        raise SystemExit(f"track preset check failed:\n{clean.stdout}{bad.stdout}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shared", type=Path, default=SHARED)
@@ -96,6 +123,7 @@ def main() -> None:
                  "--requests", str(requests), "--judgments", str(judgments), "--collection", str(collection),
                  "--title", "NeuCLIR 2024 (judge-dev, Llama-3.3-70B judgments)", "--resamples", "2000", "-o", str(page)])
     print(f"report: {page} ({page.stat().st_size:,} bytes)")
+    check_track_preset(judgments, requests, args.out)
 
     from cdp import Browser, find_browser
 
