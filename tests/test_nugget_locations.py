@@ -73,3 +73,12 @@ def test_canonical_banks_keep_the_canonical_names(tmp_path):
     bank = {"request_id": "101", "nuggets": [
         {"nugget_id": "n1", "question": "Who?", "answers": [{"answer": "Toledo", "doc_ids": []}]}]}
     assert located(write(tmp_path, bank)) == [(1, "nuggets[0].answers[0].doc_ids", "error")]
+
+
+def test_nuggets_validate_reads_whole_file_formats_without_a_traceback():
+    """LANCER sub-question files are one JSON object, not JSON Lines: validated whole (they used to crash)."""
+    path = Path(__file__).resolve().parent / "fixtures" / "nuggets_more" / "lancer.subquestions.json"
+    result = CliRunner().invoke(cli, ["nuggets", "validate", str(path)])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)  # sys.exit(1), not a crash
+    assert "Traceback" not in result.output
+    assert f"{path}: nuggets[0].answers: nugget 'Which film first held the box-office record?' has no answers" in result.output
