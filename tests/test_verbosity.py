@@ -83,3 +83,17 @@ def test_a_command_whose_q_is_taken_keeps_it(name):
     command = cli.get_command(click.Context(cli), name)
     by_flag = {flag: param.name for param in command.params for flag in param.opts}
     assert by_flag["-q"] == "queries" and by_flag["--quiet"] == "quiet"
+
+
+def test_validate_verbose_counts_per_file_and_names_the_preset():
+    formats = REPO / "tests" / "fixtures" / "formats"
+    rag24, rag25 = str(formats / "run.rag24.jsonl"), str(formats / "run.rag25.jsonl")
+    result = run("validate", rag24, rag25, "--track", "rag24", "--verbose")
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert lines[0] == ("track rag24 (TREC RAG 2024): format rag24, length limit 400 words unless a request states "
+                        "one, at most 20 references, 6 required fields")
+    assert lines[1:3] == [f"{rag24}: 0 error(s), 1 warning(s)", f"{rag25}: 1 error(s), 0 warning(s)"]
+    assert lines[3].startswith("done in ")
+    quiet = run("validate", rag24, rag25, "--track", "rag24", "--quiet")
+    assert quiet.stderr == "" and quiet.stdout == result.stdout  # the problems and the summary are the results

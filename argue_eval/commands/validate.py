@@ -53,6 +53,7 @@ def command(
     as_error: tuple[str, ...],
     format_name: str | None,
     track: str | None,
+    verbose: bool = False,
 ) -> None:
     """Check runs against the requests (and collection): located errors.
 
@@ -94,5 +95,24 @@ def command(
                                requests_format=requests_format)
     for problem in validation.problems:
         click.echo(str(problem))
+    if verbose:
+        _details(runs, validation, track)
     click.echo(validation.summary())
     click.get_current_context().exit(validation.exit_code)
+
+
+def _details(runs: tuple[str, ...], validation, track: str | None) -> None:
+    """``--verbose``: the preset applied, then errors and warnings per run file (on stderr)."""
+    from collections import Counter
+
+    if track is not None:
+        from ..tracks import get_track
+
+        preset = get_track(track)
+        limit = f"{preset.limit} {preset.unit}" if preset.limit is not None else f"the requests' ({preset.unit})"
+        refs = f"at most {preset.max_references} references" if preset.max_references else "no references cap"
+        click.echo(f"track {preset.name} ({preset.title}): format {' or '.join(preset.run_formats)}, length limit "
+                   f"{limit} unless a request states one, {refs}, {len(preset.required)} required fields", err=True)
+    counts = Counter((problem.path, problem.severity) for problem in validation.problems)
+    for run in runs:
+        click.echo(f"{run}: {counts[(run, 'error')]} error(s), {counts[(run, 'warning')]} warning(s)", err=True)
