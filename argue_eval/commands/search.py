@@ -5,6 +5,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ._options import verbosity_options
+
 if TYPE_CHECKING:
     from ..search.dense import DenseSearcher
     from ..search.lucene import LuceneSearcher
@@ -13,6 +15,7 @@ QUERY_FIELDS = ("title", "background", "problem_statement")
 
 
 @click.command(name="search")
+@verbosity_options
 @click.option("--collection", "-c", required=True,
               help="A JSONL collection (indexed on first use, cached beside it) or a Lucene index directory.")
 @click.option("--query", "-q", "queries", multiple=True, help="Query text (repeatable).")
