@@ -196,8 +196,8 @@ def _attach_documents(questions: list[Question], judge: JudgeBackend, documents:
     for question in questions:
         if question.kind in DOCUMENT_KINDS and question.key.doc_id is not None:
             wanted[question.key.doc_id] = None
-        for cited in question.cited_doc_ids:
-            wanted[cited] = None
+        for cited_id in question.cited_doc_ids:
+            wanted[cited_id] = None
     found: dict[str, Document] = documents.get_many(wanted) if (documents is not None and wanted) else {}
     ready: list[Question] = []
     for question in questions:
