@@ -24,7 +24,9 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
                    "basis (what the report should have said) and the entailment edges.")
 @click.option("--min-overlap", type=click.FloatRange(0, 1), default=0.1, show_default=True,
               help="Pairs whose fuzzy token Jaccard is below this are not asked (no edge).")
-@click.option("--e2e", is_flag=True, help="The end-to-end variant (one LLM call per report).")
+@click.option("--e2e", is_flag=True,
+              help="The end-to-end variant: one LLM call per report says which context statements it covers "
+                   "(the llm backend, configured with --judge-option llm.NAME=VALUE).")
 @click.option("--missing-topics", type=click.Choice(("zero", "skip")), default="zero", show_default=True,
               help="A topic with context but no report in a run: scored with no response atoms, or left out.")
 @measure_judge_options
@@ -39,10 +41,16 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
     context clusters. The details list, per topic, the uncovered basis: the statements the report
     would have had to add. Pairs sharing few words are pruned before judging (pairs_judged vs pairs_all).
 
+    With --e2e (Dejl et al.'s end-to-end variant) the LLM reads each report with its topic's context
+    statements and labels every statement covered or uncovered, in one call per report; a report it
+    could not judge is left out of the table and listed.
+
     \b
     Example (the shipped sample track):
       argue-eval comprehensiveness --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           -o comprehensiveness.tsv --details comprehensiveness.jsonl
+      argue-eval comprehensiveness --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl --e2e \\
+          --judge-option llm.base_url=http://localhost:8000/v1 --judge-option llm.model=MODEL -o e2e.tsv
     """
     from ..errors import ArgueError, InputError
     from ..measures import TopicCounts, family_rows
@@ -64,9 +72,6 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
     runs = run_paths(runs, more_runs)
     if bool(nuggets) == bool(context):
         raise ArgueError("give the context with exactly one of --nuggets or --context")
-    if e2e:
-        raise ArgueError("--e2e: the end-to-end variant (one LLM call per report) is not built yet; the NLI-graph "
-                         "variant can use the LLM as its judge: --judge llm")
 
     atoms: dict[str, list[Fact]] = {}
     if nuggets:
@@ -99,6 +104,10 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
     from ..progress import progress_bar
 
     cache = open_cache(cache_path, no_cache)
+    if e2e:
+        _end_to_end(run_ids, topics, by_key, atoms, missing_topics, judge_spec, judge_option, nli_model, cache,
+                    output, details_path, "nuggets" if nuggets else "context", quiet)
+        return
     bar = progress_bar("comprehensiveness: entailment questions", unit="q")
     results, records = [], []
     try:
@@ -130,3 +139,52 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
     if output != "-" and not quiet:
         click.echo(summary(rows, ["comprehensiveness_macro", "comprehensiveness_micro"],
                            "comprehensiveness, macro and micro over topics:"), nl=False)
+
+
+def _end_to_end(run_ids, topics, by_key, atoms, missing_topics, judge_spec, judge_option, nli_model, cache,
+                output, details_path, context_source, quiet) -> None:
+    """``--e2e``: one coverage task per report; a report the LLM could not judge is listed, never scored 0."""
+    from ..measures import TopicCounts, family_rows
+    from ..measures.comprehensiveness import family, score_topics_e2e
+    from ._measures import echo_note, make_entailer_judge, make_llm_tasks, report_sentences, summary, write_outputs
+
+    keys, reports = [], []
+    for run_id in run_ids:
+        for request_id in topics:
+            report = by_key.get((run_id, request_id))
+            if report is None and missing_topics == "skip":
+                continue
+            keys.append((run_id, request_id, report is None))
+            reports.append((request_id, [] if report is None else report_sentences(report), atoms[request_id]))
+    try:
+        judge = make_entailer_judge(judge_spec, judge_option, nli_model, also=("llm",))
+        tasks = make_llm_tasks(judge, judge_option, cache)
+        scored = score_topics_e2e(reports, tasks)
+    finally:
+        if cache is not None:
+            cache.close()
+    results, records, failed = [], [], []
+    for (run_id, request_id, missing), outcome in zip(keys, scored):
+        head = {"measure": "comprehensiveness", "run_id": run_id, "request_id": request_id,
+                **({"missing_report": True} if missing else {})}
+        if outcome is None:
+            failed.append(f"{run_id}/{request_id}")
+            records.append({**head, "status": "failed",
+                            "reason": "the LLM could not judge this report (asked again on the next run)"})
+            continue
+        counts, detail = outcome
+        results.append(TopicCounts(run_id, request_id, counts))
+        records.append({**head, "counts": counts, **detail})
+    rows = family_rows(family(), results)
+    header = {"measure": "comprehensiveness", "settings": {
+        "context": context_source, "variant": "e2e", "llm_task": tasks.identity("coverage"),
+        "missing_topics": missing_topics, **({"failed": failed} if failed else {})}}
+    write_outputs(rows, output, [header] + records, details_path)
+    if failed:
+        echo_note(f"the LLM could not judge {len(failed)} report(s), left out of the table and asked again on the "
+                  f"next run: {', '.join(failed[:5])}" + (" ..." if len(failed) > 5 else ""))
+    click.echo(f"comprehensiveness (e2e): {len(run_ids)} run(s), {len(topics)} topic(s); {tasks.calls} LLM call(s), "
+               f"{tasks.failed} failed" + ("" if output == "-" else f" -> {output}"), err=True)
+    if output != "-" and not quiet:
+        click.echo(summary(rows, ["comprehensiveness_macro", "comprehensiveness_micro"],
+                           "comprehensiveness (end-to-end), macro and micro over topics:"), nl=False)

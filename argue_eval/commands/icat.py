@@ -77,6 +77,7 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, output, detai
     from ._measures import (
         echo_note,
         make_entailer_judge,
+        make_llm_tasks,
         open_cache,
         read_nugget_topics,
         read_runs,
@@ -88,14 +89,10 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, output, detai
     )
 
     runs = run_paths(runs, more_runs)
-    if claims == "llm":
-        raise ArgueError("--claims llm: atomic-claim decomposition by the LLM is not built yet; use --claims "
-                         "sentences (the LLM can still judge entailment: --judge llm)")
     if aspects is None:
         aspects = "nuggets" if nuggets else ("qrels" if qrels else "request")
-    if aspects == "llm":
-        raise ArgueError("--aspects llm: aspect generation by the LLM is not built yet; use --aspects "
-                         "nuggets, request or qrels")
+    if aspects == "llm" and not requests:
+        raise ArgueError("--aspects llm needs --requests (the aspects are generated from each request's text)")
     if aspects == "nuggets" and not nuggets:
         raise ArgueError("--aspects nuggets needs --nuggets")
     if aspects == "qrels" and not qrels:
@@ -132,6 +129,8 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, output, detai
         if aspects == "request":
             topic_aspects = {r.request_id: [Aspect(f"{r.request_id}-a{i + 1}", text)
                                             for i, text in enumerate(r.aspects)] for r in request_list}
+        elif aspects == "llm":
+            topic_aspects = {r.request_id: [] for r in request_list}  # filled in once the LLM is up
         else:
             wanted = {r.request_id for r in request_list}
             topic_aspects = {t: a for t, a in topic_aspects.items() if t in wanted}
@@ -155,15 +154,6 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, output, detai
     if unknown:
         echo_note(f"reports on {len(unknown)} topic(s) without aspects are left out: {', '.join(unknown[:5])}"
                   + (" ..." if len(unknown) > 5 else ""))
-    items: list[ReportClaims] = []
-    for run_id in run_ids:
-        for request_id in topics:
-            report = by_key.get((run_id, request_id))
-            if report is None and missing_topics == "skip":
-                continue
-            items.append(ReportClaims(run_id, request_id, None if report is None else report_sentences(report)))
-
-    judge = make_entailer_judge(judge_spec, judge_option, nli_model)
     if collection.startswith("irds:") or Path(collection).is_dir():
         raise ArgueError(f"--collection {collection}: icat indexes a JSONL collection in memory; ir_datasets and "
                          "Lucene collections are not supported yet (export the documents to JSONL)")
@@ -172,6 +162,41 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, output, detai
         raise ArgueError(f"{collection}: the collection holds no document")
     index = PassageIndex(documents, retriever, passage_words, passage_overlap)
     cache = open_cache(cache_path, no_cache)
+    judge = make_entailer_judge(judge_spec, judge_option, nli_model,
+                                also=("llm",) if "llm" in (claims, aspects) else ())
+    tasks = make_llm_tasks(judge, judge_option, cache) if "llm" in (claims, aspects) else None
+    failed_topics: list[str] = []
+    if aspects == "llm":
+        from ..measures.generated import generate_aspects
+
+        generated = generate_aspects([r for r in request_list if r.request_id in topic_aspects], tasks)
+        for request_id, texts in generated.items():
+            if texts is None:
+                failed_topics.append(request_id)
+                del topic_aspects[request_id]
+            else:
+                topic_aspects[request_id] = [Aspect(f"{request_id}-g{i + 1}", text) for i, text in enumerate(texts)]
+        if failed_topics:
+            echo_note(f"the LLM could not generate aspects for {len(failed_topics)} topic(s), left out of this "
+                      f"table and asked again on the next run: {', '.join(failed_topics[:5])}"
+                      + (" ..." if len(failed_topics) > 5 else ""))
+        topics = [t for t in topics if t not in failed_topics]
+    items: list[ReportClaims] = []
+    for run_id in run_ids:
+        for request_id in topics:
+            report = by_key.get((run_id, request_id))
+            if report is None and missing_topics == "skip":
+                continue
+            items.append(ReportClaims(run_id, request_id, None if report is None else report_sentences(report)))
+    if claims == "llm":
+        from ..measures.generated import decompose_reports
+
+        present = [item for item in items if item.claims is not None]
+        split = decompose_reports([(item.request_id, item.claims) for item in present], tasks)
+        by_item = {id(item): parts for item, parts in zip(present, split)}
+        items = [item if item.claims is None else
+                 item._replace(claims=by_item[id(item)].claims, sentences=by_item[id(item)].sentences,
+                               failed=by_item[id(item)].failed) for item in items]
     bar = progress_bar("icat: entailment questions", unit="q")
     try:
         entailer = JudgeEntailer(judge, cache=cache, progress=bar.update)
@@ -187,13 +212,18 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, output, detai
     rows = family_rows(measure, (TopicCounts(t.run_id, t.request_id, t.counts) for t in results))
     settings = {"measure": "icat", "settings": {
         "beta": beta, **params, "claims": claims, "aspects": aspects, "alignment": alignment,
-        "retriever": retriever, "judge": entailer.identity(), "missing_topics": missing_topics}}
+        "retriever": retriever, "judge": entailer.identity(), "missing_topics": missing_topics,
+        **({"llm_tasks": {task: tasks.identity(task) for task in ("claims", "aspects") if task in (claims, aspects)}}
+           if tasks is not None else {}),
+        **({"aspects_failed": failed_topics} if failed_topics else {})}}
     write_outputs(rows, output, [settings] + [t.details() for t in results], details_path)
     unjudged = sum(t.counts["unjudged_claims"] for t in results)
-    click.echo(f"icat: {len(run_ids)} run(s), {len(topics)} topic(s), {len(index)} passages, "
+    llm_note = "" if tasks is None else f"{tasks.calls} LLM task call(s) ({tasks.failed} failed); "
+    click.echo(f"icat: {len(run_ids)} run(s), {len(topics)} topic(s), {len(index)} passages, {llm_note}"
                f"{entailer.calls} entailment question(s); {unjudged} claim(s) could not be judged"
                + ("" if output == "-" else f" -> {output}"), err=True)
     if output != "-" and not quiet:
         click.echo(summary(rows, ["icat_macro", "icat_fact_macro", "icat_coverage_macro"],
                            f"ICAT (beta={beta:g}, {alignment} alignment), macro averages over topics:"), nl=False)
+
 

@@ -35,13 +35,18 @@ from ._measures import measure_judge_options
               help="Semantic candidates checked per fact.")
 @click.option("--substring-threshold", type=click.FloatRange(0, 1), default=0.4, show_default=True,
               help="lcs_recall baseline: longest common substring / fact length at least this.")
+@click.option("--entailment", type=click.Choice(("auto", "one-to-one", "multiple-choice")), default="auto",
+              show_default=True,
+              help="multiple-choice: a fact with several candidates is one LLM question (which candidate, or "
+                   "smallest set, states it); one candidate is asked one-to-one. auto = multiple-choice when "
+                   "--judge includes llm.")
 @click.option("--missing-topics", type=click.Choice(("zero", "skip")), default="zero", show_default=True,
               help="A topic with reference facts but no report in a run: scored with no sentences, or left out.")
 @measure_judge_options
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")
 def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit, semantic,
             jaccard_threshold, lcs_threshold, fuzzy_ratio, lexical_k, cosine_threshold, semantic_k,
-            substring_threshold, missing_topics, judge_spec, judge_option, nli_model, cache_path, no_cache,
+            substring_threshold, entailment, missing_topics, judge_spec, judge_option, nli_model, cache_path, no_cache,
             quiet) -> None:
     """Score runs with LongRecall: the share of reference facts that the report entails.
 
@@ -65,6 +70,7 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
     from ._measures import (
         echo_note,
         make_entailer_judge,
+        make_llm_tasks,
         open_cache,
         read_nugget_topics,
         read_runs,
@@ -132,14 +138,23 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
 
     settings = Settings(jaccard_threshold, lcs_threshold, fuzzy_ratio, lexical_k, cosine_threshold, semantic_k,
                         substring_threshold)
+    from ..judges.registry import parse_judge_spec
     from ..progress import progress_bar
 
+    if entailment == "auto":
+        entailment = "multiple-choice" if "llm" in parse_judge_spec(judge_spec) else "one-to-one"
     cache = open_cache(cache_path, no_cache)
     bar = progress_bar("longrecall: entailment questions", unit="q")
+    chooser = None
     try:
-        checker = JudgeFactChecker(make_entailer_judge(judge_spec, judge_option, nli_model), cache=cache,
-                                   progress=bar.update)
-        results = score_topics(items, checker, settings, embed)
+        judge = make_entailer_judge(judge_spec, judge_option, nli_model,
+                                    also=("llm",) if entailment == "multiple-choice" else ())
+        checker = JudgeFactChecker(judge, cache=cache, progress=bar.update)
+        if entailment == "multiple-choice":
+            from ..measures.generated import TaskChooser
+
+            chooser = TaskChooser(make_llm_tasks(judge, judge_option, cache))
+        results = score_topics(items, checker, settings, embed, chooser)
     finally:
         bar.close()
         if cache is not None:
@@ -149,11 +164,14 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
     header = {"measure": "longrecall", "settings": {
         **settings.params(), "semantic": embed is not None, "facts": "nuggets" if nuggets else "reference",
         "fact_unit": fact_unit if nuggets else "sentence", "judge": checker.identity(),
-        "entailment": "one-to-one", "missing_topics": missing_topics}}
+        "entailment": entailment, "missing_topics": missing_topics,
+        **({"llm_tasks": {"choice": chooser.tasks.identity("choice")}} if chooser is not None else {})}}
     write_outputs(rows, output, [header] + [t.details() for t in results], details_path)
     unjudged = sum(t.counts["unjudged_facts"] for t in results)
+    choices = "" if chooser is None else (f", {chooser.calls} multiple-choice question(s) "
+                                          f"({chooser.tasks.failed} failed)")
     click.echo(f"longrecall: {len(run_ids)} run(s), {len(topics)} topic(s), {checker.calls} entailment "
-               f"question(s) asked; {unjudged} fact(s) could not be judged"
+               f"question(s) asked{choices}; {unjudged} fact(s) could not be judged"
                + ("" if output == "-" else f" -> {output}"), err=True)
     if output != "-" and not quiet:
         click.echo(summary(rows, ["longrecall_macro", "answer_recall_macro", "lcs_recall_macro"],
