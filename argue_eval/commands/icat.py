@@ -213,8 +213,8 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, output, detai
     settings = {"measure": "icat", "settings": {
         "beta": beta, **params, "claims": claims, "aspects": aspects, "alignment": alignment,
         "retriever": retriever, "judge": entailer.identity(), "missing_topics": missing_topics,
-        **({"llm_tasks": {task: tasks.identity(task) for task in ("claims", "aspects") if task in (claims, aspects)}}
-           if tasks is not None else {}),
+        **({"llm_tasks": {task: tasks.identity(task) for task, source in (("claims", claims), ("aspects", aspects))
+                          if source == "llm"}} if tasks is not None else {}),
         **({"aspects_failed": failed_topics} if failed_topics else {})}}
     write_outputs(rows, output, [settings] + [t.details() for t in results], details_path)
     unjudged = sum(t.counts["unjudged_claims"] for t in results)
