@@ -20,7 +20,15 @@ CLAIM_SOURCES = ("sentences", "llm")
               help="With --aspects qrels: TREC diversity qrels whose second column is the subtopic; each "
                    "subtopic is an aspect bound to its documents with relevance > 0.")
 @click.option("--collection", required=True, metavar="C",
-              help="JSONL collection (doc_id/text/title) that grounds the claims, indexed in memory.")
+              help="Collection that grounds the claims: a JSONL file (doc_id/text/title), indexed in memory "
+                   "unless --index is given; with --index also a Lucene index directory or irds:DATASET.")
+@click.option("--index", "index_spec", default=None, metavar="DIR|auto",
+              help="For a large collection: a persistent index finds each claim's top --index-depth documents "
+                   "and only their passages are ranked. DIR: a Lucene (Pyserini) index or a dense index "
+                   "(embeddings.npy); auto: the collection's own BM25 (or, with --retriever dense, faiss) "
+                   "index, built once beside it (the search extra for BM25, dense for faiss).")
+@click.option("--index-depth", type=click.IntRange(min=1), default=20, show_default=True,
+              help="With --index: documents retrieved per claim before passage ranking.")
 @click.option("-o", "--output", required=True, metavar="OUT.tsv", help="Score table (long TSV); '-' for stdout.")
 @click.option("--details", "details_path", default=None, metavar="D.jsonl",
               help="One JSON line per run x topic: every claim (grounded, ungrounded, unjudged; its evidence "
@@ -47,7 +55,7 @@ CLAIM_SOURCES = ("sentences", "llm")
               help="A topic with aspects but no report in a run: scored with no claims (zero) or left out.")
 @measure_judge_options
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")
-def command(more_runs, runs, nuggets, requests, qrels, collection, output, details_path, claims, aspects, alignment,
+def command(more_runs, runs, nuggets, requests, qrels, collection, index_spec, index_depth, output, details_path, claims, aspects, alignment,
             retriever, k, passage_words, passage_overlap, judge_spec, beta, missing_topics, judge_option,
             nli_model, cache_path, no_cache, quiet) -> None:
     """Score runs with ICAT: factuality of claims grounded in the collection, coverage of aspects.
@@ -154,13 +162,19 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, output, detai
     if unknown:
         echo_note(f"reports on {len(unknown)} topic(s) without aspects are left out: {', '.join(unknown[:5])}"
                   + (" ..." if len(unknown) > 5 else ""))
-    if collection.startswith("irds:") or Path(collection).is_dir():
-        raise ArgueError(f"--collection {collection}: icat indexes a JSONL collection in memory; ir_datasets and "
-                         "Lucene collections are not supported yet (export the documents to JSONL)")
-    documents = list(progress(iter_collection(Path(collection)), desc="reading collection", unit="doc"))
-    if not documents:
-        raise ArgueError(f"{collection}: the collection holds no document")
-    index = PassageIndex(documents, retriever, passage_words, passage_overlap)
+    if index_spec is not None:
+        index, store = _indexed_retriever(collection, index_spec, index_depth, retriever, passage_words,
+                                          passage_overlap)
+        size = f"{index_spec} index (depth {index_depth})"
+    else:
+        if collection.startswith("irds:") or Path(collection).is_dir():
+            raise ArgueError(f"--collection {collection}: without --index, icat indexes a JSONL collection in "
+                             "memory; for ir_datasets or a Lucene index give --index (DIR or auto)")
+        documents = list(progress(iter_collection(Path(collection)), desc="reading collection", unit="doc"))
+        if not documents:
+            raise ArgueError(f"{collection}: the collection holds no document")
+        index, store = PassageIndex(documents, retriever, passage_words, passage_overlap), None
+        size = f"{len(index)} passages"
     cache = open_cache(cache_path, no_cache)
     judge = make_entailer_judge(judge_spec, judge_option, nli_model,
                                 also=("llm",) if "llm" in (claims, aspects) else ())
@@ -207,19 +221,23 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, output, detai
         bar.close()
         if cache is not None:
             cache.close()
-    params = {"k": k, "passage_words": passage_words, "passage_overlap": passage_overlap}
+        if store is not None:
+            store.close()
+    params = {"k": k, "passage_words": passage_words, "passage_overlap": passage_overlap,
+              **({"index_depth": index_depth} if index_spec is not None else {})}
     measure = family(beta, **params)
     rows = family_rows(measure, (TopicCounts(t.run_id, t.request_id, t.counts) for t in results))
     settings = {"measure": "icat", "settings": {
         "beta": beta, **params, "claims": claims, "aspects": aspects, "alignment": alignment,
-        "retriever": retriever, "judge": entailer.identity(), "missing_topics": missing_topics,
+        "retriever": retriever, **({"index": index_spec} if index_spec is not None else {}),
+        "judge": entailer.identity(), "missing_topics": missing_topics,
         **({"llm_tasks": {task: tasks.identity(task) for task, source in (("claims", claims), ("aspects", aspects))
                           if source == "llm"}} if tasks is not None else {}),
         **({"aspects_failed": failed_topics} if failed_topics else {})}}
     write_outputs(rows, output, [settings] + [t.details() for t in results], details_path)
     unjudged = sum(t.counts["unjudged_claims"] for t in results)
     llm_note = "" if tasks is None else f"{tasks.calls} LLM task call(s) ({tasks.failed} failed); "
-    click.echo(f"icat: {len(run_ids)} run(s), {len(topics)} topic(s), {len(index)} passages, {llm_note}"
+    click.echo(f"icat: {len(run_ids)} run(s), {len(topics)} topic(s), {size}, {llm_note}"
                f"{entailer.calls} entailment question(s); {unjudged} claim(s) could not be judged"
                + ("" if output == "-" else f" -> {output}"), err=True)
     if output != "-" and not quiet:
@@ -227,3 +245,40 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, output, detai
                            f"ICAT (beta={beta:g}, {alignment} alignment), macro averages over topics:"), nl=False)
 
 
+def _indexed_retriever(collection: str, index_spec: str, depth: int, retriever: str, words: int, overlap: int):
+    """``--index``: the persistent searcher (Lucene BM25 or faiss) and the collection's document store."""
+    from pathlib import Path
+
+    from ..collection import open_collection
+    from ..errors import ArgueError
+    from ..search.grounding import IndexedPassageRetriever
+
+    if index_spec == "auto":
+        path = Path(collection)
+        if retriever == "dense":
+            from ..search.dense import DenseSearcher, ensure_dense_index
+
+            searcher = DenseSearcher(ensure_dense_index(path, log=_note).index_dir)
+        else:
+            from ..search.lucene import LuceneSearcher, ensure_index
+
+            searcher = LuceneSearcher(ensure_index(path, log=_note).index_dir)
+    else:
+        path = Path(index_spec)
+        if (path / "embeddings.npy").is_file():
+            from ..search.dense import DenseSearcher
+
+            searcher = DenseSearcher(path)
+        elif path.is_dir() and any(child.name.startswith("segments_") for child in path.iterdir()):
+            from ..search.lucene import LuceneSearcher
+
+            searcher = LuceneSearcher(path)
+        else:
+            raise ArgueError(f"--index {index_spec}: neither a Lucene index (segments_N) nor a dense index "
+                             "(embeddings.npy); give such a directory, or --index auto")
+    store = open_collection(collection)
+    return IndexedPassageRetriever(searcher, store, depth, retriever, words, overlap), store
+
+
+def _note(message: str) -> None:
+    click.echo(f"note: {message}", err=True)
