@@ -142,7 +142,12 @@ def make_llm_tasks(judge: Any, judge_option: tuple[str, ...], cache: Any) -> Any
     if llm.base_url is None:
         raise InputError("--judge-option", None, None,
                          "the LLM tasks need the endpoint: --judge-option llm.base_url=http://HOST:PORT/v1")
-    return LLMTasks(llm, cache=cache)
+    from ..progress import progress_bar
+
+    tasks = LLMTasks(llm, cache=cache)
+    bar = progress_bar("LLM calls", unit="call")
+    tasks.progress = bar.update  # a bar with no total: the cache decides how many calls there are
+    return tasks
 
 
 def write_outputs(rows: list[tuple[str, str, str, float]], output: str, details: list[dict[str, Any]] | None,

@@ -18,6 +18,7 @@ client (same endpoint, key handling, concurrency, rate limits, retries and token
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import hashlib
 import json
 from collections.abc import Callable, Sequence
@@ -78,7 +79,7 @@ def _string_list(value: Any, key: str, low: int, high: int) -> list[str]:
 def _strings_schema(key: str, low: int, high: int) -> dict[str, Any]:
     return {"type": "object", "additionalProperties": False, "required": [key],
             "properties": {key: {"type": "array", "minItems": low, "maxItems": high,
-                                 "items": {"type": "string", "minLength": 1, "maxLength": MAX_TEXT}}}}
+                                 "items": {"type": "string"}}}}
 
 
 @dataclass(frozen=True)
@@ -194,9 +195,11 @@ class LLMTasks:
     ``judge.usage()['failures']``); ``calls`` counts the items really sent to the model (cache misses).
     """
 
-    def __init__(self, judge: Any, cache: Any = None):
+    def __init__(self, judge: Any, cache: Any = None, progress: Callable[[int], None] | None = None):
         self.judge = judge
         self.cache = cache
+        self.progress = progress
+        """Called with 1 as each model answer (or failure) arrives."""
         self.calls = 0
         self.failed = 0
 
@@ -282,9 +285,14 @@ class LLMTasks:
                 judge._failures.append({"prompt": task.name, "questions": 1, "reason": exc.reason})
                 return None, None
 
-        async def everything() -> list[tuple[Any, str | None]]:
-            return list(await asyncio.gather(*(one(item) for item in items)))
-
-        results = asyncio.run_coroutine_threadsafe(everything(), loop).result()
+        futures = [asyncio.run_coroutine_threadsafe(one(item), loop) for item in items]
+        try:
+            for _ in concurrent.futures.as_completed(futures):
+                if self.progress is not None:  # in the caller's thread, as progress bars want
+                    self.progress(1)
+        finally:
+            for future in futures:
+                future.cancel()  # only those not yet done: an interrupted run stops sending
+        results = [future.result() for future in futures]
         judge.counts.answered_items += sum(1 for result, _ in results if result is not None)
         return results
