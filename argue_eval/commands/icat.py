@@ -60,7 +60,8 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, index_spec, i
             nli_model, cache_path, no_cache, quiet) -> None:
     """Score runs with ICAT: factuality of claims grounded in the collection, coverage of aspects.
 
-    Each report sentence is a claim; the top-k passages of the collection are retrieved for it and a
+    Each report sentence is a claim (--claims llm: the LLM's atomic claims); the top-k passages of the
+    collection are retrieved for it (--index: among the top documents of a persistent index) and a
     judge decides whether one of them entails it (grounded). icat_fact = grounded / claims;
     icat_coverage = aspects covered by grounded claims / aspects; icat = their F_beta. A claim the judge
     could not judge is counted in unjudged_claims, never as ungrounded. Writes the long TSV that
@@ -71,6 +72,9 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, index_spec, i
       argue-eval icat --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --collection topics/sample/collection.jsonl -o icat.tsv --details icat.jsonl
       argue-eval compare icat.tsv --metric icat
+      argue-eval icat --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --collection topics/sample/collection.jsonl --index auto --claims llm \\
+          --judge-option llm.base_url=http://localhost:8000/v1 --judge-option llm.model=MODEL -o icat-llm.tsv
     """
     from pathlib import Path
 

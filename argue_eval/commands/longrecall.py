@@ -52,8 +52,8 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
 
     Each reference fact gets lexical candidates among the report's sentences (fuzzy token Jaccard or
     token LCS over thresholds), then semantic candidates (embedding cosine) if lexical ones did not
-    settle it; the judge checks each candidate; a fact with no candidate is uncovered without a model
-    call. longrecall = covered / judged facts; answer_recall and lcs_recall are the lexical baselines;
+    settle it; the judge checks each candidate (--entailment multiple-choice: the LLM picks among a fact's
+    candidates in one call); a fact with no candidate is uncovered without a model call. longrecall = covered / judged facts; answer_recall and lcs_recall are the lexical baselines;
     covered_lexical / covered_semantic / model_calls tell where the work went. Every threshold is an
     option, and is recorded in the table (param_* rows) and the details.
 
