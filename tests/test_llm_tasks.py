@@ -242,3 +242,45 @@ def test_comprehensiveness_end_to_end_one_call_per_report():
     assert [c["atoms"] for c in details["basis"]] == [["n3#1"]]
     assert results[1] is None  # could not be judged: never a zero
     assert results[2][0]["context_clusters"] == 0
+
+
+def test_commands_list_what_the_llm_could_not_do_and_never_score_it(tmp_path):
+    """Garbage replies: comprehensiveness --e2e leaves the report out of the table, icat --aspects llm the
+    topic, icat --claims llm counts each sentence as an unjudged claim; each says so on stderr."""
+    from click.testing import CliRunner
+
+    from argue_eval.cli import cli
+    from argue_eval.formats.scores import read_scores
+
+    def write(name, records):
+        (tmp_path / name).write_text("".join(json.dumps(r) + "\n" for r in records))
+        return str(tmp_path / name)
+
+    run = write("run.jsonl", [{"run_id": "r", "request_id": "t", "sentences": [
+        {"text": "E. coli was found in the water.", "citations": ["d1"]}, {"text": "Two people fell ill.",
+                                                                            "citations": []}]}])
+    nuggets = write("nuggets.jsonl", [{"request_id": "t", "nuggets": [
+        {"nugget_id": "n1", "question": "What was found?", "answers": [{"answer": "E. coli", "doc_ids": ["d1"]}]}]}])
+    requests = write("requests.jsonl", [{"request_id": "t", "title": "Water", "problem_statement": "What happened?"}])
+    collection = write("docs.jsonl", [{"doc_id": "d1", "text": "E. coli was found in the water."}])
+    with MockChatServer(lambda n, body: ("content", "no JSON here")) as server:
+        llm = ["--judge-option", f"llm.base_url={server.base_url}", "--judge-option", "llm.model=mock",
+               "--judge-option", "llm.max_retries=0", "--no-cache", "-q"]
+        e2e = CliRunner().invoke(cli, ["comprehensiveness", run, "--nuggets", nuggets, "--e2e", "-o",
+                                       str(tmp_path / "c.tsv"), "--details", str(tmp_path / "c.jsonl"), *llm])
+        aspects = CliRunner().invoke(cli, ["icat", run, "--requests", requests, "--aspects", "llm", "--collection",
+                                           collection, "-o", str(tmp_path / "a.tsv"), *llm])
+        claims = CliRunner().invoke(cli, ["icat", run, "--nuggets", nuggets, "--claims", "llm", "--collection",
+                                          collection, "-o", str(tmp_path / "i.tsv"), *llm])
+    assert e2e.exit_code == 0, e2e.output
+    assert "could not judge 1 report(s)" in e2e.output and "r/t" in e2e.output
+    assert [row for row in read_scores(tmp_path / "c.tsv") if row.request_id == "t"] == []
+    assert json.loads((tmp_path / "c.jsonl").read_text().splitlines()[1])["status"] == "failed"
+    assert aspects.exit_code == 0, aspects.output
+    assert "could not generate aspects for 1 topic(s)" in aspects.output
+    assert [row for row in read_scores(tmp_path / "a.tsv") if row.request_id == "t"] == []
+    assert claims.exit_code == 0, claims.output
+    values = {row.metric: row.value for row in read_scores(tmp_path / "i.tsv") if row.request_id == "t"}
+    assert (values["claims"], values["unjudged_claims"], values["judged_claims"]) == (2, 2, 0)
+    assert values["icat_fact_undefined"] == 1  # no judged claim: undefined, and flagged
+    assert "2 LLM task call(s) (2 failed)" in claims.output
