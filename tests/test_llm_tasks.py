@@ -234,14 +234,16 @@ def test_comprehensiveness_end_to_end_one_call_per_report():
         return {"S1": "maybe"}
     with MockChatServer(replies(answer)) as server:
         results = score_topics_e2e([("t", report, context), ("t", ["Nothing relevant."], context),
-                                    ("u", report, [])], LLMTasks(judge(server)))
-    assert len(server.requests) == 3  # report 1; report 2 and its re-ask; the topic without context: no call
+                                    ("u", report, []), ("t", [], context)], LLMTasks(judge(server)))
+    # report 1; report 2 and its re-ask; no call for the topic without context nor for the empty report
+    assert len(server.requests) == 3
     assert data_of(server.requests[0])["report"] == " ".join(report)
     counts, details = results[0]
     assert counts["covered_clusters"] == 2 and counts["uncovered_clusters"] == 1 and counts["context_clusters"] == 3
     assert [c["atoms"] for c in details["basis"]] == [["n3#1"]]
     assert results[1] is None  # could not be judged: never a zero
     assert results[2][0]["context_clusters"] == 0
+    assert (results[3][0]["covered_clusters"], results[3][0]["uncovered_clusters"]) == (0, 3)
 
 
 def test_commands_list_what_the_llm_could_not_do_and_never_score_it(tmp_path):

@@ -190,22 +190,23 @@ def score_topics_e2e(reports: Sequence[tuple[str, Sequence[str], Sequence[Fact]]
     ``reports`` are ``(request_id, sentences, context atoms)``. Each statement is its own cluster (no
     graph: the model weighs equivalent statements itself), so the uncovered basis is every uncovered
     statement. ``None`` for a report the model could not judge (after a re-ask): the caller reports it,
-    it is never a zero. A report without context atoms costs no call.
+    it is never a zero. A report without context atoms, or without sentences (empty or missing: it
+    covers nothing), costs no call.
     """
     from ..judges.llm_tasks import COVERED, TaskItem
 
-    asked = [i for i, (_, _, context) in enumerate(reports) if context]
+    asked = [i for i, (_, sentences, context) in enumerate(reports) if context and sentences]
     items = [TaskItem(reports[i][0], {"statements": {f"S{j + 1}": statement(fact) for j, fact in enumerate(reports[i][2])},
                                       "report": " ".join(reports[i][1])}) for i in asked]
     answers = dict(zip(asked, tasks.run("coverage", items)))
     out: list[tuple[dict[str, float], dict[str, Any]] | None] = []
     for i, (_, _, context) in enumerate(reports):
-        answer = answers.get(i, {})
+        answer = answers.get(i, {})  # not asked: an empty (or missing) report covers nothing
         if answer is None:
             out.append(None)
             continue
-        covered = [j for j in range(len(context)) if answer[f"S{j + 1}"] == COVERED]
-        uncovered = [j for j in range(len(context)) if answer[f"S{j + 1}"] != COVERED]
+        covered = [j for j in range(len(context)) if answer.get(f"S{j + 1}") == COVERED]
+        uncovered = [j for j in range(len(context)) if answer.get(f"S{j + 1}") != COVERED]
         counts = {"context_atoms": len(context), "context_clusters": len(context), "covered_clusters": len(covered),
                   "uncovered_clusters": len(uncovered), "unjudged_clusters": 0, "basis": len(uncovered),
                   "pairs_all": 0, "pairs_judged": 0, "pairs_unjudged": 0}
