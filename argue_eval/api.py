@@ -81,11 +81,26 @@ def score(
 
 
 def plan_questions(reports: list[Report], evaluation: Evaluation, unknown: str = "stop"):
-    """``plan(lookup)`` for the runner: the open questions of ``reports``, as ``Question`` records."""
-    from .argue.questions import list_questions
+    """``plan(lookup)`` for the runner: the open questions of ``reports``, as ``Question`` records.
+
+    The plan is for one runner, which answers (or fails) every question of a call before the next: each call
+    lists only the reports the call before found open (the lookup only gains answers, so a complete report
+    stays complete), and none after a call whose questions cannot open others."""
+    from .argue.questions import OPENING_KINDS, list_questions
+
+    remaining = list(reports)
 
     def plan(lookup: Any) -> list[Any]:
-        pending = list_questions(reports, evaluation, lookup, unknown, show_progress=False)  # type: ignore[arg-type]
+        nonlocal remaining
+        if not remaining:
+            return []
+        still_open: list[Report] = []
+        pending = list_questions(remaining, evaluation, lookup, unknown, show_progress=False,  # type: ignore[arg-type]
+                                 open_reports=still_open)
+        # a complete report stays complete, so later rounds list the open ones only; and when no question of
+        # this round can open another (OPENING_KINDS), the runner's next call has nothing to find
+        opens = unknown != "stop" or any(item.key.kind in OPENING_KINDS for item in pending)
+        remaining = still_open if opens else []
         return [item.question(evaluation) for item in pending]
 
     return plan

@@ -8,7 +8,8 @@
     "LLM calls" are our questions batched the way the LLM judge batches them: one answers call per
     (sentence, cited document) and one call per other question.
 (b) Throughput of the lexical judge (judgments/s, with the SQLite cache) as a ratio to the scorer's cost
-    on the same round (scoring from the judge's own judgments): target judging <= 10x scoring.
+    on the same round (scoring from the judge's own judgments): target judging <= 10x scoring. Both are
+    CPU seconds of this process, the fastest of ``--repeats`` runs each (a cold judge cache every time).
 
 Both on the shipped sample track and on a generated round (bench_score's generator: sentences drawn
 from per-topic pools, so runs overlap as in a real track), with a generated collection for it.
@@ -76,7 +77,17 @@ def llm_calls(judgments) -> tuple[int, int]:
     return cited, len(first) + len(second)
 
 
-def measure(runs: list[Path], nuggets: Path, collection: Path, requests: Path | None, workdir: Path) -> dict:
+def _clear_text_caches() -> None:
+    """Forget every tokenized text and document: each timed judging run starts from nothing."""
+    from argue_eval.judges import lexical, text
+
+    for cached in (text.tokens, text.content_set, text.stem, text._word_token, text._word_items, text._plain_tokens,
+                   lexical._document_passages, lexical._document_set, lexical._near, lexical._entities):
+        cached.cache_clear()
+
+
+def measure(runs: list[Path], nuggets: Path, collection: Path, requests: Path | None, workdir: Path,
+            repeats: int = 3) -> dict:
     from argue_eval.api import judge
     from argue_eval.argue.api import run_scoring
     from argue_eval.argue.policies import Policies
@@ -84,25 +95,38 @@ def measure(runs: list[Path], nuggets: Path, collection: Path, requests: Path | 
     from argue_eval.judges.runner import JudgedTable, LayeredLookup
 
     cache = workdir / "bench-cache.sqlite"
-    for stale in workdir.glob("bench-cache.sqlite*"):
-        stale.unlink()
-    start = time.perf_counter()
-    result = judge([str(p) for p in runs], nuggets, collection=collection, requests=requests, judge="lexical",
-                   cache=cache)
-    judging = time.perf_counter() - start
-    judgments = result.judgments
-    # scoring the same round from those judgments, as `score` does (inputs read, every report scored)
-    table = JudgedTable()
-    for j in judgments:
-        table.table[j.key] = (j.value, j.judge)
-    start = time.perf_counter()
-    inputs = load_inputs([str(p) for p in runs], nuggets, None, requests, None, Policies())
-    scored = run_scoring(inputs.reports(), inputs.evaluation, LayeredLookup(inputs.source, table))
-    scoring = time.perf_counter() - start
+
+    def judge_once():
+        for stale in workdir.glob("bench-cache.sqlite*"):
+            stale.unlink()
+        return judge([str(p) for p in runs], nuggets, collection=collection, requests=requests, judge="lexical",
+                     cache=cache)
+
+    def score_once(judgments):
+        # scoring the same round from those judgments, as `score` does (inputs read, every report scored)
+        table = JudgedTable()
+        for j in judgments:
+            table.table[j.key] = (j.value, j.judge)
+        inputs = load_inputs([str(p) for p in runs], nuggets, None, requests, None, Policies())
+        return run_scoring(inputs.reports(), inputs.evaluation, LayeredLookup(inputs.source, table))
+
+    # each side timed `repeats` times in this process (a cold cache each time for the judge; its in-process
+    # text caches are cleared too), and the fastest of each kept: on a shared machine the minimum is the
+    # measurement least disturbed by other work. CPU seconds of this process, not wall time.
+    judging = scoring = float("inf")
+    for _ in range(repeats):
+        _clear_text_caches()
+        start = time.process_time()
+        result = judge_once()
+        judging = min(judging, time.process_time() - start)
+        judgments = result.judgments
+        start = time.process_time()
+        scored = score_once(judgments)
+        scoring = min(scoring, time.process_time() - start)
     counts = plan_counts(result.reports, result.inputs.evaluation)
     counts.update({"questions": len(judgments), "by_kind": dict(Counter(j.kind for j in judgments)),
                    "llm_calls": llm_calls(judgments), "failed": len(result.run.failures),
-                   "judge_seconds": judging, "score_seconds": scoring, "rows": len(scored.rows)})
+                   "judge_seconds": judging, "score_seconds": scoring, "repeats": repeats, "rows": len(scored.rows)})
     return counts
 
 
@@ -121,8 +145,8 @@ def report(name: str, m: dict) -> None:
     print(f"   with uncited sentences (Auto-ARGUE leaves them out; our bound: 2 per uncited sentence = {bound}): "
           f"ours {cited + uncited} ({(cited + uncited) / n:.1f}/report) = {(cited + uncited) / max(bound, 1):.3f} of the bound")
     rate = m["questions"] / m["judge_seconds"]
-    print(f"   lexical judge {m['judge_seconds']:.2f} s ({rate:,.0f} judgments/s, cache included); scoring "
-          f"{m['score_seconds']:.2f} s; judging / scoring = {m['judge_seconds'] / m['score_seconds']:.1f}x "
+    print(f"   lexical judge {m['judge_seconds']:.2f} CPU s ({rate:,.0f} judgments/s, cache included); scoring "
+          f"{m['score_seconds']:.2f} CPU s (fastest of {m['repeats']} each); judging / scoring = {m['judge_seconds'] / m['score_seconds']:.1f}x "
           "(target <= 10x)")
 
 
@@ -133,11 +157,13 @@ def main() -> None:
     parser.add_argument("--sentences", type=int, default=30)
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--skip-sample", action="store_true")
+    parser.add_argument("--repeats", type=int, default=3, help="time judging and scoring this many times each, "
+                        "keep the fastest (default 3)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     if not args.skip_sample:
         sample = measure(sorted((REPO / "runs" / "sample").glob("*.jsonl")), REPO / "nuggets/sample/nuggets.jsonl",
-                         REPO / "topics/sample/collection.jsonl", REPO / "topics/sample/requests.jsonl", args.out)
+                         REPO / "topics/sample/collection.jsonl", REPO / "topics/sample/requests.jsonl", args.out, args.repeats)
         report("sample track", sample)
     out = args.out / f"r{args.runs}-t{args.topics}-s{args.sentences}"
     if not (out / "generated.json").exists():
@@ -147,7 +173,8 @@ def main() -> None:
         (out / "generated.json").write_text(json.dumps(sizes))
     topics = [f"{1000 + t}" for t in range(args.topics)]
     collection = write_collection(out, topics)
-    generated = measure(sorted((out / "runs").glob("*.jsonl")), out / "nuggets.jsonl", collection, None, out)
+    generated = measure(sorted((out / "runs").glob("*.jsonl")), out / "nuggets.jsonl", collection, None, out,
+                        args.repeats)
     report(f"generated round {args.runs} x {args.topics} x {args.sentences}", generated)
 
 

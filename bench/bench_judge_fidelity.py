@@ -26,6 +26,7 @@ Datasets:
     python bench/bench_judge_fidelity.py                      # both datasets, the lexical judge
     python bench/bench_judge_fidelity.py --dataset dev --judge semantic
     python bench/bench_judge_fidelity.py --json out.json      # the figures as JSON too
+    python bench/bench_judge_fidelity.py --dataset dev --ceiling  # + the best F1 overlap and MiniLM can reach
 """
 from __future__ import annotations
 
@@ -364,6 +365,47 @@ def print_ratios(figures: dict[str, Any], judge: str, baseline: str = "naive") -
     print(f"{judge} vs {baseline}: " + "; ".join(parts))
 
 
+def overlap_ceiling(dataset: Dataset) -> dict[str, Any]:
+    """How far word overlap and sentence embeddings can go on ``answers``, tuned on the reference itself.
+
+    For every answers question: the lexical judge's score and the MiniLM cosine of the sentence with
+    "question answer". Every mix ``w * lexical + (1 - w) * cosine`` and every threshold is tried, and the best
+    F1 against the reference kept. Tuned on the very data it is scored on, this is an optimistic bound on
+    what any threshold over these two signals gives, not a judge one could ship."""
+    from argue_eval.judges.lexical import LexicalJudge
+    from argue_eval.search.dense import encode
+
+    reference = {j.key: j.value for j in dataset.reference if j.kind == "answers"}
+    questions = [q for q in build_questions(dataset.reports, {t.request_id: t for t in dataset.topics},
+                                            dataset.requests, dataset.documents)
+                 if q.kind == "answers" and q.key in reference]
+    lexical = LexicalJudge()
+    rows = []
+    for q in questions:
+        asked = q.nugget.question if q.nugget is not None else ""
+        score, _ = lexical.answer_score(q.sentence, q.answer or "", asked)
+        rows.append((q.sentence, f"{asked} {q.answer or ''}".strip(), score, reference[q.key]))
+    texts = sorted({text for row in rows for text in row[:2]})
+    vectors = encode(texts)
+    index = {text: i for i, text in enumerate(texts)}
+    cosines = [float(vectors[index[a]] @ vectors[index[b]]) for a, b, _, _ in rows]
+    truth = np.array([row[3] for row in rows])
+    lexical_scores = np.array([row[2] for row in rows])
+    best: dict[str, Any] = {"f1": -1.0}
+    for w in np.linspace(0, 1, 11):
+        mixed = w * lexical_scores + (1 - w) * np.array(cosines)
+        for t in np.linspace(0.1, 0.9, 81):
+            said = mixed >= t
+            tp = int((said & truth).sum())
+            precision = tp / max(int(said.sum()), 1)
+            recall = tp / max(int(truth.sum()), 1)
+            f1 = 2 * precision * recall / (precision + recall) if tp else 0.0
+            if f1 > best["f1"]:
+                best = {"f1": f1, "precision": precision, "recall": recall, "weight": float(w), "threshold": float(t)}
+    best["questions"] = len(rows)
+    return best
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--judge", default="lexical", help="a judge name or cascade for make_judge (default lexical)")
@@ -373,6 +415,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dataset", choices=("sample", "dev", "both"), default="both")
     parser.add_argument("--no-baselines", action="store_true", help="measure the judge only")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
+    parser.add_argument("--ceiling", action="store_true",
+                        help="also the best answers F1 any mix of the lexical score and the MiniLM cosine reaches, "
+                             "tuned on the reference itself (an optimistic bound; needs the dense extra)")
     args = parser.parse_args(argv)
 
     from argue_eval.judges.lexical import LexicalJudge
@@ -403,6 +448,12 @@ def main(argv: list[str] | None = None) -> int:
         results["datasets"][name] = figures
         print_report(name, figures)
         print_ratios(figures, args.judge)
+        if args.ceiling:
+            ceiling = overlap_ceiling(loaders[name]())
+            figures["overlap_ceiling"] = ceiling
+            print(f"{name}: overlap ceiling on answers (lexical score and MiniLM cosine mixed, weight and threshold "
+                  f"tuned on this reference): F1 {ceiling['f1']:.3f} (P {ceiling['precision']:.3f}, "
+                  f"R {ceiling['recall']:.3f}) at weight {ceiling['weight']:.1f}, threshold {ceiling['threshold']:.2f}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return 0

@@ -79,6 +79,47 @@ def test_rounds_follow_the_flowchart_and_the_first_sentence_is_never_asked(tmp_p
     assert len(result.judgments) == 16 + 5 + 1 and not result.run.failures
 
 
+def test_the_plan_lists_open_reports_only_and_stops_after_a_round_that_opens_nothing(tmp_path, monkeypatch):
+    """Rounds of the plan equal rounds of listing every report again, with fewer reports evaluated."""
+    import argue_eval.argue.questions as questions_module
+    from argue_eval.api import plan_questions
+    from argue_eval.argue.policies import Policies
+    from argue_eval.inputs import load_inputs
+    from argue_eval.judges.runner import JudgedTable
+
+    monkeypatch.chdir(tmp_path)
+    reports = [r for run in ("runA.jsonl", "runB.jsonl") for r in read_reports(FIXTURES / run)]
+    inputs = load_inputs(reports, FIXTURES / "nuggets.jsonl", None, None, None, Policies())
+    evaluated: list[int] = []
+    real = questions_module.list_questions
+
+    def counting(listed, *args, **kwargs):
+        listed = list(listed)
+        evaluated.append(len(listed))
+        return real(listed, *args, **kwargs)
+
+    monkeypatch.setattr(questions_module, "list_questions", counting)
+
+    def answer(table, batch):
+        for q in batch:  # negative only for "No ..." sentences, every other question yes
+            table.table[q.key] = (q.kind != "negative" or q.sentence.startswith("No "), "rules")
+
+    plan, table, planned = plan_questions(reports, inputs.evaluation), JudgedTable(), []
+    while batch := plan(table):
+        planned.append(sorted(q.key for q in batch))
+        answer(table, batch)
+    plan_calls = list(evaluated)
+    evaluated.clear()
+    table, relisted = JudgedTable(), []
+    while batch := [item.question(inputs.evaluation) for item in counting(reports, inputs.evaluation, table)]:
+        relisted.append(sorted(q.key for q in batch))
+        answer(table, batch)
+    assert planned == relisted and len(planned) == 3
+    assert len(plan_calls) == 3  # the round of first_instance questions opens nothing: no fourth listing
+    assert plan_calls[0] == len(reports) and plan_calls[2] < len(reports)  # complete reports are not listed again
+    assert len(evaluated) == 4 and all(n == len(reports) for n in evaluated)
+
+
 def test_documents_are_attached_and_a_sentence_in_two_runs_is_asked_once(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     rules = RuleJudge()

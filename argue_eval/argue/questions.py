@@ -30,9 +30,15 @@ from .api import Evaluation
 from .flowchart import Asker, Missing, evaluate_report
 from .topic import Unit
 
-__all__ = ["PendingQuestion", "list_questions", "count_by_kind", "KIND_ORDER"]
+__all__ = ["PendingQuestion", "list_questions", "count_by_kind", "KIND_ORDER", "OPENING_KINDS"]
 
 KIND_ORDER = {kind: i for i, kind in enumerate(JUDGMENT_KINDS)}
+
+OPENING_KINDS: frozenset[str] = frozenset({"relevant", "negative", "requires_citation"})
+"""The kinds whose answer can open another question (``evaluate_report``): relevance opens the answers
+questions of a citation; negative assertion opens nugget agreement or requires-citation, which opens first
+instance. Answers, attestation, nugget agreement and first instance end their path: after a round that
+asked only those, listing again finds nothing new."""
 
 
 @dataclass(slots=True)
@@ -81,14 +87,20 @@ def list_questions(
     unknown: Literal["both", "stop"] = "stop",
     *,
     show_progress: bool = True,
+    open_reports: list[Report] | None = None,
 ) -> list[PendingQuestion]:
-    """The questions ``reports`` need that ``known`` cannot answer, deduplicated and in a stable order."""
+    """The questions ``reports`` need that ``known`` cannot answer, deduplicated and in a stable order.
+
+    ``open_reports``, when given, receives every report that needs at least one question (counting those
+    another report asks too): a report that needs none is complete, and answering more questions never
+    reopens it, so a caller asking round after round lists only the open reports again."""
     with paused_gc():
-        return _list_questions(reports, evaluation, known, unknown, show_progress)
+        return _list_questions(reports, evaluation, known, unknown, show_progress, open_reports)
 
 
 def _list_questions(reports: Iterable[Report], evaluation: Evaluation, known: JudgmentLookup,
-                    unknown: Literal["both", "stop"], show_progress: bool) -> list[PendingQuestion]:
+                    unknown: Literal["both", "stop"], show_progress: bool,
+                    open_reports: list[Report] | None = None) -> list[PendingQuestion]:
     ask = Asker(known)
     items: dict[JudgmentKey, PendingQuestion] = {}
     stream = progress(reports, "listing questions", unit="report") if show_progress else reports
@@ -98,6 +110,8 @@ def _list_questions(reports: Iterable[Report], evaluation: Evaluation, known: Ju
             continue
         sink: list[Missing] = []
         evaluate_report(report, topic, ask, evaluation.policies, unknown=unknown, on_missing=sink.append)
+        if sink and open_reports is not None:
+            open_reports.append(report)
         cited: tuple[str, ...] | None = None
         for missing in sink:
             item = items.get(missing.key)

@@ -54,10 +54,22 @@ def _key_text(key: JudgmentKey) -> str:
     return json.dumps(list(key), ensure_ascii=False, separators=(",", ":"))
 
 
-def _verdict_text(verdict: Verdict) -> str:
-    return json.dumps({"value": verdict.value, "judge": verdict.judge, "confidence": verdict.confidence,
-                       "rationale": verdict.rationale, "provenance": verdict.provenance},
-                      ensure_ascii=False, separators=(",", ":"))
+def _verdict_text(verdict: Verdict, provenance_texts: dict[int, tuple[Any, str]] | None = None) -> str:
+    """The verdict as compact JSON. ``provenance_texts`` memoizes the provenance's JSON by object: a judge
+    gives all its verdicts one provenance dict, and encoding it once per batch, not per answer, is most of
+    the cost of storing an answer."""
+    head = json.dumps({"value": verdict.value, "judge": verdict.judge, "confidence": verdict.confidence,
+                       "rationale": verdict.rationale}, ensure_ascii=False, separators=(",", ":"))
+    provenance = verdict.provenance
+    if provenance_texts is None:
+        text = json.dumps(provenance, ensure_ascii=False, separators=(",", ":"))
+    else:
+        memo = provenance_texts.get(id(provenance))
+        if memo is None or memo[0] is not provenance:
+            memo = (provenance, json.dumps(provenance, ensure_ascii=False, separators=(",", ":")))
+            provenance_texts[id(provenance)] = memo
+        text = memo[1]
+    return f'{head[:-1]},"provenance":{text}}}'
 
 
 def _verdict(text: str) -> Verdict:
@@ -115,7 +127,8 @@ class JudgmentCache:
 
     def put_many(self, judge: str, answers: Iterable[tuple[JudgmentKey, Verdict]]) -> int:
         """Store answers in one transaction, committed when this returns."""
-        rows = [(judge, _key_text(key), _verdict_text(verdict)) for key, verdict in answers]
+        provenance_texts: dict[int, tuple[Any, str]] = {}
+        rows = [(judge, _key_text(key), _verdict_text(verdict, provenance_texts)) for key, verdict in answers]
         if rows:
             with self._db:  # BEGIN ... COMMIT
                 self._db.execute("BEGIN")

@@ -18,7 +18,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Any, ClassVar
 
-from ..model import JUDGMENT_KINDS
+from ..model import JUDGMENT_KINDS, Document
 from .base import JudgeBackend, Question, Verdict
 from .passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS
 from .text import content, content_set, numbers, tokens, word_windows
@@ -136,6 +136,7 @@ def _fmt(value: float) -> str:
     return f"{value:.2f}"
 
 
+@lru_cache(maxsize=65536)
 def _entities(text: str, first: bool = False) -> frozenset[str]:
     """Content tokens of capitalized words (names, places); the first word counts only with ``first`` (an
     answer such as "Jafar Panahi" is not a sentence that starts with a capital)."""
@@ -172,6 +173,13 @@ def _document_passages(doc_id: str, title: str, text: str, size: int,
     passages = tuple(words | title_set for words, _ in windows) or ((title_set,) if title_set else ())
     document_numbers = frozenset().union(*(nums for _, nums in windows)) | numbers(title)
     return passages, document_numbers
+
+
+@lru_cache(maxsize=4096)
+def _document_set(doc_id: str, title: str, text: str, size: int, stride: int) -> frozenset[str]:
+    """Every content token of the document (its passages together); cached like ``_document_passages``."""
+    passages, _ = _document_passages(doc_id, title, text, size, stride)
+    return frozenset().union(*passages)
 
 
 class LexicalJudge(JudgeBackend):
@@ -224,6 +232,7 @@ class LexicalJudge(JudgeBackend):
         self.entity_weight = entity_weight
         self.passage_words = passage_words
         self.passage_stride = passage_stride
+        self._provenance = self.provenance()  # one shared dict: every verdict of this judge has the same
 
     def params(self) -> dict[str, Any]:
         return {
@@ -255,7 +264,7 @@ class LexicalJudge(JudgeBackend):
             return None
         score, threshold, rationale = result
         value = score >= threshold
-        return Verdict(value, self.name, _confidence(score, threshold), rationale, provenance=self.provenance())
+        return Verdict(value, self.name, _confidence(score, threshold), rationale, provenance=self._provenance)
 
     def _verdict_parts(self, score: float, threshold: float, rationale: str) -> tuple[float, float, str]:
         return max(0.0, min(1.0, score)), threshold, rationale
@@ -342,9 +351,11 @@ class LexicalJudge(JudgeBackend):
         if not sentence_tokens:  # nothing to check either way: a yes at the threshold, least confident
             return self.attested_threshold, "no content words to attest"
         weights = _weights(sentence, self.number_weight, self.entity_weight)
+        weighted = [(token, weights.get(token, 1.0)) for token in set(sentence_tokens)]
+        total = sum(weight for _, weight in weighted)
         best, best_index = 0.0, -1
-        for index, passage in enumerate(passages):
-            cover = _cover(sentence_tokens, passage, weights)
+        for index, passage in enumerate(passages):  # _cover, with the sentence's weights summed once
+            cover = sum(weight for token, weight in weighted if token in passage) / total
             if cover > best:
                 best, best_index = cover, index
         missing_numbers = sorted(n for n in numbers(sentence) - document_numbers if not _is_year(n))
@@ -354,12 +365,16 @@ class LexicalJudge(JudgeBackend):
             rationale += f"; number {' '.join(missing_numbers[:3])} not in document"
         return score, rationale
 
+    def _passages_of(self, document: Document) -> tuple[tuple[frozenset[str], ...], frozenset[str]]:
+        """The document's passage token sets and numbers (``_document_passages``, cached per document)."""
+        return _document_passages(document.doc_id, document.title or "", document.text or "",
+                                  self.passage_words, self.passage_stride)
+
     def _attested(self, question: Question) -> tuple[float, float, str] | None:
         document = question.document
         if document is None:
             return None
-        passages, document_numbers = _document_passages(document.doc_id, document.title or "", document.text or "",
-                                                        self.passage_words, self.passage_stride)
+        passages, document_numbers = self._passages_of(document)
         if not passages:
             return self._verdict_parts(0.0, self.attested_threshold, "cited document is empty")
         score, rationale = self.support_score(question.sentence, passages, document_numbers)
@@ -447,6 +462,11 @@ class LexicalJudge(JudgeBackend):
         (up to 0.5); words it shares with cited documents more than with the request add up to 0.25;
         report-talk phrases ("this report", "in summary") subtract 0.4.
         """
+        return self._claim_score(sentence, request_text, content_set(documents_text) if documents_text else None)
+
+    def _claim_score(self, sentence: str, request_text: str,
+                     document_set: frozenset[str] | None) -> tuple[float, str]:
+        """``claim_score`` with the documents' content tokens already gathered (``None``: no documents)."""
         sentence_tokens = content(sentence)
         if not sentence_tokens:
             return 0.0, "no content words"
@@ -456,8 +476,8 @@ class LexicalJudge(JudgeBackend):
         new_entities = _entities(sentence) - request_set
         bonus = min(0.5, 0.25 * (len(new_numbers) + len(new_entities)))
         doc_bonus = 0.0
-        if documents_text:
-            in_docs = _cover(sentence_tokens, content_set(documents_text))
+        if document_set is not None:
+            in_docs = _cover(sentence_tokens, document_set)
             in_request = 1.0 - novelty
             doc_bonus = max(0.0, min(0.25, (in_docs - in_request) * 0.5))
         cue = _has_cue(sentence, META_CUES)
@@ -479,8 +499,12 @@ class LexicalJudge(JudgeBackend):
         return score, "; ".join(parts)
 
     def _requires_citation(self, question: Question) -> tuple[float, float, str] | None:
-        documents = " ".join(f"{d.title} {d.text}" for d in question.cited_documents)
-        score, rationale = self.claim_score(question.sentence, _request_text(question), documents)
+        # each document's tokens come from the per-document cache that ``attested`` fills: the documents of
+        # a report are cited by many of its sentences, and joining their texts would tokenize them anew
+        document_sets = [_document_set(d.doc_id, d.title or "", d.text or "", self.passage_words, self.passage_stride)
+                         for d in question.cited_documents if (d.text or "").strip() or (d.title or "").strip()]
+        document_set = frozenset().union(*document_sets) if document_sets else None
+        score, rationale = self._claim_score(question.sentence, _request_text(question), document_set)
         return self._verdict_parts(score, self.requires_citation_threshold, rationale)
 
     # ------------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ cached ones included, so a resumed run writes the same bytes as an uninterrupted
 from __future__ import annotations
 
 import time
-from collections import ChainMap, Counter
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import groupby
@@ -104,10 +104,20 @@ class LayeredLookup:
         return None
 
     def plain_table(self) -> Any:
+        """One dictionary with every layer's answers, the first layer's winning; ``None`` unless every
+        layer is a plain table. When several layers hold answers the result is a merged snapshot (taken
+        when asked; the scorer and the question lister ask once per pass): one dictionary lookup per
+        question is what keeps scoring fast, and a ``ChainMap`` lookup costs several times that."""
         tables = [layer.plain_table() for layer in self.layers]
         if any(table is None for table in tables):
             return None
-        return ChainMap(*tables)
+        filled = [table for table in tables if table]
+        if len(filled) <= 1:
+            return filled[0] if filled else tables[0]
+        merged: dict[Any, Any] = {}
+        for table in reversed(filled):
+            merged.update(table)
+        return merged
 
 
 def _order(judgment: Judgment) -> tuple[Any, ...]:

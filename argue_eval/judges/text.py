@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from bisect import bisect_right
 from functools import lru_cache
+from itertools import accumulate, chain
 from typing import NamedTuple
 
 import snowballstemmer
@@ -121,9 +121,6 @@ def _fold(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
-_SPACE = re.compile(r"\S+")
-
-
 def _plain_number(item: tuple[str, str, int]) -> float | None:
     kind, value, _ = item
     if kind == "num":
@@ -148,26 +145,77 @@ def _word_token(word: str) -> Token:
     return Token(stem(word), word)
 
 
-def _tokenize(text: str) -> tuple[list[Token], list[int]]:
-    """Tokens of ``text`` and, for each, the index of the whitespace-separated word it starts in."""
-    folded = _LETTER_HYPHEN_DIGIT.sub(r"\1", _fold(text))  # "COVID-19" is a name, not the number 19
-    word_starts = [m.start() for m in _SPACE.finditer(folded)]
-    raw: list[tuple[str, str, int]] = []  # ("num" | "word", value, character offset)
-    for match in _TOKEN.finditer(folded):
-        if match.group("num") is not None:
-            digits = match.group("num").replace(",", "")
-            raw.append(("num", digits, match.start()))
-            if match.group("suffix") == "%":
-                raw.append(("word", "percent", match.start()))
+_CONTEXT_WORDS = _SPECIAL_WORDS | frozenset(_SCALES) | {"cent", "centum", "and", "of"}
+"""Words read with their neighbours (besides numbers): the special words, and those a neighbour may take
+("1.2 million", "per cent", "13 thousand and 400", "one of", "May of 2019")."""
+
+
+@lru_cache(maxsize=262144)
+def _word_items(word: str) -> tuple[tuple[str, str], ...]:
+    """The raw items of one whitespace-separated, folded word: ("num", digits) and ("word", text).
+
+    No token crosses whitespace, so a text's items are its words' items in order: each distinct word is
+    matched once per process, however many documents repeat it."""
+    items: list[tuple[str, str]] = []
+    for num, suffix, text in _TOKEN.findall(_LETTER_HYPHEN_DIGIT.sub(r"\1", word)):  # "COVID-19" is a name
+        if num:
+            items.append(("num", num.replace(",", "")))
+            if suffix == "%":
+                items.append(("word", "percent"))
         else:
-            raw.append(("word", match.group("word").strip(".'"), match.start()))
-    out: list[Token] = []
-    offsets: list[int] = []
+            items.append(("word", text.strip(".'")))
+    return tuple(items)
+
+
+@lru_cache(maxsize=262144)
+def _plain_tokens(word: str) -> tuple[Token, ...] | None:
+    """The tokens of a word that needs no context (no number, no special word), or ``None``.
+
+    A plain word never changes its neighbours' tokens nor is changed by them (``_CONTEXT_WORDS`` holds every
+    word a neighbour looks at), which is what lets ``_word_tokens`` copy its tokens without looking around."""
+    items = _word_items(word)
+    if any(kind == "num" or value in _CONTEXT_WORDS for kind, value in items):
+        return None
+    return tuple(_word_token(value) for _, value in items)
+
+
+def _word_tokens(text: str) -> list[tuple[Token, ...]]:
+    """The tokens of ``text`` grouped by whitespace-separated word (a word may give none, or several).
+
+    Plain words (most of them) come whole from a per-word cache, mapped at C speed; each stretch of words
+    that need context (numbers, number words, months, scale words) is read by ``_tokenize_items``."""
+    words = _fold(text).split()
+    per_word: list[tuple[Token, ...] | None] = list(map(_plain_tokens, words))
+    if None in per_word:
+        stretches: list[list[int]] = []
+        for index in [i for i, found in enumerate(per_word) if found is None]:
+            if stretches and stretches[-1][-1] == index - 1:
+                stretches[-1].append(index)
+            else:
+                stretches.append([index])
+        for stretch in stretches:
+            first = stretch[0]
+            raw = [(kind, value, position) for position in stretch for kind, value in _word_items(words[position])]
+            out: list[Token] = []
+            positions: list[int] = []
+            _tokenize_items(raw, out, positions)
+            buckets: list[list[Token]] = [[] for _ in stretch]
+            for token, position in zip(out, positions):
+                buckets[position - first].append(token)
+            per_word[first:first + len(stretch)] = [tuple(bucket) for bucket in buckets]
+    return per_word  # type: ignore[return-value]  # every None filled above
+
+
+def _tokenize_items(raw: list[tuple[str, str, int]], out: list[Token], positions: list[int]) -> None:
+    """Append the tokens of ``raw`` items (kind, value, word position) read in context to ``out``.
+
+    ``raw`` is a stretch of words that need context; the words around it are plain, and every look-around
+    below gives the same answer for a plain word as for no word at all."""
     i = 0
     n_raw = len(raw)
     while i < n_raw:
         kind, value, offset = raw[i]
-        offsets.append(offset)
+        positions.append(offset)
         if kind == "word" and value not in _SPECIAL_WORDS:  # the common case: an ordinary word
             out.append(_word_token(value))
             i += 1
@@ -219,14 +267,12 @@ def _tokenize(text: str) -> tuple[list[Token], list[int]]:
                 continue
         out.append(_word_token(word))
         i += 1
-    positions = [bisect_right(word_starts, offset) - 1 for offset in offsets]
-    return out, positions
 
 
 @lru_cache(maxsize=32768)
 def tokens(text: str) -> tuple[Token, ...]:
     """The normalized tokens of ``text`` in order (see the module docstring for what compares equal)."""
-    return tuple(_tokenize(text)[0])
+    return tuple(chain.from_iterable(_word_tokens(text)))
 
 
 def word_windows(text: str, size: int, stride: int) -> list[tuple[frozenset[str], frozenset[str]]]:
@@ -235,7 +281,8 @@ def word_windows(text: str, size: int, stride: int) -> list[tuple[frozenset[str]
     The windows are those of ``judges.passages.split_passages`` (the last one ends at the text's end), but
     the text is tokenized once, not once per overlapping passage: long documents are the judge's main cost.
     """
-    found, positions = _tokenize(text)
+    per_word = _word_tokens(text)
+    found = list(chain.from_iterable(per_word))
     n_words = len(text.split())
     if not found:
         return []
@@ -245,13 +292,18 @@ def word_windows(text: str, size: int, stride: int) -> list[tuple[frozenset[str]
         starts = list(range(0, n_words - size + 1, stride))
         if starts[-1] + size < n_words:
             starts.append(n_words - size)
-    by_word: list[list[Token]] = [[] for _ in range(max(n_words, positions[-1] + 1))]
-    for token, position in zip(found, positions):
-        by_word[max(position, 0)].append(token)
+    before = [0, *accumulate(map(len, per_word))]  # before[w]: the tokens of the words before word w
+    last = len(per_word)
+    texts = [None if t.stop else t.text for t in found]
+    number_texts = [t.text if t.number else None for t in found]
     windows = []
     for start in starts:
-        words = [t for bucket in by_word[start:start + size] for t in bucket]
-        windows.append((frozenset(t.text for t in words if not t.stop), frozenset(t.text for t in words if t.number)))
+        lo, hi = before[min(start, last)], before[min(start + size, last)]
+        words = set(texts[lo:hi])
+        words.discard(None)
+        figures = set(number_texts[lo:hi])
+        figures.discard(None)
+        windows.append((frozenset(words), frozenset(figures)))
     return windows
 
 
