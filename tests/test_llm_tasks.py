@@ -286,3 +286,44 @@ def test_commands_list_what_the_llm_could_not_do_and_never_score_it(tmp_path):
     assert (values["claims"], values["unjudged_claims"], values["judged_claims"]) == (2, 2, 0)
     assert values["icat_fact_undefined"] == 1  # no judged claim: undefined, and flagged
     assert "2 LLM task call(s) (2 failed)" in claims.output
+
+
+def test_longrecall_and_comprehensiveness_take_llm_claims_and_keep_an_unsplit_sentence_whole(tmp_path):
+    from click.testing import CliRunner
+
+    from argue_eval.cli import cli
+    from argue_eval.formats.scores import read_scores
+
+    first, second = "E. coli was found in the water and two people fell ill.", "It rained."
+    (tmp_path / "run.jsonl").write_text(json.dumps({"run_id": "r", "request_id": "t", "sentences": [
+        {"text": first, "citations": []}, {"text": second, "citations": []}]}) + "\n")
+    (tmp_path / "nuggets.jsonl").write_text(json.dumps({"request_id": "t", "nuggets": [
+        {"nugget_id": "n1", "question": "What was found?", "answers": [{"answer": "E. coli", "doc_ids": ["d1"]}]},
+        {"nugget_id": "n2", "question": "How many fell ill?", "answers": [{"answer": "two", "doc_ids": ["d1"]}]}]})
+        + "\n")
+
+    def answer(data, body):
+        if data["sentence"] == first:
+            return {"claims": ["E. coli was found in the water.", "Two people fell ill."]}
+        return "no JSON"
+    with MockChatServer(replies(answer)) as server:
+        common = [str(tmp_path / "run.jsonl"), "--nuggets", str(tmp_path / "nuggets.jsonl"), "--claims", "llm",
+                  "--judge-option", f"llm.base_url={server.base_url}", "--judge-option", "llm.model=mock",
+                  "--judge-option", "llm.max_retries=0", "--no-cache", "-q"]
+        lr = CliRunner().invoke(cli, ["longrecall", *common, "--semantic", "off", "-o", str(tmp_path / "lr.tsv"),
+                                      "--details", str(tmp_path / "lr.jsonl")])
+        asked = len(server.requests)
+        comp = CliRunner().invoke(cli, ["comprehensiveness", *common, "-o", str(tmp_path / "c.tsv"),
+                                        "--details", str(tmp_path / "c.jsonl")])
+    assert lr.exit_code == 0, lr.output
+    assert asked == 3  # the first sentence; the second and its re-ask
+    assert "could not split 1 sentence(s)" in lr.output
+    header, record = [json.loads(line) for line in (tmp_path / "lr.jsonl").read_text().splitlines()]
+    assert header["settings"]["generated_facts"] == "llm" and "claims" in header["settings"]["llm_tasks"]
+    assert record["sentences"] == ["E. coli was found in the water.", "Two people fell ill.", second]
+    assert comp.exit_code == 0, comp.output
+    header, record = [json.loads(line) for line in (tmp_path / "c.jsonl").read_text().splitlines()]
+    assert header["settings"]["response_atoms"] == "llm"
+    values = {row.metric: row.value for row in read_scores(tmp_path / "c.tsv") if row.request_id == "t"}
+    # 3 response atoms x 2 context atoms, and each context atom against the other: 6 + 2 pairs
+    assert values["pairs_all"] == 8 and values["context_atoms"] == 2

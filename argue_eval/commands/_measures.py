@@ -15,7 +15,7 @@ import click
 from ..errors import ArgueError, InputError
 from ..model import ALL_TOPICS, Report, TopicNuggets, natural_key
 
-__all__ = ["measure_judge_options", "open_cache", "read_runs", "read_nugget_topics", "make_entailer_judge", "make_llm_tasks",
+__all__ = ["measure_judge_options", "open_cache", "read_runs", "read_nugget_topics", "make_entailer_judge", "make_llm_tasks", "llm_units",
            "write_outputs", "report_sentences",
            "topic_order"]
 
@@ -148,6 +148,22 @@ def make_llm_tasks(judge: Any, judge_option: tuple[str, ...], cache: Any) -> Any
     bar = progress_bar("LLM calls", unit="call")
     tasks.progress = bar.update  # a bar with no total: the cache decides how many calls there are
     return tasks
+
+
+def llm_units(reports: Sequence[tuple[str, Sequence[str]]], tasks: Any) -> tuple[list[list[str]], int]:
+    """``--claims llm`` for LongRecall and comprehensiveness: each report's atomic claims, a sentence the LLM
+    could not split kept whole (noted on stderr); and how many sentences were kept whole."""
+    from ..measures.generated import claims_or_sentences, decompose_reports
+
+    split = decompose_reports(reports, tasks)
+    kept = sum(len(parts.failed) for parts in split)
+    if kept:
+        echo_note(f"the LLM could not split {kept} sentence(s) into claims: each is kept whole, and asked again "
+                  "on the next run")
+    return [claims_or_sentences(parts) for parts in split], kept
+
+
+CLAIM_UNITS = ("sentences", "llm")
 
 
 def write_outputs(rows: list[tuple[str, str, str, float]], output: str, details: list[dict[str, Any]] | None,

@@ -24,6 +24,9 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
                    "basis (what the report should have said) and the entailment edges.")
 @click.option("--min-overlap", type=click.FloatRange(0, 1), default=0.1, show_default=True,
               help="Pairs whose fuzzy token Jaccard is below this are not asked (no edge).")
+@click.option("--claims", type=click.Choice(("sentences", "llm")), default="sentences", show_default=True,
+              help="Response atoms: the report's sentences, or the LLM's atomic claims of each sentence (a "
+                   "sentence it could not split stays whole).")
 @click.option("--e2e", is_flag=True,
               help="The end-to-end variant: one LLM call per report says which context statements it covers "
                    "(the llm backend, configured with --judge-option llm.NAME=VALUE).")
@@ -31,7 +34,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
               help="A topic with context but no report in a run: scored with no response atoms, or left out.")
 @measure_judge_options
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")
-def command(more_runs, runs, nuggets, context, output, details_path, min_overlap, e2e, missing_topics, judge_spec,
+def command(more_runs, runs, nuggets, context, output, details_path, min_overlap, claims, e2e, missing_topics, judge_spec,
             judge_option, nli_model, cache_path, no_cache, quiet) -> None:
     """Score runs with comprehensiveness: context statements reached through entailments from the report.
 
@@ -58,7 +61,9 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
     from ..measures.entail import JudgeFactChecker
     from ..measures.longrecall import Fact
     from ._measures import (
+        llm_units,
         make_entailer_judge,
+        make_llm_tasks,
         open_cache,
         read_nugget_topics,
         read_runs,
@@ -72,6 +77,9 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
     runs = run_paths(runs, more_runs)
     if bool(nuggets) == bool(context):
         raise ArgueError("give the context with exactly one of --nuggets or --context")
+    if e2e and claims == "llm":
+        raise ArgueError("--claims llm: the end-to-end variant reads the whole report, not atoms; drop one of "
+                         "--claims llm and --e2e")
 
     atoms: dict[str, list[Fact]] = {}
     if nuggets:
@@ -111,18 +119,21 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
     bar = progress_bar("comprehensiveness: entailment questions", unit="q")
     results, records = [], []
     try:
-        checker = JudgeFactChecker(make_entailer_judge(judge_spec, judge_option, nli_model), cache=cache,
-                                   progress=bar.update)
-        for run_id in run_ids:
-            for request_id in topics:
-                report = by_key.get((run_id, request_id))
-                if report is None and missing_topics == "skip":
-                    continue
-                sentences = [] if report is None else report_sentences(report)
-                counts, detail = score_topic(sentences, atoms[request_id], checker, min_overlap)
-                results.append(TopicCounts(run_id, request_id, counts))
-                records.append({"measure": "comprehensiveness", "run_id": run_id, "request_id": request_id,
-                                **({"missing_report": True} if report is None else {}), "counts": counts, **detail})
+        judge = make_entailer_judge(judge_spec, judge_option, nli_model, also=("llm",) if claims == "llm" else ())
+        checker = JudgeFactChecker(judge, cache=cache, progress=bar.update)
+        wanted = [(run_id, request_id, by_key.get((run_id, request_id))) for run_id in run_ids for request_id in topics
+                  if (run_id, request_id) in by_key or missing_topics != "skip"]
+        units = [[] if report is None else report_sentences(report) for _, _, report in wanted]
+        tasks = None
+        if claims == "llm":
+            tasks = make_llm_tasks(judge, judge_option, cache)
+            units, _ = llm_units([(request_id, sentences) for (_, request_id, _), sentences in zip(wanted, units)],
+                                 tasks)
+        for (run_id, request_id, report), sentences in zip(wanted, units):
+            counts, detail = score_topic(sentences, atoms[request_id], checker, min_overlap)
+            results.append(TopicCounts(run_id, request_id, counts))
+            records.append({"measure": "comprehensiveness", "run_id": run_id, "request_id": request_id,
+                            **({"missing_report": True} if report is None else {}), "counts": counts, **detail})
     finally:
         bar.close()
         if cache is not None:
@@ -130,7 +141,8 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
     rows = family_rows(family(min_overlap=min_overlap), results)
     header = {"measure": "comprehensiveness", "settings": {
         "min_overlap": min_overlap, "context": "nuggets" if nuggets else "context", "judge": checker.identity(),
-        "variant": "nli-graph", "missing_topics": missing_topics}}
+        "variant": "nli-graph", "response_atoms": claims, "missing_topics": missing_topics,
+        **({"llm_tasks": {"claims": tasks.identity("claims")}} if tasks is not None else {})}}
     write_outputs(rows, output, [header] + records, details_path)
     judged = sum(r.counts["pairs_judged"] for r in results)
     total = sum(r.counts["pairs_all"] for r in results)

@@ -35,6 +35,9 @@ from ._measures import measure_judge_options
               help="Semantic candidates checked per fact.")
 @click.option("--substring-threshold", type=click.FloatRange(0, 1), default=0.4, show_default=True,
               help="lcs_recall baseline: longest common substring / fact length at least this.")
+@click.option("--claims", type=click.Choice(("sentences", "llm")), default="sentences", show_default=True,
+              help="Generated facts: the report's sentences, or the LLM's atomic claims of each sentence (a "
+                   "sentence it could not split stays whole).")
 @click.option("--entailment", type=click.Choice(("auto", "one-to-one", "multiple-choice")), default="auto",
               show_default=True,
               help="multiple-choice: a fact with several candidates is one LLM question (which candidate, or "
@@ -46,7 +49,7 @@ from ._measures import measure_judge_options
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")
 def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit, semantic,
             jaccard_threshold, lcs_threshold, fuzzy_ratio, lexical_k, cosine_threshold, semantic_k,
-            substring_threshold, entailment, missing_topics, judge_spec, judge_option, nli_model, cache_path, no_cache,
+            substring_threshold, claims, entailment, missing_topics, judge_spec, judge_option, nli_model, cache_path, no_cache,
             quiet) -> None:
     """Score runs with LongRecall: the share of reference facts that the report entails.
 
@@ -69,6 +72,7 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
     from ..measures.longrecall import Fact, Settings, TopicFacts, family, score_topics
     from ._measures import (
         echo_note,
+        llm_units,
         make_entailer_judge,
         make_llm_tasks,
         open_cache,
@@ -145,15 +149,21 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
         entailment = "multiple-choice" if "llm" in parse_judge_spec(judge_spec) else "one-to-one"
     cache = open_cache(cache_path, no_cache)
     bar = progress_bar("longrecall: entailment questions", unit="q")
-    chooser = None
+    chooser = tasks = None
     try:
-        judge = make_entailer_judge(judge_spec, judge_option, nli_model,
-                                    also=("llm",) if entailment == "multiple-choice" else ())
+        uses_llm = entailment == "multiple-choice" or claims == "llm"
+        judge = make_entailer_judge(judge_spec, judge_option, nli_model, also=("llm",) if uses_llm else ())
         checker = JudgeFactChecker(judge, cache=cache, progress=bar.update)
+        tasks = make_llm_tasks(judge, judge_option, cache) if uses_llm else None
         if entailment == "multiple-choice":
             from ..measures.generated import TaskChooser
 
-            chooser = TaskChooser(make_llm_tasks(judge, judge_option, cache))
+            chooser = TaskChooser(tasks)
+        if claims == "llm":
+            present = [item for item in items if item.sentences is not None]
+            units, _ = llm_units([(item.request_id, item.sentences) for item in present], tasks)
+            replaced = {id(item): unit for item, unit in zip(present, units)}
+            items = [item._replace(sentences=replaced[id(item)]) if id(item) in replaced else item for item in items]
         results = score_topics(items, checker, settings, embed, chooser)
     finally:
         bar.close()
@@ -164,8 +174,10 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
     header = {"measure": "longrecall", "settings": {
         **settings.params(), "semantic": embed is not None, "facts": "nuggets" if nuggets else "reference",
         "fact_unit": fact_unit if nuggets else "sentence", "judge": checker.identity(),
-        "entailment": entailment, "missing_topics": missing_topics,
-        **({"llm_tasks": {"choice": chooser.tasks.identity("choice")}} if chooser is not None else {})}}
+        "generated_facts": claims, "entailment": entailment, "missing_topics": missing_topics,
+        **({"llm_tasks": {task: tasks.identity(task) for task, used in (("claims", claims == "llm"),
+                                                                          ("choice", chooser is not None)) if used}}
+           if tasks is not None else {})}}
     write_outputs(rows, output, [header] + [t.details() for t in results], details_path)
     unjudged = sum(t.counts["unjudged_facts"] for t in results)
     choices = "" if chooser is None else (f", {chooser.calls} multiple-choice question(s) "

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-__all__ = ["SplitReport", "decompose_reports", "generate_aspects", "TaskChooser", "fact_statement"]
+__all__ = ["SplitReport", "decompose_reports", "generate_aspects", "TaskChooser", "fact_statement",
+           "claims_or_sentences"]
 
 
 class SplitReport(NamedTuple):
@@ -93,3 +94,11 @@ class TaskChooser:
                  for candidates, fact in questions]
         return [None if answer is None else [int(key[1:]) - 1 for key in answer]
                 for answer in self.tasks.run("choice", items)]
+
+
+def claims_or_sentences(split: SplitReport) -> list[str]:
+    """A report's units for LongRecall and comprehensiveness with LLM claims: the claims, and each sentence
+    the model could not split kept whole (so a model failure never removes what the report says)."""
+    units = [(sentence, position, claim) for position, (claim, sentence) in enumerate(zip(split.claims, split.sentences))]
+    units += [(index, -1, text) for index, text in split.failed]
+    return [text for _, _, text in sorted(units)]
