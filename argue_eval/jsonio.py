@@ -155,7 +155,8 @@ def read_capped(handle: IO[bytes], path: str | os.PathLike[str]) -> bytes:
             first = chunk.find(b"\n")
             if run + first > limit:
                 raise _line_too_long(path, lineno)
-            if last > first and _longest_line(chunk[first + 1: last + 1]) > limit:
+            # a line between the chunk's first and last newline is no longer than that stretch: split only when it could be too long
+            if last - first > limit and _longest_line(chunk[first + 1: last + 1]) > limit:
                 for offset, line in enumerate(chunk[first + 1: last + 1].split(b"\n")):
                     if len(line) > limit:
                         raise _line_too_long(path, lineno + 1 + offset)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
 Importance = Literal["vital", "okay"]
@@ -198,6 +199,7 @@ def normalize_text(text: str) -> str:
 _DIGIT_RUNS = re.compile(r"(\d+)")
 
 
+@lru_cache(maxsize=65536)  # ids repeat (every question of a topic and run sorts by them)
 def natural_key(text: str) -> tuple[tuple[tuple[int, int | str], ...], str]:
     """Sort key for ids in natural order: ``t2`` before ``t10``, ``2024-9`` before ``2024-10``.
 

@@ -1,7 +1,8 @@
 """Progress bars for long work (judging, scoring many runs, indexing), on stderr and only for people.
 
 Bars are shown when stderr is a terminal and hidden otherwise (CI logs, pipes, tests), or always hidden
-with ``ARGUE_EVAL_PROGRESS=0``; ``ARGUE_EVAL_PROGRESS=1`` forces them on.
+with ``ARGUE_EVAL_PROGRESS=0``; ``ARGUE_EVAL_PROGRESS=1`` forces them on. A command's ``--quiet`` hides them
+whatever the environment says (``set_verbosity``).
 """
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ T = TypeVar("T")
 
 
 def progress_enabled() -> bool:
+    if _LEVEL < 0:  # --quiet wins over ARGUE_EVAL_PROGRESS=1
+        return False
     setting = os.environ.get("ARGUE_EVAL_PROGRESS")
     if setting is not None:
         return setting not in ("0", "", "false", "no")
@@ -52,3 +55,19 @@ def progress_bar(desc: str, total: int | None = None, unit: str = "it") -> Any:
     from tqdm import tqdm
 
     return tqdm(desc=desc, total=total, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True)
+
+
+# --- how much the command line says (``--quiet`` / ``--verbose``) ---------------------------------------------
+
+_LEVEL = 0  # -1 quiet, 0 normal, 1 verbose
+
+
+def set_verbosity(level: int) -> None:
+    """-1 (``--quiet``: no bars, no notes), 0 (normal), 1 (``--verbose``: timings and counts too)."""
+    global _LEVEL
+    _LEVEL = max(-1, min(1, level))
+
+
+def verbosity() -> int:
+    """The level ``set_verbosity`` set for this command: -1 quiet, 0 normal, 1 verbose."""
+    return _LEVEL

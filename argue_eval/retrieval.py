@@ -36,6 +36,7 @@ The engines' libraries are imported only inside :func:`evaluate`, and no other c
 """
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -453,9 +454,16 @@ def bpref(ranking: Sequence[str], judged: Mapping[str, int], level: int = 1) -> 
 
 
 def _pseudo_scores(docs: Sequence[str]) -> dict[str, float]:
-    """Strictly decreasing scores n..1 for an already ordered list, so ranx cannot reorder ties."""
-    n = len(docs)
-    return {doc_id: float(n - index) for index, doc_id in enumerate(docs)}
+    """Strictly decreasing scores n..1 for an already ordered list, so ranx cannot reorder ties.
+
+    Built with ``dict(zip(...))`` over a cached list of the scores (runs have the same depth on every topic):
+    for 50 runs of 50 x 1000 this was as costly as trec_eval's own evaluation when written as a comprehension."""
+    return dict(zip(docs, _descending(len(docs))))
+
+
+@functools.lru_cache(maxsize=64)
+def _descending(n: int) -> tuple[float, ...]:
+    return tuple(float(n - index) for index in range(n))
 
 
 def trec_eval_lines(rows: Sequence[tuple[str, str, str, float]], measures: Sequence[Measure]) -> list[str]:

@@ -28,6 +28,7 @@ from .progress import progress
 
 if TYPE_CHECKING:
     from .collection.base import DocumentStore
+    from .tracks import TrackPreset
 
 CHECKS: dict[str, tuple[Severity, str]] = {
     "missing-topic": ("error", "a request in the requests file has no report in the run"),
@@ -45,6 +46,9 @@ CHECKS: dict[str, tuple[Severity, str]] = {
     "duplicate-request": ("warning", "the requests file repeats a request id (the first is used)"),
     "duplicate-run-id": ("error", "two run files use the same run id (each run must have its own)"),
     "official-schema": ("error", "a RAGTIME/TREC RAG field the track's own validator requires is missing or not a string"),
+    "track-format": ("error", "with --track: the run file is not in the format the track accepts"),
+    "too-many-references": ("error", "with --track: more references than the track allows (TREC RAG 2024: 20, 2025: 100)"),
+    "response-length": ("warning", "with --track rag24: response_length differs from the answer's counted words"),
 }
 """Check name -> (default severity, what it catches). Schema problems come from the format parser."""
 
@@ -94,8 +98,17 @@ class ValidateOptions:
     severity: dict[str, Severity] = field(default_factory=dict)
     format: str | None = None
     """The run format (``--format``), if detection should not guess."""
+    track: str | None = None
+    """A track preset (``argue_eval.tracks``: ``rag24``, ``ragtime26``, ...): its format, limits and required fields."""
 
     def __post_init__(self) -> None:
+        if self.track is not None:
+            from .tracks import get_track
+
+            try:
+                self.track = get_track(self.track).name
+            except KeyError as error:
+                raise ValueError(error.args[0]) from None
         unknown = sorted(set(self.severity) - set(CHECKS))
         if unknown:
             raise ValueError(f"unknown check(s) {', '.join(unknown)}; known: {', '.join(CHECKS)}")
@@ -287,6 +300,11 @@ class _Checker:
         self.unreadable: list[str] = []
         self._present: dict[str, bool] = {}  # cited doc id -> in the collection (each asked once)
         self.run_ids_by_file: dict[str, dict[str, int]] = {}  # file -> its run ids and their first lines
+        self.track: TrackPreset | None = None
+        if options.track is not None:
+            from .tracks import get_track
+
+            self.track = get_track(options.track)
 
     def add(self, check: str, path: str, line: int | None, field_name: str | None, message: str) -> None:
         severity = self.options.severity.get(check, CHECKS[check][0])
@@ -301,10 +319,22 @@ class _Checker:
         try:
             spec = resolve(path, "runs", self.options.format)
         except InputError as error:
-            self.problems.append(_relocated(error, shown))
-            self.unreadable.append(shown)
-            return self.problems
+            if self.track is None or self.options.format is not None or not path.is_file():
+                self.problems.append(_relocated(error, shown))
+                self.unreadable.append(shown)
+                return self.problems
+            # A run too broken to be recognized (its topic_id stripped, say) is read as the track's format,
+            # so that every missing field is reported rather than "format not recognized".
+            from .formats import get_format
+
+            spec = get_format(self.track.run_formats[0], "runs")
         fields = _FIELDS.get(spec.name, ("run_id", "request_id", "sentences"))
+        if self.track is not None and spec.name not in self.track.run_formats:
+            self.add("track-format", shown, None, None,
+                     f"{self.track.title} runs are in the {' or '.join(self.track.run_formats)} format; this file "
+                     f"reads as {spec.name} (--format names the format if detection guessed wrong)")
+            self.run_ids_by_file[shown] = {}
+            return self.problems
         seen: dict[tuple[str, str], int] = {}  # (run id, request id) -> first line
         run_ids: dict[str, int] = {}  # run id -> first line
         complete = True
@@ -313,7 +343,9 @@ class _Checker:
                 complete = False
                 break
             self.reports += 1
-            if spec.name == "ragtime":
+            if self.track is not None:
+                self._track_schema(obj, shown, lineno)
+            elif spec.name == "ragtime":
                 self._official_ragtime_schema(obj, shown, lineno)
             report = parse_report(obj, spec.name, shown, lineno, self.problems)
             if report is None:
@@ -356,12 +388,23 @@ class _Checker:
 
     def _check_length(self, report: Report, request: Request | None, path: str, line: int, field_name: str) -> None:
         limit = self.options.limit if self.options.limit is not None else (request.limit if request else None)
+        by_track = limit is None and self.track is not None and self.track.limit is not None
+        if by_track:
+            assert self.track is not None and self.track.limit is not None
+            limit = self.track.limit
         if limit is None:
             return
-        unit = self.options.unit or (request.limit_unit if request else "chars")
+        if self.options.unit:
+            unit = self.options.unit
+        elif by_track or (request is None and self.track is not None):
+            assert self.track is not None
+            unit = self.track.unit
+        else:
+            unit = request.limit_unit if request else "chars"
         length = report_length(report, unit)
         if length > limit:
-            source = "--limit" if self.options.limit is not None else f"request {report.request_id!r}"
+            source = ("--limit" if self.options.limit is not None else f"--track {self.track.name}" if by_track and self.track
+                      else f"request {report.request_id!r}")
             noun = "characters" if unit == "chars" else "words"
             self.add("length", path, line, field_name,
                      f"report is {length} {noun} long, over the limit of {limit} {noun} ({source}; counted as "
@@ -431,6 +474,43 @@ class _Checker:
                     self.add("official-schema", path, line, f"responses[{index}].citations",
                              "missing required field 'citations' (a list, possibly empty)")
 
+    def _track_schema(self, obj: dict, path: str, line: int) -> None:
+        """The preset's required fields and kinds, the response entries' fields, the references cap and (TREC RAG
+        2024) the stated ``response_length``: what the track's own validator would refuse."""
+        assert self.track is not None
+        kinds = {"str": (str,), "list": (list,), "int": (int,)}
+        for dotted, kind in self.track.required:
+            value: object = obj
+            for part in dotted.split("."):
+                value = value.get(part, _ABSENT) if isinstance(value, dict) else _ABSENT
+            if value is _ABSENT:
+                self.add("official-schema", path, line, dotted, f"missing required field {dotted.rsplit('.', 1)[-1]!r} "
+                         f"(a {_KIND_NAMES[kind]}; {self.track.title})")
+            elif type(value) not in kinds[kind]:
+                self.add("official-schema", path, line, dotted,
+                         f"expected a {_KIND_NAMES[kind]}, found {type(value).__name__} ({self.track.title}'s validator)")
+        key = "responses" if "ragtime" in self.track.name else "sentences" if self.track.name == "neuclir24" else "answer"
+        entries = obj.get(key)
+        if isinstance(entries, list):
+            for index, entry in enumerate(entries):
+                if isinstance(entry, dict):
+                    for name in self.track.response_required:
+                        if name not in entry:
+                            self.add("official-schema", path, line, f"{key}[{index}].{name}",
+                                     f"missing required field {name!r} ({self.track.title})")
+        references = obj.get("references")
+        cap = self.track.max_references
+        if cap is not None and isinstance(references, list) and len(references) > cap:
+            self.add("too-many-references", path, line, "references",
+                     f"{len(references)} references, more than the {cap} {self.track.title} allows")
+        stated = obj.get("response_length")
+        if self.track.check_response_length and type(stated) is int and isinstance(entries, list):
+            counted = sum(len(unicodedata.normalize("NFKC", e["text"]).split()) for e in entries
+                          if isinstance(e, dict) and isinstance(e.get("text"), str))
+            if stated != counted:
+                self.add("response-length", path, line, "response_length",
+                         f"states {stated} words, but the answer's texts have {counted} (whitespace-separated)")
+
     def _missing_topics(self, path: str, seen: dict[tuple[str, str], int], run_ids: dict[str, int]) -> None:
         """A report absent from the run is the run's fault, so the problem is located at the run file (it has no
         line there) and names the request's own line in the requests file, where there is one."""
@@ -445,6 +525,10 @@ class _Checker:
                 source = request.source
                 where = f" ({source.path}:{source.line})" if source is not None and source.line is not None else ""
                 self.add("missing-topic", path, None, None, f"run {run_id!r} has no report for request {request_id!r}{where}")
+
+
+_ABSENT = object()
+_KIND_NAMES = {"str": "string", "list": "list", "int": "whole number"}
 
 
 def _lines(path: Path, shown: str, checker: _Checker) -> Iterator[tuple[int | None, dict]]:

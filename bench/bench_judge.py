@@ -79,10 +79,11 @@ def llm_calls(judgments) -> tuple[int, int]:
 
 def _clear_text_caches() -> None:
     """Forget every tokenized text and document: each timed judging run starts from nothing."""
+    from argue_eval import model
     from argue_eval.judges import lexical, text
 
     for cached in (text.tokens, text.content_set, text.stem, text._word_token, text._word_items, text._plain_tokens,
-                   lexical._document_passages, lexical._document_set, lexical._near, lexical._entities):
+                   lexical._document_passages, lexical._documents_set, lexical._near, lexical._entities, model.natural_key):
         cached.cache_clear()
 
 

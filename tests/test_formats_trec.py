@@ -181,3 +181,25 @@ def test_a_run_whose_first_score_is_not_finite_is_recognized_and_explained(tmp_p
     assert detect(path).name == "trec-run"
     with pytest.raises(InputError, match=re.escape(f"{path}:1: score: expected a finite number, found 'nan'")):
         list(read_ranked(path))
+
+
+@pytest.mark.parametrize("layout", [
+    "q1 Q0 d1 1 2.5 r\nq1 Q0 d2 2 1.25 r\n",           # single spaces: the fast separator
+    "q1  Q0 d1 1 2.5 r\nq1 Q0 d2 2 1.25 r\n",          # a double space: whitespace runs
+    "q1\tQ0\td1\t1\t2.5\tr\nq1 Q0 d2 2 1.25 r\n",      # tabs
+    " q1 Q0 d1 1 2.5 r\nq1 Q0 d2 2 1.25 r \n",         # spaces at a line's ends
+    "q1 Q0 d1 1 2.5 r\r\nq1 Q0 d2 2 1.25 r\r\n",       # CRLF
+])
+def test_columns_are_the_same_whatever_the_spacing(tmp_path, layout):
+    path = tmp_path / "run.trec"
+    path.write_bytes(layout.encode())
+    columns = read_ranked_columns(path)
+    assert list(zip(columns.qid, columns.docno, columns.score.tolist(), columns.tag)) == [
+        ("q1", "d1", 2.5, "r"), ("q1", "d2", 1.25, "r")]
+
+
+@pytest.mark.parametrize("bad", [b"\x00", b"\x1b", b"\x7f", b"\x0b", b"\x0c", b"\r"])
+def test_a_control_byte_in_an_ascii_run_goes_to_the_careful_reader(tmp_path, bad):
+    path = tmp_path / "run.trec"
+    path.write_bytes(b"q1 Q0 d" + bad + b"1 1 2.5 r\n")
+    assert _parse_columns(path) is None

@@ -177,3 +177,24 @@ def test_trec_eval_scores_without_details(browser, tmp_path):
     assert "--details" in browser.evaluate("document.getElementById('no-report').textContent")
     browser.screenshot(tmp_path / "retrieval.png")
     assert browser.errors() == []
+
+
+def test_one_run_has_no_significance_column(browser, page, tmp_path):
+    """A page of one run (here the sample's careful run alone) offers no test to read: no group column."""
+    one = tmp_path / "one.html"
+    repo = Path(__file__).resolve().parent.parent
+    scores, details = page.parent / "scores.tsv", page.parent / "details.jsonl"
+    result = CliRunner().invoke(cli, ["report", "--scores", str(scores), "--details", str(details), "--runs", "careful",
+                                      "--nuggets", str(repo / "nuggets/sample/nuggets.jsonl"), "--resamples", "500",
+                                      "-o", str(one), "-q"])
+    assert result.exit_code == 0, result.output
+    browser.open(one)
+    assert _leaderboard(browser) == ["careful"]
+    heads = browser.evaluate("Array.from(document.querySelectorAll('#leaderboard-table thead th')).map(t => t.textContent)")
+    assert "group" not in heads and len(heads) == 4 + 8  # #, run, F1, interval, then the 8 measure columns
+    assert "One run: nothing to test it against" in browser.evaluate("document.querySelector('#view-leaderboard p.explain').textContent")
+    browser.screenshot(tmp_path / "one-run.png")
+    browser.evaluate("location.hash = '#about'")
+    browser.wait_for("document.querySelector('#view-about h2') !== null")
+    assert "significance: none (one run)" in browser.evaluate("document.getElementById('view-about').textContent")
+    assert browser.errors() == []

@@ -1,9 +1,15 @@
-"""Options shared by ``score``, ``judge``, ``evaluate`` and ``assess export`` (they must see the same questions).
+"""Options shared by several commands: ``score``, ``judge``, ``evaluate`` and ``assess export`` must see the same
+questions (``input_options``, ``policy_options``, ``judge_options``); every command says as much or as little
+as asked (``verbosity_options``).
 
 Reading the files these options name is ``argue_eval.inputs.load_inputs``'s job."""
 from __future__ import annotations
 
 import functools
+import inspect
+import re
+import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -11,7 +17,7 @@ import click
 
 from ..argue.policies import MISSING_TOPICS, NUGGET_SCOPES, RELEVANCE_SOURCES, UNBOUND_QUESTIONS
 
-__all__ = ["input_options", "policy_options"]
+__all__ = ["input_options", "judge_options", "policy_options", "verbosity_options"]
 
 
 def input_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -170,3 +176,104 @@ def _option_value(text: str) -> Any:
         except ValueError:
             pass
     return text
+
+
+# --- --quiet / --verbose ----------------------------------------------------------------------------------------
+
+# Under --quiet a stderr line survives only when it reports something wrong: a warning, an error, a conflict,
+# or a located problem (``FILE:LINE: field: warning: ...``). Notes, "wrote N records -> OUT" and summaries go.
+_KEEP_WHEN_QUIET = re.compile(r"^(warning|error|conflict|usage|traceback)\b|\bwarning:|^\S+:\d+: ", re.IGNORECASE)
+
+
+class _QuietStderr:
+    """Stands in for stderr under ``--quiet``: passes through, line by line, only what ``_KEEP_WHEN_QUIET`` keeps."""
+
+    def __init__(self, stream: Any):
+        self._stream = stream
+        self._pending = ""
+
+    def write(self, text: str) -> int:
+        self._pending += text
+        *lines, self._pending = self._pending.split("\n")
+        for line in lines:
+            if _KEEP_WHEN_QUIET.search(line):
+                self._stream.write(line + "\n")
+        return len(text)
+
+    def flush(self) -> None:
+        self._stream.flush()
+
+    def close_line(self) -> None:
+        if self._pending and _KEEP_WHEN_QUIET.search(self._pending):
+            self._stream.write(self._pending)
+        self._pending = ""
+        self._stream.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def __getattr__(self, name: str) -> Any:  # encoding, fileno, ... of the real stream
+        return getattr(self._stream, name)
+
+
+def verbosity_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--quiet/-q`` and ``--verbose/-v`` for any command, with one meaning everywhere.
+
+    ``--quiet``: no progress bars and no notes or summaries on stderr (warnings and errors still print; the
+    results on stdout or in ``-o`` are unchanged). ``--verbose``: the command's extra detail where it has
+    some (counts per outcome, every note), then one line with the command's wall and CPU time and peak memory.
+    A command that declares its own ``quiet``/``verbose`` parameters receives them (its ``--quiet`` help is
+    kept); the others never see them. Decorate outside (above) ``@click.command``'s other options."""
+    params = getattr(func, "__click_params__", [])
+    existing = {param.name for param in params}
+    taken = {flag for param in params for flag in param.opts}  # search's -q is --query: keep only --quiet there
+    accepted = set(inspect.signature(func).parameters)
+
+    @functools.wraps(func)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        from ..progress import set_verbosity
+
+        quiet, verbose = bool(kwargs.get("quiet")), bool(kwargs.get("verbose"))
+        if quiet and verbose:
+            raise click.UsageError("--quiet and --verbose exclude each other")
+        for name in ("quiet", "verbose"):
+            if name not in accepted:
+                kwargs.pop(name, None)
+        set_verbosity(-1 if quiet else 1 if verbose else 0)
+        started, cpu = time.perf_counter(), time.process_time()
+        saved = sys.stderr
+        if quiet:
+            sys.stderr = _QuietStderr(saved)  # type: ignore[assignment]
+        try:
+            return func(*args, **kwargs)
+        finally:
+            if quiet:
+                sys.stderr.close_line()  # type: ignore[attr-defined]
+                sys.stderr = saved
+            elif verbose:
+                click.echo(_usage_line(time.perf_counter() - started, time.process_time() - cpu), err=True)
+            set_verbosity(0)
+
+    wrapped: Callable[..., Any] = run
+    if "verbose" not in existing:
+        wrapped = click.option("--verbose", *(() if "-v" in taken else ("-v",)), is_flag=True,
+                               help="Say more: extra counts where the command has them, then wall and CPU "
+                                    "time and peak memory.")(wrapped)
+    if "quiet" not in existing:
+        wrapped = click.option("--quiet", *(() if "-q" in taken else ("-q",)), is_flag=True,
+                               help="No progress bars, notes or summaries on stderr; warnings and errors only.")(wrapped)
+    return wrapped
+
+
+def _usage_line(wall: float, cpu: float) -> str:
+    """``done in 1.23 s (CPU 1.10 s, peak memory 87 MiB)``; peak memory where the platform reports it."""
+    text = f"done in {wall:.2f} s (CPU {cpu:.2f} s"
+    try:
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux, bytes on macOS
+        peak_mib = peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+        text += f", peak memory {peak_mib:.0f} MiB"
+    except (ImportError, OSError):
+        pass
+    return text + ")"

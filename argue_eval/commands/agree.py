@@ -13,6 +13,7 @@ from ..tables import TABLE_FORMATS, Table, count_noun, dumps_json, fmt_number, r
 if TYPE_CHECKING:
     from ..stats.agreement import Agreement
     from ..stats.judgment_agreement import JudgmentAgreement
+from ._options import verbosity_options
 from .compare import CONTEXT, write_output
 
 
@@ -75,6 +76,7 @@ def build_agreement_tables(result: Agreement, label_a: str, label_b: str, per_to
 
 
 @click.command("agree", context_settings=CONTEXT)
+@verbosity_options
 @click.argument("scores_a", type=click.Path(path_type=Path))
 @click.argument("scores_b", type=click.Path(path_type=Path))
 @click.option("--metric", "-m", required=True, help="Measure to compare in both tables, e.g. f1.")
@@ -146,6 +148,7 @@ def build_judgment_tables(result: JudgmentAgreement, label_a: str, label_b: str)
 
 
 @click.command("agree-judgments", context_settings=CONTEXT)
+@verbosity_options
 @click.argument("judgments_a", type=click.Path(path_type=Path))
 @click.argument("judgments_b", type=click.Path(path_type=Path))
 @click.option("--judgments-format", default=None, type=click.Choice(JUDGMENT_FORMATS),

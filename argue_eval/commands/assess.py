@@ -5,7 +5,7 @@ from collections import Counter
 
 import click
 
-from ._options import input_options, policy_options
+from ._options import input_options, policy_options, verbosity_options
 
 
 @click.group("assess")
@@ -24,6 +24,7 @@ def command() -> None:
 
 
 @command.command("export")
+@verbosity_options
 @input_options
 @click.option("--collection", default=None, metavar="C",
               help="Document collection (JSONL, irds:ID or Lucene index) to include cited document texts.")
@@ -78,6 +79,7 @@ def export_command(runs, nuggets, judgments, requests, qrels, collection, output
 
 
 @command.command("import")
+@verbosity_options
 @click.argument("filled", metavar="FILLED")
 @click.option("--assessor", required=True, metavar="NAME", help="Who assessed: judgments get judge = human:NAME.")
 @click.option("-o", "--output", required=True, metavar="OUT.jsonl", help="Canonical judgments JSONL to write.")

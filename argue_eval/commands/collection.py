@@ -7,6 +7,8 @@ from typing import TextIO
 
 import click
 
+from ._options import verbosity_options
+
 cache_dir_option = click.option(
     "--cache-dir",
     type=click.Path(file_okay=False),
@@ -32,6 +34,7 @@ def command() -> None:
 
 
 @command.command(name="index")
+@verbosity_options
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--rebuild", is_flag=True, help="Rebuild the index even if it is up to date.")
 @click.option(
@@ -71,6 +74,7 @@ def index_command(path: str, rebuild: bool, skip_bad_lines: bool, cache_dir: str
 
 
 @command.command(name="get")
+@verbosity_options
 @click.argument("spec")
 @click.argument("doc_ids", nargs=-1)
 @click.option(
@@ -115,6 +119,7 @@ def get_command(spec: str, doc_ids: tuple[str, ...], ids_from: TextIO | None, ca
 
 
 @command.command(name="info")
+@verbosity_options
 @click.argument("spec")
 @cache_dir_option
 def info_command(spec: str, cache_dir: str | None) -> None:

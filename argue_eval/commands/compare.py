@@ -8,11 +8,13 @@ import click
 from ..errors import ArgueError
 from ..tables import TABLE_FORMATS, dumps_json, render_tables
 from ..views import build_tables, compress_ranks, write_output  # noqa: F401  (re-exported for older imports)
+from ._options import verbosity_options
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 @click.command("compare", context_settings=CONTEXT)
+@verbosity_options
 @click.argument("scores", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--metric", "-m", "metrics", required=True, multiple=True,
               help="Measure to compare, e.g. f1, nugget_coverage, ndcg_cut_10; repeat it to compare several in one call.")

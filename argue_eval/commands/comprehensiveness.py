@@ -6,11 +6,13 @@ import re
 import click
 
 from ._measures import measure_judge_options
+from ._options import verbosity_options
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
 
 @click.command("comprehensiveness")
+@verbosity_options
 @click.argument("more_runs", nargs=-1, metavar="[RUN]...")
 @click.option("--run", "runs", multiple=True, metavar="RUN", help="Run file (any run format); repeat for several.")
 @click.option("--nuggets", default=None, metavar="N",

@@ -6,9 +6,11 @@ import warnings
 import click
 
 from ._common import format_option, kind_option
+from ._options import verbosity_options
 
 
 @click.command(name="convert")
+@verbosity_options
 @click.argument("path", type=click.Path(exists=True))
 @click.option("--to", "target", required=True, metavar="FORMAT", help="Output format (e.g. argue, neuclir24, ragtime, autoargue-v3).")
 @click.option("-o", "--output", required=True, type=click.Path(), help="Output file (a directory for autoargue-v3).")

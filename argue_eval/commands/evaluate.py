@@ -6,10 +6,11 @@ import sys
 import click
 
 from ..argue.policies import MISSING_JUDGMENTS
-from ._options import input_options, judge_options, parse_judge_options, policy_options
+from ._options import input_options, judge_options, parse_judge_options, policy_options, verbosity_options
 
 
 @click.command("evaluate")
+@verbosity_options
 @input_options
 @judge_options
 @click.option("-o", "--output", required=False, default=None, metavar="OUT.tsv",

@@ -4,12 +4,14 @@ from __future__ import annotations
 import click
 
 from ._measures import measure_judge_options
+from ._options import verbosity_options
 
 ASPECT_SOURCES = ("nuggets", "request", "qrels", "llm")
 CLAIM_SOURCES = ("sentences", "llm")
 
 
 @click.command("icat")
+@verbosity_options
 @click.argument("more_runs", nargs=-1, metavar="[RUN]...")
 @click.option("--run", "runs", multiple=True, metavar="RUN", help="Run file (any run format); repeat for several.")
 @click.option("--nuggets", default=None, metavar="N",

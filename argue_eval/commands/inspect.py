@@ -4,9 +4,11 @@ from __future__ import annotations
 import click
 
 from ._common import format_option, kind_option
+from ._options import verbosity_options
 
 
 @click.command(name="inspect")
+@verbosity_options
 @click.argument("path", type=click.Path(exists=True))
 @kind_option
 @format_option

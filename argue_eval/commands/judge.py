@@ -7,10 +7,11 @@ from typing import Any
 
 import click
 
-from ._options import input_options, judge_options, parse_judge_options, policy_options
+from ._options import input_options, judge_options, parse_judge_options, policy_options, verbosity_options
 
 
 @click.command("judge")
+@verbosity_options
 @input_options
 @judge_options
 @click.option("-o", "--output", default=None, metavar="OUT.jsonl",

@@ -4,9 +4,11 @@ from __future__ import annotations
 import click
 
 from ._measures import measure_judge_options
+from ._options import verbosity_options
 
 
 @click.command("nuggetizer")
+@verbosity_options
 @click.argument("assignments", nargs=-1, metavar="[ASSIGNMENTS]...")
 @click.option("--run", "runs", multiple=True, metavar="RUN",
               help="Judge the assignments ourselves for this run (repeatable), instead of reading them.")

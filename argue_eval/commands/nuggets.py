@@ -5,6 +5,8 @@ import sys
 
 import click
 
+from ._options import verbosity_options
+
 output_format_option = click.option(
     "--to", "to_format", default="argue", show_default=True, metavar="FORMAT",
     help="Output format: argue (our JSONL) or autoargue-v3 (a directory of nuggets_<qid>.v3.json).",
@@ -24,6 +26,7 @@ def command() -> None:
 
 
 @command.command(name="validate")
+@verbosity_options
 @click.argument("path", type=click.Path(exists=True))
 @click.option("--collection", default=None, help="Check that every bound document exists (JSONL, Lucene index or irds:ID).")
 @click.option("--requests", type=click.Path(exists=True), default=None, help="Check that topics and requests correspond.")
@@ -67,6 +70,7 @@ def validate_command(path: str, collection: str | None, requests: str | None, fo
 
 
 @command.command(name="stats")
+@verbosity_options
 @click.argument("path", type=click.Path(exists=True))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the table here instead of stdout.")
 @click.option("--format", "format_name", default=None, metavar="NAME", help="The file's format, if detection should not guess.")
@@ -87,6 +91,7 @@ def stats_command(path: str, output: str | None, format_name: str | None) -> Non
 
 
 @command.command(name="merge")
+@verbosity_options
 @click.argument("first", type=click.Path(exists=True))
 @click.argument("second", type=click.Path(exists=True))
 @click.option("-o", "--output", required=True, type=click.Path(), help="The merged bank.")
@@ -113,24 +118,106 @@ def merge_command(first: str, second: str, output: str, to_format: str) -> None:
 
 
 @command.command(name="bind")
+@verbosity_options
 @click.argument("path", type=click.Path(exists=True))
-@click.argument("bindings", type=click.Path(exists=True, dir_okay=False))
-@click.option("-o", "--output", required=True, type=click.Path(), help="The bank with the new bindings.")
+@click.argument("bindings", required=False, type=click.Path(exists=True, dir_okay=False))
+@click.option("-o", "--output", required=True, type=click.Path(),
+              help="The bank with the new bindings; with --propose, the assessor sheet (CSV).")
 @click.option("--no-new-answers", is_flag=True, help="An answer text the nugget does not have is an error (default: added).")
 @output_format_option
-def bind_command(path: str, bindings: str, output: str, no_new_answers: bool, to_format: str) -> None:
+@click.option("--propose", is_flag=True,
+              help="Do not bind: search --collection for every answer bound to no document and write candidate "
+                   "documents as an assessor sheet (CSV) to confirm; bind the reviewed sheet afterwards.")
+@click.option("--collection", default=None, metavar="C", help="With --propose: the JSONL collection to search.")
+@click.option("--search", "retriever", type=click.Choice(["bm25", "dense"]), default="bm25", show_default=True,
+              help="With --propose: BM25 over passages, or dense (MiniLM; the dense extra).")
+@click.option("--judge", "judge_spec", default=None, metavar="JUDGE",
+              help="With --propose: a judge (lexical, semantic, nli, llm, a cascade) reads each candidate passage "
+                   "and says whether it attests the answer; without one, search scores alone rank the candidates.")
+@click.option("--judge-option", "judge_option", multiple=True, metavar="BACKEND.NAME=VALUE",
+              help="A judge backend option (repeatable), as for `judge`.")
+@click.option("--depth", type=click.IntRange(min=1), default=5, show_default=True,
+              help="With --propose: candidate documents per answer.")
+def bind_command(path: str, bindings: str | None, output: str, no_new_answers: bool, to_format: str, propose: bool,
+                 collection: str | None, retriever: str, judge_spec: str | None, judge_option: tuple[str, ...],
+                 depth: int) -> None:
     """Add answer-document bindings from an assessor file: JSONL {request_id, nugget_id (or question),
-    answer, doc_id} or a CSV/TSV with those columns.
+    answer, doc_id} or a CSV/TSV with those columns (with an `accept` column, only the rows it marks yes).
+
+    With --propose, nothing is bound: every answer that no document attests is searched for in the
+    collection (its question and answer as the query), a judge may read each candidate passage, and the
+    candidates go to an assessor sheet (CSV: accept, request_id, nugget_id, question, answer, doc_id, rank,
+    search_score, judge, judge_says, confidence, passage). Mark the right rows accept = yes, then bind the
+    sheet.
 
     \b
     Example:
       argue-eval nuggets bind nuggets/sample/nuggets.jsonl found.csv -o nuggets.bound.jsonl
+    \b
+    Propose documents for unbound answers, review, bind:
+      argue-eval nuggets bind bank.jsonl --propose --collection docs.jsonl --judge lexical -o proposals.csv
+      argue-eval nuggets bind bank.jsonl proposals.csv -o bank.bound.jsonl
     """
     from ..formats import read_nuggets, write
     from ..organizer.nugget_tools import bind, read_bindings
 
+    if propose:
+        if bindings is not None:
+            raise click.UsageError("--propose writes a sheet to review; give no BINDINGS file with it")
+        if collection is None:
+            raise click.UsageError("--propose needs --collection (the documents to search)")
+        _propose(path, output, collection, retriever, judge_spec, judge_option, depth)
+        return
+    if bindings is None:
+        raise click.UsageError("give the BINDINGS file to read (or --propose to write candidates for review)")
     report = bind(read_nuggets(path), read_bindings(bindings), bindings, allow_new_answers=not no_new_answers)
     for line in report.new_answers:
         click.echo(line, err=True)
     write(report.topics, output, to_format, "nuggets")
     click.echo(f"added {report.added} bindings ({len(report.new_answers)} new answers) -> {output}", err=output == "-")  # with -o -, stdout holds the data
+
+
+def _propose(path: str, output: str, collection: str, retriever: str, judge_spec: str | None,
+             judge_option: tuple[str, ...], depth: int) -> None:
+    from pathlib import Path
+
+    from .. import csvsafe
+    from ..errors import ArgueError
+    from ..formats import read_nuggets
+    from ..jsonio import atomic_writer
+    from ..organizer.bind_propose import PROPOSAL_COLUMNS, proposal_rows, propose_bindings, unbound_answers
+    from ..progress import progress
+    from ..search import iter_collection
+    from ..search.passages import PassageIndex
+
+    topics = list(read_nuggets(path))
+    unbound = sum(1 for _ in unbound_answers(topics))
+    if collection.startswith("irds:") or Path(collection).is_dir():
+        raise ArgueError(f"--collection {collection}: --propose indexes a JSONL collection in memory; export "
+                         "ir_datasets or Lucene collections to JSONL first")
+    judge = None
+    if judge_spec is not None:
+        from ._measures import make_entailer_judge
+
+        judge = make_entailer_judge(judge_spec, judge_option)
+    proposals = []
+    if unbound:
+        documents = list(progress(iter_collection(Path(collection)), desc="reading collection", unit="doc"))
+        if not documents:
+            raise ArgueError(f"{collection}: the collection holds no document")
+        index = PassageIndex(documents, retriever)
+        try:
+            proposals = propose_bindings(topics, index, judge, depth)
+        finally:
+            if judge is not None:
+                judge.close()
+    with atomic_writer(output) as handle:
+        writer = csvsafe.writer(handle)
+        writer.writerow(PROPOSAL_COLUMNS)
+        for row in proposal_rows(proposals):
+            writer.writerow([csvsafe.cell(value) for value in row])
+    answers = len({(p.request_id, p.nugget_id, p.answer) for p in proposals})
+    click.echo(f"{unbound} answer(s) bound to no document; {len(proposals)} candidate(s) for {answers} of them"
+               + (f", judged by {judge_spec}" if judge_spec else ", ranked by search score") + f" -> {output}; "
+               "mark accept = yes on the rows to keep, then: argue-eval nuggets bind "
+               f"{path} {output} -o BOUND", err=True)

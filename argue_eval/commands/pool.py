@@ -6,9 +6,11 @@ from pathlib import Path
 import click
 
 from ._common import format_option
+from ._options import verbosity_options
 
 
 @click.command(name="pool")
+@verbosity_options
 @click.argument("run_files", nargs=-1, type=click.Path(exists=True))
 @click.option("--runs", "more_runs", multiple=True, type=click.Path(exists=True), metavar="RUN",
               help="A run to pool (repeatable; same as giving it as an argument).")

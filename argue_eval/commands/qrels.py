@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import click
 
+from ._options import verbosity_options
+
 on_duplicate_option = click.option(
     "--on-duplicate",
     type=click.Choice(["error", "max", "last"]),
@@ -25,6 +27,7 @@ def command() -> None:
 
 
 @command.command(name="build")
+@verbosity_options
 @click.argument("assessments", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Qrels file to write.")
 @click.option("--pool", type=click.Path(exists=True, dir_okay=False), default=None,
@@ -61,6 +64,7 @@ def build_command(assessments: tuple[str, ...], output: str, pool: str | None, u
 
 
 @command.command(name="from-nuggets")
+@verbosity_options
 @click.argument("nuggets", type=click.Path(exists=True))
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Qrels file to write.")
 @click.option("--grade", type=click.Choice(["count", "weighted"]), default="count", show_default=True,
@@ -83,6 +87,7 @@ def from_nuggets_command(nuggets: str, output: str, grade: str, format_name: str
 
 
 @command.command(name="merge")
+@verbosity_options
 @click.argument("qrels_files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Qrels file to write.")
 @on_duplicate_option
@@ -106,6 +111,7 @@ def merge_command(qrels_files: tuple[str, ...], output: str, on_duplicate: str) 
 
 
 @command.command(name="stats")
+@verbosity_options
 @click.argument("qrels_file", type=click.Path(exists=True, dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the table here instead of stdout.")
 @on_duplicate_option

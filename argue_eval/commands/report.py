@@ -6,9 +6,11 @@ from pathlib import Path
 import click
 
 from ..report.data import DEFAULT_DOC_CHARS
+from ._options import verbosity_options
 
 
 @click.command("report", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@verbosity_options
 @click.option("--scores", "scores", required=True, multiple=True, type=click.Path(path_type=Path), metavar="S.tsv",
               help="Score table(s) from `score` (or trec_eval -q / ir_measures tables); repeatable.")
 @click.option("--details", "details", multiple=True, type=click.Path(path_type=Path), metavar="D.jsonl",

@@ -5,6 +5,8 @@ import sys
 
 import click
 
+from ._options import verbosity_options
+
 
 @click.group(name="requests")
 def command() -> None:
@@ -29,6 +31,7 @@ def _print_problems(problems) -> tuple[int, int]:
 
 
 @command.command(name="validate")
+@verbosity_options
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--collections", default=None, help="Comma-separated collection ids the requests may name (others are errors).")
 @click.option("--no-limit-ok", is_flag=True, help="Accept requests without a length limit.")
@@ -54,6 +57,7 @@ def validate_command(path: str, collections: str | None, no_limit_ok: bool, form
 
 
 @command.command(name="new")
+@verbosity_options
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--request-id", prompt="Request id", help="A new, unique id (kept as a string).")
 @click.option("--title", prompt="Title", help="Short title.")
@@ -113,6 +117,7 @@ def new_command(
 
 
 @command.command(name="export")
+@verbosity_options
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="File to write (JSONL).")
 @click.option("--for", "audience", type=click.Choice(["participants", "organizers"]), default="participants", show_default=True,

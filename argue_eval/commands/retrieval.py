@@ -4,9 +4,11 @@ from __future__ import annotations
 import click
 
 from ._common import format_option
+from ._options import verbosity_options
 
 
 @click.command(name="retrieval")
+@verbosity_options
 @click.argument("run_files", nargs=-1, type=click.Path(exists=True))
 @click.option("--run", "more_runs", multiple=True, type=click.Path(exists=True), metavar="RUN",
               help="A ranked run (TREC 6-column) or report run to evaluate (repeatable; same as an argument).")

@@ -10,10 +10,11 @@ from ..argue.policies import MISSING_JUDGMENTS
 from ..measures.argue import TABLE_FORMATS
 from ..model import ALL_TOPICS
 from ..views import SUMMARY_COLUMNS, summary_table  # noqa: F401  (re-exported: the views moved to argue_eval.views)
-from ._options import input_options, policy_options
+from ._options import input_options, policy_options, verbosity_options
 
 
 @click.command("score")
+@verbosity_options
 @input_options
 @click.option("-o", "--output", required=True, metavar="OUT.tsv",
               help="Score table (TSV: run_id request_id metric value); '-' for stdout.")

@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import click
 
+from ._options import verbosity_options
+
 QUERY_FIELDS = ("title", "background", "problem_statement")
 
 
 @click.command(name="search")
+@verbosity_options
 @click.option("--collection", "-c", required=True,
               help="A JSONL collection (indexed on first use, cached beside it) or a Lucene index directory.")
 @click.option("--query", "-q", "queries", multiple=True, help="Query text (repeatable).")

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import click
 
+from ..tracks import TRACKS, track_names
 from ..validate import CHECKS
 from ._common import format_option
+from ._options import verbosity_options
 
 _CHECK_LIST = "\n".join(f"  {name:<27} {severity:<8} {what}" for name, (severity, what) in CHECKS.items())
 
@@ -13,6 +15,7 @@ _CHECK_LIST = "\n".join(f"  {name:<27} {severity:<8} {what}" for name, (severity
     name="validate",
     epilog="\b\nChecks (name, default severity, what it catches); --warn/--error change the severity:\n" + _CHECK_LIST,
 )
+@verbosity_options
 @click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--requests", "requests_path", type=click.Path(dir_okay=False), default=None,
               help="The requests (topics) file, any request format. Without it the topic checks are skipped.")
@@ -28,6 +31,10 @@ _CHECK_LIST = "\n".join(f"  {name:<27} {severity:<8} {what}" for name, (severity
 @click.option("--citation-score-range", "score_range", nargs=2, type=float, default=None, metavar="MIN MAX",
               help="Flag citation scores outside [MIN, MAX] (RAGTIME {doc_id: score} citations, citation_scores). "
               "Off by default: the RAGTIME run schema only requires numbers.")
+@click.option("--track", type=click.Choice(track_names(), case_sensitive=False), default=None,
+              help="Check what the track demands: its run format, length limit and unit (when a request states none), "
+                   "references cap and required fields (" + "; ".join(f"{p.name}: {p.title}" for p in TRACKS.values())
+                   + "). docs/validate.md lists each preset.")
 @click.option("--warn", "as_warning", multiple=True, type=click.Choice(list(CHECKS)), metavar="CHECK",
               help="Report this check as a warning instead of an error (repeatable), e.g. --warn missing-topic.")
 @click.option("--error", "as_error", multiple=True, type=click.Choice(list(CHECKS)), metavar="CHECK",
@@ -45,6 +52,8 @@ def command(
     as_warning: tuple[str, ...],
     as_error: tuple[str, ...],
     format_name: str | None,
+    track: str | None,
+    verbose: bool = False,
 ) -> None:
     """Check runs against the requests (and collection): located errors.
 
@@ -60,6 +69,9 @@ def command(
     Example on the sample track (every problem of the sample runs, then the summary):
       argue-eval validate runs/sample/*.jsonl --requests topics/sample/requests.jsonl \\
           --collection topics/sample/collection.jsonl
+    \b
+    A TREC RAG 2024 run against the track's rules (400 words, 20 references, required fields):
+      argue-eval validate rag24-run.jsonl --requests topics.rag24.tsv --track rag24
     \b
     A missing topic as a warning, a cap on citations, RAGTIME scores in [0, 1]:
       argue-eval validate run.jsonl --requests requests.jsonl --warn missing-topic \\
@@ -77,10 +89,30 @@ def command(
     options = ValidateOptions(
         limit=limit, unit=unit, max_citations_per_sentence=max_citations,  # type: ignore[arg-type]
         citation_score_range=score_range, severity=severity, format=format_name,  # type: ignore[arg-type]
+        track=track,
     )
     validation = validate_runs(runs, requests_path, collection=collection, options=options,
                                requests_format=requests_format)
     for problem in validation.problems:
         click.echo(str(problem))
+    if verbose:
+        _details(runs, validation, track)
     click.echo(validation.summary())
     click.get_current_context().exit(validation.exit_code)
+
+
+def _details(runs: tuple[str, ...], validation, track: str | None) -> None:
+    """``--verbose``: the preset applied, then errors and warnings per run file (on stderr)."""
+    from collections import Counter
+
+    if track is not None:
+        from ..tracks import get_track
+
+        preset = get_track(track)
+        limit = f"{preset.limit} {preset.unit}" if preset.limit is not None else f"the requests' ({preset.unit})"
+        refs = f"at most {preset.max_references} references" if preset.max_references else "no references cap"
+        click.echo(f"track {preset.name} ({preset.title}): format {' or '.join(preset.run_formats)}, length limit "
+                   f"{limit} unless a request states one, {refs}, {len(preset.required)} required fields", err=True)
+    counts = Counter((problem.path, problem.severity) for problem in validation.problems)
+    for run in runs:
+        click.echo(f"{run}: {counts[(run, 'error')]} error(s), {counts[(run, 'warning')]} warning(s)", err=True)

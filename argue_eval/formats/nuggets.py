@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +29,11 @@ from ..model import AGGREGATORS, Answer, Location, Nugget, TopicNuggets
 from ._fields import Fields, jsonl_reader, parse_object, type_name, unknown, warn_lossy
 from .base import FormatSpec, Probe
 
-__all__ = ["FORMATS", "NUGGET_FORMATS", "parse_topic", "topic_to_argue", "topic_to_v3", "v3_file_name"]
+__all__ = ["FORMATS", "NUGGET_FORMATS", "NuggetSource", "parse_topic", "source_field", "source_line", "topic_to_argue",
+           "topic_to_v3", "v3_file_name"]
 
-NUGGET_FORMATS: tuple[str, ...] = ("argue", "neuclir24-eval", "report-gen-eval", "autoargue-v3", "ragtime-bank", "nuggetizer")
+NUGGET_FORMATS: tuple[str, ...] = ("argue", "neuclir24-eval", "report-gen-eval", "report-gen-eval-grading", "autoargue-v3",
+                                   "ragtime-bank", "nuggetizer")
 
 _ARGUE_TOPIC = frozenset({"request_id", "nuggets"})
 _ARGUE_NUGGET = frozenset({"nugget_id", "question", "importance", "aggregator", "negative", "answers"})
@@ -113,6 +116,70 @@ class _Merger:
         return list(self.by_question.values())
 
 
+@dataclass(frozen=True, slots=True)
+class NuggetSource(Location):
+    """A topic's ``FILE:LINE`` plus where each nugget and answer sits in that line, in the file's own field names.
+
+    ``fields`` maps the model's paths (``nuggets[3]``, ``nuggets[3].question``, ``nuggets[3].answers[0].doc_ids``)
+    to the source's (``items[17].question_text``, ``items[17].gold_answers[0].citations``), so that a nugget
+    validator can point at what the organizer wrote: formats without ids merge repeated questions, so the
+    model's positions are not the file's. Paths a format writes as we do are left out."""
+
+    fields: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+    """Model paths that sit on another line than the topic's (formats with one answer per line)."""
+
+
+def source_field(topic: TopicNuggets, path: str) -> str:
+    """The file's own name for the model path ``path`` of ``topic`` (``path`` itself when the file uses it)."""
+    fields = getattr(topic.source, "fields", None) or {}
+    return fields.get(path, path)
+
+
+def source_line(topic: TopicNuggets, path: str) -> int | None:
+    """The line the model path ``path`` of ``topic`` came from (the topic's line unless the format spreads it)."""
+    lines = getattr(topic.source, "lines", None) or {}
+    return lines.get(path, topic.source.line if topic.source is not None else None)
+
+
+class _Places:
+    """Collects, while a topic is parsed, where each nugget and answer came from (the first place wins)."""
+
+    def __init__(self) -> None:
+        self.nuggets: dict[int, dict[str, str]] = {}
+        self.answers: dict[tuple[int, str], dict[str, str]] = {}
+        self.lines: dict[tuple[int, str | None], int] = {}
+
+    def nugget(self, nugget: Nugget, base: str, line: int | None = None, **names: str) -> None:
+        self.nuggets.setdefault(id(nugget), {"": base, **{key: base + suffix for key, suffix in names.items()}})
+        if line is not None:
+            self.lines.setdefault((id(nugget), None), line)
+
+    def answer(self, nugget: Nugget, text: str, base: str, line: int | None = None, **names: str) -> None:
+        self.answers.setdefault((id(nugget), text), {"": base, **{key: base + suffix for key, suffix in names.items()}})
+        if line is not None:
+            self.lines.setdefault((id(nugget), text), line)
+
+    def source(self, f: Fields, nuggets: list[Nugget], request_field: str = "request_id") -> NuggetSource:
+        fields: dict[str, str] = {"request_id": request_field}
+        lines: dict[str, int] = {}
+        for index, nugget in enumerate(nuggets):
+            at = f"nuggets[{index}]"
+            line = self.lines.get((id(nugget), None))
+            for key, where in self.nuggets.get(id(nugget), {}).items():
+                fields[f"{at}.{key}" if key else at] = where
+                if line is not None:
+                    lines[f"{at}.{key}" if key else at] = line
+            for a_index, answer in enumerate(nugget.answers):
+                a_at = f"{at}.answers[{a_index}]"
+                a_line = self.lines.get((id(nugget), answer.text))
+                for key, where in self.answers.get((id(nugget), answer.text), {}).items():
+                    fields[f"{a_at}.{key}" if key else a_at] = where
+                    if a_line is not None:
+                        lines[f"{a_at}.{key}" if key else a_at] = a_line
+        return NuggetSource(f.path, f.line, fields, lines)
+
+
 def _add_answer(nugget: Nugget, text: str, doc_ids: tuple[str, ...], extra: dict[str, Any] | None = None) -> None:
     """Append an answer, or union the documents of an existing answer with the same text (order kept)."""
     for answer in nugget.answers:
@@ -171,6 +238,7 @@ def _parse_neuclir24_eval(obj: dict[str, Any], f: Fields) -> TopicNuggets | None
     """``questions: [[question, [[answer, [doc_id...]]...]]...]``; all-documentless answers mark a negative nugget."""
     request_id = f.ident(obj, "request_id")
     merger = _Merger(request_id or "")
+    places = _Places()
     questions = f.required_array(obj, "questions", "an array of [question, [[answer, [doc_id...]]...]] pairs")
     for q_index, pair in enumerate(questions or ()):
         where = f"questions[{q_index}]"
@@ -179,24 +247,27 @@ def _parse_neuclir24_eval(obj: dict[str, Any], f: Fields) -> TopicNuggets | None
             continue
         question, raw_answers = pair
         nugget = merger.nugget(question, None, None, "OR")
+        places.nugget(nugget, where, question="[0]", nugget_id="[0]", answers="[1]")
         for a_index, answer in enumerate(raw_answers):
             a_where = f"{where}[1][{a_index}]"
             if type(answer) is not list or len(answer) != 2 or type(answer[0]) is not str:
                 f.error(a_where, f"expected a pair [answer text, [doc_id...]], found {type_name(answer)}")
                 continue
             _add_answer(nugget, answer[0], f.id_list(answer[1], a_where + "[1]", key="doc_id"))
+            places.answer(nugget, answer[0], a_where, answer="[0]", doc_ids="[1]")
     nuggets = merger.nuggets()
     for nugget in nuggets:
         nugget.negative = bool(nugget.answers) and not nugget.bound
     if request_id is None:
         return None
-    return TopicNuggets(request_id, nuggets, unknown(obj, _EVAL_TOPIC), Location(f.path, f.line))
+    return TopicNuggets(request_id, nuggets, unknown(obj, _EVAL_TOPIC), places.source(f, nuggets))
 
 
 def _parse_report_gen_eval(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
     """One item per question-answer pair; items sharing a question text become one nugget (first id kept)."""
     request_id = f.ident(obj, "query_id")
     merger = _Merger(request_id or "")
+    places = _Places()
     for index, item in enumerate(f.required_array(obj, "items", "an array of question items") or ()):
         where = f"items[{index}]"
         if f.mapping(item, where, "a question item {question_id, question_text, gold_answers, info}") is None:
@@ -213,6 +284,8 @@ def _parse_report_gen_eval(obj: dict[str, Any], f: Fields) -> TopicNuggets | Non
         extra.update(unknown(item, _RGE_ITEM))
         nugget = merger.nugget(question, question_id, _importance(info.get("importance"), where + ".info.importance", f), "OR",
                                extra=extra)
+        places.nugget(nugget, where, question=".question_text", nugget_id=".question_id", importance=".info.importance",
+                      answers=".gold_answers")
         ids = nugget.extra.setdefault("question_ids", [])
         if question_id is not None and question_id not in ids:
             ids.append(question_id)
@@ -221,15 +294,19 @@ def _parse_report_gen_eval(obj: dict[str, Any], f: Fields) -> TopicNuggets | Non
             a_where = f"{where}.gold_answers[{a_index}]"
             if type(answer) is str:
                 _add_answer(nugget, answer, ())
+                places.answer(nugget, answer, a_where, answer="", doc_ids="")
             elif type(answer) is dict:
                 text = f.text(answer, "answer", a_where + ".", required=True)
                 _add_answer(nugget, text, f.id_list(answer.get("citations"), a_where + ".citations", key="doc_id"),
                             unknown(answer, _RGE_ANSWER) or None)
+                if text is not None:
+                    places.answer(nugget, text, a_where, answer=".answer", doc_ids=".citations")
             else:
                 f.error(a_where, f"expected an answer string or {{answer, citations}}, found {type_name(answer)}")
     if request_id is None:
         return None
-    return TopicNuggets(request_id, merger.nuggets(), unknown(obj, _RGE_TOPIC), Location(f.path, f.line))
+    nuggets = merger.nuggets()
+    return TopicNuggets(request_id, nuggets, unknown(obj, _RGE_TOPIC), places.source(f, nuggets, "query_id"))
 
 
 def _parse_v3(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
@@ -239,6 +316,7 @@ def _parse_v3(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
     if version is not None and version != "v3":
         f.error("format_version", f"expected 'v3', found {type_name(version)}")
     merger = _Merger(request_id or "")
+    places = _Places()
     bank = f.required_mapping(obj, "nugget_bank", "an object keyed by question text") or {}
     for key, item in bank.items():
         where = f"nugget_bank[{key!r}]"
@@ -253,6 +331,8 @@ def _parse_v3(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
             _negative(item.get("negative"), where + ".negative", f),
             unknown(item, _V3_NUGGET),
         )
+        places.nugget(nugget, where, question=".question", nugget_id=".question_id", importance=".importance",
+                      answers=".answers")
         answers = f.mapping(item.get("answers", {}), where + ".answers", "an object keyed by answer text") or {}
         for a_key, answer in answers.items():
             a_where = f"{where}.answers[{a_key!r}]"
@@ -261,9 +341,11 @@ def _parse_v3(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
             text = f.text(answer, "answer", a_where + ".") or a_key
             _add_answer(nugget, text, f.id_list(answer.get("references"), a_where + ".references", key="doc_id"),
                         unknown(answer, _V3_ANSWER) or None)
+            places.answer(nugget, text, a_where, answer=".answer", doc_ids=".references")
     if request_id is None:
         return None
-    return TopicNuggets(request_id, merger.nuggets(), unknown(obj, _V3_TOPIC), Location(f.path, f.line))
+    nuggets = merger.nuggets()
+    return TopicNuggets(request_id, nuggets, unknown(obj, _V3_TOPIC), places.source(f, nuggets, "query_id"))
 
 
 def _parse_ragtime_bank(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
@@ -277,6 +359,7 @@ def _parse_ragtime_bank(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
         if rest:
             extra = {"metadata": rest, **extra}
     merger = _Merger(request_id or "")
+    places = _Places()
     for index, item in enumerate(f.required_array(obj, "nugget_bank", "an array of questions") or ()):
         where = f"nugget_bank[{index}]"
         if f.mapping(item, where, "a question object {question, aggregator_type, answers}") is None:
@@ -289,33 +372,41 @@ def _parse_ragtime_bank(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
             _negative(item.get("negative"), where + ".negative", f),
             unknown(item, _RT_NUGGET),
         )
+        places.nugget(nugget, where, question=".question", nugget_id=".question_id", importance=".importance",
+                      answers=".answers")
         for a_index, answer in enumerate(f.array(item.get("answers", []), where + ".answers", "an array of answers") or ()):
             a_where = f"{where}.answers[{a_index}]"
             if f.mapping(answer, a_where, "an answer object {answer, references}") is None:
                 continue
-            _add_answer(nugget, f.text(answer, "answer", a_where + ".", required=True),
-                        f.id_list(answer.get("references"), a_where + ".references", key="doc_id"), unknown(answer, _RT_ANSWER) or None)
+            text = f.text(answer, "answer", a_where + ".", required=True)
+            _add_answer(nugget, text, f.id_list(answer.get("references"), a_where + ".references", key="doc_id"),
+                        unknown(answer, _RT_ANSWER) or None)
+            places.answer(nugget, text, a_where, answer=".answer", doc_ids=".references")
     if request_id is None:
         return None
-    return TopicNuggets(request_id, merger.nuggets(), extra, Location(f.path, f.line))
+    nuggets = merger.nuggets()
+    return TopicNuggets(request_id, nuggets, extra, places.source(f, nuggets, "metadata.topic_id"))
 
 
 def _parse_nuggetizer(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
     """nuggetizer statements (no documents): question = statement text, no answers, ``extra["statement"] = True``."""
     request_id = f.ident(obj, "qid")
     merger = _Merger(request_id or "")
+    places = _Places()
     for index, item in enumerate(f.required_array(obj, "nuggets", "an array of {text, importance}") or ()):
         where = f"nuggets[{index}]"
         if f.mapping(item, where, "a statement object {text, importance}") is None:
             continue
-        merger.nugget(
+        nugget = merger.nugget(
             f.text(item, "text", where + ".", required=True), None,
             _importance(item.get("importance"), where + ".importance", f), "OR",
             extra={"statement": True, **unknown(item, _NZ_NUGGET)},
         )
+        places.nugget(nugget, where, question=".text", nugget_id=".text", importance=".importance")
     if request_id is None:
         return None
-    return TopicNuggets(request_id, merger.nuggets(), unknown(obj, _NZ_TOPIC), Location(f.path, f.line))
+    nuggets = merger.nuggets()
+    return TopicNuggets(request_id, nuggets, unknown(obj, _NZ_TOPIC), places.source(f, nuggets, "qid"))
 
 
 _PARSERS: dict[str, Callable[[dict[str, Any], Fields], TopicNuggets | None]] = {
@@ -369,6 +460,88 @@ def read_lancer(path: Path) -> Iterator[TopicNuggets]:
         for text in texts:
             merger.nugget(text, None, None, "OR", extra={"lancer": True})
         yield TopicNuggets(str(topic_id), merger.nuggets(), {}, Location(name, None))
+
+
+_GRADING_IDS = ("query_id", "request_id", "topic_id")
+_GRADING_KEYS = frozenset({"question", "answer", "citations", *_GRADING_IDS})
+_TOPIC_IN_NAME = re.compile(r"^(?:nuggets?[._-])?([A-Za-z0-9][A-Za-z0-9-]*?)(?:[._-]nuggets?)?$")
+_GRADING_SUFFIXES = (".gz", ".txt", ".jsonl", ".json")
+
+
+def _grading_topic(path: Path) -> str | None:
+    """The topic a one-topic grading file is about, from its name: ``300.nuggets.txt``, ``nuggets_300.txt``."""
+    stem = path.name
+    for suffix in _GRADING_SUFFIXES:
+        stem = stem.removesuffix(suffix)
+    match = _TOPIC_IN_NAME.match(stem)
+    if match is None or match.group(1).lower() in ("nugget", "nuggets", "grading"):
+        return None
+    return match.group(1)
+
+
+def read_grading(path: Path) -> Iterator[TopicNuggets]:
+    """report_gen_eval's grading ``nuggets.txt``: one ``{question, answer, citations}`` object per line, one line
+    per question-answer pair (its ``tests/grading_files``; ``modify_json.py`` there turns it into a bank).
+
+    Lines repeating a question become one nugget whose answers are the lines' answers (ids are the question
+    texts, as the format has none). The file names no topic: a line's ``query_id`` (or ``request_id``,
+    ``topic_id``) says which topic it belongs to, else the file name does (``300.nuggets.txt``,
+    ``nuggets_300.txt``); neither is an error. Topics in order of first appearance."""
+    from ..jsonio import iter_jsonl
+
+    name = str(path)
+    default = _grading_topic(path)
+    topics: dict[str, tuple[_Merger, _Places, int]] = {}
+    for lineno, obj in iter_jsonl(path):
+        f = Fields(name, lineno)
+        key = next((k for k in _GRADING_IDS if k in obj), None)
+        topic = f.ident(obj, key) if key is not None else default
+        if topic is None:
+            f.error("query_id", "no topic: the line has no query_id and the file name does not say one (name the file "
+                                "<topic>.nuggets.txt or add \"query_id\" to each line)")
+            continue
+        question = f.text(obj, "question", required=True)
+        answer = f.text(obj, "answer", required=True)
+        docs = f.id_list(obj.get("citations", []), "citations", key="doc_id")
+        merger, places, _ = topics.setdefault(topic, (_Merger(topic), _Places(), lineno))
+        extra = unknown(obj, _GRADING_KEYS)
+        nugget = merger.nugget(question, None, None, "OR")
+        places.nugget(nugget, "question", lineno, question="", nugget_id="")
+        _add_answer(nugget, answer, docs, extra or None)
+        places.answer(nugget, answer, "answer", lineno, answer="", doc_ids="")
+        places.answers[(id(nugget), answer)]["doc_ids"] = "citations"
+    for topic, (merger, places, first) in topics.items():
+        nuggets = merger.nuggets()
+        source = places.source(Fields(name, first), nuggets, "query_id")
+        yield TopicNuggets(topic, nuggets, {}, source)
+
+
+def write_grading(topics: Iterable[TopicNuggets], path: Path) -> int:
+    """One ``{query_id, question, answer, citations}`` line per answer (report_gen_eval reads the last three and
+    ignores ``query_id``, which keeps several topics apart). Importance, negative marks, aggregators and nugget
+    ids are not in the format (a warning says so when they would be lost)."""
+    lost: set[str] = set()
+
+    def lines() -> Iterator[dict[str, Any]]:
+        for topic in topics:
+            for nugget in topic.nuggets:
+                if nugget.importance is not None:
+                    lost.add("importance")
+                if nugget.negative:
+                    lost.add("negative marks")
+                if nugget.nugget_id != nugget.question:
+                    lost.add("nugget ids")
+                if not nugget.answers:
+                    lost.add("questions without answers")
+                for answer in nugget.answers:
+                    yield {"query_id": topic.request_id, "question": nugget.question, "answer": answer.text,
+                           "citations": list(answer.doc_ids)}
+
+    count = write_jsonl(path, lines())
+    if lost:
+        warn_lossy(f"report-gen-eval-grading: {', '.join(sorted(lost))} not written (the format has only question, "
+                   "answer and citations)")
+    return count
 
 
 # --------------------------------------------------------------------------------------------------
@@ -571,6 +744,12 @@ def _sniff_lancer(probe: Probe) -> bool:
     return line is not None and line.lstrip().startswith("{") and _question_lists(probe.whole_json)
 
 
+def _sniff_grading(probe: Probe) -> bool:
+    obj = _first(probe)
+    return (type(obj.get("question")) is str and type(obj.get("answer")) is str
+            and type(obj.get("citations", [])) is list and set(obj) <= _GRADING_KEYS)
+
+
 def _sniff_nuggetizer(probe: Probe) -> bool:
     obj = _first(probe)
     if "qid" not in obj or type(obj.get("nuggets")) is not list:
@@ -595,6 +774,12 @@ FORMATS: list[FormatSpec] = [
         "report-gen-eval", "nuggets",
         "report_gen_eval nugget bank {query_id, items: [{question_id, question_text, info, gold_answers}]}",
         _sniff_report_gen_eval, jsonl_reader(_parse_report_gen_eval, "report-gen-eval"), None, priority=10,
+    ),
+    FormatSpec(
+        "report-gen-eval-grading", "nuggets",
+        "report_gen_eval grading nuggets.txt: one {question, answer, citations} per line (topic: query_id or the "
+        "file name)",
+        _sniff_grading, read_grading, write_grading, priority=8, aliases=("nuggets-txt",),
     ),
     FormatSpec(
         "autoargue-v3", "nuggets",

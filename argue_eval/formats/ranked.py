@@ -210,6 +210,10 @@ splits lines on LF and fields with ``str.split()``. A file holding any of these 
 the line reader, so both readers always agree on where fields and lines end."""
 
 
+_ASCII_ALLOWED = bytes(b for b in range(128) if b >= 0x20 and b != 0x7F) + b"\t\n\r"
+"""The ASCII bytes a well-formed run may hold; ``data.translate(None, _ASCII_ALLOWED)`` keeps only the others."""
+
+
 def has_other_whitespace(text: str) -> bool:
     """True when ``text`` holds whitespace other than space, tab and LF, or a CR that does not end a line."""
     if "\r" in text and text.count("\r") != text.count("\r\n"):
@@ -263,12 +267,23 @@ def _parse_columns(path: str | PathLike[str]) -> RankedColumns | None:
     with open_binary(path) as handle:
         data = read_capped(handle, path)
     try:
-        text = data.decode("utf-8-sig")
-        if has_other_whitespace(text) or control_character(text) is not None:
-            return None
+        if data.isascii():  # the usual run: the byte checks below, in C, instead of a regex over the text
+            if data.translate(None, _ASCII_ALLOWED):  # a control byte (tab, CR, LF excepted) or DEL
+                return None
+            if b"\r" in data and data.count(b"\r") != data.count(b"\r\n") or b"\x0b" in data or b"\x0c" in data:
+                return None
+        else:
+            text = data.decode("utf-8-sig")
+            if has_other_whitespace(text) or control_character(text) is not None:
+                return None
+        # One space between columns, no tab, no space at a line's ends (what every run writer writes): a
+        # single-character separator, which pandas' C tokenizer splits about twice as fast as whitespace runs.
+        single = not (b"\t" in data or b"  " in data or b" \n" in data or b"\n " in data or data.startswith(b" ")
+                      or b" \r" in data)
         frame = pd.read_csv(
-            io.BytesIO(data), sep=r"\s+", header=None, names=_COLUMN_NAMES, dtype=_TEXT_COLUMNS, na_filter=False,
-            quoting=csv.QUOTE_NONE, engine="c", encoding="utf-8-sig", low_memory=False, **_exact_float_option(),
+            io.BytesIO(data), sep=" " if single else r"\s+", header=None, names=_COLUMN_NAMES, dtype=_TEXT_COLUMNS,
+            na_filter=False, quoting=csv.QUOTE_NONE, engine="c", encoding="utf-8-sig", low_memory=False,
+            **_exact_float_option(),
         )
     except (ValueError, UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError):
         return None

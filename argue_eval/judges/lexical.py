@@ -163,7 +163,7 @@ def _request_text(question: Question) -> str:
     return " ".join(part for part in (request.title, request.problem_statement, request.background) if part)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=32768)
 def _document_passages(doc_id: str, title: str, text: str, size: int,
                        stride: int) -> tuple[tuple[frozenset[str], ...], frozenset[str]]:
     """Content-token sets of the document's passages (the windows of ``judges.passages``, title in each) and
@@ -176,10 +176,12 @@ def _document_passages(doc_id: str, title: str, text: str, size: int,
 
 
 @lru_cache(maxsize=4096)
-def _document_set(doc_id: str, title: str, text: str, size: int, stride: int) -> frozenset[str]:
-    """Every content token of the document (its passages together); cached like ``_document_passages``."""
-    passages, _ = _document_passages(doc_id, title, text, size, stride)
-    return frozenset().union(*passages)
+def _documents_set(documents: tuple[Document, ...], size: int, stride: int) -> frozenset[str] | None:
+    """Every content token of the documents (their passages together; ``None`` when all are empty), cached
+    per set of documents: the uncited sentences of a report all compare with the documents it cites."""
+    sets = [frozenset().union(*_document_passages(d.doc_id, d.title or "", d.text or "", size, stride)[0])
+            for d in documents if (d.text or "").strip() or (d.title or "").strip()]
+    return frozenset().union(*sets) if sets else None
 
 
 class LexicalJudge(JudgeBackend):
@@ -501,9 +503,7 @@ class LexicalJudge(JudgeBackend):
     def _requires_citation(self, question: Question) -> tuple[float, float, str] | None:
         # each document's tokens come from the per-document cache that ``attested`` fills: the documents of
         # a report are cited by many of its sentences, and joining their texts would tokenize them anew
-        document_sets = [_document_set(d.doc_id, d.title or "", d.text or "", self.passage_words, self.passage_stride)
-                         for d in question.cited_documents if (d.text or "").strip() or (d.title or "").strip()]
-        document_set = frozenset().union(*document_sets) if document_sets else None
+        document_set = _documents_set(question.cited_documents, self.passage_words, self.passage_stride)
         score, rationale = self._claim_score(question.sentence, _request_text(question), document_set)
         return self._verdict_parts(score, self.requires_citation_threshold, rationale)
 

@@ -133,7 +133,7 @@ def run_judge(
     known: JudgmentLookup | None = None,
     documents: Any = None,
     cache: JudgmentCache | None = None,
-    flush_every: int = 256,
+    flush_every: int = 2048,
     flush_seconds: float = 0.5,
     max_rounds: int = 10,
 ) -> JudgeRun:

@@ -16,7 +16,9 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from ..csvsafe import unguard
 from ..errors import ArgueError, InputError, Problem
+from ..formats.nuggets import source_field, source_line
 from ..jsonio import text_lines
 from ..model import IMPORTANCE_LEVELS, Answer, Nugget, TopicNuggets, normalize_text
 
@@ -37,7 +39,7 @@ def read_topics_collecting(path: str | PathLike[str], format: str | None = None)
     from ..formats.nuggets import parse_topic
     from .lenient import read_collecting
 
-    return read_collecting(path, "nuggets", format, parse_topic, whole_file_formats=("autoargue-v3",))
+    return read_collecting(path, "nuggets", format, parse_topic, whole_file_formats=("autoargue-v3", "lancer", "report-gen-eval-grading"))
 
 
 # --- validate -------------------------------------------------------------------------------------------------
@@ -73,8 +75,14 @@ def validate_topics(
         where = topic.source.path if topic.source is not None else path
 
         def report(field: str | None, message: str, severity: str = "error", where: str = where,
-                   line: int | None = line) -> None:
-            problems.append(Problem(where, line, field, message, severity))  # type: ignore[arg-type]
+                   line: int | None = line, topic: TopicNuggets = topic) -> None:
+            # located in the file's own field names (items[17].gold_answers[0]), not the model's
+            shown = source_field(topic, field) if field is not None else None
+            at_line = source_line(topic, field) if field is not None else line
+            problems.append(Problem(where, at_line, shown, message, severity))  # type: ignore[arg-type]
+
+        def named(path: str, topic: TopicNuggets = topic) -> str:
+            return source_field(topic, path)
 
         if topic.request_id in seen_topics:
             report("request_id", f"topic {topic.request_id!r} appears again (first on line {seen_topics[topic.request_id]})")
@@ -87,7 +95,7 @@ def validate_topics(
             at = f"nuggets[{index}]"
             label = f"nugget {nugget.nugget_id!r}"
             if nugget.nugget_id in ids:
-                report(f"{at}.nugget_id", f"{label} repeats the id of nuggets[{ids[nugget.nugget_id]}]")
+                report(f"{at}.nugget_id", f"{label} repeats the id of {named(f'nuggets[{ids[nugget.nugget_id]}]')}")
             ids.setdefault(nugget.nugget_id, index)
             if not nugget.question.strip():
                 report(f"{at}.question", f"{label} has an empty question")
@@ -110,7 +118,8 @@ def validate_topics(
                     report(f"{a_at}.answer", f"{label} has an empty answer")
                 a_key = key_text(answer.text)
                 if a_key in answers:
-                    report(f"{a_at}.answer", f"{label} repeats answer {answer.text!r} (answers[{answers[a_key]}])", "warning")
+                    report(f"{a_at}.answer", f"{label} repeats answer {answer.text!r} ({named(f'{at}.answers[{answers[a_key]}]').removeprefix(at + '.')})",
+                           "warning")
                 answers.setdefault(a_key, a_index)
                 if not answer.doc_ids and not nugget.negative:
                     report(f"{a_at}.doc_ids", f"{label}, answer {answer.text!r} is bound to no document (only negative nuggets may be)")
@@ -251,9 +260,15 @@ class Binding:
     line: int | None
 
 
+_ACCEPT = frozenset({"yes", "y", "true", "1", "x", "\u2713"})
+_REJECT = frozenset({"", "no", "n", "false", "0", "-"})
+
+
 def read_bindings(path: str | PathLike[str]) -> Iterator[Binding]:
     """Assessor bindings: JSONL ``{request_id, nugget_id | question, answer, doc_id | doc_ids}`` or a CSV/TSV
-    with columns ``request_id, nugget_id (or question), answer, doc_id``."""
+    with columns ``request_id, nugget_id (or question), answer, doc_id``. A sheet with an ``accept`` column
+    (``nuggets bind --propose``) gives only the rows marked yes (y, true, 1, x); no or empty skips a row.
+    Cells guarded against spreadsheet formulas (a leading apostrophe) are read back as written."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix in (".csv", ".tsv", ".txt"):
@@ -265,7 +280,16 @@ def read_bindings(path: str | PathLike[str]) -> Iterator[Binding]:
                 missing = [c for c in ("request_id", "answer", "doc_id") if c not in names]
                 if missing or not names & {"nugget_id", "question"}:
                     raise InputError(path, 1, None, "expected columns request_id, nugget_id (or question), answer, doc_id")
+                reviewed = "accept" in names  # an assessor sheet (`nuggets bind --propose`): only accepted rows
                 for record in reader:
+                    record = {key: unguard(value) if isinstance(value, str) else value for key, value in record.items()}
+                    if reviewed:
+                        verdict = (record.get("accept") or "").strip().casefold()
+                        if verdict not in _ACCEPT | _REJECT:
+                            raise InputError(path, reader.line_num, "accept",
+                                             f"expected yes or no (or leave it empty to skip the row), found {verdict!r}")
+                        if verdict not in _ACCEPT:
+                            continue
                     yield _binding(path, reader.line_num, record)
         except FileNotFoundError:
             raise InputError(path, None, None, "no such file") from None

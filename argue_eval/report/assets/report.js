@@ -103,7 +103,9 @@
     var s = DATA.settings, level = Math.round(s.confidence * 100) + "%";
     var text = "Mean over " + DATA.topics.length + " topic" + (DATA.topics.length === 1 ? "" : "s") +
       " (a missing topic counts 0) with its " + level + " BCa bootstrap interval (" + s.resamples + " resamples, seed " + s.seed + "). ";
-    if (s.baseline !== null) {
+    if (DATA.runs.length < 2) {
+      text += "One run: nothing to test it against, so no significance column.";
+    } else if (s.baseline !== null) {
       text += "+ / \u2212: significantly above / below the baseline " + s.baseline +
         " (paired randomization test, Holm-adjusted p \u2264 " + s.alpha + ").";
     } else {
@@ -142,6 +144,7 @@
     hi = Math.ceil(hi * 10 - 1e-9) / 10;
     if (hi - lo < 0.1) hi = lo + 0.1;
     var baseline = DATA.settings.baseline;
+    var single = DATA.runs.length < 2;  // no pair to test: no group / vs-baseline column
     var baseMean = baseline !== null ? stats.mean[runIndex(baseline)] : null;
 
     function header(label, key, title) {
@@ -169,7 +172,7 @@
         header("run", "run", "sort by run id"),
         el("th", { scope: "col", cls: "num" }, measureLabel(state.measure)),
         el("th", { scope: "col", cls: "interval-head" }, axis),
-        el("th", { scope: "col", title: baseline !== null ? "versus the baseline" : "Tukey HSD groups" },
+        single ? null : el("th", { scope: "col", title: baseline !== null ? "versus the baseline" : "Tukey HSD groups" },
           baseline !== null ? "vs " + baseline : "group"),
         measures.map(function (m) { return header(measureLabel(m), m); }))));
     var body = el("tbody");
@@ -198,7 +201,7 @@
           DATA.runs[k]),
         el("td", { cls: "num main" }, fmt(stats.mean[k])),
         el("td", { cls: "interval-cell" }, bar),
-        markCell,
+        single ? null : markCell,
         measures.map(function (m) { return el("td", { cls: "num" + (m === state.measure ? " main" : "") }, fmt(means[m][k])); })));
     });
     table.appendChild(body);
@@ -282,11 +285,11 @@
       requires_citation: "needs a citation?", first_instance: "first instance of the claim?"
     }[kind] || kind;
     var extra = [];
-    if (step[4] !== null) extra.push(S[step[4]] + (step[5] !== null ? ": \u201c" + S[step[5]] + "\u201d" : ""));
+    if (step[4] !== null) extra.push(nuggetRef(b, S[step[4]]), step[5] !== null ? ": \u201c" + S[step[5]] + "\u201d" : "");
     var answer = step[1] === null ? "missing" : step[1] ? "yes" : "no";
     var li = el("li", { cls: "step " + (step[1] === null ? "missing" : step[1] ? "yes" : "no") },
       el("span", { cls: "q" }, what), " ", el("b", null, answer),
-      extra.length ? el("span", { cls: "nugget-ref" }, " (" + extra.join("; ") + ")") : null,
+      extra.length ? el("span", { cls: "nugget-ref" }, " (", extra, ")") : null,
       el("span", { cls: "judge" }, " \u2014 " + (step[2] !== null ? S[step[2]] : "no judge")));
     if (step.length > 6) {
       var why = [];
@@ -374,9 +377,10 @@
       if (sentence[3].length) why.appendChild(el("ol", { cls: "path" }, sentence[3].map(function (step) { return stepText(b, step); })));
       if (sentence[5]) why.appendChild(el("p", { cls: "muted" }, sentence[5] + " repeated citation(s) of the same document checked once"));
       if (sentence[4].length) {
-        why.appendChild(el("p", { cls: "matched" }, "Nugget answers found: " + sentence[4].map(function (m) {
-          return S[m[0]] + " \u201c" + S[m[1]] + "\u201d" + (m[2] !== null ? " via " + S[m[2]] : "");
-        }).join("; ")));
+        why.appendChild(el("p", { cls: "matched" }, "Nugget answers found: ", sentence[4].map(function (m, x) {
+          return [x ? "; " : "", nuggetRef(b, S[m[0]]), " \u201c" + S[m[1]] + "\u201d",
+            m[2] !== null ? [" via ", el("span", { cls: "doc-id" }, shortText(S[m[2]], 14))] : ""];
+        })));
         sentence[4].forEach(function (m) {
           var list = coveredBy[S[m[0]]] = coveredBy[S[m[0]]] || [];
           if (list.indexOf(k) < 0) list.push(k);
@@ -395,11 +399,11 @@
       var by = coveredBy[n.id] || [];
       nuggetList.appendChild(el("li", { cls: "nugget " + (covered === null ? "unscored" : covered ? "covered" : "uncovered") },
         el("span", { cls: "mark" }, covered === null ? "\u2013" : covered ? "\u2713" : "\u2717"), " ",
-        el("span", { cls: "nugget-id" }, n.id), " ", n.question,
+        nuggetId(n), n.question,
         n.importance ? el("span", { cls: "tag" }, n.importance) : null,
         n.negative ? el("span", { cls: "tag" }, "negative") : null,
-        n.aggregator === "AND" ? el("span", { cls: "tag" }, "AND") : null,
-        row && row[2].length ? el("div", { cls: "muted" }, "answers found: " + row[2].map(function (a) { return "\u201c" + S[a] + "\u201d"; }).join(", ")) : null,
+        n.aggregator === "AND" ? el("span", { cls: "tag", title: "covered only when every answer is found" }, "AND") : null,
+        row && row[2].length ? el("div", { cls: "muted" }, answersFound(n, row[2].length, covered) + row[2].map(function (a) { return "\u201c" + S[a] + "\u201d"; }).join(", ")) : null,
         by.length ? el("div", { cls: "muted" }, "by sentence ", by.map(function (k, x) {
           return [x ? ", " : "", el("a", { href: "#", "data-sentence": String(k), onclick: function (e) {
             e.preventDefault();
@@ -412,6 +416,38 @@
         covered === null ? el("div", { cls: "muted" }, "not scored (no document attests an answer)") : null));
     });
     append(root, el("h3", null, "Nuggets"), nuggetList);
+  }
+
+  // A nugget named inside a judge's step: a short form of its id, its question (and full id) on hover.
+  function nuggetRef(b, id) {
+    if (!b.byId) {
+      b.byId = Object.create(null);
+      (b.nuggets || []).forEach(function (n) { b.byId[n.id] = n; });
+    }
+    var n = b.byId[id];
+    var title = n && n.question !== id ? n.question + " [" + id + "]" : id;
+    return el("span", { cls: "nugget-id", title: title }, shortText(id, n && n.question === id ? 48 : 14));
+  }
+  function shortText(text, most) {
+    return text.length > most ? text.slice(0, most > 20 ? most - 1 : 8) + "\u2026" : text;
+  }
+
+  // A nugget's id before its question: nothing when the id is the question (formats without ids), a short
+  // prefix of a long opaque id (Auto-ARGUE's 32-hex ids) with the whole id on hover.
+  function nuggetId(n) {
+    if (!n.id || n.id === n.question) return null;
+    return [el("span", { cls: "nugget-id", title: n.id }, shortText(n.id, 14)), " "];
+  }
+
+  // "answers found: ", or for an AND nugget left uncovered how many of its answers were found and that it needs all.
+  function answersFound(n, count, covered) {
+    if (n.aggregator === "AND" && !covered && n.answers && n.answers.length) {
+      // the answers an AND nugget requires are its answers bound to a document (all of them when none is)
+      var bound = n.answers.filter(function (a) { return a[1] && a[1].length; }).length;
+      var needed = bound && !n.negative ? bound : n.answers.length;
+      return count + " of " + needed + (bound && !n.negative ? " bound" : "") + " answers found (an AND nugget needs all of them): ";
+    }
+    return "answers found: ";
   }
 
   // ---------------------------------------------------------------- nugget view
@@ -442,7 +478,7 @@
     var body = el("tbody");
     b.nuggets.forEach(function (n) {
       var count = runs.filter(function (r) { return covered[r][n.id]; }).length;
-      var tr = el("tr", null, el("th", { scope: "row", cls: "nugget-q" }, el("span", { cls: "nugget-id" }, n.id), " ", n.question,
+      var tr = el("tr", null, el("th", { scope: "row", cls: "nugget-q" }, nuggetId(n), n.question,
         n.importance ? el("span", { cls: "tag" }, n.importance) : null, n.negative ? el("span", { cls: "tag" }, "negative") : null),
         el("td", { cls: "num", title: count + " of " + runs.length + " runs" }, count + "/" + runs.length));
       runs.forEach(function (r) {
@@ -472,6 +508,10 @@
     DATA.judges.forEach(function (j) {
       var prov = Object.keys(j.provenance).map(function (k) { return k + "=" + JSON.stringify(j.provenance[k]); }).join(", ");
       if (!prov && own(PSEUDO_JUDGES, j.name)) prov = PSEUDO_JUDGES[j.name];
+      if (!prov && j.name.indexOf("autoargue:") === 0) {
+        prov = "read from an Auto-ARGUE judgments file; \u201c" + j.name.slice(10) +
+          "\u201d is the evaluator name that file gives (it does not name the model)";
+      }
       jb.appendChild(el("tr", null, el("td", null, j.name), el("td", { cls: "num" }, String(j.steps)), el("td", null, prov || "\u2013")));
     });
     judges.appendChild(jb);
@@ -481,7 +521,8 @@
       el("h2", null, "Settings"),
       el("ul", null, el("li", null, "scoring policies: " + (DATA.policies || "not recorded")),
         el("li", null, "intervals: " + Math.round(s.confidence * 100) + "% BCa bootstrap, " + s.resamples + " resamples, seed " + s.seed),
-        el("li", null, "significance: " + (s.baseline !== null ? "paired randomization test against " + s.baseline + ", Holm" : "randomized Tukey HSD over all pairs") + ", alpha " + s.alpha),
+        el("li", null, DATA.runs.length < 2 ? "significance: none (one run)" :
+          "significance: " + (s.baseline !== null ? "paired randomization test against " + s.baseline + ", Holm" : "randomized Tukey HSD over all pairs") + ", alpha " + s.alpha),
         el("li", null, "a topic a run did not answer scores 0")),
       el("h2", null, "Notes"), DATA.notes.length ? el("ul", { id: "notes" }, DATA.notes.map(function (n) { return el("li", null, n); })) : el("p", { cls: "muted" }, "none"));
   }

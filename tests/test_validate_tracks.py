@@ -1,0 +1,142 @@
+"""``validate --track``: the track presets' formats, limits, reference caps and required fields."""
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from argue_eval.cli import cli
+from argue_eval.tracks import TRACKS, get_track
+from argue_eval.validate import ValidateOptions, validate_runs
+
+FORMATS = Path(__file__).resolve().parent / "fixtures" / "formats"
+REAL = {  # each track's shipped example run (the shape of the track's published example)
+    "neuclir24": FORMATS / "run.neuclir24.jsonl",
+    "ragtime25": FORMATS / "run.ragtime.jsonl",
+    "ragtime26": FORMATS / "run.ragtime.jsonl",
+    "rag24": FORMATS / "run.rag24.jsonl",
+    "rag25": FORMATS / "run.rag25.jsonl",
+}
+
+
+def validate(*args: str):
+    return CliRunner().invoke(cli, ["validate", *args])
+
+
+def write(tmp_path: Path, objects: list[dict], name: str = "run.jsonl") -> Path:
+    path = tmp_path / name
+    path.write_text("".join(json.dumps(obj) + "\n" for obj in objects), encoding="utf-8")
+    return path
+
+
+def errors(path: Path, track: str) -> list[tuple[str | None, str]]:
+    result = validate_runs([path], options=ValidateOptions(track=track))
+    return [(p.field, p.message) for p in result.problems if p.severity == "error"]
+
+
+@pytest.mark.parametrize("track", sorted(REAL))
+def test_each_tracks_example_run_validates_under_its_preset(track):
+    result = validate(str(REAL[track]), "--track", track)
+    assert result.exit_code == 0, result.output
+    assert "0 errors" in result.output
+
+
+def test_aliases_name_the_same_preset_and_unknown_tracks_are_usage_errors():
+    assert get_track("trec-rag-2024") is TRACKS["rag24"]
+    assert get_track("RAGTIME-2026") is TRACKS["ragtime26"]
+    assert get_track("neuclir-2024") is TRACKS["neuclir24"]
+    assert validate(str(REAL["rag24"]), "--track", "trec-rag-2024").exit_code == 0
+    result = validate(str(REAL["rag24"]), "--track", "rag2030")
+    assert result.exit_code == 2 and "rag2030" in result.output
+    with pytest.raises(ValueError, match="unknown track"):
+        ValidateOptions(track="rag2030")
+
+
+@pytest.mark.parametrize("dotted", ["metadata.team_id", "metadata.run_id", "metadata.topic_id", "references",
+                                    "responses[1].citations", "responses[0].text"])
+def test_a_ragtime_run_stripped_of_a_required_field_is_an_error(tmp_path, dotted):
+    obj = json.loads(REAL["ragtime26"].read_text(encoding="utf-8").splitlines()[0])
+    stripped = copy.deepcopy(obj)
+    if dotted.startswith("metadata."):
+        del stripped["metadata"][dotted.split(".")[1]]
+    elif dotted.startswith("responses["):
+        del stripped["responses"][int(dotted[10])][dotted.split(".")[1]]
+    else:
+        del stripped[dotted]
+    path = write(tmp_path, [stripped])
+    found = errors(path, "ragtime26")
+    assert any(field == dotted for field, _ in found), found
+    result = validate(str(path), "--track", "ragtime-2026")
+    assert result.exit_code != 0
+
+
+def test_a_non_string_team_id_is_an_error(tmp_path):
+    obj = json.loads(REAL["ragtime25"].read_text(encoding="utf-8").splitlines()[0])
+    obj["metadata"]["team_id"] = 7
+    assert errors(write(tmp_path, [obj]), "ragtime25") == [
+        ("metadata.team_id", "expected a string, found int (RAGTIME 2025's validator)")]
+
+
+@pytest.mark.parametrize("field", ["run_id", "topic_id", "topic", "response_length"])
+def test_a_rag24_run_without_a_required_field_is_an_error(tmp_path, field):
+    obj = json.loads(REAL["rag24"].read_text(encoding="utf-8").splitlines()[0])
+    del obj[field]
+    assert any(f == field for f, _ in errors(write(tmp_path, [obj]), "rag24"))
+
+
+def test_reference_caps_are_twenty_for_rag24_and_a_hundred_for_rag25(tmp_path):
+    rag24 = {"run_id": "r", "topic_id": "t1", "topic": "q", "response_length": 2,
+             "references": [f"seg{i}" for i in range(21)], "answer": [{"text": "Two words.", "citations": [0]}]}
+    assert errors(write(tmp_path, [rag24], "a.jsonl"), "rag24") == [
+        ("references", "21 references, more than the 20 TREC RAG 2024 allows")]
+    rag24["references"] = rag24["references"][:20]
+    assert errors(write(tmp_path, [rag24], "b.jsonl"), "rag24") == []
+    rag25 = {"metadata": {"team_id": "t", "run_id": "r", "narrative_id": "7"},
+             "references": [f"seg{i}" for i in range(101)], "answer": [{"text": "Two words.", "citations": [0]}]}
+    assert errors(write(tmp_path, [rag25], "c.jsonl"), "rag25") == [
+        ("references", "101 references, more than the 100 TREC RAG 2025 allows")]
+    rag25["references"] = rag25["references"][:100]
+    assert errors(write(tmp_path, [rag25], "d.jsonl"), "rag25") == []
+
+
+def test_rag_answers_are_limited_to_400_words_without_requests(tmp_path):
+    text = " ".join(["word"] * 200) + "."
+    obj = {"run_id": "r", "topic_id": "t1", "topic": "q", "response_length": 401, "references": ["s"],
+           "answer": [{"text": text, "citations": [0]}, {"text": text + " extra", "citations": [0]}]}
+    found = errors(write(tmp_path, [obj]), "rag24")
+    assert found == [("answer", "report is 401 words long, over the limit of 400 words (--track rag24; counted as "
+                                "the sum of the NFKC-normalized sentences' word counts)")]
+    obj["answer"][1]["text"] = text
+    obj["response_length"] = 400
+    assert errors(write(tmp_path, [obj]), "rag24") == []
+
+
+def test_neuclir24_reports_default_to_2000_characters_and_a_requests_limit_wins(tmp_path):
+    obj = {"run_id": "r", "request_id": "101", "collection_ids": ["neuclir/1/zho"],
+           "sentences": [{"text": "x" * 2001, "citations": []}]}
+    path = write(tmp_path, [obj])
+    assert [f for f, _ in errors(path, "neuclir24")] == ["sentences"]
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text(json.dumps({"request_id": "101", "collection_ids": ["neuclir/1/zho"], "title": "t",
+                                    "background": "b", "problem_statement": "p", "limit": 3000}) + "\n")
+    result = validate_runs([path], requests, options=ValidateOptions(track="neuclir24"))
+    assert result.errors == 0
+
+
+def test_a_file_in_another_tracks_format_is_an_error(tmp_path):
+    result = validate(str(REAL["rag24"]), "--track", "ragtime26")
+    assert result.exit_code == 1
+    assert "RAGTIME 2026 runs are in the ragtime format; this file reads as rag24" in result.output
+
+
+def test_two_files_with_one_run_id_are_an_error_under_a_preset(tmp_path):
+    first = (tmp_path / "a.jsonl")
+    first.write_bytes(REAL["rag25"].read_bytes())
+    second = (tmp_path / "b.jsonl")
+    second.write_bytes(REAL["rag25"].read_bytes())
+    result = validate(str(first), str(second), "--track", "rag25")
+    assert result.exit_code == 1
+    assert "run id 'team-a-rag25' is also the run id of" in result.output
