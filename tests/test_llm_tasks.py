@@ -285,7 +285,7 @@ def test_commands_list_what_the_llm_could_not_do_and_never_score_it(tmp_path):
     values = {row.metric: row.value for row in read_scores(tmp_path / "i.tsv") if row.request_id == "t"}
     assert (values["claims"], values["unjudged_claims"], values["judged_claims"]) == (2, 2, 0)
     assert values["icat_fact_undefined"] == 1  # no judged claim: undefined, and flagged
-    assert "2 LLM task call(s) (2 failed)" in claims.output
+    assert "warning: 2 LLM task(s) failed after a re-ask or retries (first: unusable reply twice" in claims.output
 
 
 def test_longrecall_and_comprehensiveness_take_llm_claims_and_keep_an_unsplit_sentence_whole(tmp_path):

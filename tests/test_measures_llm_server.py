@@ -80,7 +80,7 @@ def test_icat_with_llm_claims_and_aspects(llama_server, toy, tmp_path, monkeypat
     monkeypatch.setenv("LOCAL_LLM_KEY", API_KEY)
     out, details = tmp_path / "icat.tsv", tmp_path / "icat.jsonl"
     args = ["icat", toy["run"], "--requests", toy["requests"], "--collection", toy["collection"],
-            "--claims", "llm", "--aspects", "llm", "-o", str(out), "--details", str(details), "-q",
+            "--claims", "llm", "--aspects", "llm", "-o", str(out), "--details", str(details),
             "--cache", toy["cache"], *llm_options(llama_server)]
     first = run(args)
     # three sentences to decompose and one request to find aspects for: four tasks (re-asks aside)
@@ -114,7 +114,7 @@ def test_longrecall_multiple_choice(llama_server, toy, tmp_path, monkeypatch):
     monkeypatch.setenv("LOCAL_LLM_KEY", API_KEY)
     out, details = tmp_path / "lr.tsv", tmp_path / "lr.jsonl"
     args = ["longrecall", toy["run"], "--nuggets", toy["nuggets"], "--semantic", "off", "--entailment",
-            "multiple-choice", "-o", str(out), "--details", str(details), "-q", "--cache", toy["cache"],
+            "multiple-choice", "-o", str(out), "--details", str(details), "--cache", toy["cache"],
             *llm_options(llama_server)]
     output = run(args)
     header, record = [json.loads(line) for line in details.read_text().splitlines()]
@@ -140,7 +140,7 @@ def test_comprehensiveness_end_to_end(llama_server, toy, tmp_path, monkeypatch):
     monkeypatch.setenv("LOCAL_LLM_KEY", API_KEY)
     out, details = tmp_path / "c.tsv", tmp_path / "c.jsonl"
     args = ["comprehensiveness", toy["run"], "--nuggets", toy["nuggets"], "--e2e", "-o", str(out),
-            "--details", str(details), "-q", "--cache", toy["cache"], *llm_options(llama_server)]
+            "--details", str(details), "--cache", toy["cache"], *llm_options(llama_server)]
     output = run(args)
     assert calls(output, r"(\d+) LLM call\(s\)") == 1  # one report, one call
     header, record = [json.loads(line) for line in details.read_text().splitlines()]

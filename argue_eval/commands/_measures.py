@@ -158,7 +158,7 @@ def llm_units(reports: Sequence[tuple[str, Sequence[str]]], tasks: Any) -> tuple
     split = decompose_reports(reports, tasks)
     kept = sum(len(parts.failed) for parts in split)
     if kept:
-        echo_note(f"the LLM could not split {kept} sentence(s) into claims: each is kept whole, and asked again "
+        echo_warning(f"the LLM could not split {kept} sentence(s) into claims: each is kept whole, and asked again "
                   "on the next run")
     return [claims_or_sentences(parts) for parts in split], kept
 
@@ -199,3 +199,17 @@ def summary(rows: list[tuple[str, str, str, float]], metrics: Sequence[str], tit
 
 def echo_note(message: str) -> None:
     click.echo(f"note: {message}", err=True)
+
+
+def echo_warning(message: str) -> None:
+    """What the user must see even with ``--quiet`` (a model that could not answer: results are missing)."""
+    click.echo(f"warning: {message}", err=True)
+
+
+def warn_llm_failures(tasks: Any) -> None:
+    """One warning line when LLM tasks failed (their items are unjudged or left out, never zero)."""
+    if tasks is not None and tasks.failed:
+        failures = tasks.judge.usage()["failures"]
+        reason = f" (first: {failures[0]['reason']})" if failures else ""
+        echo_warning(f"{tasks.failed} LLM task(s) failed after a re-ask or retries{reason}; they count as "
+                     "unjudged and are asked again on the next run")

@@ -160,7 +160,7 @@ def _end_to_end(run_ids, topics, by_key, atoms, missing_topics, judge_spec, judg
     """``--e2e``: one coverage task per report; a report the LLM could not judge is listed, never scored 0."""
     from ..measures import TopicCounts, family_rows
     from ..measures.comprehensiveness import family, score_topics_e2e
-    from ._measures import echo_note, make_entailer_judge, make_llm_tasks, report_sentences, summary, write_outputs
+    from ._measures import echo_warning, make_entailer_judge, make_llm_tasks, report_sentences, summary, write_outputs
 
     keys, reports = [], []
     for run_id in run_ids:
@@ -195,7 +195,7 @@ def _end_to_end(run_ids, topics, by_key, atoms, missing_topics, judge_spec, judg
         "missing_topics": missing_topics, **({"failed": failed} if failed else {})}}
     write_outputs(rows, output, [header] + records, details_path)
     if failed:
-        echo_note(f"the LLM could not judge {len(failed)} report(s), left out of the table and asked again on the "
+        echo_warning(f"the LLM could not judge {len(failed)} report(s), left out of the table and asked again on the "
                   f"next run: {', '.join(failed[:5])}" + (" ..." if len(failed) > 5 else ""))
     click.echo(f"comprehensiveness (e2e): {len(run_ids)} run(s), {len(topics)} topic(s); {tasks.calls} LLM call(s), "
                f"{tasks.failed} failed" + ("" if output == "-" else f" -> {output}"), err=True)

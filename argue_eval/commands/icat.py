@@ -90,6 +90,7 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, index_spec, i
     from ..search.passages import PassageIndex
     from ._measures import (
         echo_note,
+        echo_warning,
         make_entailer_judge,
         make_llm_tasks,
         open_cache,
@@ -99,6 +100,7 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, index_spec, i
         run_paths,
         summary,
         topic_order,
+        warn_llm_failures,
         write_outputs,
     )
 
@@ -197,7 +199,7 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, index_spec, i
             else:
                 topic_aspects[request_id] = [Aspect(f"{request_id}-g{i + 1}", text) for i, text in enumerate(texts)]
         if failed_topics:
-            echo_note(f"the LLM could not generate aspects for {len(failed_topics)} topic(s), left out of this "
+            echo_warning(f"the LLM could not generate aspects for {len(failed_topics)} topic(s), left out of this "
                       f"table and asked again on the next run: {', '.join(failed_topics[:5])}"
                       + (" ..." if len(failed_topics) > 5 else ""))
         topics = [t for t in topics if t not in failed_topics]
@@ -242,6 +244,8 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, index_spec, i
         **({"aspects_failed": failed_topics} if failed_topics else {})}}
     write_outputs(rows, output, [settings] + [t.details() for t in results], details_path)
     unjudged = sum(t.counts["unjudged_claims"] for t in results)
+    if claims == "llm":
+        warn_llm_failures(tasks)
     llm_note = "" if tasks is None else f"{tasks.calls} LLM task call(s) ({tasks.failed} failed); "
     click.echo(f"icat: {len(run_ids)} run(s), {len(topics)} topic(s), {size}, {llm_note}"
                f"{entailer.calls} entailment question(s); {unjudged} claim(s) could not be judged"

@@ -84,6 +84,7 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
         run_paths,
         summary,
         topic_order,
+        warn_llm_failures,
         write_outputs,
     )
 
@@ -182,6 +183,8 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
            if tasks is not None else {})}}
     write_outputs(rows, output, [header] + [t.details() for t in results], details_path)
     unjudged = sum(t.counts["unjudged_facts"] for t in results)
+    if chooser is not None:
+        warn_llm_failures(tasks)
     choices = "" if chooser is None else (f", {chooser.calls} multiple-choice question(s) "
                                           f"({chooser.tasks.failed} failed)")
     click.echo(f"longrecall: {len(run_ids)} run(s), {len(topics)} topic(s), {checker.calls} entailment "
