@@ -12,9 +12,11 @@ answer in words, or that a RAGTIME run must name its team: ``--track rag24`` set
   ``references`` for TREC RAG 2024; indexes or ids for 2025; ids or ``{id: score}`` for RAGTIME);
 - whether a stated ``response_length`` is checked against the counted words.
 
-The figures come from the tracks' published guidelines: TREC RAG 2024 and 2025 answers of at most 400
-words, 20 (2024) and 100 (2025) references; NeuCLIR 2024 reports of at most 2,000 characters (NFKC);
-RAGTIME 2025/2026 limits stated per request in characters. Pure data: nothing here reads a file.
+The figures: TREC RAG 2024 answers of at most 400 words (the 2024 guidelines say so); NeuCLIR 2024 reports
+of 2,000 characters (NFKC; the requests state it too, and a request's own limit wins); RAGTIME 2025/2026
+limits stated per request in characters. The TREC RAG 2025 length and the references caps (20 in 2024, 100
+in 2025) are our reading of the tracks' material, not checked against a published rule: check them
+against your track's guidelines (``--limit`` overrides). Pure data: nothing here reads a file.
 """
 from __future__ import annotations
 

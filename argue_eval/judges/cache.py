@@ -50,23 +50,27 @@ def judge_fingerprint(identity: Mapping[str, Any]) -> str:
     return hashlib.sha256(_canonical_json(identity).encode("utf-8")).hexdigest()[:32]
 
 
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""One encoder for every key and verdict (``json.dumps`` with options builds a new encoder per call)."""
+
+
 def _key_text(key: JudgmentKey) -> str:
-    return json.dumps(list(key), ensure_ascii=False, separators=(",", ":"))
+    return _COMPACT.encode(list(key))
 
 
 def _verdict_text(verdict: Verdict, provenance_texts: dict[int, tuple[Any, str]] | None = None) -> str:
     """The verdict as compact JSON. ``provenance_texts`` memoizes the provenance's JSON by object: a judge
     gives all its verdicts one provenance dict, and encoding it once per batch, not per answer, is most of
     the cost of storing an answer."""
-    head = json.dumps({"value": verdict.value, "judge": verdict.judge, "confidence": verdict.confidence,
-                       "rationale": verdict.rationale}, ensure_ascii=False, separators=(",", ":"))
+    head = _COMPACT.encode({"value": verdict.value, "judge": verdict.judge, "confidence": verdict.confidence,
+                            "rationale": verdict.rationale})
     provenance = verdict.provenance
     if provenance_texts is None:
-        text = json.dumps(provenance, ensure_ascii=False, separators=(",", ":"))
+        text = _COMPACT.encode(provenance)
     else:
         memo = provenance_texts.get(id(provenance))
         if memo is None or memo[0] is not provenance:
-            memo = (provenance, json.dumps(provenance, ensure_ascii=False, separators=(",", ":")))
+            memo = (provenance, _COMPACT.encode(provenance))
             provenance_texts[id(provenance)] = memo
         text = memo[1]
     return f'{head[:-1]},"provenance":{text}}}'

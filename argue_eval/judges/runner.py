@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
 
@@ -213,9 +213,16 @@ def _attach_documents(questions: list[Question], judge: JudgeBackend, documents:
                 fail(question, "no --collection given" if documents is None
                      else "the cited document is not in the collection")
                 continue
-            question = replace(question, document=document)
-        if question.cited_doc_ids:
-            question = replace(question, cited_documents=tuple(found[d] for d in question.cited_doc_ids if d in found))
+        else:
+            document = question.document
+        cited = (tuple(found[d] for d in question.cited_doc_ids if d in found) if question.cited_doc_ids
+                 else question.cited_documents)
+        if document is not question.document or cited is not question.cited_documents:
+            # the constructor, not dataclasses.replace: this runs once per question of a round
+            question = Question(key=question.key, sentence=question.sentence, request=question.request,
+                                nugget=question.nugget, answer=question.answer,
+                                earlier_sentences=question.earlier_sentences, document=document,
+                                cited_doc_ids=question.cited_doc_ids, cited_documents=cited)
         ready.append(question)
     return ready
 

@@ -269,7 +269,10 @@ def _tokenize_items(raw: list[tuple[str, str, int]], out: list[Token], positions
         i += 1
 
 
-@lru_cache(maxsize=32768)
+# Sized for a round: every sentence of every run is read by several questions (attested, answers, ...), and a
+# 100-run x 50-topic round has ~150,000 sentences, most repeated across runs. An entry is a tuple of shared
+# tokens (a few hundred bytes).
+@lru_cache(maxsize=131072)
 def tokens(text: str) -> tuple[Token, ...]:
     """The normalized tokens of ``text`` in order (see the module docstring for what compares equal)."""
     return tuple(chain.from_iterable(_word_tokens(text)))
@@ -307,17 +310,19 @@ def word_windows(text: str, size: int, stride: int) -> list[tuple[frozenset[str]
     return windows
 
 
+@lru_cache(maxsize=131072)
 def content(text: str) -> tuple[str, ...]:
     """The content tokens of ``text`` in order (stopwords dropped): what overlap heuristics compare."""
     return tuple(token.text for token in tokens(text) if not token.stop)
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=131072)
 def content_set(text: str) -> frozenset[str]:
     """The set of content tokens of ``text``."""
     return frozenset(content(text))
 
 
+@lru_cache(maxsize=131072)
 def numbers(text: str) -> frozenset[str]:
     """The canonical numbers in ``text`` (``"20,919 people, 3.7%"`` -> ``{"20919", "3.7"}``)."""
     return frozenset(token.text for token in tokens(text) if token.number)
