@@ -3,7 +3,9 @@
 1. LongRecall entailment questions per reference fact: the staged filter (lexical candidates, then
    semantic ones when the dense extra is installed; a fact without candidates costs nothing) against
    checking every (sentence, fact) pair, as the ratio staged / all pairs. Counted per run x topic (the
-   ``model_calls`` rows), before the cross-run memo, so the figure is what a model would be asked.
+   ``model_calls`` rows), before the cross-run memo, so the figure is what a model would be asked. Then
+   the same with the LLM's multiple-choice check (one question per fact with several candidates), as the
+   ratio multiple-choice / one-to-one questions.
 2. Comprehensiveness (issue 11): pairs judged after lexical pruning against every pair of the graph
    (response -> context and context -> context), and wall time per report with the lexical judge.
 3. ICAT claims per second with the default (lexical) judge, against retrieval alone (BM25 over the same
@@ -93,6 +95,28 @@ def bench_longrecall(name: str, reports: dict[tuple[str, str], list[str]], embed
           f"ratio staged/every pair {staged / all_pairs:.3f} ({all_pairs / max(staged, 1):.1f}x fewer)")
     print(f"  facts with no candidate (no question): {no_candidate / n_facts:.1%}; distinct questions asked "
           f"after the cross-run memo: {checker.calls}; {seconds:.2f} s")
+    # The paper's multiple-choice check: one LLM question per fact with several candidates at a stage. The
+    # chooser here answers as the lexical judge does (the first candidate it accepts), so both runs cover
+    # the same facts and only the number of model questions differs.
+    choice = longrecall_topics(items, JudgeFactChecker(make_judge("lexical")), Settings(), embed,
+                               lexical_chooser(JudgeFactChecker(make_judge("lexical"))))
+    with_choice = sum(t.counts["model_calls"] for t in choice)
+    assert [t.counts["covered_facts"] for t in choice] == [t.counts["covered_facts"] for t in results]
+    print(f"  model questions per fact with multiple choice: {with_choice / n_facts:.2f} against one-to-one "
+          f"{staged / n_facts:.2f} (ratio {with_choice / max(staged, 1):.3f})")
+
+
+def lexical_chooser(checker):
+    """A stand-in for the LLM's multiple-choice answer: the first candidate the lexical judge accepts."""
+    def choose(questions):
+        answers = checker([(sentence, fact) for candidates, fact in questions for sentence in candidates])
+        out, position = [], 0
+        for candidates, _ in questions:
+            verdicts = answers[position:position + len(candidates)]
+            position += len(candidates)
+            out.append([i for i, verdict in enumerate(verdicts) if verdict][:1])
+        return out
+    return choose
 
 
 def bench_comprehensiveness(name: str, reports: dict[tuple[str, str], list[str]]) -> None:

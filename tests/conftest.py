@@ -31,6 +31,14 @@ def repo() -> Path:
     return REPO
 
 
+@pytest.fixture(scope="session")
+def llama_server(tmp_path_factory: pytest.TempPathFactory):
+    """The base URL of one llama.cpp server (SmolLM2-135M, loopback) shared by every real-server LLM test."""
+    from llama_server import serve
+
+    yield from serve(tmp_path_factory.mktemp("llama") / "server.log")
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """With ``ARGUE_EVAL_FORBID_SKIPS=1`` (set by ``.ci/run``) a skipped test fails the run.
 

@@ -88,8 +88,9 @@ def test_rerun_is_byte_identical_and_reuses_the_cache(repo, tmp_path, sample):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--claims", "llm"], "atomic-claim decomposition by the LLM is not built yet"),
-    (["--aspects", "llm"], "aspect generation by the LLM is not built yet"),
+    (["--claims", "llm"], "--judge-option: the LLM tasks need the served model's name: --judge-option llm.model=NAME"),
+    (["--claims", "llm", "--judge-option", "llm.model=m"], "the LLM tasks need the endpoint"),
+    (["--aspects", "llm"], "--aspects llm needs --requests"),
     (["--judge", "bogus"], "unknown judge 'bogus'"),
     (["--passage-overlap", "200"], "must be smaller than --passage-words"),
 ])

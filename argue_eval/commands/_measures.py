@@ -15,7 +15,8 @@ import click
 from ..errors import ArgueError, InputError
 from ..model import ALL_TOPICS, Report, TopicNuggets, natural_key
 
-__all__ = ["measure_judge_options", "open_cache", "read_runs", "read_nugget_topics", "make_entailer_judge", "write_outputs", "report_sentences",
+__all__ = ["measure_judge_options", "open_cache", "read_runs", "read_nugget_topics", "make_entailer_judge", "make_llm_tasks", "llm_units",
+           "write_outputs", "report_sentences",
            "topic_order"]
 
 
@@ -96,19 +97,73 @@ def open_cache(cache_path: str | None, no_cache: bool) -> Any:
     return JudgmentCache(cache_path or DEFAULT_CACHE_PATH)
 
 
-def make_entailer_judge(spec: str, judge_option: tuple[str, ...] = (), nli_model: str | None = None) -> Any:
-    """The judge backend named by ``--judge``, or a one-line error when that backend is not available."""
-    from ..judges.registry import make_judge
+def make_entailer_judge(spec: str, judge_option: tuple[str, ...] = (), nli_model: str | None = None,
+                        also: tuple[str, ...] = ()) -> Any:
+    """The judge backend named by ``--judge``, or a one-line error when that backend is not available.
+
+    ``also`` names backends whose ``--judge-option``s are meant for another use (the LLM tasks) and are
+    not an error when ``--judge`` does not name them.
+    """
+    from ..judges.registry import make_judge, parse_judge_spec
     from ._options import parse_judge_options
 
+    options = parse_judge_options(judge_option, nli_model)
+    names = parse_judge_spec(spec)
+    for name in also:
+        if name not in names:
+            options.pop(name, None)
     try:
-        return make_judge(spec, parse_judge_options(judge_option, nli_model))
+        return make_judge(spec, options)
     except ModuleNotFoundError as error:
         if error.name and error.name.startswith("argue_eval."):
             raise ArgueError(f"--judge: the {spec!r} judge is not available in this version of argue-eval "
                              f"({error.name} is missing)") from None
         raise ArgueError(f"--judge: the {spec!r} judge needs a package that is not installed: {error.name}; "
                          "install the matching extra (see README: Install)") from None
+
+
+def make_llm_tasks(judge: Any, judge_option: tuple[str, ...], cache: Any) -> Any:
+    """The LLM tasks (claims, aspects, multiple choice, coverage) on the ``llm`` backend: the entailment
+    judge itself when it is (or includes) the LLM judge, else one built from the ``llm.*`` judge options."""
+    from ..judges.llm import LLMJudge
+    from ..judges.llm_tasks import LLMTasks
+    from ._options import parse_judge_options
+
+    members = [judge, *getattr(judge, "judges", ())]
+    llm: Any = next((member for member in members if isinstance(member, LLMJudge)), None)
+    if llm is None:
+        from ..judges.registry import make_judge
+
+        options = parse_judge_options(judge_option, None).get("llm", {})
+        if not options.get("model"):
+            raise InputError("--judge-option", None, None, "the LLM tasks need the served model's name: "
+                             "--judge-option llm.model=NAME (and llm.base_url=http://HOST:PORT/v1)")
+        llm = make_judge("llm", {"llm": options})
+    if llm.base_url is None:
+        raise InputError("--judge-option", None, None,
+                         "the LLM tasks need the endpoint: --judge-option llm.base_url=http://HOST:PORT/v1")
+    from ..progress import progress_bar
+
+    tasks = LLMTasks(llm, cache=cache)
+    bar = progress_bar("LLM calls", unit="call")
+    tasks.progress = bar.update  # a bar with no total: the cache decides how many calls there are
+    return tasks
+
+
+def llm_units(reports: Sequence[tuple[str, Sequence[str]]], tasks: Any) -> tuple[list[list[str]], int]:
+    """``--claims llm`` for LongRecall and comprehensiveness: each report's atomic claims, a sentence the LLM
+    could not split kept whole (noted on stderr); and how many sentences were kept whole."""
+    from ..measures.generated import claims_or_sentences, decompose_reports
+
+    split = decompose_reports(reports, tasks)
+    kept = sum(len(parts.failed) for parts in split)
+    if kept:
+        echo_warning(f"the LLM could not split {kept} sentence(s) into claims: each is kept whole, and asked again "
+                  "on the next run")
+    return [claims_or_sentences(parts) for parts in split], kept
+
+
+CLAIM_UNITS = ("sentences", "llm")
 
 
 def write_outputs(rows: list[tuple[str, str, str, float]], output: str, details: list[dict[str, Any]] | None,
@@ -146,3 +201,17 @@ def summary(rows: list[tuple[str, str, str, float]], metrics: Sequence[str], tit
 
 def echo_note(message: str) -> None:
     click.echo(f"note: {message}", err=True)
+
+
+def echo_warning(message: str) -> None:
+    """What the user must see even with ``--quiet`` (a model that could not answer: results are missing)."""
+    click.echo(f"warning: {message}", err=True)
+
+
+def warn_llm_failures(tasks: Any) -> None:
+    """One warning line when LLM tasks failed (their items are unjudged or left out, never zero)."""
+    if tasks is not None and tasks.failed:
+        failures = tasks.judge.usage()["failures"]
+        reason = f" (first: {failures[0]['reason']})" if failures else ""
+        echo_warning(f"{tasks.failed} LLM task(s) failed after a re-ask or retries{reason}; they count as "
+                     "unjudged and are asked again on the next run")

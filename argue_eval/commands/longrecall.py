@@ -37,20 +37,28 @@ from ._options import verbosity_options
               help="Semantic candidates checked per fact.")
 @click.option("--substring-threshold", type=click.FloatRange(0, 1), default=0.4, show_default=True,
               help="lcs_recall baseline: longest common substring / fact length at least this.")
+@click.option("--claims", type=click.Choice(("sentences", "llm")), default="sentences", show_default=True,
+              help="Generated facts: the report's sentences, or the LLM's atomic claims of each sentence (a "
+                   "sentence it could not split stays whole).")
+@click.option("--entailment", type=click.Choice(("auto", "one-to-one", "multiple-choice")), default="auto",
+              show_default=True,
+              help="multiple-choice: a fact with several candidates is one LLM question (which candidate, or "
+                   "smallest set, states it); one candidate is asked one-to-one. auto = multiple-choice when "
+                   "--judge includes llm.")
 @click.option("--missing-topics", type=click.Choice(("zero", "skip")), default="zero", show_default=True,
               help="A topic with reference facts but no report in a run: scored with no sentences, or left out.")
 @measure_judge_options
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")
 def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit, semantic,
             jaccard_threshold, lcs_threshold, fuzzy_ratio, lexical_k, cosine_threshold, semantic_k,
-            substring_threshold, missing_topics, judge_spec, judge_option, nli_model, cache_path, no_cache,
+            substring_threshold, claims, entailment, missing_topics, judge_spec, judge_option, nli_model, cache_path, no_cache,
             quiet) -> None:
     """Score runs with LongRecall: the share of reference facts that the report entails.
 
     Each reference fact gets lexical candidates among the report's sentences (fuzzy token Jaccard or
     token LCS over thresholds), then semantic candidates (embedding cosine) if lexical ones did not
-    settle it; the judge checks each candidate; a fact with no candidate is uncovered without a model
-    call. longrecall = covered / judged facts; answer_recall and lcs_recall are the lexical baselines;
+    settle it; the judge checks each candidate (--entailment multiple-choice: the LLM picks among a fact's
+    candidates in one call); a fact with no candidate is uncovered without a model call. longrecall = covered / judged facts; answer_recall and lcs_recall are the lexical baselines;
     covered_lexical / covered_semantic / model_calls tell where the work went. Every threshold is an
     option, and is recorded in the table (param_* rows) and the details.
 
@@ -66,7 +74,9 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
     from ..measures.longrecall import Fact, Settings, TopicFacts, family, score_topics
     from ._measures import (
         echo_note,
+        llm_units,
         make_entailer_judge,
+        make_llm_tasks,
         open_cache,
         read_nugget_topics,
         read_runs,
@@ -74,6 +84,7 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
         run_paths,
         summary,
         topic_order,
+        warn_llm_failures,
         write_outputs,
     )
 
@@ -134,14 +145,29 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
 
     settings = Settings(jaccard_threshold, lcs_threshold, fuzzy_ratio, lexical_k, cosine_threshold, semantic_k,
                         substring_threshold)
+    from ..judges.registry import parse_judge_spec
     from ..progress import progress_bar
 
+    if entailment == "auto":
+        entailment = "multiple-choice" if "llm" in parse_judge_spec(judge_spec) else "one-to-one"
     cache = open_cache(cache_path, no_cache)
     bar = progress_bar("longrecall: entailment questions", unit="q")
+    chooser = tasks = None
     try:
-        checker = JudgeFactChecker(make_entailer_judge(judge_spec, judge_option, nli_model), cache=cache,
-                                   progress=bar.update)
-        results = score_topics(items, checker, settings, embed)
+        uses_llm = entailment == "multiple-choice" or claims == "llm"
+        judge = make_entailer_judge(judge_spec, judge_option, nli_model, also=("llm",) if uses_llm else ())
+        checker = JudgeFactChecker(judge, cache=cache, progress=bar.update)
+        tasks = make_llm_tasks(judge, judge_option, cache) if uses_llm else None
+        if entailment == "multiple-choice":
+            from ..measures.generated import TaskChooser
+
+            chooser = TaskChooser(tasks)
+        if claims == "llm":
+            present = [item for item in items if item.sentences is not None]
+            units, _ = llm_units([(item.request_id, item.sentences or ()) for item in present], tasks)  # none is None
+            replaced = {id(item): unit for item, unit in zip(present, units)}
+            items = [item._replace(sentences=replaced[id(item)]) if id(item) in replaced else item for item in items]
+        results = score_topics(items, checker, settings, embed, chooser)
     finally:
         bar.close()
         if cache is not None:
@@ -151,11 +177,18 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
     header = {"measure": "longrecall", "settings": {
         **settings.params(), "semantic": embed is not None, "facts": "nuggets" if nuggets else "reference",
         "fact_unit": fact_unit if nuggets else "sentence", "judge": checker.identity(),
-        "entailment": "one-to-one", "missing_topics": missing_topics}}
+        "generated_facts": claims, "entailment": entailment, "missing_topics": missing_topics,
+        **({"llm_tasks": {task: tasks.identity(task) for task, used in (("claims", claims == "llm"),
+                                                                          ("choice", chooser is not None)) if used}}
+           if tasks is not None else {})}}
     write_outputs(rows, output, [header] + [t.details() for t in results], details_path)
     unjudged = sum(t.counts["unjudged_facts"] for t in results)
+    if chooser is not None:
+        warn_llm_failures(tasks)
+    choices = "" if chooser is None else (f", {chooser.calls} multiple-choice question(s) "
+                                          f"({chooser.tasks.failed} failed)")
     click.echo(f"longrecall: {len(run_ids)} run(s), {len(topics)} topic(s), {checker.calls} entailment "
-               f"question(s) asked; {unjudged} fact(s) could not be judged"
+               f"question(s) asked{choices}; {unjudged} fact(s) could not be judged"
                + ("" if output == "-" else f" -> {output}"), err=True)
     if output != "-" and not quiet:
         click.echo(summary(rows, ["longrecall_macro", "answer_recall_macro", "lcs_recall_macro"],

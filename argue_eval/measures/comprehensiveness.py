@@ -14,7 +14,8 @@ shares too little with its premise is not asked and counts as no edge); ``pairs_
 is solved twice, unknown edges absent and present, and a cluster whose coverage differs is *unjudged*:
 out of the denominator, never counted as uncovered.
 
-Graph work is networkx (the ``graph`` extra); this module never reads a file.
+The end-to-end variant (``score_topics_e2e``) asks the LLM once per report which context statements the
+report covers, with no graph. Graph work is networkx (the ``graph`` extra); this module never reads a file.
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from typing import Any
 from .base import Family, Ratio
 from .longrecall import Fact, fuzzy_jaccard, tokens
 
-__all__ = ["family", "solve", "GraphResult", "candidate_pairs", "score_topic", "COUNTS"]
+__all__ = ["family", "solve", "GraphResult", "candidate_pairs", "score_topic", "score_topics_e2e", "COUNTS"]
 
 COUNTS = ("context_atoms", "context_clusters", "covered_clusters", "uncovered_clusters", "unjudged_clusters",
           "basis", "pairs_all", "pairs_judged", "pairs_unjudged")
@@ -179,3 +180,40 @@ def score_topic(response: Sequence[str], context: Sequence[Fact], check: Checker
         "edges": [{"from": f"{a[0]}{a[1]}", "to": f"c{b[1]}"} for a, b in edges],
     }
     return counts, details
+
+
+def score_topics_e2e(reports: Sequence[tuple[str, Sequence[str], Sequence[Fact]]], tasks: Any
+                     ) -> list[tuple[dict[str, float], dict[str, Any]] | None]:
+    """The end-to-end variant (Dejl et al. section 3.3): one LLM call per report, given the report and its
+    topic's context statements, says which statements the report covers.
+
+    ``reports`` are ``(request_id, sentences, context atoms)``. Each statement is its own cluster (no
+    graph: the model weighs equivalent statements itself), so the uncovered basis is every uncovered
+    statement. ``None`` for a report the model could not judge (after a re-ask): the caller reports it,
+    it is never a zero. A report without context atoms, or without sentences (empty or missing: it
+    covers nothing), costs no call.
+    """
+    from ..judges.llm_tasks import COVERED, TaskItem
+
+    asked = [i for i, (_, sentences, context) in enumerate(reports) if context and sentences]
+    items = [TaskItem(reports[i][0], {"statements": {f"S{j + 1}": statement(fact) for j, fact in enumerate(reports[i][2])},
+                                      "report": " ".join(reports[i][1])}) for i in asked]
+    answers = dict(zip(asked, tasks.run("coverage", items)))
+    out: list[tuple[dict[str, float], dict[str, Any]] | None] = []
+    for i, (_, _, context) in enumerate(reports):
+        answer = answers.get(i, {})  # not asked: an empty (or missing) report covers nothing
+        if answer is None:
+            out.append(None)
+            continue
+        covered = [j for j in range(len(context)) if answer.get(f"S{j + 1}") == COVERED]
+        uncovered = [j for j in range(len(context)) if answer.get(f"S{j + 1}") != COVERED]
+        counts: dict[str, float] = {"context_atoms": len(context), "context_clusters": len(context), "covered_clusters": len(covered),
+                  "uncovered_clusters": len(uncovered), "unjudged_clusters": 0, "basis": len(uncovered),
+                  "pairs_all": 0, "pairs_judged": 0, "pairs_unjudged": 0}
+
+        def cluster(j: int, context: Sequence[Fact] = context) -> dict[str, Any]:
+            return {"atoms": [context[j].fact_id], "statement": statement(context[j])}
+
+        out.append((counts, {"covered": [cluster(j) for j in covered], "uncovered": [cluster(j) for j in uncovered],
+                             "unjudged": [], "basis": [cluster(j) for j in uncovered]}))
+    return out

@@ -1,7 +1,8 @@
 """ICAT (Samarinas et al.): how many of a report's claims the collection grounds, and how many of the
 request's aspects those grounded claims cover.
 
-For one report: claims ``C`` (one per sentence offline; atomic claims from an LLM later); a claim is
+For one report: claims ``C`` (one per sentence offline; atomic claims from the LLM with ``--claims llm``,
+see ``generated``); a claim is
 grounded when some of the top-k passages retrieved for it entails it (``S_fact = |C_T| / |C|``); the
 grounded claims cover aspects (``S_cov = |covered aspects| / |A|``); and
 ``ICAT_beta = (1 + beta^2) S_fact S_cov / (beta^2 S_fact + S_cov)``, where beta > 1 weighs coverage more
@@ -76,6 +77,10 @@ class ClaimResult:
     grounded: bool | None
     evidence: Hit | None = None
     evidence_rank: int | None = None
+    sentence: int | None = None
+    """The report sentence the claim comes from (LLM claims; a sentence is its own claim otherwise)."""
+    failed: bool = False
+    """An LLM could not split this sentence into claims: the sentence stands as one unjudged claim."""
     aspects: tuple[str, ...] = ()
     unaligned: tuple[str, ...] = ()
     """Aspects the aligner could not judge for this claim."""
@@ -83,6 +88,10 @@ class ClaimResult:
     def record(self) -> dict[str, Any]:
         status = "grounded" if self.grounded else ("unjudged" if self.grounded is None else "ungrounded")
         out: dict[str, Any] = {"index": self.index, "claim": self.text, "status": status}
+        if self.sentence is not None:
+            out["sentence"] = self.sentence
+        if self.failed:
+            out["reason"] = "claim decomposition failed (asked again on the next run)"
         if self.evidence is not None:
             out["evidence"] = {"doc_id": self.evidence.doc_id, "rank": self.evidence_rank,
                                "passage": self.evidence.text}
@@ -130,11 +139,17 @@ class TopicICAT:
 
 
 class ReportClaims(NamedTuple):
-    """The claims of one report on one topic (``claims`` is ``None`` when the run has no report there)."""
+    """The claims of one report on one topic (``claims`` is ``None`` when the run has no report there).
+
+    With LLM claims, ``sentences`` gives each claim's sentence index, and ``failed`` the sentences the
+    model could not decompose: each counts as one unjudged claim, never as no claim.
+    """
 
     run_id: str
     request_id: str
     claims: Sequence[str] | None
+    sentences: Sequence[int] | None = None
+    failed: Sequence[tuple[int, str]] = ()
 
 
 def score_topics(
@@ -166,11 +181,15 @@ def score_topics(
 
     results: list[TopicICAT] = []
     pending_alignment: list[tuple[TopicICAT, ClaimResult, Aspect]] = []
-    for run_id, request_id, claims in reports:
+    for run_id, request_id, claims, origins, failed in reports:
         topic_aspects = aspects.get(request_id, [])
         claim_results = []
         for index, text in enumerate(claims or ()):
             claim_results.append(_ground(index, text, hits[text], verdicts))
+            if origins is not None:
+                claim_results[-1].sentence = origins[index]
+        for sentence, text in failed:
+            claim_results.append(ClaimResult(len(claim_results), text, None, sentence=sentence, failed=True))
         topic = TopicICAT(run_id, request_id, claim_results, topic_aspects, {}, missing_report=claims is None)
         for claim in claim_results:
             if not claim.grounded:

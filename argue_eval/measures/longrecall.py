@@ -11,8 +11,10 @@ matched against generated facts ``G`` (the report's sentences). For each referen
    entailed here is ``covered_semantic``.
 3. A fact with no candidate at either stage is uncovered **without a model call**.
 
-The entailment check (one-to-one here: each candidate asked on its own; the LLM's multiple-choice prompt
-comes with the LLM backend) is a callable, so any judge answers it. A fact whose candidates could only be
+The entailment check is a callable, so any judge answers it: one-to-one (each candidate asked on its
+own), or, with the LLM, the paper's multiple-choice prompt for a fact with several candidates (pick the
+candidate, or the smallest set of candidates, that states the fact: one call), one-to-one for a single
+candidate. A fact whose candidates could only be
 answered "could not judge" (and none yes) is *unjudged*: out of the denominator, never counted as missed.
 ``longrecall = covered / judged facts``. Two lexical baselines are reported beside it: ``answer_recall``
 (a normalized answer string occurs in some sentence) and ``lcs_recall`` (longest common substring of the
@@ -143,6 +145,9 @@ def substring_ratio(fact: str, sentence: str) -> float:
 # --- the pipeline ---------------------------------------------------------------------------------------
 Checker = Callable[[Sequence[tuple[str, Fact]]], list[bool | None]]
 """(generated sentence, reference fact) pairs -> does the sentence entail the fact (None: could not judge)."""
+Chooser = Callable[[Sequence[tuple[list[str], Fact]]], list[list[int] | None]]
+"""(candidate sentences, reference fact) -> the positions of the candidates that (together) state the fact,
+``[]`` for none, ``None`` when the question could not be answered (LongRecall's multiple-choice check)."""
 Embedder = Callable[[list[str]], Any]
 """Texts -> L2-normalized embedding rows (a numpy array)."""
 
@@ -170,7 +175,10 @@ class FactResult:
     semantic: list[tuple[int, float]] = field(default_factory=list)
     """Semantic candidates: (sentence index, cosine)."""
     verdicts: dict[int, bool | None] = field(default_factory=dict)
+    selected: list[int] = field(default_factory=list)
+    """Multiple choice: the sentences that together state the fact (one, or a minimal set)."""
     calls: int = 0
+    choice_calls: int = 0
     answer_found: bool = False
     lcs_found: bool = False
 
@@ -184,6 +192,10 @@ class FactResult:
                                      for i, j, lcs in self.lexical]
         out["semantic_candidates"] = [{"sentence": i, "cosine": round(c, 4)} for i, c in self.semantic]
         out["entailment"] = {str(i): v for i, v in self.verdicts.items()}
+        if self.choice_calls:
+            out["multiple_choice_calls"] = self.choice_calls
+        if self.selected:
+            out["selected"] = self.selected
         out["model_calls"] = self.calls
         out["answer_found"], out["lcs_found"] = self.answer_found, self.lcs_found
         return out
@@ -237,30 +249,50 @@ def _lexical_candidates(fact: Fact, sentence_tokens: list[list[str]], settings: 
     return scored[:settings.lexical_k]
 
 
-def _check(pending: list[tuple[FactResult, list[int]]], sentences_of: dict[int, list[str]], check: Checker) -> None:
-    """Ask the checker about every (candidate sentence, fact) pair at once and record the verdicts."""
-    pairs = [(sentences_of[id(result)][i], result.fact) for result, candidates in pending for i in candidates]
+def _check(pending: list[tuple[FactResult, list[int]]], sentences_of: dict[int, list[str]], check: Checker,
+           choose: Chooser | None = None) -> None:
+    """Ask about every (candidate sentence, fact) pair of a stage at once and record the verdicts.
+
+    With ``choose`` (the LLM's multiple-choice prompt), a fact with several candidates is one question
+    over all of them; a fact with one candidate is still asked one-to-one (the paper's two strategies).
+    """
+    several = [(result, candidates) for result, candidates in pending if choose is not None and len(candidates) > 1]
+    single = [(result, candidates) for result, candidates in pending if choose is None or len(candidates) == 1]
+    pairs = [(sentences_of[id(result)][i], result.fact) for result, candidates in single for i in candidates]
     answers = check(pairs) if pairs else []
     position = 0
-    for result, candidates in pending:
+    for result, candidates in single:
         for i in candidates:
             result.verdicts[i] = answers[position]
             position += 1
         result.calls += len(candidates) * len(result.fact.variants if result.fact.answers else (None,))
+    if several:
+        assert choose is not None
+        chosen = choose([([sentences_of[id(result)][i] for i in candidates], result.fact)
+                         for result, candidates in several])
+        for (result, candidates), picked in zip(several, chosen):
+            for position, i in enumerate(candidates):
+                result.verdicts[i] = None if picked is None else position in picked
+            if picked:
+                result.selected = [candidates[position] for position in picked]
+            result.calls += 1
+            result.choice_calls += 1
 
 
 def _settle(result: FactResult, candidates: list[int], stage: str) -> None:
     for i in candidates:
         if result.verdicts.get(i):
-            result.status, result.stage, result.by = "covered", stage, i
+            result.status, result.stage = "covered", stage
+            result.by = result.selected[0] if result.selected else i
             return
 
 
 def score_topics(items: Sequence[TopicFacts], check: Checker, settings: Settings = Settings(),
-                 embed: Embedder | None = None) -> list[TopicLongRecall]:
+                 embed: Embedder | None = None, choose: Chooser | None = None) -> list[TopicLongRecall]:
     """LongRecall for every report; each stage's entailment questions go to ``check`` in one batch.
 
-    ``embed`` is ``None`` for lexical-only matching (no semantic stage).
+    ``embed`` is ``None`` for lexical-only matching (no semantic stage); ``choose`` asks a fact with
+    several candidates as one multiple-choice question (``None``: every candidate one-to-one).
     """
     topics: list[TopicLongRecall] = []
     sentences_of: dict[int, list[str]] = {}
@@ -282,7 +314,7 @@ def score_topics(items: Sequence[TopicFacts], check: Checker, settings: Settings
             results.append(result)
         topics.append(TopicLongRecall(run_id, request_id, results, texts, missing_report=sentences is None))
 
-    _check(lexical_pending, sentences_of, check)
+    _check(lexical_pending, sentences_of, check, choose)
     for result, candidates in lexical_pending:
         _settle(result, candidates, "lexical")
 
@@ -309,7 +341,7 @@ def score_topics(items: Sequence[TopicFacts], check: Checker, settings: Settings
                     result.semantic = [(i, float(cosine[i])) for i in order]
                     if order:
                         semantic_pending.append((result, order))
-        _check(semantic_pending, sentences_of, check)
+        _check(semantic_pending, sentences_of, check, choose)
         for result, candidates in semantic_pending:
             _settle(result, candidates, "semantic")
 

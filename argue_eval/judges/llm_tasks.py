@@ -1,0 +1,298 @@
+"""Structured LLM tasks for the alternate measures: claims, aspects, multiple-choice entailment, coverage.
+
+The flowchart judge (``llm``) answers yes/no questions; the measures also need the model to *produce*
+things: ICAT's atomic claims of a sentence and the aspects of a request, LongRecall's choice among
+candidate sentences, and the end-to-end comprehensiveness verdict on every context statement of a report.
+Each is a *task*: a versioned prompt template (``prompts/tasks-v1/``), the inputs quoted as one JSON
+object inside ``<data>`` (``llm_prompts.quote_data``: report text never becomes instructions), a JSON
+schema the server enforces where it can (llama.cpp, vLLM, OpenAI), and a check of the reply here either
+way. An unusable reply is re-asked once; a second unusable one, or a call that fails after its retries,
+makes the item ``None`` -- *failed*, counted in the judge's usage and never read as an empty list, a
+"no" or a zero.
+
+Results are cached in the judgment cache (the same SQLite file as every judgment) under the task's
+identity -- model, task, the template's content hash, temperature, seed -- so a changed prompt never
+reuses an old answer, and a rerun asks nothing it already has. Calls go through the ``LLMJudge``'s HTTP
+client (same endpoint, key handling, concurrency, rate limits, retries and token accounting).
+"""
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from string import Template
+from typing import Any
+
+from ..model import JudgmentKey
+from .base import Verdict
+from .llm_client import CallFailed
+from .llm_prompts import ReplyError, estimate_tokens, quote_data
+
+__all__ = ["TASK_SET", "TASKS", "Task", "TaskItem", "LLMTasks", "task_version", "MAX_CLAIMS", "MAX_ASPECTS",
+           "COVERED", "UNCOVERED"]
+
+TASK_SET = "tasks-v1"
+"""The folder of task templates; a template edit changes its version hash, a change of meaning a new folder."""
+
+MAX_CLAIMS = 12
+"""Atomic claims kept per sentence (the schema's bound; a longer list is a rambling reply)."""
+MAX_ASPECTS = 10
+"""Generated aspects per request (the issue's and ICAT-A's bound)."""
+MAX_TEXT = 400
+"""Characters per generated claim or aspect."""
+COVERED, UNCOVERED = "covered", "uncovered"
+
+
+@cache
+def _template(name: str) -> str:
+    return resources.files(__package__).joinpath("prompts").joinpath(TASK_SET).joinpath(f"{name}.txt").read_text(encoding="utf-8")
+
+
+@cache
+def task_version(name: str) -> str:
+    """``tasks-v1/<name>+<sha256 of the system and task templates, 10 hex digits>``."""
+    digest = hashlib.sha256((_template("system") + "\0" + _template(name)).encode("utf-8")).hexdigest()[:10]
+    return f"{TASK_SET}/{name}+{digest}"
+
+
+def _string_list(value: Any, key: str, low: int, high: int) -> list[str]:
+    items = value.get(key) if isinstance(value, dict) else None
+    if not isinstance(items, list):
+        raise ReplyError(f"expected {{\"{key}\": [...]}}")
+    if not all(isinstance(item, str) for item in items):
+        raise ReplyError(f"every item of {key} must be a string")
+    texts = list(dict.fromkeys(" ".join(item.split()) for item in items))
+    if any(not text for text in texts):
+        raise ReplyError(f"an item of {key} is empty")
+    if any(len(text) > MAX_TEXT for text in texts):
+        raise ReplyError(f"an item of {key} is longer than {MAX_TEXT} characters")
+    if not low <= len(texts) <= high:
+        raise ReplyError(f"expected {low} to {high} distinct items in {key}, got {len(texts)}")
+    return texts
+
+
+def _strings_schema(key: str, low: int, high: int) -> dict[str, Any]:
+    return {"type": "object", "additionalProperties": False, "required": [key],
+            "properties": {key: {"type": "array", "minItems": low, "maxItems": high,
+                                 "items": {"type": "string"}}}}
+
+
+@dataclass(frozen=True)
+class Task:
+    """One kind of structured request: its template, its reply schema for given data, and the reply's check."""
+
+    name: str
+    schema: Callable[[dict[str, Any]], dict[str, Any]]
+    check: Callable[[Any, dict[str, Any]], Any]
+    """(parsed reply, data) -> the result; raises ``ReplyError`` for a reply that does not fit."""
+    fill: Callable[[dict[str, Any]], dict[str, str]]
+    """Template fields besides ``$data`` (limits, the ids a reply may use)."""
+    max_tokens: Callable[[dict[str, Any]], int]
+
+
+def _ids(data: dict[str, Any], field: str) -> list[str]:
+    return list(data[field])
+
+
+def _check_choice(value: Any, data: dict[str, Any]) -> list[str]:
+    ids = _ids(data, "candidates")
+    selected = value.get("selected") if isinstance(value, dict) else None
+    if not isinstance(selected, list) or not all(isinstance(item, str) for item in selected):
+        raise ReplyError('expected {"selected": [candidate ids]}')
+    unknown = [item for item in selected if item not in ids]
+    if unknown:
+        raise ReplyError(f"unknown candidate id(s) {', '.join(unknown[:5])}; expected some of {', '.join(ids)}")
+    return sorted(set(selected), key=ids.index)
+
+
+def _check_coverage(value: Any, data: dict[str, Any]) -> dict[str, str]:
+    ids = _ids(data, "statements")
+    if not isinstance(value, dict):
+        raise ReplyError("expected a JSON object")
+    missing = [key for key in ids if key not in value]
+    if missing:
+        raise ReplyError(f"missing statement id(s) {', '.join(missing[:5])}")
+    wrong = [key for key in ids if value[key] not in (COVERED, UNCOVERED)]
+    if wrong:
+        raise ReplyError(f'expected "covered" or "uncovered" for {", ".join(wrong[:5])}')
+    return {key: value[key] for key in ids}
+
+
+TASKS: dict[str, Task] = {
+    "claims": Task(
+        "claims", lambda data: _strings_schema("claims", 0, MAX_CLAIMS),
+        lambda value, data: _string_list(value, "claims", 0, MAX_CLAIMS),
+        lambda data: {"limit": str(MAX_CLAIMS)},
+        lambda data: 40 + 2 * estimate_tokens(data.get("sentence", "")) + 24 * MAX_CLAIMS // 4),
+    "aspects": Task(
+        "aspects", lambda data: _strings_schema("aspects", 1, MAX_ASPECTS),
+        lambda value, data: _string_list(value, "aspects", 1, MAX_ASPECTS),
+        lambda data: {"limit": str(MAX_ASPECTS)},
+        lambda data: 24 + 32 * MAX_ASPECTS),
+    "choice": Task(
+        "choice",
+        lambda data: {"type": "object", "additionalProperties": False, "required": ["selected"],
+                      "properties": {"selected": {"type": "array", "maxItems": len(data["candidates"]),
+                                                  "items": {"type": "string", "enum": _ids(data, "candidates")}}}},
+        _check_choice,
+        lambda data: {"ids": ", ".join(f'"{key}"' for key in data["candidates"])},
+        lambda data: 24 + 8 * len(data["candidates"])),
+    "coverage": Task(
+        "coverage",
+        lambda data: {"type": "object", "additionalProperties": False, "required": _ids(data, "statements"),
+                      "properties": {key: {"type": "string", "enum": [COVERED, UNCOVERED]}
+                                     for key in data["statements"]}},
+        _check_coverage,
+        lambda data: {"ids": ", ".join(f'"{key}"' for key in data["statements"])},
+        lambda data: 24 + 16 * len(data["statements"])),
+}
+"""The tasks by name (one template each in ``prompts/tasks-v1/``)."""
+
+
+class TaskItem:
+    """One request of a task: its data (quoted into the prompt) and the topic it belongs to (for the cache)."""
+
+    __slots__ = ("request_id", "data")
+
+    def __init__(self, request_id: str, data: dict[str, Any]):
+        self.request_id = request_id
+        self.data = data
+
+    def key(self, task: str) -> JudgmentKey:
+        """The cache key: the task and a hash of the exact data the prompt quotes."""
+        digest = hashlib.sha256(json.dumps(self.data, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
+        return JudgmentKey(f"llm_task:{task}", self.request_id, digest[:32], None, None, None, None, None)
+
+
+def build_messages(task: Task, data: dict[str, Any]) -> list[dict[str, str]]:
+    """The conversation for one item: the task system prompt, then the template with the data quoted."""
+    body = Template(_template(task.name)).substitute(data=quote_data(data), **task.fill(data))
+    return [{"role": "system", "content": _template("system").strip()}, {"role": "user", "content": body.strip()}]
+
+
+def parse_json(content: str | None) -> Any:
+    """The JSON value of a reply (a Markdown fence around it is tolerated); ``ReplyError`` otherwise."""
+    if content is None or not content.strip():
+        raise ReplyError("empty reply")
+    text = content.strip()
+    if text.startswith("```"):
+        text = text.strip("`").removeprefix("json").strip()
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ReplyError(f"not JSON ({exc.msg} at character {exc.pos})") from None
+
+
+class LLMTasks:
+    """Runs tasks through an ``LLMJudge``'s endpoint, with the judgment cache in front.
+
+    ``run(task, items)`` returns one result per item in order (``None``: failed, reported in
+    ``judge.usage()['failures']``); ``calls`` counts the items really sent to the model (cache misses).
+    """
+
+    def __init__(self, judge: Any, cache: Any = None, progress: Callable[[int], None] | None = None):
+        self.judge = judge
+        self.cache = cache
+        self.progress = progress
+        """Called with 1 as each model answer (or failure) arrives."""
+        self.calls = 0
+        self.failed = 0
+
+    def identity(self, task: str) -> dict[str, Any]:
+        """What changes a task's answers: model, task version, decoding (never the URL or the key)."""
+        return {"backend": "llm-task", "task": task, "task_version": task_version(task), "model": self.judge.model,
+                "temperature": self.judge.temperature, "seed": self.judge.seed}
+
+    def run(self, task_name: str, items: Sequence[TaskItem]) -> list[Any]:
+        task = TASKS[task_name]
+        keys = [item.key(task_name) for item in items]
+        found: dict[JudgmentKey, Any] = {}
+        fingerprint = None
+        if self.cache is not None and items:
+            fingerprint = self.cache.register(self.identity(task_name))
+            found = {key: json.loads(verdict.rationale or "null")
+                     for key, verdict in self.cache.get_many(fingerprint, keys).items()}
+        todo: dict[JudgmentKey, TaskItem] = {}
+        for key, item in zip(keys, items):
+            if key not in found:
+                todo.setdefault(key, item)
+        if todo:
+            answers = self._ask_all(task, list(todo.values()))
+            self.calls += len(todo)
+            new = [(key, result, model) for key, (result, model) in zip(todo, answers) if result is not None]
+            self.failed += sum(1 for result, _ in answers if result is None)
+            if self.cache is not None and fingerprint is not None and new:
+                label = f"llm:{self.judge.model}"
+                self.cache.put_many(fingerprint, [
+                    (key, Verdict(True, label, rationale=json.dumps(result, ensure_ascii=False),
+                                  provenance={**self.identity(task_name), "server_model": model}))
+                    for key, result, model in new])
+            found.update((key, result) for key, result, _ in new)
+        return [found.get(key) for key in keys]
+
+    # -- the calls --------------------------------------------------------------------------------------
+    def _body(self, task: Task, data: dict[str, Any], messages: list[dict[str, str]]) -> dict[str, Any]:
+        judge = self.judge
+        body: dict[str, Any] = {"model": judge.model, "messages": messages, "temperature": judge.temperature,
+                                "seed": judge.seed, "max_tokens": task.max_tokens(data)}
+        schema = task.schema(data)
+        if judge.response_format == "json_schema":
+            body["response_format"] = {"type": "json_schema",
+                                       "json_schema": {"name": task.name, "strict": True, "schema": schema}}
+        elif judge.response_format == "json_object":
+            body["response_format"] = {"type": "json_object", "schema": schema}
+        return body
+
+    async def _ask(self, client: Any, task: Task, data: dict[str, Any]) -> tuple[Any, str | None]:
+        """The checked result for one item: one re-ask after an unusable reply, then ``CallFailed``."""
+        messages = build_messages(task, data)
+        estimated = estimate_tokens("\n".join(m["content"] for m in messages)) + task.max_tokens(data)
+        for attempt in range(2):
+            result = await client.chat(self._body(task, data, messages), task.name, estimated)
+            try:
+                return task.check(parse_json(result.content), data), result.model
+            except ReplyError as exc:
+                if attempt == 1:
+                    raise CallFailed(f"unusable reply twice ({exc})") from None
+                self.judge.counts.reasks += 1
+                messages = messages + [
+                    {"role": "assistant", "content": (result.content or "")[:2000]},
+                    {"role": "user", "content": f"That reply is not usable: {exc}. Reply again with only the "
+                                                "JSON object the task asks for."},
+                ]
+        raise AssertionError("unreachable")
+
+    def _ask_all(self, task: Task, items: list[TaskItem]) -> list[tuple[Any, str | None]]:
+        from ..errors import InputError
+
+        judge = self.judge
+        if judge.base_url is None:
+            raise InputError("--judge-option", None, None,
+                             "the LLM tasks need the endpoint (--judge-option llm.base_url=http://HOST:PORT/v1)")
+        loop, client = judge._session()
+
+        async def one(item: TaskItem) -> tuple[Any, str | None]:
+            try:
+                return await self._ask(client, task, item.data)
+            except CallFailed as exc:
+                judge.counts.failed_calls += 1
+                judge.counts.failed_items += 1
+                judge._failures.append({"prompt": task.name, "questions": 1, "reason": exc.reason})
+                return None, None
+
+        futures = [asyncio.run_coroutine_threadsafe(one(item), loop) for item in items]
+        try:
+            for _ in concurrent.futures.as_completed(futures):
+                if self.progress is not None:  # in the caller's thread, as progress bars want
+                    self.progress(1)
+        finally:
+            for future in futures:
+                future.cancel()  # only those not yet done: an interrupted run stops sending
+        results = [future.result() for future in futures]
+        judge.counts.answered_items += sum(1 for result, _ in results if result is not None)
+        return results

@@ -1,0 +1,73 @@
+"""Passage retrieval for ICAT over a collection too large to index in memory: a persistent index first.
+
+``PassageIndex`` splits and indexes every document of a small collection. For millions of documents that
+is neither possible nor needed: the persistent index (``lucene``: BM25 with Anserini; ``dense``: faiss
+over MiniLM embeddings) finds the top ``depth`` documents of each claim, and only their passages are
+ranked for it (with ``PassageIndex``, BM25 or embeddings, as for a small collection). A claim's passages
+thus come from the documents the index ranks highest, which is where a supporting passage is.
+
+The searcher is anything with ``batch_search({query_id: text}, k) -> {query_id: [(doc_id, score), ...]}``
+(``LuceneSearcher``, ``DenseSearcher``); documents come from a document store (``argue_eval.collection``).
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+from ..model import Document
+from .passages import DEFAULT_OVERLAP, DEFAULT_WORDS, Hit, PassageIndex
+
+__all__ = ["IndexedPassageRetriever"]
+
+
+class IndexedPassageRetriever:
+    """Claims -> top-k passages: documents from a persistent index, passages ranked among theirs.
+
+    ``depth`` documents are taken per claim; their texts are fetched from ``store`` (the last
+    ``keep_documents`` fetched are kept, since claims of one report hit the same stories).
+    """
+
+    def __init__(self, searcher: Any, store: Any, depth: int = 20, retriever: str = "bm25",
+                 words: int = DEFAULT_WORDS, overlap: int = DEFAULT_OVERLAP, keep_documents: int = 2000) -> None:
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
+        self.searcher = searcher
+        self.store = store
+        self.depth = depth
+        self.retriever = retriever
+        self.words = words
+        self.overlap = overlap
+        self.keep_documents = keep_documents
+        self.searched = 0
+        self._documents: OrderedDict[str, Document | None] = OrderedDict()
+
+    def _fetch(self, doc_ids: Sequence[str]) -> list[Document]:
+        wanted = [doc_id for doc_id in dict.fromkeys(doc_ids) if doc_id not in self._documents]
+        if wanted:
+            found = self.store.get_many(wanted)
+            for doc_id in wanted:
+                self._documents[doc_id] = found.get(doc_id)
+        for doc_id in doc_ids:
+            self._documents.move_to_end(doc_id)
+        while len(self._documents) > self.keep_documents:
+            self._documents.popitem(last=False)
+        return [document for doc_id in doc_ids if (document := self._documents.get(doc_id)) is not None]
+
+    def search(self, claims: Sequence[str], k: int = 10) -> list[list[Hit]]:
+        """The top-``k`` passages of each claim, best first (none when the index finds no document)."""
+        if not claims:
+            return []
+        found = self.searcher.batch_search({str(i): claim for i, claim in enumerate(claims)}, self.depth)
+        self.searched += len(claims)
+        results: list[list[Hit]] = []
+        for i, claim in enumerate(claims):
+            documents = self._fetch([doc_id for doc_id, _ in found.get(str(i), [])])
+            if not documents:
+                results.append([])
+                continue
+            passages = PassageIndex(documents, self.retriever, self.words, self.overlap)
+            results.append(passages.search([claim], k)[0])
+        return results
+
+    __call__ = search
