@@ -21,10 +21,10 @@ import importlib
 import importlib.util
 from typing import Any
 
-from .base import ALL, Family, FMeasure, Ratio, TopicCounts, family_rows
+from .base import ALL_TOPICS, Family, FMeasure, Ratio, TopicCounts, family_rows
 
 __all__ = ["FAMILIES", "available_families", "get_family", "Family", "FMeasure", "Ratio", "TopicCounts",
-           "family_rows", "ALL"]
+           "family_rows", "ALL_TOPICS"]
 
 FAMILIES: dict[str, str] = {
     "argue": "argue_eval.measures.argue:FAMILY",

@@ -19,9 +19,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..model import ALL_TOPICS as ALL  # the one spelling of the aggregate topic lives in model
+from ..model import ALL_TOPICS
 
-__all__ = ["Ratio", "FMeasure", "Family", "TopicCounts", "Row", "ALL", "mean", "family_rows"]
+__all__ = ["Ratio", "FMeasure", "Family", "TopicCounts", "Row", "ALL_TOPICS", "mean", "family_rows"]
 
 Row = tuple[str, str, str, float]
 
@@ -155,5 +155,5 @@ def family_rows(family: Family, results: Iterable[TopicCounts]) -> list[Row]:
     for run_id, topics in by_run.items():
         for request_id, counts in topics.items():
             rows.extend((run_id, request_id, metric, value) for metric, value in family.topic_rows(counts))
-        rows.extend((run_id, ALL, metric, value) for metric, value in family.aggregate_rows(list(topics.values())))
+        rows.extend((run_id, ALL_TOPICS, metric, value) for metric, value in family.aggregate_rows(list(topics.values())))
     return rows
