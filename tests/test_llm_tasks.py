@@ -145,9 +145,10 @@ def test_choice_and_coverage_replies_are_read_in_candidate_order():
     assert server.requests[1]["response_format"]["json_schema"]["schema"]["required"] == ["S1", "S2"]
 
 
-def test_icat_with_llm_claims_counts_a_failed_sentence_as_one_unjudged_claim():
-    """2 claims from sentence 0 (one grounded), sentence 1 fails twice: claims 3, judged 2, grounded 1,
-    unjudged 1 -> icat_fact 1/2; the one aspect is bound to d1, the grounded claim's evidence -> coverage 1."""
+def test_icat_with_llm_claims_judges_a_sentence_the_model_could_not_split_whole():
+    """2 claims from sentence 0 (neither grounded), sentence 1 fails twice and is judged whole: claims 3, all
+    judged, 1 grounded (the whole sentence) -> icat_fact 1/3; the one aspect is bound to d1, that claim's
+    evidence -> coverage 1 (a model failure never turns covered into uncovered)."""
     sentences = ["The dam failed in May and killed three people.", "It was rebuilt."]
 
     def answer(data, body):
@@ -160,17 +161,19 @@ def test_icat_with_llm_claims_counts_a_failed_sentence_as_one_unjudged_claim():
     assert split.claims == ["The dam failed in May.", "The dam killed three people."]
     assert split.sentences == [0, 0] and split.failed == [(1, "It was rebuilt.")]
 
-    passage = "The dam failed in May."
-    entail = TableEntailer({(passage, "The dam failed in May."): True, (passage, "The dam killed three people."): False})
+    passage = "The dam was rebuilt in 2021."
+    entail = TableEntailer({(passage, "The dam failed in May."): False, (passage, "The dam killed three people."): False,
+                            (passage, "It was rebuilt."): True})
     report = ReportClaims("run", "t", split.claims, split.sentences, split.failed)
     result = score_topics([report], {"t": [Aspect("a1", "When did it fail?", frozenset({"d1"}))]},
                           lambda claims, k: [[Hit("d1", passage, 1.0)] for _ in claims], entail)[0]
-    assert result.counts == {"claims": 3, "judged_claims": 2, "grounded_claims": 1, "unjudged_claims": 1,
+    assert result.counts == {"claims": 3, "judged_claims": 3, "grounded_claims": 1, "unjudged_claims": 0,
                              "aspects": 1, "covered_aspects": 1}
     records = result.details()["claims"]
-    assert records[2] == {"index": 2, "claim": "It was rebuilt.", "status": "unjudged", "sentence": 1,
-                          "reason": "claim decomposition failed (asked again on the next run)"}
-    assert records[0]["sentence"] == 0 and records[0]["aspects"] == ["a1"]
+    assert records[2]["status"] == "grounded" and records[2]["sentence"] == 1 and records[2]["aspects"] == ["a1"]
+    assert records[2]["reason"] == ("claim decomposition failed: the whole sentence judged as one claim "
+                                    "(split again on the next run)")
+    assert records[0]["sentence"] == 0 and records[0]["status"] == "ungrounded"
 
 
 def test_generated_aspects_come_from_the_quoted_request():
@@ -248,7 +251,7 @@ def test_comprehensiveness_end_to_end_one_call_per_report():
 
 def test_commands_list_what_the_llm_could_not_do_and_never_score_it(tmp_path):
     """Garbage replies: comprehensiveness --e2e leaves the report out of the table, icat --aspects llm the
-    topic, icat --claims llm counts each sentence as an unjudged claim; each says so on stderr."""
+    topic, icat --claims llm judges each sentence whole; each says so on stderr."""
     from click.testing import CliRunner
 
     from argue_eval.cli import cli
@@ -283,8 +286,10 @@ def test_commands_list_what_the_llm_could_not_do_and_never_score_it(tmp_path):
     assert [row for row in read_scores(tmp_path / "a.tsv") if row.request_id == "t"] == []
     assert claims.exit_code == 0, claims.output
     values = {row.metric: row.value for row in read_scores(tmp_path / "i.tsv") if row.request_id == "t"}
-    assert (values["claims"], values["unjudged_claims"], values["judged_claims"]) == (2, 2, 0)
-    assert values["icat_fact_undefined"] == 1  # no judged claim: undefined, and flagged
+    # both sentences judged whole by the lexical judge: the first is the document's sentence, the second
+    # shares no word with it (nothing retrieved: ungrounded); the nugget's aspect is bound to d1
+    assert (values["claims"], values["unjudged_claims"], values["judged_claims"]) == (2, 0, 2)
+    assert (values["icat_fact"], values["icat_coverage"]) == (0.5, 1.0)
     assert "warning: 2 LLM task(s) failed after a re-ask or retries (first: unusable reply twice" in claims.output
 
 

@@ -94,3 +94,19 @@ def test_fact_unit_answer_counts_each_answer(tmp_path):
     lines = [json.loads(line) for line in details.read_text().splitlines()]
     assert lines[0]["settings"]["fact_unit"] == "answer"
     assert all("#" in fact["fact_id"] for record in lines[1:] for fact in record["facts"])
+
+
+def test_llm_tasks_without_the_llm_extra_are_one_clear_error(tmp_path, monkeypatch):
+    """Without aiohttp (the llm extra) --claims llm stops before any work with the install hint, exit 2."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "aiohttp" else real(name, *a))
+    out = tmp_path / "lr.tsv"
+    result = CliRunner().invoke(cli, ["longrecall", "--run", RUNS[0], "--nuggets",
+                                      str(REPO / "nuggets" / "sample" / "nuggets.jsonl"), "--claims", "llm",
+                                      "--judge-option", "llm.model=m", "--judge-option",
+                                      "llm.base_url=http://127.0.0.1:9/v1", "--no-cache", "-o", str(out)])
+    assert result.exit_code == 2, result.output
+    assert "pip install 'argue-eval[llm]'" in result.output and "Traceback" not in result.output
+    assert not out.exists()

@@ -125,6 +125,13 @@ def make_entailer_judge(spec: str, judge_option: tuple[str, ...] = (), nli_model
 def make_llm_tasks(judge: Any, judge_option: tuple[str, ...], cache: Any) -> Any:
     """The LLM tasks (claims, aspects, multiple choice, coverage) on the ``llm`` backend: the entailment
     judge itself when it is (or includes) the LLM judge, else one built from the ``llm.*`` judge options."""
+    import importlib.util
+
+    from ..errors import MissingDependencyError
+
+    if importlib.util.find_spec("aiohttp") is None:  # checked before any report is read or call is made
+        raise MissingDependencyError("the LLM tasks (--claims llm, --aspects llm, --e2e, multiple choice)", "llm",
+                                     "no module named 'aiohttp'")
     from ..judges.llm import LLMJudge
     from ..judges.llm_tasks import LLMTasks
     from ._options import parse_judge_options

@@ -227,6 +227,10 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, index_spec, i
         aligner = JudgeAligner(judge, cache=cache) if alignment == "judge" else None
         results = score_topics(items, topic_aspects, index.search, entailer, k=k, alignment=alignment,
                                align=aligner)
+        unknown = list(getattr(index, "unknown_ids", ()))
+        if unknown:
+            echo_warning(f"the index returned {len(unknown)} document id(s) the collection does not hold (e.g. "
+                         f"{unknown[0]!r}); those documents could ground no claim")
     finally:
         bar.close()
         if cache is not None:

@@ -186,7 +186,7 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
     if chooser is not None:
         warn_llm_failures(tasks)
     choices = "" if chooser is None else (f", {chooser.calls} multiple-choice question(s) "
-                                          f"({chooser.tasks.failed} failed)")
+                                          f"({chooser.failed} failed)")
     click.echo(f"longrecall: {len(run_ids)} run(s), {len(topics)} topic(s), {checker.calls} entailment "
                f"question(s) asked{choices}; {unjudged} fact(s) could not be judged"
                + ("" if output == "-" else f" -> {output}"), err=True)

@@ -21,6 +21,7 @@ import asyncio
 import concurrent.futures
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -202,6 +203,9 @@ class LLMTasks:
         """Called with 1 as each model answer (or failure) arrives."""
         self.calls = 0
         self.failed = 0
+        self.calls_by_task: Counter[str] = Counter()
+        self.failed_by_task: Counter[str] = Counter()
+        """The same counts per task (``claims``, ``choice``, ...): one ``LLMTasks`` may serve several."""
 
     def identity(self, task: str) -> dict[str, Any]:
         """What changes a task's answers: model, task version, decoding (never the URL or the key)."""
@@ -224,8 +228,11 @@ class LLMTasks:
         if todo:
             answers = self._ask_all(task, list(todo.values()))
             self.calls += len(todo)
+            self.calls_by_task[task_name] += len(todo)
             new = [(key, result, model) for key, (result, model) in zip(todo, answers) if result is not None]
-            self.failed += sum(1 for result, _ in answers if result is None)
+            failed = sum(1 for result, _ in answers if result is None)
+            self.failed += failed
+            self.failed_by_task[task_name] += failed
             if self.cache is not None and fingerprint is not None and new:
                 label = f"llm:{self.judge.model}"
                 self.cache.put_many(fingerprint, [

@@ -3,8 +3,8 @@
 ICAT (Samarinas et al.) decomposes a report into atomic claims and, in its ICAT-A variant, generates the
 aspects a request should cover. Both go through ``judges.llm_tasks`` (versioned prompts, quoted inputs,
 checked replies, one re-ask, cached). A sentence the model could not decompose is kept as a *failed*
-sentence (ICAT counts it as one unjudged claim), and a request whose aspects could not be generated is
-reported, so a model failure never reads as "no claims" or "no aspects". LongRecall's multiple-choice
+sentence (ICAT, LongRecall and comprehensiveness judge it whole), and a request whose aspects could not be
+generated is reported, so a model failure never reads as "no claims" or "no aspects". LongRecall's multiple-choice
 check (``TaskChooser``) answers ``None`` for a question the model could not answer: the fact is unjudged.
 """
 from __future__ import annotations
@@ -84,7 +84,12 @@ class TaskChooser:
 
     @property
     def calls(self) -> int:
-        return int(self.tasks.calls)
+        """Multiple-choice questions sent to the model (not the other tasks sharing ``tasks``)."""
+        return int(self.tasks.calls_by_task["choice"])
+
+    @property
+    def failed(self) -> int:
+        return int(self.tasks.failed_by_task["choice"])
 
     def __call__(self, questions: Sequence[tuple[list[str], Any]]) -> list[list[int] | None]:
         from ..judges.llm_tasks import TaskItem

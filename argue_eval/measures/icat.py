@@ -80,7 +80,8 @@ class ClaimResult:
     sentence: int | None = None
     """The report sentence the claim comes from (LLM claims; a sentence is its own claim otherwise)."""
     failed: bool = False
-    """An LLM could not split this sentence into claims: the sentence stands as one unjudged claim."""
+    """An LLM could not split this sentence into claims: the whole sentence stands as one claim (grounded and
+    aligned like any other), so a model failure never removes what the report says."""
     aspects: tuple[str, ...] = ()
     unaligned: tuple[str, ...] = ()
     """Aspects the aligner could not judge for this claim."""
@@ -91,7 +92,7 @@ class ClaimResult:
         if self.sentence is not None:
             out["sentence"] = self.sentence
         if self.failed:
-            out["reason"] = "claim decomposition failed (asked again on the next run)"
+            out["reason"] = "claim decomposition failed: the whole sentence judged as one claim (split again on the next run)"
         if self.evidence is not None:
             out["evidence"] = {"doc_id": self.evidence.doc_id, "rank": self.evidence_rank,
                                "passage": self.evidence.text}
@@ -142,7 +143,7 @@ class ReportClaims(NamedTuple):
     """The claims of one report on one topic (``claims`` is ``None`` when the run has no report there).
 
     With LLM claims, ``sentences`` gives each claim's sentence index, and ``failed`` the sentences the
-    model could not decompose: each counts as one unjudged claim, never as no claim.
+    model could not decompose: each is judged whole, as one claim (as LongRecall and comprehensiveness do).
     """
 
     run_id: str
@@ -172,7 +173,8 @@ def score_topics(
         raise ValueError(f"unknown alignment {alignment!r}; expected one of {', '.join(ALIGNMENTS)}")
     if alignment == "judge" and align is None:
         raise ValueError("alignment 'judge' needs an aligner")
-    distinct = list(dict.fromkeys(claim for report in reports for claim in (report.claims or ())))
+    distinct = list(dict.fromkeys(claim for report in reports
+                                  for claim in (*(report.claims or ()), *(text for _, text in report.failed))))
     hits = dict(zip(distinct, retrieve(distinct, k))) if distinct else {}
     pairs = list(dict.fromkeys((hit.text, claim) for claim in distinct for hit in hits[claim]))
     verdicts = dict(zip(pairs, entail(pairs))) if pairs else {}
@@ -188,8 +190,10 @@ def score_topics(
             claim_results.append(_ground(index, text, hits[text], verdicts))
             if origins is not None:
                 claim_results[-1].sentence = origins[index]
-        for sentence, text in failed:
-            claim_results.append(ClaimResult(len(claim_results), text, None, sentence=sentence, failed=True))
+        for sentence, text in failed:  # not split by the model: the sentence is grounded whole
+            claim_results.append(_ground(len(claim_results), text, hits[text], verdicts))
+            claim_results[-1].sentence = sentence
+            claim_results[-1].failed = True
         topic = TopicICAT(run_id, request_id, claim_results, topic_aspects, {}, missing_report=claims is None)
         for claim in claim_results:
             if not claim.grounded:

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
+from ..errors import ArgueError
 from ..model import Document
 from .passages import DEFAULT_OVERLAP, DEFAULT_WORDS, Hit, PassageIndex
 
@@ -38,8 +39,10 @@ class IndexedPassageRetriever:
         self.retriever = retriever
         self.words = words
         self.overlap = overlap
-        self.keep_documents = keep_documents
+        self.keep_documents = max(keep_documents, depth)  # one claim's documents are never evicted mid-claim
         self.searched = 0
+        self.unknown_ids: dict[str, None] = {}
+        """Ids the index returned that the collection does not hold (an index of another collection?)."""
         self._documents: OrderedDict[str, Document | None] = OrderedDict()
 
     def _fetch(self, doc_ids: Sequence[str]) -> list[Document]:
@@ -50,9 +53,11 @@ class IndexedPassageRetriever:
                 self._documents[doc_id] = found.get(doc_id)
         for doc_id in doc_ids:
             self._documents.move_to_end(doc_id)
-        while len(self._documents) > self.keep_documents:
+        documents = [document for doc_id in doc_ids if (document := self._documents.get(doc_id)) is not None]
+        self.unknown_ids.update((doc_id, None) for doc_id in doc_ids if self._documents.get(doc_id) is None)
+        while len(self._documents) > self.keep_documents:  # after the claim's documents are taken
             self._documents.popitem(last=False)
-        return [document for doc_id in doc_ids if (document := self._documents.get(doc_id)) is not None]
+        return documents
 
     def search(self, claims: Sequence[str], k: int = 10) -> list[list[Hit]]:
         """The top-``k`` passages of each claim, best first (none when the index finds no document)."""
@@ -61,13 +66,21 @@ class IndexedPassageRetriever:
         found = self.searcher.batch_search({str(i): claim for i, claim in enumerate(claims)}, self.depth)
         self.searched += len(claims)
         results: list[list[Hit]] = []
+        returned, fetched = 0, 0
         for i, claim in enumerate(claims):
-            documents = self._fetch([doc_id for doc_id, _ in found.get(str(i), [])])
+            doc_ids = [doc_id for doc_id, _ in found.get(str(i), [])]
+            documents = self._fetch(doc_ids)
+            returned, fetched = returned + len(doc_ids), fetched + len(documents)
             if not documents:
                 results.append([])
                 continue
             passages = PassageIndex(documents, self.retriever, self.words, self.overlap)
             results.append(passages.search([claim], k)[0])
+        if returned and not fetched:
+            # not one returned id is in the collection: grounding would call every claim unsupported
+            example = next(iter(self.unknown_ids))
+            raise ArgueError(f"the index returned {returned} document id(s) and the collection holds none of them "
+                             f"(e.g. {example!r}): is --index built from this --collection?")
         return results
 
     __call__ = search
