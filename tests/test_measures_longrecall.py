@@ -104,6 +104,24 @@ def test_semantic_stage_skips_pairs_already_checked_and_lexical_only_without_emb
     assert lexical_only.facts[0].status == "uncovered" and lexical_only.counts["model_calls"] == 0
 
 
+def test_multiple_choice_at_the_semantic_stage_offers_the_lexical_candidates_too():
+    """f1: lexical candidate s0 (one candidate: asked one-to-one, says no), semantic candidate s2. The
+    multiple-choice question of the semantic stage lists s0 and s2, and the chooser's pick of both (they
+    state the fact together) covers f1 at the semantic stage, by s0."""
+    questions = []
+
+    def choose(items):
+        questions.extend(([sentence for sentence in candidates], fact.fact_id) for candidates, fact in items)
+        return [[0, 1] for _ in items]
+
+    checker = Checker({(SENTENCES[0], "f1"): False})
+    topic = score_topics([TopicFacts("r", "t", SENTENCES, [F1])], checker, Settings(), embedder, choose)[0]
+    assert checker.asked == [(SENTENCES[0], "f1")]
+    assert questions == [([SENTENCES[0], SENTENCES[2]], "f1")]
+    fact = topic.facts[0]
+    assert (fact.status, fact.stage, fact.selected, fact.by) == ("covered", "semantic", [0, 2], 0)
+
+
 def test_could_not_judge_is_unjudged_and_leaves_the_denominator():
     topic = run(Checker({}), embed=None, facts=(F1, F3))  # f1's only candidate gets None
     assert topic.facts[0].status == "unjudged"

@@ -340,6 +340,11 @@ def score_topics(items: Sequence[TopicFacts], check: Checker, settings: Settings
                                    key=lambda i: (-float(cosine[i]), i))[:settings.semantic_k]
                     result.semantic = [(i, float(cosine[i])) for i in order]
                     if order:
+                        if choose is not None and result.lexical:
+                            # the multiple-choice question is over the whole candidate set (the paper's
+                            # "smallest subset"): a fact that a lexical and a semantic candidate state only
+                            # together is found only when both are offered
+                            order = [i for i, _, _ in result.lexical] + order
                         semantic_pending.append((result, order))
         _check(semantic_pending, sentences_of, check, choose)
         for result, candidates in semantic_pending:
