@@ -168,7 +168,7 @@ def test_icat_with_llm_claims_judges_a_sentence_the_model_could_not_split_whole(
     result = score_topics([report], {"t": [Aspect("a1", "When did it fail?", frozenset({"d1"}))]},
                           lambda claims, k: [[Hit("d1", passage, 1.0)] for _ in claims], entail)[0]
     assert result.counts == {"claims": 3, "judged_claims": 3, "grounded_claims": 1, "unjudged_claims": 0,
-                             "aspects": 1, "covered_aspects": 1}
+                             "aspects": 1, "judged_aspects": 1, "covered_aspects": 1, "unjudged_aspects": 0}
     records = result.details()["claims"]
     assert records[2]["status"] == "grounded" and records[2]["sentence"] == 1 and records[2]["aspects"] == ["a1"]
     assert records[2]["reason"] == ("claim decomposition failed: the whole sentence judged as one claim "

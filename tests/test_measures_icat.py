@@ -78,6 +78,31 @@ def test_could_not_judge_is_never_a_no():
     assert toy(entails={("p-nothing", CLAIMS[0]): False}).claims[0].grounded is None
 
 
+def test_an_aspect_an_unjudged_claim_might_cover_is_unjudged_not_missed():
+    """Claim 4's verdict on d4 unknown: a4 (bound to d4) might be covered, so it leaves S_cov's denominator:
+    coverage 2 / 4 instead of 2 / 5; a3 and a5 stay judged and uncovered. With judge alignment an unjudged
+    claim could cover any aspect, and an alignment question left unanswered makes its aspect unjudged."""
+    partial = {key: value for key, value in ENTAILS.items() if key != ("p-four", CLAIMS[3])}
+    result = toy(entails=partial)
+    assert result.claims[3].grounded is None and result.claims[3].unknown_docs == ("d4",)
+    counts = result.counts
+    assert (counts["aspects"], counts["judged_aspects"], counts["covered_aspects"], counts["unjudged_aspects"]) \
+        == (5, 4, 2, 1)
+    assert values(result)["icat_coverage"] == 0.5
+    assert [a["aspect_id"] for a in result.details()["aspects"] if a.get("unjudged")] == ["a4"]
+
+    def align(triples):  # a1 for claim 1, no answer for (claim 2, a3), no otherwise
+        return [True if (claim, aspect.aspect_id) == (CLAIMS[0], "a1") else
+                None if (claim, aspect.aspect_id) == (CLAIMS[1], "a3") else False for claim, aspect, _ in triples]
+
+    judged = toy(alignment="judge", align=align)
+    assert judged.covered == {"a1": [0]} and judged.unjudged_aspects == ["a3"]
+    assert values(judged)["icat_coverage"] == 0.25  # 1 of the 4 judged aspects
+    unknown_claim = toy(alignment="judge", align=align, entails=partial)
+    assert unknown_claim.unjudged_aspects == ["a2", "a3", "a4", "a5"]  # claim 4 could have covered any
+    assert values(unknown_claim)["icat_coverage"] == 1.0
+
+
 def test_judge_alignment_covers_what_the_aligner_says():
     asked = []
 

@@ -17,8 +17,10 @@ Alignment of grounded claims to aspects:
   pair; for a nugget aspect that means "does the claim give one of the nugget's answers".
 
 A claim whose passages could not be judged (every verdict ``None``, none yes) is *unjudged*: it is left out
-of ``S_fact``'s denominator and counted in ``unjudged_claims``, never counted as ungrounded. No claims or
-no aspects give 0 and an ``*_undefined`` flag. This module is arithmetic over records: retrieval and
+of ``S_fact``'s denominator and counted in ``unjudged_claims``, never counted as ungrounded. Likewise an
+uncovered aspect that an unjudged claim or an unanswered alignment question might have covered is
+*unjudged*: left out of ``S_cov``'s denominator (``judged_aspects``) and counted in ``unjudged_aspects``,
+never counted as missed. No claims or no aspects give 0 and an ``*_undefined`` flag. This module is arithmetic over records: retrieval and
 entailment come in as callables, and it never reads a file.
 """
 from __future__ import annotations
@@ -35,7 +37,8 @@ __all__ = ["Hit", "Aspect", "ClaimResult", "TopicICAT", "family", "COUNTS", "ALI
            "Retriever", "Aligner"]
 
 ALIGNMENTS = ("bindings", "judge")
-COUNTS = ("claims", "judged_claims", "grounded_claims", "unjudged_claims", "aspects", "covered_aspects")
+COUNTS = ("claims", "judged_claims", "grounded_claims", "unjudged_claims", "aspects", "judged_aspects",
+          "covered_aspects", "unjudged_aspects")
 
 
 class Aspect(NamedTuple):
@@ -61,7 +64,7 @@ def family(beta: float = 1.0, **params: Any) -> Family:
         name="icat",
         counts=COUNTS,
         ratios=(Ratio("icat_fact", "grounded_claims", "judged_claims"),
-                Ratio("icat_coverage", "covered_aspects", "aspects"),
+                Ratio("icat_coverage", "covered_aspects", "judged_aspects"),
                 FMeasure("icat", "icat_fact", "icat_coverage", beta=beta)),
         params={"beta": beta, **params},
         description="ICAT (Samarinas et al.): grounded claims (S_fact), covered aspects (S_coverage), F_beta.",
@@ -85,6 +88,8 @@ class ClaimResult:
     aspects: tuple[str, ...] = ()
     unaligned: tuple[str, ...] = ()
     """Aspects the aligner could not judge for this claim."""
+    unknown_docs: tuple[str, ...] = ()
+    """For an unjudged claim: the retrieved documents whose passages could not be judged (any might ground it)."""
 
     def record(self) -> dict[str, Any]:
         status = "grounded" if self.grounded else ("unjudged" if self.grounded is None else "ungrounded")
@@ -114,20 +119,31 @@ class TopicICAT:
     covered: dict[str, list[int]]
     """Aspect id -> indexes of the grounded claims that cover it (only covered aspects)."""
     missing_report: bool = False
+    undecided: frozenset[str] = frozenset()
+    """Aspects a claim that could not be judged (grounding or alignment) might have covered."""
+
+    @property
+    def unjudged_aspects(self) -> list[str]:
+        """Uncovered aspects whose coverage is unknown (left out of ``S_cov``'s denominator)."""
+        return [a.aspect_id for a in self.aspects if a.aspect_id not in self.covered and a.aspect_id in self.undecided]
 
     @property
     def counts(self) -> dict[str, float]:
         judged = [claim for claim in self.claims if claim.grounded is not None]
+        unjudged_aspects = len(self.unjudged_aspects)
         return {
             "claims": len(self.claims),
             "judged_claims": len(judged),
             "grounded_claims": sum(1 for claim in judged if claim.grounded),
             "unjudged_claims": len(self.claims) - len(judged),
             "aspects": len(self.aspects),
+            "judged_aspects": len(self.aspects) - unjudged_aspects,
             "covered_aspects": len(self.covered),
+            "unjudged_aspects": unjudged_aspects,
         }
 
     def details(self) -> dict[str, Any]:
+        unjudged = set(self.unjudged_aspects)
         return {
             "measure": "icat", "run_id": self.run_id, "request_id": self.request_id,
             **({"missing_report": True} if self.missing_report else {}),
@@ -135,7 +151,9 @@ class TopicICAT:
             "claims": [claim.record() for claim in self.claims],
             "aspects": [{"aspect_id": aspect.aspect_id, "text": aspect.text,
                          "covered": aspect.aspect_id in self.covered,
-                         "by_claims": self.covered.get(aspect.aspect_id, [])} for aspect in self.aspects],
+                         "by_claims": self.covered.get(aspect.aspect_id, []),
+                         **({"unjudged": True} if aspect.aspect_id in unjudged else {})}
+                        for aspect in self.aspects],
         }
 
 
@@ -221,9 +239,15 @@ def score_topics(
             claim.unaligned = tuple(unknown.get(id(claim), ()))
 
     for topic in results:
+        undecided: set[str] = set()
         for claim in topic.claims:
             for aspect_id in claim.aspects:
                 topic.covered.setdefault(aspect_id, []).append(claim.index)
+            undecided.update(claim.unaligned)
+            if claim.grounded is None:  # had it been grounded, which aspects could it have covered?
+                undecided.update(a.aspect_id for a in topic.aspects
+                                 if alignment == "judge" or set(claim.unknown_docs) & set(a.doc_ids))
+        topic.undecided = frozenset(undecided)
         order = {aspect.aspect_id: i for i, aspect in enumerate(topic.aspects)}
         topic.covered = dict(sorted(topic.covered.items(), key=lambda item: order[item[0]]))
     return results
@@ -235,11 +259,11 @@ def _ground(index: int, text: str, hits: list[Hit], verdicts: dict[tuple[str, st
     Unjudged when no passage entails it and at least one verdict is missing; ungrounded otherwise (also
     when nothing was retrieved: the collection holds no support for it).
     """
-    unknown = False
+    unknown: dict[str, None] = {}
     for rank, hit in enumerate(hits, start=1):
         verdict = verdicts.get((hit.text, text))
         if verdict:
             return ClaimResult(index, text, True, hit, rank)
         if verdict is None:
-            unknown = True
-    return ClaimResult(index, text, None if unknown else False)
+            unknown[hit.doc_id] = None
+    return ClaimResult(index, text, None if unknown else False, unknown_docs=tuple(unknown))
