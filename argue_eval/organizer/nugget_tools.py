@@ -276,11 +276,17 @@ def read_bindings(path: str | PathLike[str]) -> Iterator[Binding]:
         try:
             with closing(text_lines(path)) as lines:
                 reader = csv.DictReader(lines, delimiter=delimiter)
-                names = set(reader.fieldnames or ())
+                # headers as a spreadsheet may leave them ("Accept", "accept "): matched stripped and case-folded
+                reader.fieldnames = [(name or "").strip().casefold() for name in reader.fieldnames or ()]
+                names = set(reader.fieldnames)
                 missing = [c for c in ("request_id", "answer", "doc_id") if c not in names]
                 if missing or not names & {"nugget_id", "question"}:
                     raise InputError(path, 1, None, "expected columns request_id, nugget_id (or question), answer, doc_id")
                 reviewed = "accept" in names  # an assessor sheet (`nuggets bind --propose`): only accepted rows
+                if not reviewed and {"rank", "search_score", "judge_says"} <= names:
+                    # a proposal sheet that lost its accept column would bind every candidate, rejected ones too
+                    raise InputError(path, 1, "accept", "this proposal sheet (`nuggets bind --propose`) has no accept "
+                                     "column; restore it (yes for the rows to bind) before binding")
                 for record in reader:
                     record = {key: unguard(value) if isinstance(value, str) else value for key, value in record.items()}
                     if reviewed:
