@@ -337,11 +337,17 @@ class _Checker:
                 complete = False
                 break
             self.reports += 1
+            start = len(self.problems)
             if self.track is not None:
                 self._track_schema(obj, shown, lineno)
             elif spec.name == "ragtime":
                 self._official_ragtime_schema(obj, shown, lineno)
+            end = len(self.problems)
             report = parse_report(obj, spec.name, shown, lineno, self.problems)
+            if self.track is not None:
+                # a field the parser already calls wrong (missing, wrong kind) is reported once, in the parser's words
+                parsed = {p.field for p in self.problems[end:] if p.severity == "error"}
+                self.problems[start:end] = [p for p in self.problems[start:end] if p.field not in parsed]
             if report is None:
                 continue
             self._check_report(report, spec.name, fields, shown, lineno, seen, run_ids)

@@ -152,3 +152,14 @@ def test_an_empty_file_or_a_requests_file_keeps_its_error_under_a_preset(tmp_pat
     result = validate(str(requests), "--track", "neuclir24")
     assert result.exit_code == 2
     assert "it looks like a requests file (neuclir24 format)" in result.output
+
+
+def test_a_missing_field_is_reported_once_under_a_preset(tmp_path):
+    path = write(tmp_path, [{"a": 1}])
+    found = errors(path, "rag24")
+    assert sorted(field for field, _ in found) == ["answer", "references", "response_length", "run_id", "topic",
+                                                   "topic_id"]
+    assert ("run_id", "missing required field 'run_id' (expected a string id)") in found
+    ragtime = write(tmp_path, [{"metadata": {"team_id": "t"}, "responses": [{"citations": []}]}], "r.jsonl")
+    assert sorted(field for field, _ in errors(ragtime, "ragtime26")) == [
+        "metadata.run_id", "metadata.topic_id", "references", "responses[0].text"]
