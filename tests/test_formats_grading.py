@@ -75,3 +75,13 @@ def test_nuggets_validate_points_at_the_answers_own_line():
     assert result.exit_code == 1
     assert (f"{FIXTURE}:4: citations: nugget 'How many residents were affected?', answer 'about 400,000' is bound "
             "to no document") in result.output
+
+
+def test_merge_to_the_grading_format_counts_topics_not_lines(tmp_path):
+    out = tmp_path / "merged.txt"
+    result = CliRunner().invoke(cli, ["nuggets", "merge", str(FIXTURE), str(FIXTURE),
+                                      "--to", "report-gen-eval-grading", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 5  # 5 answers of topic 301's 3 questions
+    assert f"merged into 1 topics (0 conflicts) -> {out}" in result.output
+    assert write(read(FIXTURE, "nuggets", None)[1], tmp_path / "w.txt", "report-gen-eval-grading", "nuggets") == 1

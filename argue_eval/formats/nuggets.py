@@ -519,11 +519,13 @@ def read_grading(path: Path) -> Iterator[TopicNuggets]:
 def write_grading(topics: Iterable[TopicNuggets], path: Path) -> int:
     """One ``{query_id, question, answer, citations}`` line per answer (report_gen_eval reads the last three and
     ignores ``query_id``, which keeps several topics apart). Importance, negative marks, aggregators and nugget
-    ids are not in the format (a warning says so when they would be lost)."""
+    ids are not in the format (a warning says so when they would be lost). Returns the number of topics."""
     lost: set[str] = set()
+    written = [0]  # topics written: the count callers report (as the other nugget writers return), not lines
 
     def lines() -> Iterator[dict[str, Any]]:
         for topic in topics:
+            written[0] += 1
             for nugget in topic.nuggets:
                 if nugget.importance is not None:
                     lost.add("importance")
@@ -537,11 +539,11 @@ def write_grading(topics: Iterable[TopicNuggets], path: Path) -> int:
                     yield {"query_id": topic.request_id, "question": nugget.question, "answer": answer.text,
                            "citations": list(answer.doc_ids)}
 
-    count = write_jsonl(path, lines())
+    write_jsonl(path, lines())
     if lost:
         warn_lossy(f"report-gen-eval-grading: {', '.join(sorted(lost))} not written (the format has only question, "
                    "answer and citations)")
-    return count
+    return written[0]
 
 
 # --------------------------------------------------------------------------------------------------
