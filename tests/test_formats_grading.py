@@ -85,3 +85,20 @@ def test_merge_to_the_grading_format_counts_topics_not_lines(tmp_path):
     assert len(out.read_text(encoding="utf-8").splitlines()) == 5  # 5 answers of topic 301's 3 questions
     assert f"merged into 1 topics (0 conflicts) -> {out}" in result.output
     assert write(read(FIXTURE, "nuggets", None)[1], tmp_path / "w.txt", "report-gen-eval-grading", "nuggets") == 1
+
+
+def test_nuggets_validate_lists_every_bad_line_of_a_grading_file(tmp_path):
+    lines = [{"question": "Where?", "answer": "Ohio", "citations": ["d2"]},  # the first line makes it recognizable
+             {"question": "Who?", "citations": ["d1"]},
+             {"question": "When?", "answer": "2014", "citations": "d3"},
+             {"query_id": None, "question": "Why?", "answer": "algae", "citations": ["d4"]}]
+    path = tmp_path / "301.nuggets.txt"
+    path.write_text("".join(json.dumps(obj) + "\n" for obj in lines), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["nuggets", "validate", str(path)])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"{path}:2: answer: missing required field 'answer' (expected a string)",
+        f"{path}:3: citations: expected a list of document ids, found a string ('d3')",
+        f"{path}:4: query_id: expected a string id, found null",
+        f"{path}: 1 topics, 1 nuggets, 3 errors, 0 warnings",
+    ]

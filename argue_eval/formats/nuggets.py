@@ -479,30 +479,34 @@ def _grading_topic(path: Path) -> str | None:
     return match.group(1)
 
 
-def read_grading(path: Path) -> Iterator[TopicNuggets]:
+def read_grading(path: Path, problems: list[Problem] | None = None) -> Iterator[TopicNuggets]:
     """report_gen_eval's grading ``nuggets.txt``: one ``{question, answer, citations}`` object per line, one line
     per question-answer pair (its ``tests/grading_files``; ``modify_json.py`` there turns it into a bank).
 
     Lines repeating a question become one nugget whose answers are the lines' answers (ids are the question
     texts, as the format has none). The file names no topic: a line's ``query_id`` (or ``request_id``,
     ``topic_id``) says which topic it belongs to, else the file name does (``300.nuggets.txt``,
-    ``nuggets_300.txt``); neither is an error. Topics in order of first appearance."""
+    ``nuggets_300.txt``); neither is an error. Topics in order of first appearance. With ``problems``, every bad
+    line is recorded there and skipped (``nuggets validate``) instead of stopping the read at the first."""
     from ..jsonio import iter_jsonl
 
     name = str(path)
     default = _grading_topic(path)
     topics: dict[str, tuple[_Merger, _Places, int]] = {}
     for lineno, obj in iter_jsonl(path):
-        f = Fields(name, lineno)
+        f = Fields(name, lineno, problems)
         key = next((k for k in _GRADING_IDS if k in obj), None)
         topic = f.ident(obj, key) if key is not None else default
         if topic is None:
-            f.error("query_id", "no topic: the line has no query_id and the file name does not say one (name the file "
-                                "<topic>.nuggets.txt or add \"query_id\" to each line)")
+            if key is None:  # a bad query_id was reported by ident
+                f.error("query_id", "no topic: the line has no query_id and the file name does not say one (name the "
+                                    "file <topic>.nuggets.txt or add \"query_id\" to each line)")
             continue
         question = f.text(obj, "question", required=True)
         answer = f.text(obj, "answer", required=True)
         docs = f.id_list(obj.get("citations", []), "citations", key="doc_id")
+        if f.errors:
+            continue  # reported (lenient reading only: strict reading raised at the first)
         merger, places, _ = topics.setdefault(topic, (_Merger(topic), _Places(), lineno))
         extra = unknown(obj, _GRADING_KEYS)
         nugget = merger.nugget(question, None, None, "OR")

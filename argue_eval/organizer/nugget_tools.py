@@ -33,13 +33,18 @@ def key_text(text: str) -> str:
 def read_topics_collecting(path: str | PathLike[str], format: str | None = None) -> tuple[list[TopicNuggets], list[Problem]]:
     """Read a nugget file leniently: every schema problem is collected instead of stopping at the first.
 
-    JSONL formats are parsed line by line with the format's careful parser; the v3 directory format is
-    read strictly (its files are checked one at a time).
+    JSONL formats are parsed line by line with the format's careful parser (report_gen_eval's grading file by
+    its reader, which groups lines into topics); the v3 directory format is read strictly (its files are
+    checked one at a time).
     """
-    from ..formats.nuggets import parse_topic
+    from ..formats import resolve
+    from ..formats.nuggets import parse_topic, read_grading
     from .lenient import read_collecting
 
-    return read_collecting(path, "nuggets", format, parse_topic, whole_file_formats=("autoargue-v3", "lancer", "report-gen-eval-grading"))
+    if resolve(path, "nuggets", format).name == "report-gen-eval-grading":  # lines grouped into topics: its own reader
+        problems: list[Problem] = []
+        return list(read_grading(Path(path), problems)), problems
+    return read_collecting(path, "nuggets", format, parse_topic, whole_file_formats=("autoargue-v3", "lancer"))
 
 
 # --- validate -------------------------------------------------------------------------------------------------
