@@ -102,3 +102,15 @@ def test_nuggets_validate_lists_every_bad_line_of_a_grading_file(tmp_path):
         f"{path}:4: query_id: expected a string id, found null",
         f"{path}: 1 topics, 1 nuggets, 3 errors, 0 warnings",
     ]
+
+
+def test_only_a_name_with_a_digit_gives_the_topic(tmp_path):
+    line = json.dumps({"question": "Who?", "answer": "Ann", "citations": ["d1"]}) + "\n"
+    for name, topic in [("nuggets_300.txt", "300"), ("s01.nuggets.txt", "s01"), ("2024-101-nuggets.txt", "2024-101")]:
+        (tmp_path / name).write_text(line, encoding="utf-8")
+        assert [t.request_id for t in read(tmp_path / name, "nuggets", None)[1]] == [topic]
+    for name in ("nuggets-final.txt", "draft.nuggets.txt"):
+        (tmp_path / name).write_text(line, encoding="utf-8")
+        with pytest.raises(InputError) as error:
+            list(read(tmp_path / name, "nuggets", None)[1])
+        assert str(error.value).startswith(f"{tmp_path / name}:1: query_id: no topic")

@@ -469,12 +469,15 @@ _GRADING_SUFFIXES = (".gz", ".txt", ".jsonl", ".json")
 
 
 def _grading_topic(path: Path) -> str | None:
-    """The topic a one-topic grading file is about, from its name: ``300.nuggets.txt``, ``nuggets_300.txt``."""
+    """The topic a one-topic grading file is about, from its name: ``300.nuggets.txt``, ``nuggets_300.txt``.
+
+    Only a name part with a digit is taken for a topic id: ``nuggets-final.txt`` or ``grading.txt`` name no topic
+    (a word there is a label, and reading it as topic ``final`` would score the bank against no request)."""
     stem = path.name
     for suffix in _GRADING_SUFFIXES:
         stem = stem.removesuffix(suffix)
     match = _TOPIC_IN_NAME.match(stem)
-    if match is None or match.group(1).lower() in ("nugget", "nuggets", "grading"):
+    if match is None or not any(c.isdigit() for c in match.group(1)):
         return None
     return match.group(1)
 
