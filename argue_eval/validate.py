@@ -309,12 +309,15 @@ class _Checker:
         try:
             spec = resolve(path, "runs", self.options.format)
         except InputError as error:
-            if self.track is None or self.options.format is not None or not path.is_file():
+            unrecognized = (error.problem.message.startswith("cannot recognize the file as")
+                            and "it looks like a" not in error.problem.message)
+            if self.track is None or self.options.format is not None or not path.is_file() or not unrecognized:
                 self.problems.append(_relocated(error, shown))
                 self.unreadable.append(shown)
                 return self.problems
             # A run too broken to be recognized (its topic_id stripped, say) is read as the track's format,
-            # so that every missing field is reported rather than "format not recognized".
+            # so that every missing field is reported rather than "format not recognized"; an empty file, bad JSON
+            # or a file of another kind (requests, say) keeps its own error.
             from .formats import get_format
 
             spec = get_format(self.track.run_formats[0], "runs")
@@ -334,11 +337,17 @@ class _Checker:
                 complete = False
                 break
             self.reports += 1
+            start = len(self.problems)
             if self.track is not None:
                 self._track_schema(obj, shown, lineno)
             elif spec.name == "ragtime":
                 self._official_ragtime_schema(obj, shown, lineno)
+            end = len(self.problems)
             report = parse_report(obj, spec.name, shown, lineno, self.problems)
+            if self.track is not None:
+                # a field the parser already calls wrong (missing, wrong kind) is reported once, in the parser's words
+                parsed = {p.field for p in self.problems[end:] if p.severity == "error"}
+                self.problems[start:end] = [p for p in self.problems[start:end] if p.field not in parsed]
             if report is None:
                 continue
             self._check_report(report, spec.name, fields, shown, lineno, seen, run_ids)

@@ -118,3 +118,29 @@ def test_a_bad_accept_value_and_missing_options_are_one_line_errors(bank, tmp_pa
     assert result.output.strip() == f"{sheet}:3: accept: expected yes or no (or leave it empty to skip the row), found 'maybe'"
     result = CliRunner().invoke(cli, ["nuggets", "bind", str(bank), "--propose", "-o", str(sheet)])
     assert result.exit_code == 2 and "--propose needs --collection" in result.output
+
+
+@pytest.mark.parametrize("header", ["Accept", "accept ", None])
+def test_a_renamed_or_deleted_accept_header_never_binds_the_rejected_rows(bank, tmp_path, header):
+    sheet = tmp_path / "p.csv"
+    rows = propose(bank, sheet, "--judge", "lexical")
+    for row in rows:
+        row["accept"] = "yes" if (row["nugget_id"], row["doc_id"]) == ("s01-n6", "nw-0006") else "no"
+        if header is None:
+            del row["accept"]
+        else:
+            row[header] = row.pop("accept")
+    with sheet.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    out = tmp_path / "bound.jsonl"
+    result = CliRunner().invoke(cli, ["nuggets", "bind", str(bank), str(sheet), "-o", str(out)])
+    if header is None:
+        assert result.exit_code == 2
+        assert result.output.strip() == (f"{sheet}:1: accept: this proposal sheet (`nuggets bind --propose`) has no "
+                                         "accept column; restore it (yes for the rows to bind) before binding")
+        assert not out.exists()
+    else:
+        assert result.exit_code == 0, result.output
+        assert "added 1 bindings (0 new answers)" in result.output

@@ -75,3 +75,42 @@ def test_nuggets_validate_points_at_the_answers_own_line():
     assert result.exit_code == 1
     assert (f"{FIXTURE}:4: citations: nugget 'How many residents were affected?', answer 'about 400,000' is bound "
             "to no document") in result.output
+
+
+def test_merge_to_the_grading_format_counts_topics_not_lines(tmp_path):
+    out = tmp_path / "merged.txt"
+    result = CliRunner().invoke(cli, ["nuggets", "merge", str(FIXTURE), str(FIXTURE),
+                                      "--to", "report-gen-eval-grading", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 5  # 5 answers of topic 301's 3 questions
+    assert f"merged into 1 topics (0 conflicts) -> {out}" in result.output
+    assert write(read(FIXTURE, "nuggets", None)[1], tmp_path / "w.txt", "report-gen-eval-grading", "nuggets") == 1
+
+
+def test_nuggets_validate_lists_every_bad_line_of_a_grading_file(tmp_path):
+    lines = [{"question": "Where?", "answer": "Ohio", "citations": ["d2"]},  # the first line makes it recognizable
+             {"question": "Who?", "citations": ["d1"]},
+             {"question": "When?", "answer": "2014", "citations": "d3"},
+             {"query_id": None, "question": "Why?", "answer": "algae", "citations": ["d4"]}]
+    path = tmp_path / "301.nuggets.txt"
+    path.write_text("".join(json.dumps(obj) + "\n" for obj in lines), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["nuggets", "validate", str(path)])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"{path}:2: answer: missing required field 'answer' (expected a string)",
+        f"{path}:3: citations: expected a list of document ids, found a string ('d3')",
+        f"{path}:4: query_id: expected a string id, found null",
+        f"{path}: 1 topics, 1 nuggets, 3 errors, 0 warnings",
+    ]
+
+
+def test_only_a_name_with_a_digit_gives_the_topic(tmp_path):
+    line = json.dumps({"question": "Who?", "answer": "Ann", "citations": ["d1"]}) + "\n"
+    for name, topic in [("nuggets_300.txt", "300"), ("s01.nuggets.txt", "s01"), ("2024-101-nuggets.txt", "2024-101")]:
+        (tmp_path / name).write_text(line, encoding="utf-8")
+        assert [t.request_id for t in read(tmp_path / name, "nuggets", None)[1]] == [topic]
+    for name in ("nuggets-final.txt", "draft.nuggets.txt"):
+        (tmp_path / name).write_text(line, encoding="utf-8")
+        with pytest.raises(InputError) as error:
+            list(read(tmp_path / name, "nuggets", None)[1])
+        assert str(error.value).startswith(f"{tmp_path / name}:1: query_id: no topic")

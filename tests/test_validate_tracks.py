@@ -140,3 +140,26 @@ def test_two_files_with_one_run_id_are_an_error_under_a_preset(tmp_path):
     result = validate(str(first), str(second), "--track", "rag25")
     assert result.exit_code == 1
     assert "run id 'team-a-rag25' is also the run id of" in result.output
+
+
+def test_an_empty_file_or_a_requests_file_keeps_its_error_under_a_preset(tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    result = validate(str(empty), "--track", "rag24")
+    assert result.exit_code == 2
+    assert f"{empty}: file is empty" in result.output
+    requests = FORMATS / "requests.neuclir24.jsonl"
+    result = validate(str(requests), "--track", "neuclir24")
+    assert result.exit_code == 2
+    assert "it looks like a requests file (neuclir24 format)" in result.output
+
+
+def test_a_missing_field_is_reported_once_under_a_preset(tmp_path):
+    path = write(tmp_path, [{"a": 1}])
+    found = errors(path, "rag24")
+    assert sorted(field for field, _ in found) == ["answer", "references", "response_length", "run_id", "topic",
+                                                   "topic_id"]
+    assert ("run_id", "missing required field 'run_id' (expected a string id)") in found
+    ragtime = write(tmp_path, [{"metadata": {"team_id": "t"}, "responses": [{"citations": []}]}], "r.jsonl")
+    assert sorted(field for field, _ in errors(ragtime, "ragtime26")) == [
+        "metadata.run_id", "metadata.topic_id", "references", "responses[0].text"]

@@ -469,40 +469,47 @@ _GRADING_SUFFIXES = (".gz", ".txt", ".jsonl", ".json")
 
 
 def _grading_topic(path: Path) -> str | None:
-    """The topic a one-topic grading file is about, from its name: ``300.nuggets.txt``, ``nuggets_300.txt``."""
+    """The topic a one-topic grading file is about, from its name: ``300.nuggets.txt``, ``nuggets_300.txt``.
+
+    Only a name part with a digit is taken for a topic id: ``nuggets-final.txt`` or ``grading.txt`` name no topic
+    (a word there is a label, and reading it as topic ``final`` would score the bank against no request)."""
     stem = path.name
     for suffix in _GRADING_SUFFIXES:
         stem = stem.removesuffix(suffix)
     match = _TOPIC_IN_NAME.match(stem)
-    if match is None or match.group(1).lower() in ("nugget", "nuggets", "grading"):
+    if match is None or not any(c.isdigit() for c in match.group(1)):
         return None
     return match.group(1)
 
 
-def read_grading(path: Path) -> Iterator[TopicNuggets]:
+def read_grading(path: Path, problems: list[Problem] | None = None) -> Iterator[TopicNuggets]:
     """report_gen_eval's grading ``nuggets.txt``: one ``{question, answer, citations}`` object per line, one line
     per question-answer pair (its ``tests/grading_files``; ``modify_json.py`` there turns it into a bank).
 
     Lines repeating a question become one nugget whose answers are the lines' answers (ids are the question
     texts, as the format has none). The file names no topic: a line's ``query_id`` (or ``request_id``,
     ``topic_id``) says which topic it belongs to, else the file name does (``300.nuggets.txt``,
-    ``nuggets_300.txt``); neither is an error. Topics in order of first appearance."""
+    ``nuggets_300.txt``); neither is an error. Topics in order of first appearance. With ``problems``, every bad
+    line is recorded there and skipped (``nuggets validate``) instead of stopping the read at the first."""
     from ..jsonio import iter_jsonl
 
     name = str(path)
     default = _grading_topic(path)
     topics: dict[str, tuple[_Merger, _Places, int]] = {}
     for lineno, obj in iter_jsonl(path):
-        f = Fields(name, lineno)
+        f = Fields(name, lineno, problems)
         key = next((k for k in _GRADING_IDS if k in obj), None)
         topic = f.ident(obj, key) if key is not None else default
         if topic is None:
-            f.error("query_id", "no topic: the line has no query_id and the file name does not say one (name the file "
-                                "<topic>.nuggets.txt or add \"query_id\" to each line)")
+            if key is None:  # a bad query_id was reported by ident
+                f.error("query_id", "no topic: the line has no query_id and the file name does not say one (name the "
+                                    "file <topic>.nuggets.txt or add \"query_id\" to each line)")
             continue
         question = f.text(obj, "question", required=True)
         answer = f.text(obj, "answer", required=True)
         docs = f.id_list(obj.get("citations", []), "citations", key="doc_id")
+        if f.errors:
+            continue  # reported (lenient reading only: strict reading raised at the first)
         merger, places, _ = topics.setdefault(topic, (_Merger(topic), _Places(), lineno))
         extra = unknown(obj, _GRADING_KEYS)
         nugget = merger.nugget(question, None, None, "OR")
@@ -519,11 +526,13 @@ def read_grading(path: Path) -> Iterator[TopicNuggets]:
 def write_grading(topics: Iterable[TopicNuggets], path: Path) -> int:
     """One ``{query_id, question, answer, citations}`` line per answer (report_gen_eval reads the last three and
     ignores ``query_id``, which keeps several topics apart). Importance, negative marks, aggregators and nugget
-    ids are not in the format (a warning says so when they would be lost)."""
+    ids are not in the format (a warning says so when they would be lost). Returns the number of topics."""
     lost: set[str] = set()
+    written = [0]  # topics written: the count callers report (as the other nugget writers return), not lines
 
     def lines() -> Iterator[dict[str, Any]]:
         for topic in topics:
+            written[0] += 1
             for nugget in topic.nuggets:
                 if nugget.importance is not None:
                     lost.add("importance")
@@ -537,11 +546,11 @@ def write_grading(topics: Iterable[TopicNuggets], path: Path) -> int:
                     yield {"query_id": topic.request_id, "question": nugget.question, "answer": answer.text,
                            "citations": list(answer.doc_ids)}
 
-    count = write_jsonl(path, lines())
+    write_jsonl(path, lines())
     if lost:
         warn_lossy(f"report-gen-eval-grading: {', '.join(sorted(lost))} not written (the format has only question, "
                    "answer and citations)")
-    return count
+    return written[0]
 
 
 # --------------------------------------------------------------------------------------------------

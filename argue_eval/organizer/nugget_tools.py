@@ -33,13 +33,18 @@ def key_text(text: str) -> str:
 def read_topics_collecting(path: str | PathLike[str], format: str | None = None) -> tuple[list[TopicNuggets], list[Problem]]:
     """Read a nugget file leniently: every schema problem is collected instead of stopping at the first.
 
-    JSONL formats are parsed line by line with the format's careful parser; the v3 directory format is
-    read strictly (its files are checked one at a time).
+    JSONL formats are parsed line by line with the format's careful parser (report_gen_eval's grading file by
+    its reader, which groups lines into topics); the v3 directory format is read strictly (its files are
+    checked one at a time).
     """
-    from ..formats.nuggets import parse_topic
+    from ..formats import resolve
+    from ..formats.nuggets import parse_topic, read_grading
     from .lenient import read_collecting
 
-    return read_collecting(path, "nuggets", format, parse_topic, whole_file_formats=("autoargue-v3", "lancer", "report-gen-eval-grading"))
+    if resolve(path, "nuggets", format).name == "report-gen-eval-grading":  # lines grouped into topics: its own reader
+        problems: list[Problem] = []
+        return list(read_grading(Path(path), problems)), problems
+    return read_collecting(path, "nuggets", format, parse_topic, whole_file_formats=("autoargue-v3", "lancer"))
 
 
 # --- validate -------------------------------------------------------------------------------------------------
@@ -276,11 +281,17 @@ def read_bindings(path: str | PathLike[str]) -> Iterator[Binding]:
         try:
             with closing(text_lines(path)) as lines:
                 reader = csv.DictReader(lines, delimiter=delimiter)
-                names = set(reader.fieldnames or ())
+                # headers as a spreadsheet may leave them ("Accept", "accept "): matched stripped and case-folded
+                reader.fieldnames = [(name or "").strip().casefold() for name in reader.fieldnames or ()]
+                names = set(reader.fieldnames)
                 missing = [c for c in ("request_id", "answer", "doc_id") if c not in names]
                 if missing or not names & {"nugget_id", "question"}:
                     raise InputError(path, 1, None, "expected columns request_id, nugget_id (or question), answer, doc_id")
                 reviewed = "accept" in names  # an assessor sheet (`nuggets bind --propose`): only accepted rows
+                if not reviewed and {"rank", "search_score", "judge_says"} <= names:
+                    # a proposal sheet that lost its accept column would bind every candidate, rejected ones too
+                    raise InputError(path, 1, "accept", "this proposal sheet (`nuggets bind --propose`) has no accept "
+                                     "column; restore it (yes for the rows to bind) before binding")
                 for record in reader:
                     record = {key: unguard(value) if isinstance(value, str) else value for key, value in record.items()}
                     if reviewed:
