@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import TextIO
 
 import click
 
@@ -112,6 +113,29 @@ def cli(max_line_mib: int) -> None:
 
     set_max_line_bytes(max_line_mib * 1024 * 1024)
     set_lenient(False)  # a subcommand's --lenient turns it on (parsed after this)
+    _show_lossy_writes_as_warnings()
+
+
+def _show_lossy_writes_as_warnings() -> None:
+    """A writer's ``LossyWriteWarning`` ("the format cannot hold ...") reads ``warning: ...`` on stderr, like
+    every other warning of the kit, from any command (not Python's ``file:line: Category: ...`` form)."""
+    import warnings
+
+    from .formats._fields import LossyWriteWarning
+
+    shown = warnings.showwarning
+    if getattr(shown, "argue_eval", False):
+        return
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: TextIO | None = None,
+             line: str | None = None) -> None:
+        if issubclass(category, LossyWriteWarning):
+            click.echo(f"warning: {message}", err=True)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    show.argue_eval = True  # type: ignore[attr-defined]
+    warnings.showwarning = show
 
 
 def main(argv: list[str] | None = None) -> None:

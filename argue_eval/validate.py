@@ -394,9 +394,12 @@ class _Checker:
             limit = self.track.limit
         if limit is None:
             return
-        if self.options.unit:
+        if by_track:  # the track's figure is in the track's unit: --unit without --limit cannot re-read it
+            assert self.track is not None
+            unit = self.track.unit
+        elif self.options.unit:
             unit = self.options.unit
-        elif by_track or (request is None and self.track is not None):
+        elif request is None and self.track is not None:
             assert self.track is not None
             unit = self.track.unit
         else:

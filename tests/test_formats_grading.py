@@ -114,3 +114,16 @@ def test_only_a_name_with_a_digit_gives_the_topic(tmp_path):
         with pytest.raises(InputError) as error:
             list(read(tmp_path / name, "nuggets", None)[1])
         assert str(error.value).startswith(f"{tmp_path / name}:1: query_id: no topic")
+
+
+def test_a_lossy_write_is_one_warning_line_from_any_command(tmp_path):
+    """nuggets merge to the grading format loses the sample bank's importance marks: stderr says so in the
+    kit's ``warning:`` form, not as a Python warning with a file and line of our source."""
+    sample = Path(__file__).resolve().parent.parent / "nuggets" / "sample" / "nuggets.jsonl"
+    out = tmp_path / "merged.txt"
+    result = CliRunner().invoke(cli, ["nuggets", "merge", str(sample), str(sample),
+                                      "--to", "report-gen-eval-grading", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if "importance" in line]
+    assert lines and lines[0].startswith("warning: report-gen-eval-grading: ") and "not written" in lines[0]
+    assert "LossyWriteWarning" not in result.output

@@ -114,6 +114,19 @@ def test_rag_answers_are_limited_to_400_words_without_requests(tmp_path):
     assert errors(write(tmp_path, [obj]), "rag24") == []
 
 
+def test_unit_alone_never_rereads_the_tracks_limit(tmp_path):
+    """--unit chars without --limit under rag24: the 400 stays 400 words (a 200-word answer of 1,000
+    characters passes); --limit with --unit is the user's own figure."""
+    obj = {"run_id": "r", "topic_id": "t1", "topic": "q", "references": ["s"], "response_length": 200,
+           "answer": [{"text": " ".join(["word"] * 200) + ".", "citations": [0]}]}
+    path = write(tmp_path, [obj])
+    result = validate_runs([path], options=ValidateOptions(track="rag24", unit="chars"))
+    assert [p for p in result.problems if p.severity == "error"] == []
+    result = validate_runs([path], options=ValidateOptions(track="rag24", unit="chars", limit=400))
+    assert [(p.field, p.message.split(" (")[0]) for p in result.problems if p.severity == "error"] == [
+        ("answer", "report is 1000 characters long, over the limit of 400 characters")]
+
+
 def test_neuclir24_reports_default_to_2000_characters_and_a_requests_limit_wins(tmp_path):
     obj = {"run_id": "r", "request_id": "101", "collection_ids": ["neuclir/1/zho"],
            "sentences": [{"text": "x" * 2001, "citations": []}]}

@@ -166,8 +166,15 @@ def bind_command(path: str, bindings: str | None, output: str, no_new_answers: b
             raise click.UsageError("--propose writes a sheet to review; give no BINDINGS file with it")
         if collection is None:
             raise click.UsageError("--propose needs --collection (the documents to search)")
+        if to_format != "argue":
+            raise click.UsageError("--propose writes a CSV sheet; --to applies when binding the reviewed sheet")
         _propose(path, output, collection, retriever, judge_spec, judge_option, depth)
         return
+    ignored = [name for name, given in (("--collection", collection is not None), ("--judge", judge_spec is not None),
+                                        ("--judge-option", bool(judge_option)), ("--search", retriever != "bm25"),
+                                        ("--depth", depth != 5)) if given]
+    if ignored:
+        raise click.UsageError(f"{', '.join(ignored)} only apply with --propose (binding reads the BINDINGS file)")
     if bindings is None:
         raise click.UsageError("give the BINDINGS file to read (or --propose to write candidates for review)")
     report = bind(read_nuggets(path), read_bindings(bindings), bindings, allow_new_answers=not no_new_answers)

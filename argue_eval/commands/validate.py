@@ -25,7 +25,8 @@ _CHECK_LIST = "\n".join(f"  {name:<27} {severity:<8} {what}" for name, (severity
 @click.option("--limit", type=click.IntRange(min=0), default=None,
               help="Length limit for every report, overriding the requests' limits.")
 @click.option("--unit", type=click.Choice(["chars", "words"]), default=None,
-              help="Unit of the length limit, overriding the requests' unit (default: the request's, else chars).")
+              help="Unit of the length limit, overriding the requests' unit (default: the request's, else chars); "
+                   "a --track limit keeps the track's unit.")
 @click.option("--max-citations-per-sentence", "max_citations", type=click.IntRange(min=0), default=None, metavar="K",
               help="Flag sentences that cite more than K documents.")
 @click.option("--citation-score-range", "score_range", nargs=2, type=float, default=None, metavar="MIN MAX",
