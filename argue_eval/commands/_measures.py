@@ -128,10 +128,6 @@ def make_llm_tasks(judge: Any, judge_option: tuple[str, ...], cache: Any) -> Any
     import importlib.util
 
     from ..errors import MissingDependencyError
-
-    if importlib.util.find_spec("aiohttp") is None:  # checked before any report is read or call is made
-        raise MissingDependencyError("the LLM tasks (--claims llm, --aspects llm, --e2e, multiple choice)", "llm",
-                                     "no module named 'aiohttp'")
     from ..judges.llm import LLMJudge
     from ..judges.llm_tasks import LLMTasks
     from ._options import parse_judge_options
@@ -149,6 +145,9 @@ def make_llm_tasks(judge: Any, judge_option: tuple[str, ...], cache: Any) -> Any
     if llm.base_url is None:
         raise InputError("--judge-option", None, None,
                          "the LLM tasks need the endpoint: --judge-option llm.base_url=http://HOST:PORT/v1")
+    if importlib.util.find_spec("aiohttp") is None:  # after the options, before any report is read or call made
+        raise MissingDependencyError("the LLM tasks (--claims llm, --aspects llm, --e2e, multiple choice)", "llm",
+                                     "no module named 'aiohttp'")
     from ..progress import progress_bar
 
     tasks = LLMTasks(llm, cache=cache)
