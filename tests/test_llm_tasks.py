@@ -112,6 +112,24 @@ def test_two_unusable_replies_make_a_failure_never_an_answer():
             assert usage["failures"][0]["reason"].startswith("unusable reply twice")
 
 
+def test_counts_are_kept_per_task_and_the_chooser_reports_its_own():
+    """One LLMTasks serves claims and multiple choice: 2 failed claim items and 1 answered aspects item,
+    then the chooser's counts are its own task's (0 calls), not the shared totals (3 calls, 2 failed)."""
+    from argue_eval.measures.generated import TaskChooser
+
+    def answer(data, body):
+        return {"aspects": ["cause"]} if "request" in data else "no JSON here"
+    with MockChatServer(replies(answer)) as server:
+        tasks = LLMTasks(judge(server))
+        assert tasks.run("claims", [TaskItem("t1", {"sentence": "A.", "earlier_sentence": ""}),
+                                    TaskItem("t1", {"sentence": "B.", "earlier_sentence": ""})]) == [None, None]
+        assert tasks.run("aspects", [TaskItem("t1", {"request": {"title": "Dam failure"}})]) == [["cause"]]
+    assert (tasks.calls, tasks.failed) == (3, 2)
+    assert tasks.calls_by_task == {"claims": 2, "aspects": 1} and tasks.failed_by_task == {"claims": 2, "aspects": 0}
+    chooser = TaskChooser(tasks)
+    assert (chooser.calls, chooser.failed) == (0, 0)
+
+
 def test_a_server_error_is_a_failure_and_is_asked_again_next_time(tmp_path):
     item = TaskItem("t1", {"request": {"title": "Dam failure"}})
     with MockChatServer(lambda n, body: ("status", 500, {})) as server, JudgmentCache(tmp_path / "c.sqlite") as cache:

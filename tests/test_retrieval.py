@@ -95,6 +95,24 @@ def test_duplicate_document_in_a_ranked_run_is_an_error(tmp_path):
         ranked_run_rankings(path)
 
 
+def test_two_files_of_one_name_and_tag_are_told_apart_from_one_file_given_twice(tmp_path, fixtures):
+    qrels = str(fixtures / "organizer" / "retrieval.qrels")
+    (tmp_path / "d2").mkdir()
+    for path in (tmp_path / "a.trec", tmp_path / "d2" / "a.trec"):
+        path.write_text("t1 Q0 d1 1 2.0 r\n")
+
+    def run(*files):
+        return CliRunner().invoke(cli, ["retrieval", "--qrels", qrels, *[f for path in files for f in ("--run", path)],
+                                        "-m", "map"])
+
+    twice = run(str(tmp_path / "a.trec"), str(tmp_path / "a.trec"))
+    assert twice.exit_code == 2 and "the same run appears twice (r@a.trec); give each run file once" in twice.output
+    namesakes = run(str(tmp_path / "a.trec"), str(tmp_path / "d2" / "a.trec"))
+    assert namesakes.exit_code == 2
+    assert "runs r@a.trec come from different files with the same name and run tag" in namesakes.output
+    assert str(tmp_path / "d2" / "a.trec") in namesakes.output and "Traceback" not in namesakes.output
+
+
 def test_cited_documents_are_ranked_by_first_citation(fixtures):
     (run,) = load_runs([fixtures / "organizer" / "report.neuclir24.jsonl"])
     qrels = read_qrels(fixtures / "organizer" / "qrels.trec")

@@ -442,9 +442,18 @@ def load_rankings(
             run.name = f"{run.name}@{Path(run.source).name}"
     names = [run.name for run in loaded]
     if len(set(names)) != len(names):
-        duplicated = sorted({name for name in names if names.count(name) > 1})
-        raise ArgueError(f"the same run appears twice ({', '.join(duplicated)}); give each run file once")
+        raise _duplicate_runs(names, [str(run.source) for run in loaded])
     return sorted(loaded, key=lambda run: run.name)
+
+
+def _duplicate_runs(names: Sequence[str], sources: Sequence[str]) -> ArgueError:
+    """The error for run names that collide: one file given twice, or two files of one name and tag."""
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    files = sorted({str(Path(source).resolve()) for name, source in zip(names, sources) if name in repeated})
+    if len(files) > 1:
+        return ArgueError(f"runs {', '.join(repeated)} come from different files with the same name and run tag "
+                          f"({', '.join(files)}): rename a file or give its run another tag")
+    return ArgueError(f"the same run appears twice ({', '.join(repeated)}); give each run file once")
 
 
 def _unique(doc_ids: Iterable[str]) -> list[str]:
@@ -521,8 +530,7 @@ def order_ranked_files(
     files_per_tag: dict[str, int] = Counter(tag for _, tag in keys)
     labels = [tag if files_per_tag[tag] == 1 else f"{tag}@{Path(paths[index]).name}" for index, tag in keys]
     if len(set(labels)) != len(labels):
-        repeated = sorted({label for label in labels if labels.count(label) > 1})
-        raise ArgueError(f"the same run appears twice ({', '.join(repeated)}); give each run file once")
+        raise _duplicate_runs(labels, [str(paths[index]) for index, _ in keys])
     by_name = sorted(range(len(labels)), key=labels.__getitem__)
     position = np.empty(max(len(labels), 1), dtype=np.int64)
     position[by_name] = np.arange(len(by_name))
