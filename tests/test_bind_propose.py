@@ -41,6 +41,15 @@ def propose(bank: Path, out: Path, *extra: str) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
+def bind_reviewed(bank: Path, sheet: Path, rows: list[dict[str, str]], out: Path):
+    """Write the reviewed rows back over the sheet (as an organizer's spreadsheet would) and bind it."""
+    with sheet.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return CliRunner().invoke(cli, ["nuggets", "bind", str(bank), str(sheet), "-o", str(out)])
+
+
 def candidates(rows: list[dict[str, str]], nugget: str, answer: str) -> list[tuple[str, str]]:
     return [(row["doc_id"], row["judge_says"]) for row in rows if row["nugget_id"] == nugget and row["answer"] == answer]
 
@@ -73,12 +82,8 @@ def test_the_reviewed_sheet_binds_what_the_organizer_accepted(bank, tmp_path):
     keep = {("s01-n2", "nw-0002"), ("s01-n2", "nw-0003"), ("s01-n5", "nw-0008"), ("s01-n6", "nw-0006")}
     for row in rows:
         row["accept"] = "yes" if (row["nugget_id"], row["doc_id"]) in keep else "no"
-    with sheet.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
     out = tmp_path / "bound.jsonl"
-    result = CliRunner().invoke(cli, ["nuggets", "bind", str(bank), str(sheet), "-o", str(out)])
+    result = bind_reviewed(bank, sheet, rows, out)
     assert result.exit_code == 0, result.output
     assert "added 5 bindings (0 new answers)" in result.output  # n2: 2, n5: 2 answers x 1, n6: 1
     bound = {n.nugget_id: n for n in next(iter(read_nuggets(out))).nuggets}
@@ -137,12 +142,8 @@ def test_a_renamed_or_deleted_accept_header_never_binds_the_rejected_rows(bank, 
             del row["accept"]
         else:
             row[header] = row.pop("accept")
-    with sheet.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
     out = tmp_path / "bound.jsonl"
-    result = CliRunner().invoke(cli, ["nuggets", "bind", str(bank), str(sheet), "-o", str(out)])
+    result = bind_reviewed(bank, sheet, rows, out)
     if header is None:
         assert result.exit_code == 2
         assert result.output.strip() == (f"{sheet}:1: accept: this proposal sheet (`nuggets bind --propose`) has no "
