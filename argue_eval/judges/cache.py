@@ -58,22 +58,18 @@ def _key_text(key: JudgmentKey) -> str:
     return _COMPACT.encode(list(key))
 
 
-def _verdict_text(verdict: Verdict, provenance_texts: dict[int, tuple[Any, str]] | None = None) -> str:
+def _verdict_text(verdict: Verdict, provenance_texts: dict[int, tuple[Any, str]]) -> str:
     """The verdict as compact JSON. ``provenance_texts`` memoizes the provenance's JSON by object: a judge
     gives all its verdicts one provenance dict, and encoding it once per batch, not per answer, is most of
     the cost of storing an answer."""
     head = _COMPACT.encode({"value": verdict.value, "judge": verdict.judge, "confidence": verdict.confidence,
                             "rationale": verdict.rationale})
     provenance = verdict.provenance
-    if provenance_texts is None:
-        text = _COMPACT.encode(provenance)
-    else:
-        memo = provenance_texts.get(id(provenance))
-        if memo is None or memo[0] is not provenance:
-            memo = (provenance, _COMPACT.encode(provenance))
-            provenance_texts[id(provenance)] = memo
-        text = memo[1]
-    return f'{head[:-1]},"provenance":{text}}}'
+    memo = provenance_texts.get(id(provenance))
+    if memo is None or memo[0] is not provenance:
+        memo = (provenance, _COMPACT.encode(provenance))
+        provenance_texts[id(provenance)] = memo
+    return f'{head[:-1]},"provenance":{memo[1]}}}'
 
 
 def _verdict(text: str) -> Verdict:
