@@ -201,11 +201,20 @@ class LLMTasks:
         self.cache = cache
         self.progress = progress
         """Called with 1 as each model answer (or failure) arrives."""
-        self.calls = 0
-        self.failed = 0
         self.calls_by_task: Counter[str] = Counter()
         self.failed_by_task: Counter[str] = Counter()
-        """The same counts per task (``claims``, ``choice``, ...): one ``LLMTasks`` may serve several."""
+        """Items sent to the model, and those that failed, per task (``claims``, ``choice``, ...): one
+        ``LLMTasks`` may serve several."""
+
+    @property
+    def calls(self) -> int:
+        """Items sent to the model over every task (cache misses)."""
+        return sum(self.calls_by_task.values())
+
+    @property
+    def failed(self) -> int:
+        """Items that failed over every task."""
+        return sum(self.failed_by_task.values())
 
     def identity(self, task: str) -> dict[str, Any]:
         """What changes a task's answers: model, task version, decoding (never the URL or the key)."""
@@ -227,12 +236,9 @@ class LLMTasks:
                 todo.setdefault(key, item)
         if todo:
             answers = self._ask_all(task, list(todo.values()))
-            self.calls += len(todo)
             self.calls_by_task[task_name] += len(todo)
             new = [(key, result, model) for key, (result, model) in zip(todo, answers) if result is not None]
-            failed = sum(1 for result, _ in answers if result is None)
-            self.failed += failed
-            self.failed_by_task[task_name] += failed
+            self.failed_by_task[task_name] += sum(1 for result, _ in answers if result is None)
             if self.cache is not None and fingerprint is not None and new:
                 label = f"llm:{self.judge.model}"
                 self.cache.put_many(fingerprint, [
