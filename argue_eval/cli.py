@@ -118,11 +118,13 @@ def cli(max_line_mib: int) -> None:
 
 def _show_lossy_writes_as_warnings() -> None:
     """A writer's ``LossyWriteWarning`` ("the format cannot hold ...") reads ``warning: ...`` on stderr, like
-    every other warning of the kit, from any command (not Python's ``file:line: Category: ...`` form)."""
+    every other warning of the kit, from any command (not Python's ``file:line: Category: ...`` form), each
+    time it is raised."""
     import warnings
 
     from .formats._fields import LossyWriteWarning
 
+    warnings.simplefilter("always", LossyWriteWarning)
     shown = warnings.showwarning
     if getattr(shown, "argue_eval", False):
         return

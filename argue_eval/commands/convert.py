@@ -1,8 +1,6 @@
 """``argue-eval convert``: rewrite a requests, nuggets, run, qrels or judgments file in another format."""
 from __future__ import annotations
 
-import warnings
-
 import click
 
 from ._common import format_option, kind_option
@@ -34,7 +32,6 @@ def command(path: str, target: str, output: str, kind: str | None, format_name: 
 
     from ..errors import InputError
     from ..formats import all_formats, get_format, resolve
-    from ..formats._fields import LossyWriteWarning
     from ..progress import progress
 
     source = resolve(path, kind, format_name)  # type: ignore[arg-type]
@@ -54,14 +51,8 @@ def command(path: str, target: str, output: str, kind: str | None, format_name: 
     if spec.write is None:
         raise InputError("--to", None, None, f"{source.kind} format {spec.name!r} can be read but not written; "
                          f"writable {source.kind} formats: {writable}")
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", LossyWriteWarning)
-        records = progress(source.read(Path(path)), desc=f"convert {Path(path).name}", unit=" rec")
-        count = spec.write(records, Path(output))
-    for warning in caught:
-        if issubclass(warning.category, LossyWriteWarning):
-            click.echo(f"warning: {warning.message}", err=True)
-        else:
-            warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+    # what the target format cannot hold is said on stderr as it is written (cli._show_lossy_writes_as_warnings)
+    records = progress(source.read(Path(path)), desc=f"convert {Path(path).name}", unit=" rec")
+    count = spec.write(records, Path(output))
     click.echo(f"{path} ({source.kind}, {source.name}) -> {output} ({spec.name}): {count} records", err=True)
 
