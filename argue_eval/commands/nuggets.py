@@ -161,18 +161,23 @@ def bind_command(path: str, bindings: str | None, output: str, no_new_answers: b
     from ..formats import read_nuggets, write
     from ..organizer.nugget_tools import bind, read_bindings
 
+    context = click.get_current_context()
+
+    def given(parameter: str) -> bool:  # on the command line, not a default (so --depth 5 counts too)
+        return context.get_parameter_source(parameter) is click.core.ParameterSource.COMMANDLINE
+
     if propose:
         if bindings is not None:
             raise click.UsageError("--propose writes a sheet to review; give no BINDINGS file with it")
         if collection is None:
             raise click.UsageError("--propose needs --collection (the documents to search)")
-        if to_format != "argue":
+        if given("to_format"):
             raise click.UsageError("--propose writes a CSV sheet; --to applies when binding the reviewed sheet")
         _propose(path, output, collection, retriever, judge_spec, judge_option, depth)
         return
-    ignored = [name for name, given in (("--collection", collection is not None), ("--judge", judge_spec is not None),
-                                        ("--judge-option", bool(judge_option)), ("--search", retriever != "bm25"),
-                                        ("--depth", depth != 5)) if given]
+    ignored = [option for option, parameter in (("--collection", "collection"), ("--judge", "judge_spec"),
+                                                ("--judge-option", "judge_option"), ("--search", "retriever"),
+                                                ("--depth", "depth")) if given(parameter)]
     if ignored:
         raise click.UsageError(f"{', '.join(ignored)} only apply with --propose (binding reads the BINDINGS file)")
     if bindings is None:
