@@ -198,6 +198,38 @@ def test_an_unreadable_cache_file_is_a_clear_error(tmp_path):
         JudgmentCache(tmp_path)
 
 
+def test_a_damaged_or_foreign_sqlite_cache_is_a_clear_error_never_a_traceback(tmp_path):
+    import shutil
+
+    from argue_eval.judges.cache import judge_fingerprint
+
+    good = tmp_path / "good.sqlite"
+    keys = [q.key for q in run_rules(RuleJudge(), cache=good).judgments]
+    with sqlite3.connect(good) as db:
+        page_size = db.execute("pragma page_size").fetchone()[0]
+        root = db.execute("select rootpage from sqlite_master where name = 'answers'").fetchone()[0]
+    # the answers table's page overwritten (a bad disk, a file copied while written): the file still opens
+    damaged = tmp_path / "damaged.sqlite"
+    shutil.copy(good, damaged)
+    with open(damaged, "r+b") as handle:
+        handle.seek((root - 1) * page_size)
+        handle.write(b"\xa5" * page_size)
+    with pytest.raises(InputError, match="damaged.sqlite.*judgment cache"):
+        with JudgmentCache(damaged) as cache:
+            cache.get_many(judge_fingerprint(RuleJudge().identity()), keys)
+    with pytest.raises(InputError, match="damaged.sqlite.*judgment cache"):
+        run_rules(RuleJudge(), cache=damaged)
+    # another program's database: refused, and left as it was
+    foreign = tmp_path / "places.sqlite"
+    with sqlite3.connect(foreign) as db:
+        db.execute("create table answers (url text)")
+        db.execute("create table visits (url text, at int)")
+    before = foreign.read_bytes()
+    with pytest.raises(InputError, match="not a judgment cache.*answers, visits"):
+        JudgmentCache(foreign)
+    assert foreign.read_bytes() == before
+
+
 SLOW_JUDGE = '''
 import json, sys, time
 from argue_eval.api import judge

@@ -16,7 +16,8 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ CREATE TABLE IF NOT EXISTS answers (
     PRIMARY KEY (judge, key)
 ) WITHOUT ROWID;
 """
+_TABLES = frozenset({"meta", "judges", "answers"})
 
 
 def _canonical_json(value: Any) -> str:
@@ -89,6 +91,12 @@ class JudgmentCache:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+            tables = [name for (name,) in self._db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+            if any(name not in _TABLES for name in tables):  # another program's database: never add to it
+                self._db.close()
+                raise InputError(str(self.path), None, None, "is an SQLite database but not a judgment cache (its "
+                                 f"tables: {', '.join(tables)}); name a new --cache path, or --no-cache")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
@@ -105,10 +113,21 @@ class JudgmentCache:
         except OSError as error:
             raise InputError(str(self.path), None, None, f"cannot open the judgment cache: {error.strerror or error}") from None
 
+    @contextmanager
+    def _guard(self, action: str) -> Iterator[None]:
+        """A database error while the cache is used (a damaged file that still opened, a full disk, a table
+        of the same name made by another program) as a one-line user error naming the file."""
+        try:
+            yield
+        except sqlite3.DatabaseError as error:
+            raise InputError(str(self.path), None, None, f"the judgment cache failed while {action} ({error}); "
+                             "is the file damaged? Name a new --cache path, or --no-cache") from None
+
     def register(self, identity: Mapping[str, Any]) -> str:
         """Record a judge identity (for people inspecting the file); returns its fingerprint."""
         fingerprint = judge_fingerprint(identity)
-        self._db.execute("INSERT OR IGNORE INTO judges VALUES (?, ?)", (fingerprint, _canonical_json(identity)))
+        with self._guard("recording the judge"):
+            self._db.execute("INSERT OR IGNORE INTO judges VALUES (?, ?)", (fingerprint, _canonical_json(identity)))
         return fingerprint
 
     def get_many(self, judge: str, keys: Iterable[JudgmentKey]) -> dict[JudgmentKey, Verdict]:
@@ -116,13 +135,14 @@ class JudgmentCache:
         found: dict[JudgmentKey, Verdict] = {}
         by_text = {_key_text(key): key for key in keys}
         texts = list(by_text)
-        for start in range(0, len(texts), 500):  # stay under SQLite's bound-parameter limit
-            chunk = texts[start:start + 500]
-            marks = ",".join("?" * len(chunk))
-            for key_text, verdict in self._db.execute(
-                f"SELECT key, verdict FROM answers WHERE judge = ? AND key IN ({marks})", (judge, *chunk)
-            ):
-                found[by_text[key_text]] = _verdict(verdict)
+        with self._guard("reading answers"):
+            for start in range(0, len(texts), 500):  # stay under SQLite's bound-parameter limit
+                chunk = texts[start:start + 500]
+                marks = ",".join("?" * len(chunk))
+                for key_text, verdict in self._db.execute(
+                    f"SELECT key, verdict FROM answers WHERE judge = ? AND key IN ({marks})", (judge, *chunk)
+                ):
+                    found[by_text[key_text]] = _verdict(verdict)
         return found
 
     def put_many(self, judge: str, answers: Iterable[tuple[JudgmentKey, Verdict]]) -> int:
@@ -130,15 +150,16 @@ class JudgmentCache:
         provenance_texts: dict[int, tuple[Any, str]] = {}
         rows = [(judge, _key_text(key), _verdict_text(verdict, provenance_texts)) for key, verdict in answers]
         if rows:
-            with self._db:  # BEGIN ... COMMIT
+            with self._guard("storing answers"), self._db:  # BEGIN ... COMMIT
                 self._db.execute("BEGIN")
                 self._db.executemany("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", rows)
         return len(rows)
 
     def count(self, judge: str | None = None) -> int:
-        if judge is None:
-            return self._db.execute("SELECT count(*) FROM answers").fetchone()[0]
-        return self._db.execute("SELECT count(*) FROM answers WHERE judge = ?", (judge,)).fetchone()[0]
+        with self._guard("counting answers"):
+            if judge is None:
+                return self._db.execute("SELECT count(*) FROM answers").fetchone()[0]
+            return self._db.execute("SELECT count(*) FROM answers WHERE judge = ?", (judge,)).fetchone()[0]
 
     def close(self) -> None:
         self._db.close()
