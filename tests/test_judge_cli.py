@@ -56,6 +56,15 @@ def test_judge_writes_judgments_that_score_reads_and_a_rerun_uses_the_cache(tmp_
     assert scored.exit_code == 0, scored.output
 
 
+def test_judgments_on_stdout_are_the_bytes_of_the_judgments_file(tmp_path):
+    args = fixture_args(tmp_path)
+    written = invoke("judge", *args, "-q", "-o", tmp_path / "j.jsonl")
+    printed = invoke("judge", *args, "-q", "-o", "-")
+    assert written.exit_code == 0 and printed.exit_code == 0, printed.output
+    assert printed.stdout_bytes == (tmp_path / "j.jsonl").read_bytes() != b""
+    assert not (tmp_path / "-.manifest.json").exists()
+
+
 def test_evaluate_ranks_the_sample_runs_like_the_assessors(repo, tmp_path):
     from argue_eval.formats.scores import read_scores
 

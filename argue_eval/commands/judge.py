@@ -90,15 +90,12 @@ def run_judge_command(runs, nuggets, judgments, requests, qrels, policies, colle
 
 
 def write_judgments(result: Any, output: str, judge_spec: str, options: dict[str, Any]) -> None:
-    """The judgments (atomically, or to stdout for '-') and, for a file, the manifest beside it."""
-    import sys
+    """The judgments (atomically, or to stdout for '-', the same bytes) and, for a file, the manifest beside it."""
+    from ..formats.judgments import write_argue
+    from ..jsonio import commit_together, is_stdout, write_json
 
-    from ..formats.judgments import judgment_to_dict, write_argue
-    from ..jsonio import commit_together, write_json
-
-    if output == "-":
-        for judgment in result.run.judgments:
-            sys.stdout.write(json.dumps(judgment_to_dict(judgment), ensure_ascii=False) + "\n")
+    if is_stdout(output):
+        write_argue(result.run.judgments, Path(output))
         return
     with commit_together():  # judgments and manifest are replaced as one set: a kill leaves both old or both new
         write_argue(result.run.judgments, Path(output))
