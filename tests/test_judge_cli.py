@@ -23,7 +23,8 @@ def fixture_args(tmp_path: Path) -> list[str]:
             "--collection", str(collection), "--cache", str(tmp_path / "cache.sqlite")]
 
 
-def test_dry_run_counts_the_questions_per_kind_without_judging(tmp_path):
+def test_dry_run_counts_the_questions_per_kind_without_judging(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # where the default cache would be: none there, and the dry run makes none
     result = invoke("judge", "--run", FIXTURES / "runA.jsonl", "--nuggets", FIXTURES / "nuggets.jsonl",
                     "--dry-run", "--json")
     assert result.exit_code == 0, result.output
@@ -35,7 +36,28 @@ def test_dry_run_counts_the_questions_per_kind_without_judging(tmp_path):
     assert plan["questions"] == {"answers": 6, "attested": 7, "negative": 5, "nugget_agrees": 5,
                                  "requires_citation": 5, "first_instance": 4}
     assert plan["calls"] == {} and plan["cached"] == {}
-    assert not (tmp_path / "cache.sqlite").exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_dry_run_reads_the_default_cache_and_counts_only_what_a_rerun_would_still_ask(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the default cache, .argue-cache/judgments.sqlite, goes here
+    args = [a for a in fixture_args(tmp_path) if a not in ("--cache", str(tmp_path / "cache.sqlite"))]
+    judged = invoke("judge", *args, "-q", "-o", tmp_path / "j.jsonl")
+    assert judged.exit_code == 0 and (tmp_path / ".argue-cache" / "judgments.sqlite").is_file()
+    answered = json.loads((tmp_path / "j.jsonl.manifest.json").read_text())["new"]
+    assert sum(answered.values()) == len((tmp_path / "j.jsonl").read_text().splitlines())
+    # a rerun would take every answer from the cache and ask nothing: so says the dry run, without --cache
+    plan = json.loads(invoke("judge", *args, "--dry-run", "--json").output)
+    assert plan["cached"] == answered
+    assert plan["questions"] == {} and plan["certain"] == {}
+    rerun = invoke("judge", *args, "-o", tmp_path / "again.jsonl")
+    assert f"{sum(answered.values())} from the cache, 0 new" in rerun.output
+    # --no-cache: everything is to be asked again (the counts of the cache-less dry run above)
+    plan = json.loads(invoke("judge", *args, "--no-cache", "--dry-run", "--json").output)
+    assert plan["cached"] == {} and plan["certain"] == {"answers": 6, "attested": 7, "negative": 5}
+    # a cache that does not exist yet is not created by a dry run
+    invoke("judge", *args, "--cache", tmp_path / "new.sqlite", "--dry-run")
+    assert not (tmp_path / "new.sqlite").exists()
 
 
 def test_judge_writes_judgments_that_score_reads_and_a_rerun_uses_the_cache(tmp_path):

@@ -64,10 +64,11 @@ def plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collectio
                   no_cache, dry_run, as_json, output, output_hint) -> Any:
     """``--dry-run``: print the plan and return ``None``; otherwise check the options and judge."""
     from ..errors import InputError
+    from ..judges.cache import DEFAULT_CACHE_PATH
 
     if dry_run:
         plan = dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec, options,
-                            None if no_cache else cache_path, collection)
+                            None if no_cache else (cache_path or DEFAULT_CACHE_PATH), collection)
         click.echo(json.dumps(plan, indent=2) if as_json else render_plan(plan))
         return None
     if output is None:
@@ -154,6 +155,8 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
                  collection=None) -> dict[str, Any]:
     """Questions (and model calls) a real run would make: certain ones, and at most (every branch).
 
+    The cache (when the file exists) answers as in a real run: its answers settle the branches they decide,
+    so a fully cached round asks nothing, and a question it holds is counted as cached, not as to ask.
     With a collection, a model judge's token estimate reads the cited documents (else it counts each at
     its full document budget)."""
     from ..argue.questions import count_by_kind, list_questions
@@ -163,16 +166,32 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
     inputs = load_inputs(list(runs) if runs else None, nuggets, list(judgments), requests, qrels, policies)
     reports = list(inputs.reports())
     backend = make_judge(judge_spec, options)
-    certain = list_questions(reports, inputs.evaluation, inputs.source, "stop", show_progress=False)
-    at_most = list_questions(reports, inputs.evaluation, inputs.source, "both", show_progress=False)
-    cached: set[Any] = set()
-    if cache_path is not None and Path(cache_path).exists():
+    evaluation = inputs.evaluation
+    known: Any = inputs.source
+    from_cache: list[Any] = []  # questions the cache answers, as a real run would meet them
+    if cache_path is not None and Path(cache_path).exists():  # a dry run never creates the cache
         from ..judges.cache import JudgmentCache, judge_fingerprint
+        from ..judges.runner import JudgedTable, LayeredLookup
 
         with JudgmentCache(cache_path) as cache:
-            cached = set(cache.get_many(judge_fingerprint(backend.identity()), [q.key for q in at_most]))
-    todo = [q for q in at_most if q.key not in cached]
-    asked = [q.question(inputs.evaluation) for q in todo]
+            fingerprint = judge_fingerprint(backend.identity())
+            answers = JudgedTable()
+            known = LayeredLookup(inputs.source, answers)
+            while True:  # the runner's rounds, answered from the cache alone: cached answers open later questions
+                reached = list_questions(reports, evaluation, known, "stop", show_progress=False)
+                hits = cache.get_many(fingerprint, [q.key for q in reached])
+                if not hits:
+                    break
+                from_cache += [q for q in reached if q.key in hits]
+                answers.table.update((key, (verdict.value, verdict.judge)) for key, verdict in hits.items())
+            at_most = list_questions(reports, evaluation, known, "both", show_progress=False)
+            behind = cache.get_many(fingerprint, [q.key for q in at_most])  # cached, but behind an unknown answer
+    else:
+        at_most = list_questions(reports, evaluation, known, "both", show_progress=False)
+        behind = {}
+    certain = list_questions(reports, evaluation, known, "stop", show_progress=False)
+    todo = [q for q in at_most if q.key not in behind]
+    asked = [q.question(evaluation) for q in todo]
     planner = getattr(backend, "plan_calls", None)
     estimator = getattr(backend, "estimate", None)  # model judges: tokens and cost, no network call
     if (planner is not None or estimator is not None) and collection is not None:
@@ -192,17 +211,19 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
         "reports": len(reports),
         "sentences": sentences,
         "questions": count_by_kind(todo),
-        "certain": count_by_kind(q for q in certain if q.key not in cached),
-        "cached": count_by_kind(q for q in at_most if q.key in cached),
+        "certain": count_by_kind(certain),
+        "cached": count_by_kind([*from_cache, *(q for q in at_most if q.key in behind)]),
         "calls": calls,
         **({"estimate": estimate} if estimate is not None else {}),
     }
 
 
 def render_plan(plan: dict[str, Any]) -> str:
+    from ..model import JUDGMENT_KINDS
+
     lines = [f"dry run of the {plan['judge']} judge over {plan['reports']} report(s), {plan['sentences']} sentence(s):",
              f"{'kind':<18} {'at most':>8} {'certain':>8} {'cached':>8} {'calls':>8}"]
-    kinds = list(dict.fromkeys([*plan["questions"], *plan["cached"]]))
+    kinds = [kind for kind in JUDGMENT_KINDS if kind in plan["questions"] or kind in plan["cached"]]
     for kind in kinds:
         lines.append(f"{kind:<18} {plan['questions'].get(kind, 0):>8} {plan['certain'].get(kind, 0):>8} "
                      f"{plan['cached'].get(kind, 0):>8} {plan['calls'].get(kind, 0):>8}")
