@@ -123,6 +123,18 @@ def test_a_cited_document_missing_from_the_collection_is_reported_never_a_no(tmp
     assert not (tmp_path / "s.tsv").exists()
 
 
+def test_evaluate_writes_its_outputs_as_one_set_or_none(tmp_path):
+    args = fixture_args(tmp_path)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory\n")
+    # the details cannot be written (their folder is a file): the scores must not appear without them
+    result = invoke("evaluate", *args, "-q", "-o", tmp_path / "s.tsv", "--details", blocker / "d.jsonl")
+    assert result.exit_code == 2 and "a-file/d.jsonl" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "s.tsv").exists()
+    result = invoke("evaluate", *args, "-q", "-o", tmp_path / "s.tsv", "--details", tmp_path / "d.jsonl")
+    assert result.exit_code == 0 and (tmp_path / "s.tsv").is_file() and (tmp_path / "d.jsonl").is_file()
+
+
 def test_bad_judge_inputs_are_one_line_errors(tmp_path):
     args = fixture_args(tmp_path)
     cases = [

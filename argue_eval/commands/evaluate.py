@@ -47,7 +47,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     from ..api import make_policies, score_judged
     from ..argue.policies import parse_weights
     from ..formats.scores import score_lines, write_scores_tsv
-    from ..jsonio import write_jsonl
+    from ..jsonio import commit_together, write_jsonl
     from ..views import summary_table
     from .judge import plan_or_judge, report_run, write_judgments
 
@@ -67,21 +67,22 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
                                         "collection) and evaluate again")
     for note in scoring.notes:
         click.echo(f"note: {note}", err=True)
-    if output == "-":
-        sys.stdout.writelines(score_lines(scoring.rows))
-    else:
-        write_scores_tsv(scoring.rows, output)
-    if details_path is not None:
-        write_jsonl(details_path, scoring.details)
-    if html_path is not None:
-        from ..formats import read_judgments
-        from ..report import write_report
+    with commit_together():  # scores, details and report appear together, or (a write failed, a kill) none
+        if output == "-":
+            sys.stdout.writelines(score_lines(scoring.rows))
+        else:
+            write_scores_tsv(scoring.rows, output)
+        if details_path is not None:
+            write_jsonl(details_path, scoring.details)
+        if html_path is not None:
+            from ..formats import read_judgments
+            from ..report import write_report
 
-        # the judge's answers first, then the given files: their answers took precedence in scoring too
-        given = [judgment for path in judgments for judgment in read_judgments(path)]
-        write_report(html_path, scoring.rows, collection=collection, details=scoring.details,
-                     requests=result.inputs.evaluation.requests.values(), nuggets=result.inputs.nuggets,
-                     judgments=list(result.run.judgments) + given)
+            # the judge's answers first, then the given files: their answers took precedence in scoring too
+            given = [judgment for path in judgments for judgment in read_judgments(path)]
+            write_report(html_path, scoring.rows, collection=collection, details=scoring.details,
+                         requests=result.inputs.evaluation.requests.values(), nuggets=result.inputs.nuggets,
+                         judgments=list(result.run.judgments) + given)
     runs_scored = len({row[0] for row in scoring.rows})
     click.echo(f"judged with {result.identity.get('backend', '?')} ({result.run.stats.summary()}); scored "
                f"{runs_scored} run(s)" + ("" if output == "-" else f" -> {output}"), err=True)
