@@ -46,6 +46,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     """
     from ..api import make_policies, score_judged
     from ..argue.policies import parse_weights
+    from ..errors import InputError
     from ..formats.scores import score_lines, write_scores_tsv
     from ..jsonio import commit_together, write_jsonl
     from ..views import summary_table
@@ -55,6 +56,10 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
                              missing_judgments=missing_judgments, unbound_questions=unbound_questions,
                              weights=parse_weights(weights))
     options = parse_judge_options(judge_option, nli_model)
+    to_stdout = [flag for flag, path in (("-o", output), ("--judgments-out", judgments_out), ("--details", details_path),
+                                         ("--html", html_path)) if path == "-"]
+    if len(to_stdout) > 1:
+        raise InputError(", ".join(to_stdout), None, None, "only one output can go to standard output ('-')")
     result = plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
                            cache_path, no_cache, dry_run, as_json, output, "OUT.tsv (where to write the scores)")
     if result is None:

@@ -66,6 +66,11 @@ def plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collectio
     from ..errors import InputError
     from ..judges.cache import DEFAULT_CACHE_PATH
 
+    if no_cache and cache_path is not None:
+        raise InputError("--no-cache", None, None, f"contradicts --cache {cache_path}: give one of them")
+    if as_json and not dry_run:
+        raise InputError("--json", None, None, "only with --dry-run (it prints the plan as one JSON object); "
+                         "the judgments are written to -o")
     if dry_run:
         plan = dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec, options,
                             None if no_cache else (cache_path or DEFAULT_CACHE_PATH), collection)
