@@ -165,6 +165,31 @@ def test_the_cache_answers_a_second_run_and_a_changed_threshold_is_a_new_judge(t
         assert db.execute("select count(*) from judges").fetchone()[0] == 2
 
 
+class RequestReader(RuleJudge):
+    """Answers from the request text it is given, as the lexical, semantic and LLM judges read it."""
+
+    def answer_many(self, questions):
+        self.batches.append(list(questions))
+        return [Verdict(q.request is not None and "floods" in q.request.title, "reader") for q in questions]
+
+
+def test_the_cache_never_serves_an_answer_made_without_the_request_text_to_a_run_that_has_it(tmp_path):
+    cache = tmp_path / "cache.sqlite"
+    requests = FIXTURES / "requests.jsonl"
+    without = run_rules(RequestReader(), cache=cache)
+    assert without.judgments and not any(j.value for j in without.judgments)
+    reader = RequestReader()
+    given = run_rules(reader, cache=cache, requests=requests)  # the answers change with the request text
+    assert reader.batches and sum(given.run.stats.cached.values()) == 0
+    fresh = run_rules(RequestReader(), requests=requests)
+    assert [judgment_to_dict(j) for j in given.judgments] == [judgment_to_dict(j) for j in fresh.judgments]
+    assert all(j.value for j in given.judgments)
+    # the same request text again: every answer from the cache
+    again = RequestReader()
+    third = run_rules(again, cache=cache, requests=requests)
+    assert again.batches == [] and sum(third.run.stats.cached.values()) == len(given.judgments)
+
+
 def test_a_verdict_the_judge_cannot_give_is_a_failure_not_a_no(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run_rules(RuleJudge(refuse="Three people"))

@@ -175,22 +175,33 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
     known: Any = inputs.source
     from_cache: list[Any] = []  # questions the cache answers, as a real run would meet them
     if cache_path is not None and Path(cache_path).exists():  # a dry run never creates the cache
-        from ..judges.cache import JudgmentCache, judge_fingerprint
+        from ..judges.cache import JudgmentCache, judge_fingerprint, request_context
         from ..judges.runner import JudgedTable, LayeredLookup
 
         with JudgmentCache(cache_path) as cache:
             fingerprint = judge_fingerprint(backend.identity())
+
+            def in_cache(questions: list[Any]) -> dict[Any, Any]:
+                """The cached answers to ``questions``, looked up per topic as the runner stores them."""
+                by_topic: dict[str, list[Any]] = {}
+                for question in questions:
+                    by_topic.setdefault(question.key.request_id, []).append(question.key)
+                found: dict[Any, Any] = {}
+                for request_id, keys in by_topic.items():
+                    found.update(cache.get_many(fingerprint, keys, request_context(evaluation.requests.get(request_id))))
+                return found
+
             answers = JudgedTable()
             known = LayeredLookup(inputs.source, answers)
             while True:  # the runner's rounds, answered from the cache alone: cached answers open later questions
                 reached = list_questions(reports, evaluation, known, "stop", show_progress=False)
-                hits = cache.get_many(fingerprint, [q.key for q in reached])
+                hits = in_cache(reached)
                 if not hits:
                     break
                 from_cache += [q for q in reached if q.key in hits]
                 answers.table.update((key, (verdict.value, verdict.judge)) for key, verdict in hits.items())
             at_most = list_questions(reports, evaluation, known, "both", show_progress=False)
-            behind = cache.get_many(fingerprint, [q.key for q in at_most])  # cached, but behind an unknown answer
+            behind = in_cache(at_most)  # cached, but behind an answer not known yet
     else:
         at_most = list_questions(reports, evaluation, known, "both", show_progress=False)
         behind = {}

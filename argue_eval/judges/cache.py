@@ -6,7 +6,9 @@ committed answer and asks only the rest, and since the answers are the same, so 
 
 The key is the judgment identity (``JudgmentKey``) plus the judge's identity (backend, version, model,
 thresholds: ``JudgeBackend.identity()``), hashed. Changing a threshold therefore never reuses a stale
-answer, and two judges can share one cache file. SQLite in WAL mode makes a commit cheap and safe against a
+answer, and two judges can share one cache file. The judge runner adds the request's text
+(``request_context``): a judge reads it, and the key names the request only by id, so an answer made
+without ``--requests`` (or under other request texts) is never served to a run that has them. SQLite in WAL mode makes a commit cheap and safe against a
 killed process (not against power loss, which ``synchronous=NORMAL`` trades for speed); it is in the
 standard library and is a single file users can inspect (``sqlite3 cache.sqlite 'select * from judges'``).
 """
@@ -22,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..model import JudgmentKey
+from ..model import JudgmentKey, Request
 from .base import Verdict
 
-__all__ = ["JudgmentCache", "judge_fingerprint", "DEFAULT_CACHE_PATH", "SCHEMA_VERSION"]
+__all__ = ["JudgmentCache", "judge_fingerprint", "request_context", "DEFAULT_CACHE_PATH", "SCHEMA_VERSION"]
 
 DEFAULT_CACHE_PATH = Path(".argue-cache") / "judgments.sqlite"
 SCHEMA_VERSION = 1
@@ -56,8 +58,17 @@ _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 """One encoder for every key and verdict (``json.dumps`` with options builds a new encoder per call)."""
 
 
-def _key_text(key: JudgmentKey) -> str:
-    return _COMPACT.encode(list(key))
+def _key_text(key: JudgmentKey, context: str | None = None) -> str:
+    return _COMPACT.encode(list(key) if context is None else [*key, context])
+
+
+def request_context(request: Request | None) -> str:
+    """A short digest of what a judge reads of a question's request (title, problem statement, background),
+    or ``"no-request"``: the part of a question's context its ``JudgmentKey`` names only by id."""
+    if request is None:
+        return "no-request"
+    text = _canonical_json([request.title, request.problem_statement, request.background])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def _verdict_text(verdict: Verdict, provenance_texts: dict[int, tuple[Any, str]]) -> str:
@@ -130,10 +141,11 @@ class JudgmentCache:
             self._db.execute("INSERT OR IGNORE INTO judges VALUES (?, ?)", (fingerprint, _canonical_json(identity)))
         return fingerprint
 
-    def get_many(self, judge: str, keys: Iterable[JudgmentKey]) -> dict[JudgmentKey, Verdict]:
-        """The cached verdicts of ``judge`` for those of ``keys`` it has answered."""
+    def get_many(self, judge: str, keys: Iterable[JudgmentKey], context: str | None = None) -> dict[JudgmentKey, Verdict]:
+        """The cached verdicts of ``judge`` for those of ``keys`` it has answered (under ``context``, e.g.
+        ``request_context``, when answers were stored with one)."""
         found: dict[JudgmentKey, Verdict] = {}
-        by_text = {_key_text(key): key for key in keys}
+        by_text = {_key_text(key, context): key for key in keys}
         texts = list(by_text)
         with self._guard("reading answers"):
             for start in range(0, len(texts), 500):  # stay under SQLite's bound-parameter limit
@@ -145,10 +157,10 @@ class JudgmentCache:
                     found[by_text[key_text]] = _verdict(verdict)
         return found
 
-    def put_many(self, judge: str, answers: Iterable[tuple[JudgmentKey, Verdict]]) -> int:
-        """Store answers in one transaction, committed when this returns."""
+    def put_many(self, judge: str, answers: Iterable[tuple[JudgmentKey, Verdict]], context: str | None = None) -> int:
+        """Store answers (made under ``context``, if given) in one transaction, committed when this returns."""
         provenance_texts: dict[int, tuple[Any, str]] = {}
-        rows = [(judge, _key_text(key), _verdict_text(verdict, provenance_texts)) for key, verdict in answers]
+        rows = [(judge, _key_text(key, context), _verdict_text(verdict, provenance_texts)) for key, verdict in answers]
         if rows:
             with self._guard("storing answers"), self._db:  # BEGIN ... COMMIT
                 self._db.execute("BEGIN")
