@@ -158,6 +158,10 @@ def judge(
     policies = policies or Policies()
     inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
     reports = list(inputs.reports())
+    if requests is None:  # easy to leave out (score does not need it), and it changes what a judge answers
+        inputs.evaluation.notes.append("no --requests: the judge sees no request text, so it cannot tell a "
+                                       "restatement of the request from a claim that needs a citation; give the "
+                                       "requests file (--requests R)")
     backend = _open_judge(judge, judge_options)
     store = open_collection(collection) if isinstance(collection, (str, os.PathLike)) else collection
     own_cache = isinstance(cache, (str, os.PathLike))

@@ -78,6 +78,21 @@ def test_judge_writes_judgments_that_score_reads_and_a_rerun_uses_the_cache(tmp_
     assert scored.exit_code == 0, scored.output
 
 
+def test_judging_without_the_requests_says_the_judge_sees_no_request_text(tmp_path):
+    args = fixture_args(tmp_path)
+    without = invoke("judge", *args, "-o", tmp_path / "a.jsonl")
+    assert without.exit_code == 0 and "note: no --requests: the judge sees no request text" in without.output
+    evaluated = invoke("evaluate", *args, "-o", tmp_path / "a.tsv")
+    assert evaluated.exit_code == 0 and "note: no --requests" in evaluated.output
+    given = invoke("judge", *args, "--requests", FIXTURES / "requests.jsonl", "-o", tmp_path / "b.jsonl")
+    assert given.exit_code == 0 and "--requests" not in given.output
+    # the note is not noise: with the request texts, requires_citation is judged against them
+    def rationales(path):
+        return {json.loads(line)["rationale"] for line in path.read_text().splitlines()
+                if json.loads(line)["kind"] == "requires_citation"}
+    assert rationales(tmp_path / "a.jsonl") != rationales(tmp_path / "b.jsonl")
+
+
 def test_judgments_on_stdout_are_the_bytes_of_the_judgments_file(tmp_path):
     args = fixture_args(tmp_path)
     written = invoke("judge", *args, "-q", "-o", tmp_path / "j.jsonl")
