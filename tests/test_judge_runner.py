@@ -221,6 +221,10 @@ def test_an_unreadable_cache_file_is_a_clear_error(tmp_path):
         JudgmentCache(bad)
     with pytest.raises(InputError, match="is a directory"):
         JudgmentCache(tmp_path)
+    # a place where no cache can be made (a read-only checkout for the default .argue-cache/): say what to do
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(InputError, match="cannot open the judgment cache: .*; name another with --cache PATH"):
+        JudgmentCache(tmp_path / "a-file" / "judgments.sqlite")
 
 
 def test_a_damaged_or_foreign_sqlite_cache_is_a_clear_error_never_a_traceback(tmp_path):

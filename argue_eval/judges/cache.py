@@ -122,7 +122,8 @@ class JudgmentCache:
                              f"cannot be used as a judgment cache ({error}); is it another kind of file? "
                              "Name a new --cache path, or --no-cache") from None
         except OSError as error:
-            raise InputError(str(self.path), None, None, f"cannot open the judgment cache: {error.strerror or error}") from None
+            raise InputError(str(self.path), None, None, f"cannot open the judgment cache: {error.strerror or error}; "
+                             "name another with --cache PATH, or --no-cache") from None
 
     @contextmanager
     def _guard(self, action: str) -> Iterator[None]:
