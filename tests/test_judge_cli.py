@@ -150,6 +150,22 @@ def test_evaluate_writes_its_outputs_as_one_set_or_none(tmp_path):
     assert result.exit_code == 0 and (tmp_path / "s.tsv").is_file() and (tmp_path / "d.jsonl").is_file()
 
 
+def test_the_judgments_given_are_never_overwritten_by_the_judge_output(tmp_path):
+    args = fixture_args(tmp_path)
+    given = tmp_path / "human.jsonl"
+    given.write_bytes((FIXTURES / "judgments.jsonl").read_bytes())
+    before = given.read_bytes()
+    # judge writes only its own answers: -o onto a --judgments file would silently drop the given judgments
+    for argv in (["judge", *args, "--judgments", given, "-o", given],
+                 ["judge", *args, "--judgments", given, "-o", tmp_path / "." / "human.jsonl"],
+                 ["evaluate", *args, "--judgments", given, "-o", tmp_path / "s.tsv", "--judgments-out", given]):
+        result = invoke(*argv)
+        assert result.exit_code == 2, result.output
+        assert "is also an input (--judgments)" in result.output and "Traceback" not in result.output
+        assert given.read_bytes() == before
+    assert not (tmp_path / "s.tsv").exists()
+
+
 def test_bad_judge_inputs_are_one_line_errors(tmp_path):
     args = fixture_args(tmp_path)
     cases = [

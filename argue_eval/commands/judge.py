@@ -50,6 +50,8 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              unbound_questions=unbound_questions, weights=parse_weights(weights))
     options = parse_judge_options(judge_option, nli_model)
+    refuse_overwriting_inputs({"-o": output}, runs=runs, nuggets=nuggets, judgments=judgments, requests=requests,
+                              qrels=qrels, collection=collection)
     result = plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
                            cache_path, no_cache, dry_run, as_json, output, "OUT.jsonl (where to write the judgments)")
     if result is None:
@@ -58,6 +60,23 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     report_run(result, quiet, f" -> {output}")
     if result.run.failures:
         raise click.exceptions.Exit(1)
+
+
+def refuse_overwriting_inputs(outputs: dict[str, str | None], **inputs: Any) -> None:
+    """An output that is one of the input files is a user error: the judge writes only its own answers, so
+    ``--judgments human.jsonl -o human.jsonl`` would replace the assessors' judgments with the gaps it filled."""
+    import os
+
+    from ..errors import InputError
+
+    for flag, output in outputs.items():
+        if output is None or output == "-" or not os.path.isfile(output):
+            continue
+        for name, given in inputs.items():
+            for path in (given if isinstance(given, (list, tuple)) else [given]):
+                if path is not None and os.path.isfile(path) and os.path.samefile(output, path):
+                    raise InputError(output, None, None, f"is also an input (--{name}); {flag} would replace it: "
+                                     "write to another file (score reads several --judgments files)")
 
 
 def plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options, cache_path,
