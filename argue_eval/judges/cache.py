@@ -8,9 +8,11 @@ The key is the judgment identity (``JudgmentKey``) plus the judge's identity (ba
 thresholds: ``JudgeBackend.identity()``), hashed. Changing a threshold therefore never reuses a stale
 answer, and two judges can share one cache file. The judge runner adds the request's text
 (``request_context``): a judge reads it, and the key names the request only by id, so an answer made
-without ``--requests`` (or under other request texts) is never served to a run that has them. SQLite in WAL mode makes a commit cheap and safe against a
-killed process (not against power loss, which ``synchronous=NORMAL`` trades for speed); it is in the
-standard library and is a single file users can inspect (``sqlite3 cache.sqlite 'select * from judges'``).
+without ``--requests`` (or under other request texts) is never served to a run that has them.
+
+SQLite in WAL mode makes a commit cheap and safe against a killed process (not against power loss, which
+``synchronous=NORMAL`` trades for speed); it is in the standard library and is a single file users can
+inspect (``sqlite3 cache.sqlite 'select * from judges'``).
 """
 from __future__ import annotations
 
