@@ -166,6 +166,17 @@ def test_the_judgments_given_are_never_overwritten_by_the_judge_output(tmp_path)
     assert not (tmp_path / "s.tsv").exists()
 
 
+def test_two_reports_of_one_run_for_one_topic_are_refused_before_any_judging(tmp_path):
+    args = fixture_args(tmp_path)
+    resubmitted = tmp_path / "runA-v2.jsonl"  # a revised file beside the original, under the same run id
+    resubmitted.write_text((FIXTURES / "runA.jsonl").read_text().replace("March 2019", "April 2019"))
+    for command in ("judge", "evaluate"):
+        result = invoke(command, *args, "--run", resubmitted, "-o", tmp_path / "out")
+        assert result.exit_code == 2, result.output
+        assert "runA-v2.jsonl:1: request_id: run runA has a second report for topic T1" in result.output
+        assert not (tmp_path / "out").exists() and not (tmp_path / "cache.sqlite").exists()  # nothing judged
+
+
 def test_bad_judge_inputs_are_one_line_errors(tmp_path):
     args = fixture_args(tmp_path)
     cases = [

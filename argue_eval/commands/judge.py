@@ -184,11 +184,12 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
     With a collection, a model judge's token estimate reads the cited documents (else it counts each at
     its full document budget)."""
     from ..argue.questions import count_by_kind, list_questions
-    from ..inputs import load_inputs
+    from ..inputs import check_one_report_per_topic, load_inputs
     from ..judges.registry import make_judge
 
     inputs = load_inputs(list(runs) if runs else None, nuggets, list(judgments), requests, qrels, policies)
     reports = list(inputs.reports())
+    check_one_report_per_topic(reports, inputs.evaluation.topics)
     backend = make_judge(judge_spec, options)
     evaluation = inputs.evaluation
     known: Any = inputs.source
