@@ -15,7 +15,7 @@ from .argue.api import Evaluation, run_scoring
 from .argue.measures import SCORE_TABLE_LAYOUTS, autoargue_rows
 from .argue.policies import Policies
 from .errors import InputError
-from .inputs import Inputs, load_inputs
+from .inputs import Inputs, check_one_report_per_topic, load_inputs
 from .judges.base import JudgeBackend
 from .model import ALL_TOPICS, Report
 
@@ -158,6 +158,11 @@ def judge(
     policies = policies or Policies()
     inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
     reports = list(inputs.reports())
+    check_one_report_per_topic(reports, inputs.evaluation.topics)
+    if requests is None:  # easy to leave out (score does not need it), and it changes what a judge answers
+        inputs.evaluation.notes.append("no --requests: the judge sees no request text, so it cannot tell a "
+                                       "restatement of the request from a claim that needs a citation; give the "
+                                       "requests file (--requests R)")
     backend = _open_judge(judge, judge_options)
     store = open_collection(collection) if isinstance(collection, (str, os.PathLike)) else collection
     own_cache = isinstance(cache, (str, os.PathLike))

@@ -28,6 +28,7 @@ __all__ = [
     "Inputs",
     "add_judgment_file",
     "as_paths",
+    "check_one_report_per_topic",
     "check_topic_overlap",
     "iter_reports",
     "load_inputs",
@@ -123,6 +124,22 @@ def iter_reports(runs: Any, source: Any = None) -> Iterator[Report]:
         return
     for path in paths:
         yield from read_reports(path)
+
+
+def check_one_report_per_topic(reports: Iterable[Report], topics: Any) -> None:
+    """A run's second report for a topic is an error, as the scorer says; a judge checks first, so that a
+    resubmitted file beside the original (one run id) is refused before hours of judging, not after."""
+    seen: dict[tuple[str, str], Any] = {}
+    for report in reports:
+        if report.request_id not in topics:
+            continue
+        pair = (report.run_id, report.request_id)
+        if pair in seen:
+            first = seen[pair]
+            raise InputError(str(report.source or "run"), None, "request_id",
+                             f"run {report.run_id} has a second report for topic {report.request_id}"
+                             + (f" (the first is at {first})" if first is not None else ""))
+        seen[pair] = report.source
 
 
 def check_topic_overlap(source: Any, topics: Iterable[str], notes: list[str]) -> None:

@@ -23,7 +23,8 @@ def fixture_args(tmp_path: Path) -> list[str]:
             "--collection", str(collection), "--cache", str(tmp_path / "cache.sqlite")]
 
 
-def test_dry_run_counts_the_questions_per_kind_without_judging(tmp_path):
+def test_dry_run_counts_the_questions_per_kind_without_judging(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # where the default cache would be: none there, and the dry run makes none
     result = invoke("judge", "--run", FIXTURES / "runA.jsonl", "--nuggets", FIXTURES / "nuggets.jsonl",
                     "--dry-run", "--json")
     assert result.exit_code == 0, result.output
@@ -35,7 +36,28 @@ def test_dry_run_counts_the_questions_per_kind_without_judging(tmp_path):
     assert plan["questions"] == {"answers": 6, "attested": 7, "negative": 5, "nugget_agrees": 5,
                                  "requires_citation": 5, "first_instance": 4}
     assert plan["calls"] == {} and plan["cached"] == {}
-    assert not (tmp_path / "cache.sqlite").exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_dry_run_reads_the_default_cache_and_counts_only_what_a_rerun_would_still_ask(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the default cache, .argue-cache/judgments.sqlite, goes here
+    args = [a for a in fixture_args(tmp_path) if a not in ("--cache", str(tmp_path / "cache.sqlite"))]
+    judged = invoke("judge", *args, "-q", "-o", tmp_path / "j.jsonl")
+    assert judged.exit_code == 0 and (tmp_path / ".argue-cache" / "judgments.sqlite").is_file()
+    answered = json.loads((tmp_path / "j.jsonl.manifest.json").read_text())["new"]
+    assert sum(answered.values()) == len((tmp_path / "j.jsonl").read_text().splitlines())
+    # a rerun would take every answer from the cache and ask nothing: so says the dry run, without --cache
+    plan = json.loads(invoke("judge", *args, "--dry-run", "--json").output)
+    assert plan["cached"] == answered
+    assert plan["questions"] == {} and plan["certain"] == {}
+    rerun = invoke("judge", *args, "-o", tmp_path / "again.jsonl")
+    assert f"{sum(answered.values())} from the cache, 0 new" in rerun.output
+    # --no-cache: everything is to be asked again (the counts of the cache-less dry run above)
+    plan = json.loads(invoke("judge", *args, "--no-cache", "--dry-run", "--json").output)
+    assert plan["cached"] == {} and plan["certain"] == {"answers": 6, "attested": 7, "negative": 5}
+    # a cache that does not exist yet is not created by a dry run
+    invoke("judge", *args, "--cache", tmp_path / "new.sqlite", "--dry-run")
+    assert not (tmp_path / "new.sqlite").exists()
 
 
 def test_judge_writes_judgments_that_score_reads_and_a_rerun_uses_the_cache(tmp_path):
@@ -54,6 +76,30 @@ def test_judge_writes_judgments_that_score_reads_and_a_rerun_uses_the_cache(tmp_
     scored = invoke("score", "--run", FIXTURES / "runA.jsonl", "--nuggets", FIXTURES / "nuggets.jsonl",
                     "--judgments", out, "-o", tmp_path / "scores.tsv", "-q")
     assert scored.exit_code == 0, scored.output
+
+
+def test_judging_without_the_requests_says_the_judge_sees_no_request_text(tmp_path):
+    args = fixture_args(tmp_path)
+    without = invoke("judge", *args, "-o", tmp_path / "a.jsonl")
+    assert without.exit_code == 0 and "note: no --requests: the judge sees no request text" in without.output
+    evaluated = invoke("evaluate", *args, "-o", tmp_path / "a.tsv")
+    assert evaluated.exit_code == 0 and "note: no --requests" in evaluated.output
+    given = invoke("judge", *args, "--requests", FIXTURES / "requests.jsonl", "-o", tmp_path / "b.jsonl")
+    assert given.exit_code == 0 and "--requests" not in given.output
+    # the note is not noise: with the request texts, requires_citation is judged against them
+    def rationales(path):
+        return {json.loads(line)["rationale"] for line in path.read_text().splitlines()
+                if json.loads(line)["kind"] == "requires_citation"}
+    assert rationales(tmp_path / "a.jsonl") != rationales(tmp_path / "b.jsonl")
+
+
+def test_judgments_on_stdout_are_the_bytes_of_the_judgments_file(tmp_path):
+    args = fixture_args(tmp_path)
+    written = invoke("judge", *args, "-q", "-o", tmp_path / "j.jsonl")
+    printed = invoke("judge", *args, "-q", "-o", "-")
+    assert written.exit_code == 0 and printed.exit_code == 0, printed.output
+    assert printed.stdout_bytes == (tmp_path / "j.jsonl").read_bytes() != b""
+    assert not (tmp_path / "-.manifest.json").exists()
 
 
 def test_evaluate_ranks_the_sample_runs_like_the_assessors(repo, tmp_path):
@@ -92,6 +138,45 @@ def test_a_cited_document_missing_from_the_collection_is_reported_never_a_no(tmp
     assert not (tmp_path / "s.tsv").exists()
 
 
+def test_evaluate_writes_its_outputs_as_one_set_or_none(tmp_path):
+    args = fixture_args(tmp_path)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory\n")
+    # the details cannot be written (their folder is a file): the scores must not appear without them
+    result = invoke("evaluate", *args, "-q", "-o", tmp_path / "s.tsv", "--details", blocker / "d.jsonl")
+    assert result.exit_code == 2 and "a-file/d.jsonl" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "s.tsv").exists()
+    result = invoke("evaluate", *args, "-q", "-o", tmp_path / "s.tsv", "--details", tmp_path / "d.jsonl")
+    assert result.exit_code == 0 and (tmp_path / "s.tsv").is_file() and (tmp_path / "d.jsonl").is_file()
+
+
+def test_the_judgments_given_are_never_overwritten_by_the_judge_output(tmp_path):
+    args = fixture_args(tmp_path)
+    given = tmp_path / "human.jsonl"
+    given.write_bytes((FIXTURES / "judgments.jsonl").read_bytes())
+    before = given.read_bytes()
+    # judge writes only its own answers: -o onto a --judgments file would silently drop the given judgments
+    for argv in (["judge", *args, "--judgments", given, "-o", given],
+                 ["judge", *args, "--judgments", given, "-o", tmp_path / "." / "human.jsonl"],
+                 ["evaluate", *args, "--judgments", given, "-o", tmp_path / "s.tsv", "--judgments-out", given]):
+        result = invoke(*argv)
+        assert result.exit_code == 2, result.output
+        assert "is also an input (--judgments)" in result.output and "Traceback" not in result.output
+        assert given.read_bytes() == before
+    assert not (tmp_path / "s.tsv").exists()
+
+
+def test_two_reports_of_one_run_for_one_topic_are_refused_before_any_judging(tmp_path):
+    args = fixture_args(tmp_path)
+    resubmitted = tmp_path / "runA-v2.jsonl"  # a revised file beside the original, under the same run id
+    resubmitted.write_text((FIXTURES / "runA.jsonl").read_text().replace("March 2019", "April 2019"))
+    for command in ("judge", "evaluate"):
+        result = invoke(command, *args, "--run", resubmitted, "-o", tmp_path / "out")
+        assert result.exit_code == 2, result.output
+        assert "runA-v2.jsonl:1: request_id: run runA has a second report for topic T1" in result.output
+        assert not (tmp_path / "out").exists() and not (tmp_path / "cache.sqlite").exists()  # nothing judged
+
+
 def test_bad_judge_inputs_are_one_line_errors(tmp_path):
     args = fixture_args(tmp_path)
     cases = [
@@ -99,6 +184,23 @@ def test_bad_judge_inputs_are_one_line_errors(tmp_path):
         (["judge", *args, "--judge", "oracle", "-o", tmp_path / "x"], "unknown judge 'oracle'"),
         (["judge", *args, "--judge-option", "lexical.nonsense=1", "-o", tmp_path / "x"], "has no option 'nonsense'"),
         (["judge", *args, "--judge-option", "oops", "-o", tmp_path / "x"], "expected BACKEND.NAME=VALUE"),
+        # option values of the wrong type or range are the user's error too (the lexical judge checks ranges
+        # with ValueError, the registry checks types against each option's default)
+        (["judge", *args, "--judge-option", "lexical.answer_threshold=abc", "-o", tmp_path / "x"],
+         "lexical.answer_threshold: expected a number, found 'abc'"),
+        (["judge", *args, "--judge-option", "lexical.answer_threshold=yes", "-o", tmp_path / "x"],
+         "lexical.answer_threshold: expected a number, found True"),
+        (["judge", *args, "--judge-option", "lexical.answer_threshold=1.5", "-o", tmp_path / "x"],
+         "answer_threshold must lie in [0, 1], got 1.5"),
+        (["judge", *args, "--judge-option", "lexical.passage_words=1.5", "-o", tmp_path / "x"],
+         "lexical.passage_words: expected a whole number, found 1.5"),
+        (["judge", *args, "--judge-option", "lexical.negative_threshold=abc", "-o", tmp_path / "x"],
+         "lexical.negative_threshold: expected a number, found 'abc'"),
+        # options that contradict each other are refused, not silently resolved one way
+        (["judge", *args, "--no-cache", "-o", tmp_path / "x"], "--no-cache: contradicts --cache"),
+        (["judge", *args, "--json", "-o", tmp_path / "x"], "--json: only with --dry-run"),
+        (["evaluate", *args, "-o", "-", "--details", "-", "--judgments-out", tmp_path / "x"],
+         "-o, --details: only one output can go to standard output ('-')"),
         (["judge", "--run", FIXTURES / "runA.jsonl", "--nuggets", FIXTURES / "nuggets.jsonl", "-o", tmp_path / "x"],
          "give --collection"),
     ]

@@ -165,6 +165,31 @@ def test_the_cache_answers_a_second_run_and_a_changed_threshold_is_a_new_judge(t
         assert db.execute("select count(*) from judges").fetchone()[0] == 2
 
 
+class RequestReader(RuleJudge):
+    """Answers from the request text it is given, as the lexical, semantic and LLM judges read it."""
+
+    def answer_many(self, questions):
+        self.batches.append(list(questions))
+        return [Verdict(q.request is not None and "floods" in q.request.title, "reader") for q in questions]
+
+
+def test_the_cache_never_serves_an_answer_made_without_the_request_text_to_a_run_that_has_it(tmp_path):
+    cache = tmp_path / "cache.sqlite"
+    requests = FIXTURES / "requests.jsonl"
+    without = run_rules(RequestReader(), cache=cache)
+    assert without.judgments and not any(j.value for j in without.judgments)
+    reader = RequestReader()
+    given = run_rules(reader, cache=cache, requests=requests)  # the answers change with the request text
+    assert reader.batches and sum(given.run.stats.cached.values()) == 0
+    fresh = run_rules(RequestReader(), requests=requests)
+    assert [judgment_to_dict(j) for j in given.judgments] == [judgment_to_dict(j) for j in fresh.judgments]
+    assert all(j.value for j in given.judgments)
+    # the same request text again: every answer from the cache
+    again = RequestReader()
+    third = run_rules(again, cache=cache, requests=requests)
+    assert again.batches == [] and sum(third.run.stats.cached.values()) == len(given.judgments)
+
+
 def test_a_verdict_the_judge_cannot_give_is_a_failure_not_a_no(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = run_rules(RuleJudge(refuse="Three people"))
@@ -196,6 +221,42 @@ def test_an_unreadable_cache_file_is_a_clear_error(tmp_path):
         JudgmentCache(bad)
     with pytest.raises(InputError, match="is a directory"):
         JudgmentCache(tmp_path)
+    # a place where no cache can be made (a read-only checkout for the default .argue-cache/): say what to do
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(InputError, match="cannot open the judgment cache: .*; name another with --cache PATH"):
+        JudgmentCache(tmp_path / "a-file" / "judgments.sqlite")
+
+
+def test_a_damaged_or_foreign_sqlite_cache_is_a_clear_error_never_a_traceback(tmp_path):
+    import shutil
+
+    from argue_eval.judges.cache import judge_fingerprint
+
+    good = tmp_path / "good.sqlite"
+    keys = [q.key for q in run_rules(RuleJudge(), cache=good).judgments]
+    with sqlite3.connect(good) as db:
+        page_size = db.execute("pragma page_size").fetchone()[0]
+        root = db.execute("select rootpage from sqlite_master where name = 'answers'").fetchone()[0]
+    # the answers table's page overwritten (a bad disk, a file copied while written): the file still opens
+    damaged = tmp_path / "damaged.sqlite"
+    shutil.copy(good, damaged)
+    with open(damaged, "r+b") as handle:
+        handle.seek((root - 1) * page_size)
+        handle.write(b"\xa5" * page_size)
+    with pytest.raises(InputError, match="damaged.sqlite.*judgment cache"):
+        with JudgmentCache(damaged) as cache:
+            cache.get_many(judge_fingerprint(RuleJudge().identity()), keys)
+    with pytest.raises(InputError, match="damaged.sqlite.*judgment cache"):
+        run_rules(RuleJudge(), cache=damaged)
+    # another program's database: refused, and left as it was
+    foreign = tmp_path / "places.sqlite"
+    with sqlite3.connect(foreign) as db:
+        db.execute("create table answers (url text)")
+        db.execute("create table visits (url text, at int)")
+    before = foreign.read_bytes()
+    with pytest.raises(InputError, match="not a judgment cache.*answers, visits"):
+        JudgmentCache(foreign)
+    assert foreign.read_bytes() == before
 
 
 SLOW_JUDGE = '''

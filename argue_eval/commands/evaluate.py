@@ -46,15 +46,23 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     """
     from ..api import make_policies, score_judged
     from ..argue.policies import parse_weights
+    from ..errors import InputError
     from ..formats.scores import score_lines, write_scores_tsv
-    from ..jsonio import write_jsonl
+    from ..jsonio import commit_together, write_jsonl
     from ..views import summary_table
-    from .judge import plan_or_judge, report_run, write_judgments
+    from .judge import plan_or_judge, refuse_overwriting_inputs, report_run, write_judgments
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              missing_judgments=missing_judgments, unbound_questions=unbound_questions,
                              weights=parse_weights(weights))
     options = parse_judge_options(judge_option, nli_model)
+    to_stdout = [flag for flag, path in (("-o", output), ("--judgments-out", judgments_out), ("--details", details_path),
+                                         ("--html", html_path)) if path == "-"]
+    if len(to_stdout) > 1:
+        raise InputError(", ".join(to_stdout), None, None, "only one output can go to standard output ('-')")
+    refuse_overwriting_inputs({"-o": output, "--judgments-out": judgments_out, "--details": details_path,
+                               "--html": html_path}, runs=runs, nuggets=nuggets, judgments=judgments,
+                              requests=requests, qrels=qrels, collection=collection)
     result = plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
                            cache_path, no_cache, dry_run, as_json, output, "OUT.tsv (where to write the scores)")
     if result is None:
@@ -67,21 +75,22 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
                                         "collection) and evaluate again")
     for note in scoring.notes:
         click.echo(f"note: {note}", err=True)
-    if output == "-":
-        sys.stdout.writelines(score_lines(scoring.rows))
-    else:
-        write_scores_tsv(scoring.rows, output)
-    if details_path is not None:
-        write_jsonl(details_path, scoring.details)
-    if html_path is not None:
-        from ..formats import read_judgments
-        from ..report import write_report
+    with commit_together():  # scores, details and report appear together, or (a write failed, a kill) none
+        if output == "-":
+            sys.stdout.writelines(score_lines(scoring.rows))
+        else:
+            write_scores_tsv(scoring.rows, output)
+        if details_path is not None:
+            write_jsonl(details_path, scoring.details)
+        if html_path is not None:
+            from ..formats import read_judgments
+            from ..report import write_report
 
-        # the judge's answers first, then the given files: their answers took precedence in scoring too
-        given = [judgment for path in judgments for judgment in read_judgments(path)]
-        write_report(html_path, scoring.rows, collection=collection, details=scoring.details,
-                     requests=result.inputs.evaluation.requests.values(), nuggets=result.inputs.nuggets,
-                     judgments=list(result.run.judgments) + given)
+            # the judge's answers first, then the given files: their answers took precedence in scoring too
+            given = [judgment for path in judgments for judgment in read_judgments(path)]
+            write_report(html_path, scoring.rows, collection=collection, details=scoring.details,
+                         requests=result.inputs.evaluation.requests.values(), nuggets=result.inputs.nuggets,
+                         judgments=list(result.run.judgments) + given)
     runs_scored = len({row[0] for row in scoring.rows})
     click.echo(f"judged with {result.identity.get('backend', '?')} ({result.run.stats.summary()}); scored "
                f"{runs_scored} run(s)" + ("" if output == "-" else f" -> {output}"), err=True)

@@ -50,6 +50,8 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              unbound_questions=unbound_questions, weights=parse_weights(weights))
     options = parse_judge_options(judge_option, nli_model)
+    refuse_overwriting_inputs({"-o": output}, runs=runs, nuggets=nuggets, judgments=judgments, requests=requests,
+                              qrels=qrels, collection=collection)
     result = plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
                            cache_path, no_cache, dry_run, as_json, output, "OUT.jsonl (where to write the judgments)")
     if result is None:
@@ -60,14 +62,37 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
         raise click.exceptions.Exit(1)
 
 
+def refuse_overwriting_inputs(outputs: dict[str, str | None], **inputs: Any) -> None:
+    """An output that is one of the input files is a user error: the judge writes only its own answers, so
+    ``--judgments human.jsonl -o human.jsonl`` would replace the assessors' judgments with the gaps it filled."""
+    import os
+
+    from ..errors import InputError
+
+    for flag, output in outputs.items():
+        if output is None or output == "-" or not os.path.isfile(output):
+            continue
+        for name, given in inputs.items():
+            for path in (given if isinstance(given, (list, tuple)) else [given]):
+                if path is not None and os.path.isfile(path) and os.path.samefile(output, path):
+                    raise InputError(output, None, None, f"is also an input (--{name}); {flag} would replace it: "
+                                     "write to another file (score reads several --judgments files)")
+
+
 def plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options, cache_path,
                   no_cache, dry_run, as_json, output, output_hint) -> Any:
     """``--dry-run``: print the plan and return ``None``; otherwise check the options and judge."""
     from ..errors import InputError
+    from ..judges.cache import DEFAULT_CACHE_PATH
 
+    if no_cache and cache_path is not None:
+        raise InputError("--no-cache", None, None, f"contradicts --cache {cache_path}: give one of them")
+    if as_json and not dry_run:
+        raise InputError("--json", None, None, "only with --dry-run (it prints the plan as one JSON object); "
+                         "the judgments are written to -o")
     if dry_run:
         plan = dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec, options,
-                            None if no_cache else cache_path, collection)
+                            None if no_cache else (cache_path or DEFAULT_CACHE_PATH), collection)
         click.echo(json.dumps(plan, indent=2) if as_json else render_plan(plan))
         return None
     if output is None:
@@ -90,15 +115,12 @@ def run_judge_command(runs, nuggets, judgments, requests, qrels, policies, colle
 
 
 def write_judgments(result: Any, output: str, judge_spec: str, options: dict[str, Any]) -> None:
-    """The judgments (atomically, or to stdout for '-') and, for a file, the manifest beside it."""
-    import sys
+    """The judgments (atomically, or to stdout for '-', the same bytes) and, for a file, the manifest beside it."""
+    from ..formats.judgments import write_argue
+    from ..jsonio import commit_together, is_stdout, write_json
 
-    from ..formats.judgments import judgment_to_dict, write_argue
-    from ..jsonio import commit_together, write_json
-
-    if output == "-":
-        for judgment in result.run.judgments:
-            sys.stdout.write(json.dumps(judgment_to_dict(judgment), ensure_ascii=False) + "\n")
+    if is_stdout(output):
+        write_argue(result.run.judgments, Path(output))
         return
     with commit_together():  # judgments and manifest are replaced as one set: a kill leaves both old or both new
         write_argue(result.run.judgments, Path(output))
@@ -157,25 +179,55 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
                  collection=None) -> dict[str, Any]:
     """Questions (and model calls) a real run would make: certain ones, and at most (every branch).
 
+    The cache (when the file exists) answers as in a real run: its answers settle the branches they decide,
+    so a fully cached round asks nothing, and a question it holds is counted as cached, not as to ask.
     With a collection, a model judge's token estimate reads the cited documents (else it counts each at
     its full document budget)."""
     from ..argue.questions import count_by_kind, list_questions
-    from ..inputs import load_inputs
+    from ..inputs import check_one_report_per_topic, load_inputs
     from ..judges.registry import make_judge
 
     inputs = load_inputs(list(runs) if runs else None, nuggets, list(judgments), requests, qrels, policies)
     reports = list(inputs.reports())
+    check_one_report_per_topic(reports, inputs.evaluation.topics)
     backend = make_judge(judge_spec, options)
-    certain = list_questions(reports, inputs.evaluation, inputs.source, "stop", show_progress=False)
-    at_most = list_questions(reports, inputs.evaluation, inputs.source, "both", show_progress=False)
-    cached: set[Any] = set()
-    if cache_path is not None and Path(cache_path).exists():
-        from ..judges.cache import JudgmentCache, judge_fingerprint
+    evaluation = inputs.evaluation
+    known: Any = inputs.source
+    from_cache: list[Any] = []  # questions the cache answers, as a real run would meet them
+    if cache_path is not None and Path(cache_path).exists():  # a dry run never creates the cache
+        from ..judges.cache import JudgmentCache, judge_fingerprint, request_context
+        from ..judges.runner import JudgedTable, LayeredLookup
 
         with JudgmentCache(cache_path) as cache:
-            cached = set(cache.get_many(judge_fingerprint(backend.identity()), [q.key for q in at_most]))
-    todo = [q for q in at_most if q.key not in cached]
-    asked = [q.question(inputs.evaluation) for q in todo]
+            fingerprint = judge_fingerprint(backend.identity())
+
+            def in_cache(questions: list[Any]) -> dict[Any, Any]:
+                """The cached answers to ``questions``, looked up per topic as the runner stores them."""
+                by_topic: dict[str, list[Any]] = {}
+                for question in questions:
+                    by_topic.setdefault(question.key.request_id, []).append(question.key)
+                found: dict[Any, Any] = {}
+                for request_id, keys in by_topic.items():
+                    found.update(cache.get_many(fingerprint, keys, request_context(evaluation.requests.get(request_id))))
+                return found
+
+            answers = JudgedTable()
+            known = LayeredLookup(inputs.source, answers)
+            while True:  # the runner's rounds, answered from the cache alone: cached answers open later questions
+                reached = list_questions(reports, evaluation, known, "stop", show_progress=False)
+                hits = in_cache(reached)
+                if not hits:
+                    break
+                from_cache += [q for q in reached if q.key in hits]
+                answers.table.update((key, (verdict.value, verdict.judge)) for key, verdict in hits.items())
+            at_most = list_questions(reports, evaluation, known, "both", show_progress=False)
+            behind = in_cache(at_most)  # cached, but behind an answer not known yet
+    else:
+        at_most = list_questions(reports, evaluation, known, "both", show_progress=False)
+        behind = {}
+    certain = list_questions(reports, evaluation, known, "stop", show_progress=False)
+    todo = [q for q in at_most if q.key not in behind]
+    asked = [q.question(evaluation) for q in todo]
     planner = getattr(backend, "plan_calls", None)
     estimator = getattr(backend, "estimate", None)  # model judges: tokens and cost, no network call
     if (planner is not None or estimator is not None) and collection is not None:
@@ -195,17 +247,19 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
         "reports": len(reports),
         "sentences": sentences,
         "questions": count_by_kind(todo),
-        "certain": count_by_kind(q for q in certain if q.key not in cached),
-        "cached": count_by_kind(q for q in at_most if q.key in cached),
+        "certain": count_by_kind(certain),
+        "cached": count_by_kind([*from_cache, *(q for q in at_most if q.key in behind)]),
         "calls": calls,
         **({"estimate": estimate} if estimate is not None else {}),
     }
 
 
 def render_plan(plan: dict[str, Any]) -> str:
+    from ..model import JUDGMENT_KINDS
+
     lines = [f"dry run of the {plan['judge']} judge over {plan['reports']} report(s), {plan['sentences']} sentence(s):",
              f"{'kind':<18} {'at most':>8} {'certain':>8} {'cached':>8} {'calls':>8}"]
-    kinds = list(dict.fromkeys([*plan["questions"], *plan["cached"]]))
+    kinds = [kind for kind in JUDGMENT_KINDS if kind in plan["questions"] or kind in plan["cached"]]
     for kind in kinds:
         lines.append(f"{kind:<18} {plan['questions'].get(kind, 0):>8} {plan['certain'].get(kind, 0):>8} "
                      f"{plan['cached'].get(kind, 0):>8} {plan['calls'].get(kind, 0):>8}")

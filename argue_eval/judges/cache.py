@@ -6,9 +6,13 @@ committed answer and asks only the rest, and since the answers are the same, so 
 
 The key is the judgment identity (``JudgmentKey``) plus the judge's identity (backend, version, model,
 thresholds: ``JudgeBackend.identity()``), hashed. Changing a threshold therefore never reuses a stale
-answer, and two judges can share one cache file. SQLite in WAL mode makes a commit cheap and safe against a
-killed process (not against power loss, which ``synchronous=NORMAL`` trades for speed); it is in the
-standard library and is a single file users can inspect (``sqlite3 cache.sqlite 'select * from judges'``).
+answer, and two judges can share one cache file. The judge runner adds the request's text
+(``request_context``): a judge reads it, and the key names the request only by id, so an answer made
+without ``--requests`` (or under other request texts) is never served to a run that has them.
+
+SQLite in WAL mode makes a commit cheap and safe against a killed process (not against power loss, which
+``synchronous=NORMAL`` trades for speed); it is in the standard library and is a single file users can
+inspect (``sqlite3 cache.sqlite 'select * from judges'``).
 """
 from __future__ import annotations
 
@@ -16,15 +20,16 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..model import JudgmentKey
+from ..model import JudgmentKey, Request
 from .base import Verdict
 
-__all__ = ["JudgmentCache", "judge_fingerprint", "DEFAULT_CACHE_PATH", "SCHEMA_VERSION"]
+__all__ = ["JudgmentCache", "judge_fingerprint", "request_context", "DEFAULT_CACHE_PATH", "SCHEMA_VERSION"]
 
 DEFAULT_CACHE_PATH = Path(".argue-cache") / "judgments.sqlite"
 SCHEMA_VERSION = 1
@@ -39,6 +44,7 @@ CREATE TABLE IF NOT EXISTS answers (
     PRIMARY KEY (judge, key)
 ) WITHOUT ROWID;
 """
+_TABLES = frozenset({"meta", "judges", "answers"})
 
 
 def _canonical_json(value: Any) -> str:
@@ -54,8 +60,17 @@ _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 """One encoder for every key and verdict (``json.dumps`` with options builds a new encoder per call)."""
 
 
-def _key_text(key: JudgmentKey) -> str:
-    return _COMPACT.encode(list(key))
+def _key_text(key: JudgmentKey, context: str | None = None) -> str:
+    return _COMPACT.encode(list(key) if context is None else [*key, context])
+
+
+def request_context(request: Request | None) -> str:
+    """A short digest of what a judge reads of a question's request (title, problem statement, background),
+    or ``"no-request"``: the part of a question's context its ``JudgmentKey`` names only by id."""
+    if request is None:
+        return "no-request"
+    text = _canonical_json([request.title, request.problem_statement, request.background])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def _verdict_text(verdict: Verdict, provenance_texts: dict[int, tuple[Any, str]]) -> str:
@@ -89,6 +104,12 @@ class JudgmentCache:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
+            tables = [name for (name,) in self._db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+            if any(name not in _TABLES for name in tables):  # another program's database: never add to it
+                self._db.close()
+                raise InputError(str(self.path), None, None, "is an SQLite database but not a judgment cache (its "
+                                 f"tables: {', '.join(tables)}); name a new --cache path, or --no-cache")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
@@ -103,42 +124,57 @@ class JudgmentCache:
                              f"cannot be used as a judgment cache ({error}); is it another kind of file? "
                              "Name a new --cache path, or --no-cache") from None
         except OSError as error:
-            raise InputError(str(self.path), None, None, f"cannot open the judgment cache: {error.strerror or error}") from None
+            raise InputError(str(self.path), None, None, f"cannot open the judgment cache: {error.strerror or error}; "
+                             "name another with --cache PATH, or --no-cache") from None
+
+    @contextmanager
+    def _guard(self, action: str) -> Iterator[None]:
+        """A database error while the cache is used (a damaged file that still opened, a full disk, a table
+        of the same name made by another program) as a one-line user error naming the file."""
+        try:
+            yield
+        except sqlite3.DatabaseError as error:
+            raise InputError(str(self.path), None, None, f"the judgment cache failed while {action} ({error}); "
+                             "is the file damaged? Name a new --cache path, or --no-cache") from None
 
     def register(self, identity: Mapping[str, Any]) -> str:
         """Record a judge identity (for people inspecting the file); returns its fingerprint."""
         fingerprint = judge_fingerprint(identity)
-        self._db.execute("INSERT OR IGNORE INTO judges VALUES (?, ?)", (fingerprint, _canonical_json(identity)))
+        with self._guard("recording the judge"):
+            self._db.execute("INSERT OR IGNORE INTO judges VALUES (?, ?)", (fingerprint, _canonical_json(identity)))
         return fingerprint
 
-    def get_many(self, judge: str, keys: Iterable[JudgmentKey]) -> dict[JudgmentKey, Verdict]:
-        """The cached verdicts of ``judge`` for those of ``keys`` it has answered."""
+    def get_many(self, judge: str, keys: Iterable[JudgmentKey], context: str | None = None) -> dict[JudgmentKey, Verdict]:
+        """The cached verdicts of ``judge`` for those of ``keys`` it has answered (under ``context``, e.g.
+        ``request_context``, when answers were stored with one)."""
         found: dict[JudgmentKey, Verdict] = {}
-        by_text = {_key_text(key): key for key in keys}
+        by_text = {_key_text(key, context): key for key in keys}
         texts = list(by_text)
-        for start in range(0, len(texts), 500):  # stay under SQLite's bound-parameter limit
-            chunk = texts[start:start + 500]
-            marks = ",".join("?" * len(chunk))
-            for key_text, verdict in self._db.execute(
-                f"SELECT key, verdict FROM answers WHERE judge = ? AND key IN ({marks})", (judge, *chunk)
-            ):
-                found[by_text[key_text]] = _verdict(verdict)
+        with self._guard("reading answers"):
+            for start in range(0, len(texts), 500):  # stay under SQLite's bound-parameter limit
+                chunk = texts[start:start + 500]
+                marks = ",".join("?" * len(chunk))
+                for key_text, verdict in self._db.execute(
+                    f"SELECT key, verdict FROM answers WHERE judge = ? AND key IN ({marks})", (judge, *chunk)
+                ):
+                    found[by_text[key_text]] = _verdict(verdict)
         return found
 
-    def put_many(self, judge: str, answers: Iterable[tuple[JudgmentKey, Verdict]]) -> int:
-        """Store answers in one transaction, committed when this returns."""
+    def put_many(self, judge: str, answers: Iterable[tuple[JudgmentKey, Verdict]], context: str | None = None) -> int:
+        """Store answers (made under ``context``, if given) in one transaction, committed when this returns."""
         provenance_texts: dict[int, tuple[Any, str]] = {}
-        rows = [(judge, _key_text(key), _verdict_text(verdict, provenance_texts)) for key, verdict in answers]
+        rows = [(judge, _key_text(key, context), _verdict_text(verdict, provenance_texts)) for key, verdict in answers]
         if rows:
-            with self._db:  # BEGIN ... COMMIT
+            with self._guard("storing answers"), self._db:  # BEGIN ... COMMIT
                 self._db.execute("BEGIN")
                 self._db.executemany("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", rows)
         return len(rows)
 
     def count(self, judge: str | None = None) -> int:
-        if judge is None:
-            return self._db.execute("SELECT count(*) FROM answers").fetchone()[0]
-        return self._db.execute("SELECT count(*) FROM answers WHERE judge = ?", (judge,)).fetchone()[0]
+        with self._guard("counting answers"):
+            if judge is None:
+                return self._db.execute("SELECT count(*) FROM answers").fetchone()[0]
+            return self._db.execute("SELECT count(*) FROM answers WHERE judge = ?", (judge,)).fetchone()[0]
 
     def close(self) -> None:
         self._db.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import typing
 from typing import Any
 
 from ..errors import InputError
@@ -72,13 +73,56 @@ def make_judge(spec: str, options: dict[str, dict[str, Any]] | None = None) -> J
 
 
 def _construct(cls: type, name: str, options: dict[str, Any], *args: Any) -> Any:
-    """``cls(*args, **options)``, with an unknown option name a user error that lists the known ones."""
-    parameters = inspect.signature(cls).parameters
+    """``cls(*args, **options)``, with an unknown option name a user error that lists the known ones, and a
+    value of the wrong type (``abc`` or ``yes`` for a threshold, ``1.5`` for a word count) or one the backend
+    rejects (its ``ValueError``) a user error naming the option."""
+    try:
+        parameters = inspect.signature(cls, eval_str=True).parameters
+    except (NameError, TypeError, SyntaxError):  # an annotation that names something only type checkers import
+        parameters = inspect.signature(cls).parameters
     known = [p for p, spec in parameters.items() if spec.kind is inspect.Parameter.KEYWORD_ONLY
              or (spec.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD and p != "judges")]
     accepts_any = any(spec.kind is inspect.Parameter.VAR_KEYWORD for spec in parameters.values())
-    for option in options:
+    checked = dict(options)
+    problem: InputError | None = None
+    for option, value in options.items():
         if option not in known and not accepts_any:
             raise InputError("--judge-option", None, None,
                              f"the {name} judge has no option {option!r}; its options: {', '.join(known) or 'none'}")
-    return cls(*args, **options)
+        if option in parameters:
+            checked[option], wrong = _typed(name, option, value, parameters[option])
+            problem = problem or wrong
+    try:  # a backend that checks its options says best what is wrong with one: its InputError passes through
+        built = cls(*args, **checked)
+    except (TypeError, ValueError) as error:
+        if problem is not None:
+            raise problem from None
+        if isinstance(error, ValueError):
+            raise InputError("--judge-option", None, name, str(error)) from None
+        raise
+    if problem is not None:  # a value the backend took without complaint (yes for a threshold is not 1.0)
+        built.close()
+        raise problem
+    return built
+
+
+def _typed(name: str, option: str, value: Any, parameter: inspect.Parameter) -> tuple[Any, InputError | None]:
+    """``value`` checked against the option's type (from its default, else its annotation), and the error
+    when it does not fit. An int where a float is expected becomes a float (``=1`` and ``=1.0`` are one
+    judge identity for the cache)."""
+    default = parameter.default
+    if default is not inspect.Parameter.empty and default is not None:
+        types: tuple[Any, ...] = (type(default),)
+    else:
+        annotation = parameter.annotation
+        types = typing.get_args(annotation) or (annotation,)
+    if bool in types or str in types or not ({int, float} & set(types)):
+        return value, None  # flags, texts, paths and untyped options are the backend's to check
+    where = f"{name}.{option}"
+    if float in types:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return value, InputError("--judge-option", None, where, f"expected a number, found {value!r}")
+        return float(value), None
+    if isinstance(value, bool) or not isinstance(value, int):
+        return value, InputError("--judge-option", None, where, f"expected a whole number, found {value!r}")
+    return value, None

@@ -31,7 +31,7 @@ from typing import Any
 from ..model import DOCUMENT_KINDS, JUDGMENT_KINDS, Document, Judgment, JudgmentKey, natural_key
 from ..progress import progress_bar
 from .base import JudgeBackend, JudgmentLookup, Question, Verdict, verdict_to_judgment
-from .cache import JudgmentCache
+from .cache import JudgmentCache, request_context
 
 __all__ = ["run_judge", "JudgeRun", "JudgeStats", "Failure", "LayeredLookup", "JudgedTable", "failure_summary"]
 
@@ -170,8 +170,9 @@ def run_judge(
             bar.total = (bar.total or 0) + len(questions)
             for _, group in groupby(questions, key=lambda q: q.key.request_id):
                 todo = list(group)
+                context = request_context(todo[0].request)  # one topic, one request
                 if cache is not None:
-                    hits = cache.get_many(fingerprint, [q.key for q in todo])
+                    hits = cache.get_many(fingerprint, [q.key for q in todo], context)
                     for question in todo:
                         if question.key in hits:
                             record(question, hits[question.key], stats.cached)
@@ -179,7 +180,8 @@ def run_judge(
                     todo = [q for q in todo if q.key not in hits]
                 ready = _attach_documents(todo, judge, documents, fail, missing_docs)
                 bar.update(len(todo) - len(ready))
-                _answer(ready, judge, cache, fingerprint, record, fail, stats, bar, flush_every, flush_seconds)
+                _answer(ready, judge, cache, (fingerprint, context), record, fail, stats, bar, flush_every,
+                        flush_seconds)
                 show()
     finally:
         bar.close()
@@ -227,19 +229,21 @@ def _attach_documents(questions: list[Question], judge: JudgeBackend, documents:
     return ready
 
 
-def _answer(questions: list[Question], judge: JudgeBackend, cache: JudgmentCache | None, fingerprint: str,
+def _answer(questions: list[Question], judge: JudgeBackend, cache: JudgmentCache | None, where: tuple[str, str],
             record: Callable[[Question, Verdict, Counter[str]], None], fail: Callable[[Question, str], None],
             stats: JudgeStats, bar: Any, flush_every: int, flush_seconds: float) -> None:
-    """Stream ``questions`` through the judge; commit answers in small transactions, then use them."""
+    """Stream ``questions`` through the judge; commit answers in small transactions, then use them.
+    ``where``: the judge's fingerprint and the questions' request context, under which they are cached."""
     if not questions:
         return
+    fingerprint, context = where
     pending: list[tuple[Question, Verdict]] = []
     last_flush = time.perf_counter()
 
     def flush() -> None:
         nonlocal last_flush
         if cache is not None:
-            cache.put_many(fingerprint, ((q.key, v) for q, v in pending))  # committed before use
+            cache.put_many(fingerprint, ((q.key, v) for q, v in pending), context)  # committed before use
         for question, verdict in pending:
             record(question, verdict, stats.new)
         bar.update(len(pending))
