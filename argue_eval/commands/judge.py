@@ -195,21 +195,29 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
     known: Any = inputs.source
     from_cache: list[Any] = []  # questions the cache answers, as a real run would meet them
     if cache_path is not None and Path(cache_path).exists():  # a dry run never creates the cache
-        from ..judges.cache import JudgmentCache, judge_fingerprint, request_context
-        from ..judges.runner import JudgedTable, LayeredLookup
+        from ..judges.cache import JudgmentCache, QuestionContexts, judge_fingerprint
+        from ..judges.runner import JudgedTable, LayeredLookup, documents_needed, with_documents
+        from ..model import DOCUMENT_KINDS
 
         with JudgmentCache(cache_path) as cache:
             fingerprint = judge_fingerprint(backend.identity())
+            contexts = QuestionContexts()
 
-            def in_cache(questions: list[Any]) -> dict[Any, Any]:
-                """The cached answers to ``questions``, looked up per topic as the runner stores them."""
-                by_topic: dict[str, list[Any]] = {}
-                for question in questions:
-                    by_topic.setdefault(question.key.request_id, []).append(question.key)
-                found: dict[Any, Any] = {}
-                for request_id, keys in by_topic.items():
-                    found.update(cache.get_many(fingerprint, keys, request_context(evaluation.requests.get(request_id))))
-                return found
+            def in_cache(pending: list[Any]) -> dict[Any, Any]:
+                """The cached answers to ``pending``, under the texts a real run would read (a document
+                question without its document, as with no --collection, has no cached answer)."""
+                questions = [q.question(evaluation) for q in pending]
+                found: dict[str, Any] = {}
+                wanted = documents_needed(questions)
+                if collection is not None and wanted:
+                    from ..collection import open_collection
+
+                    with open_collection(collection) as store:
+                        found = store.get_many(wanted)
+                questions = [with_documents(q, found) for q in questions]
+                ready = {q.key: contexts(q) for q in questions
+                         if q.kind not in DOCUMENT_KINDS or q.key.doc_id is None or q.document is not None}
+                return cache.get_many(fingerprint, ready.keys(), ready)
 
             answers = JudgedTable()
             known = LayeredLookup(inputs.source, answers)

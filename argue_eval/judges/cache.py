@@ -6,9 +6,10 @@ committed answer and asks only the rest, and since the answers are the same, so 
 
 The key is the judgment identity (``JudgmentKey``) plus the judge's identity (backend, version, model,
 thresholds: ``JudgeBackend.identity()``), hashed. Changing a threshold therefore never reuses a stale
-answer, and two judges can share one cache file. The judge runner adds the request's text
-(``request_context``): a judge reads it, and the key names the request only by id, so an answer made
-without ``--requests`` (or under other request texts) is never served to a run that has them.
+answer, and two judges can share one cache file. The judge runner adds a digest of what the judge reads
+beyond the key (``QuestionContexts``): the key names the request, the nugget and the document only by id,
+so an answer made without ``--requests``, under an edited nugget question, against another translation of
+a document or after earlier sentences of the run changed is never served where the texts differ.
 
 SQLite in WAL mode makes a commit cheap and safe against a killed process (not against power loss, which
 ``synchronous=NORMAL`` trades for speed); it is in the standard library and is a single file users can
@@ -20,16 +21,16 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..model import JudgmentKey, Request
-from .base import Verdict
+from ..model import Document, JudgmentKey
+from .base import Question, Verdict
 
-__all__ = ["JudgmentCache", "judge_fingerprint", "request_context", "DEFAULT_CACHE_PATH", "SCHEMA_VERSION"]
+__all__ = ["JudgmentCache", "judge_fingerprint", "QuestionContexts", "DEFAULT_CACHE_PATH", "SCHEMA_VERSION"]
 
 DEFAULT_CACHE_PATH = Path(".argue-cache") / "judgments.sqlite"
 SCHEMA_VERSION = 1
@@ -64,13 +65,56 @@ def _key_text(key: JudgmentKey, context: str | None = None) -> str:
     return _COMPACT.encode(list(key) if context is None else [*key, context])
 
 
-def request_context(request: Request | None) -> str:
-    """A short digest of what a judge reads of a question's request (title, problem statement, background),
-    or ``"no-request"``: the part of a question's context its ``JudgmentKey`` names only by id."""
-    if request is None:
-        return "no-request"
-    text = _canonical_json([request.title, request.problem_statement, request.background])
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+Contexts = str | Mapping[JudgmentKey, str] | None
+"""The context answers are cached under: none, one for every key, or one per key."""
+
+
+def _context_of(contexts: Contexts, key: JudgmentKey) -> str | None:
+    return contexts if contexts is None or isinstance(contexts, str) else contexts[key]
+
+
+def _digest(value: Any) -> str:
+    return hashlib.sha256(_canonical_json(value).encode("utf-8")).hexdigest()[:16]
+
+
+class QuestionContexts:
+    """Digests of what a judge reads of a question beyond its ``JudgmentKey``, for the cache key.
+
+    A key names the request, the nugget and the cited document by id, and a context-dependent kind the run
+    by id and position: the texts behind those ids can change between runs of the same cache (``--requests``
+    given or not, a nugget question edited during assessment, another machine translation of the
+    collection, a resubmitted run). The digest covers the request's title, problem statement and
+    background, the nugget's question, the document's title and text, the documents a report cites (for
+    ``requires_citation``) and the earlier sentences (for ``first_instance``). One instance serves one run:
+    the digest of each request, nugget, document and list of earlier sentences is computed once per object,
+    since thousands of questions share them."""
+
+    def __init__(self) -> None:
+        self._memo: dict[int, tuple[object, str]] = {}  # id -> (the object, kept alive so ids stay unique; digest)
+
+    def _of(self, obj: Any, parts: Callable[[], Any]) -> str:
+        hit = self._memo.get(id(obj))
+        if hit is not None and hit[0] is obj:
+            return hit[1]
+        digest = _digest(parts())
+        self._memo[id(obj)] = (obj, digest)
+        return digest
+
+    def _document(self, document: Document) -> str:
+        return self._of(document, lambda: [document.doc_id, document.title, document.text])
+
+    def __call__(self, question: Question) -> str:
+        request, nugget = question.request, question.nugget
+        parts = [
+            "" if request is None else self._of(
+                request, lambda: [request.title, request.problem_statement, request.background]),
+            "" if nugget is None else self._of(nugget, lambda: [nugget.question]),
+            "" if question.document is None else self._document(question.document),
+            "".join(self._document(d) for d in question.cited_documents),
+            "" if not question.earlier_sentences else self._of(
+                question.earlier_sentences, lambda: list(question.earlier_sentences)),
+        ]
+        return _digest(parts)
 
 
 def _verdict_text(verdict: Verdict, provenance_texts: dict[int, tuple[Any, str]]) -> str:
@@ -144,11 +188,11 @@ class JudgmentCache:
             self._db.execute("INSERT OR IGNORE INTO judges VALUES (?, ?)", (fingerprint, _canonical_json(identity)))
         return fingerprint
 
-    def get_many(self, judge: str, keys: Iterable[JudgmentKey], context: str | None = None) -> dict[JudgmentKey, Verdict]:
-        """The cached verdicts of ``judge`` for those of ``keys`` it has answered (under ``context``, e.g.
-        ``request_context``, when answers were stored with one)."""
+    def get_many(self, judge: str, keys: Iterable[JudgmentKey], context: Contexts = None) -> dict[JudgmentKey, Verdict]:
+        """The cached verdicts of ``judge`` for those of ``keys`` it has answered (under ``context``: one
+        string or one per key, e.g. from ``QuestionContexts``, when answers were stored with one)."""
         found: dict[JudgmentKey, Verdict] = {}
-        by_text = {_key_text(key, context): key for key in keys}
+        by_text = {_key_text(key, _context_of(context, key)): key for key in keys}
         texts = list(by_text)
         with self._guard("reading answers"):
             for start in range(0, len(texts), 500):  # stay under SQLite's bound-parameter limit
@@ -160,10 +204,12 @@ class JudgmentCache:
                     found[by_text[key_text]] = _verdict(verdict)
         return found
 
-    def put_many(self, judge: str, answers: Iterable[tuple[JudgmentKey, Verdict]], context: str | None = None) -> int:
-        """Store answers (made under ``context``, if given) in one transaction, committed when this returns."""
+    def put_many(self, judge: str, answers: Iterable[tuple[JudgmentKey, Verdict]], context: Contexts = None) -> int:
+        """Store answers (made under ``context``, one string or one per key, if given) in one transaction,
+        committed when this returns."""
         provenance_texts: dict[int, tuple[Any, str]] = {}
-        rows = [(judge, _key_text(key, context), _verdict_text(verdict, provenance_texts)) for key, verdict in answers]
+        rows = [(judge, _key_text(key, _context_of(context, key)), _verdict_text(verdict, provenance_texts))
+                for key, verdict in answers]
         if rows:
             with self._guard("storing answers"), self._db:  # BEGIN ... COMMIT
                 self._db.execute("BEGIN")

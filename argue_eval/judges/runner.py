@@ -5,9 +5,10 @@ cannot answer yet (``argue.questions.list_questions`` with ``unknown="stop"``); 
 and asks again, until nothing is left (at most three rounds: see ``argue.questions``). Per round and
 topic it
 
-1. takes answers the cache already holds for this judge (no computation);
-2. attaches the cited documents from the collection (``get_many``); a question whose document the
+1. attaches the cited documents from the collection (``get_many``); a question whose document the
    collection lacks is *failed*, with the reason, never answered "no";
+2. takes answers the cache already holds for this judge and these texts (no computation: the cache key
+   is the question's key plus a digest of the texts the judge reads, ``cache.QuestionContexts``);
 3. streams the rest through ``judge.iter_answers`` and commits every answer to the cache before it is
    used (in small transactions: at most ``flush_every`` answers or ``flush_seconds`` of work are in
    flight, so a killed run loses little and repeats no committed answer).
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
@@ -31,9 +32,9 @@ from typing import Any
 from ..model import DOCUMENT_KINDS, JUDGMENT_KINDS, Document, Judgment, JudgmentKey, natural_key
 from ..progress import progress_bar
 from .base import JudgeBackend, JudgmentLookup, Question, Verdict, verdict_to_judgment
-from .cache import JudgmentCache, request_context
+from .cache import JudgmentCache, QuestionContexts
 
-__all__ = ["run_judge", "JudgeRun", "JudgeStats", "Failure", "LayeredLookup", "JudgedTable", "failure_summary"]
+__all__ = ["run_judge", "documents_needed", "with_documents", "JudgeRun", "JudgeStats", "Failure", "LayeredLookup", "JudgedTable", "failure_summary"]
 
 _KIND_ORDER = {kind: i for i, kind in enumerate(JUDGMENT_KINDS)}
 
@@ -145,6 +146,7 @@ def run_judge(
     failures: dict[JudgmentKey, Failure] = {}
     lookup: JudgmentLookup = LayeredLookup(known, judged) if known is not None else judged
     fingerprint = cache.register(judge.identity()) if cache is not None else ""
+    contexts = QuestionContexts()
     bar = progress_bar(f"judging ({judge.name})", unit="q")
     missing_docs: dict[str, None] = {}
 
@@ -170,16 +172,17 @@ def run_judge(
             bar.total = (bar.total or 0) + len(questions)
             for _, group in groupby(questions, key=lambda q: q.key.request_id):
                 todo = list(group)
-                context = request_context(todo[0].request)  # one topic, one request
+                ready = _attach_documents(todo, judge, documents, fail, missing_docs)
+                bar.update(len(todo) - len(ready))
+                context: dict[JudgmentKey, str] = {}
                 if cache is not None:
-                    hits = cache.get_many(fingerprint, [q.key for q in todo], context)
-                    for question in todo:
+                    context = {q.key: contexts(q) for q in ready}
+                    hits = cache.get_many(fingerprint, context.keys(), context)
+                    for question in ready:
                         if question.key in hits:
                             record(question, hits[question.key], stats.cached)
                     bar.update(len(hits))
-                    todo = [q for q in todo if q.key not in hits]
-                ready = _attach_documents(todo, judge, documents, fail, missing_docs)
-                bar.update(len(todo) - len(ready))
+                    ready = [q for q in ready if q.key not in hits]
                 _answer(ready, judge, cache, (fingerprint, context), record, fail, stats, bar, flush_every,
                         flush_seconds)
                 show()
@@ -191,15 +194,37 @@ def run_judge(
     return JudgeRun(judgments, stats, sorted(failures.values(), key=lambda f: tuple(str(x) for x in f.key)), judged)
 
 
-def _attach_documents(questions: list[Question], judge: JudgeBackend, documents: Any,
-                      fail: Callable[[Question, str], None], missing: dict[str, None]) -> list[Question]:
-    """The questions with their documents attached; the others failed with the reason."""
+def documents_needed(questions: Iterable[Question]) -> dict[str, None]:
+    """The ids of the documents ``questions`` read (their cited document; for ``requires_citation`` every
+    document the report cites), in first-seen order."""
     wanted: dict[str, None] = {}
     for question in questions:
         if question.kind in DOCUMENT_KINDS and question.key.doc_id is not None:
             wanted[question.key.doc_id] = None
         for cited_id in question.cited_doc_ids:
             wanted[cited_id] = None
+    return wanted
+
+
+def with_documents(question: Question, found: Mapping[str, Document]) -> Question:
+    """``question`` with its documents from ``found`` attached (``document`` stays ``None`` when ``found``
+    lacks it)."""
+    doc_id = question.key.doc_id
+    document = found.get(doc_id) if question.kind in DOCUMENT_KINDS and doc_id is not None else question.document
+    cited = (tuple(found[d] for d in question.cited_doc_ids if d in found) if question.cited_doc_ids
+             else question.cited_documents)
+    if document is question.document and cited is question.cited_documents:
+        return question
+    # the constructor, not dataclasses.replace: this runs once per question of a round
+    return Question(key=question.key, sentence=question.sentence, request=question.request, nugget=question.nugget,
+                    answer=question.answer, earlier_sentences=question.earlier_sentences, document=document,
+                    cited_doc_ids=question.cited_doc_ids, cited_documents=cited)
+
+
+def _attach_documents(questions: list[Question], judge: JudgeBackend, documents: Any,
+                      fail: Callable[[Question, str], None], missing: dict[str, None]) -> list[Question]:
+    """The questions with their documents attached; the others failed with the reason."""
+    wanted = documents_needed(questions)
     found: dict[str, Document] = documents.get_many(wanted) if (documents is not None and wanted) else {}
     ready: list[Question] = []
     for question in questions:
@@ -207,33 +232,22 @@ def _attach_documents(questions: list[Question], judge: JudgeBackend, documents:
             fail(question, f"the {judge.name} judge does not answer {question.kind} questions")
             continue
         doc_id = question.key.doc_id
-        if question.kind in DOCUMENT_KINDS and doc_id is not None:
-            document = found.get(doc_id)
-            if document is None:
-                if documents is not None:
-                    missing[doc_id] = None
-                fail(question, "no --collection given" if documents is None
-                     else "the cited document is not in the collection")
-                continue
-        else:
-            document = question.document
-        cited = (tuple(found[d] for d in question.cited_doc_ids if d in found) if question.cited_doc_ids
-                 else question.cited_documents)
-        if document is not question.document or cited is not question.cited_documents:
-            # the constructor, not dataclasses.replace: this runs once per question of a round
-            question = Question(key=question.key, sentence=question.sentence, request=question.request,
-                                nugget=question.nugget, answer=question.answer,
-                                earlier_sentences=question.earlier_sentences, document=document,
-                                cited_doc_ids=question.cited_doc_ids, cited_documents=cited)
-        ready.append(question)
+        if question.kind in DOCUMENT_KINDS and doc_id is not None and doc_id not in found:
+            if documents is not None:
+                missing[doc_id] = None
+            fail(question, "no --collection given" if documents is None
+                 else "the cited document is not in the collection")
+            continue
+        ready.append(with_documents(question, found))
     return ready
 
 
-def _answer(questions: list[Question], judge: JudgeBackend, cache: JudgmentCache | None, where: tuple[str, str],
+def _answer(questions: list[Question], judge: JudgeBackend, cache: JudgmentCache | None,
+            where: tuple[str, dict[JudgmentKey, str]],
             record: Callable[[Question, Verdict, Counter[str]], None], fail: Callable[[Question, str], None],
             stats: JudgeStats, bar: Any, flush_every: int, flush_seconds: float) -> None:
     """Stream ``questions`` through the judge; commit answers in small transactions, then use them.
-    ``where``: the judge's fingerprint and the questions' request context, under which they are cached."""
+    ``where``: the judge's fingerprint and the questions' contexts, under which they are cached."""
     if not questions:
         return
     fingerprint, context = where
