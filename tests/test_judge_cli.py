@@ -102,6 +102,13 @@ def test_bad_judge_inputs_are_one_line_errors(tmp_path):
         (["judge", "--run", FIXTURES / "runA.jsonl", "--nuggets", FIXTURES / "nuggets.jsonl", "-o", tmp_path / "x"],
          "give --collection"),
     ]
+    # the lexical judge's options are checked like the model judges': located, one line, before any judging
+    cases.append((["judge", *args, "--judge-option", "lexical.attested_threshold=2", "-o", tmp_path / "x"],
+                  "--judge-option: lexical.attested_threshold: expected a number between 0 and 1, found 2"))
+    cases.append((["judge", *args, "--judge-option", "lexical.negative_threshold=high", "-o", tmp_path / "x"],
+                  "lexical.negative_threshold: expected a number, found 'high'"))
+    cases.append((["judge", *args, "--judge-option", "lexical.passage_words=0", "-o", tmp_path / "x"],
+                  "lexical.passage_words: expected a whole number of at least 1, found 0"))
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
     cases.append((["judge", *args[:4], "--collection", empty, "-o", tmp_path / "x"], "empty.jsonl"))
