@@ -19,7 +19,8 @@ new threshold never reuses cached answers):
   with the request's parts (title, problem statement, background) is at least ``restate_threshold`` and
   is at least its best cosine with the passages of the documents the report cites elsewhere.
 
-Not answered (left out of ``kinds``, so a cascade or the runner sends them elsewhere): ``relevant``
+Not answered (left out of ``kinds``: a cascade sends them to another member, the runner alone reports
+them as not judged): ``relevant``
 (qrels), ``negative`` and ``nugget_agrees`` (similarity does not see negation: "X rose" and "X did not
 rise" embed almost alike).
 
