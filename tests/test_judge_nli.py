@@ -324,3 +324,16 @@ def test_a_yes_or_no_is_not_a_number_option(random_model, option):
     # --judge-option nli.attested_threshold=yes parses as True, which Python would take for 1
     with pytest.raises(InputError, match=f"nli.{option}: expected"):
         judge(random_model, **{option: True})
+
+
+def test_a_model_folder_named_like_a_number_loads_through_judge_option(tmp_path, monkeypatch):
+    # --judge-option values that look like numbers become numbers; a model folder called 2024 is still a path
+    from argue_eval.commands._options import parse_judge_options
+    from argue_eval.judges.registry import make_judge
+
+    build_model(tmp_path / "2024", NLI_LABELS, seed=1)
+    monkeypatch.chdir(tmp_path)
+    options = parse_judge_options(("nli.model_path=2024",), None)
+    assert options == {"nli": {"model_path": 2024}}
+    built = make_judge("nli", options)
+    assert built.params()["model"] == "2024"

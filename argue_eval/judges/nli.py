@@ -131,7 +131,7 @@ class NLIJudge(JudgeBackend):
             raise InputError(OPTION, None, None,
                              "the nli judge needs a local NLI model directory: --nli-model PATH "
                              "(a transformers sequence-classification model saved with save_pretrained)")
-        path = Path(model_path).expanduser()
+        path = Path(str(model_path)).expanduser()  # str(): --judge-option nli.model_path=2024 arrives as 2024
         if path.is_file():
             raise InputError(path, None, None, f"{OPTION}: a file, not a model directory; give the folder that "
                                                "save_pretrained wrote (config.json, weights, tokenizer)")
