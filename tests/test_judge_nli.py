@@ -337,3 +337,14 @@ def test_a_model_folder_named_like_a_number_loads_through_judge_option(tmp_path,
     assert options == {"nli": {"model_path": 2024}}
     built = make_judge("nli", options)
     assert built.params()["model"] == "2024"
+
+
+def test_an_empty_cited_document_attests_nothing_and_costs_no_model_call(random_model):
+    # as the lexical judge says: a document in the collection without text is evidence of nothing (a "no",
+    # surely), not a question left open that every rerun fails again
+    empty = Document("blank", "", "")
+    nli = judge(random_model)
+    verdict = nli.answer(attested(SENTENCE, empty))
+    assert verdict is not None
+    assert (verdict.value, verdict.confidence, verdict.rationale) == (False, 1.0, "cited document is empty")
+    assert nli.plan_calls([attested(SENTENCE, empty)]) == {"attested": 0}

@@ -191,3 +191,13 @@ def test_a_yes_or_no_is_not_a_number_option(judge_class, option):
     # --judge-option semantic.attested_threshold=yes parses as True, which Python would take for 1
     with pytest.raises(InputError, match=f"semantic.{option}: expected"):
         judge_class(**{option: True})
+
+
+def test_an_empty_cited_document_attests_nothing_as_the_lexical_judge_says(judge_class):
+    # A document that is in the collection but has no text is evidence of nothing: "no", surely. Leaving it
+    # unanswered would fail the question on every rerun (nothing a rerun can fix) and stop `evaluate`.
+    empty = Document("blank", "", "")
+    verdict = judge_class().answer(attested(PARAPHRASE, empty))
+    assert verdict is not None
+    assert (verdict.value, verdict.confidence, verdict.rationale) == (False, 1.0, "cited document is empty")
+    assert judge_class().plan_calls([attested(PARAPHRASE, empty)]) == {"attested": 1}  # the sentence only

@@ -296,7 +296,8 @@ class NLIJudge(JudgeBackend):
 
     def plan_calls(self, questions: Sequence[Question]) -> dict[str, int]:
         """(premise, hypothesis) pairs the model would read, per kind (``judge --dry-run``); an ``attested``
-        question whose document is not attached counts as one pair (it has at least one passage)."""
+        question whose document is not attached counts as one pair (it has at least one passage), one whose
+        document is empty as none."""
         seen: set[tuple[str, str]] = set()
         calls: dict[str, int] = {}
         for question in questions:
@@ -305,7 +306,8 @@ class NLIJudge(JudgeBackend):
             pairs = self._pairs(question)
             fresh = [pair for pair in dict.fromkeys(pairs) if pair not in seen and pair not in self._probabilities]
             seen.update(fresh)
-            count = len(fresh) if pairs or question.kind != "attested" else 1
+            unread = not pairs and question.kind == "attested" and question.document is None
+            count = 1 if unread else len(fresh)
             calls[question.kind] = calls.get(question.kind, 0) + count
         return calls
 
@@ -315,6 +317,11 @@ class NLIJudge(JudgeBackend):
         probabilities = dict(zip(flat, self.entailment_probabilities(flat))) if flat else {}
         verdicts: list[Verdict | None] = []
         for question, pairs in zip(questions, asked):
+            if not pairs and question.kind == "attested" and question.document is not None:
+                # a document without text attests nothing (as the lexical judge says)
+                verdicts.append(Verdict(False, self.name, 1.0, "cited document is empty",
+                                        provenance=self.provenance()))
+                continue
             if not pairs:
                 verdicts.append(None)  # unsupported kind, or nothing to read: cannot judge
                 continue

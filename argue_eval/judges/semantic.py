@@ -229,9 +229,11 @@ class SemanticJudge(JudgeBackend):
     def _judge(self, question: Question) -> Verdict | None:
         kind = question.kind
         if kind == "attested":
+            if question.document is None:
+                return None  # no document: cannot judge (never a silent "no")
             passages = self._passages(question)
-            if not passages:
-                return None  # no document text: cannot judge (never a silent "no")
+            if not passages:  # a document without text attests nothing (as the lexical judge says)
+                return Verdict(False, self.name, 1.0, "cited document is empty", provenance=self.provenance())
             score, best = self._best(question.sentence, passages)
             return self._verdict(score >= self.attested_threshold, score, self.attested_threshold,
                                  f"best passage {best + 1}/{len(passages)}: cosine {score:.3f} "
