@@ -348,3 +348,18 @@ def test_an_empty_cited_document_attests_nothing_and_costs_no_model_call(random_
     assert verdict is not None
     assert (verdict.value, verdict.confidence, verdict.rationale) == (False, 1.0, "cited document is empty")
     assert nli.plan_calls([attested(SENTENCE, empty)]) == {"attested": 0}
+
+
+def test_a_new_tokenizer_in_the_same_folder_is_a_new_judge_for_the_cache(tmp_path):
+    # the tokenizer decides what the model reads as much as the weights do: answers cached with one tokenizer
+    # must not be reused after it is replaced (same weights, same config, same folder name)
+    import json
+
+    folder = build_model(tmp_path / "tiny-nli", NLI_LABELS, seed=1)
+    before = judge(folder).identity()
+    spec = json.loads((folder / "tokenizer.json").read_text())
+    spec["model"]["vocab"]["spring"], spec["model"]["vocab"]["snow"] = (spec["model"]["vocab"]["snow"],
+                                                                      spec["model"]["vocab"]["spring"])
+    (folder / "tokenizer.json").write_text(json.dumps(spec))
+    after = judge(folder).identity()
+    assert after["model"] == before["model"] and after != before

@@ -27,8 +27,8 @@ four decimals, so reruns that batch differently give the same output.
 Pairs are deduplicated across the questions of one call, sorted by length and run in batches of
 ``batch_size``; passage probabilities are cached for the judge's lifetime.
 
-The model's identity (part of the cache key) is its directory name plus a SHA-256 of its config and
-weight files, so replacing the model at the same path is a new judge.
+The model's identity (part of the cache key) is its directory name plus a SHA-256 of its config, weight
+and tokenizer files, so replacing the model or its tokenizer at the same path is a new judge.
 """
 from __future__ import annotations
 
@@ -49,7 +49,9 @@ __all__ = ["NLIJudge", "entailment_index", "answer_statement"]
 
 FEATURE = "the NLI judge (a transformers sequence-classification model)"
 OPTION = "--nli-model"
-_WEIGHT_SUFFIXES = (".safetensors", ".bin")
+_IDENTITY_SUFFIXES = (".safetensors", ".bin", ".json", ".txt", ".model")
+"""The files whose bytes make the model's identity: weights, config, and the tokenizer's files (tokenizer.json,
+vocab.txt, vocab.json, merges.txt, sentencepiece .model), since the tokenizer decides what the model reads."""
 _PROBE = "The council approved the budget."
 """Plain English that any NLI model's tokenizer splits into known tokens (a check that it has a vocabulary)."""
 
@@ -214,11 +216,11 @@ class NLIJudge(JudgeBackend):
                              "files, e.g. tokenizer.json or vocab.txt, are missing from the folder?)")
 
     def fingerprint(self) -> str:
-        """SHA-256 over the config and weight files (names and bytes): the model's identity in the cache."""
+        """SHA-256 over the config, weight and tokenizer files (names and bytes): the model's identity in the
+        cache."""
         if self._fingerprint is None:
             digest = hashlib.sha256()
-            files = [self.model_path / "config.json"] + sorted(
-                p for p in self.model_path.iterdir() if p.is_file() and p.name.endswith(_WEIGHT_SUFFIXES))
+            files = sorted(p for p in self.model_path.iterdir() if p.is_file() and p.name.endswith(_IDENTITY_SUFFIXES))
             for file in files:
                 digest.update(file.name.encode("utf-8") + b"\0")
                 with open(file, "rb") as handle:
