@@ -27,6 +27,7 @@ Datasets:
     python bench/bench_judge_fidelity.py --dataset dev --judge semantic
     python bench/bench_judge_fidelity.py --json out.json      # the figures as JSON too
     python bench/bench_judge_fidelity.py --dataset dev --ceiling  # + the best F1 overlap and MiniLM can reach
+    python bench/bench_judge_fidelity.py --cv --no-baselines  # + leave-one-topic-out tuning of the thresholds
 """
 from __future__ import annotations
 
@@ -406,6 +407,73 @@ def overlap_ceiling(dataset: Dataset) -> dict[str, Any]:
     return best
 
 
+ANSWER_GRID = {"answer_threshold": (0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55),
+               "answer_question_weight": (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)}
+
+
+def _answers_f1(counts: Iterable[dict[str, int]]) -> float:
+    tp = fp = fn = 0
+    for c in counts:
+        tp, fp, fn = tp + c["tp"], fp + c["fp"], fn + c["fn"]
+    return 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+
+
+def topic_cross_validation(dataset: Dataset) -> dict[str, Any]:
+    """What tuning the two answers thresholds on some topics gives on a topic left out (leave one topic out).
+
+    For every setting of ``ANSWER_GRID`` the lexical judge answers every ``answers`` question; per topic the
+    yes/no counts against the reference are kept. Each topic in turn is held out: the setting with the best
+    pooled F1 on the other topics is chosen and its counts on the held-out topic kept. The pooled F1 of those
+    held-out counts estimates what thresholds tuned on a development set give on new topics; beside it the
+    shipped defaults and the setting tuned on every topic at once (optimistic)."""
+    from itertools import product
+
+    from argue_eval.judges.lexical import LexicalJudge
+
+    reference = {j.key: j.value for j in dataset.reference if j.kind == "answers"}
+    questions = [q for q in build_questions(dataset.reports, {t.request_id: t for t in dataset.topics},
+                                            dataset.requests, dataset.documents)
+                 if q.kind == "answers" and q.key in reference]
+    topics = sorted({q.key.request_id for q in questions})
+    names = tuple(ANSWER_GRID)
+    counts: dict[tuple[float, ...], dict[str, dict[str, int]]] = {}
+    for setting in product(*ANSWER_GRID.values()):
+        judge = LexicalJudge(**dict(zip(names, setting)))
+        per_topic_counts = {t: {"tp": 0, "fp": 0, "fn": 0} for t in topics}
+        for q, verdict in zip(questions, judge.answer_many(questions)):
+            said, truth = bool(verdict is not None and verdict.value), reference[q.key]
+            cell = "tp" if said and truth else "fp" if said else "fn" if truth else None
+            if cell:
+                per_topic_counts[q.key.request_id][cell] += 1
+        counts[setting] = per_topic_counts
+    defaults = LexicalJudge()
+    default = tuple(getattr(defaults, name) for name in names)
+    if default not in counts:
+        raise SystemExit(f"the judge's defaults {default} are not in ANSWER_GRID")
+    held_out: dict[str, Any] = {}
+    for topic in topics:
+        chosen = max(counts, key=lambda s: _answers_f1(c for t, c in counts[s].items() if t != topic))
+        held_out[topic] = {"setting": dict(zip(names, chosen)), "counts": counts[chosen][topic],
+                           "f1": _answers_f1([counts[chosen][topic]]),
+                           "default_f1": _answers_f1([counts[default][topic]])}
+    in_sample = max(counts, key=lambda s: _answers_f1(counts[s].values()))
+    return {"topics": len(topics), "questions": len(questions), "settings": len(counts),
+            "default": {"setting": dict(zip(names, default)), "f1": _answers_f1(counts[default].values())},
+            "tuned_on_all": {"setting": dict(zip(names, in_sample)), "f1": _answers_f1(counts[in_sample].values())},
+            "cross_validated_f1": _answers_f1(row["counts"] for row in held_out.values()),
+            "held_out": held_out}
+
+
+def print_cross_validation(name: str, cv: dict[str, Any]) -> None:
+    print(f"{name}: answers F1, leave one topic out over {cv['settings']} threshold settings "
+          f"({cv['topics']} topics, {cv['questions']} questions): defaults {cv['default']['f1']:.3f}; "
+          f"tuned on the other topics {cv['cross_validated_f1']:.3f}; tuned on all topics (optimistic) "
+          f"{cv['tuned_on_all']['f1']:.3f} at {cv['tuned_on_all']['setting']}")
+    for topic, row in cv["held_out"].items():
+        setting = ", ".join(f"{k}={v}" for k, v in row["setting"].items())
+        print(f"  topic {topic}: held-out F1 {row['f1']:.3f} ({setting}); defaults {row['default_f1']:.3f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--judge", default="lexical", help="a judge name or cascade for make_judge (default lexical)")
@@ -418,6 +486,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ceiling", action="store_true",
                         help="also the best answers F1 any mix of the lexical score and the MiniLM cosine reaches, "
                              "tuned on the reference itself (an optimistic bound; needs the dense extra)")
+    parser.add_argument("--cv", action="store_true",
+                        help="also leave-one-topic-out cross-validation of the lexical judge's two answers "
+                             "thresholds: what tuning on other topics gives on a new one")
     args = parser.parse_args(argv)
 
     from argue_eval.judges.lexical import LexicalJudge
@@ -454,6 +525,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: overlap ceiling on answers (lexical score and MiniLM cosine mixed, weight and threshold "
                   f"tuned on this reference): F1 {ceiling['f1']:.3f} (P {ceiling['precision']:.3f}, "
                   f"R {ceiling['recall']:.3f}) at weight {ceiling['weight']:.1f}, threshold {ceiling['threshold']:.2f}")
+        if args.cv:
+            cv = topic_cross_validation(loaders[name]())
+            figures["topic_cross_validation"] = cv
+            print_cross_validation(name, cv)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return 0
