@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
+from numbers import Integral, Real
 from typing import Any, ClassVar
 
 from ..errors import InputError
@@ -131,7 +132,8 @@ def _check_options(given: dict[str, Any]) -> None:
         return InputError("--judge-option", None, f"lexical.{option}", message)
 
     def number(value: Any) -> bool:
-        return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value  # not NaN
+        # numbers.Real: numpy scalars from a sweep pass too; a bool ("yes" on the CLI) does not
+        return isinstance(value, Real) and not isinstance(value, bool) and value == value  # not NaN
 
     for option in _NUMBER_OPTIONS:
         if not number(given[option]):
@@ -141,7 +143,7 @@ def _check_options(given: dict[str, Any]) -> None:
             raise refuse(option, f"expected a number between 0 and 1, found {given[option]!r}")
     words, stride = given["passage_words"], given["passage_stride"]
     for option, value in (("passage_words", words), ("passage_stride", stride)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
             raise refuse(option, f"expected a whole number of at least 1, found {value!r}")
     if stride > words:
         raise refuse("passage_stride", f"expected at most passage_words ({words}), found {stride}")
