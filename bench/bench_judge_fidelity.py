@@ -28,6 +28,7 @@ Datasets:
     python bench/bench_judge_fidelity.py --json out.json      # the figures as JSON too
     python bench/bench_judge_fidelity.py --dataset dev --ceiling  # + the best F1 overlap and MiniLM can reach
     python bench/bench_judge_fidelity.py --cv --no-baselines  # + leave-one-topic-out tuning of the thresholds
+    python bench/bench_judge_fidelity.py --dataset dev --autoargue held.judgments.jsonl --nuggets held/nuggets
 """
 from __future__ import annotations
 
@@ -202,12 +203,14 @@ def _split_title(text: str) -> tuple[str, str]:
     return "", text
 
 
-def load_dev() -> Dataset:
+def load_dev(path: Path | None = None, nuggets: Path | None = None) -> Dataset:
+    """judge-dev, or any Auto-ARGUE ``*.judgments.jsonl`` whose citations carry the documents' text (the
+    held-out topics of the same report, another run) with the NuggetBank files of its topics."""
     from argue_eval.formats import read_nuggets
     from argue_eval.formats.judgments import read_autoargue, read_autoargue_reports
 
-    path = DEV / "autoargue-llama70b.dev.judgments.jsonl"
-    topics = list(read_nuggets(DEV / "nuggets"))
+    path = path or DEV / "autoargue-llama70b.dev.judgments.jsonl"
+    topics = list(read_nuggets(nuggets or DEV / "nuggets"))
     requests = {}
     for topic in topics:
         extra = topic.extra
@@ -482,6 +485,10 @@ def main(argv: list[str] | None = None) -> int:
                              "or of one member of a cascade: lexical.attested_threshold=0.5, cascade.threshold=0.8")
     parser.add_argument("--dataset", choices=("sample", "dev", "both"), default="both")
     parser.add_argument("--no-baselines", action="store_true", help="measure the judge only")
+    parser.add_argument("--autoargue", type=Path, metavar="JUDGMENTS.jsonl",
+                        help="with --nuggets: measure on this Auto-ARGUE judgments file (citations with the documents' "
+                             "text) instead of judge-dev's, e.g. the held-out topics; reported as the dev dataset")
+    parser.add_argument("--nuggets", type=Path, metavar="DIR", help="the NuggetBank files of --autoargue's topics")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
     parser.add_argument("--ceiling", action="store_true",
                         help="also the best answers F1 any mix of the lexical score and the MiniLM cosine reaches, "
@@ -490,6 +497,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="also leave-one-topic-out cross-validation of the lexical judge's two answers "
                              "thresholds: what tuning on other topics gives on a new one")
     args = parser.parse_args(argv)
+    if (args.autoargue is None) != (args.nuggets is None):
+        parser.error("--autoargue and --nuggets go together")
+    if args.autoargue is not None and args.dataset == "sample":
+        parser.error("--autoargue replaces the dev dataset: use --dataset dev or both")
 
     from argue_eval.judges.lexical import LexicalJudge
     from argue_eval.judges.registry import make_judge
@@ -509,10 +520,10 @@ def main(argv: list[str] | None = None) -> int:
         judges["naive"] = NaiveJudge(LexicalJudge())
         judges["always-yes"] = AlwaysYes()
     results: dict[str, Any] = {"judge": args.judge, "identity": judge.identity(), "datasets": {}}
-    loaders = {"sample": load_sample, "dev": load_dev}
+    loaders = {"sample": load_sample, "dev": lambda: load_dev(args.autoargue, args.nuggets)}
     names = ["sample", "dev"] if args.dataset == "both" else [args.dataset]
     for name in names:
-        if name == "dev" and not DEV.is_dir():
+        if name == "dev" and args.autoargue is None and not DEV.is_dir():
             print(f"dev: {DEV} not found (set ARGUE_EVAL_JUDGE_DEV); skipped", file=sys.stderr)
             continue
         figures = measure(loaders[name](), judges)
