@@ -131,6 +131,8 @@ def test_close_closes_every_member_and_bad_options_are_refused():
     with pytest.raises(InputError) as error:
         CascadeJudge(members, threshold=1.5)
     assert str(error.value) == "--judge-option: cascade.threshold: expected a confidence between 0 and 1, found 1.5"
+    with pytest.raises(InputError, match="cascade.threshold: expected a confidence"):
+        CascadeJudge(members, threshold=True)  # --judge-option cascade.threshold=yes: not a silent 1.0
     with pytest.raises(ValueError, match="at least one"):
         CascadeJudge([])
 

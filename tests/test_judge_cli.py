@@ -204,6 +204,13 @@ def test_bad_judge_inputs_are_one_line_errors(tmp_path):
         (["judge", "--run", FIXTURES / "runA.jsonl", "--nuggets", FIXTURES / "nuggets.jsonl", "-o", tmp_path / "x"],
          "give --collection"),
     ]
+    # the lexical judge's options are checked like the model judges': located, one line, before any judging
+    cases.append((["judge", *args, "--judge-option", "lexical.attested_threshold=2", "-o", tmp_path / "x"],
+                  "--judge-option: lexical.attested_threshold: expected a number between 0 and 1, found 2"))
+    cases.append((["judge", *args, "--judge-option", "lexical.negative_threshold=high", "-o", tmp_path / "x"],
+                  "lexical.negative_threshold: expected a number, found 'high'"))
+    cases.append((["judge", *args, "--judge-option", "lexical.passage_words=0", "-o", tmp_path / "x"],
+                  "lexical.passage_words: expected a whole number of at least 1, found 0"))
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
     cases.append((["judge", *args[:4], "--collection", empty, "-o", tmp_path / "x"], "empty.jsonl"))
@@ -215,3 +222,23 @@ def test_bad_judge_inputs_are_one_line_errors(tmp_path):
         assert result.exit_code == 2, (argv, result.output)
         assert message in result.output and "Traceback" not in result.output, (argv, result.output)
         assert not (tmp_path / "x").exists()
+
+
+def test_every_backend_option_the_help_shows_is_a_real_option():
+    # --help is where a user looks for option names: each BACKEND.NAME=VALUE example in it must be one that
+    # the backend's constructor takes (read from its signature, so no model is needed).
+    import inspect
+    import re
+
+    from argue_eval.judges.registry import BACKENDS, _backend_class
+
+    text = " ".join(invoke("judge", "--help").output.split())
+    examples = re.findall(r"\b(lexical|semantic|nli|llm|cascade)\.(\w+)=", text)
+    assert {backend for backend, _ in examples} >= {"lexical", "semantic", "nli", "cascade"}
+    for backend, option in examples:
+        if backend == "cascade":
+            from argue_eval.judges.cascade import CascadeJudge as cls
+        else:
+            assert backend in BACKENDS
+            cls = _backend_class(backend)
+        assert option in inspect.signature(cls).parameters, (backend, option)

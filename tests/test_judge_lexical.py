@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from argue_eval.errors import InputError
 from argue_eval.judges.base import Question, make_key
 from argue_eval.judges.lexical import LexicalJudge
 from argue_eval.judges.passages import split_passages
@@ -249,7 +250,7 @@ def test_thresholds_are_options_and_part_of_the_identity() -> None:
     loose = LexicalJudge(attested_threshold=0.3).answer(ask("attested", sentence, document=DOC))
     tight = LexicalJudge(attested_threshold=1.0).answer(ask("attested", sentence + " Banks collapsed.", document=DOC))
     assert loose.value is True and tight.value is False
-    with pytest.raises(ValueError):
+    with pytest.raises(InputError, match="lexical.answer_threshold: expected a number between 0 and 1"):
         LexicalJudge(answer_threshold=1.5)
 
 

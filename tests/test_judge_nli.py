@@ -231,3 +231,135 @@ def test_plan_calls_counts_the_pairs_the_model_would_read(random_model):
     nli = judge(random_model, passage_words=6, passage_stride=3)
     passages = len(document_passages(DOC, 6, 3))
     assert nli.plan_calls(questions) == {"attested": passages + 1, "answers": 1}
+
+
+def _break(path: Path, how: str) -> Path:
+    """Damage a saved model in one way a user's copy can be damaged."""
+    import json
+
+    config = path / "config.json"
+    if how == "garbage safetensors":
+        (path / "model.safetensors").write_bytes(b"not a safetensors file" * 4)
+    elif how == "garbage pytorch_model.bin":
+        (path / "model.safetensors").unlink()
+        (path / "pytorch_model.bin").write_bytes(b"not a torch checkpoint")
+    elif how == "id2label a list":
+        data = json.loads(config.read_text())
+        data["id2label"] = ["entailment", "neutral", "contradiction"]
+        config.write_text(json.dumps(data))
+    elif how == "more labels than weights":
+        data = json.loads(config.read_text())
+        data.pop("label2id")
+        data["id2label"] = {"0": "entailment", "1": "neutral", "2": "contradiction", "3": "other"}
+        config.write_text(json.dumps(data))
+    return path
+
+
+@pytest.mark.parametrize("how", ["garbage safetensors", "garbage pytorch_model.bin", "id2label a list",
+                                 "more labels than weights"])
+def test_a_damaged_model_directory_is_a_one_line_error_not_a_traceback(tmp_path, capfd, how):
+    # transformers raises SafetensorError, UnpicklingError, AttributeError and RuntimeError for these:
+    # each must reach the user as the located one-line InputError, like a missing config does, and
+    # transformers' own report (a table of mismatched weights) must not be printed before it.
+    damaged = _break(build_model(tmp_path / "damaged", NLI_LABELS), how)
+    capfd.readouterr()
+    with pytest.raises(InputError) as error:
+        judge(damaged)
+    message = str(error.value)
+    assert message.startswith(str(damaged)) and "--nli-model: cannot" in message
+    assert "\n" not in message
+    assert capfd.readouterr().err == ""
+
+
+def test_a_sentence_longer_than_the_model_window_is_judged_without_transformers_warnings(random_model, capfd):
+    # The judge cuts pairs to the window itself; transformers' "Token indices sequence length is longer than
+    # the specified maximum ... will result in indexing errors" would tell the user something false.
+    long_sentence = " ".join(["the council approved a budget of 20 million dollars for public parks ."] * 6)
+    assert len(long_sentence.split()) > 64
+    nli = judge(random_model)
+    capfd.readouterr()
+    verdict = nli.answer(attested(long_sentence, DOC))
+    assert verdict is not None and "entailment" in verdict.rationale
+    assert capfd.readouterr().err == ""
+
+
+def test_a_model_directory_without_its_tokenizer_is_refused(tmp_path):
+    # transformers builds an empty BERT tokenizer when vocab.txt / tokenizer.json are missing: every word
+    # becomes [UNK], every pair the same probability, and the judge would answer at random without a word.
+    bare = build_model(tmp_path / "bare", NLI_LABELS)
+    for file in bare.iterdir():
+        if file.name.startswith(("tokenizer", "special_tokens", "vocab")):
+            file.unlink()
+    assert sorted(file.name for file in bare.iterdir()) == ["config.json", "model.safetensors"]
+    with pytest.raises(InputError, match=r"--nli-model: the tokenizer knows none of the words"):
+        judge(bare)
+
+
+def test_a_file_given_as_the_model_directory_says_so(tmp_path):
+    weights = tmp_path / "model.safetensors"
+    weights.write_bytes(b"x")
+    with pytest.raises(InputError, match=r"model.safetensors: --nli-model: a file, not a model directory"):
+        judge(weights)
+
+
+def test_the_cli_reports_a_damaged_model_in_one_line_with_status_2(tmp_path):
+    from click.testing import CliRunner
+
+    from argue_eval.cli import cli
+
+    repo = Path(__file__).resolve().parent.parent
+    damaged = _break(build_model(tmp_path / "damaged", NLI_LABELS), "garbage safetensors")
+    result = CliRunner().invoke(cli, [
+        "judge", "--run", str(repo / "runs/sample/careful.jsonl"), "--nuggets", str(repo / "nuggets/sample/nuggets.jsonl"),
+        "--collection", str(repo / "topics/sample/collection.jsonl"), "--judge", "nli", "--nli-model", str(damaged),
+        "--no-cache", "-o", str(tmp_path / "out.jsonl")])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"{damaged}: --nli-model: cannot load"), result.output
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+@pytest.mark.parametrize("option", ["attested_threshold", "answers_threshold", "batch_size"])
+def test_a_yes_or_no_is_not_a_number_option(random_model, option):
+    # --judge-option nli.attested_threshold=yes parses as True, which Python would take for 1
+    with pytest.raises(InputError, match=f"nli.{option}: expected"):
+        judge(random_model, **{option: True})
+
+
+def test_a_model_folder_named_like_a_number_loads_through_judge_option(tmp_path, monkeypatch):
+    # --judge-option values that look like numbers become numbers; a model folder called 2024 is still a path
+    from argue_eval.commands._options import parse_judge_options
+    from argue_eval.judges.registry import make_judge
+
+    build_model(tmp_path / "2024", NLI_LABELS, seed=1)
+    monkeypatch.chdir(tmp_path)
+    options = parse_judge_options(("nli.model_path=2024",), None)
+    assert options == {"nli": {"model_path": 2024}}
+    built = make_judge("nli", options)
+    assert built.params()["model"] == "2024"
+
+
+def test_an_empty_cited_document_attests_nothing_and_costs_no_model_call(random_model):
+    # as the lexical judge says: a document in the collection without text is evidence of nothing (a "no",
+    # surely), not a question left open that every rerun fails again
+    empty = Document("blank", "", "")
+    nli = judge(random_model)
+    verdict = nli.answer(attested(SENTENCE, empty))
+    assert verdict is not None
+    assert (verdict.value, verdict.confidence, verdict.rationale) == (False, 1.0, "cited document is empty")
+    assert nli.plan_calls([attested(SENTENCE, empty)]) == {"attested": 0}
+
+
+def test_a_new_tokenizer_in_the_same_folder_is_a_new_judge_for_the_cache(tmp_path):
+    # the tokenizer decides what the model reads as much as the weights do: answers cached with one tokenizer
+    # must not be reused after it is replaced (same weights, same config, same folder name)
+    import json
+
+    folder = build_model(tmp_path / "tiny-nli", NLI_LABELS, seed=1)
+    before = judge(folder).identity()
+    spec = json.loads((folder / "tokenizer.json").read_text())
+    spec["model"]["vocab"]["spring"], spec["model"]["vocab"]["snow"] = (spec["model"]["vocab"]["snow"],
+                                                                      spec["model"]["vocab"]["spring"])
+    (folder / "tokenizer.json").write_text(json.dumps(spec))
+    after = judge(folder).identity()
+    assert after["model"] == before["model"] and after != before

@@ -174,3 +174,30 @@ def test_plan_calls_counts_the_distinct_texts_to_embed(judge_class):
                              answers(PARAPHRASE, nugget, "20 million dollars")])
     # the sentence and one passage per (short) document; then question + answer and the answer alone
     assert plan == {"attested": 3, "answers": 2}
+
+
+def test_an_embedding_cache_smaller_than_one_question_still_answers_it(judge_class):
+    # cache_texts bounds memory; a question that needs more texts than it holds (a sentence and a document's
+    # passages) must still be answered, with the same cosine, not fail on an evicted embedding.
+    expected = judge_class().answer(attested(PARAPHRASE, PARKS))
+    assert expected.rationale.startswith("best passage 1/1: ")  # two texts: the sentence and one passage
+    tiny = judge_class(cache_texts=1).answer_many([attested(PARAPHRASE, PARKS), attested(PARAPHRASE, WEATHER)])
+    assert tiny[0].rationale == expected.rationale and tiny[0].value is expected.value
+    assert tiny[1].value is False
+
+
+@pytest.mark.parametrize("option", ["attested_threshold", "restate_threshold", "batch_size", "cache_texts"])
+def test_a_yes_or_no_is_not_a_number_option(judge_class, option):
+    # --judge-option semantic.attested_threshold=yes parses as True, which Python would take for 1
+    with pytest.raises(InputError, match=f"semantic.{option}: expected"):
+        judge_class(**{option: True})
+
+
+def test_an_empty_cited_document_attests_nothing_as_the_lexical_judge_says(judge_class):
+    # A document that is in the collection but has no text is evidence of nothing: "no", surely. Leaving it
+    # unanswered would fail the question on every rerun (nothing a rerun can fix) and stop `evaluate`.
+    empty = Document("blank", "", "")
+    verdict = judge_class().answer(attested(PARAPHRASE, empty))
+    assert verdict is not None
+    assert (verdict.value, verdict.confidence, verdict.rationale) == (False, 1.0, "cited document is empty")
+    assert judge_class().plan_calls([attested(PARAPHRASE, empty)]) == {"attested": 1}  # the sentence only

@@ -80,8 +80,9 @@ def judge_options(func: Callable[..., Any]) -> Callable[..., Any]:
                           "or a comma list for a cascade, cheapest first (lexical,semantic): a later judge "
                           "answers only what the earlier one is unsure of."),
         click.option("--judge-option", "judge_option", multiple=True, metavar="BACKEND.NAME=VALUE",
-                     help="A backend option, e.g. lexical.attested_threshold=0.5 or cascade.threshold=0.8; "
-                          "repeatable (docs/judging.md lists each backend's options)."),
+                     help="A backend option, e.g. lexical.attested_threshold=0.5, semantic.answers_threshold=0.6, "
+                          "nli.attested_threshold=0.7 or cascade.threshold=0.8; repeatable (docs/judging.md lists "
+                          "each backend's options; an unknown NAME is an error that lists them)."),
         click.option("--nli-model", default=None, metavar="PATH",
                      help="Local directory of a transformers NLI model (for --judge nli); never downloaded."),
         click.option("--cache", "cache_path", default=None, metavar="PATH",

@@ -40,7 +40,7 @@ class CascadeJudge(JudgeBackend):
     def __init__(self, judges: Sequence[JudgeBackend], threshold: float = DEFAULT_CASCADE_THRESHOLD):
         if len(judges) < 1:
             raise ValueError("a cascade needs at least one judge")
-        if not isinstance(threshold, (int, float)) or not 0.0 <= float(threshold) <= 1.0:
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 <= float(threshold) <= 1.0:
             raise InputError("--judge-option", None, "cascade.threshold",
                              f"expected a confidence between 0 and 1, found {threshold!r}")
         threshold = float(threshold)

@@ -16,8 +16,10 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
+from numbers import Integral, Real
 from typing import Any, ClassVar
 
+from ..errors import InputError
 from ..model import JUDGMENT_KINDS, Document
 from .base import JudgeBackend, Question, Verdict
 from .passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS
@@ -117,6 +119,36 @@ def _fuzzy_hay(needle: Sequence[str], hay: frozenset[str]) -> frozenset[str]:
     return hay | extra if extra else hay
 
 
+_UNIT_OPTIONS = ("answer_threshold", "attested_threshold", "relevant_threshold", "nugget_agrees_threshold",
+                 "requires_citation_threshold", "repeat_threshold", "answer_question_weight")
+_NUMBER_OPTIONS = ("negative_threshold", "number_weight", "entity_weight")
+
+
+def _check_options(given: dict[str, Any]) -> None:
+    """Refuse option values no heuristic can use, as the CLI flag that sets them (``--judge-option
+    lexical.NAME=VALUE``): a one-line user error before judging, not a traceback halfway through."""
+
+    def refuse(option: str, message: str) -> InputError:
+        return InputError("--judge-option", None, f"lexical.{option}", message)
+
+    def number(value: Any) -> bool:
+        # numbers.Real: numpy scalars from a sweep pass too; a bool ("yes" on the CLI) does not
+        return isinstance(value, Real) and not isinstance(value, bool) and value == value  # not NaN
+
+    for option in _NUMBER_OPTIONS:
+        if not number(given[option]):
+            raise refuse(option, f"expected a number, found {given[option]!r}")
+    for option in _UNIT_OPTIONS:
+        if not number(given[option]) or not 0.0 <= given[option] <= 1.0:
+            raise refuse(option, f"expected a number between 0 and 1, found {given[option]!r}")
+    words, stride = given["passage_words"], given["passage_stride"]
+    for option, value in (("passage_words", words), ("passage_stride", stride)):
+        if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
+            raise refuse(option, f"expected a whole number of at least 1, found {value!r}")
+    if stride > words:
+        raise refuse("passage_stride", f"expected at most passage_words ({words}), found {stride}")
+
+
 def _confidence(score: float, threshold: float) -> float:
     """How sure a verdict ``score >= threshold`` is: 0.5 at the threshold, 1.0 at 0 or 1 (rounded)."""
     if score >= threshold:
@@ -211,17 +243,7 @@ class LexicalJudge(JudgeBackend):
         passage_words: int = DEFAULT_PASSAGE_WORDS,
         passage_stride: int = DEFAULT_PASSAGE_STRIDE,
     ) -> None:
-        for option, value in (("answer_threshold", answer_threshold), ("attested_threshold", attested_threshold),
-                              ("relevant_threshold", relevant_threshold),
-                              ("nugget_agrees_threshold", nugget_agrees_threshold),
-                              ("requires_citation_threshold", requires_citation_threshold),
-                              ("repeat_threshold", repeat_threshold),
-                              ("answer_question_weight", answer_question_weight)):
-            if not 0.0 <= value <= 1.0:
-                raise ValueError(f"{option} must lie in [0, 1], got {value}")
-        if passage_words < 1 or not 1 <= passage_stride <= passage_words:
-            raise ValueError(f"need passage_words >= 1 and 1 <= passage_stride <= passage_words, "
-                             f"got {passage_words}, {passage_stride}")
+        _check_options(locals())  # the options as given, before anything else is bound
         self.answer_threshold = answer_threshold
         self.answer_question_weight = answer_question_weight
         self.attested_threshold = attested_threshold

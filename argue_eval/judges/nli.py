@@ -27,8 +27,8 @@ four decimals, so reruns that batch differently give the same output.
 Pairs are deduplicated across the questions of one call, sorted by length and run in batches of
 ``batch_size``; passage probabilities are cached for the judge's lifetime.
 
-The model's identity (part of the cache key) is its directory name plus a SHA-256 of its config and
-weight files, so replacing the model at the same path is a new judge.
+The model's identity (part of the cache key) is its directory name plus a SHA-256 of its config, weight
+and tokenizer files, so replacing the model or its tokenizer at the same path is a new judge.
 """
 from __future__ import annotations
 
@@ -36,7 +36,8 @@ import hashlib
 import importlib.util
 import os
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +49,11 @@ __all__ = ["NLIJudge", "entailment_index", "answer_statement"]
 
 FEATURE = "the NLI judge (a transformers sequence-classification model)"
 OPTION = "--nli-model"
-_WEIGHT_SUFFIXES = (".safetensors", ".bin")
+_IDENTITY_SUFFIXES = (".safetensors", ".bin", ".json", ".txt", ".model")
+"""The files whose bytes make the model's identity: weights, config, and the tokenizer's files (tokenizer.json,
+vocab.txt, vocab.json, merges.txt, sentencepiece .model), since the tokenizer decides what the model reads."""
+_PROBE = "The council approved the budget."
+"""Plain English that any NLI model's tokenizer splits into known tokens (a check that it has a vocabulary)."""
 
 
 def _check_installed() -> None:
@@ -114,12 +119,12 @@ class NLIJudge(JudgeBackend):
         cache_pairs: int = 200_000,
     ):
         for label, value in (("attested_threshold", attested_threshold), ("answers_threshold", answers_threshold)):
-            if not isinstance(value, (int, float)) or not 0.0 <= float(value) <= 1.0:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= float(value) <= 1.0:
                 raise _option_error(label, f"expected a probability between 0 and 1, found {value!r}")
         for label, value, least in (("batch_size", batch_size, 1), ("cache_pairs", cache_pairs, 1),
                                     ("max_length", max_length, 8), ("passage_words", passage_words, 1),
                                     ("passage_stride", passage_stride, 1)):
-            if not isinstance(value, int) or value < least:
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise _option_error(label, f"expected a whole number of at least {least}, found {value!r}")
         if passage_stride > passage_words:
             raise _option_error("passage_stride", f"expected at most passage_words ({passage_words}), "
@@ -128,7 +133,10 @@ class NLIJudge(JudgeBackend):
             raise InputError(OPTION, None, None,
                              "the nli judge needs a local NLI model directory: --nli-model PATH "
                              "(a transformers sequence-classification model saved with save_pretrained)")
-        path = Path(model_path).expanduser()
+        path = Path(str(model_path)).expanduser()  # str(): --judge-option nli.model_path=2024 arrives as 2024
+        if path.is_file():
+            raise InputError(path, None, None, f"{OPTION}: a file, not a model directory; give the folder that "
+                                               "save_pretrained wrote (config.json, weights, tokenizer)")
         if not path.is_dir():
             raise InputError(path, None, None, f"{OPTION}: no such model directory")
         if not (path / "config.json").is_file():
@@ -160,37 +168,59 @@ class NLIJudge(JudgeBackend):
         os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
         try:
             import torch  # noqa: F401  (imported here so a broken torch fails as a missing extra)
-            from transformers import AutoConfig, AutoModelForSequenceClassification, AutoTokenizer
+            import transformers  # noqa: F401
             from transformers.utils import logging as transformers_logging
         except ImportError as error:
             raise MissingDependencyError(FEATURE, "nli", str(error)) from None
         transformers_logging.disable_progress_bar()
+        with _transformers_quiet():
+            self._load_files()
+
+    def _load_files(self) -> None:
+        from transformers import AutoConfig, AutoModelForSequenceClassification, AutoTokenizer
+
         where = str(self.model_path)
+        # A damaged or foreign directory makes transformers raise almost anything (OSError, ValueError,
+        # AttributeError for an id2label list, safetensors' SafetensorError, torch's UnpicklingError, a
+        # RuntimeError for mismatched weights): all of it is about the user's files, so all of it is an
+        # InputError naming them, never a traceback.
         try:
             config = AutoConfig.from_pretrained(where, local_files_only=True)
-        except (OSError, ValueError, KeyError) as error:
+        except Exception as error:  # see above
             raise InputError(self.model_path / "config.json", None, None,
                              f"{OPTION}: cannot read the model's config: {_first_line(error)}") from None
         self._entailment = entailment_index(getattr(config, "id2label", None), str(self.model_path / "config.json"))
         try:
             self._tokenizer = AutoTokenizer.from_pretrained(where, local_files_only=True)
             model = AutoModelForSequenceClassification.from_pretrained(where, config=config, local_files_only=True)
-        except (OSError, ValueError, KeyError) as error:
+        except Exception as error:  # see above
             raise InputError(self.model_path, None, None,
                              f"{OPTION}: cannot load a sequence-classification model and its tokenizer: "
                              f"{_first_line(error)}") from None
+        self._check_tokenizer()
         model.eval()
         self._model = model
         limit = getattr(self._tokenizer, "model_max_length", None) or self.max_length
         positions = getattr(config, "max_position_embeddings", None) or self.max_length
         self._window = int(min(self.max_length, limit, positions))
 
+    def _check_tokenizer(self) -> None:
+        """Refuse a tokenizer that reads no words: without its vocabulary files (``tokenizer.json``,
+        ``vocab.txt``, ``vocab.json``, ...) transformers builds an empty one that turns every text into
+        unknown tokens or nothing, and the model would then give every pair the same probability."""
+        tokens = self._tokenizer.tokenize(_PROBE)
+        unknown = getattr(self._tokenizer, "unk_token", None)
+        if not any(token != unknown for token in tokens):
+            raise InputError(self.model_path, None, None,
+                             f"{OPTION}: the tokenizer knows none of the words of {_PROBE!r} (its vocabulary "
+                             "files, e.g. tokenizer.json or vocab.txt, are missing from the folder?)")
+
     def fingerprint(self) -> str:
-        """SHA-256 over the config and weight files (names and bytes): the model's identity in the cache."""
+        """SHA-256 over the config, weight and tokenizer files (names and bytes): the model's identity in the
+        cache."""
         if self._fingerprint is None:
             digest = hashlib.sha256()
-            files = [self.model_path / "config.json"] + sorted(
-                p for p in self.model_path.iterdir() if p.is_file() and p.name.endswith(_WEIGHT_SUFFIXES))
+            files = sorted(p for p in self.model_path.iterdir() if p.is_file() and p.name.endswith(_IDENTITY_SUFFIXES))
             for file in files:
                 digest.update(file.name.encode("utf-8") + b"\0")
                 with open(file, "rb") as handle:
@@ -222,14 +252,15 @@ class NLIJudge(JudgeBackend):
         missing.sort(key=lambda pair: len(pair[0]) + len(pair[1]))
         for start in range(0, len(missing), self.batch_size):
             batch = missing[start:start + self.batch_size]
-            encoded = self._tokenizer(
-                [premise for premise, _ in batch],
-                [hypothesis for _, hypothesis in batch],
-                truncation="only_first" if self._fits(batch) else "longest_first",
-                max_length=self._window,
-                padding=True,
-                return_tensors="pt",
-            )
+            with _transformers_quiet():  # its "sequence longer than the maximum" warning: the cut is ours
+                encoded = self._tokenizer(
+                    [premise for premise, _ in batch],
+                    [hypothesis for _, hypothesis in batch],
+                    truncation="only_first" if self._fits(batch) else "longest_first",
+                    max_length=self._window,
+                    padding=True,
+                    return_tensors="pt",
+                )
             with torch.inference_mode():
                 logits = self._model(**encoded).logits
             probabilities = torch.softmax(logits.float(), dim=-1)[:, self._entailment].tolist()
@@ -267,7 +298,8 @@ class NLIJudge(JudgeBackend):
 
     def plan_calls(self, questions: Sequence[Question]) -> dict[str, int]:
         """(premise, hypothesis) pairs the model would read, per kind (``judge --dry-run``); an ``attested``
-        question whose document is not attached counts as one pair (it has at least one passage)."""
+        question whose document is not attached counts as one pair (it has at least one passage), one whose
+        document is empty as none."""
         seen: set[tuple[str, str]] = set()
         calls: dict[str, int] = {}
         for question in questions:
@@ -276,7 +308,8 @@ class NLIJudge(JudgeBackend):
             pairs = self._pairs(question)
             fresh = [pair for pair in dict.fromkeys(pairs) if pair not in seen and pair not in self._probabilities]
             seen.update(fresh)
-            count = len(fresh) if pairs or question.kind != "attested" else 1
+            unread = not pairs and question.kind == "attested" and question.document is None
+            count = 1 if unread else len(fresh)
             calls[question.kind] = calls.get(question.kind, 0) + count
         return calls
 
@@ -286,6 +319,11 @@ class NLIJudge(JudgeBackend):
         probabilities = dict(zip(flat, self.entailment_probabilities(flat))) if flat else {}
         verdicts: list[Verdict | None] = []
         for question, pairs in zip(questions, asked):
+            if not pairs and question.kind == "attested" and question.document is not None:
+                # a document without text attests nothing (as the lexical judge says)
+                verdicts.append(Verdict(False, self.name, 1.0, "cited document is empty",
+                                        provenance=self.provenance()))
+                continue
             if not pairs:
                 verdicts.append(None)  # unsupported kind, or nothing to read: cannot judge
                 continue
@@ -307,6 +345,20 @@ class NLIJudge(JudgeBackend):
         self._model = None
         self._tokenizer = None
         self._probabilities.clear()
+
+
+@contextmanager
+def _transformers_quiet() -> Iterator[None]:
+    """transformers' warnings silenced (errors still pass): a weight-loading report printed before our one-line
+    error, or a warning about sequences the judge truncates itself, would only mislead."""
+    from transformers.utils import logging as transformers_logging
+
+    before = transformers_logging.get_verbosity()
+    transformers_logging.set_verbosity_error()
+    try:
+        yield
+    finally:
+        transformers_logging.set_verbosity(before)
 
 
 def _first_line(error: BaseException) -> str:

@@ -19,7 +19,8 @@ new threshold never reuses cached answers):
   with the request's parts (title, problem statement, background) is at least ``restate_threshold`` and
   is at least its best cosine with the passages of the documents the report cites elsewhere.
 
-Not answered (left out of ``kinds``, so a cascade or the runner sends them elsewhere): ``relevant``
+Not answered (left out of ``kinds``: a cascade sends them to another member, the runner alone reports
+them as not judged): ``relevant``
 (qrels), ``negative`` and ``nugget_agrees`` (similarity does not see negation: "X rose" and "X did not
 rise" embed almost alike).
 
@@ -88,15 +89,26 @@ class _EmbeddingCache:
                 self._vectors.popitem(last=False)
 
     def get(self, texts: Sequence[str]) -> Any:
-        """The rows of ``texts`` as one matrix, encoding whatever the cache lost since ``fill``."""
+        """The rows of ``texts`` as one matrix, encoding whatever the cache lost since ``fill``.
+
+        Texts it holds are taken from it; the others are encoded here and kept as far as room allows, so a
+        question that needs more texts than the cache holds (a long document) is answered all the same."""
         import numpy as np
 
-        self.fill(texts)
-        rows = []
+        found: dict[str, Any] = {}
         for text in texts:
-            self._vectors.move_to_end(text)
-            rows.append(self._vectors[text])
-        return np.vstack(rows)
+            vector = self._vectors.get(text)
+            if vector is not None:
+                self._vectors.move_to_end(text)
+                found[text] = vector
+        missing = list(dict.fromkeys(text for text in texts if text not in found))
+        if missing:
+            for text, vector in zip(missing, self._encode(missing, batch_size=self._batch_size)):
+                found[text] = vector
+                self._vectors[text] = vector
+            while len(self._vectors) > self._max:
+                self._vectors.popitem(last=False)
+        return np.vstack([found[text] for text in texts])
 
 
 class SemanticJudge(JudgeBackend):
@@ -120,11 +132,11 @@ class SemanticJudge(JudgeBackend):
         for label, value in (("attested_threshold", attested_threshold), ("answers_threshold", answers_threshold),
                              ("first_instance_threshold", first_instance_threshold),
                              ("restate_threshold", restate_threshold)):
-            if not isinstance(value, (int, float)) or not -1.0 <= float(value) <= 1.0:
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not -1.0 <= float(value) <= 1.0:
                 raise _option_error(label, f"expected a cosine between -1 and 1, found {value!r}")
         for label, value in (("passage_words", passage_words), ("passage_stride", passage_stride),
                              ("batch_size", batch_size), ("cache_texts", cache_texts)):
-            if not isinstance(value, int) or value < 1:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise _option_error(label, f"expected a whole number of at least 1, found {value!r}")
         if passage_stride > passage_words:
             raise _option_error("passage_stride", f"expected at most passage_words ({passage_words}), "
@@ -217,9 +229,11 @@ class SemanticJudge(JudgeBackend):
     def _judge(self, question: Question) -> Verdict | None:
         kind = question.kind
         if kind == "attested":
+            if question.document is None:
+                return None  # no document: cannot judge (never a silent "no")
             passages = self._passages(question)
-            if not passages:
-                return None  # no document text: cannot judge (never a silent "no")
+            if not passages:  # a document without text attests nothing (as the lexical judge says)
+                return Verdict(False, self.name, 1.0, "cited document is empty", provenance=self.provenance())
             score, best = self._best(question.sentence, passages)
             return self._verdict(score >= self.attested_threshold, score, self.attested_threshold,
                                  f"best passage {best + 1}/{len(passages)}: cosine {score:.3f} "
