@@ -184,16 +184,16 @@ def test_bad_judge_inputs_are_one_line_errors(tmp_path):
         (["judge", *args, "--judge", "oracle", "-o", tmp_path / "x"], "unknown judge 'oracle'"),
         (["judge", *args, "--judge-option", "lexical.nonsense=1", "-o", tmp_path / "x"], "has no option 'nonsense'"),
         (["judge", *args, "--judge-option", "oops", "-o", tmp_path / "x"], "expected BACKEND.NAME=VALUE"),
-        # option values of the wrong type or range are the user's error too (the lexical judge checks ranges
-        # with ValueError, the registry checks types against each option's default)
+        # option values of the wrong type or range are the user's error too (the lexical judge checks its
+        # options itself; the registry checks the types of backends that do not)
         (["judge", *args, "--judge-option", "lexical.answer_threshold=abc", "-o", tmp_path / "x"],
-         "lexical.answer_threshold: expected a number, found 'abc'"),
+         "lexical.answer_threshold: expected a number between 0 and 1, found 'abc'"),
         (["judge", *args, "--judge-option", "lexical.answer_threshold=yes", "-o", tmp_path / "x"],
-         "lexical.answer_threshold: expected a number, found True"),
+         "lexical.answer_threshold: expected a number between 0 and 1, found True"),
         (["judge", *args, "--judge-option", "lexical.answer_threshold=1.5", "-o", tmp_path / "x"],
-         "answer_threshold must lie in [0, 1], got 1.5"),
+         "lexical.answer_threshold: expected a number between 0 and 1, found 1.5"),
         (["judge", *args, "--judge-option", "lexical.passage_words=1.5", "-o", tmp_path / "x"],
-         "lexical.passage_words: expected a whole number, found 1.5"),
+         "lexical.passage_words: expected a whole number of at least 1, found 1.5"),
         (["judge", *args, "--judge-option", "lexical.negative_threshold=abc", "-o", tmp_path / "x"],
          "lexical.negative_threshold: expected a number, found 'abc'"),
         # options that contradict each other are refused, not silently resolved one way

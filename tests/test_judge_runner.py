@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -57,8 +58,9 @@ def t1_reports(run: str = "runA.jsonl"):
 
 
 def run_rules(judge_backend, reports=None, **kwargs):
-    return judge(reports if reports is not None else t1_reports(), FIXTURES / "nuggets.jsonl",
-                 collection=FIXTURES / "collection.jsonl", judge=judge_backend, **kwargs)
+    kwargs.setdefault("collection", FIXTURES / "collection.jsonl")
+    return judge(reports if reports is not None else t1_reports(), FIXTURES / "nuggets.jsonl", judge=judge_backend,
+                 **kwargs)
 
 
 def test_rounds_follow_the_flowchart_and_the_first_sentence_is_never_asked(tmp_path, monkeypatch):
@@ -188,6 +190,51 @@ def test_the_cache_never_serves_an_answer_made_without_the_request_text_to_a_run
     again = RequestReader()
     third = run_rules(again, cache=cache, requests=requests)
     assert again.batches == [] and sum(third.run.stats.cached.values()) == len(given.judgments)
+
+
+def _cached_and_asked(reader, **kwargs):
+    result = run_rules(reader, **kwargs)
+    asked = {(q.kind, q.key.doc_id, q.key.nugget_id, q.key.sentence_index) for q in reader.asked()}
+    return result, asked
+
+
+def test_the_cache_never_serves_an_answer_made_from_other_texts_behind_the_same_ids(tmp_path):
+    """The key names the nugget, the document and the run only by id: an edited nugget question, another
+    version of a document or a changed earlier sentence must be judged again, the rest comes from the cache."""
+    cache = tmp_path / "cache.sqlite"
+    first, asked = _cached_and_asked(RuleJudge(), cache=cache)
+    assert asked and not first.run.failures
+    # the same texts: nothing asked again
+    again, asked = _cached_and_asked(RuleJudge(), cache=cache)
+    assert asked == set() and sum(again.run.stats.cached.values()) == len(first.judgments)
+
+    # another version of d4 (e.g. another translation of the collection): only the questions reading d4,
+    # which include requires_citation (it reads every document the report cites)
+    collection = tmp_path / "collection.jsonl"
+    collection.write_text((FIXTURES / "collection.jsonl").read_text().replace(
+        "The Platte River flooded farmland.", "The Platte River rose over its banks."))
+    _, asked = _cached_and_asked(RuleJudge(), cache=cache, collection=collection)
+    assert {(kind, doc) for kind, doc, _, _ in asked} == {("attested", "d4"), ("answers", "d4"),
+                                                          ("requires_citation", None)}
+
+    # an edited question of nugget n1 under the same id: only its answers questions
+    nuggets = tmp_path / "nuggets.jsonl"
+    nuggets.write_text((FIXTURES / "nuggets.jsonl").read_text().replace("When did the flood happen?",
+                                                                           "When did the flooding start?"))
+    judged = judge(t1_reports(), nuggets, collection=FIXTURES / "collection.jsonl", judge=(rules := RuleJudge()),
+                   cache=cache)
+    assert {(q.kind, q.key.nugget_id) for q in rules.asked()} == {("answers", "n1")}
+    n1 = [j for j in first.judgments if j.kind == "answers" and j.nugget_id == "n1"]
+    assert len(n1) >= 2 and sum(judged.run.stats.new.values()) == len(n1)
+
+    # a resubmitted run under the same id whose first sentence changed: the first_instance question of
+    # sentence 6 (which compares with the earlier sentences) and the sentence's own questions are asked again
+    report = t1_reports()[0]
+    sentences = [replace(report.sentences[0], text="This report covers the floods of 2019."), *report.sentences[1:]]
+    changed = [replace(report, sentences=tuple(sentences) if isinstance(report.sentences, tuple) else sentences)]
+    _, asked = _cached_and_asked(RuleJudge(), reports=changed, cache=cache)
+    assert ("first_instance", None, None, 6) in asked
+    assert all(kind != "attested" for kind, *_ in asked)  # the cited sentences did not change
 
 
 def test_a_verdict_the_judge_cannot_give_is_a_failure_not_a_no(tmp_path, monkeypatch):
