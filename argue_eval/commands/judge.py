@@ -51,7 +51,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
                              unbound_questions=unbound_questions, weights=parse_weights(weights))
     options = parse_judge_options(judge_option, nli_model)
     refuse_overwriting_inputs({"-o": output}, runs=runs, nuggets=nuggets, judgments=judgments, requests=requests,
-                              qrels=qrels, collection=collection)
+                              qrels=qrels, collection=collection, cache=cache_path)
     result = plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
                            cache_path, no_cache, dry_run, as_json, output, "OUT.jsonl (where to write the judgments)")
     if result is None:

@@ -21,7 +21,7 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -73,8 +73,14 @@ def _context_of(contexts: Contexts, key: JudgmentKey) -> str | None:
     return contexts if contexts is None or isinstance(contexts, str) else contexts[key]
 
 
-def _digest(value: Any) -> str:
-    return hashlib.sha256(_canonical_json(value).encode("utf-8")).hexdigest()[:16]
+def _digest(*texts: str) -> str:
+    """A short hash of ``texts`` (each length-prefixed, so no two lists of texts share one byte string)."""
+    h = hashlib.sha256()
+    for text in texts:
+        data = text.encode("utf-8", "surrogatepass")
+        h.update(b"%d:" % len(data))
+        h.update(data)
+    return h.hexdigest()[:16]
 
 
 class QuestionContexts:
@@ -92,29 +98,28 @@ class QuestionContexts:
     def __init__(self) -> None:
         self._memo: dict[int, tuple[object, str]] = {}  # id -> (the object, kept alive so ids stay unique; digest)
 
-    def _of(self, obj: Any, parts: Callable[[], Any]) -> str:
+    def _of(self, obj: Any, texts: Callable[[], Sequence[str]]) -> str:
         hit = self._memo.get(id(obj))
         if hit is not None and hit[0] is obj:
             return hit[1]
-        digest = _digest(parts())
+        digest = _digest(*texts())
         self._memo[id(obj)] = (obj, digest)
         return digest
 
     def _document(self, document: Document) -> str:
-        return self._of(document, lambda: [document.doc_id, document.title, document.text])
+        return self._of(document, lambda: (document.doc_id, document.title or "", document.text or ""))
 
     def __call__(self, question: Question) -> str:
-        request, nugget = question.request, question.nugget
-        parts = [
+        request, nugget, document = question.request, question.nugget, question.document
+        return _digest(
             "" if request is None else self._of(
-                request, lambda: [request.title, request.problem_statement, request.background]),
-            "" if nugget is None else self._of(nugget, lambda: [nugget.question]),
-            "" if question.document is None else self._document(question.document),
+                request, lambda: (request.title or "", request.problem_statement or "", request.background or "")),
+            "" if nugget is None else self._of(nugget, lambda: (nugget.question or "",)),
+            "" if document is None else self._document(document),
             "".join(self._document(d) for d in question.cited_documents),
             "" if not question.earlier_sentences else self._of(
-                question.earlier_sentences, lambda: list(question.earlier_sentences)),
-        ]
-        return _digest(parts)
+                question.earlier_sentences, lambda: question.earlier_sentences),
+        )
 
 
 def _verdict_text(verdict: Verdict, provenance_texts: dict[int, tuple[Any, str]]) -> str:

