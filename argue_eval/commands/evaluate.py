@@ -70,9 +70,13 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     report_run(result, quiet=True)
     if judgments_out is not None:
         write_judgments(result, judgments_out, judge_spec, options)
-    scoring = score_judged(result, details=details_path is not None or html_path is not None,
-                           missing_hint="fix what the warnings above name (e.g. a cited document missing from the "
-                                        "collection) and evaluate again")
+    unanswerable = sorted({f.key.kind for f in result.run.failures if "does not answer" in f.reason})
+    hint = ("fix what the warnings above name (e.g. a cited document missing from the collection) and evaluate "
+            "again")
+    if unanswerable:  # evaluating again cannot help: another judge must answer those kinds
+        hint = (f"put a judge that answers {', '.join(unanswerable)} questions before the {judge_spec} judge "
+                f"(--judge lexical,{judge_spec}), or give --judgments that answer them")
+    scoring = score_judged(result, details=details_path is not None or html_path is not None, missing_hint=hint)
     for note in scoring.notes:
         click.echo(f"note: {note}", err=True)
     with commit_together():  # scores, details and report appear together, or (a write failed, a kill) none

@@ -95,6 +95,9 @@ def detect(path: str | PathLike[str], kind: Kind | None = None) -> FormatSpec:
 
         for _ in iter_jsonl(path):
             break
+    if probe.is_dir:
+        raise InputError(path, None, None, f"is a directory, not {expected} ({names}); give the files in it "
+                         f"(e.g. {Path(path) / '*.jsonl'})")
     raise InputError(
         path, 1 if not probe.is_dir else None, None,
         f"cannot recognize the file as {expected} ({names}); if it is one of them, name its format "
