@@ -11,13 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .argue.api import Evaluation, run_scoring
+from .argue.api import Evaluation, few_items, run_scoring
 from .argue.measures import SCORE_TABLE_LAYOUTS, autoargue_rows
 from .argue.policies import Policies
 from .errors import InputError
 from .inputs import Inputs, check_one_report_per_topic, load_inputs
 from .judges.base import JudgeBackend
-from .model import ALL_TOPICS, Report
+from .model import ALL_TOPICS, Report, natural_key
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -159,6 +159,13 @@ def judge(
     inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
     reports = list(inputs.reports())
     check_one_report_per_topic(reports, inputs.evaluation.topics)
+    outside: dict[str, list[str]] = {}
+    for report in reports:
+        if report.request_id not in inputs.evaluation.topics:
+            outside.setdefault(report.run_id, []).append(report.request_id)
+    for run_id, topics in sorted(outside.items()):  # as score says it, so no report vanishes without a word
+        inputs.evaluation.notes.append(f"run {run_id}: {len(topics)} report(s) for topics outside the evaluation "
+                                       f"are not judged: {few_items(sorted(topics, key=natural_key))}")
     if requests is None:  # easy to leave out (score does not need it), and it changes what a judge answers
         inputs.evaluation.notes.append("no --requests: the judge sees no request text, so it cannot tell a "
                                        "restatement of the request from a claim that needs a citation; give the "

@@ -250,3 +250,16 @@ def test_every_backend_option_the_help_shows_is_a_real_option():
             assert backend in BACKENDS
             cls = _backend_class(backend)
         assert option in inspect.signature(cls).parameters, (backend, option)
+
+
+def test_reports_for_topics_outside_the_evaluation_are_named_not_dropped_silently(tmp_path):
+    run = tmp_path / "run.jsonl"
+    lines = (FIXTURES / "runA.jsonl").read_text().splitlines()
+    extra = json.loads(lines[0])
+    extra["request_id"] = "T9"
+    run.write_text("\n".join([*lines, json.dumps(extra)]) + "\n")
+    result = invoke("judge", "--run", str(run), "--nuggets", str(FIXTURES / "nuggets.jsonl"), "--collection",
+                    str(FIXTURES / "collection.jsonl"), "--no-cache", "-o", str(tmp_path / "j.jsonl"))
+    assert result.exit_code == 0, result.output
+    assert "note: run runA: 1 report(s) for topics outside the evaluation are not judged: T9" in result.output
+    assert not any(json.loads(line)["request_id"] == "T9" for line in (tmp_path / "j.jsonl").read_text().splitlines())

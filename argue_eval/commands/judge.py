@@ -57,7 +57,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     if result is None:
         return
     write_judgments(result, output, judge_spec, options)
-    report_run(result, quiet, f" -> {output}")
+    report_run(result, quiet, "" if output == "-" else f" -> {output}")
     if result.run.failures:
         raise click.exceptions.Exit(1)
 
