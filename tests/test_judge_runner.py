@@ -377,3 +377,20 @@ def test_a_killed_run_resumes_from_the_cache_and_writes_the_same_bytes(repo, tmp
     assert counts["cached"] >= committed  # nothing committed was judged again
     assert counts["computed"] + counts["cached"] == total
     assert (tmp_path / "resumed.jsonl").read_bytes() == (tmp_path / "whole.jsonl").read_bytes()
+
+
+def test_a_cached_row_that_is_not_a_verdict_is_judged_again_and_replaced(tmp_path):
+    cache = tmp_path / "cache.sqlite"
+    first = run_rules(RuleJudge(), cache=cache)
+    with sqlite3.connect(cache) as db:  # damage two rows by hand: not JSON, and JSON without a yes/no value
+        keys = [key for (key,) in db.execute("SELECT key FROM answers ORDER BY key LIMIT 2")]
+        db.execute("UPDATE answers SET verdict = 'garbage' WHERE key = ?", (keys[0],))
+        db.execute("UPDATE answers SET verdict = '{\"value\": \"yes\", \"judge\": \"rules\"}' WHERE key = ?",
+                   (keys[1],))
+    rules = RuleJudge()
+    again = run_rules(rules, cache=cache)
+    assert len(rules.asked()) == 2 and again.run.stats.new.total() == 2
+    assert [judgment_to_dict(j) for j in again.judgments] == [judgment_to_dict(j) for j in first.judgments]
+    third = RuleJudge()
+    run_rules(third, cache=cache)  # the recomputed answers replaced the damaged rows
+    assert third.asked() == []

@@ -136,10 +136,17 @@ def _verdict_text(verdict: Verdict, provenance_texts: dict[int, tuple[Any, str]]
     return f'{head[:-1]},"provenance":{memo[1]}}}'
 
 
-def _verdict(text: str) -> Verdict:
-    data = json.loads(text)
-    return Verdict(data["value"], data["judge"], data.get("confidence"), data.get("rationale"),
-                   provenance=data.get("provenance"))
+def _verdict(text: str) -> Verdict | None:
+    """The stored verdict, or ``None`` for a row that is not one (edited by hand, written by something else):
+    such a row is a miss, so the answer is computed again and replaces it, never a guessed value."""
+    try:
+        data = json.loads(text)
+        value, judge = data["value"], data["judge"]
+    except (ValueError, TypeError, KeyError):
+        return None
+    if not isinstance(value, bool) or not isinstance(judge, str):
+        return None
+    return Verdict(value, judge, data.get("confidence"), data.get("rationale"), provenance=data.get("provenance"))
 
 
 class JudgmentCache:
@@ -206,7 +213,9 @@ class JudgmentCache:
                 for key_text, verdict in self._db.execute(
                     f"SELECT key, verdict FROM answers WHERE judge = ? AND key IN ({marks})", (judge, *chunk)
                 ):
-                    found[by_text[key_text]] = _verdict(verdict)
+                    stored = _verdict(verdict)
+                    if stored is not None:
+                        found[by_text[key_text]] = stored
         return found
 
     def put_many(self, judge: str, answers: Iterable[tuple[JudgmentKey, Verdict]], context: Contexts = None) -> int:
