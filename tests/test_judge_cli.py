@@ -211,6 +211,11 @@ def test_bad_judge_inputs_are_one_line_errors(tmp_path):
                   "lexical.negative_threshold: expected a number, found 'high'"))
     cases.append((["judge", *args, "--judge-option", "lexical.passage_words=0", "-o", tmp_path / "x"],
                   "lexical.passage_words: expected a whole number of at least 1, found 0"))
+    # a model judge's own flag without that judge in --judge names the flag and the cascade that takes it
+    cases.append((["judge", *args, "--nli-model", tmp_path, "-o", tmp_path / "x"],
+                  "--nli-model: is an option of the nli judge, which --judge lexical does not include"))
+    cases.append((["evaluate", *args, "--llm-model", "m", "-o", tmp_path / "x"],
+                  "--llm-model: is an option of the llm judge, which --judge lexical does not include"))
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
     cases.append((["judge", *args[:4], "--collection", empty, "-o", tmp_path / "x"], "empty.jsonl"))

@@ -146,13 +146,30 @@ def llm_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapped
 
 
-def parse_judge_options(items: tuple[str, ...], nli_model: str | None) -> dict[str, dict[str, Any]]:
-    """``("lexical.attested_threshold=0.5",)`` -> ``{"lexical": {"attested_threshold": 0.5}}``."""
+def parse_judge_options(items: tuple[str, ...], nli_model: str | None,
+                        judge_spec: str | None = None) -> dict[str, dict[str, Any]]:
+    """``("lexical.attested_threshold=0.5",)`` -> ``{"lexical": {"attested_threshold": 0.5}}``.
+
+    With ``judge_spec``, a typed option of a backend the spec leaves out (``--nli-model`` with ``--judge
+    lexical``) is an error that names that option."""
     from ..errors import InputError
+
+    names = None
+    if judge_spec is not None:
+        from ..judges.registry import parse_judge_spec
+
+        names = parse_judge_spec(judge_spec)
+
+    def refuse_unless(backend: str, flag: str) -> None:
+        if names is not None and backend not in names:
+            raise InputError(flag, None, None, f"is an option of the {backend} judge, which --judge {judge_spec} "
+                             f"does not include (e.g. --judge lexical,{backend})")
 
     options: dict[str, dict[str, Any]] = {}
     for item in items:
         if isinstance(item, tuple):  # (backend, keyword, value) from a typed option such as --llm-model
+            flag = next((f for f, keyword, _, _ in LLM_OPTIONS if keyword == item[1]), f"--{item[0]}-{item[1]}")
+            refuse_unless(item[0], flag)
             options.setdefault(item[0], {})[item[1]] = item[2]
             continue
         name, sep, text = item.partition("=")
@@ -161,6 +178,7 @@ def parse_judge_options(items: tuple[str, ...], nli_model: str | None) -> dict[s
             raise InputError("--judge-option", None, None, f"expected BACKEND.NAME=VALUE, found {item!r}")
         options.setdefault(backend, {})[option.replace("-", "_")] = _option_value(text.strip())
     if nli_model is not None:
+        refuse_unless("nli", "--nli-model")
         options.setdefault("nli", {})["model_path"] = nli_model
     return options
 

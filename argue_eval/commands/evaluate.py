@@ -55,7 +55,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              missing_judgments=missing_judgments, unbound_questions=unbound_questions,
                              weights=parse_weights(weights))
-    options = parse_judge_options(judge_option, nli_model)
+    options = parse_judge_options(judge_option, nli_model, judge_spec)
     to_stdout = [flag for flag, path in (("-o", output), ("--judgments-out", judgments_out), ("--details", details_path),
                                          ("--html", html_path)) if path == "-"]
     if len(to_stdout) > 1:

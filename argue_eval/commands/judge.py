@@ -49,7 +49,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              unbound_questions=unbound_questions, weights=parse_weights(weights))
-    options = parse_judge_options(judge_option, nli_model)
+    options = parse_judge_options(judge_option, nli_model, judge_spec)
     refuse_overwriting_inputs({"-o": output}, runs=runs, nuggets=nuggets, judgments=judgments, requests=requests,
                               qrels=qrels, collection=collection, cache=cache_path)
     result = plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
