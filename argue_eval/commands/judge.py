@@ -201,7 +201,6 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
 
         with JudgmentCache(cache_path) as cache:
             fingerprint = judge_fingerprint(backend.identity())
-            contexts = QuestionContexts()
 
             def in_cache(pending: list[Any]) -> dict[Any, Any]:
                 """The cached answers to ``pending``, under the texts a real run would read (a document
@@ -215,6 +214,7 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
                     with open_collection(collection) as store:
                         found = store.get_many(wanted)
                 questions = [with_documents(q, found) for q in questions]
+                contexts = QuestionContexts()  # per call: it keeps the documents it digested alive
                 ready = {q.key: contexts(q) for q in questions
                          if q.kind not in DOCUMENT_KINDS or q.key.doc_id is None or q.document is not None}
                 return cache.get_many(fingerprint, ready.keys(), ready)

@@ -91,9 +91,10 @@ class QuestionContexts:
     given or not, a nugget question edited during assessment, another machine translation of the
     collection, a resubmitted run). The digest covers the request's title, problem statement and
     background, the nugget's question, the document's title and text, the documents a report cites (for
-    ``requires_citation``) and the earlier sentences (for ``first_instance``). One instance serves one run:
-    the digest of each request, nugget, document and list of earlier sentences is computed once per object,
-    since thousands of questions share them."""
+    ``requires_citation``) and the earlier sentences (for ``first_instance``). The digest of each request,
+    nugget, document and list of earlier sentences is computed once per object, since thousands of questions
+    share them; an instance keeps every object it digested alive, so use one per batch of questions (the
+    runner: per topic and round), never one per run, which would hold every cited document in memory."""
 
     def __init__(self) -> None:
         self._memo: dict[int, tuple[object, str]] = {}  # id -> (the object, kept alive so ids stay unique; digest)

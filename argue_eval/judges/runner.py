@@ -146,7 +146,6 @@ def run_judge(
     failures: dict[JudgmentKey, Failure] = {}
     lookup: JudgmentLookup = LayeredLookup(known, judged) if known is not None else judged
     fingerprint = cache.register(judge.identity()) if cache is not None else ""
-    contexts = QuestionContexts()
     bar = progress_bar(f"judging ({judge.name})", unit="q")
     missing_docs: dict[str, None] = {}
 
@@ -176,6 +175,10 @@ def run_judge(
                 bar.update(len(todo) - len(ready))
                 context: dict[JudgmentKey, str] = {}
                 if cache is not None:
+                    # one memo per topic and round: it keeps the documents it digested alive, and a run's
+                    # cited documents are not to be held at once (the collection store reads them one topic
+                    # at a time); a topic's questions share its request, nuggets and documents
+                    contexts = QuestionContexts()
                     context = {q.key: contexts(q) for q in ready}
                     hits = cache.get_many(fingerprint, context.keys(), context)
                     for question in ready:
