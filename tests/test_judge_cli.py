@@ -177,7 +177,7 @@ def test_two_reports_of_one_run_for_one_topic_are_refused_before_any_judging(tmp
         assert not (tmp_path / "out").exists() and not (tmp_path / "cache.sqlite").exists()  # nothing judged
 
 
-def test_bad_judge_inputs_are_one_line_errors(tmp_path):
+def test_bad_judge_inputs_are_one_line_errors(tmp_path, monkeypatch):
     args = fixture_args(tmp_path)
     cases = [
         (["judge", *args], "missing -o"),
@@ -235,6 +235,23 @@ def test_bad_judge_inputs_are_one_line_errors(tmp_path):
         result = invoke(command, *args[:6], "--cache", cache, "-o", cache)
         assert result.exit_code == 2 and "is also an input (--cache)" in result.output, result.output
         assert cache.read_bytes() == before
+    # ... also when the cache does not exist yet (the run created it, then -o replaced it with the judgments),
+    # and when it is the default cache (no --cache given)
+    new = tmp_path / "new.sqlite"
+    for argv in (["judge", *args[:6], "--cache", new, "-o", new],
+                 ["evaluate", *args[:6], "--cache", new, "-o", tmp_path / "s.tsv", "--judgments-out", new]):
+        result = invoke(*argv)
+        assert result.exit_code == 2 and "is also an input (--cache)" in result.output, result.output
+        assert not new.exists() and not (tmp_path / "s.tsv").exists()
+    default = Path(".argue-cache") / "judgments.sqlite"
+    (tmp_path / "cwd").mkdir()
+    monkeypatch.chdir(tmp_path / "cwd")
+    assert invoke("judge", *args[:6], "-o", "j.jsonl").exit_code == 0 and default.is_file()
+    before = default.read_bytes()
+    result = invoke("judge", *args[:6], "-o", default)
+    assert result.exit_code == 2 and "is also an input (--cache)" in result.output, result.output
+    assert default.read_bytes() == before
+    assert invoke("judge", *args[:6], "--no-cache", "-o", "j2.jsonl").exit_code == 0
 
 
 def test_every_backend_option_the_help_shows_is_a_real_option():

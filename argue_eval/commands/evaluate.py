@@ -50,7 +50,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     from ..formats.scores import score_lines, write_scores_tsv
     from ..jsonio import commit_together, write_jsonl
     from ..views import summary_table
-    from .judge import plan_or_judge, refuse_overwriting_inputs, report_run, write_judgments
+    from .judge import cache_in_use, plan_or_judge, refuse_overwriting_inputs, report_run, write_judgments
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              missing_judgments=missing_judgments, unbound_questions=unbound_questions,
@@ -62,7 +62,8 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
         raise InputError(", ".join(to_stdout), None, None, "only one output can go to standard output ('-')")
     refuse_overwriting_inputs({"-o": output, "--judgments-out": judgments_out, "--details": details_path,
                                "--html": html_path}, runs=runs, nuggets=nuggets, judgments=judgments,
-                              requests=requests, qrels=qrels, collection=collection, cache=cache_path)
+                              requests=requests, qrels=qrels, collection=collection,
+                              cache=cache_in_use(cache_path, no_cache))
     result = plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
                            cache_path, no_cache, dry_run, as_json, output, "OUT.tsv (where to write the scores)")
     if result is None:

@@ -51,7 +51,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
                              unbound_questions=unbound_questions, weights=parse_weights(weights))
     options = parse_judge_options(judge_option, nli_model, judge_spec)
     refuse_overwriting_inputs({"-o": output}, runs=runs, nuggets=nuggets, judgments=judgments, requests=requests,
-                              qrels=qrels, collection=collection, cache=cache_path)
+                              qrels=qrels, collection=collection, cache=cache_in_use(cache_path, no_cache))
     result = plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
                            cache_path, no_cache, dry_run, as_json, output, "OUT.jsonl (where to write the judgments)")
     if result is None:
@@ -69,14 +69,27 @@ def refuse_overwriting_inputs(outputs: dict[str, str | None], **inputs: Any) -> 
 
     from ..errors import InputError
 
+    def same(output: str, path: Any) -> bool:
+        if os.path.isfile(output) and os.path.isfile(path):
+            return os.path.samefile(output, path)
+        # not there yet: the cache, which the run creates before it writes -o (and -o then replaced it)
+        return not os.path.exists(output) and os.path.realpath(output) == os.path.realpath(path)
+
     for flag, output in outputs.items():
-        if output is None or output == "-" or not os.path.isfile(output):
+        if output is None or output == "-":
             continue
         for name, given in inputs.items():
             for path in (given if isinstance(given, (list, tuple)) else [given]):
-                if path is not None and os.path.isfile(path) and os.path.samefile(output, path):
+                if path is not None and same(str(output), path):
                     raise InputError(output, None, None, f"is also an input (--{name}); {flag} would replace it: "
                                      "write to another file (score reads several --judgments files)")
+
+
+def cache_in_use(cache_path: str | None, no_cache: bool) -> Any:
+    """The judgment cache a run reads and writes: ``--cache``, else the default; none with ``--no-cache``."""
+    from ..judges.cache import DEFAULT_CACHE_PATH
+
+    return None if no_cache else (cache_path or DEFAULT_CACHE_PATH)
 
 
 def plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options, cache_path,
@@ -106,9 +119,8 @@ def plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collectio
 def run_judge_command(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
                       cache_path, no_cache) -> Any:
     from ..api import judge
-    from ..judges.cache import DEFAULT_CACHE_PATH
 
-    cache = None if no_cache else (cache_path or DEFAULT_CACHE_PATH)
+    cache = cache_in_use(cache_path, no_cache)
     return judge(list(runs) if runs else None, nuggets, collection=collection, judge=judge_spec,
                  judge_options=options, judgments=list(judgments), requests=requests, qrels=qrels, cache=cache,
                  policies=policies)
