@@ -395,6 +395,19 @@ def test_a_cached_row_that_is_not_a_verdict_is_judged_again_and_replaced(tmp_pat
     run_rules(third, cache=cache)  # the recomputed answers replaced the damaged rows
     assert third.asked() == []
 
+    # a verdict whose other fields are of the wrong type is damaged too: served, it was written into a
+    # judgments file that score then refused (confidence: expected a number or null)
+    with sqlite3.connect(cache) as db:
+        rows = db.execute("SELECT key, verdict FROM answers ORDER BY key LIMIT 4").fetchall()
+        for (key, verdict), (field, bad) in zip(rows, [("confidence", "high"), ("confidence", True),
+                                                        ("rationale", 5), ("provenance", "x")]):
+            db.execute("UPDATE answers SET verdict = ? WHERE key = ?",
+                       (json.dumps({**json.loads(verdict), field: bad}), key))
+    fourth = RuleJudge()
+    again = run_rules(fourth, cache=cache)
+    assert len(fourth.asked()) == 4 and again.run.stats.new.total() == 4
+    assert [judgment_to_dict(j) for j in again.judgments] == [judgment_to_dict(j) for j in first.judgments]
+
 
 class _TrackedDocument(Document):
     """A document that counts the copies alive (a tuple cannot be weakly referenced)."""

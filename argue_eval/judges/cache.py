@@ -138,16 +138,21 @@ def _verdict_text(verdict: Verdict, provenance_texts: dict[int, tuple[Any, str]]
 
 
 def _verdict(text: str) -> Verdict | None:
-    """The stored verdict, or ``None`` for a row that is not one (edited by hand, written by something else):
-    such a row is a miss, so the answer is computed again and replaces it, never a guessed value."""
+    """The stored verdict, or ``None`` for a row that is not one (edited by hand, written by something else;
+    a field of the wrong type too, which would make the judgments file unreadable): such a row is a miss, so
+    the answer is computed again and replaces it, never a guessed value."""
     try:
         data = json.loads(text)
         value, judge = data["value"], data["judge"]
     except (ValueError, TypeError, KeyError):
         return None
-    if not isinstance(value, bool) or not isinstance(judge, str):
+    confidence, rationale, provenance = data.get("confidence"), data.get("rationale"), data.get("provenance")
+    if (not isinstance(value, bool) or not isinstance(judge, str)
+            or (confidence is not None and type(confidence) not in (int, float))  # as the judgments reader says
+            or (rationale is not None and not isinstance(rationale, str))
+            or (provenance is not None and type(provenance) is not dict)):
         return None
-    return Verdict(value, judge, data.get("confidence"), data.get("rationale"), provenance=data.get("provenance"))
+    return Verdict(value, judge, confidence, rationale, provenance=provenance)
 
 
 class JudgmentCache:
