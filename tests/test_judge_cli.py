@@ -52,6 +52,16 @@ def test_dry_run_reads_the_default_cache_and_counts_only_what_a_rerun_would_stil
     assert plan["questions"] == {} and plan["certain"] == {}
     rerun = invoke("judge", *args, "-o", tmp_path / "again.jsonl")
     assert f"{sum(answered.values())} from the cache, 0 new" in rerun.output
+    assert "unchecked_without_collection" not in plan
+    # without --collection the dry run cannot check a cached answer about a document against its text: the
+    # 6 answers, 7 attested and 3 requires_citation questions (T1's report cites documents) count as to ask,
+    # and the plan says why, since the real run (which needs --collection) takes them all from the cache
+    bare = [a for a in args if a not in ("--collection", str(tmp_path / "collection.jsonl"))]
+    plan = json.loads(invoke("judge", *bare, "--dry-run", "--json").output)
+    assert plan["questions"] == {"answers": 6, "attested": 7, "requires_citation": 3}
+    assert plan["unchecked_without_collection"] == 16
+    assert "16 of the questions to ask read a document; without --collection" in invoke(
+        "judge", *bare, "--dry-run").output
     # --no-cache: everything is to be asked again (the counts of the cache-less dry run above)
     plan = json.loads(invoke("judge", *args, "--no-cache", "--dry-run", "--json").output)
     assert plan["cached"] == {} and plan["certain"] == {"answers": 6, "attested": 7, "negative": 5}

@@ -248,6 +248,11 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
     certain = list_questions(reports, evaluation, known, "stop", show_progress=False)
     todo = [q for q in at_most if q.key not in behind]
     asked = [q.question(evaluation) for q in todo]
+    unchecked = 0  # cached answers about documents cannot be checked against texts the dry run does not read
+    if collection is None and cache_path is not None and Path(cache_path).exists():
+        from ..judges.runner import documents_needed
+
+        unchecked = sum(1 for q in asked if documents_needed([q]))
     planner = getattr(backend, "plan_calls", None)
     estimator = getattr(backend, "estimate", None)  # model judges: tokens and cost, no network call
     if (planner is not None or estimator is not None) and collection is not None:
@@ -271,6 +276,7 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
         "cached": count_by_kind([*from_cache, *(q for q in at_most if q.key in behind)]),
         "calls": calls,
         **({"estimate": estimate} if estimate is not None else {}),
+        **({"unchecked_without_collection": unchecked} if unchecked else {}),
     }
 
 
@@ -287,6 +293,10 @@ def render_plan(plan: dict[str, Any]) -> str:
                  f"{sum(plan['cached'].values()):>8} {sum(plan['calls'].values()):>8}")
     lines.append("(at most: every question any answer could open up; certain: those asked whatever the answers; "
                  "calls: model calls, none for an offline heuristic judge)")
+    if plan.get("unchecked_without_collection"):
+        lines.append(f"note: {plan['unchecked_without_collection']} of the questions to ask read a document; without "
+                     "--collection the cache's answers to them cannot be checked against the document's text, so "
+                     "they count as to ask (a real run reads the collection: give --collection C for its counts)")
     estimate = plan.get("estimate")
     if estimate:
         cost = "" if estimate.get("cost") is None else f", cost about {estimate['cost']:.2f}"
