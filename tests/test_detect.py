@@ -152,6 +152,12 @@ def test_directory_without_banks_and_empty_file(tmp_path):
     with pytest.raises(InputError, match=r"is a directory, not a known runs format .*give the files in it "
                                          r"\(e\.g\. .*runs/\*\.jsonl\)"):
         detect(runs, "runs")
+    # --nuggets and --requests take one file: the folder's glob is no answer there (its other files would
+    # become runs), so the message asks for the one file
+    for kind in ("nuggets", "requests"):
+        with pytest.raises(InputError, match=rf"is a directory, not a known {kind} format .*; give the {kind} "
+                                             r"file in it \(.*runs/FILE\), not the directory$"):
+            detect(runs, kind)
     (tmp_path / "e.jsonl").write_text("\n\n")
     with pytest.raises(InputError, match="file is empty"):
         detect(tmp_path / "e.jsonl")

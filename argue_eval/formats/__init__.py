@@ -96,8 +96,11 @@ def detect(path: str | PathLike[str], kind: Kind | None = None) -> FormatSpec:
         for _ in iter_jsonl(path):
             break
     if probe.is_dir:
-        raise InputError(path, None, None, f"is a directory, not {expected} ({names}); give the files in it "
-                         f"(e.g. {Path(path) / '*.jsonl'})")
+        if kind in (None, "runs", "judgments", "ranked"):  # options that take several files
+            hint = f"give the files in it (e.g. {Path(path) / '*.jsonl'})"
+        else:  # --nuggets, --requests, --qrels take one file: a glob would make the others runs
+            hint = f"give the {kind} file in it ({Path(path) / 'FILE'}), not the directory"
+        raise InputError(path, None, None, f"is a directory, not {expected} ({names}); {hint}")
     raise InputError(
         path, 1 if not probe.is_dir else None, None,
         f"cannot recognize the file as {expected} ({names}); if it is one of them, name its format "
