@@ -501,6 +501,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--autoargue and --nuggets go together")
     if args.autoargue is not None and args.dataset == "sample":
         parser.error("--autoargue replaces the dev dataset: use --dataset dev or both")
+    if args.autoargue is not None and not (args.autoargue.is_file() and args.nuggets.exists()):
+        parser.error(f"no such file: {args.autoargue if not args.autoargue.is_file() else args.nuggets}")
 
     from argue_eval.judges.lexical import LexicalJudge
     from argue_eval.judges.registry import make_judge
