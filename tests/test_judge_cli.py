@@ -294,4 +294,11 @@ def test_reports_for_topics_outside_the_evaluation_are_named_not_dropped_silentl
                     str(FIXTURES / "collection.jsonl"), "--no-cache", "-o", str(tmp_path / "j.jsonl"))
     assert result.exit_code == 0, result.output
     assert "note: run runA: 1 report(s) for topics outside the evaluation are not judged: T9" in result.output
+    planned = invoke("judge", "--run", str(run), "--nuggets", str(FIXTURES / "nuggets.jsonl"), "--collection",
+                     str(FIXTURES / "collection.jsonl"), "--no-cache", "--dry-run", "--json")
+    plan = json.loads(planned.output)
+    assert plan["reports"] == 2 and plan["outside_topics"] == 1  # T1 and T2 judged, T9 not
+    text = invoke("judge", "--run", str(run), "--nuggets", str(FIXTURES / "nuggets.jsonl"), "--collection",
+                  str(FIXTURES / "collection.jsonl"), "--no-cache", "--dry-run").output
+    assert "over 2 report(s)" in text and "note: 1 report(s) for topics outside the evaluation are not judged" in text
     assert not any(json.loads(line)["request_id"] == "T9" for line in (tmp_path / "j.jsonl").read_text().splitlines())

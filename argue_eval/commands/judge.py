@@ -266,10 +266,12 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
         asked = [replace(q, document=found.get(q.key.doc_id)) if q.key.doc_id else q for q in asked]
     calls = planner(asked) if planner is not None else {}
     estimate = estimator(asked) if estimator is not None else None
-    sentences = sum(len(r.sentences) for r in reports)
+    judged = [r for r in reports if r.request_id in evaluation.topics]  # as a real run: no others are judged
+    sentences = sum(len(r.sentences) for r in judged)
     return {
         "judge": judge_spec,
-        "reports": len(reports),
+        "reports": len(judged),
+        **({"outside_topics": len(reports) - len(judged)} if len(judged) < len(reports) else {}),
         "sentences": sentences,
         "questions": count_by_kind(todo),
         "certain": count_by_kind(certain),
@@ -293,6 +295,8 @@ def render_plan(plan: dict[str, Any]) -> str:
                  f"{sum(plan['cached'].values()):>8} {sum(plan['calls'].values()):>8}")
     lines.append("(at most: every question any answer could open up; certain: those asked whatever the answers; "
                  "calls: model calls, none for an offline heuristic judge)")
+    if plan.get("outside_topics"):
+        lines.append(f"note: {plan['outside_topics']} report(s) for topics outside the evaluation are not judged")
     if plan.get("unchecked_without_collection"):
         lines.append(f"note: {plan['unchecked_without_collection']} of the questions to ask read a document; without "
                      "--collection the cache's answers to them cannot be checked against the document's text, so "
