@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -204,68 +205,74 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
     check_one_report_per_topic(reports, inputs.evaluation.topics)
     backend = make_judge(judge_spec, options)
     evaluation = inputs.evaluation
-    known: Any = inputs.source
-    from_cache: list[Any] = []  # questions the cache answers, as a real run would meet them
-    if cache_path is not None and Path(cache_path).exists():  # a dry run never creates the cache
-        from ..judges.cache import JudgmentCache, QuestionContexts, judge_fingerprint
-        from ..judges.runner import JudgedTable, LayeredLookup, documents_needed, with_documents
-        from ..model import DOCUMENT_KINDS
+    use_cache = cache_path is not None and Path(cache_path).exists()  # a dry run never creates the cache
+    with ExitStack() as stores:
+        opened: list[Any] = []
 
-        with JudgmentCache(cache_path) as cache:
-            fingerprint = judge_fingerprint(backend.identity())
+        def documents(ids: dict[str, None]) -> dict[str, Any]:
+            """The collection's documents of ``ids`` (none without --collection); the collection is opened once,
+            when first needed."""
+            if collection is None or not ids:
+                return {}
+            if not opened:
+                from ..collection import open_collection
 
-            def in_cache(pending: list[Any]) -> dict[Any, Any]:
-                """The cached answers to ``pending``, under the texts a real run would read (a document
-                question without its document, as with no --collection, has no cached answer)."""
-                questions = [q.question(evaluation) for q in pending]
-                found: dict[str, Any] = {}
-                wanted = documents_needed(questions)
-                if collection is not None and wanted:
-                    from ..collection import open_collection
+                opened.append(stores.enter_context(open_collection(collection)))
+            return opened[0].get_many(ids)
 
-                    with open_collection(collection) as store:
-                        found = store.get_many(wanted)
-                questions = [with_documents(q, found) for q in questions]
-                contexts = QuestionContexts()  # per call: it keeps the documents it digested alive
-                ready = {q.key: contexts(q) for q in questions
-                         if q.kind not in DOCUMENT_KINDS or q.key.doc_id is None or q.document is not None}
-                return cache.get_many(fingerprint, ready.keys(), ready)
+        known: Any = inputs.source
+        from_cache: list[Any] = []  # questions the cache answers, as a real run would meet them
+        if use_cache:
+            from ..judges.cache import JudgmentCache, QuestionContexts, judge_fingerprint
+            from ..judges.runner import JudgedTable, LayeredLookup, documents_needed, with_documents
+            from ..model import DOCUMENT_KINDS
 
-            answers = JudgedTable()
-            known = LayeredLookup(inputs.source, answers)
-            while True:  # the runner's rounds, answered from the cache alone: cached answers open later questions
-                reached = list_questions(reports, evaluation, known, "stop", show_progress=False)
-                hits = in_cache(reached)
-                if not hits:
-                    break
-                from_cache += [q for q in reached if q.key in hits]
-                answers.table.update((key, (verdict.value, verdict.judge)) for key, verdict in hits.items())
+            with JudgmentCache(cache_path) as cache:
+                fingerprint = judge_fingerprint(backend.identity())
+
+                def in_cache(pending: list[Any]) -> dict[Any, Any]:
+                    """The cached answers to ``pending``, under the texts a real run would read (a document
+                    question without its document, as with no --collection, has no cached answer)."""
+                    questions = [q.question(evaluation) for q in pending]
+                    found = documents(documents_needed(questions))
+                    questions = [with_documents(q, found) for q in questions]
+                    contexts = QuestionContexts()  # per call: it keeps the documents it digested alive
+                    ready = {q.key: contexts(q) for q in questions
+                             if q.kind not in DOCUMENT_KINDS or q.key.doc_id is None or q.document is not None}
+                    return cache.get_many(fingerprint, ready.keys(), ready)
+
+                answers = JudgedTable()
+                known = LayeredLookup(inputs.source, answers)
+                while True:  # the runner's rounds, answered from the cache alone: cached answers open later questions
+                    reached = list_questions(reports, evaluation, known, "stop", show_progress=False)
+                    hits = in_cache(reached)
+                    if not hits:
+                        break
+                    from_cache += [q for q in reached if q.key in hits]
+                    answers.table.update((key, (verdict.value, verdict.judge)) for key, verdict in hits.items())
+                at_most = list_questions(reports, evaluation, known, "both", show_progress=False)
+                behind = in_cache(at_most)  # cached, but behind an answer not known yet
+        else:
             at_most = list_questions(reports, evaluation, known, "both", show_progress=False)
-            behind = in_cache(at_most)  # cached, but behind an answer not known yet
-    else:
-        at_most = list_questions(reports, evaluation, known, "both", show_progress=False)
-        behind = {}
-    certain = list_questions(reports, evaluation, known, "stop", show_progress=False)
-    todo = [q for q in at_most if q.key not in behind]
-    asked = [q.question(evaluation) for q in todo]
-    unchecked = 0  # cached answers about documents cannot be checked against texts the dry run does not read
-    if collection is None and cache_path is not None and Path(cache_path).exists():
-        from ..judges.runner import documents_needed
+            behind = {}
+        certain = list_questions(reports, evaluation, known, "stop", show_progress=False)
+        todo = [q for q in at_most if q.key not in behind]
+        asked = [q.question(evaluation) for q in todo]
+        unchecked = 0  # cached answers about documents cannot be checked against texts the dry run does not read
+        if collection is None and use_cache:
+            from ..judges.runner import documents_needed
 
-        unchecked = sum(1 for q in asked if documents_needed([q]))
-    planner = getattr(backend, "plan_calls", None)
-    estimator = getattr(backend, "estimate", None)  # model judges: tokens and cost, no network call
-    if (planner is not None or estimator is not None) and collection is not None:
-        # a model judge's prompt sizes, and a cascade's cheaper judge, need the cited documents
-        from dataclasses import replace
+            unchecked = sum(1 for q in asked if documents_needed([q]))
+        planner = getattr(backend, "plan_calls", None)
+        estimator = getattr(backend, "estimate", None)  # model judges: tokens and cost, no network call
+        if (planner is not None or estimator is not None) and collection is not None:
+            # a model judge's prompt sizes, and a cascade's cheaper judge, need the cited documents
+            from dataclasses import replace
 
-        from ..collection import open_collection
-
-        with open_collection(collection) as store:
-            found = store.get_many({q.key.doc_id: None for q in asked if q.key.doc_id is not None})
-        asked = [replace(q, document=found.get(q.key.doc_id)) if q.key.doc_id else q for q in asked]
-    calls = planner(asked) if planner is not None else {}
-    estimate = estimator(asked) if estimator is not None else None
+            found = documents({q.key.doc_id: None for q in asked if q.key.doc_id is not None})
+            asked = [replace(q, document=found.get(q.key.doc_id)) if q.key.doc_id else q for q in asked]
+        calls = planner(asked) if planner is not None else {}
+        estimate = estimator(asked) if estimator is not None else None
     judged = [r for r in reports if r.request_id in evaluation.topics]  # as a real run: no others are judged
     sentences = sum(len(r.sentences) for r in judged)
     return {
