@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from os import PathLike
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from .model import JudgmentKey
@@ -44,6 +44,33 @@ def control_character(text: str) -> str | None:
     """
     match = _CONTROL.search(text)
     return None if match is None else f"U+{ord(match.group()):04X}"
+
+
+MISSING = object()
+"""A field absent from its JSON object (``obj.get(key, MISSING)``), told apart from an explicit null."""
+
+
+def type_name(value: Any) -> str:
+    """How a JSON value is described in messages ("a number", "an array", ...)."""
+    if value is MISSING:
+        return "nothing"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return f"a number ({value!r})"
+    if isinstance(value, str):
+        return f"a string ({_short(value)})"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _short(text: str, width: int = 40) -> str:
+    return repr(text if len(text) <= width else text[: width - 3] + "...")
 
 
 class ArgueError(Exception):

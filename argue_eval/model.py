@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
+from .errors import type_name
+
 Importance = Literal["vital", "okay"]
 Aggregator = Literal["OR", "AND"]
 LengthUnit = Literal["chars", "words"]
@@ -255,6 +257,36 @@ def make_key(
         run_id if context else None,
         sentence_index if context else None,
     )
+
+
+def verdict_field_error(obj: dict[str, Any]) -> tuple[str, str] | None:
+    """The first unusable answer field of a judgment object (``value``, ``judge``, ``confidence``,
+    ``rationale``, ``provenance``) as ``(field, message)``, or ``None`` when all are usable.
+
+    One rule for the two places that take a stored answer back: the judgments reader (a user's file: the
+    message is the error it raises) and the judge cache (a row that fails is a miss, recomputed), so that
+    nothing the cache serves could make the judgments file it writes unreadable.
+    """
+    value = obj.get("value")
+    if type(value) is not bool:
+        return "value", f"expected true or false, found {type_name(value)}"
+    judge = obj.get("judge")
+    if judge is None:
+        return "judge", "missing required field 'judge' (expected a string)"
+    if type(judge) is not str:
+        return "judge", f"expected a string, found {type_name(judge)}"
+    if not judge:
+        return "judge", "expected a non-empty judge name (e.g. human:assessor3, lexical, llm:<model>)"
+    confidence = obj.get("confidence")
+    if confidence is not None and type(confidence) not in (int, float):
+        return "confidence", f"expected a number or null, found {type_name(confidence)}"
+    rationale = obj.get("rationale")
+    if rationale is not None and type(rationale) is not str:
+        return "rationale", f"expected a string, found {type_name(rationale)}"
+    provenance = obj.get("provenance")
+    if provenance is not None and type(provenance) is not dict:
+        return "provenance", f"expected an object or null, found {type_name(provenance)}"
+    return None
 
 
 @dataclass(slots=True)

@@ -398,14 +398,20 @@ def test_a_cached_row_that_is_not_a_verdict_is_judged_again_and_replaced(tmp_pat
     # a verdict whose other fields are of the wrong type is damaged too: served, it was written into a
     # judgments file that score then refused (confidence: expected a number or null)
     with sqlite3.connect(cache) as db:
-        rows = db.execute("SELECT key, verdict FROM answers ORDER BY key LIMIT 4").fetchall()
+        rows = db.execute("SELECT key, verdict FROM answers ORDER BY key LIMIT 6").fetchall()
         for (key, verdict), (field, bad) in zip(rows, [("confidence", "high"), ("confidence", True),
-                                                        ("rationale", 5), ("provenance", "x")]):
+                                                        ("rationale", 5), ("provenance", "x"),
+                                                        ("judge", ""), ("judge", None)]):
             db.execute("UPDATE answers SET verdict = ? WHERE key = ?",
                        (json.dumps({**json.loads(verdict), field: bad}), key))
+        # a row that is JSON but not an object, and one that is not text at all
+        key = db.execute("SELECT key FROM answers ORDER BY key LIMIT 1 OFFSET 6").fetchone()[0]
+        db.execute("UPDATE answers SET verdict = '[true, \"rules\"]' WHERE key = ?", (key,))
+        key = db.execute("SELECT key FROM answers ORDER BY key LIMIT 1 OFFSET 7").fetchone()[0]
+        db.execute("UPDATE answers SET verdict = ? WHERE key = ?", (7, key))
     fourth = RuleJudge()
     again = run_rules(fourth, cache=cache)
-    assert len(fourth.asked()) == 4 and again.run.stats.new.total() == 4
+    assert len(fourth.asked()) == 8 and again.run.stats.new.total() == 8
     assert [judgment_to_dict(j) for j in again.judgments] == [judgment_to_dict(j) for j in first.judgments]
 
 

@@ -16,10 +16,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..errors import InputError, Problem, control_character
+from ..errors import MISSING, InputError, Problem, control_character, type_name
 from ..jsonio import iter_jsonl
-
-_MISSING = object()
 
 
 class LossyWriteWarning(UserWarning):
@@ -29,29 +27,6 @@ class LossyWriteWarning(UserWarning):
 def warn_lossy(message: str) -> None:
     """Tell the caller (``convert`` prints it on stderr) that the output lost something of the input."""
     warnings.warn(message, LossyWriteWarning, stacklevel=3)
-
-
-def type_name(value: Any) -> str:
-    """How a JSON value is described in messages ("a number", "an array", ...)."""
-    if value is _MISSING:
-        return "nothing"
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return f"a number ({value!r})"
-    if isinstance(value, str):
-        return f"a string ({_short(value)})"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
-
-
-def _short(text: str, width: int = 40) -> str:
-    return repr(text if len(text) <= width else text[: width - 3] + "...")
 
 
 class Fields:
@@ -84,8 +59,8 @@ class Fields:
     # -- typed getters (each returns a usable value or the default, after reporting) -------------------
     def require(self, obj: dict[str, Any], key: str, prefix: str = "") -> Any:
         """``obj[key]``, or an error naming the missing field (returns ``None`` when lenient)."""
-        value = obj.get(key, _MISSING)
-        if value is _MISSING:
+        value = obj.get(key, MISSING)
+        if value is MISSING:
             self.error(prefix + key, f"missing required field {key!r}")
             return None
         return value
@@ -96,9 +71,9 @@ class Fields:
         Ids such as ``2024-105741`` must stay text; a number in the file cannot have had leading zeros or
         a dash, so turning it into text loses nothing. Anything else (null, bool, array) is an error.
         """
-        value = obj.get(key, _MISSING)
+        value = obj.get(key, MISSING)
         field = prefix + key
-        if value is _MISSING:
+        if value is MISSING:
             if required:
                 self.error(field, f"missing required field {key!r} (expected a string id)")
             return None
@@ -122,9 +97,9 @@ class Fields:
 
     def text(self, obj: dict[str, Any], key: str, prefix: str = "", required: bool = False, default: str = "") -> str:
         """A string field; missing gives ``default`` (an error when ``required``)."""
-        value = obj.get(key, _MISSING)
+        value = obj.get(key, MISSING)
         field = prefix + key
-        if value is _MISSING or (value is None and not required):
+        if value is MISSING or (value is None and not required):
             if required:
                 self.error(field, f"missing required field {key!r} (expected a string)")
             return default

@@ -41,6 +41,7 @@ from ..model import (
     Sentence,
     TopicNuggets,
     normalize_text,
+    verdict_field_error,
 )
 from ._fields import type_name
 from .base import FormatSpec, Probe
@@ -106,34 +107,25 @@ def parse_judgment(obj: dict[str, Any], path: str, line: int | None) -> Judgment
             raise fail("sentence_index", f"expected a 0-based sentence index (an integer >= 0), found {type_name(index)}")
     elif index is not None and type(index) is not int:
         raise fail("sentence_index", f"expected an integer or null, found {type_name(index)}")
-    value = obj.get("value")
-    if type(value) is not bool:
-        raise fail("value", f"expected true or false, found {type_name(value)}")
-    judge = text("judge", True)
-    if not judge:
-        raise fail("judge", "expected a non-empty judge name (e.g. human:assessor3, lexical, llm:<model>)")
+    wrong = verdict_field_error(obj)
+    if wrong is not None:
+        raise fail(*wrong)
     confidence = obj.get("confidence")
-    if confidence is not None and (type(confidence) not in (int, float)):
-        raise fail("confidence", f"expected a number or null, found {type_name(confidence)}")
-    rationale = text("rationale", False)
-    provenance = obj.get("provenance")
-    if provenance is not None and type(provenance) is not dict:
-        raise fail("provenance", f"expected an object or null, found {type_name(provenance)}")
     return Judgment(
         kind=cast(JudgmentKind, kind),  # one of JUDGMENT_KINDS, checked above
         request_id=request_id,
         sentence=sentence,  # type: ignore[arg-type]
-        value=value,
-        judge=judge,
+        value=obj["value"],
+        judge=obj["judge"],
         doc_id=doc_id,
         nugget_id=nugget_id,
         answer=answer,
         run_id=run_id,
         sentence_index=index,
         confidence=float(confidence) if confidence is not None else None,
-        rationale=rationale,
+        rationale=obj.get("rationale"),
         source=Location(path, line),
-        provenance=provenance,
+        provenance=obj.get("provenance"),
     )
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from ..model import Document, JudgmentKey
+from ..model import Document, JudgmentKey, verdict_field_error
 from .base import Question, Verdict
 
 __all__ = ["JudgmentCache", "judge_fingerprint", "QuestionContexts", "DEFAULT_CACHE_PATH", "SCHEMA_VERSION"]
@@ -143,16 +143,12 @@ def _verdict(text: str) -> Verdict | None:
     the answer is computed again and replaces it, never a guessed value."""
     try:
         data = json.loads(text)
-        value, judge = data["value"], data["judge"]
-    except (ValueError, TypeError, KeyError):
+    except (ValueError, TypeError):  # not JSON, or not even text (a BLOB put there by hand)
         return None
-    confidence, rationale, provenance = data.get("confidence"), data.get("rationale"), data.get("provenance")
-    if (not isinstance(value, bool) or not isinstance(judge, str)
-            or (confidence is not None and type(confidence) not in (int, float))  # as the judgments reader says
-            or (rationale is not None and not isinstance(rationale, str))
-            or (provenance is not None and type(provenance) is not dict)):
+    if type(data) is not dict or verdict_field_error(data) is not None:  # the judgments reader's own rule
         return None
-    return Verdict(value, judge, confidence, rationale, provenance=provenance)
+    return Verdict(data["value"], data["judge"], data.get("confidence"), data.get("rationale"),
+                   provenance=data.get("provenance"))
 
 
 class JudgmentCache:

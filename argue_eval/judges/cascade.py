@@ -23,8 +23,8 @@ import dataclasses
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..errors import InputError
 from .base import JudgeBackend, Question, Verdict
+from .options import number_option
 
 __all__ = ["CascadeJudge", "DEFAULT_CASCADE_THRESHOLD"]
 
@@ -40,10 +40,7 @@ class CascadeJudge(JudgeBackend):
     def __init__(self, judges: Sequence[JudgeBackend], threshold: float = DEFAULT_CASCADE_THRESHOLD):
         if len(judges) < 1:
             raise ValueError("a cascade needs at least one judge")
-        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 <= float(threshold) <= 1.0:
-            raise InputError("--judge-option", None, "cascade.threshold",
-                             f"expected a confidence between 0 and 1, found {threshold!r}")
-        threshold = float(threshold)
+        threshold = number_option("cascade", "threshold", threshold, 0.0, 1.0, "a confidence")
         self.judges: tuple[JudgeBackend, ...] = tuple(judges)
         self.threshold = threshold
         # Instance attribute over the ClassVar: a cascade answers whatever one of its members answers.

@@ -16,12 +16,11 @@ import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
-from numbers import Integral, Real
 from typing import Any, ClassVar
 
-from ..errors import InputError
 from ..model import JUDGMENT_KINDS, Document
 from .base import JudgeBackend, Question, Verdict
+from .options import number_option, passage_options
 from .passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS
 from .text import content, content_set, numbers, tokens, word_windows
 
@@ -124,29 +123,14 @@ _UNIT_OPTIONS = ("answer_threshold", "attested_threshold", "relevant_threshold",
 _NUMBER_OPTIONS = ("negative_threshold", "number_weight", "entity_weight")
 
 
-def _check_options(given: dict[str, Any]) -> None:
-    """Refuse option values no heuristic can use, as the CLI flag that sets them (``--judge-option
-    lexical.NAME=VALUE``): a one-line user error before judging, not a traceback halfway through."""
-
-    def refuse(option: str, message: str) -> InputError:
-        return InputError("--judge-option", None, f"lexical.{option}", message)
-
-    def number(value: Any) -> bool:
-        # numbers.Real: numpy scalars from a sweep pass too; a bool ("yes" on the CLI) does not
-        return isinstance(value, Real) and not isinstance(value, bool) and value == value  # not NaN
-
-    for option in _NUMBER_OPTIONS:
-        if not number(given[option]):
-            raise refuse(option, f"expected a number, found {given[option]!r}")
-    for option in _UNIT_OPTIONS:
-        if not number(given[option]) or not 0.0 <= given[option] <= 1.0:
-            raise refuse(option, f"expected a number between 0 and 1, found {given[option]!r}")
-    words, stride = given["passage_words"], given["passage_stride"]
-    for option, value in (("passage_words", words), ("passage_stride", stride)):
-        if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
-            raise refuse(option, f"expected a whole number of at least 1, found {value!r}")
-    if stride > words:
-        raise refuse("passage_stride", f"expected at most passage_words ({words}), found {stride}")
+def _checked_options(given: dict[str, Any]) -> dict[str, Any]:
+    """The options as given, checked (``judges.options``): a value no heuristic can use is a one-line user
+    error naming the flag that sets it, raised before judging rather than as a traceback halfway through."""
+    checked = {option: number_option("lexical", option, given[option]) for option in _NUMBER_OPTIONS}
+    checked.update((option, number_option("lexical", option, given[option], 0.0, 1.0)) for option in _UNIT_OPTIONS)
+    checked["passage_words"], checked["passage_stride"] = passage_options(
+        "lexical", given["passage_words"], given["passage_stride"])
+    return checked
 
 
 def _confidence(score: float, threshold: float) -> float:
@@ -243,19 +227,19 @@ class LexicalJudge(JudgeBackend):
         passage_words: int = DEFAULT_PASSAGE_WORDS,
         passage_stride: int = DEFAULT_PASSAGE_STRIDE,
     ) -> None:
-        _check_options(locals())  # the options as given, before anything else is bound
-        self.answer_threshold = answer_threshold
-        self.answer_question_weight = answer_question_weight
-        self.attested_threshold = attested_threshold
-        self.relevant_threshold = relevant_threshold
-        self.negative_threshold = negative_threshold
-        self.nugget_agrees_threshold = nugget_agrees_threshold
-        self.requires_citation_threshold = requires_citation_threshold
-        self.repeat_threshold = repeat_threshold
-        self.number_weight = number_weight
-        self.entity_weight = entity_weight
-        self.passage_words = passage_words
-        self.passage_stride = passage_stride
+        options = _checked_options(locals())  # the options as given, before anything else is bound
+        self.answer_threshold: float = options["answer_threshold"]
+        self.answer_question_weight: float = options["answer_question_weight"]
+        self.attested_threshold: float = options["attested_threshold"]
+        self.relevant_threshold: float = options["relevant_threshold"]
+        self.negative_threshold: float = options["negative_threshold"]
+        self.nugget_agrees_threshold: float = options["nugget_agrees_threshold"]
+        self.requires_citation_threshold: float = options["requires_citation_threshold"]
+        self.repeat_threshold: float = options["repeat_threshold"]
+        self.number_weight: float = options["number_weight"]
+        self.entity_weight: float = options["entity_weight"]
+        self.passage_words: int = options["passage_words"]
+        self.passage_stride: int = options["passage_stride"]
         self._provenance = self.provenance()  # one shared dict: every verdict of this judge has the same
 
     def params(self) -> dict[str, Any]:

@@ -43,6 +43,7 @@ from typing import Any
 
 from ..errors import InputError, MissingDependencyError
 from .base import JudgeBackend, Question, Verdict
+from .options import number_option, passage_options, whole_option
 from .passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS, document_passages
 
 __all__ = ["NLIJudge", "entailment_index", "answer_statement"]
@@ -91,11 +92,6 @@ def answer_statement(question: str, answer: str) -> str:
     return f'The answer to the question "{question}" is {answer}.'
 
 
-def _option_error(option: str, message: str) -> InputError:
-    """A bad option value, located like the CLI flag that sets it (``--judge-option nli.NAME=VALUE``)."""
-    return InputError("--judge-option", None, f"nli.{option}", message)
-
-
 def _confidence(probability: float, threshold: float) -> float:
     return round(min(1.0, 0.5 + abs(probability - threshold)), 4)
 
@@ -118,17 +114,12 @@ class NLIJudge(JudgeBackend):
         passage_stride: int = DEFAULT_PASSAGE_STRIDE,
         cache_pairs: int = 200_000,
     ):
-        for label, value in (("attested_threshold", attested_threshold), ("answers_threshold", answers_threshold)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= float(value) <= 1.0:
-                raise _option_error(label, f"expected a probability between 0 and 1, found {value!r}")
-        for label, value, least in (("batch_size", batch_size, 1), ("cache_pairs", cache_pairs, 1),
-                                    ("max_length", max_length, 8), ("passage_words", passage_words, 1),
-                                    ("passage_stride", passage_stride, 1)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise _option_error(label, f"expected a whole number of at least {least}, found {value!r}")
-        if passage_stride > passage_words:
-            raise _option_error("passage_stride", f"expected at most passage_words ({passage_words}), "
-                                                  f"found {passage_stride}")
+        attested_threshold = number_option("nli", "attested_threshold", attested_threshold, 0.0, 1.0, "a probability")
+        answers_threshold = number_option("nli", "answers_threshold", answers_threshold, 0.0, 1.0, "a probability")
+        batch_size = whole_option("nli", "batch_size", batch_size)
+        cache_pairs = whole_option("nli", "cache_pairs", cache_pairs)
+        max_length = whole_option("nli", "max_length", max_length, least=8)
+        passage_words, passage_stride = passage_options("nli", passage_words, passage_stride)
         if model_path is None or not str(model_path).strip():
             raise InputError(OPTION, None, None,
                              "the nli judge needs a local NLI model directory: --nli-model PATH "
@@ -145,13 +136,13 @@ class NLIJudge(JudgeBackend):
                              "give the folder that save_pretrained wrote")
         _check_installed()
         self.model_path = path
-        self.attested_threshold = float(attested_threshold)
-        self.answers_threshold = float(answers_threshold)
-        self.batch_size = int(batch_size)
-        self.max_length = int(max_length)
-        self.passage_words = int(passage_words)
-        self.passage_stride = int(passage_stride)
-        self._cache_pairs = int(cache_pairs)
+        self.attested_threshold = attested_threshold
+        self.answers_threshold = answers_threshold
+        self.batch_size = batch_size
+        self.max_length = max_length
+        self.passage_words = passage_words
+        self.passage_stride = passage_stride
+        self._cache_pairs = cache_pairs
         self._probabilities: OrderedDict[tuple[str, str], float] = OrderedDict()
         self._model: Any = None
         self._tokenizer: Any = None

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import InputError
 from .base import JudgeBackend
+from .options import is_number, is_whole, option_error
 
 __all__ = ["BACKENDS", "DEFAULT_JUDGE", "make_judge", "available_judges", "parse_judge_spec"]
 
@@ -118,11 +119,10 @@ def _typed(name: str, option: str, value: Any, parameter: inspect.Parameter) -> 
         types = typing.get_args(annotation) or (annotation,)
     if bool in types or str in types or not ({int, float} & set(types)):
         return value, None  # flags, texts, paths and untyped options are the backend's to check
-    where = f"{name}.{option}"
     if float in types:
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return value, InputError("--judge-option", None, where, f"expected a number, found {value!r}")
+        if not is_number(value):
+            return value, option_error(name, option, f"expected a number, found {value!r}")
         return float(value), None
-    if isinstance(value, bool) or not isinstance(value, int):
-        return value, InputError("--judge-option", None, where, f"expected a whole number, found {value!r}")
-    return value, None
+    if not is_whole(value):
+        return value, option_error(name, option, f"expected a whole number, found {value!r}")
+    return int(value), None

@@ -38,8 +38,9 @@ from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..errors import InputError, MissingDependencyError
+from ..errors import MissingDependencyError
 from .base import JudgeBackend, Question, Verdict
+from .options import number_option, passage_options, whole_option
 from .passages import document_passages
 
 __all__ = ["SemanticJudge", "MODEL_NAME"]
@@ -58,11 +59,6 @@ def _check_installed() -> None:
             found = False
         if not found:
             raise MissingDependencyError(FEATURE, "dense", f"no module named {module!r}")
-
-
-def _option_error(option: str, message: str) -> InputError:
-    """A bad option value, located like the CLI flag that sets it (``--judge-option semantic.NAME=VALUE``)."""
-    return InputError("--judge-option", None, f"semantic.{option}", message)
 
 
 def _confidence(score: float, threshold: float) -> float:
@@ -129,27 +125,23 @@ class SemanticJudge(JudgeBackend):
         batch_size: int = 64,
         cache_texts: int = 100_000,
     ):
-        for label, value in (("attested_threshold", attested_threshold), ("answers_threshold", answers_threshold),
-                             ("first_instance_threshold", first_instance_threshold),
-                             ("restate_threshold", restate_threshold)):
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not -1.0 <= float(value) <= 1.0:
-                raise _option_error(label, f"expected a cosine between -1 and 1, found {value!r}")
-        for label, value in (("passage_words", passage_words), ("passage_stride", passage_stride),
-                             ("batch_size", batch_size), ("cache_texts", cache_texts)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise _option_error(label, f"expected a whole number of at least 1, found {value!r}")
-        if passage_stride > passage_words:
-            raise _option_error("passage_stride", f"expected at most passage_words ({passage_words}), "
-                                                  f"found {passage_stride}")
+        attested_threshold = number_option("semantic", "attested_threshold", attested_threshold, -1.0, 1.0, "a cosine")
+        answers_threshold = number_option("semantic", "answers_threshold", answers_threshold, -1.0, 1.0, "a cosine")
+        first_instance_threshold = number_option("semantic", "first_instance_threshold", first_instance_threshold,
+                                                 -1.0, 1.0, "a cosine")
+        restate_threshold = number_option("semantic", "restate_threshold", restate_threshold, -1.0, 1.0, "a cosine")
+        passage_words, passage_stride = passage_options("semantic", passage_words, passage_stride)
+        batch_size = whole_option("semantic", "batch_size", batch_size)
+        cache_texts = whole_option("semantic", "cache_texts", cache_texts)
         _check_installed()
-        self.attested_threshold = float(attested_threshold)
-        self.answers_threshold = float(answers_threshold)
-        self.first_instance_threshold = float(first_instance_threshold)
-        self.restate_threshold = float(restate_threshold)
-        self.passage_words = int(passage_words)
-        self.passage_stride = int(passage_stride)
-        self.batch_size = int(batch_size)
-        self._cache_texts = int(cache_texts)
+        self.attested_threshold = attested_threshold
+        self.answers_threshold = answers_threshold
+        self.first_instance_threshold = first_instance_threshold
+        self.restate_threshold = restate_threshold
+        self.passage_words = passage_words
+        self.passage_stride = passage_stride
+        self.batch_size = batch_size
+        self._cache_texts = cache_texts
         self._cache: _EmbeddingCache | None = None
 
     def params(self) -> dict[str, Any]:
