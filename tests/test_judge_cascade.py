@@ -215,3 +215,29 @@ def test_judge_command_with_a_lexical_semantic_cascade(tmp_path):
     assert plan.exit_code == 0, plan.output
     calls = json.loads(plan.output)["calls"]
     assert calls["answers"] > 0 and calls["attested"] > 0  # texts the semantic stage would embed
+
+
+class Pairs(Scripted):
+    """A member whose answers come two per call (as a model that answers a prompt's items together)."""
+
+    def iter_answer_groups(self, questions):
+        answers = list(enumerate(self.answer_many(questions)))
+        for start in range(0, len(answers), 2):
+            yield answers[start:start + 2]
+
+
+def test_the_cascade_keeps_the_calls_of_its_members_together():
+    # the runner commits a group whole; a cascade must not split a model member's call into single answers
+    cheap = Scripted("cheap", {"attested"}, {"a": (True, 0.9), "b": (True, 0.6), "c": (False, 0.6), "d": (True, 0.6),
+                                             "e": (True, 0.6)})
+    dear = Pairs("dear", {"attested"}, {"b": (False, 0.8), "c": (True, 0.8), "d": None, "e": (False, 0.9)})
+    cascade = CascadeJudge([cheap, dear], threshold=0.75)
+    groups = list(cascade.iter_answer_groups([ask("attested", s) for s in "abcde"] + [ask("negative", "f")]))
+    shown = [[(p, v.judge if v else None, v.value if v else None) for p, v in group] for group in groups]
+    assert shown == [
+        [(5, None, None)],                          # no member answers negative
+        [(0, "cheap", True)],                       # sure at the first stage: alone
+        [(1, "dear", False), (2, "dear", True)],    # the dear judge's first call: b and c
+        [(3, "cheap", True), (4, "dear", False)],   # its second: d failed there, so the cheap answer stands
+    ]
+    assert [p for p, _ in cascade.iter_answers([ask("attested", s) for s in "abcde"])] == [0, 1, 2, 3, 4]

@@ -192,3 +192,11 @@ def test_early_close_stops_the_run() -> None:
         iterator.close()
         seen = len(server.requests)
     assert seen < 10
+
+
+def test_the_answers_of_one_prompt_come_as_one_group() -> None:
+    # the runner commits a group whole, so a killed run never keeps part of a prompt's answers
+    with MockChatServer() as server:
+        groups = list(judge_for(server).iter_answer_groups(questions()))
+    assert sorted(sorted(position for position, _ in group) for group in groups) == [[0, 1], [2], [3], [4]]
+    assert all(verdict is not None for group in groups for _, verdict in group)

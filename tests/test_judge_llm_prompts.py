@@ -110,6 +110,26 @@ def test_requires_citation_answered_from_the_combined_prompt_without_a_call() ->
     assert immediate[0][1].value is True and immediate[0][1].provenance["server_model"] == "srv"
 
 
+def test_requires_citation_without_the_remembered_answer_asks_the_same_combined_prompt() -> None:
+    # A resumed run (the memory of the earlier round is gone), or negative answered by someone else: the
+    # question goes out in the very prompt the negative round sent, so its answer cannot depend on which
+    # of the two happened; a deterministic server gives the run the same answer either way.
+    negative_round, _ = LLMJudge(base_url="http://127.0.0.1:9/v1", model="m")._plan(
+        [question("negative", "No one was hurt.")])
+    fresh = LLMJudge(base_url="http://127.0.0.1:9/v1", model="m")
+    groups, immediate = fresh._plan([question("requires_citation", "No one was hurt.", run_id="a", index=4)])
+    assert immediate == [] and len(groups) == 1
+    assert groups[0].prompt.messages == negative_round[0].prompt.messages
+    assert groups[0].members == {"requires_citation": [0]}
+    verdicts = list(fresh._verdicts(groups[0], {"negative": True, "requires_citation": False}, "srv", None))
+    assert [(p, v.value) for p, v in verdicts] == [(0, False)]  # only what was asked is answered
+    asked = [question("requires_citation", "No one was hurt.", run_id="a", index=4)]
+    assert fresh.plan_calls(asked) == {}  # the reply above is remembered now: no call
+    another = LLMJudge(base_url="http://127.0.0.1:9/v1", model="m")
+    assert another.estimate(asked)["calls"] == {"requires_citation": 1}  # counted as what it was asked for
+    assert another.plan_calls(asked) == {"requires_citation": 1}
+
+
 def test_reply_parsing_is_strict() -> None:
     assert parse_reply('{"A1": true, "A2": false}', ("A1", "A2")) == {"A1": True, "A2": False}
     assert parse_reply('```json\n{"attested": false}\n```', ("attested",)) == {"attested": False}

@@ -472,3 +472,46 @@ def test_the_cache_context_memo_does_not_hold_the_documents_of_earlier_topics_an
     # runner's loop variables until they are rebound), never those of every request so far
     for i in range(1, len(store.served)):
         assert store.alive_then[i] <= store.served[i - 1], (store.alive_then, store.served)
+
+
+class CallJudge(RuleJudge):
+    """Answers in groups of three, like a model that answers three questions per call, and is killed after
+    ``calls`` calls (the exception stands for the SIGKILL: nothing after it runs)."""
+
+    def __init__(self, calls: int):
+        super().__init__()
+        self.calls = calls
+
+    def iter_answer_groups(self, questions):
+        answers = list(enumerate(self.answer_many(questions)))
+        for call, start in enumerate(range(0, len(answers), 3)):
+            if call == self.calls:
+                raise RuntimeError("killed")
+            yield answers[start:start + 3]
+
+    def iter_answers(self, questions):
+        for group in self.iter_answer_groups(questions):
+            yield from group
+
+
+def test_a_transaction_never_splits_the_answers_of_one_call(tmp_path, monkeypatch):
+    # The LLM judge asks all nugget answers of a sentence and document in one prompt. Had a kill left two of
+    # a prompt's three answers in the cache, the resumed run would ask the third alone, in another prompt,
+    # and might get another answer than the uninterrupted run: so a call's answers are committed together.
+    from argue_eval.judges import runner
+
+    monkeypatch.setitem(runner.run_judge.__kwdefaults__, "flush_every", 2)
+    cache = tmp_path / "cache.sqlite"
+    with pytest.raises(RuntimeError, match="killed"):
+        run_rules(CallJudge(calls=1), cache=cache)
+    with sqlite3.connect(cache) as db:
+        assert db.execute("SELECT count(*) FROM answers").fetchone() == (3,)  # the whole first call, not 2
+    with pytest.raises(RuntimeError, match="killed"):
+        run_rules(CallJudge(calls=2), cache=tmp_path / "two.sqlite")
+    with sqlite3.connect(tmp_path / "two.sqlite") as db:
+        assert db.execute("SELECT count(*) FROM answers").fetchone() == (6,)
+    resumed = CallJudge(calls=99)
+    result = run_rules(resumed, cache=cache)
+    assert result.run.stats.cached.total() == 3 and len(resumed.batches[0]) == 16 - 3
+    whole = run_rules(RuleJudge(), cache=tmp_path / "whole.sqlite")
+    assert [judgment_to_dict(j) for j in result.judgments] == [judgment_to_dict(j) for j in whole.judgments]

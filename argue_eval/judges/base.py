@@ -113,7 +113,8 @@ class JudgeBackend:
     files. ``identity()`` names everything that can change an answer (backend, version, model, thresholds):
     the cache keys answers by it, so changing a threshold never reuses a stale answer.
     ``answer_many`` may batch; ``iter_answers`` yields ``(position, verdict)`` as answers arrive (the
-    runner commits each one to the cache before it moves on), by default from ``answer_many`` in order.
+    runner commits each one to the cache before it moves on), by default from ``answer_many`` in order;
+    ``iter_answer_groups`` yields them in the groups that must be committed together (one model call).
     A verdict of ``None`` means "could not judge" (a failure, retried next run), never "no".
     """
 
@@ -140,6 +141,18 @@ class JudgeBackend:
 
     def iter_answers(self, questions: Sequence[Question]) -> Iterator[tuple[int, Verdict | None]]:
         yield from enumerate(self.answer_many(questions))
+
+    def iter_answer_groups(self, questions: Sequence[Question]) -> Iterator[list[tuple[int, Verdict | None]]]:
+        """``iter_answers`` in groups the runner commits whole: the answers of one model call.
+
+        A judge whose answer to one question depends on which others it was asked with (the LLM judge asks
+        every nugget answer of a sentence and cited document in one prompt) yields each call's answers as
+        one group. A kill then never leaves part of a call's answers in the cache, which would make the
+        resumed run re-ask the rest in a shorter prompt and perhaps answer them differently. By default
+        every answer is its own group.
+        """
+        for item in self.iter_answers(questions):
+            yield [item]
 
     def close(self) -> None:
         """Release models, sessions or threads (the runner calls it once at the end)."""

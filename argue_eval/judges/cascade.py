@@ -65,6 +65,11 @@ class CascadeJudge(JudgeBackend):
 
     def iter_answers(self, questions: Sequence[Question]) -> Iterator[tuple[int, Verdict | None]]:
         """Yield each question's final verdict as soon as a stage settles it (the runner caches it then)."""
+        for group in self.iter_answer_groups(questions):
+            yield from group
+
+    def iter_answer_groups(self, questions: Sequence[Question]) -> Iterator[list[tuple[int, Verdict | None]]]:
+        """The final verdicts, grouped as the member that gave them grouped its answers (one model call)."""
         last_stage: dict[str, int] = {}  # kind -> index of the last member that supports it
         for stage, judge in enumerate(self.judges):
             for kind in judge.kinds:
@@ -73,28 +78,32 @@ class CascadeJudge(JudgeBackend):
         pending = [position for position, question in enumerate(questions) if question.kind in last_stage]
         for position, question in enumerate(questions):
             if question.kind not in last_stage:
-                yield position, None
+                yield [(position, None)]
         for stage, judge in enumerate(self.judges):
             asked = [position for position in pending if questions[position].kind in judge.kinds]
             if not asked:
                 continue
             settled: set[int] = set()
-            for offset, verdict in judge.iter_answers([questions[position] for position in asked]):
-                position = asked[offset]
-                final = last_stage[questions[position].kind] == stage
-                if verdict is not None and (final or self._sure(verdict)):
-                    settled.add(position)
-                    yield position, self._stamp(verdict, stage)
-                    continue
-                if verdict is not None:
-                    unsure[position] = (verdict, stage)
-                if final:  # nobody left to ask: the best we have
-                    settled.add(position)
-                    yield position, self._fallback(unsure.get(position))
+            for answers in judge.iter_answer_groups([questions[position] for position in asked]):
+                group: list[tuple[int, Verdict | None]] = []
+                for offset, verdict in answers:
+                    position = asked[offset]
+                    final = last_stage[questions[position].kind] == stage
+                    if verdict is not None and (final or self._sure(verdict)):
+                        settled.add(position)
+                        group.append((position, self._stamp(verdict, stage)))
+                        continue
+                    if verdict is not None:
+                        unsure[position] = (verdict, stage)
+                    if final:  # nobody left to ask: the best we have
+                        settled.add(position)
+                        group.append((position, self._fallback(unsure.get(position))))
+                if group:
+                    yield group
             for position in asked:  # a final member that skipped a position it was asked
                 if position not in settled and last_stage[questions[position].kind] == stage:
                     settled.add(position)
-                    yield position, self._fallback(unsure.get(position))
+                    yield [(position, self._fallback(unsure.get(position)))]
             pending = [position for position in pending if position not in settled]
 
     def _fallback(self, earlier: tuple[Verdict, int] | None) -> Verdict | None:

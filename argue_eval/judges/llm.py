@@ -48,7 +48,8 @@ or not at all (the reply is still checked)."""
 _TEMPLATE_KIND = {"answers": "answers", "attested": "attested", "uncited": "negative",
                   "requires_citation": "requires_citation", "nugget_agrees": "nugget_agrees",
                   "first_instance": "first_instance"}
-"""Prompt template -> the question kind it is counted under (the uncited prompt opens with ``negative``)."""
+"""Prompt template (or a group's label) -> the question kind its calls are counted under (the uncited prompt
+opens with ``negative``; asked for requires-citation alone it is labelled ``requires_citation``)."""
 
 
 @dataclass
@@ -65,6 +66,9 @@ class _Group:
     branch: tuple[str, str] | None = None
     """(request id, normalized sentence) of a nugget-agrees or first-instance prompt: the flowchart asks one
     of the two per uncited sentence (negative or not), which the dry-run estimate takes into account."""
+    label: str | None = None
+    """What the dry run counts the call as, when not its template: the combined uncited prompt asked only
+    for its requires-citation answer counts as a ``requires_citation`` call."""
 
 
 class LLMJudge(JudgeBackend):
@@ -79,7 +83,7 @@ class LLMJudge(JudgeBackend):
     """
 
     name = "llm"
-    version = "1"
+    version = "2"  # 2: requires-citation always from the combined uncited prompt
     kinds = LLM_KINDS
 
     def __init__(
@@ -208,14 +212,14 @@ class LLMJudge(JudgeBackend):
             data = {"sentence": question.sentence, "document": text}
             groups.append(_Group(build_prompt("attested", data, ["attested"]), {"attested": positions}, cut))
         for memo_key, by_kind in uncited.items():
+            # requires-citation without negative (its answer forgotten: a resumed run, or negative answered
+            # by an imported file or a cheaper judge) is asked in the same combined prompt, so its answer never
+            # depends on whether the earlier round's reply is still remembered
             question = questions[(by_kind.get("negative") or by_kind["requires_citation"])[0]]
             data = {"request": _request_text(question), "sentence": question.sentence}
-            if "negative" in by_kind:
-                prompt = build_prompt("uncited", data, ["negative", "requires_citation"])
-                groups.append(_Group(prompt, dict(by_kind), memo=memo_key))
-            else:
-                prompt = build_prompt("requires_citation", data, ["requires_citation"])
-                groups.append(_Group(prompt, dict(by_kind)))
+            prompt = build_prompt("uncited", data, ["negative", "requires_citation"])
+            label = "uncited" if "negative" in by_kind else "requires_citation"
+            groups.append(_Group(prompt, dict(by_kind), memo=memo_key, label=label))
         for branch, positions in agrees.items():
             groups.append(self._answers_group(questions, positions, "nugget_agrees", "N"))
             groups[-1].branch = branch
@@ -336,14 +340,21 @@ class LLMJudge(JudgeBackend):
         await asyncio.gather(*(worker() for _ in range(min(self.concurrency, len(groups)))))
 
     def iter_answers(self, questions: Sequence[Question]) -> Iterator[tuple[int, Verdict | None]]:
-        """Yield ``(position, verdict)`` as replies arrive (the runner commits each before the next)."""
+        """Yield ``(position, verdict)`` as replies arrive."""
+        for group in self.iter_answer_groups(questions):
+            yield from group
+
+    def iter_answer_groups(self, questions: Sequence[Question]) -> Iterator[list[tuple[int, Verdict | None]]]:
+        """Yield each reply's answers as one group as replies arrive (the runner commits a group whole,
+        so a resumed run asks an interrupted prompt again as it was, never a shorter one)."""
         if self.base_url is None:
             raise InputError("--llm-base-url", None, None,
                              "the llm judge needs the endpoint (--llm-base-url http://HOST:PORT/v1)")
         started = time.monotonic()
         groups, immediate = self._plan(questions)
         self.counts.answered_items += sum(1 for _, verdict in immediate if verdict is not None)
-        yield from immediate
+        for item in immediate:  # known without a call (a remembered answer) or not answerable: alone
+            yield [item]
         if not groups:
             return
         loop, client = self._session()
@@ -356,7 +367,7 @@ class LLMJudge(JudgeBackend):
                 if item is None:
                     break
                 index, reply, server_model, failure = item
-                yield from self._verdicts(groups[index], reply, server_model, failure)
+                yield list(self._verdicts(groups[index], reply, server_model, failure))
         finally:
             if not future.done():
                 future.cancel()  # the consumer stopped early (closed the generator): stop sending
@@ -453,7 +464,7 @@ class LLMJudge(JudgeBackend):
         prompt_tokens: dict[str, int] = {}
         completion_tokens: dict[str, int] = {}
         for group in groups:
-            kind = group.prompt.template
+            kind = group.label or group.prompt.template
             calls[kind] = calls.get(kind, 0) + 1
             prompt_tokens[kind] = prompt_tokens.get(kind, 0) + group.prompt.estimated_prompt_tokens()
             completion_tokens[kind] = completion_tokens.get(kind, 0) + estimate_tokens(

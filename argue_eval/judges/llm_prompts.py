@@ -39,7 +39,7 @@ __all__ = [
 PROMPT_SET = "llm-v1"
 """The folder of templates in use; bump it (new folder) when a prompt changes meaning."""
 
-TEMPLATES = ("answers", "attested", "uncited", "requires_citation", "nugget_agrees", "first_instance")
+TEMPLATES = ("answers", "attested", "uncited", "nugget_agrees", "first_instance")
 """One template per prompt type; ``system.txt`` opens every conversation."""
 
 _ESCAPES = {"<": "\\u003c", ">": "\\u003e", "`": "\\u0060"}

@@ -9,9 +9,10 @@ topic it
    collection lacks is *failed*, with the reason, never answered "no";
 2. takes answers the cache already holds for this judge and these texts (no computation: the cache key
    is the question's key plus a digest of the texts the judge reads, ``cache.QuestionContexts``);
-3. streams the rest through ``judge.iter_answers`` and commits every answer to the cache before it is
-   used (in small transactions: at most ``flush_every`` answers or ``flush_seconds`` of work are in
-   flight, so a killed run loses little and repeats no committed answer).
+3. streams the rest through ``judge.iter_answer_groups`` and commits every answer to the cache before it
+   is used (in small transactions: at most ``flush_every`` answers or ``flush_seconds`` of work are in
+   flight, so a killed run loses little and repeats no committed answer). A transaction never splits a
+   group, the answers of one model call: a resumed run asks an interrupted call again whole.
 
 A verdict of ``None`` from the judge is a failure too: it is reported, left out of the judgments, and
 asked again by the next run. Judgments that ``known`` (imported human or Auto-ARGUE files) already has
@@ -267,13 +268,15 @@ def _answer(questions: list[Question], judge: JudgeBackend, cache: JudgmentCache
         pending.clear()
         last_flush = time.perf_counter()
 
-    for position, verdict in judge.iter_answers(questions):
-        question = questions[position]
-        if verdict is None:
-            fail(question, f"the {judge.name} judge could not answer")
-            bar.update(1)
-        else:
-            pending.append((question, verdict))
+    for group in judge.iter_answer_groups(questions):
+        for position, verdict in group:
+            question = questions[position]
+            if verdict is None:
+                fail(question, f"the {judge.name} judge could not answer")
+                bar.update(1)
+            else:
+                pending.append((question, verdict))
+        # never between two answers of one group (one model call): a kill leaves all of them or none
         if len(pending) >= flush_every or (pending and time.perf_counter() - last_flush >= flush_seconds):
             flush()
     flush()
