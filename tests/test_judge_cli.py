@@ -221,6 +221,9 @@ def test_bad_judge_inputs_are_one_line_errors(tmp_path, monkeypatch):
                   "lexical.negative_threshold: expected a number, found 'high'"))
     cases.append((["judge", *args, "--judge-option", "lexical.passage_words=0", "-o", tmp_path / "x"],
                   "lexical.passage_words: expected a whole number of at least 1, found 0"))
+    # infinity is no number for an option: the judgments' provenance (JSON) would record it as null
+    cases.append((["judge", *args, "--judge-option", "lexical.number_weight=inf", "-o", tmp_path / "x"],
+                  "--judge-option: lexical.number_weight: expected a number, found inf"))
     # a model judge's own flag without that judge in --judge names the flag and the cascade that takes it
     cases.append((["judge", *args, "--nli-model", tmp_path, "-o", tmp_path / "x"],
                   "--nli-model: is an option of the nli judge, which --judge lexical does not include"))

@@ -31,6 +31,21 @@ def test_a_number_is_any_real_but_a_bool_or_nan() -> None:
         assert str(caught.value) == f"--judge-option: lexical.entity_weight: expected a number, found {shown}"
 
 
+def test_infinity_and_numbers_too_large_for_a_float_are_not_numbers() -> None:
+    # accepted, an infinite weight or threshold went into the judge identity and was written into every
+    # judgment's provenance as null (orjson has no infinity), and made the lexical scores NaN
+    for bad in (math.inf, -math.inf, np.float64(math.inf)):
+        with pytest.raises(InputError, match="lexical.number_weight: expected a number, found "):
+            number_option("lexical", "number_weight", bad)
+        with pytest.raises(InputError, match="lexical.negative_threshold: expected a number, found "):
+            LexicalJudge(negative_threshold=bad)
+        with pytest.raises(InputError, match="third.weight: expected a number, found "):
+            registry._construct(ThirdParty, "third", {"weight": bad})
+    with pytest.raises(InputError, match="third.weight: expected a number, found 1000"):  # was an OverflowError
+        registry._construct(ThirdParty, "third", {"weight": 10 ** 400})
+    assert number_option("lexical", "entity_weight", 1e300) == 1e300  # large but finite is a number
+
+
 def test_the_range_and_the_noun_are_in_the_message() -> None:
     with pytest.raises(InputError) as caught:
         number_option("semantic", "answers_threshold", -1.5, -1.0, 1.0, "a cosine")

@@ -3,12 +3,14 @@
 A threshold or a passage size set to something no heuristic can use (``yes``, ``abc``, ``NaN``, ``1.5``
 words) must stop the command with one line naming the flag that set it (``--judge-option
 lexical.answer_threshold=VALUE``), before anything is judged, not fail halfway through a round. The same
-rules hold for every backend: a number is any real number but a bool or NaN (numpy scalars from a sweep
-included); a whole number any integral number but a bool. Values come back as plain ``float`` / ``int``,
-so ``=1`` and ``=1.0`` give one judge identity for the cache.
+rules hold for every backend: a number is any finite real number but a bool (numpy scalars from a sweep
+included; not NaN or infinity, which no JSON number can record: the judgments' provenance would say null);
+a whole number any integral number but a bool. Values come back as plain ``float`` / ``int``, so ``=1``
+and ``=1.0`` give one judge identity for the cache.
 """
 from __future__ import annotations
 
+import math
 from numbers import Integral, Real
 from typing import Any
 
@@ -18,8 +20,13 @@ FLAG = "--judge-option"
 
 
 def is_number(value: Any) -> bool:
-    """A real number that is not a bool (``yes`` on the command line) and not NaN."""
-    return isinstance(value, Real) and not isinstance(value, bool) and value == value
+    """A finite real number that is not a bool (``yes`` on the command line): not NaN, not infinity."""
+    if not isinstance(value, Real) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an integer too large for a float (1e400 written out)
+        return False
 
 
 def is_whole(value: Any) -> bool:
