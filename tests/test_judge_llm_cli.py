@@ -113,19 +113,30 @@ def test_judge_writes_judgments_manifest_and_never_the_key(tmp_path: Path) -> No
     assert "SECRET" not in done.stderr + done.stdout
 
 
+def not_negative(n: int, body: dict) -> tuple:
+    """The deterministic reply, but every uncited sentence is not negative: its requires-citation question is
+    asked (in the next round)."""
+    if body["response_format"]["json_schema"]["name"] == "uncited":
+        return ("content", json.dumps({"negative": False, "requires_citation": True}))
+    return ("ok",)
+
+
 def test_killed_run_resumes_without_repeating_committed_calls_and_writes_the_same_bytes(tmp_path: Path) -> None:
     env = {**os.environ, "MOCK_KEY": "k"}
     # the uninterrupted reference
-    with MockChatServer() as server:
+    with MockChatServer(not_negative) as server:
         reference = tmp_path / "reference.jsonl"
         done = argue_eval(*judge_args(server, reference, tmp_path / "ref.sqlite"), env=env)
         assert done.returncode == 0, done.stderr
         total_calls = len(server.requests)
-    # killed while the server holds its 9th reply; every earlier reply arrived 0.6 s after the one before,
-    # so the runner (which commits at least every 0.5 s) has committed each one before the next
+        sent = {json.dumps(body["messages"]) for body in server.requests}
+    # killed while the server holds its 14th reply, after the first uncited sentence's combined prompt (the
+    # 13th call); every earlier reply arrived 0.6 s after the one before, so the runner (which commits at
+    # least every 0.5 s) has committed each one before the next
     release = threading.Event()
-    kill_at = 8
-    with MockChatServer(lambda n, body: ("block", release) if n == kill_at else ("ok",), latency=0.6) as server:
+    kill_at = 13
+    with MockChatServer(lambda n, body: ("block", release) if n == kill_at else not_negative(n, body),
+                        latency=0.6) as server:
         out = tmp_path / "resumed.jsonl"
         cache = tmp_path / "resumed.sqlite"
         process = subprocess.Popen([sys.executable, "-m", "argue_eval.cli", *judge_args(server, out, cache)],
@@ -137,12 +148,18 @@ def test_killed_run_resumes_without_repeating_committed_calls_and_writes_the_sam
         process.wait()
         release.set()
         replied = [json.dumps(body["messages"]) for body in server.requests[:kill_at]]
+        uncited = {json.dumps(body["messages"]) for body in server.requests[:kill_at]
+                   if body["response_format"]["json_schema"]["name"] == "uncited"}
         assert len(server.requests) == kill_at + 1 and not out.exists()
-    with MockChatServer() as server:
+    with MockChatServer(not_negative) as server:
         done = argue_eval(*judge_args(server, out, cache), env=env)
         assert done.returncode == 0, done.stderr
         resumed = [json.dumps(body["messages"]) for body in server.requests]
-    assert not set(resumed) & set(replied)  # no committed answer asked again
+    # exactly the prompts the uninterrupted run sent; none of the committed calls again, but for the uncited
+    # prompt: its negative answer was committed, the requires-citation answer it also gave was not (that is
+    # the next round's question), and it is asked again in that very prompt
+    assert set(resumed) <= sent
+    assert set(resumed) & set(replied) == uncited and len(uncited) == 1
     assert kill_at + len(resumed) >= total_calls  # nothing lost either
     assert len(resumed) < total_calls
     assert out.read_bytes() == reference.read_bytes()
