@@ -200,3 +200,17 @@ def test_the_answers_of_one_prompt_come_as_one_group() -> None:
         groups = list(judge_for(server).iter_answer_groups(questions()))
     assert sorted(sorted(position for position, _ in group) for group in groups) == [[0, 1], [2], [3], [4]]
     assert all(verdict is not None for group in groups for _, verdict in group)
+
+
+def test_the_usage_counts_calls_under_the_kinds_the_dry_run_estimate_uses() -> None:
+    # requires-citation asked alone goes out in the combined uncited prompt; the dry run counts that call as
+    # requires_citation, and so must the run's usage, or the two cannot be compared kind by kind
+    asked = [question("requires_citation", "No one was hurt.", run_id="a", index=4),
+             question("negative", "Nobody left."), question("requires_citation", "Nobody left.", run_id="a", index=5)]
+    estimated = LLMJudge(base_url="http://127.0.0.1:9/v1", model="mock").estimate(asked)["calls"]
+    assert estimated == {"requires_citation": 1, "uncited": 1}
+    with MockChatServer() as server:
+        judge = judge_for(server)
+        verdicts = judge.answer_many(asked)
+    assert all(v is not None for v in verdicts) and len(server.requests) == 2
+    assert {kind: entry["calls"] for kind, entry in judge.usage()["by_kind"].items()} == estimated

@@ -67,8 +67,8 @@ class _Group:
     """(request id, normalized sentence) of a nugget-agrees or first-instance prompt: the flowchart asks one
     of the two per uncited sentence (negative or not), which the dry-run estimate takes into account."""
     label: str | None = None
-    """What the dry run counts the call as, when not its template: the combined uncited prompt asked only
-    for its requires-citation answer counts as a ``requires_citation`` call."""
+    """What the dry run and the usage count the call as, when not its template: the combined uncited prompt
+    asked only for its requires-citation answer counts as a ``requires_citation`` call."""
 
 
 class LLMJudge(JudgeBackend):
@@ -282,12 +282,13 @@ class LLMJudge(JudgeBackend):
             body["response_format"] = {"type": "json_object", "schema": prompt.schema}
         return body
 
-    async def _ask(self, client: ChatClient, prompt: Prompt) -> tuple[dict[str, bool], str | None]:
-        """The checked reply to ``prompt``: one re-ask after an unusable reply, then ``CallFailed``."""
+    async def _ask(self, client: ChatClient, prompt: Prompt, kind: str) -> tuple[dict[str, bool], str | None]:
+        """The checked reply to ``prompt``: one re-ask after an unusable reply, then ``CallFailed``. ``kind``:
+        what the usage counts the call under (the group's label, as the dry-run estimate counts it)."""
         messages = [dict(m) for m in prompt.messages]
         estimated = prompt.estimated_prompt_tokens() + prompt.max_completion_tokens()
         for attempt in range(2):
-            result = await client.chat(self._body(prompt, messages), prompt.template, estimated)
+            result = await client.chat(self._body(prompt, messages), kind, estimated)
             try:
                 return parse_reply(result.content, prompt.keys), result.model
             except ReplyError as exc:
@@ -304,8 +305,8 @@ class LLMJudge(JudgeBackend):
     def _session(self) -> tuple[asyncio.AbstractEventLoop, ChatClient]:
         """One event loop thread and one HTTP client for the judge's lifetime.
 
-        The runner calls ``iter_answers`` once per topic and round (hundreds of times in a round); opening
-        a client each time would redo the TLS setup and the connections every time. ``close`` ends both.
+        The runner calls ``iter_answer_groups`` once per topic and round (hundreds of times in a round);
+        opening a client each time would redo the TLS setup and the connections every time. ``close`` ends both.
         """
         if self._loop is None:
             loop = asyncio.new_event_loop()
@@ -332,7 +333,8 @@ class LLMJudge(JudgeBackend):
         async def worker() -> None:
             for index in pending:
                 try:
-                    reply, server_model = await self._ask(client, groups[index].prompt)
+                    group = groups[index]
+                    reply, server_model = await self._ask(client, group.prompt, group.label or group.prompt.template)
                     out.put((index, reply, server_model, None))
                 except CallFailed as exc:
                     out.put((index, None, None, exc.reason))
