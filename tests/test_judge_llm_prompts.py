@@ -130,6 +130,20 @@ def test_requires_citation_without_the_remembered_answer_asks_the_same_combined_
     assert another.plan_calls(asked) == {"requires_citation": 1}
 
 
+def test_the_combined_prompt_is_the_same_whichever_copy_of_the_sentence_comes_first() -> None:
+    # Two runs write the uncited sentence with different spacing: one question (keys are normalized), but
+    # the negative round met run b's copy first and the requires-citation round run a's. A resumed run,
+    # which asks requires-citation in the combined prompt, must send the prompt the negative round sent.
+    negative_round, _ = LLMJudge(base_url="http://127.0.0.1:9/v1", model="m")._plan(
+        [question("negative", "No one was hurt.")])
+    groups, _ = LLMJudge(base_url="http://127.0.0.1:9/v1", model="m")._plan(
+        [question("requires_citation", "No one  was hurt. ", run_id="a", index=4),
+         question("requires_citation", "No one was hurt.", run_id="b", index=4)])
+    assert groups[0].prompt.messages == negative_round[0].prompt.messages
+    _, data = data_block(groups[0].prompt.messages[1]["content"])
+    assert data["sentence"] == "No one was hurt."
+
+
 def test_reply_parsing_is_strict() -> None:
     assert parse_reply('{"A1": true, "A2": false}', ("A1", "A2")) == {"A1": True, "A2": False}
     assert parse_reply('```json\n{"attested": false}\n```', ("attested",)) == {"attested": False}

@@ -214,9 +214,11 @@ class LLMJudge(JudgeBackend):
         for memo_key, by_kind in uncited.items():
             # requires-citation without negative (its answer forgotten: a resumed run, or negative answered
             # by an imported file or a cheaper judge) is asked in the same combined prompt, so its answer never
-            # depends on whether the earlier round's reply is still remembered
+            # depends on whether the earlier round's reply is still remembered. The sentence goes in as keyed
+            # (normalized): copies of it that differ only in spacing are one question, and the negative round
+            # and a requires-citation round may meet different copies first, but must send one prompt.
             question = questions[(by_kind.get("negative") or by_kind["requires_citation"])[0]]
-            data = {"request": _request_text(question), "sentence": question.sentence}
+            data = {"request": _request_text(question), "sentence": memo_key[1]}
             prompt = build_prompt("uncited", data, ["negative", "requires_citation"])
             label = "uncited" if "negative" in by_kind else "requires_citation"
             groups.append(_Group(prompt, dict(by_kind), memo=memo_key, label=label))
