@@ -224,6 +224,11 @@ def test_bad_judge_inputs_are_one_line_errors(tmp_path, monkeypatch):
     # infinity is no number for an option: the judgments' provenance (JSON) would record it as null
     cases.append((["judge", *args, "--judge-option", "lexical.number_weight=inf", "-o", tmp_path / "x"],
                   "--judge-option: lexical.number_weight: expected a number, found inf"))
+    # ... and a model judge's number flag says so at the flag given, not as --judge-option llm.timeout
+    cases.append((["judge", *args, "--judge", "llm", "--llm-model", "m", "--llm-timeout", "inf", "-o", tmp_path / "x"],
+                  "Invalid value for '--llm-timeout': 'inf' is not a finite number."))
+    cases.append((["evaluate", *args, "--judge", "llm", "--llm-model", "m", "--price-in", "nan", "-o", tmp_path / "x"],
+                  "Invalid value for '--price-in': 'nan' is not a finite number."))
     # a model judge's own flag without that judge in --judge names the flag and the cascade that takes it
     cases.append((["judge", *args, "--nli-model", tmp_path, "-o", tmp_path / "x"],
                   "--nli-model: is an option of the nli judge, which --judge lexical does not include"))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 import re
 import sys
 import time
@@ -124,6 +125,19 @@ LLM_OPTIONS: list[tuple[str, str, Any, str]] = [
 """The LLM judge's options: (flag, LLMJudge keyword, type, help). Given ones reach it as ``llm`` options."""
 
 
+class _FiniteFloat(click.types.FloatParamType):
+    """A float flag that refuses ``nan`` and ``inf`` (which ``float()`` takes) at the flag the user typed: the
+    judge would refuse them too, but named as ``--judge-option llm.NAME``."""
+
+    name = "float"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return number
+
+
 def llm_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Add the ``--llm-*`` options; the command sees them as ``judge_option`` entries for the llm backend."""
 
@@ -141,8 +155,8 @@ def llm_options(func: Callable[..., Any]) -> Callable[..., Any]:
         metavar = {str: "NAME", int: "N", float: "X"}.get(kind) if not isinstance(kind, click.Choice) else None
         if keyword == "base_url":
             metavar = "URL"
-        wrapped = click.option(flag, f"llm_opt_{keyword}", type=kind, default=None, metavar=metavar,
-                               help=text)(wrapped)
+        wrapped = click.option(flag, f"llm_opt_{keyword}", type=_FiniteFloat() if kind is float else kind,
+                               default=None, metavar=metavar, help=text)(wrapped)
     return wrapped
 
 
