@@ -114,6 +114,10 @@ class LLMJudge(JudgeBackend):
                                    ("--llm-max-retries", max_retries, 0)):
             if value < low:
                 raise InputError(option, None, None, f"must be at least {low}, found {value}")
+        for option, limit in (("--requests-per-minute", requests_per_minute),
+                              ("--tokens-per-minute", tokens_per_minute)):
+            if limit is not None and not limit > 0:  # the rate limiter's own ValueError surfaced as a traceback
+                raise InputError(option, None, None, f"must be more than 0 (leave it out for no limit), found {limit}")
         self.base_url = base_url
         self.model = model
         self.api_key_env = api_key_env
