@@ -20,6 +20,7 @@ from per-topic pools, so runs overlap as in a real track), with a generated coll
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import sys
@@ -117,10 +118,12 @@ def measure(runs: list[Path], nuggets: Path, collection: Path, requests: Path | 
     judging = scoring = float("inf")
     for _ in range(repeats):
         _clear_text_caches()
+        gc.collect()  # neither side pays for collecting the other's garbage
         start = time.process_time()
         result = judge_once()
         judging = min(judging, time.process_time() - start)
         judgments = result.judgments
+        gc.collect()
         start = time.process_time()
         scored = score_once(judgments)
         scoring = min(scoring, time.process_time() - start)

@@ -28,6 +28,7 @@ Datasets:
     python bench/bench_judge_fidelity.py --json out.json      # the figures as JSON too
     python bench/bench_judge_fidelity.py --dataset dev --ceiling  # + the best F1 overlap and MiniLM can reach
     python bench/bench_judge_fidelity.py --cv --no-baselines  # + leave-one-topic-out tuning of the thresholds
+    python bench/bench_judge_fidelity.py --dataset dev --per-topic  # + each topic's coverage and F1, per judge
     python bench/bench_judge_fidelity.py --dataset dev --autoargue held.judgments.jsonl --nuggets held/nuggets
 """
 from __future__ import annotations
@@ -314,16 +315,35 @@ def measure(dataset: Dataset, judges: dict[str, JudgeBackend]) -> dict[str, Any]
     questions = build_questions(dataset.reports, {t.request_id: t for t in dataset.topics}, dataset.requests,
                                 dataset.documents)
     reference_cells = per_topic(dataset, dataset.reference_source)
-    out: dict[str, Any] = {"questions": len(questions), "judges": {}}
+    out: dict[str, Any] = {"questions": len(questions), "judges": {}, "reference_cells": _named(reference_cells)}
     for name, judge in judges.items():
         judged = judge_all(judge, questions)
+        cells = per_topic(dataset, judged)
         out["judges"][name] = {
             "kinds": kind_figures(dataset.reference, judged),
             "confidence": confidence_figures(dataset.reference, judged),
-            "scores": taus(reference_cells, per_topic(dataset, judged)),
+            "scores": taus(reference_cells, cells),
+            "cells": _named(cells),
             "unanswered": len(questions) - len(judged),
         }
     return out
+
+
+def _named(cells: dict[tuple[str, str], dict[str, float]]) -> dict[str, dict[str, float]]:
+    """``(run, topic)`` cells as ``"run topic"`` keys (JSON has no tuple keys), in the cells' order."""
+    return {f"{run} {topic}": values for (run, topic), values in sorted(cells.items())}
+
+
+def print_per_topic(name: str, figures: dict[str, Any]) -> None:
+    """Each (run, topic) cell's nugget coverage and F1 under the reference and under every judge: what the
+    Kendall taus are computed from, so a reader sees which cells change the ranking."""
+    judges = list(figures["judges"])
+    print(f"{name}: nugget coverage / F1 per run and topic (reference, then {', '.join(judges)})")
+    print("  " + f"{'run topic':30s}" + "".join(f"{label[:14]:>16s}" for label in ["reference", *judges]))
+    for cell, reference in figures["reference_cells"].items():
+        values = [reference, *(figures["judges"][judge]["cells"].get(cell, {}) for judge in judges)]
+        print("  " + f"{cell[:30]:30s}" + "".join(
+            f"{_f(v.get('nugget_coverage')):>8s}{_f(v.get('f1')):>8s}" for v in values))
 
 
 def _f(value: Any) -> str:
@@ -493,6 +513,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ceiling", action="store_true",
                         help="also the best answers F1 any mix of the lexical score and the MiniLM cosine reaches, "
                              "tuned on the reference itself (an optimistic bound; needs the dense extra)")
+    parser.add_argument("--per-topic", action="store_true",
+                        help="also print every (run, topic) cell's nugget coverage and F1 under the reference and "
+                             "each judge (what the taus are computed from)")
     parser.add_argument("--cv", action="store_true",
                         help="also leave-one-topic-out cross-validation of the lexical judge's two answers "
                              "thresholds: what tuning on other topics gives on a new one")
@@ -532,6 +555,8 @@ def main(argv: list[str] | None = None) -> int:
         results["datasets"][name] = figures
         print_report(name, figures)
         print_ratios(figures, args.judge)
+        if args.per_topic:
+            print_per_topic(name, figures)
         if args.ceiling:
             ceiling = overlap_ceiling(loaders[name]())
             figures["overlap_ceiling"] = ceiling
