@@ -84,23 +84,22 @@ def plan_questions(reports: list[Report], evaluation: Evaluation, unknown: str =
     """``plan(lookup)`` for the runner: the open questions of ``reports``, as ``Question`` records.
 
     The plan is for one runner, which answers (or fails) every question of a call before the next: each call
-    lists only the reports the call before found open (the lookup only gains answers, so a complete report
-    stays complete), and none after a call whose questions cannot open others."""
-    from .argue.questions import OPENING_KINDS, list_questions
+    runs again only the sentences the call before found open (the lookup only gains answers, so a complete
+    sentence stays complete), and none after a call whose questions cannot open others."""
+    from .argue.questions import OpenReport, list_questions
 
-    remaining = list(reports)
+    remaining: list[Report] | list[OpenReport] = list(reports)
 
     def plan(lookup: Any) -> list[Any]:
         nonlocal remaining
         if not remaining:
             return []
-        still_open: list[Report] = []
+        still_open: list[OpenReport] = []
         pending = list_questions(remaining, evaluation, lookup, unknown, show_progress=False,  # type: ignore[arg-type]
                                  open_reports=still_open)
-        # a complete report stays complete, so later rounds list the open ones only; and when no question of
-        # this round can open another (OPENING_KINDS), the runner's next call has nothing to find
-        opens = unknown != "stop" or any(item.key.kind in OPENING_KINDS for item in pending)
-        remaining = still_open if opens else []
+        # a sentence complete once this round is answered stays complete, so later rounds run the sentences
+        # still open only; and when no question of this round can open another (OPENING_KINDS), there are none
+        remaining = still_open
         return [item.question(evaluation) for item in pending]
 
     return plan

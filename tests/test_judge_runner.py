@@ -122,6 +122,34 @@ def test_the_plan_lists_open_reports_only_and_stops_after_a_round_that_opens_not
     assert len(evaluated) == 4 and all(n == len(reports) for n in evaluated)
 
 
+def test_later_rounds_run_again_only_the_sentences_whose_answers_can_open_questions(tmp_path, monkeypatch):
+    # the T1 report of runA (10 sentences): round 1 asks about every sentence; only the 5 uncited ones wait on
+    # an answer that opens more (negative); of those, the 3 not negative wait on requires_citation; the 2
+    # negative ones get nugget_agrees, which opens nothing. So the rounds run 10, 5 and 3 sentences, not 30.
+    import argue_eval.argue.questions as questions_module
+
+    monkeypatch.chdir(tmp_path)
+    real = questions_module.evaluate_report
+    ran: list[int] = []
+
+    def counting(report, *args, only=None, **kwargs):
+        ran.append(len(report.sentences) if only is None else len(only))
+        return real(report, *args, only=only, **kwargs)
+
+    monkeypatch.setattr(questions_module, "evaluate_report", counting)
+    reports = t1_reports()
+    assert [len(r.sentences) for r in reports] == [10]
+    rules = RuleJudge()
+    result = run_rules(rules, reports)
+    assert ran == [10, 5, 3]
+    assert [Counter(q.kind for q in batch) for batch in rules.batches][1:] == [
+        {"requires_citation": 3, "nugget_agrees": 2}, {"first_instance": 1}]
+    # and the same judgments as running every sentence in every round
+    monkeypatch.setattr(questions_module, "evaluate_report", lambda *args, only=None, **kwargs: real(*args, **kwargs))
+    everything = run_rules(RuleJudge(), reports)
+    assert [judgment_to_dict(j) for j in result.judgments] == [judgment_to_dict(j) for j in everything.judgments]
+
+
 def test_documents_are_attached_and_a_sentence_in_two_runs_is_asked_once(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     rules = RuleJudge()
@@ -515,3 +543,39 @@ def test_a_transaction_never_splits_the_answers_of_one_call(tmp_path, monkeypatc
     assert result.run.stats.cached.total() == 3 and len(resumed.batches[0]) == 16 - 3
     whole = run_rules(RuleJudge(), cache=tmp_path / "whole.sqlite")
     assert [judgment_to_dict(j) for j in result.judgments] == [judgment_to_dict(j) for j in whole.judgments]
+
+
+def test_the_collector_runs_less_often_while_judging_and_as_before_afterwards(tmp_path, monkeypatch):
+    import gc
+
+    monkeypatch.chdir(tmp_path)
+    seen: list[tuple[int, int, int]] = []
+
+    class Watching(RuleJudge):
+        def answer_many(self, questions):
+            seen.append(gc.get_threshold())
+            return super().answer_many(questions)
+
+    before = gc.get_threshold()
+    run_rules(Watching())
+    assert gc.get_threshold() == before
+    assert seen and all(threshold == (max(100_000, before[0]), *before[1:]) for threshold in seen)
+    with pytest.raises(RuntimeError, match="killed"):  # restored when judging stops on an error too
+        run_rules(CallJudge(calls=0))
+    assert gc.get_threshold() == before and gc.isenabled()
+
+
+def test_precomputed_row_keys_address_the_rows_that_contexts_do(tmp_path):
+    from argue_eval.judges.cache import row_keys
+    from argue_eval.model import make_key
+
+    keys = [make_key("attested", "T1", "A sentence.", "d1"), make_key("attested", "T1", "A sentence.", "d2")]
+    contexts = {keys[0]: "digest-a", keys[1]: "digest-b"}
+    with JudgmentCache(tmp_path / "c.sqlite") as cache:
+        cache.put_many("j", [(keys[0], Verdict(True, "j"))], contexts)
+        cache.put_many("j", [(keys[1], Verdict(False, "j"))], rows=row_keys(keys, contexts))
+        found = cache.get_many("j", keys, rows=row_keys(keys, contexts))
+        assert {key: v.value for key, v in found.items()} == {keys[0]: True, keys[1]: False}
+        assert cache.get_many("j", keys, contexts).keys() == found.keys()
+        assert cache.get_many("j", keys, rows=row_keys(keys, {keys[0]: "other", keys[1]: "digest-b"})).keys() == {
+            keys[1]}  # another context is another row

@@ -26,7 +26,7 @@ judgment lookup cannot answer is *missing*, and ``unknown`` says what happens ne
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -165,8 +165,13 @@ def evaluate_report(
     unknown: Unknown = "no",
     details: bool = False,
     on_missing: Callable[[Missing], None] | None = None,
+    only: Container[int] | None = None,
 ) -> ReportOutcome:
-    """Run every sentence of ``report`` through the flowchart; see the module docstring for the modes."""
+    """Run every sentence of ``report`` through the flowchart; see the module docstring for the modes.
+
+    ``only``: the indices of the sentences to run (the others are left out of the outcome). The question
+    lister uses it to go back to the sentences that still had open questions: a sentence's path depends on
+    its own answers alone, so a sentence that needed nothing stays complete as answers are added."""
     request_id = report.request_id
     nuggets = topic.nuggets
     found: list[set[int]] = [set() for _ in nuggets]
@@ -210,6 +215,8 @@ def evaluate_report(
         return value
 
     for index, sentence in enumerate(report.sentences):
+        if only is not None and index not in only:
+            continue
         text = sentence.text
         normalized = " ".join(text.split()) if text.isascii() else normalize_text(text)  # = normalize_text
         result = SentenceOutcome(index, sentence.text, None)

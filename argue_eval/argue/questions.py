@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from ..judges.base import JudgmentLookup, Question
 from ..judges.imported import paused_gc
@@ -30,7 +30,7 @@ from .api import Evaluation
 from .flowchart import Asker, Missing, evaluate_report
 from .topic import Unit
 
-__all__ = ["PendingQuestion", "list_questions", "count_by_kind", "KIND_ORDER", "OPENING_KINDS"]
+__all__ = ["PendingQuestion", "OpenReport", "list_questions", "count_by_kind", "KIND_ORDER", "OPENING_KINDS"]
 
 KIND_ORDER = {kind: i for i, kind in enumerate(JUDGMENT_KINDS)}
 
@@ -80,38 +80,53 @@ class PendingQuestion:
         )
 
 
+class OpenReport(NamedTuple):
+    """A report with the sentences that still need questions (what ``list_questions`` goes back to)."""
+
+    report: Report
+    sentences: frozenset[int]
+
+
 def list_questions(
-    reports: Iterable[Report],
+    reports: Iterable[Report | OpenReport],
     evaluation: Evaluation,
     known: JudgmentLookup,
     unknown: Literal["both", "stop"] = "stop",
     *,
     show_progress: bool = True,
-    open_reports: list[Report] | None = None,
+    open_reports: list[OpenReport] | None = None,
 ) -> list[PendingQuestion]:
     """The questions ``reports`` need that ``known`` cannot answer, deduplicated and in a stable order.
 
-    ``open_reports``, when given, receives every report that needs at least one question (counting those
-    another report asks too): a report that needs none is complete, and answering more questions never
-    reopens it, so a caller asking round after round lists only the open reports again."""
+    ``open_reports``, when given, receives the reports whose sentences may need more questions once these
+    are answered, with those sentences: with ``unknown="stop"``, the sentences that need a question whose
+    answer can open another (``OPENING_KINDS``); otherwise every sentence that needs one. A sentence's path
+    depends on its own answers alone, so any other sentence is complete once this call's questions are
+    answered, and a caller asking round after round (the judge runner) passes these back: only their open
+    sentences are run again."""
     with paused_gc():
         return _list_questions(reports, evaluation, known, unknown, show_progress, open_reports)
 
 
-def _list_questions(reports: Iterable[Report], evaluation: Evaluation, known: JudgmentLookup,
+def _list_questions(reports: Iterable[Report | OpenReport], evaluation: Evaluation, known: JudgmentLookup,
                     unknown: Literal["both", "stop"], show_progress: bool,
-                    open_reports: list[Report] | None = None) -> list[PendingQuestion]:
+                    open_reports: list[OpenReport] | None = None) -> list[PendingQuestion]:
     ask = Asker(known)
     items: dict[JudgmentKey, PendingQuestion] = {}
     stream = progress(reports, "listing questions", unit="report") if show_progress else reports
-    for report in stream:
+    for entry in stream:
+        report, only = (entry.report, entry.sentences) if isinstance(entry, OpenReport) else (entry, None)
         topic = evaluation.topics.get(report.request_id)
         if topic is None:
             continue
         sink: list[Missing] = []
-        evaluate_report(report, topic, ask, evaluation.policies, unknown=unknown, on_missing=sink.append)
+        evaluate_report(report, topic, ask, evaluation.policies, unknown=unknown, on_missing=sink.append,
+                        only=only)
         if sink and open_reports is not None:
-            open_reports.append(report)
+            still = frozenset(missing.sentence_index for missing in sink
+                              if unknown != "stop" or missing.key.kind in OPENING_KINDS)
+            if still:
+                open_reports.append(OpenReport(report, still))
         cited: tuple[str, ...] | None = None
         for missing in sink:
             item = items.get(missing.key)

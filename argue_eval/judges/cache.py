@@ -30,7 +30,7 @@ from ..errors import InputError
 from ..model import Document, JudgmentKey, verdict_field_error
 from .base import Question, Verdict
 
-__all__ = ["JudgmentCache", "judge_fingerprint", "QuestionContexts", "DEFAULT_CACHE_PATH", "SCHEMA_VERSION"]
+__all__ = ["JudgmentCache", "judge_fingerprint", "QuestionContexts", "row_keys", "DEFAULT_CACHE_PATH", "SCHEMA_VERSION"]
 
 DEFAULT_CACHE_PATH = Path(".argue-cache") / "judgments.sqlite"
 SCHEMA_VERSION = 1
@@ -71,6 +71,12 @@ Contexts = str | Mapping[JudgmentKey, str] | None
 
 def _context_of(contexts: Contexts, key: JudgmentKey) -> str | None:
     return contexts if contexts is None or isinstance(contexts, str) else contexts[key]
+
+
+def row_keys(keys: Iterable[JudgmentKey], context: Contexts = None) -> dict[JudgmentKey, str]:
+    """The cache row key of each judgment key under its context: compute them once and give them to
+    ``get_many`` and to the ``put_many`` that follows (the runner does; encoding a key is not free)."""
+    return {key: _key_text(key, _context_of(context, key)) for key in keys}
 
 
 def _digest(*texts: str) -> str:
@@ -202,11 +208,14 @@ class JudgmentCache:
             self._db.execute("INSERT OR IGNORE INTO judges VALUES (?, ?)", (fingerprint, _canonical_json(identity)))
         return fingerprint
 
-    def get_many(self, judge: str, keys: Iterable[JudgmentKey], context: Contexts = None) -> dict[JudgmentKey, Verdict]:
+    def get_many(self, judge: str, keys: Iterable[JudgmentKey], context: Contexts = None, *,
+                 rows: Mapping[JudgmentKey, str] | None = None) -> dict[JudgmentKey, Verdict]:
         """The cached verdicts of ``judge`` for those of ``keys`` it has answered (under ``context``: one
-        string or one per key, e.g. from ``QuestionContexts``, when answers were stored with one)."""
+        string or one per key, e.g. from ``QuestionContexts``, when answers were stored with one; or
+        ``rows``, the keys' ``row_keys`` computed already)."""
         found: dict[JudgmentKey, Verdict] = {}
-        by_text = {_key_text(key, _context_of(context, key)): key for key in keys}
+        by_text = ({rows[key]: key for key in keys} if rows is not None
+                   else {_key_text(key, _context_of(context, key)): key for key in keys})
         texts = list(by_text)
         with self._guard("reading answers"):
             for start in range(0, len(texts), 500):  # stay under SQLite's bound-parameter limit
@@ -220,17 +229,18 @@ class JudgmentCache:
                         found[by_text[key_text]] = stored
         return found
 
-    def put_many(self, judge: str, answers: Iterable[tuple[JudgmentKey, Verdict]], context: Contexts = None) -> int:
-        """Store answers (made under ``context``, one string or one per key, if given) in one transaction,
-        committed when this returns."""
+    def put_many(self, judge: str, answers: Iterable[tuple[JudgmentKey, Verdict]], context: Contexts = None, *,
+                 rows: Mapping[JudgmentKey, str] | None = None) -> int:
+        """Store answers (made under ``context``, one string or one per key, if given; or with ``rows``, their
+        ``row_keys``) in one transaction, committed when this returns."""
         provenance_texts: dict[int, tuple[Any, str]] = {}
-        rows = [(judge, _key_text(key, _context_of(context, key)), _verdict_text(verdict, provenance_texts))
-                for key, verdict in answers]
-        if rows:
+        stored = [(judge, rows[key] if rows is not None else _key_text(key, _context_of(context, key)),
+                   _verdict_text(verdict, provenance_texts)) for key, verdict in answers]
+        if stored:
             with self._guard("storing answers"), self._db:  # BEGIN ... COMMIT
                 self._db.execute("BEGIN")
-                self._db.executemany("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", rows)
-        return len(rows)
+                self._db.executemany("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", stored)
+        return len(stored)
 
     def count(self, judge: str | None = None) -> int:
         with self._guard("counting answers"):
