@@ -214,6 +214,15 @@ def test_options_are_checked() -> None:
         LLMJudge(base_url="http://x/v1", model="m", concurrency=0)
     with pytest.raises(InputError, match="--llm-response-format"):
         LLMJudge(base_url="http://x/v1", model="m", response_format="xml")
+    for option, value, flag in (("timeout", 0, "--llm-timeout: must be more than 0 seconds, found 0"),
+                                ("timeout", -5.0, "--llm-timeout: must be more than 0 seconds, found -5.0"),
+                                ("temperature", -0.1, "--temperature: must be 0 or more, found -0.1"),
+                                ("price_in", -1.0, "--price-in: must be 0 or more, found -1.0"),
+                                ("backoff_max", -1.0, "llm.backoff_max: must be 0 or more, found -1.0")):
+        with pytest.raises(InputError) as caught:
+            LLMJudge(base_url="http://x/v1", model="m", **{option: value})
+        assert str(caught.value) == flag
+    assert LLMJudge(base_url="http://x/v1", model="m", temperature=0.0, price_in=0.0).temperature == 0.0
 
 
 def test_answers_without_a_document_under_nugget_scope_all() -> None:

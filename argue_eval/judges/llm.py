@@ -118,6 +118,12 @@ class LLMJudge(JudgeBackend):
                               ("--tokens-per-minute", tokens_per_minute)):
             if limit is not None and not limit > 0:  # the rate limiter's own ValueError surfaced as a traceback
                 raise InputError(option, None, None, f"must be more than 0 (leave it out for no limit), found {limit}")
+        if not timeout > 0:  # no call can finish in no time: refused here, not as a failure of every call
+            raise InputError("--llm-timeout", None, None, f"must be more than 0 seconds, found {timeout}")
+        for option, amount in (("--temperature", temperature), ("llm.backoff_base", backoff_base),
+                               ("llm.backoff_max", backoff_max), ("--price-in", price_in), ("--price-out", price_out)):
+            if amount is not None and amount < 0:  # a negative temperature, wait or price means nothing
+                raise InputError(option, None, None, f"must be 0 or more, found {amount}")
         self.base_url = base_url
         self.model = model
         self.api_key_env = api_key_env
