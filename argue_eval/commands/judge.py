@@ -97,7 +97,6 @@ def plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collectio
                   no_cache, dry_run, as_json, output, output_hint) -> Any:
     """``--dry-run``: print the plan and return ``None``; otherwise check the options and judge."""
     from ..errors import InputError
-    from ..judges.cache import DEFAULT_CACHE_PATH
 
     if no_cache and cache_path is not None:
         raise InputError("--no-cache", None, None, f"contradicts --cache {cache_path}: give one of them")
@@ -106,7 +105,7 @@ def plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collectio
                          "the judgments are written to -o")
     if dry_run:
         plan = dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec, options,
-                            None if no_cache else (cache_path or DEFAULT_CACHE_PATH), collection)
+                            cache_in_use(cache_path, no_cache), collection)
         click.echo(json.dumps(plan, indent=2) if as_json else render_plan(plan))
         return None
     if output is None:
@@ -260,8 +259,6 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
         asked = [q.question(evaluation) for q in todo]
         unchecked = 0  # cached answers about documents cannot be checked against texts the dry run does not read
         if collection is None and use_cache:
-            from ..judges.runner import documents_needed
-
             unchecked = sum(1 for q in asked if documents_needed([q]))
         planner = getattr(backend, "plan_calls", None)
         estimator = getattr(backend, "estimate", None)  # model judges: tokens and cost, no network call
