@@ -14,7 +14,7 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from .argue.api import Evaluation, few_items
+from .argue.api import Evaluation, few_items, second_report_error
 from .argue.policies import Policies
 from .errors import InputError
 from .judges.base import JudgmentLookup
@@ -135,10 +135,7 @@ def check_one_report_per_topic(reports: Iterable[Report], topics: Any) -> None:
             continue
         pair = (report.run_id, report.request_id)
         if pair in seen:
-            first = seen[pair]
-            raise InputError(str(report.source or "run"), None, "request_id",
-                             f"run {report.run_id} has a second report for topic {report.request_id}"
-                             + (f" (the first is at {first})" if first is not None else ""))
+            raise second_report_error(report, seen[pair])
         seen[pair] = report.source
 
 

@@ -21,7 +21,7 @@ from .measures import aggregate_rows, counts_for, ratios, topic_rows, zero_count
 from .policies import Policies
 from .topic import PreparedTopic, prepare_topic
 
-__all__ = ["run_scoring", "Scoring", "MissingJudgmentsError", "Evaluation", "few_items"]
+__all__ = ["run_scoring", "Scoring", "MissingJudgmentsError", "Evaluation", "few_items", "second_report_error"]
 
 Row = tuple[str, str, str, float]
 
@@ -119,6 +119,14 @@ def few_items(items: list[str], limit: int = 10) -> str:
     return shown + (f", ... ({len(items) - limit} more)" if len(items) > limit else "")
 
 
+def second_report_error(report: Report, first: Any) -> InputError:
+    """A run's second report for one topic (``first``: where the first one is, if known): the scorer refuses
+    it, and the judge commands refuse it before judging, with this one message."""
+    return InputError(str(report.source or "run"), None, "request_id",
+                      f"run {report.run_id} has a second report for topic {report.request_id}"
+                      + (f" (the first is at {first})" if first is not None else ""))
+
+
 def run_scoring(
     reports: Iterable[Report],
     evaluation: Evaluation,
@@ -160,10 +168,7 @@ def _run_scoring(
             continue
         pair = (report.run_id, report.request_id)
         if pair in seen:
-            first = seen[pair].source
-            raise InputError(str(report.source or "run"), None, "request_id",
-                             f"run {report.run_id} has a second report for topic {report.request_id}"
-                             + (f" (the first is at {first})" if first is not None else ""))
+            raise second_report_error(report, seen[pair].source)
         seen[pair] = _light(report)
         reported_by_run.setdefault(report.run_id, set()).add(report.request_id)
         run_missing = missing_keys.setdefault(report.run_id, set())
