@@ -77,12 +77,7 @@ class _EmbeddingCache:
     def fill(self, texts: Iterable[str]) -> None:
         missing = list(dict.fromkeys(text for text in texts if text not in self._vectors))
         for start in range(0, len(missing), max(self._max, 1)):
-            chunk = missing[start:start + self._max]
-            vectors = self._encode(chunk, batch_size=self._batch_size)
-            for text, vector in zip(chunk, vectors):
-                self._vectors[text] = vector
-            while len(self._vectors) > self._max:
-                self._vectors.popitem(last=False)
+            self._add(missing[start:start + self._max])
 
     def get(self, texts: Sequence[str]) -> Any:
         """The rows of ``texts`` as one matrix, encoding whatever the cache lost since ``fill``.
@@ -99,12 +94,17 @@ class _EmbeddingCache:
                 found[text] = vector
         missing = list(dict.fromkeys(text for text in texts if text not in found))
         if missing:
-            for text, vector in zip(missing, self._encode(missing, batch_size=self._batch_size)):
-                found[text] = vector
-                self._vectors[text] = vector
-            while len(self._vectors) > self._max:
-                self._vectors.popitem(last=False)
+            found.update(self._add(missing))
         return np.vstack([found[text] for text in texts])
+
+    def _add(self, texts: list[str]) -> dict[str, Any]:
+        """Encode ``texts`` in one batch and keep them, dropping the least recently used beyond the limit;
+        the vectors are returned too, since a batch longer than the limit does not stay whole."""
+        vectors = dict(zip(texts, self._encode(texts, batch_size=self._batch_size)))
+        self._vectors.update(vectors)
+        while len(self._vectors) > self._max:
+            self._vectors.popitem(last=False)
+        return vectors
 
 
 class SemanticJudge(JudgeBackend):
