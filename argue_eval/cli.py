@@ -44,7 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def _set_lenient(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     if value:
-        from .jsonio import set_lenient
+        from .reading import set_lenient
 
         set_lenient(True)
 
@@ -109,7 +109,7 @@ def cli(max_line_mib: int) -> None:
       argue-eval validate runs/sample/careful.jsonl --requests topics/sample/requests.jsonl
     Run "argue-eval COMMAND --help" for a command's options and a worked example.
     """
-    from .jsonio import set_lenient, set_max_line_bytes
+    from .reading import set_lenient, set_max_line_bytes
 
     set_max_line_bytes(max_line_mib * 1024 * 1024)
     set_lenient(False)  # a subcommand's --lenient turns it on (parsed after this)

@@ -7,12 +7,13 @@ raises one. The CLI turns any ``ArgueError`` into a one-line message and exit co
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from os import PathLike
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from .model import JudgmentKey
+    from .model import JudgmentKey, Report
 
 Severity = Literal["error", "warning"]
 
@@ -93,6 +94,38 @@ class InputError(ArgueError):
     @property
     def line(self) -> int | None:
         return self.problem.line
+
+
+def few_items(items: list[str], limit: int = 10) -> str:
+    """The first ``limit`` items joined with commas, and how many more there are (for one-line notes)."""
+    shown = ", ".join(items[:limit])
+    return shown + (f", ... ({len(items) - limit} more)" if len(items) > limit else "")
+
+
+def second_report_error(report: Report, first: Any) -> InputError:
+    """A run's second report for one topic (``first``: where the first one is, if known): the scorer refuses
+    it, and the judge commands refuse it before judging, with this one message."""
+    return InputError(str(report.source or "run"), None, "request_id",
+                      f"run {report.run_id} has a second report for topic {report.request_id}"
+                      + (f" (the first is at {first})" if first is not None else ""))
+
+
+class OptionError(InputError, ValueError):
+    """A bad value for an option, or a name that no registry knows (a judge, a measure family, a test, a track).
+
+    One type whatever the layer that finds it, printed ``--flag: message`` with exit code 2 (an ``InputError``
+    located at the option instead of a file); the Python API's callers, who pass the same values as keyword
+    arguments, can also catch it as a ``ValueError``.
+    """
+
+    def __init__(self, option: str, message: str):
+        self.option = option
+        super().__init__(option, None, None, message)
+
+
+def unknown_name(option: str, what: str, name: object, known: Iterable[str]) -> OptionError:
+    """The error for a name that is not in a registry: which registry, and the names it knows."""
+    return OptionError(option, f"unknown {what} {name!r}; known: {', '.join(known)}")
 
 
 class MissingDependencyError(ArgueError):

@@ -14,9 +14,9 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from .argue.api import Evaluation, few_items, second_report_error
+from .argue.api import Evaluation
 from .argue.policies import Policies
-from .errors import InputError
+from .errors import InputError, OptionError, few_items, second_report_error
 from .judges.base import JudgmentLookup
 from .judges.imported import FileSummary, ImportedJudgments
 from .model import Judgment, QrelsRow, Report, Request, ScoreRecord, TopicNuggets, natural_key
@@ -117,7 +117,7 @@ def iter_reports(runs: Any, source: Any = None) -> Iterator[Report]:
         if embedded:
             yield from embedded
             return
-        raise InputError("--run", None, None, "no runs given (and no Auto-ARGUE judgments file to take the reports from)")
+        raise OptionError("--run", "no runs given (and no Auto-ARGUE judgments file to take the reports from)")
     paths = as_paths(runs)
     if paths is None:
         yield from runs

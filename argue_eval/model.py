@@ -89,13 +89,6 @@ class Nugget:
         """True when at least one answer is attested by a document (the nugget can be found via a citation)."""
         return any(answer.doc_ids for answer in self.answers)
 
-    def answer_for(self, text: str) -> Answer | None:
-        """The answer with exactly this text, if any."""
-        for answer in self.answers:
-            if answer.text == text:
-                return answer
-        return None
-
 
 @dataclass(slots=True)
 class TopicNuggets:
@@ -147,9 +140,9 @@ class Report:
 
 
 class RankedRow(NamedTuple):
-    """One line of a TREC 6-column ranked run: ``qid Q0 docno rank score tag``."""
+    """One line of a TREC 6-column ranked run: ``qid Q0 docno rank score tag`` (the qid is the topic's request id)."""
 
-    query_id: str
+    request_id: str
     doc_id: str
     rank: int
     score: float
@@ -157,9 +150,9 @@ class RankedRow(NamedTuple):
 
 
 class QrelsRow(NamedTuple):
-    """One line of TREC qrels: ``qid iteration docno relevance``."""
+    """One line of TREC qrels: ``qid iteration docno relevance`` (the qid is the topic's request id)."""
 
-    query_id: str
+    request_id: str
     doc_id: str
     relevance: int
     iteration: str = "0"

@@ -66,8 +66,3 @@ def set_verbosity(level: int) -> None:
     """-1 (``--quiet``: no bars, no notes), 0 (normal), 1 (``--verbose``: timings and counts too)."""
     global _LEVEL
     _LEVEL = max(-1, min(1, level))
-
-
-def verbosity() -> int:
-    """The level ``set_verbosity`` set for this command: -1 quiet, 0 normal, 1 verbose."""
-    return _LEVEL

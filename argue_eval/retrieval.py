@@ -44,7 +44,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any, Literal
 
-from .errors import ArgueError
+from .errors import ArgueError, OptionError, unknown_name
 from .formats.ranked import Rankings, load_rankings, rankings_from_ranked
 from .model import ALL_TOPICS, natural_key
 
@@ -146,7 +146,7 @@ def _parse(token: str) -> Measure:
             return Measure(token, ranx, key, cutoff, level)
     known = ("ndcg, map, recall, precision (P), mrr (recip_rank), r-precision (Rprec), bpref, infAP, f1, hits, hit_rate "
              "(success), judged@k, ERR@k, alpha-nDCG@k, ERR-IA@k, nERR-IA@k; with --engine ranx also dcg, rbp.95")
-    raise ArgueError(f"unknown measure {token!r}; known: {known}, each optionally with @k (e.g. ndcg@20, P@10)")
+    raise OptionError("--measures", f"unknown measure {token!r}; known: {known}, each optionally with @k (e.g. ndcg@20, P@10)")
 
 
 # --- runs ------------------------------------------------------------------------------------------------------
@@ -185,9 +185,9 @@ def evaluate(
     if isinstance(measures, str):
         measures = parse_measures(measures)
     if missing not in ("zero", "skip"):
-        raise ArgueError(f"unknown missing-topic policy {missing!r}; expected zero or skip")
+        raise unknown_name("--missing-topics", "missing-topic policy", missing, ("zero", "skip"))
     if engine not in ENGINES:
-        raise ArgueError(f"unknown engine {engine!r}; expected one of {', '.join(ENGINES)}")
+        raise unknown_name("--engine", "engine", engine, ENGINES)
     if not qrels:
         raise ArgueError("the qrels hold no judgments")
     if any(m.key in DIVERSITY for m in measures) and subtopics is None:
@@ -491,12 +491,12 @@ def read_subtopic_qrels(path: str | PathLike[str]) -> SubtopicQrels:
     seen: dict[tuple[str, str, str], int] = {}
     for lineno, row in iter_qrels_lines(Path(path)):
         subtopic = str(row.iteration)
-        key = (row.query_id, subtopic, row.doc_id)
+        key = (row.request_id, subtopic, row.doc_id)
         if key in seen:
-            raise InputError(path, lineno, None, f"topic {row.query_id!r}, subtopic {subtopic!r}: document "
+            raise InputError(path, lineno, None, f"topic {row.request_id!r}, subtopic {subtopic!r}: document "
                              f"{row.doc_id!r} is judged twice (first at line {seen[key]})")
         seen[key] = lineno
-        result.setdefault(row.query_id, {}).setdefault(subtopic, {})[row.doc_id] = row.relevance
+        result.setdefault(row.request_id, {}).setdefault(subtopic, {})[row.doc_id] = row.relevance
     return result
 
 

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import unknown_name
+
 RENDER_FORMATS: tuple[str, ...] = ("text", "tsv", "markdown", "latex", "json")
 Cell = str | None
 
@@ -143,7 +145,7 @@ RENDERERS = {"text": render_text, "tsv": render_tsv, "markdown": render_markdown
 def render_tables(tables: Sequence[Table], fmt: str) -> str:
     """Several tables in one document, separated by a blank line."""
     if fmt not in RENDERERS:
-        raise ValueError(f"unknown table format {fmt!r}; expected one of {', '.join(RENDERERS)}")
+        raise unknown_name("--format", "table format", fmt, RENDERERS)
     return "\n".join(RENDERERS[fmt](table) for table in tables)
 
 

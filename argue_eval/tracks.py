@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from .errors import unknown_name
+
 __all__ = ["TRACKS", "TrackPreset", "get_track"]
 
 
@@ -92,4 +94,4 @@ def get_track(name: str) -> TrackPreset:
     for preset in TRACKS.values():
         if key == preset.name or key in preset.aliases:
             return preset
-    raise KeyError(f"unknown track {name!r}; known: {', '.join(track_names())}")
+    raise unknown_name("--track", "track", name, track_names())

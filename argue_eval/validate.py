@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from .errors import InputError, Problem, Severity
+from .errors import InputError, OptionError, Problem, Severity
 from .model import LENGTH_UNITS, Report, Request
 from .progress import progress
 
@@ -95,13 +95,10 @@ class ValidateOptions:
         if self.track is not None:
             from .tracks import get_track
 
-            try:
-                self.track = get_track(self.track).name
-            except KeyError as error:
-                raise ValueError(error.args[0]) from None
+            self.track = get_track(self.track).name
         unknown = sorted(set(self.severity) - set(CHECKS))
         if unknown:
-            raise ValueError(f"unknown check(s) {', '.join(unknown)}; known: {', '.join(CHECKS)}")
+            raise OptionError("--warn/--error", f"unknown check(s) {', '.join(unknown)}; known: {', '.join(CHECKS)}")
         if self.unit is not None and self.unit not in LENGTH_UNITS:
             raise ValueError(f"unit must be one of {', '.join(LENGTH_UNITS)}, not {self.unit!r}")
         if self.citation_score_range is not None:
@@ -150,19 +147,12 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
-def load_requests(
-    path: str | os.PathLike[str], format: str | None = None, problems: list[Problem] | None = None,
-    severity: dict[str, Severity] | None = None,
-) -> dict[str, Request]:
-    """Requests by id, in file order; a repeated id keeps the first and adds a ``duplicate-request`` problem."""
-    return _read_requests(path, format, problems, severity)[0]
-
-
 def _read_requests(
     path: str | os.PathLike[str], format: str | None, problems: list[Problem] | None,
     severity: dict[str, Severity] | None,
 ) -> tuple[dict[str, Request], str]:
-    """``load_requests`` plus the name of the file's request-id field, which located messages need."""
+    """Requests by id, in file order, and the name of the file's request-id field (which located messages need);
+    a repeated id keeps the first and adds a ``duplicate-request`` problem."""
     from .formats import read
 
     spec, requests = read(path, "requests", format)
@@ -536,7 +526,7 @@ _KIND_NAMES = {"str": "string", "list": "list", "int": "whole number"}
 
 def _lines(path: Path, shown: str, checker: _Checker) -> Iterator[tuple[int | None, dict]]:
     """``(line, object)`` pairs; on malformed JSON Lines, record the located problem and yield ``(None, {})``."""
-    from .jsonio import iter_jsonl
+    from .reading import iter_jsonl
 
     try:
         yield from iter_jsonl(path)

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from os import PathLike
 from typing import TYPE_CHECKING
 
+from .errors import unknown_name
 from .model import ALL_TOPICS, natural_key
 from .tables import Cell, Table, count_noun, fmt_number, fmt_p
 
@@ -52,7 +53,7 @@ def summary_table(rows: Iterable[ScoreRow], aggregate: str = "macro") -> Table:
     table does not hold (a measure the rows lack is ``n/a``).
     """
     if aggregate not in AGGREGATES:
-        raise ValueError(f"unknown aggregate {aggregate!r}; expected one of {', '.join(AGGREGATES)}")
+        raise unknown_name("--aggregate", "aggregate", aggregate, AGGREGATES)
     aggregates = _aggregates(rows)
     key = f"f1_{aggregate}"
     order = sorted(aggregates, key=lambda run: (-float(aggregates[run].get(key, 0.0)), run))
@@ -199,7 +200,7 @@ def write_output(text: str, output: str | PathLike[str] | None) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    from .jsonio import atomic_writer
+    from .writing import atomic_writer
 
     with atomic_writer(output) as handle:
         handle.write(text)

@@ -122,11 +122,11 @@ def test_a_bad_accept_value_and_missing_options_are_one_line_errors(bank, tmp_pa
     assert result.exit_code == 2
     assert result.output.strip() == f"{sheet}:3: accept: expected yes or no (or leave it empty to skip the row), found 'maybe'"
     result = CliRunner().invoke(cli, ["nuggets", "bind", str(bank), "--propose", "-o", str(sheet)])
-    assert result.exit_code == 2 and "--propose needs --collection" in result.output
+    assert result.exit_code == 2 and "--propose: needs --collection" in result.output
     # options of the other mode are refused, not silently ignored
     result = CliRunner().invoke(cli, ["nuggets", "bind", str(bank), str(sheet), "--judge", "lexical", "--depth", "3",
                                       "-o", str(tmp_path / "b.jsonl")])
-    assert result.exit_code == 2 and "--judge, --depth only apply with --propose" in result.output
+    assert result.exit_code == 2 and "--judge, --depth: only apply with --propose" in result.output
     result = CliRunner().invoke(cli, ["nuggets", "bind", str(bank), "--propose", "--collection", str(bank),
                                       "--to", "autoargue-v3", "-o", str(sheet)])
     assert result.exit_code == 2 and "--propose writes a CSV sheet" in result.output

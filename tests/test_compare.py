@@ -131,7 +131,7 @@ def test_usage_errors_are_one_line(scores: str):
     result = runner.invoke(cli, ["compare", scores, "-m", "f1", "--test", "tukey", "--correction", "holm"])
     assert result.exit_code == 2 and "already controls the family-wise error" in result.output
     result = runner.invoke(cli, ["compare", scores, "-m", "f1", "--baseline", "nope"])
-    assert result.exit_code == 2 and result.output.strip() == "--baseline 'nope' is not among the runs for 'f1': sysA, sysB, sysC"
+    assert result.exit_code == 2 and result.output.strip() == "--baseline: 'nope' is not among the runs for 'f1': sysA, sysB, sysC"
     result = runner.invoke(cli, ["compare", scores, "-m", "map"])
     assert result.exit_code == 2 and "metric 'map' not found" in result.output
     result = runner.invoke(cli, ["compare", "no/such/file.tsv", "-m", "f1"])

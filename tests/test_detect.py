@@ -9,7 +9,7 @@ import pytest
 
 from argue_eval.errors import InputError
 from argue_eval.formats import Probe, all_formats, detect
-from argue_eval.summary import resolve_format
+from argue_eval.formats.inventory import resolve_format
 
 F = Path(__file__).parent / "fixtures" / "formats"
 

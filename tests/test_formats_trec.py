@@ -20,7 +20,7 @@ def test_detects_shared_examples(fixtures):
 def test_reads_ranked_run_with_string_ids_and_file_order(fixtures):
     rows = list(read_ranked(fixtures / "organizer" / "run.ranked.trec"))
     assert rows[1] == RankedRow("101", "a1f3c2e0-3333-4a2b-9c3d-000000000003", 2, 11.0, "bm25")
-    assert all(isinstance(row.query_id, str) for row in rows)
+    assert all(isinstance(row.request_id, str) for row in rows)
     assert [row.rank for row in rows] == [1, 2, 3]
 
 
@@ -31,7 +31,7 @@ def test_tabs_and_mixed_whitespace_are_columns(fixtures):
 
 def test_trec_order_is_score_desc_then_docno_desc(fixtures):
     # The shared example ties 3333 and 2222 at 11.0; trec_eval puts the larger docno first: 3333, 2222.
-    pairs = [(row.doc_id, row.score) for row in read_ranked(fixtures / "organizer" / "run.ranked.trec") if row.query_id == "101"]
+    pairs = [(row.doc_id, row.score) for row in read_ranked(fixtures / "organizer" / "run.ranked.trec") if row.request_id == "101"]
     ordered = [doc for doc, _ in trec_order(list(reversed(pairs)))]
     assert ordered == [
         "a1f3c2e0-1111-4a2b-9c3d-000000000001",
@@ -45,7 +45,7 @@ def test_fast_reader_agrees_with_row_reader(fixtures):
     columns = read_ranked_columns(path)
     fast = list(zip(columns.qid, columns.docno, columns.score, columns.tag))
     rows = list(read_ranked(path))
-    assert fast == [(row.query_id, row.doc_id, row.score, row.run_id) for row in rows]
+    assert fast == [(row.request_id, row.doc_id, row.score, row.run_id) for row in rows]
     assert len(fast) == 5 and columns.score.dtype.kind == "f"
 
 
@@ -131,7 +131,7 @@ def test_column_reader_agrees_with_row_reader_on_messy_files(tmp_path):
     columns = read_ranked_columns(path)
     rows = list(read_ranked(path, "trec-run"))
     assert [tuple(x) for x in zip(columns.qid, columns.docno, columns.score, columns.tag)] == [
-        (row.query_id, row.doc_id, row.score, row.run_id) for row in rows
+        (row.request_id, row.doc_id, row.score, row.run_id) for row in rows
     ]
     assert list(columns.docno) == ['"d1', "NA", "nan"]
 

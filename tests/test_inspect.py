@@ -1,4 +1,4 @@
-"""``argue-eval inspect`` and the counting rules in ``argue_eval.summary`` (expected values worked out by hand)."""
+"""``argue-eval inspect`` and the counting rules in ``argue_eval.formats.inventory`` (expected values worked out by hand)."""
 from __future__ import annotations
 
 import json
@@ -8,8 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from argue_eval.cli import cli
-from argue_eval.model import Answer, Judgment, Nugget, QrelsRow, RankedRow, Report, Sentence, TopicNuggets
-from argue_eval.summary import (
+from argue_eval.formats.inventory import (
     summarize,
     summarize_judgments,
     summarize_nuggets,
@@ -17,6 +16,7 @@ from argue_eval.summary import (
     summarize_ranked,
     summarize_reports,
 )
+from argue_eval.model import Answer, Judgment, Nugget, QrelsRow, RankedRow, Report, Sentence, TopicNuggets
 
 F = Path(__file__).parent / "fixtures" / "formats"
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from argue_eval.errors import InputError
-from argue_eval.jsonio import atomic_writer, iter_jsonl, read_json, write_jsonl
+from argue_eval.reading import iter_jsonl, read_json
+from argue_eval.writing import atomic_writer, write_jsonl
 
 
 def write_bytes(tmp_path: Path, data: bytes, name: str = "f.jsonl") -> Path:

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from argue_eval.cli import cli
 from argue_eval.errors import InputError
-from argue_eval.jsonio import iter_jsonl, lenient_objects, set_lenient
+from argue_eval.reading import iter_jsonl, lenient_objects, set_lenient
 
 
 @pytest.fixture

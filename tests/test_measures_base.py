@@ -5,6 +5,7 @@ import importlib
 
 import pytest
 
+from argue_eval.errors import OptionError
 from argue_eval.measures import available_families, family_rows, get_family
 from argue_eval.measures.base import Family, FMeasure, Ratio, TopicCounts
 
@@ -59,7 +60,7 @@ def test_registry_lists_argue_and_the_old_import_path_still_works():
     old = importlib.import_module("argue_eval.argue.measures")
     new = importlib.import_module("argue_eval.measures.argue")
     assert old.topic_rows is new.topic_rows and old.SCORE_TABLE_LAYOUTS == new.SCORE_TABLE_LAYOUTS
-    with pytest.raises(KeyError, match="unknown measure family"):
+    with pytest.raises(OptionError, match="unknown measure family"):
         get_family("bleu")
 
 

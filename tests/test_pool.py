@@ -236,7 +236,7 @@ def _reference_rankings(paths):
     for path in paths:
         runs: dict = {}
         for row in read_trec_run(path):
-            runs.setdefault(row.run_id, {}).setdefault(row.query_id, []).append((row.doc_id, row.score))
+            runs.setdefault(row.run_id, {}).setdefault(row.request_id, []).append((row.doc_id, row.score))
         per_file.append((path, runs))
     files_per_tag = Counter(tag for _, runs in per_file for tag in runs)
     result = []

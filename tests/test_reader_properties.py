@@ -21,9 +21,9 @@ from argue_eval.errors import ArgueError
 from argue_eval.formats.qrels import read_trec_qrels
 from argue_eval.formats.ranked import read_ranked_columns, read_trec_run
 from argue_eval.formats.scores import read_scores
-from argue_eval.jsonio import iter_jsonl, read_json
 from argue_eval.organizer.assessment import read_pool
 from argue_eval.organizer.qrels import read_assessments
+from argue_eval.reading import iter_jsonl, read_json
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

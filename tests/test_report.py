@@ -152,9 +152,9 @@ def test_report_cli_errors_are_one_line(tmp_path, sample):
     assert result.output.strip() == f"{bad}:1: nuggets: missing (is this a `score --details` file?)"
     assert not (tmp_path / "r.html").exists()
     result = runner.invoke(cli, ["report", "--scores", str(sample["scores"]), "--baseline", "nope", "-o", str(tmp_path / "r.html")])
-    assert result.exit_code == 2 and "--baseline 'nope' is not among the runs" in result.output
+    assert result.exit_code == 2 and "--baseline: 'nope' is not among the runs" in result.output
     result = runner.invoke(cli, ["report", "--scores", str(sample["scores"]), "--measure", "nope", "-o", str(tmp_path / "r.html")])
-    assert result.exit_code == 2 and "--measure 'nope'" in result.output
+    assert result.exit_code == 2 and "--measure: 'nope'" in result.output
 
 
 def test_report_help_has_a_worked_example():

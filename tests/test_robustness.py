@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from argue_eval import csvsafe, jsonio
+from argue_eval import csvsafe, reading, writing
 from argue_eval.cli import cli
 from argue_eval.errors import InputError
-from argue_eval.jsonio import atomic_writer, commit_together, remove_stale_temps, write_jsonl
 from argue_eval.stats.significance import tukey_hsd, tukey_ranges
+from argue_eval.writing import atomic_writer, commit_together, remove_stale_temps, write_jsonl
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN = ROOT / "runs" / "sample" / "careful.jsonl"
@@ -117,7 +117,7 @@ def test_nothing_written_means_no_temp_file_and_a_failed_block_leaves_the_old_fi
 
 def test_a_killed_writers_temp_file_is_removed_by_the_next_run_but_a_live_ones_is_not(tmp_path):
     target = tmp_path / "out.jsonl"
-    host = jsonio.temp_tag().rsplit("-", 1)[0]
+    host = writing.temp_tag().rsplit("-", 1)[0]
     dead = tmp_path / f".out.jsonl.{host}-{2**22 + 7}.abcd1234.tmp"  # beyond pid_max on Linux: never alive
     live = tmp_path / f".out.jsonl.{host}-{os.getppid()}.abcd1234.tmp"
     other = tmp_path / ".other.jsonl.x-1.abcd1234.tmp"
@@ -129,7 +129,7 @@ def test_a_killed_writers_temp_file_is_removed_by_the_next_run_but_a_live_ones_i
 
 
 def test_a_killed_nuggetbank_v3_writers_staging_directory_is_removed_by_the_next_run(tmp_path):
-    host = jsonio.temp_tag().rsplit("-", 1)[0]
+    host = writing.temp_tag().rsplit("-", 1)[0]
     stale = tmp_path / f".bank.{host}-{2**22 + 7}.abcd1234.tmp"
     stale.mkdir()
     (stale / "s01.json").write_text("{}")
@@ -248,18 +248,18 @@ def test_a_line_over_the_cap_is_a_located_error_from_gzip_and_plain_files(tmp_pa
 def test_the_line_cap_counts_bytes_without_the_newline(tmp_path):
     path = tmp_path / "f.jsonl"
     path.write_bytes(b'{"a":"' + b"x" * 92 + b'"}\n' + b"\n")  # 100 bytes + newline
-    jsonio.set_max_line_bytes(100)
+    reading.set_max_line_bytes(100)
     try:
-        assert [n for n, _ in jsonio.iter_jsonl(path)] == [1]
+        assert [n for n, _ in reading.iter_jsonl(path)] == [1]
         with path.open("rb") as handle:
-            assert jsonio.read_capped(handle, path).count(b"\n") == 2
+            assert reading.read_capped(handle, path).count(b"\n") == 2
         path.write_bytes(b'{"a":"' + b"x" * 93 + b'"}\n')
         with pytest.raises(InputError, match=":1: line longer than 100 bytes"):
-            list(jsonio.iter_jsonl(path))
+            list(reading.iter_jsonl(path))
         with path.open("rb") as handle, pytest.raises(InputError, match=":1: line longer than 100 bytes"):
-            jsonio.read_capped(handle, path)
+            reading.read_capped(handle, path)
     finally:
-        jsonio.set_max_line_bytes(jsonio.MAX_LINE_MIB * 1024 * 1024)
+        reading.set_max_line_bytes(reading.MAX_LINE_MIB * 1024 * 1024)
 
 
 @pytest.mark.parametrize("depth", [1100, 100_000])
@@ -267,10 +267,10 @@ def test_deep_nesting_is_a_located_error_not_a_recursion_error(tmp_path, depth):
     path = tmp_path / "deep.jsonl"
     path.write_bytes(b'{"a": 1}\n' + b"[" * depth + b"]" * depth + b"\n")
     with pytest.raises(InputError, match=":2: invalid JSON: arrays or objects nested too deeply"):
-        list(jsonio.iter_jsonl(path))
+        list(reading.iter_jsonl(path))
     path.write_bytes(b"[" * depth + b"]" * depth)
     with pytest.raises(InputError, match=":1: invalid JSON: arrays or objects nested too deeply"):
-        jsonio.read_json(path)
+        reading.read_json(path)
 
 
 def test_out_of_range_grades_are_refused_when_read(tmp_path):

@@ -1,7 +1,7 @@
 """The shipped sample track is complete, consistent and regenerable.
 
 Every demo, doc example and many tests rely on ``topics/``, ``nuggets/``, ``runs/`` and ``qrels/`` under
-``sample/``. These tests read the files with json and ``argue_eval.jsonio`` only (not the format readers),
+``sample/``. These tests read the files with json and ``argue_eval.reading`` only (not the format readers),
 so a broken sample is reported as a data problem, not as a reader bug, and check what the track promises:
 ids resolve, nuggets are bound, every run has the property it exists to show, the qrels and judgments cover
 every sentence and citation, and the generated files are exactly what the authoring sources produce.
@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from argue_eval.jsonio import iter_jsonl
+from argue_eval.reading import iter_jsonl
 
 REPO = Path(__file__).resolve().parent.parent
 REQUESTS = REPO / "topics/sample/requests.jsonl"

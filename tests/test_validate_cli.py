@@ -164,7 +164,7 @@ def test_usage_errors_exit_2(tmp_path):
     result = validate(str(path), "--format", "no-such-format")
     assert result.exit_code == 2 and result.stderr.startswith("--format: unknown runs format 'no-such-format'")
     result = validate(str(path), "--warn", "length", "--error", "length")
-    assert result.exit_code == 2 and "--warn and --error both name length" in result.output
+    assert result.exit_code == 2 and "--warn/--error: both name length" in result.output
 
 
 def test_unreadable_requests_file_is_one_line_on_stderr(tmp_path):

@@ -11,9 +11,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import ArgueError, InputError
+from ..errors import ArgueError, InputError, OptionError, few_items, second_report_error
+from ..gc_tuning import paused_gc
 from ..judges.base import JudgmentLookup
-from ..judges.imported import paused_gc
 from ..model import ALL_TOPICS, JUDGMENT_KINDS, JudgmentKey, QrelsRow, Report, Request, TopicNuggets, natural_key
 from ..progress import progress
 from .flowchart import Asker, Missing, ReportOutcome, evaluate_report
@@ -21,7 +21,7 @@ from .measures import aggregate_rows, counts_for, ratios, topic_rows, zero_count
 from .policies import Policies
 from .topic import PreparedTopic, prepare_topic
 
-__all__ = ["run_scoring", "Scoring", "MissingJudgmentsError", "Evaluation", "few_items", "second_report_error"]
+__all__ = ["run_scoring", "Scoring", "MissingJudgmentsError", "Evaluation"]
 
 Row = tuple[str, str, str, float]
 
@@ -82,10 +82,10 @@ class Evaluation:
         relevant: dict[str, set[str]] = {}
         if policies.relevance == "qrels":
             if qrels is None:
-                raise InputError("--qrels", None, None, "--relevance qrels needs a qrels file (--qrels)")
+                raise OptionError("--qrels", "--relevance qrels needs a qrels file (--qrels)")
             for row in qrels:
                 if row.relevance > 0:
-                    relevant.setdefault(row.query_id, set()).add(row.doc_id)
+                    relevant.setdefault(row.request_id, set()).add(row.doc_id)
         order = sorted(ids, key=natural_key)
         prepared = {tid: prepare_topic(by_topic.get(tid), tid, policies, relevant.get(tid, ())) for tid in order}
         dropped = sum(len(p.dropped) for p in prepared.values())
@@ -111,20 +111,6 @@ class Scoring:
     missing: Counter[str]
     """Distinct missing judgments by kind (answered "no" under ``zero``; reports skipped under ``skip``)."""
     policies: Policies
-
-
-def few_items(items: list[str], limit: int = 10) -> str:
-    """The first ``limit`` items joined with commas, and how many more there are (for one-line notes)."""
-    shown = ", ".join(items[:limit])
-    return shown + (f", ... ({len(items) - limit} more)" if len(items) > limit else "")
-
-
-def second_report_error(report: Report, first: Any) -> InputError:
-    """A run's second report for one topic (``first``: where the first one is, if known): the scorer refuses
-    it, and the judge commands refuse it before judging, with this one message."""
-    return InputError(str(report.source or "run"), None, "request_id",
-                      f"run {report.run_id} has a second report for topic {report.request_id}"
-                      + (f" (the first is at {first})" if first is not None else ""))
 
 
 def run_scoring(

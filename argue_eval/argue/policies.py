@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ..errors import InputError
+from ..errors import OptionError
 
 Relevance = Literal["nuggets", "qrels", "judgments"]
 NuggetScope = Literal["cited", "all"]
@@ -64,14 +64,13 @@ class Policies:
             ("unbound_questions", self.unbound_questions, UNBOUND_QUESTIONS),
         ):
             if value not in allowed:
-                raise InputError(f"--{name.replace('_', '-')}", None, None,
-                                 f"expected one of {', '.join(allowed)}, found {value!r}")
+                raise OptionError(f"--{name.replace('_', '-')}", f"expected one of {', '.join(allowed)}, found {value!r}")
         merged = dict(DEFAULT_WEIGHTS)
         merged.update(self.weights)
         for name, weight in merged.items():
             # a NaN or infinite weight would make every weighted ratio NaN, which no score table may hold
             if not math.isfinite(weight) or weight < 0:
-                raise InputError("--weights", None, None, f"weight for {name!r} must be a finite number >= 0, "
+                raise OptionError("--weights", f"weight for {name!r} must be a finite number >= 0, "
                                  f"found {weight!r}")
         object.__setattr__(self, "weights", merged)
 
@@ -97,11 +96,10 @@ def parse_weights(text: str) -> dict[str, float]:
         name, sep, value = part.partition("=")
         name = name.strip().lower()
         if not sep or name not in DEFAULT_WEIGHTS:
-            raise InputError("--weights", None, None,
-                             f"expected IMPORTANCE=WEIGHT items with IMPORTANCE in vital, okay, none; found {part!r}")
+            raise OptionError("--weights", f"expected IMPORTANCE=WEIGHT items with IMPORTANCE in vital, okay, none; found {part!r}")
         try:
             number = float(value)
         except ValueError:
-            raise InputError("--weights", None, None, f"weight for {name!r} is not a number: {value!r}") from None
+            raise OptionError("--weights", f"weight for {name!r} is not a number: {value!r}") from None
         weights[name] = int(number) if number.is_integer() else number  # range checked by Policies
     return weights

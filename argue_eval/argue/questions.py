@@ -22,8 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
+from ..gc_tuning import paused_gc
 from ..judges.base import JudgmentLookup, Question
-from ..judges.imported import paused_gc
 from ..model import JUDGMENT_KINDS, JudgmentKey, Nugget, Report, natural_key
 from ..progress import progress
 from .api import Evaluation

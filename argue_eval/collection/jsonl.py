@@ -30,9 +30,10 @@ from typing import IO, Any, Literal
 import orjson
 
 from ..errors import ArgueError, InputError, Problem
-from ..jsonio import diagnose_line, iter_lines, temp_file_beside
 from ..model import Document
 from ..progress import progress
+from ..reading import diagnose_line, iter_lines
+from ..writing import temp_file_beside
 from .base import ID_FIELDS, TEXT_FIELDS, BaseDocumentStore, document_from_record, pick_field
 
 INDEX_SUFFIX = ".argue-idx"

@@ -15,7 +15,7 @@ format_option = click.option(
 
 def emit_tsv(header: list[str] | tuple[str, ...], rows: list, output: str | None) -> None:
     """Print a TSV table on stdout, or write it atomically to ``output`` when one is given."""
-    from ..jsonio import atomic_writer
+    from ..writing import atomic_writer
 
     lines = ["\t".join(header)] + ["\t".join(str(value) for value in row) for row in rows]
     if output:

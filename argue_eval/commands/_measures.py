@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from ..errors import ArgueError, InputError
+from ..errors import ArgueError, InputError, OptionError
 from ..model import ALL_TOPICS, Report, TopicNuggets, natural_key
 
 __all__ = ["measure_judge_options", "open_cache", "read_runs", "read_nugget_topics", "make_entailer_judge", "make_llm_tasks", "llm_units",
@@ -139,12 +139,11 @@ def make_llm_tasks(judge: Any, judge_option: tuple[str, ...], cache: Any) -> Any
 
         options = parse_judge_options(judge_option, None).get("llm", {})
         if not options.get("model"):
-            raise InputError("--judge-option", None, None, "the LLM tasks need the served model's name: "
+            raise OptionError("--judge-option", "the LLM tasks need the served model's name: "
                              "--judge-option llm.model=NAME (and llm.base_url=http://HOST:PORT/v1)")
         llm = make_judge("llm", {"llm": options})
     if llm.base_url is None:
-        raise InputError("--judge-option", None, None,
-                         "the LLM tasks need the endpoint: --judge-option llm.base_url=http://HOST:PORT/v1")
+        raise OptionError("--judge-option", "the LLM tasks need the endpoint: --judge-option llm.base_url=http://HOST:PORT/v1")
     if importlib.util.find_spec("aiohttp") is None:  # after the options, before any report is read or call made
         raise MissingDependencyError("the LLM tasks (--claims llm, --aspects llm, --e2e, multiple choice)", "llm",
                                      "no module named 'aiohttp'")
@@ -169,14 +168,11 @@ def llm_units(reports: Sequence[tuple[str, Sequence[str]]], tasks: Any) -> tuple
     return [claims_or_sentences(parts) for parts in split], kept
 
 
-CLAIM_UNITS = ("sentences", "llm")
-
-
 def write_outputs(rows: list[tuple[str, str, str, float]], output: str, details: list[dict[str, Any]] | None,
                   details_path: str | None) -> None:
     """The long TSV (``-`` for stdout) and, when asked, the details JSONL, each written atomically."""
     from ..formats.scores import score_lines, write_scores_tsv
-    from ..jsonio import write_jsonl
+    from ..writing import write_jsonl
 
     if output == "-":
         sys.stdout.writelines(score_lines(rows))

@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from ..argue.policies import MISSING_TOPICS, NUGGET_SCOPES, RELEVANCE_SOURCES, UNBOUND_QUESTIONS
+from ..errors import OptionError
 
 __all__ = ["input_options", "judge_options", "policy_options", "verbosity_options"]
 
@@ -189,7 +190,7 @@ def parse_judge_options(items: tuple[str, ...], nli_model: str | None,
         name, sep, text = item.partition("=")
         backend, dot, option = name.strip().partition(".")
         if not sep or not dot or not backend or not option:
-            raise InputError("--judge-option", None, None, f"expected BACKEND.NAME=VALUE, found {item!r}")
+            raise OptionError("--judge-option", f"expected BACKEND.NAME=VALUE, found {item!r}")
         options.setdefault(backend, {})[option.replace("-", "_")] = _option_value(text.strip())
     if nli_model is not None:
         refuse_unless("nli", "--nli-model")
@@ -268,7 +269,7 @@ def verbosity_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
         quiet, verbose = bool(kwargs.get("quiet")), bool(kwargs.get("verbose"))
         if quiet and verbose:
-            raise click.UsageError("--quiet and --verbose exclude each other")
+            raise OptionError("--quiet", "--quiet and --verbose exclude each other")
         for name in ("quiet", "verbose"):
             if name not in accepted:
                 kwargs.pop(name, None)

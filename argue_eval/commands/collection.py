@@ -7,6 +7,7 @@ from typing import TextIO
 
 import click
 
+from ..errors import OptionError
 from ._options import verbosity_options
 
 cache_dir_option = click.option(
@@ -96,13 +97,13 @@ def get_command(spec: str, doc_ids: tuple[str, ...], ids_from: TextIO | None, ca
       argue-eval collection get topics/sample/collection.jsonl --ids-from ids.txt
     """
     from ..collection import open_collection
-    from ..jsonio import dumps_line
+    from ..writing import dumps_line
 
     wanted = list(doc_ids)
     if ids_from is not None:
         wanted.extend(line.strip() for line in ids_from if line.strip())
     if not wanted:
-        raise click.UsageError("give at least one DOC_ID (or --ids-from FILE)")
+        raise OptionError("DOC_ID", "give at least one DOC_ID (or --ids-from FILE)")
     missing = 0
     with open_collection(spec, cache_dir) as store:
         found = store.get_many(wanted)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from ..errors import ArgueError
+from ..errors import OptionError
 from ..tables import RENDER_FORMATS, dumps_json, render_tables
 from ..views import build_tables, compress_ranks, write_output  # noqa: F401  (re-exported for older imports)
 from ._options import verbosity_options
@@ -60,7 +60,7 @@ def command(scores, metrics, baseline, test, correction, alpha, confidence, resa
     from ..stats.comparison import compare
 
     if test == "tukey" and correction not in (None, "none"):
-        raise click.UsageError("--test tukey already controls the family-wise error over all pairs; drop --correction "
+        raise OptionError("--correction", "--test tukey already controls the family-wise error over all pairs; drop --correction "
                                "(or use --correction none)")
     from ..formats.scores import read_scores
     from ..stats.matrix import records_to_matrix
@@ -71,7 +71,7 @@ def command(scores, metrics, baseline, test, correction, alpha, confidence, resa
     for metric in dict.fromkeys(metrics):
         matrix = records_to_matrix(records, metric, missing, source)
         if baseline is not None and baseline not in matrix.runs:
-            raise ArgueError(f"--baseline {baseline!r} is not among the runs for {metric!r}: {', '.join(matrix.runs)}")
+            raise OptionError("--baseline", f"{baseline!r} is not among the runs for {metric!r}: {', '.join(matrix.runs)}")
         results.append(compare(matrix, baseline=baseline, test=test, correction=correction, alpha=alpha,
                                resamples=resamples, seed=seed, confidence=confidence))
     if output_format == "json":

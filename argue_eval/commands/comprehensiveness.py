@@ -89,7 +89,7 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
             atoms[request_id] = [Fact(f"{n.nugget_id}#{i + 1}", a.text, n.question, (a.text,))
                                  for n in topic.nuggets if not n.negative for i, a in enumerate(n.answers)]
     else:
-        from ..jsonio import iter_jsonl
+        from ..reading import iter_jsonl
 
         for line, record in iter_jsonl(context):
             request_id = record.get("request_id")

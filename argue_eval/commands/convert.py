@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import click
 
+from ..errors import OptionError
 from ._common import format_option, kind_option
 from ._options import verbosity_options
 
@@ -41,15 +42,10 @@ def command(path: str, target: str, output: str, kind: str | None, format_name: 
     except InputError:
         others = sorted({s.kind for s in all_formats() if target in (s.name, *s.aliases)})
         if others:
-            raise InputError(
-                "--to", None, None,
-                f"{path} is a {source.kind} file; {target!r} is a {'/'.join(others)} format (convert keeps the kind)",
-            ) from None
-        raise InputError(
-            "--to", None, None, f"unknown {source.kind} format {target!r}; writable {source.kind} formats: {writable}"
-        ) from None
+            raise OptionError("--to", f"{path} is a {source.kind} file; {target!r} is a {'/'.join(others)} format (convert keeps the kind)") from None
+        raise OptionError("--to", f"unknown {source.kind} format {target!r}; writable {source.kind} formats: {writable}") from None
     if spec.write is None:
-        raise InputError("--to", None, None, f"{source.kind} format {spec.name!r} can be read but not written; "
+        raise OptionError("--to", f"{source.kind} format {spec.name!r} can be read but not written; "
                          f"writable {source.kind} formats: {writable}")
     # what the target format cannot hold is said on stderr as it is written (cli._show_lossy_writes_as_warnings)
     records = progress(source.read(Path(path)), desc=f"convert {Path(path).name}", unit=" rec")

@@ -48,8 +48,8 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     from ..argue.policies import parse_weights
     from ..errors import InputError
     from ..formats.scores import score_lines, write_scores_tsv
-    from ..jsonio import commit_together, write_jsonl
     from ..views import summary_table
+    from ..writing import commit_together, write_jsonl
     from .judge import cache_in_use, plan_or_judge, refuse_overwriting_inputs, report_run, write_judgments
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,

@@ -134,7 +134,7 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, index_spec, i
 
         subtopics: dict[str, dict[str, set[str]]] = {}
         for row in read_qrels(qrels):
-            docs = subtopics.setdefault(row.query_id, {}).setdefault(row.iteration, set())
+            docs = subtopics.setdefault(row.request_id, {}).setdefault(row.iteration, set())
             if row.relevance > 0:
                 docs.add(row.doc_id)
         topic_aspects = {topic: [Aspect(f"{topic}/{sub}", f"subtopic {sub}", frozenset(docs))

@@ -27,8 +27,8 @@ def command(path: str, kind: str | None, format_name: str | None, as_json: bool)
       argue-eval inspect nuggets/sample/nuggets.jsonl --json
       argue-eval inspect topics/rag24.tsv --kind requests --format rag24
     """
-    from ..jsonio import dumps_line
-    from ..summary import render_text, summarize
+    from ..formats.inventory import render_text, summarize
+    from ..writing import dumps_line
 
     summary = summarize(path, kind, format_name)  # type: ignore[arg-type]
     if as_json:

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ..errors import OptionError
 from ._options import input_options, judge_options, parse_judge_options, policy_options, verbosity_options
 
 
@@ -96,12 +97,11 @@ def cache_in_use(cache_path: str | None, no_cache: bool) -> Any:
 def plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options, cache_path,
                   no_cache, dry_run, as_json, output, output_hint) -> Any:
     """``--dry-run``: print the plan and return ``None``; otherwise check the options and judge."""
-    from ..errors import InputError
 
     if no_cache and cache_path is not None:
-        raise InputError("--no-cache", None, None, f"contradicts --cache {cache_path}: give one of them")
+        raise OptionError("--no-cache", f"contradicts --cache {cache_path}: give one of them")
     if as_json and not dry_run:
-        raise InputError("--json", None, None, "only with --dry-run (it prints the plan as one JSON object); "
+        raise OptionError("--json", "only with --dry-run (it prints the plan as one JSON object); "
                          "the judgments are written to -o")
     if dry_run:
         plan = dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec, options,
@@ -109,9 +109,9 @@ def plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collectio
         click.echo(json.dumps(plan, indent=2) if as_json else render_plan(plan))
         return None
     if output is None:
-        raise InputError("-o", None, None, f"missing -o {output_hint}, or use --dry-run")
+        raise OptionError("-o", f"missing -o {output_hint}, or use --dry-run")
     if collection is None:
-        raise InputError("--collection", None, None, "the judge reads the cited documents: give --collection C")
+        raise OptionError("--collection", "the judge reads the cited documents: give --collection C")
     return run_judge_command(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
                              cache_path, no_cache)
 
@@ -129,7 +129,7 @@ def run_judge_command(runs, nuggets, judgments, requests, qrels, policies, colle
 def write_judgments(result: Any, output: str, judge_spec: str, options: dict[str, Any]) -> None:
     """The judgments (atomically, or to stdout for '-', the same bytes) and, for a file, the manifest beside it."""
     from ..formats.judgments import write_argue
-    from ..jsonio import commit_together, is_stdout, write_json
+    from ..writing import commit_together, is_stdout, write_json
 
     if is_stdout(output):
         write_argue(result.run.judgments, Path(output))

@@ -5,6 +5,7 @@ import sys
 
 import click
 
+from ..errors import OptionError
 from ._options import verbosity_options
 
 output_format_option = click.option(
@@ -168,20 +169,20 @@ def bind_command(path: str, bindings: str | None, output: str, no_new_answers: b
 
     if propose:
         if bindings is not None:
-            raise click.UsageError("--propose writes a sheet to review; give no BINDINGS file with it")
+            raise OptionError("--propose", "writes a sheet to review; give no BINDINGS file with it")
         if collection is None:
-            raise click.UsageError("--propose needs --collection (the documents to search)")
+            raise OptionError("--propose", "needs --collection (the documents to search)")
         if given("to_format"):
-            raise click.UsageError("--propose writes a CSV sheet; --to applies when binding the reviewed sheet")
+            raise OptionError("--to", "--propose writes a CSV sheet; --to applies when binding the reviewed sheet")
         _propose(path, output, collection, retriever, judge_spec, judge_option, depth)
         return
     ignored = [option for option, parameter in (("--collection", "collection"), ("--judge", "judge_spec"),
                                                 ("--judge-option", "judge_option"), ("--search", "retriever"),
                                                 ("--depth", "depth")) if given(parameter)]
     if ignored:
-        raise click.UsageError(f"{', '.join(ignored)} only apply with --propose (binding reads the BINDINGS file)")
+        raise OptionError(", ".join(ignored), "only apply with --propose (binding reads the BINDINGS file)")
     if bindings is None:
-        raise click.UsageError("give the BINDINGS file to read (or --propose to write candidates for review)")
+        raise OptionError("BINDINGS", "give the BINDINGS file to read (or --propose to write candidates for review)")
     report = bind(read_nuggets(path), read_bindings(bindings), bindings, allow_new_answers=not no_new_answers)
     for line in report.new_answers:
         click.echo(line, err=True)
@@ -196,16 +197,16 @@ def _propose(path: str, output: str, collection: str, retriever: str, judge_spec
     from .. import csvsafe
     from ..errors import ArgueError
     from ..formats import read_nuggets
-    from ..jsonio import atomic_writer
     from ..organizer.bind_propose import PROPOSAL_COLUMNS, proposal_rows, propose_bindings, unbound_answers
     from ..progress import progress
     from ..search import iter_collection
     from ..search.passages import PassageIndex
+    from ..writing import atomic_writer
 
     topics = list(read_nuggets(path))
     unbound = sum(1 for _ in unbound_answers(topics))
     if collection.startswith("irds:") or Path(collection).is_dir():
-        raise ArgueError(f"--collection {collection}: --propose indexes a JSONL collection in memory; export "
+        raise OptionError("--collection", f"{collection}: --propose indexes a JSONL collection in memory; export "
                          "ir_datasets or Lucene collections to JSONL first")
     judge = None
     if judge_spec is not None:

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import click
 
+from ..errors import OptionError
 from ._common import format_option
 from ._options import verbosity_options
 
@@ -72,14 +73,14 @@ def command(
     from ..errors import ArgueError
     from ..formats.qrels import write_trec_qrels
     from ..formats.scores import write_scores_tsv
-    from ..jsonio import commit_together, is_stdout
     from ..organizer.pooling import check_options, package_records, pool_files, write_package, write_sizes
+    from ..writing import commit_together, is_stdout
 
     paths = list(run_files) + list(more_runs)
     if not paths:
         raise ArgueError("no runs given: pass ranked or report run files (e.g. runs/sample/ranked/*.trec)")
     if collection and not package:
-        raise ArgueError("--collection only fills the assessor package; add --package FILE")
+        raise OptionError("--collection", "only fills the assessor package; add --package FILE")
     check_options(strategy, depth, budget, rrf_k)
     judgments = None
     if judged:

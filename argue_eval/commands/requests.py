@@ -95,8 +95,8 @@ def new_command(
     from ..errors import ArgueError
     from ..formats import read_requests
     from ..formats.requests import request_to_argue
-    from ..jsonio import atomic_writer, dumps_line
     from ..organizer.request_tools import new_request
+    from ..writing import atomic_writer, dumps_line
 
     target = Path(path)
     existing = list(read_requests(target)) if target.exists() and target.stat().st_size else []

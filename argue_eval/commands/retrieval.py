@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import click
 
+from ..errors import OptionError
 from ._common import format_option
 from ._options import verbosity_options
 
@@ -90,7 +91,7 @@ def command(
     parsed = parse_measures(list(measures))
     subtopics = None
     if diversity and not qrels:
-        raise ArgueError("--diversity needs --qrels (diversity qrels: topic subtopic doc grade)")
+        raise OptionError("--diversity", "needs --qrels (diversity qrels: topic subtopic doc grade)")
     if qrels and diversity:
         subtopics = read_subtopic_qrels(qrels)
         judgments = collapse_subtopics(subtopics)
@@ -105,7 +106,7 @@ def command(
         judgments = qrels_from_nuggets(read_nuggets(nuggets))  # type: ignore[arg-type]
     rows = evaluate(judgments, load_runs(paths, format_name), parsed, missing, engine, subtopics)  # type: ignore[arg-type]
     if trec_eval_text:
-        from ..jsonio import atomic_writer
+        from ..writing import atomic_writer
 
         text = "\n".join(trec_eval_lines(rows, parsed)) + "\n"
         if output:

@@ -61,8 +61,8 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, rel
     from ..argue.api import run_scoring
     from ..argue.policies import parse_weights
     from ..formats.scores import score_lines, write_scores_tsv
-    from ..jsonio import write_jsonl
     from ..measures.argue import autoargue_rows
+    from ..writing import write_jsonl
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              missing_judgments=missing_judgments, unbound_questions=unbound_questions,

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from ..errors import OptionError
 from ._options import verbosity_options
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ def command(
     fields = [name.strip() for name in query_fields.split(",") if name.strip()]
     unknown = [name for name in fields if name not in QUERY_FIELDS]
     if unknown or not fields:
-        raise ArgueError(f"--query-fields: unknown field(s) {', '.join(unknown) or '(none)'}; choose from {', '.join(QUERY_FIELDS)}")
+        raise OptionError("--query-fields", f"unknown field(s) {', '.join(unknown) or '(none)'}; choose from {', '.join(QUERY_FIELDS)}")
     if requests:
         from ..formats import read_requests
 
@@ -102,7 +103,7 @@ def command(
     finally:
         searcher.close()
     if output:
-        from ..jsonio import atomic_writer
+        from ..writing import atomic_writer
 
         with atomic_writer(output) as handle:
             handle.writelines(line + "\n" for line in lines)
@@ -120,7 +121,7 @@ def _render(results, output_format: str, tag: str, collection: str):
                 yield f"{query_id} Q0 {doc_id} {rank} {format_score(score)} {tag}"
         return
     if output_format == "jsonl":
-        from ..jsonio import dumps_line
+        from ..writing import dumps_line
 
         for query_id, hits in results.items():
             for rank, (doc_id, score) in enumerate(hits, 1):

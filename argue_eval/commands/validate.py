@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import click
 
+from ..errors import OptionError
 from ..tracks import TRACKS, track_names
 from ..validate import CHECKS
 from ._common import format_option
@@ -82,7 +83,7 @@ def command(
 
     both = sorted(set(as_warning) & set(as_error))
     if both:
-        raise click.UsageError(f"--warn and --error both name {', '.join(both)}")
+        raise OptionError("--warn/--error", f"both name {', '.join(both)}")
     severity = {name: "warning" for name in as_warning} | {name: "error" for name in as_error}
     if score_range is not None and score_range[0] > score_range[1]:
         raise click.BadParameter(f"MIN {score_range[0]:g} is greater than MAX {score_range[1]:g}",

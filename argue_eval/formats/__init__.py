@@ -12,7 +12,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, OptionError
 from ..model import Judgment, QrelsRow, RankedRow, Report, Request, TopicNuggets
 from .base import KINDS, FormatSpec, Kind, Probe
 
@@ -91,7 +91,7 @@ def detect(path: str | PathLike[str], kind: Kind | None = None) -> FormatSpec:
     if not probe.is_dir and probe.first_object is None and (probe.first_line or "").lstrip().startswith(("{", "[")):
         # Looks like JSON but the first line is not one object (pretty-printed, glued, truncated, bad UTF-8):
         # the JSONL reader's diagnosis names the actual fault, which helps more than "cannot recognize".
-        from ..jsonio import iter_jsonl
+        from ..reading import iter_jsonl
 
         for _ in iter_jsonl(path):
             break
@@ -125,9 +125,7 @@ def resolve(path: str | PathLike[str], kind: Kind | None = None, format: str | N
         except InputError:
             detected = None
         if detected is None or detected.kind not in kinds:
-            raise InputError(
-                "--format", None, None,
-                f"{format!r} names a format of several kinds ({', '.join(kinds)}); add --kind to say which",
+            raise OptionError("--format", f"{format!r} names a format of several kinds ({', '.join(kinds)}); add --kind to say which",
             )
         return get_format(format, detected.kind)
     return get_format(format)
@@ -143,7 +141,7 @@ def write(records: Iterable[Any], path: str | PathLike[str], format: str, kind: 
     """Write canonical records in the named format, atomically; return the number of records written."""
     spec = get_format(format, kind, option="--to")
     if spec.write is None:
-        raise InputError("--to", None, None, f"format {spec.name!r} can be read but not written")
+        raise OptionError("--to", f"format {spec.name!r} can be read but not written")
     return spec.write(records, Path(path))
 
 

@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..errors import MISSING, InputError, Problem, control_character, type_name
-from ..jsonio import iter_jsonl
+from ..errors import MISSING, InputError, Problem, control_character, type_name, unknown_name
+from ..reading import iter_jsonl
 
 
 class LossyWriteWarning(UserWarning):
@@ -242,7 +242,7 @@ def parse_object(
     """
     parser = parsers.get(format_name)
     if parser is None:
-        raise ValueError(f"unknown {kind} format {format_name!r}; known: {', '.join(parsers)}")
+        raise unknown_name("--format", f"{kind} format", format_name, parsers)
     fields = Fields(path, line, problems)
     if type(obj) is not dict:
         fields.error(None, f"expected a JSON object, found {type_name(obj)}")

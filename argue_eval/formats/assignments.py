@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import InputError
-from ..jsonio import iter_jsonl
 from ..model import Assigned
+from ..reading import iter_jsonl
 
 __all__ = ["Assigned", "AssignedAnswer", "read_assignments", "ASSIGNMENTS"]
 

@@ -16,7 +16,7 @@ from typing import Any, Literal
 import orjson
 
 from ..errors import InputError
-from ..jsonio import BOM, is_lenient, iter_lines, lenient_objects, open_binary, read_capped
+from ..reading import BOM, is_lenient, iter_lines, lenient_objects, open_binary, read_capped
 
 Kind = Literal["requests", "nuggets", "runs", "ranked", "qrels", "judgments"]
 KINDS: tuple[str, ...] = ("requests", "nuggets", "runs", "ranked", "qrels", "judgments")

@@ -10,7 +10,7 @@ from os import PathLike
 from typing import Any
 
 from ..errors import InputError
-from ..jsonio import iter_jsonl
+from ..reading import iter_jsonl
 
 _REQUIRED: tuple[tuple[str, type, str], ...] = (
     ("run_id", str, "a string"),

@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any, cast
 
 from ..errors import InputError
-from ..jsonio import iter_jsonl, write_jsonl
 from ..model import (
     CONTEXT_KINDS,
     JUDGMENT_KINDS,
@@ -43,6 +42,8 @@ from ..model import (
     normalize_text,
     verdict_field_error,
 )
+from ..reading import iter_jsonl
+from ..writing import write_jsonl
 from ._fields import type_name
 from .base import FormatSpec, Probe
 

@@ -23,17 +23,16 @@ from typing import Any, cast
 
 import orjson
 
-from ..errors import InputError, Problem
-from ..jsonio import atomic_writer, current_umask, read_json, remove_stale_temps, temp_tag, write_jsonl
+from ..errors import InputError, OptionError, Problem
 from ..model import AGGREGATORS, Aggregator, Answer, Importance, Location, Nugget, TopicNuggets
+from ..reading import read_json
+from ..writing import atomic_writer, current_umask, remove_stale_temps, temp_tag, write_jsonl
 from ._fields import Fields, jsonl_reader, parse_object, type_name, unknown, warn_lossy
 from .base import FormatSpec, Probe
 
-__all__ = ["FORMATS", "NUGGET_FORMATS", "NuggetSource", "parse_topic", "source_field", "source_line", "topic_to_argue",
+__all__ = ["FORMATS", "NuggetSource", "parse_topic", "source_field", "source_line", "topic_to_argue",
            "topic_to_v3", "v3_file_name"]
 
-NUGGET_FORMATS: tuple[str, ...] = ("argue", "neuclir24-eval", "report-gen-eval", "report-gen-eval-grading", "autoargue-v3",
-                                   "ragtime-bank", "nuggetizer")
 
 _ARGUE_TOPIC = frozenset({"request_id", "nuggets"})
 _ARGUE_NUGGET = frozenset({"nugget_id", "question", "importance", "aggregator", "negative", "answers"})
@@ -491,7 +490,7 @@ def read_grading(path: Path, problems: list[Problem] | None = None) -> Iterator[
     ``topic_id``) says which topic it belongs to, else the file name does (``300.nuggets.txt``,
     ``nuggets_300.txt``); neither is an error. Topics in order of first appearance. With ``problems``, every bad
     line is recorded there and skipped (``nuggets validate``) instead of stopping the read at the first."""
-    from ..jsonio import iter_jsonl
+    from ..reading import iter_jsonl
 
     name = str(path)
     default = _grading_topic(path)
@@ -608,9 +607,7 @@ def topic_to_v3(topic: TopicNuggets) -> dict[str, Any]:
     bank: dict[str, Any] = {}
     for nugget in topic.nuggets:
         if nugget.question in bank:
-            raise InputError(
-                "--to", None, None,
-                f"topic {topic.request_id}: two nuggets share the question {nugget.question!r}; NuggetBank v3 keys "
+            raise OptionError("--to", f"topic {topic.request_id}: two nuggets share the question {nugget.question!r}; NuggetBank v3 keys "
                 "questions by their text, so it cannot hold both (merge them or reword one)",
             )
         item: dict[str, Any] = {"question": nugget.question}
@@ -625,7 +622,7 @@ def topic_to_v3(topic: TopicNuggets) -> dict[str, Any]:
         answers: dict[str, Any] = {}
         for answer in nugget.answers:
             if answer.text in answers:
-                raise InputError("--to", None, None, f"topic {topic.request_id}: question {nugget.question!r} lists the "
+                raise OptionError("--to", f"topic {topic.request_id}: question {nugget.question!r} lists the "
                                  f"answer {answer.text!r} twice; NuggetBank v3 keys answers by their text")
             answers[answer.text] = _answer_dict(answer, "references", [{"doc_id": d} for d in answer.doc_ids])
         item["answers"] = answers
@@ -657,9 +654,9 @@ def write_v3(topics: Iterable[TopicNuggets], path: Path) -> int:
     try:
         for topic in topics:
             if not _SAFE_FILE_ID.match(topic.request_id) or topic.request_id in (".", ".."):
-                raise InputError("--to", None, None, f"request id {topic.request_id!r} cannot be used in a file name")
+                raise OptionError("--to", f"request id {topic.request_id!r} cannot be used in a file name")
             if topic.request_id in seen:
-                raise InputError("--to", None, None, f"topic {topic.request_id} appears twice; NuggetBank v3 holds one file per topic")
+                raise OptionError("--to", f"topic {topic.request_id} appears twice; NuggetBank v3 holds one file per topic")
             seen.add(topic.request_id)
             statements += sum(1 for n in topic.nuggets if n.extra.get("statement"))
             data = orjson.dumps(topic_to_v3(topic), option=orjson.OPT_INDENT_2) + b"\n"

@@ -11,8 +11,8 @@ from os import PathLike
 from pathlib import Path
 
 from ..errors import InputError
-from ..jsonio import atomic_writer
 from ..model import QrelsRow
+from ..writing import atomic_writer
 from .base import FormatSpec, Probe
 from .ranked import check_lines, is_int, iter_fields, parse_int, sniff_columns
 
@@ -49,7 +49,7 @@ def parse_grade(path: str | PathLike[str], lineno: int, text: str | int) -> int:
 def write_trec_qrels(rows: Iterable[QrelsRow], path: Path) -> int:
     """Write rows in the order given (callers sort them); the iteration column defaults to ``0``."""
     lines = [
-        f"{row.query_id} {row.iteration if row.iteration not in (None, '') else '0'} {row.doc_id} {int(row.relevance)}\n"
+        f"{row.request_id} {row.iteration if row.iteration not in (None, '') else '0'} {row.doc_id} {int(row.relevance)}\n"
         for row in rows
     ]
     text = check_lines(lines, 4, path, ("query id", "iteration", "document id", None))

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import ArgueError, InputError, control_character
-from ..jsonio import BOM, atomic_writer, iter_lines, open_binary, read_capped
 from ..model import RankedRow
+from ..reading import BOM, iter_lines, open_binary, read_capped
+from ..writing import atomic_writer
 from .base import FormatSpec, Probe
 
 if TYPE_CHECKING:
@@ -140,7 +141,7 @@ def read_trec_run(path: Path) -> Iterator[RankedRow]:
 def write_trec_run(rows: Iterable[RankedRow], path: Path) -> int:
     """Write rows as given (callers order them); ``Q0`` in the second column, scores in full precision."""
     lines = [
-        f"{row.query_id} Q0 {row.doc_id} {int(row.rank)} {format_score(row.score)} {row.run_id}\n" for row in rows
+        f"{row.request_id} Q0 {row.doc_id} {int(row.rank)} {format_score(row.score)} {row.run_id}\n" for row in rows
     ]
     text = check_lines(lines, 6, path, ("query id", "Q0", "document id", None, None, "run tag"))
     with atomic_writer(path) as handle:
@@ -253,7 +254,7 @@ def read_ranked_columns(path: str | PathLike[str]) -> RankedColumns:
         return columns
     rows = list(read_trec_run(Path(path)))
     return RankedColumns(
-        np.array([row.query_id for row in rows], dtype=object),
+        np.array([row.request_id for row in rows], dtype=object),
         np.array([row.doc_id for row in rows], dtype=object),
         np.array([row.score for row in rows], dtype=np.float64),
         np.array([row.run_id for row in rows], dtype=object),
@@ -376,7 +377,7 @@ def _rankings_line_by_line(path: str | PathLike[str], repeats: Repeats) -> list[
     runs by tag (sorted), topics in code-point order, documents in trec_eval order."""
     grouped: dict[str, dict[str, list[tuple[str, float]]]] = {}
     for row in read_trec_run(Path(path)):
-        grouped.setdefault(row.run_id, {}).setdefault(row.query_id, []).append((row.doc_id, row.score))
+        grouped.setdefault(row.run_id, {}).setdefault(row.request_id, []).append((row.doc_id, row.score))
     result = []
     for tag in sorted(grouped):
         topics: dict[str, list[str]] = {}

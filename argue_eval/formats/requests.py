@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, Problem
-from ..jsonio import BOM, iter_lines, open_binary, read_capped, write_jsonl
 from ..model import LENGTH_UNITS, LengthUnit, Location, Request
+from ..reading import BOM, iter_lines, open_binary, read_capped
+from ..writing import write_jsonl
 from ._fields import Fields, jsonl_reader, parse_object, type_name, unknown
 from .base import FormatSpec, Probe
 
-__all__ = ["FORMATS", "REQUEST_FORMATS", "parse_request", "request_to_argue"]
+__all__ = ["FORMATS", "parse_request", "request_to_argue"]
 
-REQUEST_FORMATS: tuple[str, ...] = ("argue", "neuclir24", "ragtime26", "rag24", "rag25", "report-gen-eval", "crux", "web-xml")
 
 _ARGUE_KEYS = frozenset(
     {"request_id", "title", "background", "problem_statement", "limit", "limit_unit", "collection_ids", "language", "aspects"}

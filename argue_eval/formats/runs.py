@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Problem, control_character
-from ..jsonio import iter_jsonl, write_jsonl
 from ..model import Location, Report, Sentence
+from ..reading import iter_jsonl
+from ..writing import write_jsonl
 from ._fields import Fields, is_number, jsonl_reader, parse_object, type_name, unknown, warn_lossy
 from .base import FormatSpec, Probe
 
-__all__ = ["FORMATS", "RUN_FORMATS", "parse_report", "report_to_argue", "report_to_neuclir24", "report_to_ragtime"]
+__all__ = ["FORMATS", "parse_report", "report_to_argue", "report_to_neuclir24", "report_to_ragtime"]
 
-RUN_FORMATS: tuple[str, ...] = ("argue", "neuclir24", "ragtime", "rag24", "rag25")
 
 _SENTENCES_TOP = frozenset({"run_id", "request_id", "collection_ids", "sentences", "references", "metadata"})
 _SENTENCE_KEYS = frozenset({"text", "citations", "citation_scores"})
@@ -418,7 +418,6 @@ def _read_sentences_family(path: Path) -> Iterator[Report]:
     for lineno, obj in iter_jsonl(path):
         report = _fast_sentences(obj, name, lineno)
         yield report if report is not None else _parse_sentences_family(obj, Fields(name, lineno))  # type: ignore[misc]
-
 
 
 # --------------------------------------------------------------------------------------------------

@@ -15,9 +15,10 @@ from collections.abc import Iterable, Iterator
 from os import PathLike
 from pathlib import Path
 
-from ..errors import ArgueError, InputError, control_character
-from ..jsonio import atomic_writer, iter_lines, open_binary
+from ..errors import ArgueError, InputError, OptionError, control_character
 from ..model import ScoreRecord
+from ..reading import iter_lines, open_binary
+from ..writing import atomic_writer
 
 SCORE_COLUMNS = ("run_id", "request_id", "metric", "value")
 
@@ -89,7 +90,7 @@ def normalize_score_format(name: str) -> str:
     """The canonical name of a score-table format (``argue``, ``trec_eval``, ``ir_measures``) or an ``InputError``."""
     key = name.strip().lower()
     if key not in _SCORE_FORMAT_ALIASES:
-        raise InputError("--scores-format", None, None, f"unknown score format {name!r}; known: {', '.join(SCORE_FORMATS)}")
+        raise OptionError("--scores-format", f"unknown score format {name!r}; known: {', '.join(SCORE_FORMATS)}")
     return _SCORE_FORMAT_ALIASES[key]
 
 

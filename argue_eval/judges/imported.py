@@ -18,12 +18,11 @@ the judge did not match is answered "no" from the ``AnswerSet``, without enumera
 """
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import contradiction
+from ..gc_tuning import paused_gc
 from ..model import (
     AutoArgueReport,
     Judgment,
@@ -36,26 +35,7 @@ from ..model import (
 )
 from .base import Question, Verdict, answer_all, make_key
 
-__all__ = ["ImportedJudgments", "FileSummary", "paused_gc"]
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector during bulk loading or scoring.
-
-    Loading a judgments file allocates hundreds of thousands of tuples; each allocation burst triggers
-    collections that re-scan everything allocated so far, which costs more than the loading itself (about
-    a third of ``score``'s time on a TREC-size round). Nothing we build here forms reference cycles, and
-    reference counting still frees every object, so pausing the collector changes no result; it is
-    re-enabled (if it was on) when the block ends.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+__all__ = ["ImportedJudgments", "FileSummary"]
 
 
 # entry: (value, judge, file index, line)
@@ -243,16 +223,6 @@ class ImportedJudgments:
         if self._answer_sets or self._positional:
             return None
         return self._table
-
-    def lookup_fast(self, key: tuple, run_id: str, index: int) -> tuple[bool, str] | tuple[bool, str, int, int | None] | None:
-        """``(value, judge, ...)`` for ``key`` asked by sentence ``index`` of run ``run_id`` (the scorer's hot path).
-
-        With canonical files only this is one dictionary lookup; Auto-ARGUE data goes through ``lookup``.
-        """
-        if not self._answer_sets and not self._positional:
-            return self._table.get(key)  # type: ignore[call-overload]  # a plain tuple hashes and compares as its JudgmentKey
-        verdict = self.lookup(key if isinstance(key, JudgmentKey) else JudgmentKey(*key), (run_id, index))
-        return None if verdict is None else (verdict.value, verdict.judge)
 
     def lookup(self, key: JudgmentKey, position: tuple[str, int] | None = None) -> Verdict | None:
         """The verdict for ``key``; ``position`` = (run id, sentence index) of the asking report, if any.

@@ -29,7 +29,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..errors import ArgueError, InputError
+from ..errors import ArgueError, InputError, OptionError
 from ..model import Document, normalize_text
 from .base import JudgeBackend, Question, Verdict
 from .llm_client import CallFailed, ChatClient, Usage
@@ -106,10 +106,9 @@ class LLMJudge(JudgeBackend):
         price_out: float | None = None,
     ):
         if not model:
-            raise InputError("--llm-model", None, None, "the llm judge needs the served model's name (--llm-model NAME)")
+            raise OptionError("--llm-model", "the llm judge needs the served model's name (--llm-model NAME)")
         if response_format not in RESPONSE_FORMATS:
-            raise InputError("--llm-response-format", None, None,
-                             f"expected one of {', '.join(RESPONSE_FORMATS)}, found {response_format!r}")
+            raise OptionError("--llm-response-format", f"expected one of {', '.join(RESPONSE_FORMATS)}, found {response_format!r}")
         for option, value, low in (("--concurrency", concurrency, 1), ("--llm-max-doc-tokens", max_doc_tokens, 32),
                                    ("--llm-max-retries", max_retries, 0)):
             if value < low:
@@ -119,7 +118,7 @@ class LLMJudge(JudgeBackend):
             if limit is not None and not limit > 0:  # the rate limiter's own ValueError surfaced as a traceback
                 raise InputError(option, None, None, f"must be more than 0 (leave it out for no limit), found {limit}")
         if not timeout > 0:  # no call can finish in no time: refused here, not as a failure of every call
-            raise InputError("--llm-timeout", None, None, f"must be more than 0 seconds, found {timeout}")
+            raise OptionError("--llm-timeout", f"must be more than 0 seconds, found {timeout}")
         for option, amount in (("--temperature", temperature), ("llm.backoff_base", backoff_base),
                                ("llm.backoff_max", backoff_max), ("--price-in", price_in), ("--price-out", price_out)):
             if amount is not None and amount < 0:  # a negative temperature, wait or price means nothing
@@ -362,8 +361,7 @@ class LLMJudge(JudgeBackend):
         """Yield each reply's answers as one group as replies arrive (the runner commits a group whole,
         so a resumed run asks an interrupted prompt again as it was, never a shorter one)."""
         if self.base_url is None:
-            raise InputError("--llm-base-url", None, None,
-                             "the llm judge needs the endpoint (--llm-base-url http://HOST:PORT/v1)")
+            raise OptionError("--llm-base-url", "the llm judge needs the endpoint (--llm-base-url http://HOST:PORT/v1)")
         started = time.monotonic()
         groups, immediate = self._plan(questions)
         self.counts.answered_items += sum(1 for _, verdict in immediate if verdict is not None)

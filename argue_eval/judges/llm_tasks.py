@@ -29,6 +29,7 @@ from importlib import resources
 from string import Template
 from typing import Any
 
+from ..errors import OptionError
 from ..model import JudgmentKey
 from .base import Verdict
 from .llm_client import CallFailed
@@ -281,12 +282,10 @@ class LLMTasks:
         raise AssertionError("unreachable")
 
     def _ask_all(self, task: Task, items: list[TaskItem]) -> list[tuple[Any, str | None]]:
-        from ..errors import InputError
 
         judge = self.judge
         if judge.base_url is None:
-            raise InputError("--judge-option", None, None,
-                             "the LLM tasks need the endpoint (--judge-option llm.base_url=http://HOST:PORT/v1)")
+            raise OptionError("--judge-option", "the LLM tasks need the endpoint (--judge-option llm.base_url=http://HOST:PORT/v1)")
         loop, client = judge._session()
 
         async def one(item: TaskItem) -> tuple[Any, str | None]:

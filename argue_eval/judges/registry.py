@@ -11,7 +11,7 @@ import inspect
 import typing
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, OptionError
 from .base import JudgeBackend
 from .options import is_number, is_whole, option_error
 
@@ -36,14 +36,13 @@ def parse_judge_spec(spec: str) -> list[str]:
     """``"lexical,semantic"`` -> ``["lexical", "semantic"]``; unknown names are a located user error."""
     names = [part.strip() for part in spec.split(",") if part.strip()]
     if not names:
-        raise InputError("--judge", None, None, f"expected a judge name ({', '.join(available_judges())}), found {spec!r}")
+        raise OptionError("--judge", f"expected a judge name ({', '.join(available_judges())}), found {spec!r}")
     for name in names:
         if name not in BACKENDS:
-            raise InputError("--judge", None, None,
-                             f"unknown judge {name!r}: expected one of {', '.join(available_judges())} "
+            raise OptionError("--judge", f"unknown judge {name!r}: expected one of {', '.join(available_judges())} "
                              "(or a comma list of them, cheapest first, for a cascade)")
     if len(set(names)) != len(names):
-        raise InputError("--judge", None, None, f"a judge appears twice in the cascade {spec!r}")
+        raise OptionError("--judge", f"a judge appears twice in the cascade {spec!r}")
     return names
 
 
@@ -63,8 +62,7 @@ def make_judge(spec: str, options: dict[str, dict[str, Any]] | None = None) -> J
     names = parse_judge_spec(spec)
     for backend in options:
         if backend not in names and not (backend == "cascade" and len(names) > 1):
-            raise InputError("--judge-option", None, None,
-                             f"options for {backend!r}, which is not in --judge {spec!r}")
+            raise OptionError("--judge-option", f"options for {backend!r}, which is not in --judge {spec!r}")
     judges = [_construct(_backend_class(name), name, options.get(name, {})) for name in names]
     if len(judges) == 1:
         return judges[0]
@@ -88,8 +86,7 @@ def _construct(cls: type, name: str, options: dict[str, Any], *args: Any) -> Any
     problem: InputError | None = None
     for option, value in options.items():
         if option not in known and not accepts_any:
-            raise InputError("--judge-option", None, None,
-                             f"the {name} judge has no option {option!r}; its options: {', '.join(known) or 'none'}")
+            raise OptionError("--judge-option", f"the {name} judge has no option {option!r}; its options: {', '.join(known) or 'none'}")
         if option in parameters:
             checked[option], wrong = _typed(name, option, value, parameters[option])
             problem = problem or wrong
@@ -99,7 +96,7 @@ def _construct(cls: type, name: str, options: dict[str, Any], *args: Any) -> Any
         if problem is not None:
             raise problem from None
         if isinstance(error, ValueError):
-            raise InputError("--judge-option", None, name, str(error)) from None
+            raise OptionError("--judge-option", f"{name}: {error}") from None
         raise
     if problem is not None:  # a value the backend took without complaint (yes for a threshold is not 1.0)
         built.close()

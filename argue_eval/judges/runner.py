@@ -23,15 +23,14 @@ cached ones included, so a resumed run writes the same bytes as an uninterrupted
 """
 from __future__ import annotations
 
-import gc
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
 
+from ..gc_tuning import sparse_gc
 from ..model import DOCUMENT_KINDS, JUDGMENT_KINDS, Document, Judgment, JudgmentKey, natural_key
 from ..progress import progress_bar
 from .base import JudgeBackend, JudgmentLookup, Question, Verdict, verdict_to_judgment
@@ -130,23 +129,6 @@ def _order(judgment: Judgment) -> tuple[Any, ...]:
             -1 if judgment.sentence_index is None else judgment.sentence_index)
 
 
-@contextmanager
-def _sparse_gc(young: int = 100_000) -> Iterator[None]:
-    """Run the cyclic garbage collector less often while judging (restored afterwards).
-
-    Judging allocates millions of short-lived objects (tokens, verdicts, judgments) beside a large live heap
-    (reports, documents, answers); at Python's default threshold (700 allocations) the collector runs every
-    few questions and its older-generation passes rescan that heap: a fifth of the lexical judge's CPU time
-    on a 100-run round. Unlike ``paused_gc`` (scoring), the collector still runs, so reference cycles that
-    a model backend makes (asyncio tasks and exceptions, in the LLM judge's long runs) are still freed."""
-    before = gc.get_threshold()
-    gc.set_threshold(max(young, before[0]), *before[1:])
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
-
-
 def run_judge(
     plan: Callable[[JudgmentLookup], Sequence[Question]],
     judge: JudgeBackend,
@@ -183,7 +165,7 @@ def run_judge(
                             f"failed {sum(stats.failed.values())}", refresh=False)
 
     try:
-        with _sparse_gc():
+        with sparse_gc():
             while stats.rounds < max_rounds:
                 questions = [q for q in plan(lookup) if q.key not in failures and q.key not in judged.table]
                 if not questions:

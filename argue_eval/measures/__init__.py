@@ -21,6 +21,7 @@ import importlib
 import importlib.util
 from typing import Any
 
+from ..errors import unknown_name
 from .base import ALL_TOPICS, Family, FMeasure, Ratio, TopicCounts, family_rows
 
 __all__ = ["FAMILIES", "available_families", "get_family", "Family", "FMeasure", "Ratio", "TopicCounts",
@@ -49,7 +50,7 @@ def available_families() -> list[str]:
 def get_family(name: str, **params: Any) -> Family:
     """The family ``name`` with ``params`` (e.g. ``get_family("icat", beta=2)``)."""
     if name not in FAMILIES:
-        raise KeyError(f"unknown measure family {name!r}; known: {', '.join(FAMILIES)}")
+        raise unknown_name("measure", "measure family", name, FAMILIES)
     module_name, _, attribute = FAMILIES[name].partition(":")
     target = getattr(importlib.import_module(module_name), attribute)
     if isinstance(target, Family):

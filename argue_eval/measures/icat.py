@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from ..errors import unknown_name
 from ..search.passages import Hit
 from .base import Family, FMeasure, Ratio
 from .entail import Entailer
@@ -188,7 +189,7 @@ def score_topics(
     claim shared by ten runs costs one search and one set of judgments.
     """
     if alignment not in ALIGNMENTS:
-        raise ValueError(f"unknown alignment {alignment!r}; expected one of {', '.join(ALIGNMENTS)}")
+        raise unknown_name("--alignment", "alignment", alignment, ALIGNMENTS)
     if alignment == "judge" and align is None:
         raise ValueError("alignment 'judge' needs an aligner")
     distinct = list(dict.fromkeys(claim for report in reports

@@ -28,10 +28,11 @@ from typing import Any
 from .. import csvsafe
 from ..argue.api import Evaluation
 from ..argue.questions import KIND_ORDER, PendingQuestion, list_questions
-from ..errors import InputError
-from ..jsonio import atomic_writer, iter_jsonl, text_lines, write_jsonl
+from ..errors import InputError, OptionError
 from ..judges.base import JudgmentLookup, make_key
 from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey, Location, Report, normalize_text
+from ..reading import iter_jsonl, text_lines
+from ..writing import atomic_writer, write_jsonl
 
 __all__ = ["PROMPTS", "CSV_COLUMNS", "export_pool", "write_pool", "read_pool", "import_pool", "ImportSummary",
            "item_id_for", "question_hash"]
@@ -276,7 +277,7 @@ def import_pool(path: str | PathLike[str], assessor: str) -> ImportSummary:
     """
     assessor = assessor.strip()
     if not assessor:
-        raise InputError("--assessor", None, None, "give the assessor's name (judgments get judge = human:NAME)")
+        raise OptionError("--assessor", "give the assessor's name (judgments get judge = human:NAME)")
     name = str(path)
     judge = f"human:{assessor}"
     seen: dict[str, tuple[bool, int]] = {}

@@ -19,8 +19,8 @@ from typing import Any
 from ..csvsafe import unguard
 from ..errors import ArgueError, InputError, Problem
 from ..formats.nuggets import source_field, source_line
-from ..jsonio import text_lines
 from ..model import ALL_TOPICS, IMPORTANCE_LEVELS, Answer, Nugget, TopicNuggets, normalize_text
+from ..reading import text_lines
 
 # --- reading with every problem collected ---------------------------------------------------------------------
 
@@ -38,8 +38,8 @@ def read_topics_collecting(path: str | PathLike[str], format: str | None = None)
     checked one at a time).
     """
     from ..formats import resolve
+    from ..formats.collecting import read_collecting
     from ..formats.nuggets import parse_topic, read_grading
-    from .lenient import read_collecting
 
     if resolve(path, "nuggets", format).name == "report-gen-eval-grading":  # lines grouped into topics: its own reader
         problems: list[Problem] = []
@@ -307,7 +307,7 @@ def read_bindings(path: str | PathLike[str]) -> Iterator[Binding]:
         except csv.Error as error:
             raise InputError(path, reader.line_num, None, f"not readable as CSV: {error}") from None
         return
-    from ..jsonio import iter_jsonl
+    from ..reading import iter_jsonl
 
     for lineno, record in iter_jsonl(path):
         yield _binding(path, lineno, record)

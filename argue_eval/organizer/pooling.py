@@ -41,7 +41,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Literal
 
-from ..errors import ArgueError
+from ..errors import ArgueError, OptionError, unknown_name
 from ..formats.ranked import OrderedRuns, Rankings, load_rankings, order_ranked_files
 from ..model import ALL_TOPICS, QrelsRow, natural_key
 
@@ -114,17 +114,17 @@ class Pool:
 def check_options(strategy: str, depth: int | None, budget: int | None, rrf_k: int = DEFAULT_RRF_K) -> None:
     """Reject option combinations that have no meaning, before any file is read."""
     if strategy not in STRATEGIES:
-        raise ArgueError(f"unknown pooling strategy {strategy!r}; known: {', '.join(STRATEGIES)}")
+        raise unknown_name("--strategy", "pooling strategy", strategy, STRATEGIES)
     if depth is not None and depth < 1:
-        raise ArgueError(f"--depth must be at least 1, got {depth}")
+        raise OptionError("--depth", f"must be at least 1, got {depth}")
     if budget is not None and budget < 1:
-        raise ArgueError(f"--budget must be at least 1, got {budget}")
+        raise OptionError("--budget", f"must be at least 1, got {budget}")
     if strategy in ("mtf", "budget") and budget is None:
         raise ArgueError(f"the {strategy} strategy needs --budget (documents per topic)")
     if strategy == "depth" and budget is not None:
-        raise ArgueError("--budget does not apply to depth pooling; use --strategy budget, rrf or mtf")
+        raise OptionError("--budget", "does not apply to depth pooling; use --strategy budget, rrf or mtf")
     if rrf_k < 0:
-        raise ArgueError(f"--rrf-k must not be negative, got {rrf_k}")
+        raise OptionError("--rrf-k", f"must not be negative, got {rrf_k}")
 
 
 def build_pool(
@@ -318,7 +318,7 @@ def _depth_pool_arrays(ordered: OrderedRuns, depth: int | None, topics: Iterable
 
 def write_sizes(pool: Pool, path: str | PathLike[str]) -> int:
     """Per-topic pool sizes as a TSV (``request_id  documents``) with an ``all`` row (the sum)."""
-    from ..jsonio import atomic_writer
+    from ..writing import atomic_writer
 
     sizes = pool.sizes()
     with atomic_writer(path) as handle:
@@ -362,7 +362,7 @@ def package_records(pool: Pool, store=None, requests: Mapping[str, object] | Non
 
 def write_package(records: Iterable[dict], path: str | PathLike[str]) -> int:
     """Write the assessor package as JSONL, or as CSV when the file name ends in ``.csv`` (spreadsheets)."""
-    from ..jsonio import atomic_writer, write_jsonl
+    from ..writing import atomic_writer, write_jsonl
 
     path = Path(path)
     if path.suffix.lower() != ".csv":

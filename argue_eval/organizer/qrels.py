@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Literal
 
 from ..csvsafe import unguard
-from ..errors import ArgueError, InputError, control_character
+from ..errors import ArgueError, InputError, control_character, unknown_name
 from ..formats.qrels import parse_grade
-from ..jsonio import text_lines
 from ..model import ALL_TOPICS, QrelsRow, TopicNuggets, natural_key
+from ..reading import text_lines
 from .pooling import UNJUDGED
 
 OnDuplicate = Literal["error", "max", "last"]
@@ -62,10 +62,10 @@ def read_qrels_file(path: str | PathLike[str], on_duplicate: OnDuplicate = "erro
     from ..formats.qrels import iter_qrels_lines
 
     if on_duplicate not in ON_DUPLICATE:
-        raise ArgueError(f"unknown duplicate policy {on_duplicate!r}; known: {', '.join(ON_DUPLICATE)}")
+        raise unknown_name("--on-duplicate", "duplicate policy", on_duplicate, ON_DUPLICATE)
     result = QrelsFile(str(path))
     for lineno, row in iter_qrels_lines(Path(path)):
-        result.add(row.query_id, row.doc_id, row.relevance, lineno, on_duplicate)
+        result.add(row.request_id, row.doc_id, row.relevance, lineno, on_duplicate)
     if not result.qrels:  # an empty table or measures of nothing would look like a result
         raise InputError(path, None, None, "no qrels lines (the file is empty); expected `qid iteration docno relevance`")
     return result
@@ -147,7 +147,7 @@ def qrels_from_nuggets(topics: Iterable[TopicNuggets], grade: Grade = "count") -
     of their nuggets is bound (with no documents), so the topic set is the nugget bank's.
     """
     if grade not in ("count", "weighted"):
-        raise ArgueError(f"unknown grade {grade!r}; expected count or weighted")
+        raise unknown_name("--grade", "grade", grade, ("count", "weighted"))
     qrels: Qrels = {}
     for topic in topics:
         docs = qrels.setdefault(topic.request_id, {})
@@ -234,7 +234,7 @@ def _package_rows(path: Path) -> Iterator[tuple[int, dict]]:
         except UnicodeDecodeError:
             raise InputError(path, None, None, "invalid UTF-8 (save the spreadsheet as CSV UTF-8)") from None
         return
-    from ..jsonio import iter_jsonl
+    from ..reading import iter_jsonl
 
     yield from iter_jsonl(path)
 

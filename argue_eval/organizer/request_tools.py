@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from os import PathLike
 from typing import Any
 
-from ..errors import ArgueError, Problem
+from ..errors import ArgueError, Problem, unknown_name
 from ..model import Request
 
 EXPORT_SHAPES: tuple[str, ...] = ("argue", "neuclir24", "ragtime26", "rag25")
@@ -19,8 +19,8 @@ EXPORT_SHAPES: tuple[str, ...] = ("argue", "neuclir24", "ragtime26", "rag25")
 def read_requests_collecting(path: str | PathLike[str], format: str | None = None) -> tuple[list[Request], list[Problem]]:
     """Read a requests file leniently, collecting every schema problem (JSONL formats line by line; the
     TREC RAG 2024 TSV strictly)."""
+    from ..formats.collecting import read_collecting
     from ..formats.requests import parse_request
-    from .lenient import read_collecting
 
     return read_collecting(path, "requests", format, parse_request, whole_file_formats=("rag24",))
 
@@ -151,7 +151,7 @@ def export_record(request: Request, shape: str, for_participants: bool = True) -
         }
     if shape == "rag25":
         return {"id": request.request_id, "title": request.problem_statement or request.title}
-    raise ArgueError(f"unknown export shape {shape!r}; known: {', '.join(EXPORT_SHAPES)}")
+    raise unknown_name("--to", "export shape", shape, EXPORT_SHAPES)
 
 
 _ARGUE_FIELDS = ("request_id", "title", "background", "problem_statement", "limit", "limit_unit", "collection_ids", "language", "aspects")
@@ -159,8 +159,8 @@ _ARGUE_FIELDS = ("request_id", "title", "background", "problem_statement", "limi
 
 def export_requests(requests: Iterable[Request], path: str | PathLike[str], shape: str, for_participants: bool = True) -> int:
     """Write requests in an export shape (JSONL), atomically; return the number written."""
-    from ..jsonio import write_jsonl
+    from ..writing import write_jsonl
 
     if shape not in EXPORT_SHAPES:
-        raise ArgueError(f"unknown export shape {shape!r}; known: {', '.join(EXPORT_SHAPES)}")
+        raise unknown_name("--to", "export shape", shape, EXPORT_SHAPES)
     return write_jsonl(path, (export_record(request, shape, for_participants) for request in requests))

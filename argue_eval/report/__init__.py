@@ -25,7 +25,7 @@ def write_report(path: str | PathLike[str], scores: Any, collection: str | PathL
     """
     from contextlib import ExitStack
 
-    from ..jsonio import atomic_writer
+    from ..writing import atomic_writer
 
     with ExitStack() as stack:
         if collection is not None and kwargs.get("documents") is None:

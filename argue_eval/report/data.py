@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..argue.measures import COUNT_MEASURES, OUTCOME_MEASURES, RATIO_MEASURES
+from ..errors import OptionError
 from ..model import (
     ALL_TOPICS,
     Document,
@@ -214,13 +215,13 @@ def build_report_data(
         raise ArgueError("the score rows hold no per-topic measure to report (expected e.g. f1, sentence_support)")
     default = options.measure if options.measure in per_topic else per_topic[0]
     if options.measure not in per_topic and options.measure != "f1":
-        raise ArgueError(f"--measure {options.measure!r} is not in the score table; measures: {', '.join(per_topic)}")
+        raise OptionError("--measure", f"{options.measure!r} is not in the score table; measures: {', '.join(per_topic)}")
     notes: list[str] = []
     matrices = {metric: records_to_matrix(records, metric, "zero", "the score table") for metric in per_topic}
     runs = sorted({run for matrix in matrices.values() for run in matrix.runs}, key=natural_key)
     topics = sorted({topic for matrix in matrices.values() for topic in matrix.topics}, key=natural_key)
     if options.baseline is not None and options.baseline not in runs:
-        raise ArgueError(f"--baseline {options.baseline!r} is not among the runs: {', '.join(runs)}")
+        raise OptionError("--baseline", f"{options.baseline!r} is not among the runs: {', '.join(runs)}")
     values: dict[str, list[list[float | None]]] = {}
     stats: dict[str, dict[str, Any]] = {}
     measure_notes: dict[str, list[str]] = {}
@@ -230,7 +231,7 @@ def build_report_data(
             notes.append(f"{metric}: no value for {', '.join(absent[:10])}{' ...' if len(absent) > 10 else ''} "
                          "(ranked last, shown as n/a)")
     if options.baseline is not None and any(options.baseline not in m.runs for m in matrices.values()):
-        raise ArgueError(f"--baseline {options.baseline!r} lacks some measures; choose a run scored on every one")
+        raise OptionError("--baseline", f"{options.baseline!r} lacks some measures; choose a run scored on every one")
     ranges = _shared_ranges(matrices, options) if options.baseline is None else {}
     for metric, matrix in matrices.items():
         grid = matrix.values.reindex(index=runs, columns=topics).to_numpy(dtype=float)

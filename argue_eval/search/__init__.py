@@ -50,7 +50,7 @@ def iter_collection(path: Path) -> Iterator[Document]:
     """Stream a JSONL collection's documents (id field ``doc_id``/``docid``/``id``/``_id``, text field
     ``text``/``contents``/``body``, optional ``title``), with a located error for a record without them."""
     from ..collection.base import ID_FIELDS, TEXT_FIELDS, document_from_record, pick_field
-    from ..jsonio import iter_jsonl
+    from ..reading import iter_jsonl
 
     id_field = text_field = None
     for lineno, record in iter_jsonl(path):
@@ -107,7 +107,7 @@ def recorded_documents(index_dir: Path, stamp: dict[str, object]) -> int | None:
 
 def write_stamp(index_dir: Path, stamp: dict[str, object], documents: int) -> None:
     """Record what a freshly built index was built from (atomically; written after the index itself)."""
-    from ..jsonio import atomic_writer
+    from ..writing import atomic_writer
 
     with atomic_writer(stamp_path(index_dir)) as handle:
         handle.write(json.dumps({**stamp, "documents": documents}, indent=1) + "\n")

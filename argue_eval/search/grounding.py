@@ -40,7 +40,6 @@ class IndexedPassageRetriever:
         self.words = words
         self.overlap = overlap
         self.keep_documents = max(keep_documents, depth)  # one claim's documents are never evicted mid-claim
-        self.searched = 0
         self.unknown_ids: dict[str, None] = {}
         """Ids the index returned that the collection does not hold (an index of another collection?)."""
         self._documents: OrderedDict[str, Document | None] = OrderedDict()
@@ -64,7 +63,6 @@ class IndexedPassageRetriever:
         if not claims:
             return []
         found = self.searcher.batch_search({str(i): claim for i, claim in enumerate(claims)}, self.depth)
-        self.searched += len(claims)
         results: list[list[Hit]] = []
         returned, fetched = 0, 0
         for i, claim in enumerate(claims):

@@ -20,7 +20,7 @@ import shutil
 import struct
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import orjson
@@ -244,15 +244,3 @@ class LuceneDocumentStore(BaseDocumentStore):
 
     def close(self) -> None:
         self._searcher.close()
-
-
-def search_collection(
-    collection: str | os.PathLike[str], queries: Iterable[tuple[str, str]], k: int = 10, **index_options
-) -> dict[str, list[tuple[str, float]]]:
-    """Convenience: ensure the index, then run ``(query_id, text)`` queries; ``{query_id: hits}``."""
-    info = ensure_index(collection, **index_options)
-    searcher = LuceneSearcher(info.index_dir)
-    try:
-        return {query_id: searcher.search(text, k) for query_id, text in queries}
-    finally:
-        searcher.close()

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..errors import MissingDependencyError
+from ..errors import MissingDependencyError, unknown_name
 from ..judges.passages import split_passages
 from ..model import Document
 
@@ -43,7 +43,7 @@ class PassageIndex:
     def __init__(self, documents: Iterable[Document], retriever: str = "bm25", words: int = DEFAULT_WORDS,
                  overlap: int = DEFAULT_OVERLAP) -> None:
         if retriever not in RETRIEVERS:
-            raise ValueError(f"unknown retriever {retriever!r}; expected one of {', '.join(RETRIEVERS)}")
+            raise unknown_name("--retriever", "retriever", retriever, RETRIEVERS)
         if not 0 <= overlap < words:
             raise ValueError(f"need 0 <= overlap < words, got words={words}, overlap={overlap}")
         self.retriever = retriever

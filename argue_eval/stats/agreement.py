@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import unknown_name
 from ..model import natural_key
 from .bootstrap import (
     DEFAULT_CONFIDENCE,
@@ -364,7 +365,7 @@ def agreement(
     interval shows the spread honestly, and any estimate outside its interval is noted with the bootstrap mean.
     """
     if interval not in INTERVALS:
-        raise ValueError(f"unknown interval {interval!r}; expected one of {', '.join(INTERVALS)}")
+        raise unknown_name("interval", "interval", interval, INTERVALS)
     matrix_a, matrix_b = as_matrix(data_a), as_matrix(data_b)
     runs, topics, values_a, values_b, notes = align(matrix_a, matrix_b)
     notes = [f"A: {note}" for note in matrix_a.notes] + [f"B: {note}" for note in matrix_b.notes] + notes

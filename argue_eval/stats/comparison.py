@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..errors import unknown_name
 from ..model import natural_key
 from .bootstrap import (
     DEFAULT_CONFIDENCE,
@@ -27,12 +28,6 @@ from .effects import Effects, paired_effects
 from .matrix import ScoreMatrix, as_matrix, to_array
 from .multiple import CORRECTIONS, adjust
 from .significance import TESTS, paired_t_test, randomization_test, tukey_hsd
-
-TEST_NAMES = {
-    "randomization": "paired randomization (sign-flip permutation) test, two-sided",
-    "t": "paired t-test, two-sided",
-    "tukey": "randomized Tukey HSD (Carterette 2012), family-wise over all systems",
-}
 
 
 @dataclass
@@ -171,11 +166,11 @@ def compare(
 def _check_options(test: str, correction: str | None, baseline: str | None, runs: list[str]) -> str:
     """The correction to apply (its default for ``test`` when None); a ``ValueError`` for options that do not fit."""
     if test not in TESTS:
-        raise ValueError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
+        raise unknown_name("--test", "test", test, TESTS)
     if correction is None:
         correction = "none" if test == "tukey" else "holm"
     if correction not in CORRECTIONS:
-        raise ValueError(f"unknown correction {correction!r}; expected one of {', '.join(CORRECTIONS)}")
+        raise unknown_name("--correction", "correction", correction, CORRECTIONS)
     if test == "tukey" and correction != "none":
         raise ValueError("the randomized Tukey HSD already controls the family-wise error over all pairs; use correction 'none'")
     if baseline is not None and baseline not in runs:

@@ -10,15 +10,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
 import numpy as np
 import pandas as pd
 
-from ..errors import ArgueError, InputError
+from ..errors import ArgueError, InputError, OptionError, unknown_name
 from ..model import ALL_TOPICS, ScoreRecord, natural_key
 
-MissingPolicy = Literal["zero", "drop-topic"]
 MISSING_POLICIES: tuple[str, ...] = ("zero", "drop-topic")
 
 
@@ -59,7 +57,7 @@ def records_to_matrix(
     is an ``InputError`` naming both places, since silently keeping one would change results.
     """
     if missing not in MISSING_POLICIES:
-        raise ArgueError(f"unknown missing-topic policy {missing!r}; expected one of {', '.join(MISSING_POLICIES)}")
+        raise unknown_name("--missing", "missing-topic policy", missing, MISSING_POLICIES)
     cells: dict[tuple[str, str], float] = {}
     where: dict[tuple[str, str], str] = {}
     metrics_seen: set[str] = set()
@@ -122,7 +120,7 @@ def records_to_matrix(
         present = present.loc[:, keep]
         absent = ~present
         if values.shape[1] == 0:
-            raise ArgueError(f"--missing drop-topic left no topic that every run scored for {metric!r}")
+            raise OptionError("--missing", f"drop-topic left no topic that every run scored for {metric!r}")
     elif absent.values.any():
         per_run = absent.sum(axis=1)
         parts = [f"{run} ({int(count)})" for run, count in per_run.items() if count]

@@ -10,13 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import unknown_name
+
 CORRECTIONS: tuple[str, ...] = ("holm", "bh", "bonferroni", "none")
-CORRECTION_NAMES = {
-    "holm": "Holm (family-wise error)",
-    "bh": "Benjamini-Hochberg (false discovery rate)",
-    "bonferroni": "Bonferroni (family-wise error)",
-    "none": "none",
-}
 
 
 def holm(p_values: np.ndarray) -> np.ndarray:
@@ -51,7 +47,7 @@ def bonferroni(p_values: np.ndarray) -> np.ndarray:
 def adjust(p_values: np.ndarray, method: str) -> np.ndarray:
     """Adjusted p-values by ``method`` (holm, bh, bonferroni, none); NaN entries are excluded and stay NaN."""
     if method not in CORRECTIONS:
-        raise ValueError(f"unknown correction {method!r}; expected one of {', '.join(CORRECTIONS)}")
+        raise unknown_name("--correction", "correction", method, CORRECTIONS)
     p = np.asarray(p_values, dtype=np.float64)
     out = np.full(p.shape, np.nan)
     defined = ~np.isnan(p)

@@ -14,7 +14,7 @@ Reads ``track_documents.py``, ``track_topics.py`` and ``track_reports.py`` (besi
     tools/sample_track/annotations.jsonl  the assessor's record of every sentence
     qrels/sample/judgments.jsonl        canonical judgments (via make_judgments.py)
 
-Everything is written in a fixed order through ``argue_eval.jsonio``'s atomic writers, so a rerun is
+Everything is written in a fixed order through ``argue_eval.writing``'s atomic writers, so a rerun is
 byte-identical. The sources are checked first (every cited or bound document exists, every stated answer
 and every agreeing nugget exists, supporting documents are among the cited ones); a violation stops the
 build with a message naming the run, topic and sentence.
@@ -37,7 +37,7 @@ from track_documents import DOCUMENTS  # noqa: E402
 from track_reports import REPORTS, RUNS  # noqa: E402
 from track_topics import COLLECTION_IDS, NUGGETS, REQUESTS  # noqa: E402
 
-from argue_eval.jsonio import atomic_writer, write_jsonl  # noqa: E402
+from argue_eval.writing import atomic_writer, write_jsonl  # noqa: E402
 
 LANGUAGE = "en"
 

@@ -36,8 +36,9 @@ REPO = HERE.parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from argue_eval.jsonio import iter_jsonl, write_jsonl  # noqa: E402
 from argue_eval.model import JUDGMENT_KINDS, make_key, normalize_text  # noqa: E402
+from argue_eval.reading import iter_jsonl  # noqa: E402
+from argue_eval.writing import write_jsonl  # noqa: E402
 
 JUDGE = "human:sample-assessor"
 RUNS = Path("runs/sample")

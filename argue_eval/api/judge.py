@@ -1,8 +1,7 @@
-"""The Python API: ``score`` (and, with the judges, ``judge`` and ``evaluate``), taking paths or records.
+"""``judge`` and ``evaluate``: answer the flowchart's open questions with a judge, through the cache, then score.
 
-These functions are what the CLI commands do, minus the printing: they assemble the inputs
-(``argue_eval.inputs``), run the pure engines (``argue.api.run_scoring``, ``judges.runner``) and return
-plain records and pandas DataFrames in the long ``run_id request_id metric value`` shape.
+These assemble the inputs (``argue_eval.inputs``), run the judge runner (``judges.runner``) over the rounds
+that ``plan_questions`` lists, and score with the judge's answers under the given judgments.
 """
 from __future__ import annotations
 
@@ -11,73 +10,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .argue.api import Evaluation, few_items, run_scoring
-from .argue.measures import SCORE_TABLE_LAYOUTS, autoargue_rows
-from .argue.policies import Policies
-from .errors import InputError
-from .inputs import Inputs, check_one_report_per_topic, load_inputs
-from .judges.base import JudgeBackend
-from .model import ALL_TOPICS, Report, natural_key
+from ..argue.api import Evaluation, run_scoring
+from ..argue.policies import Policies
+from ..errors import few_items
+from ..inputs import Inputs, check_one_report_per_topic, load_inputs
+from ..judges.base import JudgeBackend
+from ..model import Report, natural_key
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .judges.cache import JudgmentCache
-    from .judges.runner import JudgeRun
+    from ..judges.cache import JudgmentCache
+    from ..judges.runner import JudgeRun
 
-__all__ = ["score", "ScoreResult", "judge", "evaluate", "EvaluateResult", "plan_questions", "make_policies"]
-
-
-def make_policies(**options: Any) -> Policies:
-    """``Policies`` from keyword options, ignoring ``None`` (the one place CLI and API build them)."""
-    return Policies(**{name: value for name, value in options.items() if value is not None})
-
-
-class ScoreResult(NamedTuple):
-    """``score``'s result: the long score table and one details record per scored report."""
-
-    table: pd.DataFrame
-    details: list[dict[str, Any]]
-
-
-def score(
-    runs: Any,
-    nuggets: Any,
-    judgments: Any,
-    *,
-    requests: Any = None,
-    qrels: Any = None,
-    details: bool = True,
-    relevance: str = "nuggets",
-    nugget_scope: str = "cited",
-    missing_topics: str = "zero",
-    missing_judgments: str = "error",
-    unbound_questions: str = "drop",
-    weights: Mapping[str, float] | None = None,
-    table_format: str = "argue",
-) -> ScoreResult:
-    """Score runs with the ARGUE flowchart from existing judgments.
-
-    ``runs``: run file path(s) or ``Report`` records (``None``: the reports inside Auto-ARGUE judgment
-    files); ``nuggets``: a nuggets path or ``TopicNuggets``; ``judgments``: judgment file path(s) (later
-    files override earlier ones), ``Judgment`` records, or any ``JudgmentLookup``; ``requests``/``qrels``:
-    optional paths or records. The keyword policies are those of ``Policies`` (docs/scoring.md defaults).
-    ``table_format="autoargue"`` lays the table out as an Auto-ARGUE score file (``autoargue_rows``).
-    Returns ``ScoreResult(table, details)``; ``table`` has columns ``run_id, request_id, metric, value``.
-    """
-    import pandas as pd
-
-    if table_format not in SCORE_TABLE_LAYOUTS:  # before any file is read
-        raise InputError("table_format", None, None,
-                         f"expected one of {', '.join(SCORE_TABLE_LAYOUTS)}, found {table_format!r}")
-    policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
-                             missing_judgments=missing_judgments, unbound_questions=unbound_questions,
-                             weights=dict(weights or {}))
-    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
-    result = run_scoring(inputs.reports(), inputs.evaluation, inputs.source, details=details)
-    rows = autoargue_rows(result.rows, ALL_TOPICS) if table_format == "autoargue" else result.rows
-    table = pd.DataFrame(rows, columns=["run_id", "request_id", "metric", "value"])
-    return ScoreResult(table, result.details)
+__all__ = ["judge", "JudgeResult", "evaluate", "EvaluateResult", "plan_questions", "score_judged"]
 
 
 def plan_questions(reports: list[Report], evaluation: Evaluation, unknown: str = "stop"):
@@ -86,7 +32,7 @@ def plan_questions(reports: list[Report], evaluation: Evaluation, unknown: str =
     The plan is for one runner, which answers (or fails) every question of a call before the next: each call
     runs again only the sentences the call before found open (the lookup only gains answers, so a complete
     sentence stays complete), and none after a call whose questions cannot open others."""
-    from .argue.questions import OpenReport, list_questions
+    from ..argue.questions import OpenReport, list_questions
 
     remaining: list[Report] | list[OpenReport] = list(reports)
 
@@ -125,7 +71,7 @@ class JudgeResult:
 def _open_judge(judge_spec: str | JudgeBackend, judge_options: Mapping[str, Mapping[str, Any]] | None) -> JudgeBackend:
     if isinstance(judge_spec, JudgeBackend):
         return judge_spec
-    from .judges.registry import make_judge
+    from ..judges.registry import make_judge
 
     return make_judge(judge_spec, {k: dict(v) for k, v in (judge_options or {}).items()})
 
@@ -150,9 +96,9 @@ def judge(
     ``judge_options``: keyword options per backend name; ``cache``: a SQLite cache path or object
     (``None``: no cache). Existing ``judgments`` take precedence: the judge only fills the gaps.
     """
-    from .collection import open_collection
-    from .judges.cache import JudgmentCache
-    from .judges.runner import run_judge
+    from ..collection import open_collection
+    from ..judges.cache import JudgmentCache
+    from ..judges.runner import run_judge
 
     policies = policies or Policies()
     inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
@@ -189,7 +135,7 @@ def judge(
 def score_judged(judged: JudgeResult, *, details: bool = True, missing_hint: str | None = None) -> Any:
     """Score the reports a judge run judged (``argue.api.Scoring``): the given judgments are asked first,
     the judge's answers under them, so human or Auto-ARGUE judgments win wherever they answer."""
-    from .judges.runner import LayeredLookup
+    from ..judges.runner import LayeredLookup
 
     lookup = LayeredLookup(judged.inputs.source, judged.run.table)
     return run_scoring(judged.reports, judged.inputs.evaluation, lookup, details=details, missing_hint=missing_hint)

@@ -23,10 +23,11 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from .formats import resolve
-from .formats.base import Kind
-from .model import JUDGMENT_KINDS, Judgment, QrelsRow, RankedRow, Report, Request, TopicNuggets
-from .progress import progress
+from ..errors import unknown_name
+from ..model import JUDGMENT_KINDS, Judgment, QrelsRow, RankedRow, Report, Request, TopicNuggets
+from ..progress import progress
+from . import resolve
+from .base import Kind
 
 __all__ = [
     "resolve_format",
@@ -61,7 +62,7 @@ def summarize_records(kind: str, records: Iterable[Any]) -> dict[str, Any]:
     try:
         counter = _SUMMARIZERS[kind]
     except KeyError:
-        raise ValueError(f"unknown kind {kind!r}") from None
+        raise unknown_name("--kind", "kind", kind, _SUMMARIZERS) from None
     return counter(records)
 
 
@@ -199,7 +200,7 @@ def summarize_qrels(rows: Iterable[QrelsRow]) -> dict[str, Any]:
     n = relevant = 0
     for row in rows:
         n += 1
-        counts = per_topic.setdefault(row.query_id, [0, 0])
+        counts = per_topic.setdefault(row.request_id, [0, 0])
         counts[0] += 1
         grades[row.relevance] += 1
         documents.add(row.doc_id)
@@ -223,7 +224,7 @@ def summarize_ranked(rows: Iterable[RankedRow]) -> dict[str, Any]:
     n = 0
     for row in rows:
         n += 1
-        per_topic[row.query_id] += 1
+        per_topic[row.request_id] += 1
         run_ids.add(row.run_id)
         documents.add(row.doc_id)
     return {

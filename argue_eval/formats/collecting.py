@@ -1,8 +1,9 @@
-"""Reading an organizer's file leniently, so that ``validate`` commands report every problem at once.
+"""Reading a file while collecting its problems, so that ``validate`` commands report every one at once.
 
-The strict readers (``argue_eval.formats``) stop at the first bad line, which is right for scoring but
-tedious for someone fixing a requests file or a nugget bank by hand. Here each line of a JSON Lines file
-goes through its format's careful parser, which records problems instead of raising.
+The readers (``argue_eval.formats``) stop at the first bad line, which is right for scoring but tedious for
+someone fixing a requests file or a nugget bank by hand. Here each line of a JSON Lines file goes through its
+format's careful parser, which records problems instead of raising. (Not to be confused with the readers'
+``--lenient`` mode, ``reading.set_lenient``, which repairs what it can and reads on.)
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..errors import InputError, Problem
-from ..formats.base import Kind
+from .base import Kind
 
 T = TypeVar("T")
 
@@ -30,8 +31,8 @@ def read_collecting(
     ``None`` for a line it cannot use). Formats in ``whole_file_formats`` are not one object per line (a
     TSV, a directory of JSON files): they are read strictly and their first problem is collected.
     """
-    from ..formats import resolve
-    from ..jsonio import iter_jsonl
+    from ..reading import iter_jsonl
+    from . import resolve
 
     spec = resolve(path, kind, format)
     problems: list[Problem] = []

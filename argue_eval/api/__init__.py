@@ -1,0 +1,22 @@
+"""The Python API: one function per job, taking paths or records and returning records and DataFrames.
+
+What the CLI commands do, minus the printing (the commands parse options, call these and render; the
+assessment workbench calls them too). Each function assembles its inputs through ``argue_eval.inputs``,
+runs the pure engines (the ARGUE scorer, the judge runner, a measure family) and returns plain records and
+pandas DataFrames in the long ``run_id request_id metric value`` shape that every table of the kit shares.
+
+==================  ============================================================  =================
+function            what it does                                                  module
+==================  ============================================================  =================
+``score``           ARGUE measures from existing judgments                        ``api.score``
+``judge``           answer the flowchart's open questions with a judge (cached)    ``api.judge``
+``evaluate``        ``judge``, then ``score`` with the judge's answers            ``api.judge``
+==================  ============================================================  =================
+"""
+from __future__ import annotations
+
+from .judge import EvaluateResult, JudgeResult, evaluate, judge, plan_questions, score_judged
+from .score import ScoreResult, make_policies, score
+
+__all__ = ["score", "ScoreResult", "make_policies", "judge", "JudgeResult", "evaluate", "EvaluateResult",
+           "plan_questions", "score_judged"]
