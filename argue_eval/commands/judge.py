@@ -21,8 +21,8 @@ from ._options import input_options, judge_options, parse_judge_options, policy_
 @policy_options
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors.")
 def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, judge_option, nli_model, cache_path,
-            no_cache, dry_run, as_json, output, relevance, nugget_scope, missing_topics, unbound_questions, weights,
-            quiet) -> None:
+            no_cache, dry_run, as_json, output, relevance, nugget_scope, missing_topics, evaluated_topics,
+            unbound_questions, weights, quiet) -> None:
     """Judge runs: answer every flowchart question the runs need, with an automatic judge.
 
     Lists the questions the ARGUE flowchart reaches for every report (deduplicated across runs: a
@@ -49,7 +49,8 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     from ..argue.policies import parse_weights
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
-                             unbound_questions=unbound_questions, weights=parse_weights(weights))
+                             unbound_questions=unbound_questions, evaluated_topics=evaluated_topics,
+                             weights=parse_weights(weights))
     options = parse_judge_options(judge_option, nli_model, judge_spec)
     refuse_overwriting_inputs({"-o": output}, runs=runs, nuggets=nuggets, judgments=judgments, requests=requests,
                               qrels=qrels, collection=collection, cache=cache_in_use(cache_path, no_cache))
