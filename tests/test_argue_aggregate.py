@@ -12,9 +12,9 @@ from helpers import ARGUE_FIXTURES, load_judgments, load_nuggets, load_reports
 
 import argue_eval
 from argue_eval import score
-from argue_eval.argue import MissingJudgmentsError
+from argue_eval.argue import Evaluation, MissingJudgmentsError, Policies
 from argue_eval.errors import InputError
-from argue_eval.model import Judgment, Report, Request, Sentence
+from argue_eval.model import Answer, Judgment, Nugget, Report, Request, Sentence, TopicNuggets
 
 
 def table_dict(result, run="runA"):
@@ -81,17 +81,90 @@ def test_missing_topic_scores_zero_or_is_skipped():
     assert skip[("all", "missing_topics")] == 1
 
 
-def test_topic_with_no_nuggets_from_the_requests():
-    requests = [Request("T1"), Request("T2"), Request("T3")]
+def _with_t3():
+    """runA plus a report for T3, a requested topic without nuggets: one uncited sentence, judged not negative
+    and not needing a citation (outcome 4)."""
     reports = load_reports(ARGUE_FIXTURES / "runA.jsonl") + [Report("runA", "T3", [Sentence("Hello.", ())])]
     judgments = load_judgments() + [
         Judgment("negative", "T3", "Hello.", False, "h"),
         Judgment("requires_citation", "T3", "Hello.", False, "h", run_id="runA", sentence_index=0),
     ]
+    return reports, judgments
+
+
+def _all_rows(values):
+    return {metric: value for (topic, metric), value in values.items() if topic == "all"}
+
+
+def test_a_requested_topic_without_nuggets_is_not_evaluated():
+    """trec_eval's rule: the evaluated topics are the judged ones (with nuggets) among the requests. T3 is
+    requested, has no nuggets and has a report: no T3 rows, nothing of its report counted, one row saying so."""
+    reports, judgments = _with_t3()
+    requests = [Request("T1"), Request("T2"), Request("T3")]
     v = table_dict(score(reports, load_nuggets().values(), judgments, requests=requests))
+    assert not any(topic == "T3" for topic, _ in v)
+    # T1 F1 0.6, T2 F1 2/3 (module docstring): the mean of the two, not of three with a 0 for T3 (19/45)
+    assert v[("all", "f1_macro")] == pytest.approx((0.6 + 2 / 3) / 2)
+    assert v[("all", "topics")] == 2 and v[("all", "f1_undefined")] == 0 and v[("all", "nugget_coverage_undefined")] == 0
+    assert v[("all", "sentences")] == 11  # runA's T1 and T2 sentences; T3's "Hello." is not scored
+    assert v[("all", "topics_without_nuggets")] == 1
+    # with and without the requests the run's `all` rows are the same, but for the row naming what was left out
+    without = table_dict(score(reports[:-1], load_nuggets().values(), judgments))
+    assert {**_all_rows(without), "topics_without_nuggets": 1} == _all_rows(v)
+    assert {key: value for key, value in v.items() if key[0] != "all"} == \
+        {key: value for key, value in without.items() if key[0] != "all"}
+
+
+def test_a_judged_topic_without_a_report_still_counts_zero_among_the_requests():
+    """runB has no report for T2, which has nuggets: it scores 0 (as trec_eval -c) whether or not requests are
+    given; T3 and T4, requested without nuggets, change nothing."""
+    reports = load_reports(ARGUE_FIXTURES / "runB.jsonl")
+    requests = [Request("T1"), Request("T2"), Request("T3"), Request("T4")]
+    with_requests = table_dict(score(reports, load_nuggets().values(), load_judgments(), requests=requests), "runB")
+    plain = table_dict(score(reports, load_nuggets().values(), load_judgments()), "runB")
+    # runB T1 coverage 1/4 (test_missing_topic_scores_zero_or_is_skipped), T2 0/2: macro (0.25 + 0) / 2
+    assert with_requests[("T2", "nugget_coverage")] == 0 and with_requests[("T2", "nuggets")] == 2
+    assert with_requests[("all", "nugget_coverage_macro")] == pytest.approx(0.125)
+    assert with_requests[("all", "missing_topics")] == 1 and with_requests[("all", "topics")] == 2
+    assert with_requests[("all", "topics_without_nuggets")] == 2
+    assert {**plain, ("all", "topics_without_nuggets"): 2} == with_requests
+
+
+def test_evaluated_topics_requests_restores_the_old_numbers():
+    """--evaluated-topics requests: every requested topic is evaluated, T3 scoring 0 with coverage undefined."""
+    reports, judgments = _with_t3()
+    requests = [Request("T1"), Request("T2"), Request("T3")]
+    v = table_dict(score(reports, load_nuggets().values(), judgments, requests=requests, evaluated_topics="requests"))
     assert v[("T3", "nuggets")] == 0 and v[("T3", "nugget_coverage")] == 0
     assert v[("T3", "nugget_coverage_undefined")] == 1 and v[("T3", "outcome_4")] == 1
     assert v[("all", "nugget_coverage_undefined")] == 1 and v[("all", "topics")] == 3
+    # (0.6 + 2/3 + 0) / 3 = 19/45: T3's F1 is 0 (support and coverage both undefined)
+    assert v[("all", "f1_macro")] == pytest.approx(19 / 45) and v[("all", "f1_undefined")] == 1
+    assert v[("all", "sentences")] == 12 and ("all", "topics_without_nuggets") not in v
+
+
+def test_a_topic_whose_questions_are_all_dropped_has_no_nuggets():
+    """A topic counts as judged when it has a nugget that counts under the policies: T4's only question has no
+    answer bound to a document, so --unbound-questions drop leaves it without nuggets, keep gives it one."""
+    nuggets = [*load_nuggets().values(),
+               TopicNuggets("T4", [Nugget("q1", "T4", "Who?", [Answer("someone", ())])])]
+    reports = load_reports(ARGUE_FIXTURES / "runA.jsonl")
+    dropped = Evaluation.build(nuggets, Policies())
+    assert dropped.order == ["T1", "T2"] and dropped.unjudged == ["T4"]
+    assert sum("not evaluated" in note for note in dropped.notes) == 1
+    kept = table_dict(score(reports, nuggets, load_judgments(), unbound_questions="keep"))
+    # T4 is evaluated; runA has no report for it, so it scores 0 of its 1 nugget
+    assert kept[("T4", "nuggets")] == 1 and kept[("all", "topics")] == 3 and kept[("all", "missing_topics")] == 1
+
+
+def test_no_topic_with_nuggets_is_a_one_line_error():
+    """Requests none of which has nuggets (another track's file): an error, not a table of zeros."""
+    with pytest.raises(InputError) as caught:
+        score(load_reports(ARGUE_FIXTURES / "runA.jsonl"), load_nuggets().values(), load_judgments(),
+              requests=[Request("X1"), Request("X2")])
+    message = str(caught.value)
+    assert "none of the 2 topic(s) to evaluate has a nugget" in message and "another track" in message
+    assert "\n" not in message
 
 
 def test_reports_outside_the_evaluation_are_not_scored():

@@ -5,6 +5,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from argue_eval.cli import cli
@@ -317,3 +318,43 @@ def test_reports_for_topics_outside_the_evaluation_are_named_not_dropped_silentl
                   str(FIXTURES / "collection.jsonl"), "--no-cache", "--dry-run").output
     assert "over 2 report(s)" in text and "note: 1 report(s) for topics outside the evaluation are not judged" in text
     assert not any(json.loads(line)["request_id"] == "T9" for line in (tmp_path / "j.jsonl").read_text().splitlines())
+
+
+def test_a_requested_topic_without_nuggets_is_neither_judged_nor_averaged_in(tmp_path):
+    """T3 is in the requests and has a report but no nuggets: the dry run does not count it, the judge does not
+    judge it, evaluate does not average it in (F1 macro as without the requests), and the notes name it once."""
+    requests = tmp_path / "requests.jsonl"
+    lines = (FIXTURES / "requests.jsonl").read_text().splitlines()
+    requests.write_text("\n".join([*lines, json.dumps({**json.loads(lines[1]), "request_id": "T3"})]) + "\n")
+    run = tmp_path / "run.jsonl"
+    runs = (FIXTURES / "runA.jsonl").read_text().splitlines()
+    run.write_text("\n".join([*runs, json.dumps({**json.loads(runs[0]), "request_id": "T3"})]) + "\n")
+    args = fixture_args(tmp_path)
+    args[args.index("--run") + 1] = str(run)
+    plan = json.loads(invoke("judge", *args, "--requests", requests, "--dry-run", "--json").output)
+    # the T1 and T2 counts of test_dry_run_counts_the_questions_per_kind_without_judging; T3's report is not asked
+    assert plan["reports"] == 2 and plan["without_nuggets"] == 1 and "outside_topics" not in plan
+    assert plan["certain"] == {"answers": 6, "attested": 7, "negative": 5}
+    text = invoke("judge", *args, "--requests", requests, "--dry-run").output
+    assert "note: 1 report(s) for topics without nuggets are not judged" in text
+    old = json.loads(invoke("judge", *args, "--requests", requests, "--dry-run", "--json",
+                            "--evaluated-topics", "requests").output)
+    assert old["reports"] == 3 and "without_nuggets" not in old
+    judged = invoke("judge", *args, "--requests", requests, "-o", tmp_path / "j.jsonl")
+    assert judged.exit_code == 0, judged.output
+    assert judged.output.count("T3") == 1 and "1 topic(s) have no nuggets and are not evaluated" in judged.output
+    assert not any(json.loads(line)["request_id"] == "T3" for line in (tmp_path / "j.jsonl").read_text().splitlines())
+
+    def f1_macro(path):
+        rows = [line.split("\t") for line in path.read_text().splitlines()]
+        return next(float(value) for _, topic, metric, value in rows if topic == "all" and metric == "f1_macro")
+
+    with_t3 = invoke("evaluate", *args, "--requests", requests, "-o", tmp_path / "with.tsv", "-q")
+    plain = invoke("evaluate", *args, "--requests", FIXTURES / "requests.jsonl", "-o", tmp_path / "plain.tsv", "-q")
+    assert with_t3.exit_code == 0 and plain.exit_code == 0, with_t3.output + plain.output
+    assert f1_macro(tmp_path / "with.tsv") == f1_macro(tmp_path / "plain.tsv")
+    old_rule = invoke("evaluate", *args, "--requests", requests, "--evaluated-topics", "requests",
+                      "-o", tmp_path / "old.tsv", "-q")
+    assert old_rule.exit_code == 0, old_rule.output
+    # the old rule averages T3 in: its copy of T1's report can find no nugget (T3 has none), so its F1 is 0
+    assert f1_macro(tmp_path / "old.tsv") == pytest.approx(f1_macro(tmp_path / "plain.tsv") * 2 / 3)

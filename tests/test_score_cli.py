@@ -89,6 +89,10 @@ def test_missing_judgments_stop_with_counts_and_the_export_command(tmp_path):
     assert "12 judgments missing (negative 5, nugget_agrees 3, requires_citation 2, first_instance 2)" in result.output
     assert "argue-eval assess export --run" in result.output
     assert not (tmp_path / "s.tsv").exists()
+    # the export command printed asks for the same topics as the scoring that needed it
+    assert "--evaluated-topics" not in result.output
+    again = run(*args, "--evaluated-topics", "requests")
+    assert again.exit_code == 2 and "--evaluated-topics requests -o pool.jsonl" in again.output
 
 
 def test_missing_judgments_zero_is_reported(tmp_path):
@@ -169,3 +173,44 @@ def test_run_glob_expansion_is_accepted(tmp_path):
     result = run(*glob_args)
     assert result.exit_code == 0, result.output
     assert first.read_bytes() == second.read_bytes()
+
+
+def test_requests_with_topics_without_nuggets_change_no_score(tmp_path):
+    """The official requests file lists topics that got no nuggets: they are named once and not averaged in
+    (trec_eval's rule), so the table equals the one without them but for the row that counts them, and
+    Auto-ARGUE's layout, which has no such row, is byte-identical."""
+    requests = tmp_path / "requests.jsonl"
+    lines = (FIXTURES / "requests.jsonl").read_text().splitlines()
+    extra = [json.dumps({**json.loads(lines[1]), "request_id": topic}) for topic in ("T3", "T4", "T5")]
+    requests.write_text("\n".join([*lines, *extra]) + "\n")
+
+    def args(requests_file: Path, *extra: str) -> list[str]:
+        given = base_args(tmp_path, *extra)
+        given[given.index("--requests") + 1] = str(requests_file)
+        return given
+
+    plain, wider = tmp_path / "plain.tsv", tmp_path / "wider.tsv"
+    assert run(*args(FIXTURES / "requests.jsonl", "-o", str(plain))).exit_code == 0
+    result = run(*args(requests, "-o", str(wider)))
+    assert result.exit_code == 0, result.output
+    added = {(run_id, "all", "topics_without_nuggets"): "3" for run_id in ("runA", "runB")}
+    assert read_tsv(wider) == {**read_tsv(plain), **added}
+    assert result.output.count("3 topic(s) have no nuggets and are not evaluated") == 1
+    assert "T3, T4, T5" in result.output and "outside the evaluation" not in result.output
+    # runB has no T2 report: T2 has nuggets, so it still scores 0 and is counted (macro over T1 and T2)
+    assert read_tsv(wider)[("runB", "T2", "nugget_coverage")] == "0.0"
+    assert read_tsv(wider)[("runB", "all", "missing_topics")] == "1"
+    layout = ["--table-format", "autoargue", "--missing-topics", "skip"]
+    plain_aa, wider_aa = tmp_path / "plain.aa.tsv", tmp_path / "wider.aa.tsv"
+    assert run(*args(FIXTURES / "requests.jsonl", "-o", str(plain_aa), *layout)).exit_code == 0
+    assert run(*args(requests, "-o", str(wider_aa), *layout)).exit_code == 0
+    assert wider_aa.read_bytes() == plain_aa.read_bytes()
+    # the old rule on request: the three topics score 0 and count, runA's F1 macro (0.6 + 2/3) / 2 -> / 5
+    old = tmp_path / "old.tsv"
+    result = run(*args(requests, "-o", str(old), "--evaluated-topics", "requests"))
+    assert result.exit_code == 0, result.output
+    values = read_tsv(old)
+    assert values[("runA", "all", "topics")] == "5" and values[("runA", "all", "f1_undefined")] == "3"
+    assert float(values[("runA", "all", "f1_macro")]) == pytest.approx((0.6 + 2 / 3) / 5)
+    assert ("runA", "all", "topics_without_nuggets") not in values
+    assert "evaluated-topics=requests" in result.output

@@ -105,8 +105,9 @@ def judge(
     reports = list(inputs.reports())
     check_one_report_per_topic(reports, inputs.evaluation.topics)
     outside: dict[str, list[str]] = {}
+    unjudged = set(inputs.evaluation.unjudged)  # not judged either; the evaluation's notes list them once
     for report in reports:
-        if report.request_id not in inputs.evaluation.topics:
+        if report.request_id not in inputs.evaluation.topics and report.request_id not in unjudged:
             outside.setdefault(report.run_id, []).append(report.request_id)
     for run_id, topics in sorted(outside.items()):  # as score says it, so no report vanishes without a word
         inputs.evaluation.notes.append(f"run {run_id}: {len(topics)} report(s) for topics outside the evaluation "

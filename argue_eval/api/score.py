@@ -44,6 +44,7 @@ def score(
     unbound_questions: str = "drop",
     weights: Mapping[str, float] | None = None,
     table_format: str = "argue",
+    evaluated_topics: str = "judged",
 ) -> ScoreResult:
     """Score runs with the ARGUE flowchart from existing judgments.
 
@@ -61,7 +62,7 @@ def score(
                          f"expected one of {', '.join(SCORE_TABLE_LAYOUTS)}, found {table_format!r}")
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              missing_judgments=missing_judgments, unbound_questions=unbound_questions,
-                             weights=dict(weights or {}))
+                             weights=dict(weights or {}), evaluated_topics=evaluated_topics)
     inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
     result = run_scoring(inputs.reports(), inputs.evaluation, inputs.source, details=details)
     rows = autoargue_rows(result.rows, ALL_TOPICS) if table_format == "autoargue" else result.rows

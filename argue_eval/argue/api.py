@@ -44,13 +44,19 @@ class MissingJudgmentsError(ArgueError):
 
 @dataclass
 class Evaluation:
-    """The topic set being scored and each topic prepared under the policies."""
+    """The topic set being scored and each topic prepared under the policies.
+
+    ``topics``/``order`` are the evaluated topics: under ``evaluated_topics=judged`` (the default) those with
+    nuggets, intersected with the requests when given; ``unjudged`` lists the requested topics left out for
+    having no nuggets (their reports are neither judged nor scored)."""
 
     policies: Policies
     topics: dict[str, PreparedTopic]
     order: list[str]
     requests: dict[str, Request]
     notes: list[str] = field(default_factory=list)
+    unjudged: list[str] = field(default_factory=list)
+    """Topics of the requests (else of the nugget bank) without nuggets, not evaluated (natural order)."""
 
     @classmethod
     def build(
@@ -96,9 +102,28 @@ class Evaluation:
                 + few_items([f"{t}:{n}" for t in order for n in prepared[t].dropped])
             )
         without = [tid for tid in order if not prepared[tid].nuggets]
-        if without:
-            notes.append(f"{len(without)} topic(s) have no nuggets (nugget coverage 0, undefined): {few_items(without)}")
-        return cls(policies, prepared, order, request_map, notes)
+        unjudged: list[str] = []
+        if without and policies.evaluated_topics == "requests":
+            notes.append(f"{len(without)} topic(s) have no nuggets (nugget coverage 0, undefined; "
+                         f"--evaluated-topics requests): {few_items(without)}")
+        elif without:
+            if len(without) == len(order):
+                raise InputError(
+                    "--nuggets", None, None,
+                    f"none of the {len(order)} topic(s) to evaluate has a nugget that counts"
+                    + (f" ({dropped} question(s) without an answer bound to a document were dropped: "
+                       "--unbound-questions keep|negative counts them)" if dropped else "")
+                    + (f"; the nuggets are for topics {few_items(sorted(by_topic, key=natural_key), 5)}: are the "
+                       "requests from another track?" if requests is not None and by_topic and not set(by_topic) & ids
+                       else "")
+                    + "; --evaluated-topics requests scores them all the same, with nugget coverage undefined")
+            unjudged = without
+            order = [tid for tid in order if prepared[tid].nuggets]
+            prepared = {tid: prepared[tid] for tid in order}
+            notes.append(f"{len(unjudged)} topic(s) have no nuggets and are not evaluated (not averaged in; "
+                         f"their reports are neither judged nor scored; --evaluated-topics requests scores them 0): "
+                         f"{few_items(unjudged)}")
+        return cls(policies, prepared, order, request_map, notes, unjudged)
 
 
 @dataclass
@@ -146,11 +171,15 @@ def _run_scoring(
     skipped: Counter[str] = Counter()
     foreign: dict[str, set[str]] = {}
     detail_records: list[dict[str, Any]] = []
+    unjudged = set(evaluation.unjudged)
 
     for report in progress(reports, "scoring reports", unit="report"):
         topic = evaluation.topics.get(report.request_id)
         if topic is None:
-            foreign.setdefault(report.run_id, set()).add(report.request_id)
+            if report.request_id in unjudged:  # not evaluated, and listed once in the evaluation's notes
+                reported_by_run.setdefault(report.run_id, set())
+            else:
+                foreign.setdefault(report.run_id, set()).add(report.request_id)
             continue
         pair = (report.run_id, report.request_id)
         if pair in seen:
@@ -177,7 +206,7 @@ def _run_scoring(
         by_kind = Counter(key.kind for key in all_missing)
         raise MissingJudgmentsError(by_kind, missing_hint)
 
-    runs = sorted(set(per_run) | set(missing_keys) | set(foreign), key=natural_key)
+    runs = sorted(set(per_run) | set(reported_by_run) | set(foreign), key=natural_key)
     for run_id in runs:
         if run_id in foreign:
             topics = sorted(foreign[run_id], key=natural_key)
@@ -200,6 +229,8 @@ def _run_scoring(
         aggregate = aggregate_rows([scored[tid] for tid in ordered])
         rows.extend((run_id, ALL_TOPICS, name, value) for name, value in aggregate)
         rows.append((run_id, ALL_TOPICS, "missing_topics", len(absent)))
+        if evaluation.unjudged:  # the rule in the table: these topics were requested but are not in `topics`
+            rows.append((run_id, ALL_TOPICS, "topics_without_nuggets", len(evaluation.unjudged)))
         if mode != "error":
             count = len(missing_keys.get(run_id, ()))
             rows.append((run_id, ALL_TOPICS, "missing_judgments", count))

@@ -17,12 +17,14 @@ NuggetScope = Literal["cited", "all"]
 MissingTopics = Literal["zero", "skip"]
 MissingJudgments = Literal["error", "zero", "skip"]
 UnboundQuestions = Literal["drop", "negative", "keep"]
+EvaluatedTopics = Literal["judged", "requests"]
 
 RELEVANCE_SOURCES = ("nuggets", "qrels", "judgments")
 NUGGET_SCOPES = ("cited", "all")
 MISSING_TOPICS = ("zero", "skip")
 MISSING_JUDGMENTS = ("error", "zero", "skip")
 UNBOUND_QUESTIONS = ("drop", "negative", "keep")
+EVALUATED_TOPICS = ("judged", "requests")
 
 DEFAULT_WEIGHTS: dict[str, float] = {"vital": 2, "okay": 1, "none": 1}
 """Nugget weights by importance; ``none`` is the weight of a nugget whose bank gives no importance."""
@@ -46,6 +48,14 @@ class Policies:
       listed (``drop``), treated as negative nuggets (``negative``), or kept as ordinary nuggets that only
       ``nugget_scope=all`` can find (``keep``).
     * ``weights``: weight per importance (``vital``, ``okay``, ``none``) for the weighted measures.
+    * ``evaluated_topics``: which topics a run is evaluated on. ``judged`` (trec_eval's rule): the topics that
+      have nuggets (at least one nugget that counts under the policies above), intersected with the requests
+      when requests are given; a requested topic without nuggets is not evaluated (its reports are neither
+      judged nor scored, and it is listed once), since with nothing to find its coverage is undefined and a 0
+      there would only measure how many such topics the requests file lists. ``requests``: every topic of the
+      requests (without requests, of the nugget bank), a topic without nuggets scoring 0 with its coverage
+      undefined -- the behaviour before this policy, kept for whoever needs those numbers. Either way an
+      evaluated topic with no report in the run follows ``missing_topics`` (0 by default, as ``trec_eval -c``).
     """
 
     relevance: Relevance = "nuggets"
@@ -54,6 +64,7 @@ class Policies:
     missing_judgments: MissingJudgments = "error"
     unbound_questions: UnboundQuestions = "drop"
     weights: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
+    evaluated_topics: EvaluatedTopics = "judged"
 
     def __post_init__(self) -> None:
         for name, value, allowed in (
@@ -62,6 +73,7 @@ class Policies:
             ("missing_topics", self.missing_topics, MISSING_TOPICS),
             ("missing_judgments", self.missing_judgments, MISSING_JUDGMENTS),
             ("unbound_questions", self.unbound_questions, UNBOUND_QUESTIONS),
+            ("evaluated_topics", self.evaluated_topics, EVALUATED_TOPICS),
         ):
             if value not in allowed:
                 raise OptionError(f"--{name.replace('_', '-')}", f"expected one of {', '.join(allowed)}, found {value!r}")
@@ -82,7 +94,8 @@ class Policies:
         """One line naming every policy, for logs and the ``--details`` header."""
         weights = ",".join(f"{k}={_num(v)}" for k, v in self.weights.items())
         return (f"relevance={self.relevance} nugget-scope={self.nugget_scope} missing-topics={self.missing_topics} "
-                f"missing-judgments={self.missing_judgments} unbound-questions={self.unbound_questions} weights={weights}")
+                f"missing-judgments={self.missing_judgments} unbound-questions={self.unbound_questions} "
+                f"weights={weights} evaluated-topics={self.evaluated_topics}")
 
 
 def _num(value: float) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from ..argue.policies import MISSING_TOPICS, NUGGET_SCOPES, RELEVANCE_SOURCES, UNBOUND_QUESTIONS
+from ..argue.policies import EVALUATED_TOPICS, MISSING_TOPICS, NUGGET_SCOPES, RELEVANCE_SOURCES, UNBOUND_QUESTIONS
 from ..errors import OptionError
 
 __all__ = ["input_options", "judge_options", "policy_options", "verbosity_options"]
@@ -41,7 +41,8 @@ def input_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--judgments", "judgments", multiple=True, metavar="J",
                      help="Judgments file (canonical or Auto-ARGUE); repeat: later files override earlier ones."),
         click.option("--requests", "requests", default=None, metavar="R",
-                     help="Requests: the topics to score (default: the nuggets' topics); texts for assessors."),
+                     help="Requests: the topics to score, of those with nuggets (default: the nuggets' topics); "
+                          "texts for judges and assessors."),
         click.option("--qrels", "qrels", default=None, metavar="Q", help="TREC qrels (for --relevance qrels)."),
     ]
     wrapped: Callable[..., Any] = merge_runs
@@ -58,8 +59,13 @@ def policy_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--nugget-scope", type=click.Choice(NUGGET_SCOPES), default="cited", show_default=True,
                      help="cited: a sentence supplies only answers its cited document attests; all: any answer "
                           "of the topic (asked once per cited sentence, no document)."),
+        click.option("--evaluated-topics", type=click.Choice(EVALUATED_TOPICS), default="judged", show_default=True,
+                     help="judged: the topics with nuggets (and in --requests, if given), as trec_eval evaluates "
+                          "the judged topics; a requested topic without nuggets is listed, not judged, not "
+                          "averaged in. requests: every requested topic, one without nuggets scoring 0."),
         click.option("--missing-topics", type=click.Choice(MISSING_TOPICS), default="zero", show_default=True,
-                     help="A topic with no report in a run scores 0 (zero) or is left out (skip)."),
+                     help="An evaluated topic with no report in a run scores 0 (zero, as trec_eval -c) or is "
+                          "left out (skip)."),
         click.option("--unbound-questions", type=click.Choice(UNBOUND_QUESTIONS), default="drop", show_default=True,
                      help="Nuggets with no answer bound to a document: drop (listed), count as negative "
                           "nuggets, or keep (findable with --nugget-scope all)."),

@@ -32,7 +32,7 @@ def command() -> None:
 @click.option("--csv", "as_csv", is_flag=True, default=None, help="Write CSV whatever the output's name.")
 @policy_options
 def export_command(runs, nuggets, judgments, requests, qrels, collection, output, as_csv, relevance, nugget_scope,
-                   missing_topics, unbound_questions, weights) -> None:
+                   missing_topics, evaluated_topics, unbound_questions, weights) -> None:
     """Write the judgments scoring still lacks, one item per unique judgment.
 
     The same flowchart as `score` runs over every report; every question it needs that the given
@@ -57,7 +57,7 @@ def export_command(runs, nuggets, judgments, requests, qrels, collection, output
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              missing_judgments="error", unbound_questions=unbound_questions,
-                             weights=parse_weights(weights))
+                             evaluated_topics=evaluated_topics, weights=parse_weights(weights))
     from ..inputs import load_inputs
 
     inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)

@@ -29,7 +29,7 @@ from ._options import input_options, judge_options, parse_judge_options, policy_
                    "the judge's answers and rationales; see `argue-eval report`).")
 def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, judge_option, nli_model, cache_path,
             no_cache, dry_run, as_json, output, judgments_out, details_path, relevance, nugget_scope, missing_topics,
-            unbound_questions, weights, missing_judgments, quiet, html_path=None) -> None:
+            evaluated_topics, unbound_questions, weights, missing_judgments, quiet, html_path=None) -> None:
     """Evaluate runs: judge them with an automatic judge, then score them with ARGUE.
 
     The same as `argue-eval judge` followed by `argue-eval score` on its judgments, in one command.
@@ -54,7 +54,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              missing_judgments=missing_judgments, unbound_questions=unbound_questions,
-                             weights=parse_weights(weights))
+                             evaluated_topics=evaluated_topics, weights=parse_weights(weights))
     options = parse_judge_options(judge_option, nli_model, judge_spec)
     to_stdout = [flag for flag, path in (("-o", output), ("--judgments-out", judgments_out), ("--details", details_path),
                                          ("--html", html_path)) if path == "-"]

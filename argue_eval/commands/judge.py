@@ -22,8 +22,8 @@ from ._options import input_options, judge_options, parse_judge_options, policy_
 @policy_options
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors.")
 def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, judge_option, nli_model, cache_path,
-            no_cache, dry_run, as_json, output, relevance, nugget_scope, missing_topics, unbound_questions, weights,
-            quiet) -> None:
+            no_cache, dry_run, as_json, output, relevance, nugget_scope, missing_topics, evaluated_topics,
+            unbound_questions, weights, quiet) -> None:
     """Judge runs: answer every flowchart question the runs need, with an automatic judge.
 
     Lists the questions the ARGUE flowchart reaches for every report (deduplicated across runs: a
@@ -50,7 +50,8 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     from ..argue.policies import parse_weights
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
-                             unbound_questions=unbound_questions, weights=parse_weights(weights))
+                             unbound_questions=unbound_questions, evaluated_topics=evaluated_topics,
+                             weights=parse_weights(weights))
     options = parse_judge_options(judge_option, nli_model, judge_spec)
     refuse_overwriting_inputs({"-o": output}, runs=runs, nuggets=nuggets, judgments=judgments, requests=requests,
                               qrels=qrels, collection=collection, cache=cache_in_use(cache_path, no_cache))
@@ -271,11 +272,15 @@ def dry_run_plan(runs, nuggets, judgments, requests, qrels, policies, judge_spec
         calls = planner(asked) if planner is not None else {}
         estimate = estimator(asked) if estimator is not None else None
     judged = [r for r in reports if r.request_id in evaluation.topics]  # as a real run: no others are judged
+    unjudged = set(evaluation.unjudged)
+    without_nuggets = sum(1 for r in reports if r.request_id in unjudged)
+    outside = len(reports) - len(judged) - without_nuggets
     sentences = sum(len(r.sentences) for r in judged)
     return {
         "judge": judge_spec,
         "reports": len(judged),
-        **({"outside_topics": len(reports) - len(judged)} if len(judged) < len(reports) else {}),
+        **({"outside_topics": outside} if outside else {}),
+        **({"without_nuggets": without_nuggets} if without_nuggets else {}),
         "sentences": sentences,
         "questions": count_by_kind(todo),
         "certain": count_by_kind(certain),
@@ -301,6 +306,9 @@ def render_plan(plan: dict[str, Any]) -> str:
                  "calls: model calls, none for an offline heuristic judge)")
     if plan.get("outside_topics"):
         lines.append(f"note: {plan['outside_topics']} report(s) for topics outside the evaluation are not judged")
+    if plan.get("without_nuggets"):
+        lines.append(f"note: {plan['without_nuggets']} report(s) for topics without nuggets are not judged (those "
+                     "topics are not evaluated; --evaluated-topics requests scores them 0)")
     if plan.get("unchecked_without_collection"):
         lines.append(f"note: {plan['unchecked_without_collection']} of the questions to ask read a document; without "
                      "--collection the cache's answers to them cannot be checked against the document's text, so "

@@ -36,8 +36,8 @@ from ._options import input_options, policy_options, verbosity_options
                    "measures, `all` rows first, values as floats); with --missing-topics skip it reproduces an "
                    "Auto-ARGUE score file from its judgments file.")
 def command(runs, nuggets, judgments, requests, qrels, output, details_path, relevance, nugget_scope,
-            missing_topics, unbound_questions, weights, missing_judgments, quiet, table_format, verbose=False,
-            per_topic=False) -> None:
+            missing_topics, evaluated_topics, unbound_questions, weights, missing_judgments, quiet, table_format,
+            verbose=False, per_topic=False) -> None:
     """Score runs with the ARGUE flowchart from existing judgments.
 
     Every sentence gets an ARGUE outcome (1-8) from the judgments (canonical or Auto-ARGUE files; later
@@ -66,7 +66,7 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, rel
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              missing_judgments=missing_judgments, unbound_questions=unbound_questions,
-                             weights=parse_weights(weights))
+                             evaluated_topics=evaluated_topics, weights=parse_weights(weights))
     from ..inputs import load_inputs
 
     inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
@@ -122,5 +122,7 @@ def _export_command(runs, nuggets, judgments, requests, qrels, policies) -> str:
         parts += ["--nugget-scope", policies.nugget_scope]
     if policies.unbound_questions != "drop":
         parts += ["--unbound-questions", policies.unbound_questions]
+    if policies.evaluated_topics != "judged":
+        parts += ["--evaluated-topics", policies.evaluated_topics]
     parts += ["-o", "pool.jsonl"]
     return " ".join(shlex.quote(str(part)) for part in parts)
