@@ -113,9 +113,19 @@ def _near(token: str, other: str) -> bool:
 
 
 def _fuzzy_hay(needle: Sequence[str], hay: frozenset[str]) -> frozenset[str]:
-    """``hay`` plus every token of ``needle`` that is near some token of ``hay`` (see ``_near``)."""
-    extra = {t for t in set(needle) - hay if any(_near(t, h) for h in hay)}
+    """``hay`` plus every token of ``needle`` that is near some token of ``hay`` (see ``_near``), or that a
+    designation of ``hay`` contains (``_designates``)."""
+    missing = set(needle) - hay
+    if not missing:
+        return hay
+    extra = {t for t in missing if any(_near(t, h) or _designates(h, t) for h in hay)}
     return hay | extra if extra else hay
+
+
+def _designates(designation: str, word: str) -> bool:
+    """Whether ``designation`` is ``word`` with a number (``falcon9`` and ``falcon``): a sentence about the
+    Falcon 9 mentions a Falcon; one about a Falcon does not mention the Falcon 9 (never the other way)."""
+    return designation.startswith(word) and designation[len(word):].isdigit() and word.isalpha()
 
 
 _UNIT_OPTIONS = ("answer_threshold", "attested_threshold", "relevant_threshold", "nugget_agrees_threshold",
@@ -152,6 +162,11 @@ def _fmt(value: float) -> str:
     return f"{value:.2f}"
 
 
+def _identifiers(text_tokens: Sequence[str]) -> set[str]:
+    """Tokens that mix letters and digits: designations (``falcon9``, ``f35``, ``covid19``), codes (``co2``)."""
+    return {t for t in text_tokens if any(c.isalpha() for c in t) and any(c.isdigit() for c in t)}
+
+
 @lru_cache(maxsize=65536)
 def _entities(text: str, first: bool = False) -> frozenset[str]:
     """Content tokens of capitalized words (names, places); the first word counts only with ``first`` (an
@@ -162,6 +177,7 @@ def _entities(text: str, first: bool = False) -> frozenset[str]:
         stripped = word.strip("\"'([{")
         if (first or position) and stripped[:1].isupper() or (len(stripped) > 1 and stripped.isupper()):
             out.update(t.text for t in tokens(stripped) if not t.stop and not t.number)
+    out.update(_identifiers(content(text)))  # a designation ("Falcon 9", read as one token) is a name
     return frozenset(out)
 
 
@@ -208,7 +224,7 @@ class LexicalJudge(JudgeBackend):
     """
 
     name: ClassVar[str] = "lexical"
-    version: ClassVar[str] = "5"
+    version: ClassVar[str] = "6"
     kinds: ClassVar[frozenset[str]] = frozenset(JUDGMENT_KINDS)
 
     def __init__(
@@ -285,7 +301,8 @@ class LexicalJudge(JudgeBackend):
         Answer coverage (its content tokens found in the sentence; numbers weigh double) counts
         ``1 - answer_question_weight``; the share of the question's own content words in the sentence counts
         the rest (an answer word that appears in a sentence about something else is a weaker match). An
-        answer number missing from the sentence caps the score below any sensible threshold (wrong number).
+        answer number or designation missing from the sentence caps the score below any sensible threshold
+        (wrong number, another model).
         """
         sentence_set = content_set(sentence)
         answer_tokens = content(answer)
@@ -324,12 +341,18 @@ class LexicalJudge(JudgeBackend):
             missing_numbers = [n for n in missing_numbers if not _is_year(n)]
         if answer_numbers and missing_numbers:
             score = min(score, 0.5 * self.answer_threshold)
+        # a designation is a name that must match as exactly as a number: "Falcon 9" is not "Falcon Heavy"
+        missing_designations = sorted(_identifiers(answer_tokens) - sentence_set)
+        if missing_designations:
+            score = min(score, 0.5 * self.answer_threshold)
         missing = sorted(set(answer_tokens) - sentence_set)
         rationale = f"answer tokens {_fmt(a_cov)} in sentence, question {_fmt(q_cov)}"
         if missing:
             rationale += f"; missing {' '.join(missing[:6])}"
         if missing_numbers:
             rationale += f"; number {' '.join(missing_numbers[:3])} not in sentence"
+        if missing_designations:
+            rationale += f"; designation {' '.join(missing_designations[:3])} not in sentence"
         if partial:
             rationale += "; only part of a two-part answer"
         if names_only:
