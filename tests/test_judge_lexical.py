@@ -326,6 +326,25 @@ def ask_answer(sentence: str, question: str, answer: str, request: Request | Non
                        request=request))
 
 
+def test_a_common_word_does_not_match_inside_a_longer_name() -> None:
+    # "space" lies inside "spacex", which the sentence writes as a name (capital inside the word): before the
+    # rule the answer was covered (1.0) and the score 0.6 * 1 + 0.4 * 0.75 = 0.9; now the answer coverage is 0
+    # and the score 0.4 * 0.75 (museum, new, exhibit of museum, new, exhibit, explor) = 0.3 < 0.45
+    inside = ask_answer("The museum's new exhibition was sponsored by SpaceX.",
+                        "What did the museum's new exhibition explore?", "space")
+    assert inside.value is False and "missing space" in inside.rationale
+    # the other way round: the answer is the name, the sentence has the word (0.4 * 2/3 = 0.27)
+    outside = ask_answer("The exhibition about space was sponsored by a bank.",
+                         "Which company sponsored the exhibition?", "SpaceX")
+    assert outside.value is False and "missing spacex" in outside.rationale
+    # containment between common words is a derivation and still matches ("imprisoned" / "prison") ...
+    assert ask_answer("Panahi was imprisoned after the trial.", "Where was Panahi sent after the trial?",
+                      "prison").value is True
+    # ... and so is a name inside a name its text writes as one ("Korea" inside "Korean")
+    assert ask_answer("North Korean border guards detained the ship.", "Which country detained the ship?",
+                      "North Korea").value is True
+
+
 def test_a_designation_is_a_name_not_a_figure() -> None:
     # a capitalized word and a number, or a word, a hyphen and a number: one name token, no figure
     assert content("SpaceX launched a Falcon 9 rocket") == ("spacex", "launch", "falcon9", "rocket")

@@ -112,13 +112,27 @@ def _near(token: str, other: str) -> bool:
     return len(token) >= 6 and len(other) >= 6 and SequenceMatcher(None, token, other).ratio() >= 0.8
 
 
-def _fuzzy_hay(needle: Sequence[str], hay: frozenset[str]) -> frozenset[str]:
-    """``hay`` plus every token of ``needle`` that is near some token of ``hay`` (see ``_near``), or that a
-    designation of ``hay`` contains (``_designates``)."""
+def _word_inside_name(token: str, other: str, names: frozenset[str]) -> bool:
+    """Whether one of two tokens lies inside the other, the longer a name and the shorter not written as one
+    (``names``: the tokens the two texts write as names, ``_entities``): "space" is not a spelling of
+    "SpaceX", nor "face" of "Facebook". A name contains a shorter word by compounding (a brand) or derives
+    from a shorter name (``Russian`` from ``Russia``, which its text then writes as a name); a word the
+    texts write in lower case, or only capitalized at their start, is not shown to be a name. Containment
+    between common words (``imprison`` / ``prison``) is a derivation and still matches."""
+    if len(token) == len(other) or not (token in other or other in token):
+        return False
+    longer, shorter = (token, other) if len(token) > len(other) else (other, token)
+    return longer in names and shorter not in names
+
+
+def _fuzzy_hay(needle: Sequence[str], hay: frozenset[str], names: frozenset[str] = frozenset()) -> frozenset[str]:
+    """``hay`` plus every token of ``needle`` that is near some token of ``hay`` (see ``_near``) but not a word
+    inside a name (``_word_inside_name``), or that a designation of ``hay`` contains (``_designates``)."""
     missing = set(needle) - hay
     if not missing:
         return hay
-    extra = {t for t in missing if any(_near(t, h) or _designates(h, t) for h in hay)}
+    extra = {t for t in missing
+             if any(_near(t, h) and not _word_inside_name(t, h, names) or _designates(h, t) for h in hay)}
     return hay | extra if extra else hay
 
 
@@ -167,15 +181,21 @@ def _identifiers(text_tokens: Sequence[str]) -> set[str]:
     return {t for t in text_tokens if any(c.isalpha() for c in t) and any(c.isdigit() for c in t)}
 
 
+_INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
+"""A lower-case letter followed by a capital: a name however it is placed (``SpaceX``, ``iPhone``, ``YouTube``)."""
+
+
 @lru_cache(maxsize=65536)
 def _entities(text: str, first: bool = False) -> frozenset[str]:
     """Content tokens of capitalized words (names, places); the first word counts only with ``first`` (an
-    answer such as "Jafar Panahi" is not a sentence that starts with a capital)."""
+    answer such as "Jafar Panahi" is not a sentence that starts with a capital) or when a capital inside it
+    shows it is a name ("SpaceX launched ...")."""
     out: set[str] = set()
     words = text.split()
     for position, word in enumerate(words):
         stripped = word.strip("\"'([{")
-        if (first or position) and stripped[:1].isupper() or (len(stripped) > 1 and stripped.isupper()):
+        if ((first or position) and stripped[:1].isupper() or (len(stripped) > 1 and stripped.isupper())
+                or _INNER_CAPITAL.search(stripped)):
             out.update(t.text for t in tokens(stripped) if not t.stop and not t.number)
     out.update(_identifiers(content(text)))  # a designation ("Falcon 9", read as one token) is a name
     return frozenset(out)
@@ -316,7 +336,7 @@ class LexicalJudge(JudgeBackend):
         q_tokens = [t for t in content(question_text) if t not in set(answer_tokens)]
         answer_tokens = informative or answer_tokens
         weights = _weights(answer, self.number_weight, self.entity_weight)
-        sentence_set = _fuzzy_hay(answer_tokens, sentence_set)
+        sentence_set = _fuzzy_hay(answer_tokens, sentence_set, _entities(answer) | _entities(sentence))
         a_cov = _cover(answer_tokens, sentence_set, weights)
         q_cov = _cover(q_tokens, sentence_set) if q_tokens else a_cov
         w = self.answer_question_weight
