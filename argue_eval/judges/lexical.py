@@ -315,14 +315,17 @@ class LexicalJudge(JudgeBackend):
 
     # ------------------------------------------------------------------------------------------------
     # answers: does the sentence give this nugget answer?
-    def answer_score(self, sentence: str, answer: str, question_text: str = "") -> tuple[float, str]:
+    def answer_score(self, sentence: str, answer: str, question_text: str = "",
+                     context_text: str = "") -> tuple[float, str]:
         """Score in [0, 1] that ``sentence`` gives ``answer`` to ``question_text``, with a rationale.
 
         Answer coverage (its content tokens found in the sentence; numbers weigh double) counts
         ``1 - answer_question_weight``; the share of the question's own content words in the sentence counts
         the rest (an answer word that appears in a sentence about something else is a weaker match). An
         answer number or designation missing from the sentence caps the score below any sensible threshold
-        (wrong number, another model).
+        (wrong number, another model); so, less firmly, do a part of the answer left out, and a
+        name in a sentence that does not state what the question asks of it. ``context_text`` is the
+        request: question words it shares are the report's topic, not what the question asks.
         """
         sentence_set = content_set(sentence)
         answer_tokens = content(answer)
@@ -341,19 +344,26 @@ class LexicalJudge(JudgeBackend):
         q_cov = _cover(q_tokens, sentence_set) if q_tokens else a_cov
         w = self.answer_question_weight
         score = (1.0 - w) * a_cov + w * q_cov
-        # the answer's first word counts as a name only in a several-word name ("Jafar Panahi", not "Women")
-        names = _entities(answer, first=len(answer.split()) > 1)
-        names_only = bool(informative) and set(informative) <= names and bool(q_tokens) and q_cov == 0
+        cap = 0.8 * self.answer_threshold  # a likely but unsure no: a cascade asks a stronger judge
+        # a name is a several-word name of the answer ("Jafar Panahi", not "Women"), or a word the sentence
+        # writes as a name ("Bayer" inside a sentence)
+        names = _entities(answer, first=len(answer.split()) > 1) | (set(informative) & _entities(sentence))
+        # what the question asks of the name: its words other than the request's topic ("Who directed Taxi?"
+        # in a report on Jafar Panahi asks "directed" and "Taxi"); all of them when the request has them all
+        context_set = content_set(context_text) if context_text else frozenset()
+        relation = [t for t in q_tokens if t not in context_set] or q_tokens
+        r_cov = _cover(relation, sentence_set)
+        names_only = bool(informative) and set(informative) <= names and bool(q_tokens) and r_cov == 0
         if names_only:
-            # a name alone, in a sentence that shares no word with the question ("Who directed Taxi?" /
-            # "Panahi was convicted in Iran"): the name is there, the answer to this question is not
-            score = min(score, 0.8 * self.answer_threshold)
+            # a name alone, in a sentence that states nothing of what the question asks of it ("Who directed
+            # Taxi?" / "Panahi was convicted in Iran"): the name is there, the answer to this question is not
+            score = min(score, cap)
         parts: list[Sequence[str]] = [content(part) for part in _CONJUNCTION.split(answer)]
         parts = [[t for t in part if t in set(answer_tokens)] for part in parts]
         parts = [part for part in parts if part]
         partial = len(parts) > 1 and any(_cover(part, sentence_set) < 0.5 for part in parts)
         if partial:
-            score = min(score, 0.8 * self.answer_threshold)  # "X and Y" is not given by a sentence with X only
+            score = min(score, cap)  # "X and Y" is not given by a sentence with X only
         answer_numbers = numbers(answer)
         missing_numbers = sorted(answer_numbers - numbers(sentence))
         if answer_numbers - set(missing_numbers):
@@ -376,7 +386,7 @@ class LexicalJudge(JudgeBackend):
         if partial:
             rationale += "; only part of a two-part answer"
         if names_only:
-            rationale += "; a name in a sentence about something else"
+            rationale += f"; a name in a sentence about something else (none of {' '.join(relation[:4])})"
         return score, rationale
 
     def _answers(self, question: Question) -> tuple[float, float, str] | None:
@@ -384,7 +394,7 @@ class LexicalJudge(JudgeBackend):
         if answer is None or not answer.strip():
             return None
         question_text = question.nugget.question if question.nugget is not None else ""
-        score, rationale = self.answer_score(question.sentence, answer, question_text)
+        score, rationale = self.answer_score(question.sentence, answer, question_text, _request_text(question))
         return self._verdict_parts(score, self.answer_threshold, rationale)
 
     # ------------------------------------------------------------------------------------------------
