@@ -201,6 +201,44 @@ def _entities(text: str, first: bool = False) -> frozenset[str]:
     return frozenset(out)
 
 
+_NAME_AFFIXES = frozenset(content(
+    "AG Inc Ltd Corp Co GmbH SA plc LLC Jr Sr Mr Mrs Ms Dr Prof Sir Dame President Vice Prime Minister "
+    "Director Mayor Governor Senator Chancellor Secretary Chairman Chairwoman CEO Chief General King Queen Prince "
+    "Princess Pope Judge Justice Captain Coach"))
+"""Company forms, generation marks, titles and honorifics: "Bayer" names "Bayer AG" and "Jafar Panahi" names
+"Director Jafar Panahi", so a name is whole without them."""
+
+_NAME_PARTICLES = frozenset("de da di del della der den van von la le du bin al el dos das".split())
+"""Lower-case words inside a name ("Tour de France", "Ludwig van Beethoven"): they do not end it."""
+
+
+@lru_cache(maxsize=16384)
+def _name_runs(answer: str) -> tuple[frozenset[str], ...]:
+    """The names of several words in an answer: runs of capitalized words (the first word counts: an answer
+    is a phrase, "Elon Musk"; particles such as "de" inside), ended by another lower-case word or a comma, as
+    content tokens; those with at least two tokens besides titles and company forms (``_NAME_AFFIXES``:
+    "Elon Musk", "Golden Bear"; not "A Separation", not "Bayer AG")."""
+    runs: list[frozenset[str]] = []
+    current: list[str] = []
+
+    def close() -> None:
+        found = frozenset(content(" ".join(current))) - _NAME_AFFIXES
+        if len(found) >= 2 and not any(t.isdigit() for t in found):
+            runs.append(found)
+        current.clear()
+
+    for word in answer.split():
+        stripped = word.strip("\"'([{\u201c\u2018")
+        if stripped[:1].isupper():
+            current.append(word)
+            if word.endswith((",", ";", ":")):
+                close()
+        elif not (current and stripped in _NAME_PARTICLES):
+            close()
+    close()
+    return tuple(runs)
+
+
 def _weights(text: str, number_weight: float, entity_weight: float) -> dict[str, float]:
     weights = {t: number_weight for t in numbers(text)}
     for entity in _entities(text):
@@ -323,7 +361,7 @@ class LexicalJudge(JudgeBackend):
         ``1 - answer_question_weight``; the share of the question's own content words in the sentence counts
         the rest (an answer word that appears in a sentence about something else is a weaker match). An
         answer number or designation missing from the sentence caps the score below any sensible threshold
-        (wrong number, another model); so, less firmly, do a part of the answer left out, and a
+        (wrong number, another model); so, less firmly, do a part of the answer or of a name left out, and a
         name in a sentence that does not state what the question asks of it. ``context_text`` is the
         request: question words it shares are the report's topic, not what the question asks.
         """
@@ -364,6 +402,12 @@ class LexicalJudge(JudgeBackend):
         partial = len(parts) > 1 and any(_cover(part, sentence_set) < 0.5 for part in parts)
         if partial:
             score = min(score, cap)  # "X and Y" is not given by a sentence with X only
+        # a name of several words is given whole or not at all: "Musk's brother Kimbal" or "Kimbal Musk" does
+        # not name Elon Musk (words the question already has, titles and company forms are not required)
+        partial_names = [run for run in _name_runs(answer)
+                         if run & sentence_set and (run - question_set) - sentence_set]
+        if partial_names:
+            score = min(score, cap)
         answer_numbers = numbers(answer)
         missing_numbers = sorted(answer_numbers - numbers(sentence))
         if answer_numbers - set(missing_numbers):
@@ -385,6 +429,8 @@ class LexicalJudge(JudgeBackend):
             rationale += f"; designation {' '.join(missing_designations[:3])} not in sentence"
         if partial:
             rationale += "; only part of a two-part answer"
+        if partial_names:
+            rationale += f"; only part of the name {' '.join(sorted(partial_names[0]))}"
         if names_only:
             rationale += f"; a name in a sentence about something else (none of {' '.join(relation[:4])})"
         return score, rationale
