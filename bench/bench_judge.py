@@ -84,7 +84,8 @@ def _clear_text_caches() -> None:
     from argue_eval.judges import lexical, text
 
     for cached in (text.tokens, text.content, text.content_set, text.numbers, text.stem, text._word_token, text._word_items, text._plain_tokens,
-                   lexical._document_passages, lexical._documents_set, lexical._near, lexical._entities, model.natural_key):
+                   lexical._document_passages, lexical._documents_set, lexical._near, lexical._entities, lexical._name_runs,
+                   model.natural_key):
         cached.cache_clear()
 
 

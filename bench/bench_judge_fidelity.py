@@ -10,7 +10,15 @@ answers them with the judge, and compares with the reference judgments:
 - per kind: items in common, accuracy, Cohen's kappa (``argue_eval.stats.judgment_agreement``), balanced
   accuracy, and precision / recall / F1 of the "yes" answers;
 - per topic (and run): Kendall's tau-b between the nugget coverage, and the F1, that the scorer gives with
-  the judge's judgments and with the reference judgments, on the same reports.
+  the judge's judgments and with the reference judgments, on the same reports, each with a seeded percentile
+  bootstrap interval over topics (six or thirteen topics cannot support a point figure: one swapped pair
+  moves tau by 0.13 on six).
+
+``--adjudicated J.jsonl`` (dev only) takes canonical judgments that people made on the questions where a judge
+and the reference disagree: every figure is printed again against the reference with those judgments in place
+of its answers (the scorer reads them as a later file, which overrides the reference for the same judgment).
+The reference is an LLM's judgments, not gold; the adjudicated file is how to tell the judge's errors from
+the reference's.
 
 Two baselines are measured in the same run and printed beside the judge: ``naive`` (an answer counts when
 half of its content words occur in the sentence, attested always yes, the other kinds as the lexical
@@ -20,8 +28,8 @@ Datasets:
   sample  the shipped sample track (runs/sample, nuggets/sample, topics/sample, qrels/sample/judgments.jsonl).
           We wrote both the reports and the assessor judgments: a weak check.
   dev     ../shared/judge-dev/ (read in place, never copied): six NeuCLIR 2024 topics of one report judged by
-          Llama-3.3-70B through Auto-ARGUE, with the cited documents' text. Targets for the default judge:
-          answers F1 >= 0.8, attested balanced accuracy >= 0.65, per-topic nugget-coverage tau >= 0.8.
+          Llama-3.3-70B through Auto-ARGUE, with the cited documents' text. The default (lexical) judge is a
+          triage tool: its figures here say how far to trust it for local iteration, not a target it meets.
 
     python bench/bench_judge_fidelity.py                      # both datasets, the lexical judge
     python bench/bench_judge_fidelity.py --dataset dev --judge semantic
@@ -30,6 +38,7 @@ Datasets:
     python bench/bench_judge_fidelity.py --cv --no-baselines  # + leave-one-topic-out tuning of the thresholds
     python bench/bench_judge_fidelity.py --dataset dev --per-topic  # + each topic's coverage and F1, per judge
     python bench/bench_judge_fidelity.py --dataset dev --autoargue held.judgments.jsonl --nuggets held/nuggets
+    python bench/bench_judge_fidelity.py --dataset dev --adjudicated adjudicated.jsonl  # + against people's calls
 """
 from __future__ import annotations
 
@@ -48,6 +57,7 @@ sys.path.insert(0, str(REPO))
 
 import numpy as np  # noqa: E402
 
+from argue_eval.errors import InputError  # noqa: E402
 from argue_eval.judges.base import JudgeBackend, Question, Verdict, make_key, verdict_to_judgment  # noqa: E402
 from argue_eval.model import (  # noqa: E402
     JUDGMENT_KINDS,
@@ -296,37 +306,121 @@ def per_topic(dataset: Dataset, judgments: Any) -> dict[tuple[str, str], dict[st
     return cells
 
 
-def taus(reference: dict, judged: dict) -> dict[str, Any]:
+TAU_RESAMPLES = 10_000
+TAU_SEED = 0
+TAU_CONFIDENCE = 0.95
+
+
+def taus(reference: dict, judged: dict, resamples: int = TAU_RESAMPLES, seed: int = TAU_SEED) -> dict[str, Any]:
+    """Kendall's tau-b between the reference's and the judge's (run, topic) cells, per metric, with a
+    percentile bootstrap interval over topics (``tau_interval``): six or thirteen topics give a tau that
+    one swapped pair moves by 0.13 or more, so the point figure alone says little."""
     from argue_eval.stats.agreement import kendall_tau_b
 
     keys = sorted(reference.keys() & judged.keys())
-    out: dict[str, Any] = {"cells": len(keys)}
+    out: dict[str, Any] = {"cells": len(keys), "topics": len({topic for _, topic in keys})}
     for metric in ("nugget_coverage", "f1"):
         x = np.array([reference[k].get(metric, 0.0) for k in keys])
         y = np.array([judged[k].get(metric, 0.0) for k in keys])
         tau = kendall_tau_b(x, y)
         out[f"{metric}_tau"] = None if math.isnan(tau) else tau
+        out[f"{metric}_tau_ci"] = tau_interval(keys, x, y, resamples, seed)
         out[f"{metric}_mean_ref"] = float(x.mean()) if len(x) else None
         out[f"{metric}_mean_judge"] = float(y.mean()) if len(y) else None
     return out
 
 
-def measure(dataset: Dataset, judges: dict[str, JudgeBackend]) -> dict[str, Any]:
+def tau_interval(keys: list[tuple[str, str]], x: np.ndarray, y: np.ndarray, resamples: int = TAU_RESAMPLES,
+                 seed: int = TAU_SEED, confidence: float = TAU_CONFIDENCE) -> dict[str, Any]:
+    """Percentile bootstrap interval of Kendall's tau-b over topics.
+
+    Each resample draws as many topics as there are, with replacement (``stats.bootstrap.resample_indices``,
+    seeded: a rerun gives the same interval), and takes every (run, topic) cell of each drawn topic; tau-b
+    of those cells is the resample's value. A topic drawn twice repeats its cells, pairs tied in both
+    vectors, which tau-b leaves out. A resample whose cells are constant in either vector (one topic drawn
+    every time) has no tau and is not counted (``defined`` says how many had one). ``low``/``high`` are
+    ``None`` when fewer than two resamples had a tau.
+    """
+    from argue_eval.stats.agreement import kendall_tau_b, tau_b_rows
+    from argue_eval.stats.bootstrap import percentile_interval, resample_indices
+
+    topics = sorted({topic for _, topic in keys})
+    out: dict[str, Any] = {"low": None, "high": None, "confidence": confidence, "resamples": resamples,
+                           "seed": seed, "defined": 0}
+    if len(topics) < 2:
+        return out
+    rows = {topic: [i for i, (_, t) in enumerate(keys) if t == topic] for topic in topics}
+    drawn = resample_indices(len(topics), resamples, seed)
+    if len({len(cells) for cells in rows.values()}) == 1:  # every topic has the same cells: one vectorized call
+        per_topic = np.array([rows[topic] for topic in topics])  # (topics, cells per topic)
+        picked = per_topic[drawn].reshape(resamples, -1)
+        values = tau_b_rows(x[picked], y[picked])
+    else:
+        values = np.array([kendall_tau_b(x[index], y[index]) for index in
+                           (np.concatenate([rows[topics[t]] for t in draw]) for draw in drawn)])
+    finite = values[np.isfinite(values)]
+    out["defined"] = int(finite.size)
+    if finite.size >= 2:
+        interval = percentile_interval(finite[None, :], confidence)
+        out["low"], out["high"] = float(interval.low[0]), float(interval.high[0])
+    return out
+
+
+def measure(dataset: Dataset, judges: dict[str, JudgeBackend], adjudicated: Adjudicated | None = None,
+            resamples: int = TAU_RESAMPLES, seed: int = TAU_SEED) -> dict[str, Any]:
+    """Every figure of every judge against the dataset's reference and, when ``adjudicated`` is given, again
+    against the reference with the adjudicated judgments in place of its answers (``"adjudicated"``)."""
     questions = build_questions(dataset.reports, {t.request_id: t for t in dataset.topics}, dataset.requests,
                                 dataset.documents)
     reference_cells = per_topic(dataset, dataset.reference_source)
     out: dict[str, Any] = {"questions": len(questions), "judges": {}, "reference_cells": _named(reference_cells)}
+    adjudicated_reference: list[Judgment] = []
+    adjudicated_cells: dict[tuple[str, str], dict[str, float]] = {}
+    if adjudicated is not None:
+        # the scorer reads the files in order, a later one overriding an earlier one for the same judgment
+        adjudicated_cells = per_topic(dataset, [*dataset.reference_source, adjudicated.path])
+        adjudicated_reference = dataset.reference + adjudicated.judgments  # the last value of a key wins
+        out["adjudicated"] = {"path": str(adjudicated.path), **adjudicated.summary(dataset.reference),
+                              "reference_cells": _named(adjudicated_cells), "judges": {}}
     for name, judge in judges.items():
         judged = judge_all(judge, questions)
         cells = per_topic(dataset, judged)
         out["judges"][name] = {
             "kinds": kind_figures(dataset.reference, judged),
             "confidence": confidence_figures(dataset.reference, judged),
-            "scores": taus(reference_cells, cells),
+            "scores": taus(reference_cells, cells, resamples, seed),
             "cells": _named(cells),
             "unanswered": len(questions) - len(judged),
         }
+        if adjudicated is not None:
+            out["adjudicated"]["judges"][name] = {
+                "kinds": kind_figures(adjudicated_reference, judged),
+                "scores": taus(adjudicated_cells, cells, resamples, seed),
+            }
     return out
+
+
+class Adjudicated:
+    """Canonical judgments made by people on the questions where a judge and the reference disagreed: they
+    replace the reference's answers to the same questions (and add any the reference lacks)."""
+
+    def __init__(self, path: Path) -> None:
+        from argue_eval.formats import read_judgments
+        from argue_eval.stats.judgment_agreement import judgment_agreement
+
+        self.path = path
+        self.judgments: list[Judgment] = list(read_judgments(path, "argue"))
+        # one person answering the same question both ways is an error naming both lines, as when scoring
+        judgment_agreement(self.judgments, [], strict=(True, False))
+
+    def summary(self, reference: list[Judgment]) -> dict[str, int]:
+        """How many adjudicated questions the reference answered, how many of those it answered otherwise,
+        and how many it did not answer."""
+        answered = {j.key: bool(j.value) for j in reference}
+        mine = {j.key: bool(j.value) for j in self.judgments}
+        shared = answered.keys() & mine.keys()
+        return {"judgments": len(mine), "replace": len(shared),
+                "change": sum(1 for key in shared if answered[key] != mine[key]), "add": len(mine.keys() - shared)}
 
 
 def _named(cells: dict[tuple[str, str], dict[str, float]]) -> dict[str, dict[str, float]]:
@@ -350,26 +444,57 @@ def _f(value: Any) -> str:
     return "-" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
 
 
-def print_report(name: str, figures: dict[str, Any]) -> None:
-    print(f"\n== {name}: {figures['questions']} questions")
-    header = f"{'judge':<11} {'kind':<18} {'n':>5} {'ref+':>5} {'jud+':>5} {'acc':>6} {'kappa':>6} {'bal':>6} {'P':>6} {'R':>6} {'F1':>6}"
-    print(header)
-    for judge, data in figures["judges"].items():
+def _interval(ci: dict[str, Any] | None) -> str:
+    if not ci or ci.get("low") is None:
+        return "[-]"
+    return f"[{ci['low']:.3f}, {ci['high']:.3f}]"
+
+
+def print_kinds(judges: dict[str, Any]) -> None:
+    print(f"{'judge':<11} {'kind':<18} {'n':>5} {'ref+':>5} {'jud+':>5} {'acc':>6} {'kappa':>6} {'bal':>6} "
+          f"{'P':>6} {'R':>6} {'F1':>6}")
+    for judge, data in judges.items():
         for kind, k in data["kinds"].items():
             print(f"{judge:<11} {kind:<18} {k['n']:>5} {k['ref_yes']:>5} {k['judge_yes']:>5} {_f(k['accuracy']):>6} "
                   f"{_f(k['kappa']):>6} {_f(k['balanced_accuracy']):>6} {_f(k['precision']):>6} {_f(k['recall']):>6} "
                   f"{_f(k['f1']):>6}")
+
+
+def print_taus(judges: dict[str, Any]) -> None:
+    """The per-topic score agreement of each judge, with each tau's bootstrap interval over topics."""
+    first = next(iter(judges.values()), None)
+    if first is None:
+        return
+    ci = first["scores"]["nugget_coverage_tau_ci"]
+    label = f"{ci['confidence']:.0%} CI"
+    print(f"{'judge':<11} {'cells':>5} {'topics':>6} {'coverage tau':>13} {label:>16} {'F1 tau':>7} {label:>16} "
+          f"{'coverage ref/judge':>20} {'F1 ref/judge':>14}")
+    for judge, data in judges.items():
+        s = data["scores"]
+        print(f"{judge:<11} {s['cells']:>5} {s['topics']:>6} {_f(s['nugget_coverage_tau']):>13} "
+              f"{_interval(s['nugget_coverage_tau_ci']):>16} {_f(s['f1_tau']):>7} {_interval(s['f1_tau_ci']):>16} "
+              f"{_f(s['nugget_coverage_mean_ref']) + '/' + _f(s['nugget_coverage_mean_judge']):>20} "
+              f"{_f(s['f1_mean_ref']) + '/' + _f(s['f1_mean_judge']):>14}")
+    print(f"(tau intervals: percentile bootstrap over topics, {ci['resamples']} resamples, seed {ci['seed']}; "
+          f"a resample drawing one topic only has no tau and is left out)")
+
+
+def print_report(name: str, figures: dict[str, Any]) -> None:
+    print(f"\n== {name}: {figures['questions']} questions")
+    print_kinds(figures["judges"])
     for judge, data in figures["judges"].items():
         if data["confidence"]:
             print(f"{judge}: accuracy by confidence " + "; ".join(
                 f"{kind} " + " ".join(f"{row['bin']} {_f(row['accuracy'])} (n={row['n']})" for row in rows)
                 for kind, rows in data["confidence"].items()))
-    print(f"{'judge':<11} {'cells':>5} {'coverage tau':>13} {'F1 tau':>7} {'coverage ref/judge':>20} {'F1 ref/judge':>14}")
-    for judge, data in figures["judges"].items():
-        s = data["scores"]
-        print(f"{judge:<11} {s['cells']:>5} {_f(s['nugget_coverage_tau']):>13} {_f(s['f1_tau']):>7} "
-              f"{_f(s['nugget_coverage_mean_ref']) + '/' + _f(s['nugget_coverage_mean_judge']):>20} "
-              f"{_f(s['f1_mean_ref']) + '/' + _f(s['f1_mean_judge']):>14}")
+    print_taus(figures["judges"])
+    adjudicated = figures.get("adjudicated")
+    if adjudicated is not None:
+        print(f"\n== {name}, against the reference with the adjudicated judgments of {adjudicated['path']} in place "
+              f"of its answers: {adjudicated['judgments']} judgments, {adjudicated['replace']} replace a reference "
+              f"answer ({adjudicated['change']} with the other value), {adjudicated['add']} answer questions it lacks")
+        print_kinds(adjudicated["judges"])
+        print_taus(adjudicated["judges"])
 
 
 def print_ratios(figures: dict[str, Any], judge: str, baseline: str = "naive") -> None:
@@ -509,6 +634,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --nuggets: measure on this Auto-ARGUE judgments file (citations with the documents' "
                              "text) instead of judge-dev's, e.g. the held-out topics; reported as the dev dataset")
     parser.add_argument("--nuggets", type=Path, metavar="DIR", help="the NuggetBank files of --autoargue's topics")
+    parser.add_argument("--adjudicated", type=Path, metavar="J.jsonl",
+                        help="canonical judgments made by people on the disagreements (judge vs reference) of the "
+                             "dev dataset: every figure is reported again against the reference with these "
+                             "judgments in place of its answers")
+    parser.add_argument("--resamples", type=int, default=TAU_RESAMPLES,
+                        help=f"bootstrap resamples of the tau intervals (default {TAU_RESAMPLES})")
+    parser.add_argument("--seed", type=int, default=TAU_SEED, help=f"seed of the tau intervals (default {TAU_SEED})")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON to this file")
     parser.add_argument("--ceiling", action="store_true",
                         help="also the best answers F1 any mix of the lexical score and the MiniLM cosine reaches, "
@@ -526,6 +658,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--autoargue replaces the dev dataset: use --dataset dev or both")
     if args.autoargue is not None and not (args.autoargue.is_file() and args.nuggets.exists()):
         parser.error(f"no such file: {args.autoargue if not args.autoargue.is_file() else args.nuggets}")
+    if args.adjudicated is not None and args.dataset == "sample":
+        parser.error("--adjudicated goes with the dev dataset: use --dataset dev or both")
+    if args.adjudicated is not None and not args.adjudicated.is_file():
+        parser.error(f"no such file: {args.adjudicated}")
+    if args.resamples < 1:
+        parser.error("--resamples: expected an integer >= 1")
 
     from argue_eval.judges.lexical import LexicalJudge
     from argue_eval.judges.registry import make_judge
@@ -551,7 +689,12 @@ def main(argv: list[str] | None = None) -> int:
         if name == "dev" and args.autoargue is None and not DEV.is_dir():
             print(f"dev: {DEV} not found (set ARGUE_EVAL_JUDGE_DEV); skipped", file=sys.stderr)
             continue
-        figures = measure(loaders[name](), judges)
+        try:
+            adjudicated = Adjudicated(args.adjudicated) if name == "dev" and args.adjudicated is not None else None
+            figures = measure(loaders[name](), judges, adjudicated, args.resamples, args.seed)
+        except InputError as error:  # a located one-line error (FILE:LINE: field: message), no traceback
+            print(error, file=sys.stderr)
+            return 2
         results["datasets"][name] = figures
         print_report(name, figures)
         print_ratios(figures, args.judge)

@@ -316,3 +316,97 @@ def test_the_stemmer_in_use_gives_the_pure_python_snowball_stems():
              "transliteration", "communities", "arguing", "bleached", "reefs", "cyclists", "nationalization"]
     assert [_STEMMER.stemWord(w) for w in words] == [reference.stemWord(w) for w in words]
     assert reference.stemWord("suicides") == "suicid" and reference.stemWord("generously") == "generous"
+
+
+# ---------------------------------------------------------------------------------------------- issue 21, part 9
+# Four mistakes an error analysis of the lexical judge against a 70B LLM found, each fixed as a general rule
+# (docs/judging.md, "The heuristics"). Every expected value below was worked out by hand from the rule.
+SPACE_REQUEST = Request("r1", title="SpaceX rocket launches",
+                        problem_statement="A report on the rocket launches of SpaceX since 2010.")
+
+
+def ask_answer(sentence: str, question: str, answer: str, request: Request | None = REQUEST):
+    return verdict(ask("answers", sentence, answer=answer, nug=nugget(question, answer), document=DOC,
+                       request=request))
+
+
+def test_a_common_word_does_not_match_inside_a_longer_name() -> None:
+    # "space" lies inside "spacex", which the sentence writes as a name (capital inside the word): before the
+    # rule the answer was covered (1.0) and the score 0.6 * 1 + 0.4 * 0.75 = 0.9; now the answer coverage is 0
+    # and the score 0.4 * 0.75 (museum, new, exhibit of museum, new, exhibit, explor) = 0.3 < 0.45
+    inside = ask_answer("The museum's new exhibition was sponsored by SpaceX.",
+                        "What did the museum's new exhibition explore?", "space")
+    assert inside.value is False and "missing space" in inside.rationale
+    # the other way round: the answer is the name, the sentence has the word (0.4 * 2/3 = 0.27)
+    outside = ask_answer("The exhibition about space was sponsored by a bank.",
+                         "Which company sponsored the exhibition?", "SpaceX")
+    assert outside.value is False and "missing spacex" in outside.rationale
+    # containment between common words is a derivation and still matches ("imprisoned" / "prison") ...
+    assert ask_answer("Panahi was imprisoned after the trial.", "Where was Panahi sent after the trial?",
+                      "prison").value is True
+    # ... and so is a name inside a name its text writes as one ("Korea" inside "Korean")
+    assert ask_answer("North Korean border guards detained the ship.", "Which country detained the ship?",
+                      "North Korea").value is True
+
+
+def test_a_designation_is_a_name_not_a_figure() -> None:
+    # a capitalized word and a number, or a word, a hyphen and a number: one name token, no figure
+    assert content("SpaceX launched a Falcon 9 rocket") == ("spacex", "launch", "falcon9", "rocket")
+    assert content("a Falcon-9 rocket") == content("a Falcon 9 rocket") == ("falcon9", "rocket")
+    assert content("The Model 351 crashed") == ("model351", "crash")
+    assert content("F\u201135 jets") == content("F-35 jets") == content("F-35s jets") == ("f35", "jet")  # non-breaking hyphen
+    assert numbers("SpaceX launched a Falcon 9 rocket") == numbers("The Model 351 crashed") == set()
+    # ... but a number after a word that introduces a quantity, before the noun it counts, after a comma or a
+    # possessive, or a year, stays a figure
+    assert numbers("Nearly 300 people died") == {"300"}
+    assert numbers("the count put Arvid Lund 38 votes ahead") == {"38"}
+    assert numbers("in Paris, 9 people were hurt") == {"9"}
+    assert numbers("SpaceX's 60 satellites") == {"60"}
+    assert numbers("the Tokyo 2020 games") == numbers("in mid-2020") == {"2020"}
+    # "Falcon 9" is not given by a sentence with a Falcon and a 9: the score 0.6 * 0 + 0.4 * 1 (rocket,
+    # carri; the question is answered by the sentence's words) is capped at half the threshold, 0.225
+    heavy = ask_answer("A Falcon Heavy rocket carried 9 satellites.", "Which rocket carried the satellites?", "Falcon 9")
+    assert heavy.value is False and "designation falcon9 not in sentence" in heavy.rationale
+    assert ask_answer("A Falcon-9 rocket carried the satellites.", "Which rocket carried the satellites?",
+                      "Falcon 9").value is True
+    # a sentence about the Falcon 9 mentions a Falcon (never the other way round)
+    assert ask_answer("A Falcon 9 rocket carried the satellites.", "Which rocket carried the satellites?",
+                      "a Falcon rocket").value is True
+    # and the 9 of "Falcon 9" is not the figure 9 that the answer asks for (60 and no 9: capped at 0.225)
+    counted = ask_answer("The Falcon 9 rocket carried 60 satellites.", "How many satellites did the rocket carry?", "9")
+    assert counted.value is False and "number 9 not in sentence" in counted.rationale
+
+
+def test_a_name_needs_the_relation_the_question_asks_for() -> None:
+    # the request's topic is SpaceX: of "Who founded SpaceX?" only "found" is what the question asks; the
+    # sentence has the name and "SpaceX", not "found": capped at 0.8 x 0.45 = 0.36 (before: 0.6 + 0.4 * 1/2)
+    said = ask_answer("Elon Musk said SpaceX would launch again in May.", "Who founded SpaceX?", "Elon Musk",
+                      request=SPACE_REQUEST)
+    assert said.value is False and "a name in a sentence about something else (none of found)" in said.rationale
+    assert said.confidence < 0.7  # unsure: a cascade asks a stronger judge
+    assert ask_answer("Elon Musk founded SpaceX in 2002.", "Who founded SpaceX?", "Elon Musk",
+                      request=SPACE_REQUEST).value is True
+    # without a request every word of the question counts, and the sentence has "SpaceX"
+    assert ask_answer("Elon Musk said SpaceX would launch again in May.", "Who founded SpaceX?", "Elon Musk",
+                      request=None).value is True
+    # a one-word answer is a name when the sentence writes it as one ("Bayer" inside the sentence): the
+    # sentence says nothing of "compani" or "make" (0.6 * 1 + 0 = 0.6 before, capped at 0.36 now)
+    roundup = Request("r1", title="Roundup lawsuits", problem_statement="The lawsuits over the herbicide Roundup.")
+    shares = ask_answer("Shares of Bayer fell after the ruling.", "Which company makes Roundup?", "Bayer",
+                        request=roundup)
+    assert shares.value is False and "something else" in shares.rationale
+
+
+def test_part_of_a_name_is_not_the_name() -> None:
+    question = "Who sits on the board of Tesla?"
+    # "musk" is there, "elon" is not: answer coverage 1.5 / 3 = 0.5, score 0.3 + 0.4 * 1 = 0.7 before; now
+    # capped at 0.36, whether the surname is a relative's or another person's
+    for sentence in ("Musk's brother Kimbal sits on the board of Tesla.", "Kimbal Musk sits on the board of Tesla."):
+        v = ask_answer(sentence, question, "Elon Musk")
+        assert v.value is False and "only part of the name elon musk" in v.rationale
+    assert ask_answer("Elon Musk sits on the board of Tesla.", question, "Elon Musk").value is True
+    # a company form is not part of the name, and a part the question already names is not required
+    assert ask_answer("Bayer agreed to pay the settlement.", "Who agreed to pay the settlement?",
+                      "Bayer AG").value is True
+    assert ask_answer("Baran accepted the Golden Bear for her father.",
+                      "Who accepted the Golden Bear on behalf of Mohammad Rasoulof?", "Baran Rasoulof").value is True

@@ -112,10 +112,34 @@ def _near(token: str, other: str) -> bool:
     return len(token) >= 6 and len(other) >= 6 and SequenceMatcher(None, token, other).ratio() >= 0.8
 
 
-def _fuzzy_hay(needle: Sequence[str], hay: frozenset[str]) -> frozenset[str]:
-    """``hay`` plus every token of ``needle`` that is near some token of ``hay`` (see ``_near``)."""
-    extra = {t for t in set(needle) - hay if any(_near(t, h) for h in hay)}
+def _word_inside_name(token: str, other: str, names: frozenset[str]) -> bool:
+    """Whether one of two tokens lies inside the other, the longer a name and the shorter not written as one
+    (``names``: the tokens the two texts write as names, ``_entities``): "space" is not a spelling of
+    "SpaceX", nor "face" of "Facebook". A name contains a shorter word by compounding (a brand) or derives
+    from a shorter name (``Russian`` from ``Russia``, which its text then writes as a name); a word the
+    texts write in lower case, or only capitalized at their start, is not shown to be a name. Containment
+    between common words (``imprison`` / ``prison``) is a derivation and still matches."""
+    if len(token) == len(other) or not (token in other or other in token):
+        return False
+    longer, shorter = (token, other) if len(token) > len(other) else (other, token)
+    return longer in names and shorter not in names
+
+
+def _fuzzy_hay(needle: Sequence[str], hay: frozenset[str], names: frozenset[str] = frozenset()) -> frozenset[str]:
+    """``hay`` plus every token of ``needle`` that is near some token of ``hay`` (see ``_near``) but not a word
+    inside a name (``_word_inside_name``), or that a designation of ``hay`` contains (``_designates``)."""
+    missing = set(needle) - hay
+    if not missing:
+        return hay
+    extra = {t for t in missing
+             if any(_near(t, h) and not _word_inside_name(t, h, names) or _designates(h, t) for h in hay)}
     return hay | extra if extra else hay
+
+
+def _designates(designation: str, word: str) -> bool:
+    """Whether ``designation`` is ``word`` with a number (``falcon9`` and ``falcon``): a sentence about the
+    Falcon 9 mentions a Falcon; one about a Falcon does not mention the Falcon 9 (never the other way)."""
+    return designation.startswith(word) and designation[len(word):].isdigit() and word.isalpha()
 
 
 _UNIT_OPTIONS = ("answer_threshold", "attested_threshold", "relevant_threshold", "nugget_agrees_threshold",
@@ -152,17 +176,67 @@ def _fmt(value: float) -> str:
     return f"{value:.2f}"
 
 
+def _identifiers(text_tokens: Sequence[str]) -> set[str]:
+    """Tokens that mix letters and digits: designations (``falcon9``, ``f35``, ``covid19``), codes (``co2``)."""
+    return {t for t in text_tokens if any(c.isalpha() for c in t) and any(c.isdigit() for c in t)}
+
+
+_INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
+"""A lower-case letter followed by a capital: a name however it is placed (``SpaceX``, ``iPhone``, ``YouTube``)."""
+
+
 @lru_cache(maxsize=65536)
 def _entities(text: str, first: bool = False) -> frozenset[str]:
     """Content tokens of capitalized words (names, places); the first word counts only with ``first`` (an
-    answer such as "Jafar Panahi" is not a sentence that starts with a capital)."""
+    answer such as "Jafar Panahi" is not a sentence that starts with a capital) or when a capital inside it
+    shows it is a name ("SpaceX launched ...")."""
     out: set[str] = set()
     words = text.split()
     for position, word in enumerate(words):
         stripped = word.strip("\"'([{")
-        if (first or position) and stripped[:1].isupper() or (len(stripped) > 1 and stripped.isupper()):
+        if ((first or position) and stripped[:1].isupper() or (len(stripped) > 1 and stripped.isupper())
+                or _INNER_CAPITAL.search(stripped)):
             out.update(t.text for t in tokens(stripped) if not t.stop and not t.number)
+    out.update(_identifiers(content(text)))  # a designation ("Falcon 9", read as one token) is a name
     return frozenset(out)
+
+
+_NAME_AFFIXES = frozenset(content(
+    "AG Inc Ltd Corp Co GmbH SA plc LLC Jr Sr Mr Mrs Ms Dr Prof Sir Dame President Vice Prime Minister "
+    "Director Mayor Governor Senator Chancellor Secretary Chairman Chairwoman CEO Chief General King Queen Prince "
+    "Princess Pope Judge Justice Captain Coach"))
+"""Company forms, generation marks, titles and honorifics: "Bayer" names "Bayer AG" and "Jafar Panahi" names
+"Director Jafar Panahi", so a name is whole without them."""
+
+_NAME_PARTICLES = frozenset("de da di del della der den van von la le du bin al el dos das".split())
+"""Lower-case words inside a name ("Tour de France", "Ludwig van Beethoven"): they do not end it."""
+
+
+@lru_cache(maxsize=16384)
+def _name_runs(answer: str) -> tuple[frozenset[str], ...]:
+    """The names of several words in an answer: runs of capitalized words (the first word counts: an answer
+    is a phrase, "Elon Musk"; particles such as "de" inside), ended by another lower-case word or a comma, as
+    content tokens; those with at least two tokens besides titles and company forms (``_NAME_AFFIXES``:
+    "Elon Musk", "Golden Bear"; not "A Separation", not "Bayer AG")."""
+    runs: list[frozenset[str]] = []
+    current: list[str] = []
+
+    def close() -> None:
+        found = frozenset(content(" ".join(current))) - _NAME_AFFIXES
+        if len(found) >= 2 and not any(t.isdigit() for t in found):
+            runs.append(found)
+        current.clear()
+
+    for word in answer.split():
+        stripped = word.strip("\"'([{\u201c\u2018")
+        if stripped[:1].isupper():
+            current.append(word)
+            if word.endswith((",", ";", ":")):
+                close()
+        elif not (current and stripped in _NAME_PARTICLES):
+            close()
+    close()
+    return tuple(runs)
 
 
 def _weights(text: str, number_weight: float, entity_weight: float) -> dict[str, float]:
@@ -208,7 +282,7 @@ class LexicalJudge(JudgeBackend):
     """
 
     name: ClassVar[str] = "lexical"
-    version: ClassVar[str] = "5"
+    version: ClassVar[str] = "6"
     kinds: ClassVar[frozenset[str]] = frozenset(JUDGMENT_KINDS)
 
     def __init__(
@@ -279,13 +353,17 @@ class LexicalJudge(JudgeBackend):
 
     # ------------------------------------------------------------------------------------------------
     # answers: does the sentence give this nugget answer?
-    def answer_score(self, sentence: str, answer: str, question_text: str = "") -> tuple[float, str]:
+    def answer_score(self, sentence: str, answer: str, question_text: str = "",
+                     context_text: str = "") -> tuple[float, str]:
         """Score in [0, 1] that ``sentence`` gives ``answer`` to ``question_text``, with a rationale.
 
         Answer coverage (its content tokens found in the sentence; numbers weigh double) counts
         ``1 - answer_question_weight``; the share of the question's own content words in the sentence counts
         the rest (an answer word that appears in a sentence about something else is a weaker match). An
-        answer number missing from the sentence caps the score below any sensible threshold (wrong number).
+        answer number or designation missing from the sentence caps the score below any sensible threshold
+        (wrong number, another model); so, less firmly, do a part of the answer or of a name left out, and a
+        name in a sentence that does not state what the question asks of it. ``context_text`` is the
+        request: question words it shares are the report's topic, not what the question asks.
         """
         sentence_set = content_set(sentence)
         answer_tokens = content(answer)
@@ -299,24 +377,37 @@ class LexicalJudge(JudgeBackend):
         q_tokens = [t for t in content(question_text) if t not in set(answer_tokens)]
         answer_tokens = informative or answer_tokens
         weights = _weights(answer, self.number_weight, self.entity_weight)
-        sentence_set = _fuzzy_hay(answer_tokens, sentence_set)
+        sentence_set = _fuzzy_hay(answer_tokens, sentence_set, _entities(answer) | _entities(sentence))
         a_cov = _cover(answer_tokens, sentence_set, weights)
         q_cov = _cover(q_tokens, sentence_set) if q_tokens else a_cov
         w = self.answer_question_weight
         score = (1.0 - w) * a_cov + w * q_cov
-        # the answer's first word counts as a name only in a several-word name ("Jafar Panahi", not "Women")
-        names = _entities(answer, first=len(answer.split()) > 1)
-        names_only = bool(informative) and set(informative) <= names and bool(q_tokens) and q_cov == 0
+        cap = 0.8 * self.answer_threshold  # a likely but unsure no: a cascade asks a stronger judge
+        # a name is a several-word name of the answer ("Jafar Panahi", not "Women"), or a word the sentence
+        # writes as a name ("Bayer" inside a sentence)
+        names = _entities(answer, first=len(answer.split()) > 1) | (set(informative) & _entities(sentence))
+        # what the question asks of the name: its words other than the request's topic ("Who directed Taxi?"
+        # in a report on Jafar Panahi asks "directed" and "Taxi"); all of them when the request has them all
+        context_set = content_set(context_text) if context_text else frozenset()
+        relation = [t for t in q_tokens if t not in context_set] or q_tokens
+        r_cov = _cover(relation, sentence_set)
+        names_only = bool(informative) and set(informative) <= names and bool(q_tokens) and r_cov == 0
         if names_only:
-            # a name alone, in a sentence that shares no word with the question ("Who directed Taxi?" /
-            # "Panahi was convicted in Iran"): the name is there, the answer to this question is not
-            score = min(score, 0.8 * self.answer_threshold)
+            # a name alone, in a sentence that states nothing of what the question asks of it ("Who directed
+            # Taxi?" / "Panahi was convicted in Iran"): the name is there, the answer to this question is not
+            score = min(score, cap)
         parts: list[Sequence[str]] = [content(part) for part in _CONJUNCTION.split(answer)]
         parts = [[t for t in part if t in set(answer_tokens)] for part in parts]
         parts = [part for part in parts if part]
         partial = len(parts) > 1 and any(_cover(part, sentence_set) < 0.5 for part in parts)
         if partial:
-            score = min(score, 0.8 * self.answer_threshold)  # "X and Y" is not given by a sentence with X only
+            score = min(score, cap)  # "X and Y" is not given by a sentence with X only
+        # a name of several words is given whole or not at all: "Musk's brother Kimbal" or "Kimbal Musk" does
+        # not name Elon Musk (words the question already has, titles and company forms are not required)
+        partial_names = [run for run in _name_runs(answer)
+                         if run & sentence_set and (run - question_set) - sentence_set]
+        if partial_names:
+            score = min(score, cap)
         answer_numbers = numbers(answer)
         missing_numbers = sorted(answer_numbers - numbers(sentence))
         if answer_numbers - set(missing_numbers):
@@ -324,16 +415,24 @@ class LexicalJudge(JudgeBackend):
             missing_numbers = [n for n in missing_numbers if not _is_year(n)]
         if answer_numbers and missing_numbers:
             score = min(score, 0.5 * self.answer_threshold)
+        # a designation is a name that must match as exactly as a number: "Falcon 9" is not "Falcon Heavy"
+        missing_designations = sorted(_identifiers(answer_tokens) - sentence_set)
+        if missing_designations:
+            score = min(score, 0.5 * self.answer_threshold)
         missing = sorted(set(answer_tokens) - sentence_set)
         rationale = f"answer tokens {_fmt(a_cov)} in sentence, question {_fmt(q_cov)}"
         if missing:
             rationale += f"; missing {' '.join(missing[:6])}"
         if missing_numbers:
             rationale += f"; number {' '.join(missing_numbers[:3])} not in sentence"
+        if missing_designations:
+            rationale += f"; designation {' '.join(missing_designations[:3])} not in sentence"
         if partial:
             rationale += "; only part of a two-part answer"
+        if partial_names:
+            rationale += f"; only part of the name {' '.join(sorted(partial_names[0]))}"
         if names_only:
-            rationale += "; a name in a sentence about something else"
+            rationale += f"; a name in a sentence about something else (none of {' '.join(relation[:4])})"
         return score, rationale
 
     def _answers(self, question: Question) -> tuple[float, float, str] | None:
@@ -341,7 +440,7 @@ class LexicalJudge(JudgeBackend):
         if answer is None or not answer.strip():
             return None
         question_text = question.nugget.question if question.nugget is not None else ""
-        score, rationale = self.answer_score(question.sentence, answer, question_text)
+        score, rationale = self.answer_score(question.sentence, answer, question_text, _request_text(question))
         return self._verdict_parts(score, self.answer_threshold, rationale)
 
     # ------------------------------------------------------------------------------------------------

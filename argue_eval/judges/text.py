@@ -7,6 +7,10 @@ A report says "20,919", "3.7 percent" and "in July of 2019"; the nugget bank say
 - numbers are canonical: thousands separators dropped (``20,919`` -> ``20919``), trailing decimal zeros
   dropped (``3.70`` -> ``3.7``), scale words applied (``1.2 million`` -> ``1200000``), number words
   read as digits (``three`` -> ``3``, ``third`` -> ``3``), ordinals read as their number (``11th`` -> ``11``);
+- a designation, a name made of a word and a number (a word, a hyphen and a number; a capitalized word and
+  a whole number), is one name token and no figure: ``COVID-19`` =
+  ``Covid 19`` = ``covid19``, ``Falcon 9`` = ``Falcon-9`` = ``falcon9``, ``F-35s`` = ``f35`` (a year, a
+  quantity such as "Nearly 300" or "Lund 38 votes", and a date keep their figures: ``_may_designate``);
 - ``%``, ``per cent`` and ``percent`` are one token ``percent``; months are one token each (``Jul``, ``July``
   -> ``july``), so a date is its month and year tokens wherever they stand;
 - words are stemmed (Snowball English, the ``snowballstemmer`` package: ``suicides`` = ``suicide``,
@@ -46,7 +50,9 @@ words (``no``, ``not``, ``never``) are deliberately absent: ``negative`` reads t
 overlap they are rare enough not to matter."""
 
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
-                         "\u2212": "-"})
+                         "\u2212": "-", "\u2010": "-", "\u2011": "-"})
+"""Curly quotes as straight ones; dashes, the minus sign and the Unicode hyphens (``F\u201135``, with a
+non-breaking hyphen, is ``F-35``) as the ASCII hyphen."""
 
 _MONTHS = {
     "january": "january", "jan": "january", "february": "february", "feb": "february", "march": "march",
@@ -88,7 +94,40 @@ _TOKEN = re.compile(
 )
 
 
-_LETTER_HYPHEN_DIGIT = re.compile(r"([^\W\d_])-(?=\d)")
+_HYPHEN_DESIGNATION = re.compile(r"([^\W\d_]+)-(\d+)(s(?![^\W_]))?")
+"""A word, a hyphen and a number: ``COVID-19``, ``F-35``, ``Xianghailin-8`` (``F-35s``: plural)."""
+
+
+def _is_year_digits(digits: str) -> bool:
+    """1900-2099 written with four digits: a date, never the number of a designation (``mid-2020``,
+    ``Tokyo 2020``)."""
+    return len(digits) == 4 and 1900 <= int(digits) <= 2099
+
+
+def _designation(match: re.Match[str]) -> str:
+    """``covid-19`` -> ``covid19``: a designation is one name token (see ``designation_token``); a year
+    after a hyphen (``mid-2020``) stays a date."""
+    word, digits = match.group(1), match.group(2)
+    if _is_year_digits(digits):
+        return match.group(0)
+    return word + digits
+
+
+_NOT_A_NAME_BEFORE_A_NUMBER = frozenset("""
+about around approximately approx nearly almost roughly some over under more less fewer least most only just
+exactly precisely estimated circa ca another additional extra last past next top since until till total totaling
+totalling barely merely fully above below upwards close plus minus than all every each no up down from to between
+at in on by for after before during within age aged ages number numbers
+monday tuesday wednesday thursday friday saturday sunday
+""".split())
+"""Capitalized words that introduce a quantity or a date rather than name a thing ("Nearly 300 people",
+"Since 2019", "Tuesday 17"): a number after one of them stays a figure."""
+
+_QUANTITY_AFTER = frozenset(_SCALES) | {"percent", "per", "pct", "percentage"} | frozenset(_MONTHS)
+"""Words after a number that make it a quantity or a day ("Falcon 2 million", "Model 3 percent", "Friday 17 July")."""
+
+_BARE_INTEGER = re.compile(r"(\d+)[.,;:!?)\]\"']*")
+"""A word that is an integer and nothing else but trailing punctuation ("9", "351,", "9.")."""
 
 
 class Token(NamedTuple):
@@ -157,7 +196,7 @@ def _word_items(word: str) -> tuple[tuple[str, str], ...]:
     No token crosses whitespace, so a text's items are its words' items in order: each distinct word is
     matched once per process, however many documents repeat it."""
     items: list[tuple[str, str]] = []
-    for num, suffix, text in _TOKEN.findall(_LETTER_HYPHEN_DIGIT.sub(r"\1", word)):  # "COVID-19" is a name
+    for num, suffix, text in _TOKEN.findall(_HYPHEN_DESIGNATION.sub(_designation, word)):  # "COVID-19": a name
         if num:
             items.append(("num", num.replace(",", "")))
             if suffix == "%":
@@ -193,8 +232,21 @@ def _word_tokens(text: str) -> list[tuple[Token, ...]]:
                 stretches[-1].append(index)
             else:
                 stretches.append([index])
+        written: list[str] | None = None  # the words as written (case kept), looked up only for a designation
         for stretch in stretches:
             first = stretch[0]
+            if first and _may_designate(per_word[first - 1], words, first):
+                if written is None:
+                    written = _written_words(text, len(words))
+                if _is_name_word(written[first - 1]):
+                    name = per_word[first - 1][-1].raw  # type: ignore[index]  # a plain word, checked above
+                    digits = _BARE_INTEGER.fullmatch(words[first]).group(1)  # type: ignore[union-attr]
+                    per_word[first - 1] = per_word[first - 1][:-1]  # type: ignore[index]
+                    per_word[first] = (designation_token(name, digits),)
+                    stretch = stretch[1:]
+                    if not stretch:
+                        continue
+                    first = stretch[0]
             raw = [(kind, value, position) for position in stretch for kind, value in _word_items(words[position])]
             out: list[Token] = []
             positions: list[int] = []
@@ -204,6 +256,66 @@ def _word_tokens(text: str) -> list[tuple[Token, ...]]:
                 buckets[position - first].append(token)
             per_word[first:first + len(stretch)] = [tuple(bucket) for bucket in buckets]
     return per_word  # type: ignore[return-value]  # every None filled above
+
+
+def designation_token(word: str, digits: str) -> Token:
+    """The one token of a designation, a name made of a word and a number (``Falcon 9``, ``Falcon-9``,
+    ``F-35``, ``COVID-19``): the word and the digits joined (``falcon9``), a name and never a figure, so
+    ``Falcon 9`` is not the quantity 9 and ``Falcon Heavy ... 9 engines`` does not contain it. One token,
+    as the hyphenated spelling always was, so that both spellings count once in any comparison."""
+    return _word_token(word + digits)
+
+
+def _may_designate(before: tuple[Token, ...] | None, words: list[str], index: int) -> bool:
+    """Whether the number ``words[index]`` (a folded word) may be the number of a designation, as far as the
+    folded text tells: an integer alone (no decimals, thousands separator, percent or ordinal), not a year,
+    not followed by a scale, a percent or a month, after a plain content word that names a thing rather than
+    introduces a quantity (``_NOT_A_NAME_BEFORE_A_NUMBER``). ``_is_name_word`` then checks its case."""
+    match = _BARE_INTEGER.fullmatch(words[index])
+    if match is None or _is_year_digits(match.group(1)) or not before:
+        return False
+    last = before[-1]
+    if last.stop or last.number or last.raw in _NOT_A_NAME_BEFORE_A_NUMBER or not last.raw.isalpha():
+        return False
+    if index + 1 < len(words):
+        after = _word_items(words[index + 1])
+        if after and (after[0][1] in _QUANTITY_AFTER or _counted_noun(after[0][1])):
+            return False
+    return True
+
+
+_IRREGULAR_PLURALS = frozenset("people men women children persons police staff crew cattle feet teeth mice".split())
+
+
+def _counted_noun(word: str) -> bool:
+    """A plural noun after a number is what the number counts ("Lund 38 votes ahead", "Falcon 9 rockets"):
+    a content word ending in ``s`` (not ``ss``, ``us`` or ``is``: "Falcon 9 success", "Model 3 bonus"), or
+    an irregular plural ("people", "children")."""
+    if word in _IRREGULAR_PLURALS:
+        return True
+    return (len(word) > 2 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
+            and word not in STOPWORDS)
+
+
+def _is_name_word(word: str) -> bool:
+    """A word as written that can end a name before its number: capitalized (``Falcon``, ``Model``), ending
+    in a letter (a comma or a full stop in between separates a name from a figure: "in Paris, 9 people"),
+    and not a possessive ("SpaceX's 60 satellites" counts satellites)."""
+    word = word.lstrip("\"'([{\u201c\u2018")
+    if not word[:1].isupper() or not word[-1:].isalpha():
+        return False
+    return not word.lower().endswith(("'s", "\u2019s"))
+
+
+def _written_words(text: str, count: int) -> list[str]:
+    """The whitespace-separated words of ``text`` as written, aligned with those of ``_fold(text)``.
+
+    Folding keeps ASCII whitespace as it is; a non-ASCII text is folded word by word, so a word that folding
+    splits (NFKC can turn a character into a space) gives one written word per piece."""
+    if text.isascii():
+        return text.split()
+    written = [raw for raw in text.split() for _ in _fold(raw).split()]
+    return written if len(written) == count else [""] * count  # never misaligned: no designation then
 
 
 def _tokenize_items(raw: list[tuple[str, str, int]], out: list[Token], positions: list[int]) -> None:
