@@ -1,11 +1,14 @@
 """``convert`` of an Auto-ARGUE ``*.judgments.jsonl``: every answer kept, the run and the cited documents taken out.
 
 Fixtures: ``tests/fixtures/autoargue_replay`` (hand-made: two reports, a v3 bank of three topics; the expected
-conversions below are worked out by hand from the bank, see each test).
+conversions below are worked out by hand from the bank, see each test) and the sample track's
+``qrels/sample/hallucinating.autoargue.judgments.jsonl`` (the sample assessor's judgments of two reports in
+Auto-ARGUE's shape, written by ``tools/sample_track/make_autoargue.py``).
 """
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,7 @@ REPO = Path(__file__).resolve().parent.parent
 REPLAY = REPO / "tests/fixtures/autoargue_replay"
 REPLAY_FILE = REPLAY / "report.judgments.jsonl"
 REPLAY_BANK = REPLAY / "nuggets"
+SAMPLE_FILE = REPO / "qrels/sample/hallucinating.autoargue.judgments.jsonl"
 SAMPLE_BANK = REPO / "nuggets/sample/nuggets.jsonl"
 SCORED = REPO / "tests/fixtures/argue/autoargue.judgments.jsonl"  # RAGTIME citations with scores 100.0 and 90.0
 
@@ -92,7 +96,7 @@ SCORE_OPTIONS = [(), ("--missing-topics", "skip", "--table-format", "autoargue")
                  ("--missing-topics", "skip", "--unbound-questions", "negative")]
 
 
-@pytest.mark.parametrize("source, bank", [(REPLAY_FILE, REPLAY_BANK)], ids=["replay"])
+@pytest.mark.parametrize("source, bank", [(REPLAY_FILE, REPLAY_BANK), (SAMPLE_FILE, SAMPLE_BANK)], ids=["replay", "sample"])
 @pytest.mark.parametrize("options", SCORE_OPTIONS, ids=lambda o: " ".join(o) or "default")
 def test_score_on_the_converted_file_and_run_equals_score_on_the_original(tmp_path, source, bank, options):
     """The whole table, byte for byte: the original scored on its embedded reports, the conversion with its run."""
@@ -241,13 +245,13 @@ def test_a_broken_line_is_one_located_line_with_exit_2_for_every_kind(tmp_path):
 # ------------------------------------------------------------------------------------------------- run
 def test_the_run_is_the_embedded_report_line_as_written(tmp_path):
     """--kind runs --to ragtime writes each line's `report` object back unchanged (scores 100.0 and 90.0 kept)."""
-    for source in (REPLAY_FILE, SCORED):
+    for source in (REPLAY_FILE, SCORED, SAMPLE_FILE):
         run = tmp_path / "run.jsonl"
         result = invoke("convert", source, "--kind", "runs", "--to", "ragtime", "-o", run)
         assert result.exit_code == 0, result.output
         assert lines(run) == [obj["report"] for obj in lines(source)]
         assert "warning" not in result.stderr
-    assert lines(run)[0]["metadata"]["team_id"] == "team-a"
+    assert lines(run)[0]["metadata"]["team_id"] == "sample"
 
 
 def test_responses_that_are_not_the_judged_sentences_give_the_judged_sentences_with_a_warning(tmp_path):
@@ -313,6 +317,53 @@ def test_collection_refusals(tmp_path):
     result = invoke("convert", REPLAY_FILE, "--nuggets", REPLAY_BANK, "--to", "jsonl", "-o", out)
     assert result.exit_code == 2 and "'jsonl' writes a collection, which --kind collection takes out" in result.stderr
     assert not out.exists()
+
+
+# ------------------------------------------------------------------------------------------ the sample file
+def test_the_sample_file_scores_as_its_source_judgments(tmp_path):
+    """The sample Auto-ARGUE file holds the sample assessor's judgments of hallucinating s01 and s03: scored alone it
+    gives, topic by topic, the rows of scoring the run with qrels/sample/judgments.jsonl."""
+    own, source = tmp_path / "own.tsv", tmp_path / "source.tsv"
+    assert invoke("score", "--nuggets", SAMPLE_BANK, "--judgments", SAMPLE_FILE, "-o", own).exit_code == 0
+    assert invoke("score", "--run", REPO / "runs/sample/hallucinating.jsonl", "--nuggets", SAMPLE_BANK, "--judgments",
+                  REPO / "qrels/sample/judgments.jsonl", "-o", source).exit_code == 0
+
+    def topic_rows(path: Path) -> list[str]:
+        return [row for row in path.read_text().splitlines() if row.split("\t")[1] in ("s01", "s03")]
+
+    assert topic_rows(own) == topic_rows(source) and len(topic_rows(own)) == 56
+
+
+def test_the_sample_file_regenerates_byte_identical(tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "a.jsonl"
+    subprocess.run([sys.executable, str(REPO / "tools/sample_track/make_autoargue.py"), "-o", str(out)], check=True,
+                   capture_output=True)
+    assert out.read_bytes() == SAMPLE_FILE.read_bytes()
+
+
+def test_the_help_example_runs_and_re_judges_the_same_reports(tmp_path, monkeypatch):
+    """Every command of the Auto-ARGUE block of `convert --help`, run as written (paths under /tmp moved here)."""
+    help_text = invoke("convert", "--help").output
+    block = help_text[help_text.index("Auto-ARGUE judgments (the sample"):help_text.index("Options:")]
+    commands = " ".join(line.strip() for line in block.splitlines()[3:]).replace("\\ ", "").split("argue-eval ")[1:]
+    assert [c.split()[0] for c in commands] == ["convert", "convert", "convert", "evaluate", "score"]
+    monkeypatch.chdir(tmp_path)  # the judge's default cache goes here
+    for command in commands:
+        args = [arg.replace("/tmp/", f"{tmp_path}/") for arg in shlex.split(command)]
+        args = [str(REPO / arg) if arg.split("/")[0] in ("qrels", "nuggets", "topics") else arg for arg in args]
+        result = invoke(*args)
+        assert result.exit_code == 0, (command, result.output)
+    # re-judged: the same 12 sentences and 12 citations (6 + 6, one citation each), every question answered
+    lexical = {tuple(r.split("\t")[:3]): r.split("\t")[3] for r in (tmp_path / "h.lexical.tsv").read_text().splitlines()[1:]}
+    assert (lexical[("hallucinating", "all", "sentences")], lexical[("hallucinating", "all", "citations")]) == ("12", "12")
+    assert ("hallucinating", "all", "missing_judgments") not in lexical  # (and --missing-judgments error passed)
+    original = tmp_path / "original.tsv"
+    assert invoke("score", "--nuggets", SAMPLE_BANK, "--judgments", SAMPLE_FILE, "--missing-topics", "skip",
+                  "-o", original).exit_code == 0
+    assert (tmp_path / "h.converted.tsv").read_bytes() == original.read_bytes()
 
 
 def test_a_question_two_nuggets_ask_is_answered_for_both(tmp_path):
