@@ -226,6 +226,19 @@ def test_what_the_bank_lacks_and_unused_judgment_types_are_named(tmp_path):
     assert extra == {("101q1", "August 2014"), ("101q2", "microcystin"), ("Who paid?", "the city"), ("101q1", "summer 2014")}
 
 
+def test_a_topic_the_bank_lacks_is_named(tmp_path):
+    """A bank with topic 101 only: the report on 102 keeps relevance and attestation (3 + 3), and its two matched
+    answers ("Ohio", "2015") name questions the bank does not have; both are said."""
+    bank = tmp_path / "bank"
+    bank.mkdir()
+    (bank / "nuggets_101.v3.json").write_text((REPLAY_BANK / "nuggets_101.v3.json").read_text())
+    out, result = convert_judgments(tmp_path, bank=bank)
+    assert (f"warning: {REPLAY_FILE}: 1 topic(s) judged here have no nuggets in the nugget bank (102): their answer "
+            "judgments could name no answer of it") in result.stderr
+    assert "2 matched answer(s) name a question the nugget bank does not have" in result.stderr
+    assert sum(1 for j in lines(out) if j["request_id"] == "102" and j["kind"] != "answers") == 6
+
+
 def test_a_broken_line_is_one_located_line_with_exit_2_for_every_kind(tmp_path):
     source = edited(tmp_path, lambda objects: [objects[0], {"report": objects[1]["report"], "judgments": 5}])
     out = tmp_path / "out.jsonl"

@@ -104,6 +104,8 @@ class JudgmentConversion:
     """Answered differently by two reports: a canonical judgment is keyed by its question, not by the report,
     so the later report's answer is written and the earlier one is lost."""
     first_conflict: tuple[Location, Location] | None = None
+    topics_not_in_bank: dict[str, None] = field(default_factory=dict)
+    """Topics of reports the nugget bank has no nuggets for (in order of first report)."""
 
     @property
     def written(self) -> Counter[tuple[str, bool]]:
@@ -146,6 +148,11 @@ class JudgmentConversion:
                 f"{self.path}: {sum(self.replaced.values())} question(s) answered differently twice in one report "
                 f"({_per_kind(self.replaced)}): the later answer is written, the one `score` uses for that report; "
                 "the earlier answer is dropped")
+        if self.topics_not_in_bank:
+            topics = list(self.topics_not_in_bank)
+            shown = ", ".join(topics[:5]) + (", ..." if len(topics) > 5 else "")
+            out.append(f"{self.path}: {len(topics)} topic(s) judged here have no nuggets in the nugget bank ({shown}): "
+                       "their answer judgments could name no answer of it")
         if self.origins["unknown-question"]:
             out.append(
                 f"{self.path}: {self.origins['unknown-question']} matched answer(s) name a question the nugget bank "
@@ -175,6 +182,8 @@ def convert_judgments(path: str | Path, nuggets: Iterable[TopicNuggets]) -> Judg
     chosen: dict[JudgmentKey, tuple[Judgment, int]] = {}
     for index, record in enumerate(iter_autoargue(Path(path), result.skipped)):
         result.reports += 1
+        if record.report.request_id not in bank.topics:
+            result.topics_not_in_bank.setdefault(record.report.request_id)
         mine: dict[JudgmentKey, Judgment] = {}
         derived: list[Judgment] = []
         for judgment in record.judgments:

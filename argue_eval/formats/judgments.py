@@ -433,7 +433,10 @@ class AnswerBank:
         # (request, normalized question) -> [(nugget id, {normalized answer: answer text})]: a question may
         # be asked by two nuggets of one topic, and both get the match
         self._questions: dict[tuple[str, str], list[tuple[str, dict[str, str]]]] = {}
+        self.topics: set[str] = set()
+        """The request ids the bank has nuggets for."""
         for topic in nuggets:
+            self.topics.add(topic.request_id)
             for nugget in topic.nuggets:
                 question = normalize_text(nugget.question)
                 spelling: dict[str, str] = {}
