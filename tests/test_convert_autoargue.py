@@ -132,6 +132,9 @@ def test_agree_judgments_finds_every_answer_in_common(tmp_path):
         "relevant": (7, 7, 7, 1.0), "answers": (10, 10, 10, 1.0), "attested": (7, 7, 7, 1.0)}
     assert kinds["answers"]["confusion"] == {"yes_yes": 6, "yes_no": 0, "no_yes": 0, "no_no": 4}
     assert kinds["answers"]["kappa"] == 1.0
+    # its --help shows that use on the sample file, the command continued on the next line
+    assert "qrels/sample/judgments.jsonl \\\n        --nuggets nuggets/sample/nuggets.jsonl\n" in invoke(
+        "agree-judgments", "--help").output
     without = invoke("agree-judgments", REPLAY_FILE, judgments, "--format", "json")
     answers = next(item for item in json.loads(without.stdout)["kinds"] if item["kind"] == "answers")
     assert (answers["n_a"], answers["overlap"]) == (6, 0)

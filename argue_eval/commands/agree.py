@@ -174,7 +174,7 @@ def judgments_command(judgments_a, judgments_b, judgments_format, kinds, nuggets
     Example:
       argue-eval agree-judgments judgments.assessors.jsonl judgments.llm.jsonl
       argue-eval agree-judgments human.jsonl auto.jsonl --kind answers --format json -o agreement.json
-      argue-eval agree-judgments qrels/sample/hallucinating.autoargue.judgments.jsonl qrels/sample/judgments.jsonl \
+      argue-eval agree-judgments qrels/sample/hallucinating.autoargue.judgments.jsonl qrels/sample/judgments.jsonl \\
           --nuggets nuggets/sample/nuggets.jsonl
     """
     from ..formats import read_nuggets, resolve
