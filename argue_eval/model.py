@@ -354,6 +354,9 @@ class AutoArgueReport:
     report: Report
     judgments: list[Judgment]
     answer_sets: list[AnswerSet]
+    responses_differ: bool = False
+    """The judged sentences are not the report's ``responses`` (text and cited ids, position by position): the
+    report holds the judged sentences, without the responses' citation scores."""
 
 
 class Assigned(NamedTuple):

@@ -64,6 +64,8 @@ def test_requests_nuggets_and_runs_sniffers_are_unambiguous(name):
     expected = [EXPECTED[name]] if EXPECTED[name][0] in MINE else []
     if EXPECTED[name] == ("nuggets", "neuclir24-eval"):  # the same file holds a gold report: a run with --kind runs
         expected.append(("runs", "neuclir24-gold"))
+    if EXPECTED[name] == ("judgments", "autoargue"):  # an Auto-ARGUE file holds the judged reports: a run with --kind runs
+        expected.append(("runs", "autoargue"))
     assert claims == expected
 
 
@@ -74,6 +76,10 @@ def test_detect_with_the_right_kind_and_refuses_the_wrong_one(name):
     other = "runs" if kind != "runs" else "nuggets"
     if fmt == "neuclir24-eval":
         assert detect(F / name, "runs").name == "neuclir24-gold"
+        return
+    if (kind, fmt) == ("judgments", "autoargue"):
+        assert detect(F / name, "runs").name == "autoargue"  # the judged reports, read as a run
+        assert detect(F / name).kind == "judgments"  # without a kind the file is its judgments
         return
     with pytest.raises(InputError, match=f"cannot recognize the file as a known {other} format"):
         detect(F / name, other)

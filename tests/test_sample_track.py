@@ -338,6 +338,6 @@ def test_build_reproduces_every_shipped_file(tmp_path: Path) -> None:
     subprocess.run([sys.executable, str(TOOLS / "build_track.py"), "--root", str(tmp_path)], check=True,
                    capture_output=True)
     generated = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
-    assert len(generated) == 12  # requests, collection, nuggets, 6 runs, qrels, judgments, annotations
+    assert len(generated) == 13  # requests, collection, nuggets, 6 runs, qrels, judgments, annotations, Auto-ARGUE
     for rel in generated:
         assert filecmp.cmp(tmp_path / rel, REPO / rel, shallow=False), f"{rel} differs: rerun build_track.py"

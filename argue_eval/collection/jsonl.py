@@ -22,7 +22,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal
@@ -33,7 +33,7 @@ from ..errors import ArgueError, InputError, Problem
 from ..model import Document
 from ..progress import progress
 from ..reading import diagnose_line, iter_lines
-from ..writing import temp_file_beside
+from ..writing import temp_file_beside, write_jsonl
 from .base import ID_FIELDS, TEXT_FIELDS, BaseDocumentStore, document_from_record, pick_field
 
 INDEX_SUFFIX = ".argue-idx"
@@ -468,3 +468,17 @@ class JsonlDocumentStore(BaseDocumentStore):
             if self._fd is not None:
                 os.close(self._fd)
                 self._fd = None
+
+
+def write_documents(documents: Iterable[Document], path: str | os.PathLike[str]) -> int:
+    """Atomically write a JSONL collection, one ``{"doc_id", "title"?, "text"}`` per document (``title`` only
+    when it is not empty), in the order given; return the number of documents. It opens as ``--collection``."""
+    def lines() -> Iterator[dict[str, str]]:
+        for document in documents:
+            line = {"doc_id": document.doc_id}
+            if document.title:
+                line["title"] = document.title
+            line["text"] = document.text
+            yield line
+
+    return write_jsonl(path, lines())

@@ -155,29 +155,40 @@ def build_judgment_tables(result: JudgmentAgreement, label_a: str, label_b: str)
               help="Format of both files if detection should not guess.")
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(JUDGMENT_KINDS),
               help="Only these question kinds (repeatable), e.g. --kind answers --kind attested.")
+@click.option("--nuggets", default=None, metavar="N",
+              help="Read Auto-ARGUE files with this nugget bank: answers under the bank's nugget ids, and the cited "
+                   "document's answers that were not matched as no (as `score` and `convert` read them).")
 @click.option("--format", "output_format", type=click.Choice(RENDER_FORMATS), default="text", show_default=True)
 @click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="Write here instead of stdout.")
-def judgments_command(judgments_a, judgments_b, judgments_format, kinds, output_format, output) -> None:
+def judgments_command(judgments_a, judgments_b, judgments_format, kinds, nuggets, output_format, output) -> None:
     """Agreement between two judgment files (accuracy, Cohen's kappa).
 
     A is the reference (e.g. human assessors), B the candidate (e.g. an LLM judge). Judgments are matched on
     their identity (kind, request, normalized sentence, document, nugget/answer; never the run), so each
     question counts once. Per question kind: how many judgments each file has and share, observed agreement,
-    Cohen's kappa and the yes/no confusion matrix; a pooled row closes the table.
+    Cohen's kappa and the yes/no confusion matrix; a pooled row closes the table. An Auto-ARGUE file names
+    nuggets by question text and lists only matched answers; with --nuggets its answers are compared as a
+    canonical file holds them (the bank's nugget ids, unmatched answers of the cited document as no).
 
     \b
     Example:
       argue-eval agree-judgments judgments.assessors.jsonl judgments.llm.jsonl
       argue-eval agree-judgments human.jsonl auto.jsonl --kind answers --format json -o agreement.json
+      argue-eval agree-judgments qrels/sample/hallucinating.autoargue.judgments.jsonl qrels/sample/judgments.jsonl \\
+          --nuggets nuggets/sample/nuggets.jsonl
     """
-    from ..formats import resolve
+    from ..formats import read_nuggets, resolve
+    from ..formats.judgments import read_autoargue
     from ..stats.judgment_agreement import judgment_agreement
 
     wanted = set(kinds)
     specs = [resolve(path, "judgments", judgments_format) for path in (judgments_a, judgments_b)]
 
+    bank = list(read_nuggets(nuggets)) if nuggets is not None else None
+
     def load(path: Path, spec):
-        for judgment in spec.read(path):
+        read = spec.read if bank is None or spec.name != "autoargue" else (lambda p: read_autoargue(p, bank))
+        for judgment in read(path):
             if not wanted or judgment.kind in wanted:
                 yield judgment
 

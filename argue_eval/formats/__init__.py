@@ -34,7 +34,7 @@ __all__ = [
     "read_judgments",
 ]
 
-_MODULES = ("requests", "nuggets", "runs", "ranked", "qrels", "judgments")
+_MODULES = ("requests", "nuggets", "runs", "ranked", "qrels", "judgments", "autoargue")
 
 
 @cache

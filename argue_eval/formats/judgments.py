@@ -12,8 +12,13 @@ cited documents and three judgment types. They map onto our kinds as follows:
 * ``SENTENCE_ANSWERS_QUESTION`` (``matched_nuggets``) -> ``answers`` true for each matched (question,
   answer). Auto-ARGUE shows its judge the answers that the cited document attests and records only the
   matches, so the answers it did *not* match are "no" judgments that only the nugget bank can enumerate:
-  ``read_autoargue(path, nuggets)`` emits them (false) when given the nuggets, and ``iter_autoargue``
-  exposes the raw ``AnswerSet`` so the imported judge can answer such questions without enumerating them.
+  ``read_autoargue(path, nuggets)`` emits them (false) when given the nuggets (``AnswerBank``), and
+  ``iter_autoargue`` exposes the raw ``AnswerSet`` so the imported judge can answer such questions without
+  enumerating them.
+
+The judged report is the judged sentences (``judgments[].text`` and their citations), which is what
+Auto-ARGUE scored; when they are the report's ``responses``, position by position, the report object is read
+as the RAGTIME run line it is, so citation scores and the other fields come along.
 
 ``judge`` is ``autoargue:<evaluator>`` (Auto-ARGUE's evaluator string, e.g. ``autoargue:from_env``; the
 relevance lookups it marks ``"null"`` become ``autoargue:null``).
@@ -23,9 +28,9 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Literal, cast
 
-from ..errors import InputError
+from ..errors import InputError, Problem
 from ..model import (
     CONTEXT_KINDS,
     JUDGMENT_KINDS,
@@ -46,9 +51,11 @@ from ..reading import iter_jsonl
 from ..writing import write_jsonl
 from ._fields import type_name
 from .base import FormatSpec, Probe
+from .runs import parse_report
 
 __all__ = [
     "FORMATS",
+    "AnswerBank",
     "AnswerSet",
     "AutoArgueReport",
     "UnknownJudgmentTypeWarning",
@@ -229,12 +236,13 @@ _Fail = Callable[[str, str], InputError]
 """``fail(field, message)``: the located error of the line being parsed."""
 
 
-def _parse_autoargue_line(obj: dict[str, Any], path: str, line: int, unknown_types: set[str]) -> AutoArgueReport:
+def _parse_autoargue_line(obj: dict[str, Any], path: str, line: int, unknown_types: dict[str, int]) -> AutoArgueReport:
     """One Auto-ARGUE output line (a judged report) -> the report, its judgments and its answer sets.
 
     The steps: the report's ids; per judged sentence its text and citations (``_sentence``), then its
-    judgments (``_add_judgment``; the nuggets an answer judgment matched come from ``_matched_nuggets``).
-    Judgment types we do not use are collected in ``unknown_types`` and skipped.
+    judgments (``_add_judgment``; the nuggets an answer judgment matched come from ``_matched_nuggets``);
+    then the report itself (``_judged_report``). Judgment types we do not use are counted in
+    ``unknown_types`` (type id -> judgments) and skipped.
     """
     def fail(field: str, message: str) -> InputError:
         return InputError(path, line, field, message)
@@ -262,7 +270,29 @@ def _parse_autoargue_line(obj: dict[str, Any], path: str, line: int, unknown_typ
             type_id = _add_judgment(item, f"{prefix}.judgments[{j_index}]", request_id, sentence.text, location, fail,
                                     judgments, answer_sets)
             if type_id is not None:
-                unknown_types.add(type_id)
+                unknown_types[type_id] = unknown_types.get(type_id, 0) + 1
+    report, responses_differ = _judged_report(report_obj, metadata, request_id, run_id, sentences, location)
+    return AutoArgueReport(report, judgments, answer_sets, responses_differ)
+
+
+def _judged_report(report_obj: dict[str, Any], metadata: dict[str, Any], request_id: str, run_id: str,
+                   sentences: list[Sentence], location: Location) -> tuple[Report, bool]:
+    """The report Auto-ARGUE judged, and whether its ``responses`` differ from the judged sentences.
+
+    When the report object reads as a RAGTIME run line whose responses are the judged sentences (same text,
+    same cited ids, in order), that reading is the report: citation scores, collection ids and the other
+    fields are kept. Otherwise the judged sentences are the report (they are what Auto-ARGUE scored).
+    """
+    problems: list[Problem] = []
+    parsed = parse_report(report_obj, "ragtime", location.path, location.line, problems)
+    if (
+        parsed is not None
+        and not any(problem.severity == "error" for problem in problems)
+        and (parsed.run_id, parsed.request_id) == (run_id, request_id)
+        and len(parsed.sentences) == len(sentences)
+        and all(a.text == b.text and a.citations == b.citations for a, b in zip(parsed.sentences, sentences))
+    ):
+        return parsed, False
     references = report_obj.get("references")
     report = Report(
         run_id=run_id,
@@ -272,7 +302,8 @@ def _parse_autoargue_line(obj: dict[str, Any], path: str, line: int, unknown_typ
         metadata={k: v for k, v in metadata.items() if k not in ("run_id", "topic_id")},
         source=location,
     )
-    return AutoArgueReport(report, judgments, answer_sets)
+    responses = report_obj.get("responses")
+    return report, type(responses) is list and bool(responses)
 
 
 def _report_ids(report_obj: dict[str, Any], metadata: dict[str, Any], fail: _Fail) -> tuple[str, str]:
@@ -367,13 +398,17 @@ def _matched_nuggets(response: dict[str, Any], field: str, fail: _Fail) -> set[t
     return matched
 
 
-def iter_autoargue(path: Path) -> Iterator[AutoArgueReport]:
-    """Stream an Auto-ARGUE judgments file report by report (unknown judgment types warned about once)."""
+def iter_autoargue(path: Path, skipped: dict[str, int] | None = None) -> Iterator[AutoArgueReport]:
+    """Stream an Auto-ARGUE judgments file report by report.
+
+    Judgment types we do not use are skipped: counted into ``skipped`` (type id -> judgments) when the caller
+    passes a dict to say what was left out itself, else warned about once at the end.
+    """
     name = str(path)
-    unknown_types: set[str] = set()
+    unknown_types: dict[str, int] = {} if skipped is None else skipped
     for line, obj in iter_jsonl(path):
         yield _parse_autoargue_line(obj, name, line, unknown_types)
-    if unknown_types:
+    if unknown_types and skipped is None:
         warnings.warn(
             f"{name}: skipped Auto-ARGUE judgment types we do not use: {', '.join(sorted(unknown_types))}",
             UnknownJudgmentTypeWarning,
@@ -381,55 +416,90 @@ def iter_autoargue(path: Path) -> Iterator[AutoArgueReport]:
         )
 
 
-def _question_index(nuggets: Iterable[TopicNuggets]) -> dict[tuple[str, str], tuple[str, dict[str, str], list[tuple[str, tuple[str, ...]]]]]:
-    """(request, normalized question) -> (nugget id, {normalized answer: answer text}, [(answer text, doc ids)])."""
-    index: dict[tuple[str, str], tuple[str, dict[str, str], list[tuple[str, tuple[str, ...]]]]] = {}
-    for topic in nuggets:
-        for nugget in topic.nuggets:
-            answers = {normalize_text(a.text): a.text for a in nugget.answers}
-            index[(topic.request_id, normalize_text(nugget.question))] = (
-                nugget.nugget_id, answers, [(a.text, tuple(a.doc_ids)) for a in nugget.answers]
-            )
-    return index
+AnswerOrigin = Literal["shown", "unbound", "unknown-answer", "unknown-question"]
+"""How the bank knows an answer judgment it derives from an answer set (``AnswerBank.answers``)."""
+
+
+class AnswerBank:
+    """The nugget bank as Auto-ARGUE's answer judgments need it, to turn one into every answer it stands for.
+
+    A ``SENTENCE_ANSWERS_QUESTION`` judgment was shown the answers its cited document attests and lists the
+    matches by question and answer *text*. The bank gives their nugget ids and its own spelling of each
+    answer, and it lists the answers that were shown and not matched: those are "no" answers.
+    """
+
+    def __init__(self, nuggets: Iterable[TopicNuggets]):
+        # (request, doc) -> [(nugget id, normalized question, normalized answer, answer text)]: what was shown
+        self._shown: dict[tuple[str, str], list[tuple[str, str, str, str]]] = {}
+        # (request, normalized question) -> [(nugget id, {normalized answer: answer text})]: a question may
+        # be asked by two nuggets of one topic, and both get the match
+        self._questions: dict[tuple[str, str], list[tuple[str, dict[str, str]]]] = {}
+        self.topics: set[str] = set()
+        """The request ids the bank has nuggets for."""
+        for topic in nuggets:
+            self.topics.add(topic.request_id)
+            for nugget in topic.nuggets:
+                question = normalize_text(nugget.question)
+                spelling: dict[str, str] = {}
+                listed: set[tuple[str, str]] = set()
+                for answer in nugget.answers:
+                    normalized = normalize_text(answer.text)
+                    text = spelling.setdefault(normalized, answer.text)
+                    for doc_id in answer.doc_ids:
+                        if (doc_id, normalized) not in listed:  # an answer listed twice is shown once
+                            listed.add((doc_id, normalized))
+                            self._shown.setdefault((topic.request_id, doc_id), []).append(
+                                (nugget.nugget_id, question, normalized, text))
+                self._questions.setdefault((topic.request_id, question), []).append((nugget.nugget_id, spelling))
+
+    def answers(self, answer_set: AnswerSet) -> Iterator[tuple[Judgment, AnswerOrigin]]:
+        """Every ``answers`` judgment ``answer_set`` stands for, with where the bank has it (``AnswerOrigin``).
+
+        ``shown``: an answer the cited document attests in the bank, yes if matched, else no. A match the
+        bank does not bind to the document is kept as a yes: ``unbound`` (the bank has the answer),
+        ``unknown-answer`` (the question but not that answer; the answer keeps its text) or
+        ``unknown-question`` (neither: the nugget id is the normalized question text).
+        """
+        request_id, sentence, doc_id = answer_set.request_id, answer_set.sentence, answer_set.doc_id
+        judge, source, matched = answer_set.judge, answer_set.source, answer_set.matched
+
+        def judgment(nugget_id: str, answer: str, value: bool) -> Judgment:
+            return Judgment("answers", request_id, sentence, value, judge, doc_id=doc_id, nugget_id=nugget_id,
+                            answer=answer, source=source)
+
+        shown: set[tuple[str, str]] = set()
+        for nugget_id, question, normalized, text in self._shown.get((request_id, doc_id), ()):
+            shown.add((question, normalized))
+            yield judgment(nugget_id, text, (question, normalized) in matched), "shown"
+        for question, answer in sorted(matched - shown):
+            entries = self._questions.get((request_id, question))
+            if not entries:
+                yield judgment(question, answer, True), "unknown-question"
+                continue
+            for nugget_id, spelling in entries:
+                known = spelling.get(answer)
+                yield judgment(nugget_id, known or answer, True), ("unbound" if known is not None else "unknown-answer")
 
 
 def read_autoargue(path: Path, nuggets: Iterable[TopicNuggets] | None = None) -> Iterator[Judgment]:
-    """Auto-ARGUE judgments as canonical ``Judgment`` records.
+    """Auto-ARGUE judgments as canonical ``Judgment`` records, in file order.
 
     Without ``nuggets`` the ``answers`` judgments are the matches only, keyed by question text. With the
-    nugget bank, question texts become nugget ids, matched answer texts take the bank's spelling, and every
-    answer that the cited document attests but the judge did not match is emitted as a "no" judgment.
+    nugget bank (``AnswerBank``), question texts become nugget ids, matched answer texts take the bank's
+    spelling, and every answer that the cited document attests but the judge did not match is emitted as a
+    "no" judgment.
     """
-    index = _question_index(nuggets) if nuggets is not None else None
-    by_doc: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
-    if index is not None:
-        for (request_id, question), (nugget_id, _answers, bound) in index.items():
-            for answer_text, doc_ids in bound:
-                for doc_id in doc_ids:
-                    by_doc.setdefault((request_id, doc_id), []).append((nugget_id, question, answer_text))
+    bank = AnswerBank(nuggets) if nuggets is not None else None
     for record in iter_autoargue(path):
-        if index is None:
+        if bank is None:
             yield from record.judgments
             continue
         for judgment in record.judgments:
             if judgment.kind != "answers":
                 yield judgment
         for answer_set in record.answer_sets:
-            seen: set[tuple[str, str]] = set()
-            for nugget_id, question, answer_text in by_doc.get((answer_set.request_id, answer_set.doc_id), []):
-                pair = (question, normalize_text(answer_text))
-                seen.add(pair)
-                yield Judgment("answers", answer_set.request_id, answer_set.sentence, pair in answer_set.matched,
-                               answer_set.judge, doc_id=answer_set.doc_id, nugget_id=nugget_id, answer=answer_text,
-                               source=answer_set.source)
-            for question, answer in sorted(answer_set.matched - seen):
-                # a match the bank does not bind to this document: keep it, under the bank's id when known
-                entry = index.get((answer_set.request_id, question))
-                nugget_id = entry[0] if entry else question
-                answer_text = entry[1].get(answer, answer) if entry else answer
-                yield Judgment("answers", answer_set.request_id, answer_set.sentence, True, answer_set.judge,
-                               doc_id=answer_set.doc_id, nugget_id=nugget_id, answer=answer_text,
-                               source=answer_set.source)
+            for judgment, _origin in bank.answers(answer_set):
+                yield judgment
 
 
 def read_autoargue_reports(path: Path) -> Iterator[Report]:

@@ -202,7 +202,15 @@ def _segmenter(pysbd: Any) -> Any:
     return _SEGMENTER
 
 
+def _parse_autoargue(obj: dict[str, Any], f: Fields) -> Report | None:
+    """The judged report of an Auto-ARGUE judgments line (``formats.autoargue``, which reads the whole line)."""
+    from .autoargue import parse_autoargue_report
+
+    return parse_autoargue_report(obj, f)
+
+
 _PARSERS: dict[str, Callable[[dict[str, Any], Fields], Report | None]] = {
+    "autoargue": _parse_autoargue,
     "neuclir24-gold": _parse_neuclir24_gold,
     "answer-text": _parse_answer_text,
     "argue": _parse_sentences_family,

@@ -13,6 +13,8 @@ Reads ``track_documents.py``, ``track_topics.py`` and ``track_reports.py`` (besi
     qrels/sample/qrels.trec             graded relevance of every pooled, cited or bound document
     tools/sample_track/annotations.jsonl  the assessor's record of every sentence
     qrels/sample/judgments.jsonl        canonical judgments (via make_judgments.py)
+    qrels/sample/hallucinating.autoargue.judgments.jsonl  two reports' judgments in Auto-ARGUE's shape
+                                        (via make_autoargue.py)
 
 Everything is written in a fixed order through ``argue_eval.writing``'s atomic writers, so a rerun is
 byte-identical. The sources are checked first (every cited or bound document exists, every stated answer
@@ -32,6 +34,7 @@ for path in (str(REPO), str(HERE)):
     if path not in sys.path:
         sys.path.insert(0, path)
 
+import make_autoargue  # noqa: E402
 import make_judgments  # noqa: E402
 from track_documents import DOCUMENTS  # noqa: E402
 from track_reports import REPORTS, RUNS  # noqa: E402
@@ -251,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     annotations_path = root / "tools/sample_track/annotations.jsonl"
     write_jsonl(annotations_path, annotations)
     count = make_judgments.write_judgments(root, root / make_judgments.JUDGMENTS)
+    make_autoargue.write_autoargue(root, root / make_autoargue.OUTPUT)
     print(
         f"wrote {len(REQUESTS)} requests, {len(collection)} documents, {len(runs)} runs, "
         f"{len(annotations)} annotated sentences and {count} judgments under {root}"
