@@ -82,9 +82,16 @@ DEFAULT_DOC_CHARS = 4000
 
 @dataclass
 class ReportOptions:
-    """How the report's statistics are computed (the same defaults as ``argue-eval compare``)."""
+    """How the report's statistics are computed (the same defaults as ``argue-eval compare``).
+
+    ``test`` and ``correction`` are ``compare``'s (``None``: the shared defaults of
+    ``argue_eval.stats.pairwise.resolve_test``: Tukey HSD over all pairs, randomization with Holm against a
+    baseline).
+    """
 
     baseline: str | None = None
+    test: str | None = None
+    correction: str | None = None
     measure: str = "f1"
     resamples: int = 10_000
     seed: int = 0
@@ -92,6 +99,8 @@ class ReportOptions:
     alpha: float = 0.05
     title: str = "ARGUE evaluation report"
     doc_chars: int = DEFAULT_DOC_CHARS
+    scores_source: str = "SCORES"
+    """How the page names the score tables in the ``compare`` call that gives the same decisions."""
 
 
 @dataclass
@@ -198,12 +207,18 @@ def build_report_data(
     ``details`` are ``score --details`` records (one per report); ``documents`` looks a cited document up
     (``None`` when it is not in the collection); ``run_ids`` limits the report to these runs. A measure is
     selectable when the score rows hold it per topic; its statistics (BCa interval of the mean, and
-    significance against ``options.baseline`` or randomized Tukey HSD groups) come from ``argue_eval.stats``.
+    significance against ``options.baseline`` or letter groups over all pairs) come from ``argue_eval.stats``,
+    decided by the same function as ``argue-eval compare``'s.
     """
     from ..errors import ArgueError
     from ..stats.matrix import records_to_matrix
+    from ..stats.pairwise import describe, resolve_test
 
     options = options or ReportOptions()
+    try:
+        test, correction = resolve_test(options.test, options.correction, options.baseline is not None)
+    except ValueError as error:
+        raise ArgueError(str(error)) from None
     records = _records(scores)
     keep = set(run_ids) if run_ids is not None else None
     if keep is not None:
@@ -231,14 +246,15 @@ def build_report_data(
                          "(ranked last, shown as n/a)")
     if options.baseline is not None and any(options.baseline not in m.runs for m in matrices.values()):
         raise ArgueError(f"--baseline {options.baseline!r} lacks some measures; choose a run scored on every one")
-    ranges = _shared_ranges(matrices, options) if options.baseline is None else {}
+    ranges = _shared_ranges(matrices, options) if test == "tukey" else {}
     for metric, matrix in matrices.items():
         grid = matrix.values.reindex(index=runs, columns=topics).to_numpy(dtype=float)
         filled = matrix.filled.reindex(index=runs, columns=topics, fill_value=True).to_numpy(dtype=bool)
         values[metric] = [[None if filled[i, j] or np.isnan(grid[i, j]) else _short(float(grid[i, j]))
                            for j in range(len(topics))] for i in range(len(runs))]
         result: MeasureStats = leaderboard_stats(matrix, options.baseline, options.resamples, options.seed,
-                                                 options.confidence, options.alpha, ranges.get(metric))
+                                                 options.confidence, options.alpha, ranges.get(metric), test,
+                                                 correction)
         stats[metric] = result.to_json(runs)
         for note in result.notes:
             measure_notes.setdefault(note, []).append(metric)
@@ -273,8 +289,11 @@ def build_report_data(
         "aggregates": {run: aggregates.get(run, {}) for run in runs},
         "settings": {
             "baseline": options.baseline,
-            "test": "randomization" if options.baseline is not None else "tukey",
-            "correction": "holm" if options.baseline is not None else "none",
+            "test": test,
+            "correction": correction,
+            "significance": describe(test, correction),
+            "scores": options.scores_source,
+            "runs_chosen": keep is not None,
             "resamples": options.resamples,
             "seed": options.seed,
             "confidence": options.confidence,

@@ -99,19 +99,34 @@
     select.addEventListener("change", function () { state.measure = select.value; state.sort = null; onchange(); });
     return select;
   }
+  function testWords() {
+    var s = DATA.settings;
+    return s.significance + ", \u03b1 = " + s.alpha + (s.test === "t" ? "" : ", " + s.resamples + " " +
+      (s.test === "tukey" ? "permutations" : "sign vectors (or all of them when fewer)") + ", seed " + s.seed);
+  }
+  // the compare call that prints the same decisions for the shown measure
+  function compareCommand() {
+    var s = DATA.settings;
+    return "argue-eval compare " + s.scores + " -m " + state.measure + (s.baseline !== null ? " --baseline " + s.baseline : "") +
+      " --test " + s.test + (s.test === "tukey" ? "" : " --correction " + s.correction) + " --alpha " + s.alpha +
+      " --resamples " + s.resamples + " --seed " + s.seed;
+  }
   function significanceText() {
     var s = DATA.settings, level = Math.round(s.confidence * 100) + "%";
-    var text = "Mean over " + DATA.topics.length + " topic" + (DATA.topics.length === 1 ? "" : "s") +
-      " (a missing topic counts 0) with its " + level + " BCa bootstrap interval (" + s.resamples + " resamples, seed " + s.seed + "). ";
+    var parts = [el("span", null, "Mean over " + plural(DATA.topics.length, "topic") +
+      " (a missing topic counts 0) with its " + level + " BCa bootstrap interval (" + s.resamples + " resamples, seed " + s.seed +
+      "). Click a column title to sort; the other columns are means over topics.")];
+    var test = [];
     if (DATA.runs.length < 2) {
-      text += "One run: nothing to test it against, so no significance column.";
-    } else if (s.baseline !== null) {
-      text += "+ / \u2212: significantly above / below the baseline " + s.baseline +
-        " (paired randomization test, Holm-adjusted p \u2264 " + s.alpha + ").";
+      test.push("One run: nothing to test it against, so no significance column.");
     } else {
-      text += "Groups: runs that share a letter are not significantly different (randomized Tukey HSD over all pairs, \u03b1 = " + s.alpha + ").";
+      test.push(s.baseline !== null ? "+ / \u2212: significantly above / below the baseline " + s.baseline + ". " :
+        "Groups: runs that share a letter are not significantly different; runs with no letter in common are " +
+        "(hover a group for the runs it beats). ");
+      test.push(el("span", { id: "significance-test" }, "Test: " + testWords() + "."), " The same decisions, pair by pair, as ",
+        el("code", { cls: "command" }, compareCommand()), s.runs_chosen ? " on a score table of only the runs shown." : ".");
     }
-    return text;
+    return [el("p", { cls: "explain" }, parts), el("p", { cls: "explain", id: "significance" }, test)];
   }
 
   // ---------------------------------------------------------------- leaderboard
@@ -172,7 +187,7 @@
         header("run", "run", "sort by run id"),
         el("th", { scope: "col", cls: "num" }, measureLabel(state.measure)),
         el("th", { scope: "col", cls: "interval-head" }, axis),
-        single ? null : el("th", { scope: "col", title: baseline !== null ? "versus the baseline" : "Tukey HSD groups" },
+        single ? null : el("th", { scope: "col", title: baseline !== null ? "versus the baseline" : "letter groups: a shared letter means not significantly different" },
           baseline !== null ? "vs " + baseline : "group"),
         measures.map(function (m) { return header(measureLabel(m), m); }))));
     var body = el("tbody");
@@ -193,7 +208,12 @@
       var mark = baseline !== null ? stats.mark[k] : stats.group[k];
       var markCell = el("td", { cls: "mark" + (mark === "+" ? " up" : mark === "-" ? " down" : "") },
         mark === "-" ? "\u2212" : mark || "");
-      if (baseline !== null && stats.p[k] !== null) markCell.title = "Holm-adjusted p = " + fmt(stats.p[k], 4);
+      if (baseline !== null && stats.p[k] !== null) markCell.title = DATA.settings.correction + "-adjusted p = " + fmt(stats.p[k], 4);
+      if (baseline === null && stats.better.length) {
+        var beats = stats.better[k].map(function (j) { return DATA.runs[j]; });
+        markCell.title = DATA.runs[k] + (beats.length ? " is significantly better than " + beats.join(", ") : " is significantly better than no run");
+        markCell.setAttribute("data-better", beats.join(" "));
+      }
       body.appendChild(el("tr", { "data-run": DATA.runs[k] },
         el("td", { cls: "num rank" }, stats.rank[k] === null ? "\u2013" : String(stats.rank[k])),
         el("td", { cls: "run" }, firstTopicOf(DATA.runs[k]) !== null ?
@@ -208,7 +228,7 @@
     append(root, [
       el("div", { cls: "controls" }, el("label", null, "Rank by ", measureSelect(function () { renderLeaderboard(root); })),
         el("span", { cls: "count" }, plural(DATA.runs.length, "run") + " \u00b7 " + plural(DATA.topics.length, "topic"))),
-      el("p", { cls: "explain" }, significanceText() + " Click a column title to sort; the other columns are means over topics."),
+      significanceText(),
       el("div", { cls: "scroll" }, table)]);
   }
 
@@ -522,7 +542,8 @@
       el("ul", null, el("li", null, "scoring policies: " + (DATA.policies || "not recorded")),
         el("li", null, "intervals: " + Math.round(s.confidence * 100) + "% BCa bootstrap, " + s.resamples + " resamples, seed " + s.seed),
         el("li", null, DATA.runs.length < 2 ? "significance: none (one run)" :
-          "significance: " + (s.baseline !== null ? "paired randomization test against " + s.baseline + ", Holm" : "randomized Tukey HSD over all pairs") + ", alpha " + s.alpha),
+          "significance " + (s.baseline !== null ? "of each run against " + s.baseline : "over all pairs of runs") + ": " + testWords() +
+          "; the same decisions as argue-eval compare with these options"),
         el("li", null, "a topic a run did not answer scores 0")),
       el("h2", null, "Notes"), DATA.notes.length ? el("ul", { id: "notes" }, DATA.notes.map(function (n) { return el("li", null, n); })) : el("p", { cls: "muted" }, "none"));
   }
