@@ -91,6 +91,10 @@ def test_measures_runs_topics_and_reported_reports(sample):
     sentences = block["reports"]["no-citations"][0]
     # no-citations on s01: an introduction (4), then an uncited claim (5)
     assert [sentences[0][1], sentences[1][1]] == [4, 5]
+    # the counts each report shows, as the scorer counted them (careful's s01 details: 7 sentences, 6 citations,
+    # 7 of 7 nuggets; no-citations: 6 sentences, no citation, 1 of 7, its negative nugget)
+    assert block["reports"]["careful"][3] == [7, 6, 7, 7]
+    assert block["reports"]["no-citations"][3] == [6, 0, 1, 7]
     careful = block["reports"]["careful"][0][0]
     assert careful[1] == 3 and strings[careful[2][0][0]] == "nw-0001"
     assert main["judges"][0]["name"] in {"human:sample-assessor", "nuggets"}

@@ -333,7 +333,13 @@ def _shared_ranges(matrices: Mapping[str, Any], options: ReportOptions) -> dict[
 
 
 class _TopicBlocks:
-    """Builds the per-topic blocks from details records, one report at a time."""
+    """Builds the per-topic blocks from details records, one report at a time.
+
+    A report is ``[sentences, nuggets found, dropped nugget ids, counts]``: each sentence ``[text, outcome,
+    citations, steps, matched answers, duplicate citations]``, each nugget ``[id, correct, answers found]``,
+    and counts ``[sentences, citations, correct nuggets, nuggets]`` as the scorer counted them (``None`` when
+    the details record has no measures); strings are positions in the block's ``strings``.
+    """
 
     def __init__(self, topics: list[str], runs: list[str], nuggets: Mapping[str, TopicNuggets], extras: _Extras,
                  documents: Callable[[str], Document | None] | None, doc_chars: int):
@@ -384,7 +390,10 @@ class _TopicBlocks:
                 "question": row.get("question"), "aggregator": row.get("aggregator"),
                 "negative": bool(row.get("negative")), "weight": row.get("weight")})
             found.append([s(nugget_id), _bool(row.get("correct")), [s(a) for a in row.get("answers_found", ())]])
-        self.reports[k][run_id] = [sentences, found, list(record.get("dropped_nuggets", ()))]
+        measures = record.get("measures") or {}
+        counts = [measures.get(name) for name in ("sentences", "citations", "correct_nuggets", "nuggets")]
+        self.reports[k][run_id] = [sentences, found, list(record.get("dropped_nuggets", ())),
+                                   counts if None not in counts else None]
 
     def _steps(self, path: Iterable[Mapping[str, Any]], s: _Strings, request_id: str, sentence: str,
                run_id: str, index: int) -> list[list]:
