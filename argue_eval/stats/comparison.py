@@ -25,9 +25,7 @@ from .bootstrap import (
 )
 from .effects import Effects, paired_effects
 from .matrix import ScoreMatrix, as_matrix, to_array
-from .pairwise import TEST_NAMES, PairwiseResult, pairwise_significance, resolve_test
-
-__all__ = ["Comparison", "TEST_NAMES", "compare", "leaderboard_order"]
+from .pairwise import PairwiseResult, pairwise_significance, resolve_test
 
 
 @dataclass

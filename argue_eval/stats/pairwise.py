@@ -63,10 +63,10 @@ def resolve_test(test: str | None = None, correction: str | None = None,
     """
     test = default_test(against_baseline) if test is None else test
     if test not in TESTS:
-        raise ValueError(f"unknown test {test!r}; expected one of {', '.join(TESTS)}")
+        raise ValueError(f"unknown test {test!r}; known: {', '.join(TESTS)}")
     correction = default_correction(test) if correction is None else correction
     if correction not in CORRECTIONS:
-        raise ValueError(f"unknown correction {correction!r}; expected one of {', '.join(CORRECTIONS)}")
+        raise ValueError(f"unknown correction {correction!r}; known: {', '.join(CORRECTIONS)}")
     if test == "tukey" and correction != "none":
         raise ValueError("the randomized Tukey HSD already controls the family-wise error over all pairs; "
                          "use correction 'none'")
