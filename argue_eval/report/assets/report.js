@@ -132,7 +132,7 @@
 
   // ---------------------------------------------------------------- leaderboard
   function microOf(measure, k) {
-    var value = own(DATA.aggregates[DATA.runs[k]] || {}, measure + "_micro");
+    var value = own(own(DATA.aggregates, DATA.runs[k]) || {}, measure + "_micro");
     return value === undefined ? null : value;
   }
   function hasMicro(measure) {
@@ -144,11 +144,12 @@
     var measures = DATA.measures.map(function (m) { return m.name; });
     var micro = {};
     measures.forEach(function (m) { micro[m] = hasMicro(m); });
-    // a column key: "m" (macro mean of measure m) or "m micro"; "run" sorts by run id
+    // a column key: "m" (macro mean of measure m) or "m" + MICRO; "run" sorts by run id
+    var MICRO = "\u0001micro";
     function valueOf(key, k) {
       if (key === "run") return DATA.runs[k];
-      var space = key.indexOf(" micro");
-      return space > 0 ? microOf(key.slice(0, space), k) : DATA.stats[key].mean[k];
+      var at = key.indexOf(MICRO);
+      return at > 0 ? microOf(key.slice(0, at), k) : DATA.stats[key].mean[k];
     }
     var rows = leaderOrder(state.measure);
     if (state.sort !== null) {
@@ -212,7 +213,7 @@
     var sub = el("tr", { cls: "sub-head" });
     function subHeads(m, main) {
       append(sub, header("macro", m, "sort by " + measureLabel(m) + ": mean over topics (macro)", "num" + (main ? "" : " measure-col")));
-      if (micro[m]) append(sub, header("micro", m + " micro", "sort by " + measureLabel(m) + ": ratio of summed counts (micro)", "num micro" + (main ? "" : " measure-col")));
+      if (micro[m]) append(sub, header("micro", m + MICRO, "sort by " + measureLabel(m) + ": ratio of summed counts (micro)", "num micro" + (main ? "" : " measure-col")));
     }
     subHeads(state.measure, true);
     measures.forEach(function (m) { subHeads(m, false); });
@@ -235,7 +236,11 @@
       var mark = baseline !== null ? stats.mark[k] : stats.group[k];
       var markCell = el("td", { cls: "mark" + (mark === "+" ? " up" : mark === "-" ? " down" : "") },
         mark === "-" ? "\u2212" : mark || "");
-      if (baseline !== null && stats.p[k] !== null) markCell.title = DATA.settings.correction + "-adjusted p = " + fmt(stats.p[k], 4);
+      if (baseline !== null && stats.p[k] !== null) {
+        var correction = DATA.settings.correction;
+        markCell.title = (correction === "none" ? "p" : ({ holm: "Holm", bh: "Benjamini-Hochberg", bonferroni: "Bonferroni" }[correction] ||
+          correction) + "-adjusted p") + " = " + fmt(stats.p[k], 4);
+      }
       if (baseline === null && stats.better.length) {
         var beats = stats.better[k].map(function (j) { return DATA.runs[j]; });
         markCell.title = DATA.runs[k] + (beats.length ? " is significantly better than " + beats.join(", ") : " is significantly better than no run");
