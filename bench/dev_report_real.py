@@ -10,9 +10,10 @@ time and nothing is copied into the repository: the collection and requests this
 Steps: the report as a run file through ``validate --track ragtime25`` (it must pass; copies stripped of
 required fields must not); ``argue-eval score`` from the 70B judgments (``--details``), ``argue-eval report`` with the judgments,
 nuggets, requests and collection, then Chromium (tests/cdp.py) opens the page and every view (leaderboard,
-topics heatmap, a report with its "why" and document boxes open, the nugget view, about) and saves a
-screenshot of each. It checks that no script error was logged and that nothing but the file itself was
-requested, and prints what it saw in numbers (rows, sentences per outcome, covered nuggets).
+topics heatmap, a report as running text with its cited documents and its "why" and document boxes open,
+the nugget view, about) and saves a screenshot of each. It checks that no script error was logged and that nothing but the file itself was
+requested, and prints what it saw in numbers (rows, sentences per outcome, covered nuggets, the report's counts,
+citation markers and cited documents, and why each uncovered nugget is uncovered).
 
     python bench/dev_report_real.py [--shared /work/shared/judge-dev] [--out /tmp/inputs2/real-report]
 
@@ -149,7 +150,16 @@ def main() -> None:
         print(f"report {first['run_id']}/{first['request_id']}: sentences per outcome {dict(sorted(Counter(outcomes).items()))}")
         covered = browser.evaluate("Array.from(document.querySelectorAll('#report-nuggets > li')).map(li => li.className)")
         print(f"  nuggets: {dict(Counter(covered))}")
+        counts = browser.evaluate("document.getElementById('report-counts').textContent")
+        print(f"  counts: {counts}")
+        markers = browser.evaluate("document.querySelectorAll('#report-text a.cite').length")
+        docs = browser.evaluate("document.querySelectorAll('#cited-docs > li').length")
+        print(f"  running text: {markers} citation markers, {docs} cited documents listed")
+        for line in browser.evaluate("Array.from(document.querySelectorAll('#report-nuggets .why-uncovered')).map(d => d.textContent)"):
+            print(f"  uncovered: {line}")
         browser.screenshot(shots / "3-report.png")
+        browser.evaluate("document.getElementById('report-text').scrollIntoView()")
+        browser.screenshot(shots / "3-report-text.png", full_page=False)
         browser.evaluate("document.querySelectorAll('#sentences details').forEach(d => d.open = true)")
         browser.screenshot(shots / "4-report-open.png")
         browser.evaluate(f"location.hash = '#nuggets/{first['request_id']}'")

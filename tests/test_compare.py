@@ -34,7 +34,7 @@ def scores(fixtures: Path) -> str:
 
 
 def test_json_has_every_number_and_the_documented_keys(scores: str):
-    doc = json.loads(run(scores, "--metric", "f1", "--format", "json", "--resamples", "2000"))
+    doc = json.loads(run(scores, "--metric", "f1", "--test", "randomization", "--format", "json", "--resamples", "2000"))
     for key in ("metric", "test", "correction", "resamples", "seed", "systems", "pairs"):
         assert key in doc
     assert (doc["metric"], doc["test"], doc["correction"], doc["resamples"], doc["seed"]) == ("f1", "randomization", "holm", 2000, 0)
@@ -61,11 +61,13 @@ def test_json_has_every_number_and_the_documented_keys(scores: str):
 
 
 def test_bh_and_no_correction(scores: str):
-    doc = json.loads(run(scores, "-m", "f1", "--format", "json", "--correction", "bh", "--resamples", "100"))
+    doc = json.loads(run(scores, "-m", "f1", "--format", "json", "--test", "randomization", "--correction", "bh",
+                         "--resamples", "100"))
     pairs = {(p["a"], p["b"]): p for p in doc["pairs"]}
     assert pairs[("sysA", "sysB")]["p_adjusted"] == pytest.approx(0.09375)
     assert pairs[("sysA", "sysC")]["p_adjusted"] == 1.0
-    doc = json.loads(run(scores, "-m", "f1", "--format", "json", "--correction", "none", "--alpha", "0.1", "--resamples", "100"))
+    doc = json.loads(run(scores, "-m", "f1", "--format", "json", "--test", "randomization", "--correction", "none",
+                         "--alpha", "0.1", "--resamples", "100"))
     significant = {(p["a"], p["b"]) for p in doc["pairs"] if p["significant"]}
     assert significant == {("sysA", "sysB"), ("sysC", "sysB")}
     assert [s["better_than"] for s in doc["systems"]] == [["sysB"], ["sysB"], []]
@@ -126,10 +128,25 @@ def test_tukey(scores: str):
     assert pairs[("sysC", "sysB")]["p_value"] == pairs[("sysA", "sysB")]["p_value"]
 
 
+def test_default_test_is_tukey_for_all_pairs_and_randomization_against_a_baseline(scores: str):
+    """The defaults of docs/statistics.md (stats.pairwise.resolve_test), which the HTML report shares."""
+    doc = json.loads(run(scores, "-m", "f1", "--format", "json", "--resamples", "500"))
+    assert (doc["test"], doc["correction"], doc["pair_intervals"]) == ("tukey", "none", "simultaneous")
+    doc = json.loads(run(scores, "-m", "f1", "--baseline", "sysB", "--format", "json", "--resamples", "500"))
+    assert (doc["test"], doc["correction"]) == ("randomization", "holm")
+    # the hand-checked randomization p-value of A - B (0.0625, see the top), Holm over the two baseline pairs
+    pair = next(p for p in doc["pairs"] if p["a"] == "sysA")
+    assert pair["p_value"] == pytest.approx(0.0625) and pair["p_adjusted"] == pytest.approx(0.125)
+
+
 def test_usage_errors_are_one_line(scores: str):
     runner = CliRunner()
     result = runner.invoke(cli, ["compare", scores, "-m", "f1", "--test", "tukey", "--correction", "holm"])
     assert result.exit_code == 2 and "already controls the family-wise error" in result.output
+    # all pairs default to Tukey HSD: a correction alone is the same mistake, and the message says why
+    result = runner.invoke(cli, ["compare", scores, "-m", "f1", "--correction", "bh"])
+    assert result.exit_code == 2 and "--test tukey (the default) already controls" in result.output
+    assert "Traceback" not in result.output
     result = runner.invoke(cli, ["compare", scores, "-m", "f1", "--baseline", "nope"])
     assert result.exit_code == 2 and result.output.strip() == "--baseline: 'nope' is not among the runs for 'f1': sysA, sysB, sysC"
     result = runner.invoke(cli, ["compare", scores, "-m", "map"])
@@ -150,7 +167,7 @@ def test_trec_eval_files_combine(fixtures: Path):
 def test_degenerate_inputs_give_notes_not_nan(tmp_path: Path):
     one_topic = tmp_path / "one.tsv"
     one_topic.write_text("run_id\trequest_id\tmetric\tvalue\nA\tt1\tf1\t0.5\nB\tt1\tf1\t0.3\n")
-    doc = json.loads(run(str(one_topic), "-m", "f1", "--format", "json"))
+    doc = json.loads(run(str(one_topic), "-m", "f1", "--format", "json", "--test", "randomization"))
     assert doc["systems"][0]["ci_low"] is None and doc["systems"][0]["ci_method"] == "undefined"
     assert any("fewer than 3 topics" in note for note in doc["notes"])
     assert any("at least two topics" in note for note in doc["notes"])

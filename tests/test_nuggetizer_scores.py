@@ -106,3 +106,33 @@ def test_judged_by_our_backends_on_the_sample_track(tmp_path):
         0.5 * v[("no-citations", "all", "partial_support")] / v[("no-citations", "all", "nuggets")])
     assert v[("careful", "all", "strict_all_macro")] > 0.8
     assert 0 <= v[("careful", "all", "all_macro")] <= 1
+
+
+def _summary(tmp_path, *lines):
+    path = tmp_path / "B.assignments.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    result = CliRunner().invoke(cli, ["nuggetizer", str(path), "-o", str(tmp_path / "b.tsv")])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_summary_says_why_vital_is_undefined(tmp_path):
+    # no importance labels at all (as a bank of bare statements): no vital nugget anywhere, so vital and
+    # strict_vital have no denominator on either topic; the summary says why and drops their zero columns
+    unlabelled = [{"qid": q, "run_id": "B", "nuggets": [{"text": "s1", "assignment": "support"},
+                                                        {"text": "s2", "assignment": "not_support"}]} for q in ("q1", "q2")]
+    output = _summary(tmp_path, *unlabelled)
+    assert "vital and strict_vital are undefined for every answer: the nugget bank has no importance labels" in output
+    assert "vital_macro" not in output and "all_macro" in output
+    # the table still holds them, as 0 with the flag on both topics (never a silent zero)
+    v = {(r.request_id, r.metric): r.value for r in read_scores(tmp_path / "b.tsv")}
+    assert v[("all", "vital_macro")] == 0 and v[("all", "vital_undefined")] == 2
+    # labelled, but only okay: the same, with the other reason
+    okay = [{**line, "nuggets": [{**n, "importance": "okay"} for n in line["nuggets"]]} for line in unlabelled]
+    assert "undefined for every answer: no nugget is labelled vital" in _summary(tmp_path, *okay)
+    # one topic with a vital nugget, one without: vital is shown, and the note counts the topic without
+    mixed = [{**okay[0], "nuggets": [{"text": "s1", "importance": "vital", "assignment": "support"}]}, okay[1]]
+    output = _summary(tmp_path, *mixed)
+    assert "vital_macro" in output and "undefined on 1 of 2 answer(s)" in output
+    # every topic with a vital nugget: no note
+    assert "note:" not in _summary(tmp_path, ANSWER_1)

@@ -14,9 +14,9 @@ from argue_eval.formats.details import read_details
 from argue_eval.formats.scores import read_scores
 from argue_eval.model import Judgment
 from argue_eval.report import ReportOptions, build_report_data, script_json
-from argue_eval.report.leaderboard import group_letters
 from argue_eval.stats.comparison import compare
 from argue_eval.stats.matrix import records_to_matrix
+from argue_eval.stats.pairwise import letter_groups
 
 
 @pytest.fixture(scope="module")
@@ -49,11 +49,11 @@ def test_group_letters_by_hand():
     significant = np.zeros((4, 4), dtype=bool)
     for a, b in ((0, 2), (0, 3), (1, 3)):
         significant[a, b] = significant[b, a] = True
-    assert group_letters([0, 1, 2, 3], significant) == {0: "a", 1: "ab", 2: "bc", 3: "c"}
+    assert letter_groups([0, 1, 2, 3], significant) == {0: "a", 1: "ab", 2: "bc", 3: "c"}
     # nothing significant: one group; everything significant: one letter each
-    assert set(group_letters([2, 0, 1], np.zeros((3, 3), dtype=bool)).values()) == {"a"}
+    assert set(letter_groups([2, 0, 1], np.zeros((3, 3), dtype=bool)).values()) == {"a"}
     full = ~np.eye(3, dtype=bool)
-    assert group_letters([2, 0, 1], full) == {2: "a", 0: "b", 1: "c"}
+    assert letter_groups([2, 0, 1], full) == {2: "a", 0: "b", 1: "c"}
 
 
 def test_baseline_statistics_equal_compare(sample):
@@ -91,6 +91,10 @@ def test_measures_runs_topics_and_reported_reports(sample):
     sentences = block["reports"]["no-citations"][0]
     # no-citations on s01: an introduction (4), then an uncited claim (5)
     assert [sentences[0][1], sentences[1][1]] == [4, 5]
+    # the counts each report shows, as the scorer counted them (careful's s01 details: 7 sentences, 6 citations,
+    # 7 of 7 nuggets; no-citations: 6 sentences, no citation, 1 of 7, its negative nugget)
+    assert block["reports"]["careful"][3] == [7, 6, 7, 7]
+    assert block["reports"]["no-citations"][3] == [6, 0, 1, 7]
     careful = block["reports"]["careful"][0][0]
     assert careful[1] == 3 and strings[careful[2][0][0]] == "nw-0001"
     assert main["judges"][0]["name"] in {"human:sample-assessor", "nuggets"}

@@ -6,7 +6,9 @@ to produce. Screenshots of every view are saved under the test's tmp dir.
 """
 from __future__ import annotations
 
+import itertools
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -95,6 +97,125 @@ def test_leaderboard_order_rows_sorting_and_measure_selector(browser, page, tmp_
     assert browser.errors() == []
 
 
+def test_groups_on_the_page_are_compares_decisions(browser, page, tmp_path):
+    """The group letters the browser shows, pair by pair, are `argue-eval compare`'s decisions on the same table."""
+    browser.open(page)
+    cells = browser.evaluate("Object.fromEntries(Array.from(document.querySelectorAll('#leaderboard-table tbody tr'))"
+                             ".map(r => [r.dataset.run, [r.querySelector('td.mark').textContent, r.querySelector('td.mark').dataset.better]]))")
+    result = CliRunner().invoke(cli, ["compare", str(page.parent / "scores.tsv"), "-m", "f1", "--format", "json",
+                                      "--resamples", "2000"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    significant = {frozenset((p["a"], p["b"])) for p in doc["pairs"] if p["significant"]}
+    assert significant  # the sample track has separated pairs (docs/statistics.md: careful beats ranks 4-6)
+    for a, b in itertools.combinations(F1_ORDER, 2):
+        shared = set(re.findall(r"[a-z]\d*", cells[a][0])) & set(re.findall(r"[a-z]\d*", cells[b][0]))
+        assert bool(shared) == (frozenset((a, b)) not in significant), (a, b, cells)
+    for system in doc["systems"]:
+        assert sorted(cells[system["run_id"]][1].split()) == sorted(system["better_than"])
+    text = browser.evaluate("document.getElementById('significance').textContent")
+    assert "randomized Tukey HSD" in text and "no further correction" in text and "2000 permutations, seed 0" in text
+    assert "argue-eval compare " + str(page.parent / "scores.tsv") + " -m f1 --test tukey" in text
+    browser.screenshot(tmp_path / "leaderboard-groups.png")
+    assert browser.errors() == []
+
+
+def test_micro_averages_beside_macro(browser, page, tmp_path):
+    browser.open(page)
+    sub = browser.evaluate("Array.from(document.querySelectorAll('#leaderboard-table thead tr.sub-head th')).map(t => t.textContent.trim())")
+    assert sub[:2] == ["macro \u25be", "micro"] and sub.count("micro") == 9  # F1 first, then all 8 measures
+    row = "#leaderboard-table tr[data-run=careful]"
+    # careful's F1 from the score table: macro 0.98864 (mean over topics), micro 0.98969 = the harmonic mean of
+    # sentence_support_micro 50/50 and nugget_coverage_micro 48/49 (counts summed over the 8 topics)
+    assert browser.evaluate(f"document.querySelector('{row} td.main').textContent") == "0.989"
+    assert browser.evaluate(f"document.querySelector('{row} td.main-micro').textContent") == "0.990"
+    # misses-topics skipped 3 topics: they count 0 in the macro mean (0.600) but add no count to the micro (0.958)
+    cells = browser.evaluate("Array.from(document.querySelectorAll('#leaderboard-table tr[data-run=\"misses-topics\"] td.num'))"
+                             ".map(td => td.textContent)")
+    assert cells[3:5] == ["0.600", "0.958"]  # rank, F1 macro, F1 micro, then sentence support macro / micro
+    # sorting by a micro column: misses-topics' sentence-support micro (0.958) is second only to careful's 1.000
+    browser.evaluate("document.querySelectorAll('#leaderboard-table thead tr.sub-head th.micro')[1].click()")
+    assert _leaderboard(browser)[:2] == ["careful", "misses-topics"]
+    browser.screenshot(tmp_path / "leaderboard-micro.png")
+    assert browser.errors() == []
+
+
+def test_report_as_running_text_with_numbered_citations(browser, page, tmp_path):
+    browser.open(page)
+    browser.evaluate("location.hash = '#report/careful/s01'")
+    browser.wait_for("document.getElementById('report-text') !== null")
+    # careful on s01 (its details): 7 sentences, 6 citations of 5 documents (nw-0006 twice), 7 of 7 nuggets
+    counts = browser.evaluate("document.getElementById('report-counts').textContent")
+    assert counts == "7 sentences \u00b7 6 citations (5 documents) \u00b7 7 of 7 nuggets covered"
+    sentences = browser.evaluate("Array.from(document.querySelectorAll('#sentences > li .text')).map(s => s.textContent)")
+    prose = browser.evaluate("Array.from(document.querySelectorAll('#report-text .run-sentence')).map(s => s.textContent)")
+    assert prose == sentences and len(prose) == 7
+    assert prose[0].startswith("In early March 2025 the town of Ridgefield")
+    # one marker per citation, a document numbered at its first citation: sentences 1-6 cite nw-0001, nw-0002,
+    # nw-0004, nw-0006, nw-0006 again, nw-0008; sentence 7 cites nothing
+    markers = browser.evaluate("Array.from(document.querySelectorAll('#report-text a.cite')).map(a => [a.textContent, a.dataset.doc])")
+    assert markers == [["[1]", "nw-0001"], ["[2]", "nw-0002"], ["[3]", "nw-0004"], ["[4]", "nw-0006"], ["[4]", "nw-0006"],
+                       ["[5]", "nw-0008"]]
+    docs = browser.evaluate("Array.from(document.querySelectorAll('#cited-docs > li')).map(li => li.dataset.doc)")
+    assert docs == ["nw-0001", "nw-0002", "nw-0004", "nw-0006", "nw-0008"]
+    assert browser.evaluate("document.querySelectorAll('#report-text a.cite.yes.relevant').length") == 6  # all support, all relevant
+    first = browser.evaluate("document.querySelector('#cited-docs > li').textContent")
+    assert "Ridgefield" in first and "supports 1 of 1 citing sentence" in first  # the title, from --collection
+    # per sentence: citations and nuggets (the last is uncited: a negative assertion a nugget records, outcome 8)
+    tags = browser.evaluate("Array.from(document.querySelectorAll('#sentences .sentence-counts')).map(s => s.textContent)")
+    assert tags == ["1 citation, 1 nugget"] * 6 + ["0 citations, 1 nugget"]
+    # a click on a sentence of the text opens how it was judged
+    browser.evaluate("document.querySelector('#report-text .run-sentence[data-sentence=\"2\"]').click()")
+    assert browser.evaluate("document.querySelector('#s2 details.why').open") is True
+    browser.screenshot(tmp_path / "report-text.png")
+    assert browser.errors() == []
+
+
+def test_uncovered_nuggets_list_their_answers_with_and_or(browser, page, tmp_path):
+    browser.open(page)
+    # misses-topics on s01 found one of the two bound answers of the AND nugget s01-n4 (its details): uncovered
+    browser.evaluate("location.hash = '#report/misses-topics/s01'")
+    browser.wait_for("document.querySelector('#report-nuggets') !== null")
+    nugget = "#report-nuggets li[data-nugget=\"s01-n4\"]"
+    assert browser.evaluate(f"document.querySelector('{nugget}').className") == "nugget uncovered"
+    assert browser.evaluate(f"document.querySelector('{nugget} .tag.aggregator').textContent") == "AND"
+    assert browser.evaluate(f"document.querySelector('{nugget} .why-uncovered').textContent") == \
+        "AND: covered only when all 2 required answers are found; 1 of 2 found"
+    answers = browser.evaluate(f"Array.from(document.querySelectorAll('{nugget} li.answer')).map(li => [li.className, li.textContent])")
+    assert answers == [["answer found", "\u2713 \u201cthe Drinking Water Inspectorate\u201d found"],
+                       ["answer missed", "\u2717 \u201cthe Department of Health\u201d not found"]]
+    # an uncovered OR nugget: any one answer would do, none was found
+    browser.evaluate("location.hash = '#report/hallucinating/s01'")
+    browser.wait_for("document.querySelector('#report-nuggets li[data-nugget=\"s01-n2\"]') !== null")
+    assert browser.evaluate("document.querySelector('#report-nuggets li[data-nugget=\"s01-n2\"] .why-uncovered').textContent") == \
+        "OR: covered when any one answer is found; none found"
+    assert browser.evaluate("document.getElementById('report-counts').textContent").endswith("2 of 7 nuggets covered")
+    browser.screenshot(tmp_path / "report-nuggets.png")
+    # the nugget view counts what each run covered on the topic (careful all 7, hallucinating 2: their details)
+    browser.evaluate("location.hash = '#nuggets/s01'")
+    browser.wait_for("document.querySelector('#nugget-table tfoot') !== null")
+    covered = browser.evaluate("Object.fromEntries(Array.from(document.querySelectorAll('#nugget-table td.covered-count'))"
+                               ".map(td => [td.dataset.run, td.textContent]))")
+    assert covered["careful"] == "7/7" and covered["hallucinating"] == "2/7" and covered["misses-topics"] == "4/7"
+    assert browser.errors() == []
+
+
+def test_the_content_security_policy_holds(page, tmp_path):
+    """The page's CSP is in force: a fetch the page tried would be blocked by it (in a browser of its own: the
+    blocked attempt is logged as an error, which the other tests must not see)."""
+    with Browser(tmp_path) as browser:
+        browser.open(page)
+        assert browser.errors() == []
+        refused = browser.evaluate("""new Promise(done => {
+            document.addEventListener('securitypolicyviolation', e => done(e.violatedDirective), { once: true });
+            const img = document.createElement('img'); img.src = 'https://example.invalid/x.png'; document.body.appendChild(img);
+            setTimeout(() => done('no violation'), 3000); })""")
+        assert refused == "img-src"
+        blocked = [event["params"].get("blockedReason") for event in browser.events
+                   if event["method"] == "Network.loadingFailed"]
+        assert blocked == ["csp"] and any("Content Security Policy" in error for error in browser.errors())
+
+
 def test_heatmap_click_opens_the_report_view(browser, page, tmp_path):
     browser.open(page)
     browser.evaluate("document.querySelector('nav a[data-view=topics]').click()")
@@ -121,7 +242,7 @@ def test_heatmap_click_opens_the_report_view(browser, page, tmp_path):
     # open every "why" and document box: the judge and the cited document's text are there
     browser.evaluate("document.querySelectorAll('#sentences details').forEach(d => d.open = true)")
     text = browser.evaluate("document.getElementById('s1').textContent")
-    assert "human:sample-assessor" in text and "[nw-0002]" in text and "Lynde Road" in text
+    assert "human:sample-assessor" in text and "[2] nw-0002" in text and "Lynde Road" in text
     browser.screenshot(tmp_path / "report-hallucinating.png")
     assert browser.errors() == []
 
@@ -153,6 +274,8 @@ def test_hostile_report_text_stays_text(browser, page, tmp_path):
     browser.evaluate("location.hash = '#report/wrong-cites/s02'")
     browser.wait_for("document.getElementById('s0') !== null")
     assert browser.evaluate("document.querySelector('#s0 .text').textContent") == HOSTILE
+    # the same sentence in the running text and in the title of its span: text, never markup
+    assert browser.evaluate("document.querySelector('#report-text .run-sentence').textContent") == HOSTILE
     assert browser.evaluate("typeof window.__pwned") == "undefined"
     assert browser.evaluate("document.querySelectorAll('main img, main script').length") == 0
     browser.screenshot(tmp_path / "hostile.png")
@@ -190,9 +313,9 @@ def test_one_run_has_no_significance_column(browser, page, tmp_path):
     assert result.exit_code == 0, result.output
     browser.open(one)
     assert _leaderboard(browser) == ["careful"]
-    heads = browser.evaluate("Array.from(document.querySelectorAll('#leaderboard-table thead th')).map(t => t.textContent)")
-    assert "group" not in heads and len(heads) == 4 + 8  # #, run, F1, interval, then the 8 measure columns
-    assert "One run: nothing to test it against" in browser.evaluate("document.querySelector('#view-leaderboard p.explain').textContent")
+    heads = browser.evaluate("Array.from(document.querySelectorAll('#leaderboard-table thead tr:first-child th')).map(t => t.textContent)")
+    assert "group" not in heads and len(heads) == 4 + 8  # #, run, F1, interval, then the 8 measures (macro / micro under each)
+    assert "One run: nothing to test it against" in browser.evaluate("document.getElementById('significance').textContent")
     browser.screenshot(tmp_path / "one-run.png")
     browser.evaluate("location.hash = '#about'")
     browser.wait_for("document.querySelector('#view-about h2') !== null")

@@ -356,10 +356,12 @@ def test_tukey_intervals_are_simultaneous_and_every_format_labels_pair_intervals
     widths = {round(pair["ci_high"] - pair["ci_low"], 12) for pair in doc["pairs"]}
     assert len(widths) == 1 and all(pair["ci_method"] == "tukey-simultaneous" for pair in doc["pairs"])
     assert all(abs((pair["ci_low"] + pair["ci_high"]) / 2 - pair["diff"]) < 1e-12 for pair in doc["pairs"])
-    holm = json.loads(invoke("compare", scores, "-m", "f1", "--format", "json", "--resamples", "200")[1])
+    holm = json.loads(invoke("compare", scores, "-m", "f1", "--test", "randomization", "--format", "json",
+                             "--resamples", "200")[1])
     assert holm["pair_intervals"] == "unadjusted" and any("not adjusted for the 3 comparisons" in n for n in holm["notes"])
     for fmt in ("text", "markdown", "latex", "tsv"):
-        text = invoke("compare", scores, "-m", "f1", "--format", fmt, "--table", "pairs", "--resamples", "200")[1]
+        text = invoke("compare", scores, "-m", "f1", "--test", "randomization", "--format", fmt, "--table", "pairs",
+                      "--resamples", "200")[1]
         assert "not adjusted for the 3 comparisons" in text, fmt
         text = invoke("compare", scores, "-m", "f1", "--test", "tukey", "--format", fmt, "--table", "pairs",
                       "--resamples", "200")[1]

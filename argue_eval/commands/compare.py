@@ -19,10 +19,12 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 @click.option("--metric", "-m", "metrics", required=True, multiple=True,
               help="Measure to compare, e.g. f1, nugget_coverage, ndcg_cut_10; repeat it to compare several in one call.")
 @click.option("--baseline", default=None, metavar="RUN", help="Test every run against this one (default: all pairs).")
-@click.option("--test", "test", type=click.Choice(["randomization", "t", "tukey"]), default="randomization",
-              show_default=True, help="Paired randomization test, paired t-test, or randomized Tukey HSD (family-wise).")
+@click.option("--test", "test", type=click.Choice(["randomization", "t", "tukey"]), default=None,
+              help="Randomized Tukey HSD (family-wise), paired randomization test, or paired t-test [default, as in "
+                   "the HTML report: tukey for all pairs, randomization with --baseline].")
 @click.option("--correction", type=click.Choice(["holm", "bh", "bonferroni", "none"]), default=None,
-              help="Multiple-comparison control over the compared pairs [default: holm; none for tukey].")
+              help="Multiple-comparison control over the compared pairs [default: holm for randomization and t; none "
+                   "for tukey].")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="Significance level for the adjusted p-values (significant: p_adjusted <= alpha).")
 @click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95, show_default=True,
@@ -58,10 +60,12 @@ def command(scores, metrics, baseline, test, correction, alpha, confidence, resa
       argue-eval compare scores.tsv -m f1 -m sentence_support -m nugget_coverage --table systems
     """
     from ..stats.comparison import compare
+    from ..stats.pairwise import default_test
 
-    if test == "tukey" and correction not in (None, "none"):
-        raise OptionError("--correction", "--test tukey already controls the family-wise error over all pairs; drop --correction "
-                               "(or use --correction none)")
+    if (test or default_test(baseline is not None)) == "tukey" and correction not in (None, "none"):
+        raise OptionError("--correction", f"--test tukey{'' if test else ' (the default)'} already controls the family-wise "
+                          "error over all pairs; drop --correction (or use --correction none), or choose --test "
+                          "randomization or --test t")
     from ..formats.scores import read_scores
     from ..stats.matrix import records_to_matrix
 

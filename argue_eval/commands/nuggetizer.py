@@ -58,8 +58,10 @@ def command(assignments, runs, nuggets, collection, output, details_path, okay_w
     seen: dict[tuple[str, str], str] = {}
     results = []
     records = []
+    labelled = False  # does any nugget carry an importance label? (the answers are read once, lazily)
     for answers_of_file in answers:
         for answer in answers_of_file:
+            labelled = labelled or any(nugget.importance in ("vital", "okay") for nugget in answer.nuggets)
             key = (answer.run_id, answer.request_id)
             if key in seen:
                 raise ArgueError(f"{answer.path}:{answer.line}: qid: run {answer.run_id!r} has a second answer for "
@@ -76,9 +78,34 @@ def command(assignments, runs, nuggets, collection, output, details_path, okay_w
     unjudged = sum(r.counts["unjudged_nuggets"] for r in results)
     click.echo(f"nuggetizer: {len({r.run_id for r in results})} run(s), {len(results)} answer(s); {unjudged} "
                "nugget(s) could not be graded" + ("" if output == "-" else f" -> {output}"), err=True)
+    note = vital_note(results, labelled)
     if output != "-" and not quiet:
-        click.echo(summary(rows, ["all_macro", "vital_macro", "strict_all_macro", "strict_vital_macro",
-                                  "weighted_macro"], "nuggetizer scores, macro averages over topics:"), nl=False)
+        shown = ["all_macro", "vital_macro", "strict_all_macro", "strict_vital_macro", "weighted_macro"]
+        if note is not None and note[0]:  # vital is undefined everywhere: a column of zeros would mislead
+            shown = [metric for metric in shown if "vital" not in metric]
+        click.echo(summary(rows, shown, "nuggetizer scores, macro averages over topics:"), nl=False)
+    if note is not None and not quiet:
+        click.echo(f"note: {note[1]}", err=True)
+
+
+def vital_note(results, labelled: bool) -> tuple[bool, str] | None:
+    """Why ``vital`` and ``strict_vital`` are undefined, when they are: (undefined on every answer?, the note).
+
+    An answer with no judged vital nugget has no denominator for them: the table says 0 and counts the
+    topic in ``vital_undefined``. When that is every answer, the bank has no vital nugget at all (most often
+    no importance labels), and the summary says so instead of printing a column of zeros.
+    """
+    empty = sum(1 for result in results if result.counts["vital_nuggets"] == 0)
+    if not empty:
+        return None
+    if empty < len(results):
+        return False, (f"vital and strict_vital are undefined on {empty} of {len(results)} answer(s) (no judged vital "
+                       "nugget on those topics): 0 there in the score table, counted in vital_undefined")
+    why = ("no nugget is labelled vital" if labelled else
+           "the nugget bank has no importance labels (vital / okay)")
+    return True, (f"vital and strict_vital are undefined for every answer: {why}. The score table has 0 for them, "
+                  "with vital_undefined set on every topic; read all, strict_all and weighted (every nugget weighs "
+                  "as okay there)")
 
 
 def read_all(paths):

@@ -24,7 +24,13 @@ from ._options import verbosity_options
 @click.option("--collection", default=None, metavar="C",
               help="Document collection (JSONL, Lucene index or irds:ID): cited documents' text, shown on demand.")
 @click.option("--baseline", default=None, metavar="RUN",
-              help="Mark runs significantly above/below this one (paired randomization, Holm); default: Tukey HSD groups.")
+              help="Mark runs significantly above/below this one (default: letter groups over all pairs).")
+@click.option("--test", "test", type=click.Choice(["randomization", "t", "tukey"]), default=None,
+              help="As for `compare` [default, as there: tukey for all pairs, randomization with --baseline].")
+@click.option("--correction", type=click.Choice(["holm", "bh", "bonferroni", "none"]), default=None,
+              help="As for `compare` [default: holm for randomization and t; none for tukey].")
+@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
+              help="Significance level of the groups and marks.")
 @click.option("--measure", default="f1", show_default=True, help="The measure the leaderboard ranks by at first.")
 @click.option("--title", default="ARGUE evaluation report", show_default=True, help="The page title.")
 @click.option("--resamples", type=click.IntRange(min=1), default=10_000, show_default=True,
@@ -36,12 +42,13 @@ from ._options import verbosity_options
 @click.option("-o", "--output", required=True, type=click.Path(path_type=Path), metavar="OUT.html", help="The HTML file.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 @click.option("--verbose", "-v", is_flag=True, help="Also print every note (left-out records, missing documents, ...).")
-def command(scores, details, runs, nuggets, requests, judgments, collection, baseline, measure, title, resamples,
-            seed, doc_chars, scores_format, output, quiet, verbose) -> None:
+def command(scores, details, runs, nuggets, requests, judgments, collection, baseline, test, correction, alpha, measure,
+            title, resamples, seed, doc_chars, scores_format, output, quiet, verbose) -> None:
     """Write one self-contained HTML report: open it in any browser, offline.
 
-    The leaderboard ranks runs by a measure (mean with its 95% BCa interval, significance against
-    --baseline or Tukey HSD groups; sortable, with a measure selector); the topics view is a runs x topics
+    The leaderboard ranks runs by a measure (mean with its 95% BCa interval and the score table's micro
+    average, significance against --baseline or letter groups, decided exactly as `compare` decides them
+    with the same options; sortable, with a measure selector); the topics view is a runs x topics
     heatmap with each topic's difficulty; a click opens a report with its sentences coloured by flowchart
     outcome, each citation's relevance and support, the judges' answers (and rationales with
     --judgments), the nuggets it covered, and the cited documents (with --collection); the nuggets view
@@ -61,8 +68,10 @@ def command(scores, details, runs, nuggets, requests, judgments, collection, bas
     from ..formats.scores import read_scores
     from ..report import ReportOptions, write_report
 
-    options = ReportOptions(baseline=baseline, measure=measure, resamples=resamples, seed=seed, title=title,
-                            doc_chars=doc_chars)
+    options = ReportOptions(baseline=baseline, test=test, correction=correction, alpha=alpha, measure=measure,
+                            resamples=resamples, seed=seed, title=title, doc_chars=doc_chars,
+                            scores_source=" ".join(str(path) for path in scores)
+                            + (f" --scores-format {scores_format}" if scores_format else ""))
     records = [record for path in scores for record in read_scores(path, scores_format)]
     run_ids = [run.strip() for run in runs.split(",") if run.strip()] if runs else None
     data = write_report(

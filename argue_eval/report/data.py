@@ -83,9 +83,16 @@ DEFAULT_DOC_CHARS = 4000
 
 @dataclass
 class ReportOptions:
-    """How the report's statistics are computed (the same defaults as ``argue-eval compare``)."""
+    """How the report's statistics are computed (the same defaults as ``argue-eval compare``).
+
+    ``test`` and ``correction`` are ``compare``'s (``None``: the shared defaults of
+    ``argue_eval.stats.pairwise.resolve_test``: Tukey HSD over all pairs, randomization with Holm against a
+    baseline).
+    """
 
     baseline: str | None = None
+    test: str | None = None
+    correction: str | None = None
     measure: str = "f1"
     resamples: int = 10_000
     seed: int = 0
@@ -93,6 +100,8 @@ class ReportOptions:
     alpha: float = 0.05
     title: str = "ARGUE evaluation report"
     doc_chars: int = DEFAULT_DOC_CHARS
+    scores_source: str = "SCORES"
+    """How the page names the score tables in the ``compare`` call that gives the same decisions."""
 
 
 @dataclass
@@ -199,12 +208,15 @@ def build_report_data(
     ``details`` are ``score --details`` records (one per report); ``documents`` looks a cited document up
     (``None`` when it is not in the collection); ``run_ids`` limits the report to these runs. A measure is
     selectable when the score rows hold it per topic; its statistics (BCa interval of the mean, and
-    significance against ``options.baseline`` or randomized Tukey HSD groups) come from ``argue_eval.stats``.
+    significance against ``options.baseline`` or letter groups over all pairs) come from ``argue_eval.stats``,
+    decided by the same function as ``argue-eval compare``'s.
     """
     from ..errors import ArgueError
     from ..stats.matrix import records_to_matrix
+    from ..stats.pairwise import describe, resolve_test
 
     options = options or ReportOptions()
+    test, correction = resolve_test(options.test, options.correction, options.baseline is not None)
     records = _records(scores)
     keep = set(run_ids) if run_ids is not None else None
     if keep is not None:
@@ -232,14 +244,15 @@ def build_report_data(
                          "(ranked last, shown as n/a)")
     if options.baseline is not None and any(options.baseline not in m.runs for m in matrices.values()):
         raise OptionError("--baseline", f"{options.baseline!r} lacks some measures; choose a run scored on every one")
-    ranges = _shared_ranges(matrices, options) if options.baseline is None else {}
+    ranges = _shared_ranges(matrices, options) if test == "tukey" else {}
     for metric, matrix in matrices.items():
         grid = matrix.values.reindex(index=runs, columns=topics).to_numpy(dtype=float)
         filled = matrix.filled.reindex(index=runs, columns=topics, fill_value=True).to_numpy(dtype=bool)
         values[metric] = [[None if filled[i, j] or np.isnan(grid[i, j]) else _short(float(grid[i, j]))
                            for j in range(len(topics))] for i in range(len(runs))]
         result: MeasureStats = leaderboard_stats(matrix, options.baseline, options.resamples, options.seed,
-                                                 options.confidence, options.alpha, ranges.get(metric))
+                                                 options.confidence, options.alpha, ranges.get(metric), test,
+                                                 correction)
         stats[metric] = result.to_json(runs)
         for note in result.notes:
             measure_notes.setdefault(note, []).append(metric)
@@ -274,8 +287,11 @@ def build_report_data(
         "aggregates": {run: aggregates.get(run, {}) for run in runs},
         "settings": {
             "baseline": options.baseline,
-            "test": "randomization" if options.baseline is not None else "tukey",
-            "correction": "holm" if options.baseline is not None else "none",
+            "test": test,
+            "correction": correction,
+            "significance": describe(test, correction),
+            "scores": options.scores_source,
+            "runs_chosen": keep is not None,
             "resamples": options.resamples,
             "seed": options.seed,
             "confidence": options.confidence,
@@ -315,7 +331,13 @@ def _shared_ranges(matrices: Mapping[str, Any], options: ReportOptions) -> dict[
 
 
 class _TopicBlocks:
-    """Builds the per-topic blocks from details records, one report at a time."""
+    """Builds the per-topic blocks from details records, one report at a time.
+
+    A report is ``[sentences, nuggets found, dropped nugget ids, counts]``: each sentence ``[text, outcome,
+    citations, steps, matched answers, duplicate citations]``, each nugget ``[id, correct, answers found]``,
+    and counts ``[sentences, citations, correct nuggets, nuggets]`` as the scorer counted them (``None`` when
+    the details record has no measures); strings are positions in the block's ``strings``.
+    """
 
     def __init__(self, topics: list[str], runs: list[str], nuggets: Mapping[str, TopicNuggets], extras: _Extras,
                  documents: Callable[[str], Document | None] | None, doc_chars: int):
@@ -366,7 +388,10 @@ class _TopicBlocks:
                 "question": row.get("question"), "aggregator": row.get("aggregator"),
                 "negative": bool(row.get("negative")), "weight": row.get("weight")})
             found.append([s(nugget_id), _bool(row.get("correct")), [s(a) for a in row.get("answers_found", ())]])
-        self.reports[k][run_id] = [sentences, found, list(record.get("dropped_nuggets", ()))]
+        measures = record.get("measures") or {}
+        counts = [measures.get(name) for name in ("sentences", "citations", "correct_nuggets", "nuggets")]
+        self.reports[k][run_id] = [sentences, found, list(record.get("dropped_nuggets", ())),
+                                   counts if None not in counts else None]
 
     def _steps(self, path: Iterable[Mapping[str, Any]], s: _Strings, request_id: str, sentence: str,
                run_id: str, index: int) -> list[list]:

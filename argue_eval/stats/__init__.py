@@ -7,6 +7,8 @@ Everything starts from a systems x topics matrix of one metric (``argue_eval.inp
 * ``significance``: paired randomization test, paired t-test, randomized Tukey HSD, over many pairs at once;
 * ``multiple``: Holm, Benjamini-Hochberg and Bonferroni adjustment;
 * ``effects``: mean difference with its BCa interval, paired Cohen's d;
+* ``pairwise``: which pairs differ (test, correction, letter groups), the one decision ``compare`` and the HTML
+  report share, with their common defaults;
 * ``comparison.compare``: all of the above as one leaderboard (what ``argue-eval compare`` prints);
 * ``agreement.agreement``: two evaluations of the same systems (tau-b, tau_AP, Spearman, Pearson, ...);
 * ``judgment_agreement``: two judgment files (accuracy, Cohen's kappa, confusion matrices).

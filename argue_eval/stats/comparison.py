@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import unknown_name
+from ..errors import OptionError
 from ..model import natural_key
 from .bootstrap import (
     DEFAULT_CONFIDENCE,
@@ -26,8 +26,7 @@ from .bootstrap import (
 )
 from .effects import Effects, paired_effects
 from .matrix import ScoreMatrix, as_matrix, to_array
-from .multiple import CORRECTIONS, adjust
-from .significance import TESTS, paired_t_test, randomization_test, tukey_hsd
+from .pairwise import PairwiseResult, pairwise_significance, resolve_test
 
 
 @dataclass
@@ -99,7 +98,7 @@ def leaderboard_order(means: np.ndarray, runs: list[str]) -> list[int]:
 def compare(
     data: ScoreMatrix | pd.DataFrame,
     baseline: str | None = None,
-    test: str = "randomization",
+    test: str | None = None,
     correction: str | None = None,
     alpha: float = 0.05,
     resamples: int = DEFAULT_RESAMPLES,
@@ -108,15 +107,17 @@ def compare(
 ) -> Comparison:
     """Leaderboard, paired tests, corrected p-values and effect sizes for a systems x topics matrix.
 
-    ``correction`` defaults to Holm for the randomization and t tests and to none for Tukey HSD (which already
-    controls the family-wise error); asking for a correction on top of Tukey HSD is a ``ValueError``.
+    Which pairs are significant is decided by ``pairwise.pairwise_significance``, the function the HTML report
+    calls too: ``test`` defaults to the randomized Tukey HSD over all pairs and to the paired randomization test
+    against a baseline (``pairwise.DEFAULT_TESTS``), ``correction`` to none for Tukey HSD and Holm for the
+    randomization and t tests; asking for a correction on top of Tukey HSD is a ``ValueError``.
 
-    The steps, each its own function below: check the options; intervals of each system's mean; the
-    compared pairs; the paired test; the multiple-comparison correction; the pairs' effects and intervals;
-    the leaderboard rows. Notes are collected in that order, each kept once.
+    The steps: check the options; intervals of each system's mean; the compared pairs with their test and
+    correction (``pairwise_significance``); the pairs' effects and intervals; the leaderboard rows. Notes are
+    collected in that order, each kept once.
     """
     matrix = as_matrix(data)
-    correction = _check_options(test, correction, baseline, matrix.runs)
+    test, correction = _check_options(test, correction, baseline, matrix.runs)
     runs = matrix.runs
     values = to_array(matrix)
     systems, n = values.shape
@@ -133,15 +134,13 @@ def compare(
     notes.extend(bca.notes(runs))
     system_boot = bootstrap.means(values) if bootstrap is not None else None
 
-    pairs = _compared_pairs(order, runs, baseline)
-    tested = _paired_test(values, pairs, test, resamples, seed, confidence, notes)
-    p_adjusted, significant = _correct(tested, len(pairs), test, correction, alpha, notes)
-    effects = paired_effects(values, pairs, bootstrap, confidence, system_boot)
+    tested = pairwise_significance(values, order, None if baseline is None else runs.index(baseline), test,
+                                   correction, alpha, resamples, seed, confidence)
+    notes.extend(tested.notes)
+    effects = paired_effects(values, tested.pairs, bootstrap, confidence, system_boot)
     notes.extend(effects.notes)
-    pair_frame, pair_intervals = _pair_table(runs, pairs, effects, tested, p_adjusted, significant, confidence,
-                                             correction, notes)
-    systems_frame = _system_table(matrix, values, means, order, bca, pct, pairs, effects, p_adjusted, significant,
-                                  baseline)
+    pair_frame, pair_intervals = _pair_table(runs, effects, tested, confidence, notes)
+    systems_frame = _system_table(matrix, means, order, bca, pct, effects, tested, baseline)
 
     return Comparison(
         metric=matrix.metric,
@@ -163,93 +162,19 @@ def compare(
     )
 
 
-def _check_options(test: str, correction: str | None, baseline: str | None, runs: list[str]) -> str:
-    """The correction to apply (its default for ``test`` when None); a ``ValueError`` for options that do not fit."""
-    if test not in TESTS:
-        raise unknown_name("--test", "test", test, TESTS)
-    if correction is None:
-        correction = "none" if test == "tukey" else "holm"
-    if correction not in CORRECTIONS:
-        raise unknown_name("--correction", "correction", correction, CORRECTIONS)
-    if test == "tukey" and correction != "none":
-        raise ValueError("the randomized Tukey HSD already controls the family-wise error over all pairs; use correction 'none'")
+def _check_options(test: str | None, correction: str | None, baseline: str | None,
+                   runs: list[str]) -> tuple[str, str]:
+    """The test and correction to use (``pairwise.resolve_test``); a ``ValueError`` for options that do not fit."""
+    test, correction = resolve_test(test, correction, baseline is not None)
     if baseline is not None and baseline not in runs:
-        raise ValueError(f"baseline {baseline!r} is not among the runs: {', '.join(runs)}")
-    return correction
+        raise OptionError("--baseline", f"{baseline!r} is not among the runs: {', '.join(runs)}")
+    return test, correction
 
 
-def _compared_pairs(order: list[int], runs: list[str], baseline: str | None) -> list[tuple[int, int]]:
-    """(system, baseline) for every other system in leaderboard order, or every (better-ranked, worse-ranked) pair."""
-    if baseline is not None:
-        base = runs.index(baseline)
-        return [(index, base) for index in order if index != base]
-    return [(order[p], order[q]) for p in range(len(order)) for q in range(p + 1, len(order))]
-
-
-@dataclass
-class _Tested:
-    """The paired test's outcome for every compared pair."""
-
-    p_value: np.ndarray
-    statistic: np.ndarray
-    exact: bool = False
-    resamples: int = 0
-    critical: float | None = None
-    """Tukey HSD only: the half-width of the simultaneous intervals."""
-
-
-def _paired_test(values: np.ndarray, pairs: list[tuple[int, int]], test: str, resamples: int, seed: int,
-                 confidence: float, notes: list[str]) -> _Tested:
-    """Run ``test`` on the compared pairs (rows of ``values``), adding its notes."""
-    if not pairs:
-        return _Tested(np.zeros(0), np.zeros(0))
-    index_a = np.array([a for a, _ in pairs], dtype=np.int64)
-    index_b = np.array([b for _, b in pairs], dtype=np.int64)
-    if test == "randomization":
-        randomized = randomization_test(values[index_a] - values[index_b], resamples, seed)
-        notes.extend(randomized.notes)
-        if randomized.exact:
-            notes.append(f"randomization test exact: all 2^{values.shape[1]} = {randomized.resamples} sign "
-                         "assignments enumerated")
-        return _Tested(randomized.p_value, randomized.statistic, randomized.exact, randomized.resamples)
-    if test == "t":
-        t_test = paired_t_test(values[index_a], values[index_b])
-        notes.extend(t_test.notes)
-        return _Tested(t_test.p_value, t_test.statistic)
-    tukey = tukey_hsd(values, pairs, resamples, seed, confidence)
-    notes.extend(tukey.notes)
-    return _Tested(tukey.p_value, tukey.statistic, False, tukey.resamples, tukey.critical)
-
-
-def _correct(tested: _Tested, pair_count: int, test: str, correction: str, alpha: float,
-             notes: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Adjusted p-values over the compared pairs and which pairs are significant at ``alpha``.
-
-    A note says when the randomization test cannot reach significance under the correction at all (its
-    smallest p-value times the family size exceeds alpha), and when pairs without a p-value are left out.
-    """
-    if test == "randomization" and pair_count and correction in ("holm", "bonferroni"):
-        floor = 2 / tested.resamples if tested.exact else 2 / (tested.resamples + 1)
-        if floor * pair_count > alpha:
-            needed = int(np.ceil(2 * pair_count / alpha))
-            notes.append(
-                f"the smallest p-value this randomization test can give is {floor:.2g} ({tested.resamples} sign vectors"
-                f"{', all of them' if tested.exact else ''}); times the {pair_count} compared pairs it exceeds alpha = {alpha}, "
-                f"so no pair can be significant under {correction}: use --correction bh, --test tukey"
-                + ("" if tested.exact else f", or --resamples {needed} or more"))
-    p_value = tested.p_value
-    p_adjusted = adjust(p_value, correction)
-    if np.isnan(p_value).any():
-        notes.append(f"{int(np.isnan(p_value).sum())} pair(s) have no p-value (see above); they are left out of the "
-                     "multiple-comparison family and not marked significant")
-    significant = np.where(np.isnan(p_adjusted), False, p_adjusted <= alpha)
-    return p_adjusted, significant
-
-
-def _pair_table(runs: list[str], pairs: list[tuple[int, int]], effects: Effects, tested: _Tested,
-                p_adjusted: np.ndarray, significant: np.ndarray, confidence: float, correction: str,
+def _pair_table(runs: list[str], effects: Effects, tested: PairwiseResult, confidence: float,
                 notes: list[str]) -> tuple[pd.DataFrame, str]:
     """The pairs' DataFrame and whether its intervals are ``simultaneous`` (Tukey HSD) or ``unadjusted``."""
+    pairs, correction = tested.pairs, tested.correction
     pair_labels = [f"{runs[a]} vs {runs[b]}" for a, b in pairs]
     notes.extend(f"difference {note}" for note in effects.interval.notes(pair_labels))
     level = f"{confidence:.0%}"
@@ -278,22 +203,22 @@ def _pair_table(runs: list[str], pairs: list[tuple[int, int]], effects: Effects,
         "cohen_d": effects.cohen_d,
         "statistic": tested.statistic,
         "p_value": tested.p_value,
-        "p_adjusted": p_adjusted,
-        "significant": significant.astype(bool),
+        "p_adjusted": tested.p_adjusted,
+        "significant": tested.significant.astype(bool),
     })
     return frame, pair_intervals
 
 
-def _system_table(matrix: ScoreMatrix, values: np.ndarray, means: np.ndarray, order: list[int], bca: Intervals,
-                  pct: Intervals, pairs: list[tuple[int, int]], effects: Effects, p_adjusted: np.ndarray,
-                  significant: np.ndarray, baseline: str | None) -> pd.DataFrame:
+def _system_table(matrix: ScoreMatrix, means: np.ndarray, order: list[int], bca: Intervals, pct: Intervals,
+                  effects: Effects, tested: PairwiseResult, baseline: str | None) -> pd.DataFrame:
     """The leaderboard: one row per system in rank order with its mean, intervals and how it compares.
 
     Against a baseline a row says ``+``/``-`` (significantly better/worse) with the difference; without one
-    it lists the systems it is significantly better than, in rank order.
+    it lists the systems it is significantly better than, in rank order. Both come from ``tested``
+    (``PairwiseResult.marks`` and ``better_than``), as in the HTML report.
     """
     runs = matrix.runs
-    n = values.shape[1]
+    n = matrix.values.shape[1]
     rank_of = {index: position + 1 for position, index in enumerate(order)}
     missing_counts = matrix.missing_counts()
     rows = []
@@ -312,22 +237,17 @@ def _system_table(matrix: ScoreMatrix, values: np.ndarray, means: np.ndarray, or
         }
         rows.append(row)
     if baseline is not None:
-        by_run = {runs[a]: k for k, (a, _) in enumerate(pairs)}
+        marks = tested.marks(len(runs), runs.index(baseline))
+        by_run = {runs[a]: k for k, (a, _) in enumerate(tested.pairs)}
         for row in rows:
             k = by_run.get(row["run_id"])
             if k is None:
                 row.update(vs_baseline="baseline", diff=0.0, p_adjusted=float("nan"))
                 continue
-            mark = ("+" if effects.diff[k] > 0 else "-") if significant[k] else ""
-            row.update(vs_baseline=mark, diff=float(effects.diff[k]), p_adjusted=float(p_adjusted[k]))
+            row.update(vs_baseline=marks[runs.index(row["run_id"])], diff=float(effects.diff[k]),
+                       p_adjusted=float(tested.p_adjusted[k]))
     else:
-        position = {run: k for k, run in enumerate(runs)}
-        beaten: dict[int, list[str]] = {index: [] for index in order}
-        for k, (a, b) in enumerate(pairs):
-            if significant[k]:
-                winner, loser = (a, b) if effects.diff[k] > 0 else (b, a)
-                if effects.diff[k] != 0:
-                    beaten[winner].append(runs[loser])
+        beaten = tested.better_than(len(runs))
         for row, index in zip(rows, order):
-            row["better_than"] = sorted(beaten[index], key=lambda run: rank_of[position[run]])
+            row["better_than"] = [runs[loser] for loser in sorted(beaten[index], key=rank_of.__getitem__)]
     return pd.DataFrame(rows)

@@ -13,6 +13,12 @@ import numpy as np
 from ..errors import unknown_name
 
 CORRECTIONS: tuple[str, ...] = ("holm", "bh", "bonferroni", "none")
+CORRECTION_NAMES = {
+    "holm": "Holm (family-wise error)",
+    "bh": "Benjamini-Hochberg (false discovery rate)",
+    "bonferroni": "Bonferroni (family-wise error)",
+    "none": "none",
+}
 
 
 def holm(p_values: np.ndarray) -> np.ndarray:

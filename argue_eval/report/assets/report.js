@@ -99,33 +99,63 @@
     select.addEventListener("change", function () { state.measure = select.value; state.sort = null; onchange(); });
     return select;
   }
+  function testWords() {
+    var s = DATA.settings;
+    return s.significance + ", \u03b1 = " + s.alpha + (s.test === "t" ? "" : ", " + s.resamples + " " +
+      (s.test === "tukey" ? "permutations" : "sign vectors (or all of them when fewer)") + ", seed " + s.seed);
+  }
+  // the compare call that prints the same decisions for the shown measure
+  function compareCommand() {
+    var s = DATA.settings;
+    return "argue-eval compare " + s.scores + " -m " + state.measure + (s.baseline !== null ? " --baseline " + s.baseline : "") +
+      " --test " + s.test + (s.test === "tukey" ? "" : " --correction " + s.correction) + " --alpha " + s.alpha +
+      " --resamples " + s.resamples + " --seed " + s.seed;
+  }
   function significanceText() {
     var s = DATA.settings, level = Math.round(s.confidence * 100) + "%";
-    var text = "Mean over " + DATA.topics.length + " topic" + (DATA.topics.length === 1 ? "" : "s") +
-      " (a missing topic counts 0) with its " + level + " BCa bootstrap interval (" + s.resamples + " resamples, seed " + s.seed + "). ";
+    var parts = [el("span", null, "Macro: the mean over " + plural(DATA.topics.length, "topic") +
+      " (a missing topic counts 0) with its " + level + " BCa bootstrap interval (" + s.resamples + " resamples, seed " + s.seed +
+      "); micro: the score table's ratio of counts summed over topics, where it has one (a topic a run did not " +
+      "answer adds nothing to either count). Click a column title to sort.")];
+    var test = [];
     if (DATA.runs.length < 2) {
-      text += "One run: nothing to test it against, so no significance column.";
-    } else if (s.baseline !== null) {
-      text += "+ / \u2212: significantly above / below the baseline " + s.baseline +
-        " (paired randomization test, Holm-adjusted p \u2264 " + s.alpha + ").";
+      test.push("One run: nothing to test it against, so no significance column.");
     } else {
-      text += "Groups: runs that share a letter are not significantly different (randomized Tukey HSD over all pairs, \u03b1 = " + s.alpha + ").";
+      test.push(s.baseline !== null ? "+ / \u2212: significantly above / below the baseline " + s.baseline + ". " :
+        "Groups: runs that share a letter are not significantly different; runs with no letter in common are " +
+        "(hover a group for the runs it beats). ");
+      test.push(el("span", { id: "significance-test" }, "Test: " + testWords() + "."), " The same decisions, pair by pair, as ",
+        el("code", { cls: "command" }, compareCommand()), s.runs_chosen ? " on a score table of only the runs shown." : ".");
     }
-    return text;
+    return [el("p", { cls: "explain" }, parts), el("p", { cls: "explain", id: "significance" }, test)];
   }
 
   // ---------------------------------------------------------------- leaderboard
+  function microOf(measure, k) {
+    var value = own(own(DATA.aggregates, DATA.runs[k]) || {}, measure + "_micro");
+    return value === undefined ? null : value;
+  }
+  function hasMicro(measure) {
+    return DATA.runs.some(function (_, k) { return microOf(measure, k) !== null; });
+  }
   function renderLeaderboard(root) {
     clear(root);
     var stats = DATA.stats[state.measure];
     var measures = DATA.measures.map(function (m) { return m.name; });
-    var means = {};
-    measures.forEach(function (m) { means[m] = DATA.runs.map(function (_, k) { return DATA.stats[m].mean[k]; }); });
+    var micro = {};
+    measures.forEach(function (m) { micro[m] = hasMicro(m); });
+    // a column key: "m" (macro mean of measure m) or "m" + MICRO; "run" sorts by run id
+    var MICRO = "\u0001micro";
+    function valueOf(key, k) {
+      if (key === "run") return DATA.runs[k];
+      var at = key.indexOf(MICRO);
+      return at > 0 ? microOf(key.slice(0, at), k) : DATA.stats[key].mean[k];
+    }
     var rows = leaderOrder(state.measure);
     if (state.sort !== null) {
       var key = state.sort, dir = state.desc ? -1 : 1;
       rows = rows.slice().sort(function (a, b) {
-        var x = key === "run" ? DATA.runs[a] : means[key][a], y = key === "run" ? DATA.runs[b] : means[key][b];
+        var x = valueOf(key, a), y = valueOf(key, b);
         if (x === y) return (stats.rank[a] === null ? Infinity : stats.rank[a]) - (stats.rank[b] === null ? Infinity : stats.rank[b]) || 0;
         if (x === null) return 1;
         if (y === null) return -1;
@@ -147,9 +177,9 @@
     var single = DATA.runs.length < 2;  // no pair to test: no group / vs-baseline column
     var baseMean = baseline !== null ? stats.mean[runIndex(baseline)] : null;
 
-    function header(label, key, title) {
+    function header(label, key, title, cls) {
       var active = state.sort === key || (state.sort === null && key === state.measure);
-      var th = el("th", { cls: "sortable" + (key === "run" ? "" : " measure-col") + (active ? " sorted" : ""), title: title || "sort by " + label, scope: "col" },
+      var th = el("th", { cls: "sortable" + (cls ? " " + cls : "") + (active ? " sorted" : ""), title: title || "sort by " + label, scope: "col" },
         label, active ? (state.sort === null || state.desc ? " \u25be" : " \u25b4") : "");
       th.addEventListener("click", function () {
         if (state.sort === key) state.desc = !state.desc;
@@ -166,15 +196,28 @@
       label.textContent = String(Math.round(tick * 100) / 100);
       axis.appendChild(label);
     });
-    var table = el("table", { cls: "leaderboard", id: "leaderboard-table" },
-      el("thead", null, el("tr", null,
-        el("th", { scope: "col", title: "rank by " + measureLabel(state.measure) }, "#"),
-        header("run", "run", "sort by run id"),
-        el("th", { scope: "col", cls: "num" }, measureLabel(state.measure)),
-        el("th", { scope: "col", cls: "interval-head" }, axis),
-        single ? null : el("th", { scope: "col", title: baseline !== null ? "versus the baseline" : "Tukey HSD groups" },
-          baseline !== null ? "vs " + baseline : "group"),
-        measures.map(function (m) { return header(measureLabel(m), m); }))));
+    var label = measureLabel(state.measure);
+    var runHead = header("run", "run", "sort by run id", "run-head");
+    runHead.setAttribute("rowspan", "2");
+    // two header rows: the measures, then macro / micro under each measure that has a micro average
+    var top = el("tr", null,
+      el("th", { scope: "col", rowspan: "2", title: "rank by " + label }, "#"),
+      runHead,
+      el("th", { scope: "colgroup", colspan: micro[state.measure] ? "2" : "1", cls: "num group-head" }, label),
+      el("th", { scope: "col", rowspan: "2", cls: "interval-head" }, axis),
+      single ? null : el("th", { scope: "col", rowspan: "2", title: baseline !== null ? "versus the baseline" : "letter groups: a shared letter means not significantly different" },
+        baseline !== null ? "vs " + baseline : "group"),
+      measures.map(function (m) {
+        return el("th", { scope: "colgroup", colspan: micro[m] ? "2" : "1", cls: "measure-col group-head" + (m === state.measure ? " current" : "") }, measureLabel(m));
+      }));
+    var sub = el("tr", { cls: "sub-head" });
+    function subHeads(m, main) {
+      append(sub, header("macro", m, "sort by " + measureLabel(m) + ": mean over topics (macro)", "num" + (main ? "" : " measure-col")));
+      if (micro[m]) append(sub, header("micro", m + MICRO, "sort by " + measureLabel(m) + ": ratio of summed counts (micro)", "num micro" + (main ? "" : " measure-col")));
+    }
+    subHeads(state.measure, true);
+    measures.forEach(function (m) { subHeads(m, false); });
+    var table = el("table", { cls: "leaderboard", id: "leaderboard-table" }, el("thead", null, top, sub));
     var body = el("tbody");
     rows.forEach(function (k) {
       var bar = svg("svg", { width: 180, height: 16, "class": "interval", role: "img" });
@@ -193,22 +236,39 @@
       var mark = baseline !== null ? stats.mark[k] : stats.group[k];
       var markCell = el("td", { cls: "mark" + (mark === "+" ? " up" : mark === "-" ? " down" : "") },
         mark === "-" ? "\u2212" : mark || "");
-      if (baseline !== null && stats.p[k] !== null) markCell.title = "Holm-adjusted p = " + fmt(stats.p[k], 4);
+      if (baseline !== null && stats.p[k] !== null) {
+        var correction = DATA.settings.correction;
+        markCell.title = (correction === "none" ? "p" : ({ holm: "Holm", bh: "Benjamini-Hochberg", bonferroni: "Bonferroni" }[correction] ||
+          correction) + "-adjusted p") + " = " + fmt(stats.p[k], 4);
+      }
+      if (baseline === null && stats.better.length) {
+        var beats = stats.better[k].map(function (j) { return DATA.runs[j]; });
+        markCell.title = DATA.runs[k] + (beats.length ? " is significantly better than " + beats.join(", ") : " is significantly better than no run");
+        markCell.setAttribute("data-better", beats.join(" "));
+      }
+      var cells = [];
+      function valueCells(m, main) {
+        cells.push(el("td", { cls: "num" + (main ? " main" : "") }, fmt(DATA.stats[m].mean[k])));
+        if (micro[m]) cells.push(el("td", { cls: "num micro" + (main ? " main-micro" : "") }, fmt(microOf(m, k))));
+      }
+      valueCells(state.measure, true);
+      var lead = cells.splice(0, cells.length);
+      measures.forEach(function (m) { valueCells(m, false); });
       body.appendChild(el("tr", { "data-run": DATA.runs[k] },
         el("td", { cls: "num rank" }, stats.rank[k] === null ? "\u2013" : String(stats.rank[k])),
         el("td", { cls: "run" }, firstTopicOf(DATA.runs[k]) !== null ?
           el("a", { href: reportHash(DATA.runs[k], firstTopicOf(DATA.runs[k])), title: "read this run's reports" }, DATA.runs[k]) :
           DATA.runs[k]),
-        el("td", { cls: "num main" }, fmt(stats.mean[k])),
+        lead,
         el("td", { cls: "interval-cell" }, bar),
         single ? null : markCell,
-        measures.map(function (m) { return el("td", { cls: "num" + (m === state.measure ? " main" : "") }, fmt(means[m][k])); })));
+        cells));
     });
     table.appendChild(body);
     append(root, [
       el("div", { cls: "controls" }, el("label", null, "Rank by ", measureSelect(function () { renderLeaderboard(root); })),
         el("span", { cls: "count" }, plural(DATA.runs.length, "run") + " \u00b7 " + plural(DATA.topics.length, "topic"))),
-      el("p", { cls: "explain" }, significanceText() + " Click a column title to sort; the other columns are means over topics."),
+      significanceText(),
       el("div", { cls: "scroll" }, table)]);
   }
 
@@ -345,28 +405,85 @@
       return;
     }
     var S = b.strings;
+    var sentences = report[0];
+    // citation numbers: each cited document once, numbered in the order the report first cites it
+    var docNumber = Object.create(null), docOrder = [], citedBy = Object.create(null);
+    sentences.forEach(function (sentence, k) {
+      sentence[2].forEach(function (c) {
+        var doc = S[c[0]];
+        if (!(doc in docNumber)) { docNumber[doc] = docOrder.length + 1; docOrder.push(doc); citedBy[doc] = []; }
+        citedBy[doc].push([k, c]);
+      });
+    });
+    var counts = reportCounts(report);
+    append(root, el("p", { cls: "counts", id: "report-counts" },
+      el("b", null, plural(counts.sentences, "sentence")), " \u00b7 ", el("b", null, plural(counts.citations, "citation")),
+      " (" + plural(docOrder.length, "document") + ") \u00b7 ",
+      el("b", null, counts.covered + " of " + plural(counts.nuggets, "nugget")), " covered"));
+
+    // the report as running text: each sentence in its outcome's colour, its citations as numbered markers
+    var prose = el("div", { cls: "report-text", id: "report-text" });
+    sentences.forEach(function (sentence, k) {
+      var outcome = sentence[1];
+      var o = outcome !== null ? DATA.outcomes[String(outcome)] : null;
+      prose.appendChild(el("span", { cls: "run-sentence outcome-" + (outcome === null ? "none" : outcome), "data-sentence": String(k),
+        title: "#" + (k + 1) + ": " + (o ? "outcome " + outcome + " (" + o.sign.replace("-", "\u2212") + "): " + o.text : "outcome unknown"),
+        onclick: function () { showSentence(k); } }, sentence[0]));
+      sentence[2].forEach(function (c) {
+        var doc = S[c[0]];
+        prose.appendChild(el("a", { href: "#", cls: "cite " + (c[3] === null ? "missing" : c[3] ? "yes" : "no") + (c[2] ? " relevant" : ""),
+          "data-doc": doc, title: "[" + docNumber[doc] + "] " + doc + ": " + citationWords(c),
+          onclick: function (e) { e.preventDefault(); flash(document.getElementById("doc-" + docNumber[doc])); } }, "[" + docNumber[doc] + "]"));
+      });
+      prose.appendChild(document.createTextNode(" "));
+    });
+    var docList = el("ol", { cls: "cited-docs", id: "cited-docs" });
+    docOrder.forEach(function (doc, x) {
+      var uses = citedBy[doc];
+      var supports = uses.filter(function (u) { return u[1][3]; }).length;
+      var relevant = uses.some(function (u) { return u[1][2]; });
+      var known = own(b.docs, doc);
+      docList.appendChild(el("li", { id: "doc-" + (x + 1), "data-doc": doc },
+        el("div", null, el("span", { cls: "doc-number" }, "[" + (x + 1) + "]"), " ", el("span", { cls: "doc-id" }, doc),
+          known ? [" ", el("span", { cls: "cited-title", title: known[0] ? null : "the opening of the document (it has no title)" },
+            known[0] || shortText(known[1].split("\n")[0].trim(), 90))] : null),
+        el("div", { cls: "doc-meta" }, yesNo(relevant, "relevant", "not relevant"), " ",
+          el("span", { cls: "flag " + (supports === uses.length ? "yes" : "no") }, "supports " + supports + " of " + plural(uses.length, "citing sentence")),
+          el("span", { cls: "muted" }, " \u2014 cited by ", uses.map(function (u, y) { return [y ? ", " : "", sentenceLink(u[0])]; })),
+          DATA.documents ? el("details", { cls: "doc-box" }, el("summary", null, "document text"), docPanel(b, doc)) : null)));
+    });
     var legend = el("ul", { cls: "legend" });
     Object.keys(DATA.outcomes).forEach(function (k) {
       var o = DATA.outcomes[k];
       legend.appendChild(el("li", { cls: "outcome-" + k }, el("span", { cls: "badge" }, k + " " + o.sign.replace("-", "\u2212")), " " + o.text));
     });
     append(root, el("details", { cls: "legend-box", open: "" }, el("summary", null, "Outcomes (+ rewarded, \u2212 penalized, 0 neutral)"), legend));
+    append(root, el("h3", null, "The report"),
+      el("p", { cls: "explain" }, "As written, each sentence shaded by its outcome (click one for how it was judged); " +
+        "[n] cites the n-th document below (green: it supports the sentence, red: it does not; bold: relevant)."),
+      prose, el("h4", null, "Cited documents"),
+      docOrder.length ? docList : el("p", { cls: "muted", id: "cited-docs" }, "The report cites no document."));
+
     var coveredBy = Object.create(null);
     var list = el("ol", { cls: "sentences", id: "sentences" });
-    report[0].forEach(function (sentence, k) {
+    sentences.forEach(function (sentence, k) {
       var outcome = sentence[1];
       var item = el("li", { cls: "sentence outcome-" + (outcome === null ? "none" : outcome), id: "s" + k, "data-outcome": outcome === null ? "" : String(outcome) });
       var o = outcome !== null ? DATA.outcomes[String(outcome)] : null;
+      var nuggets = [];
+      sentence[4].forEach(function (m) { if (nuggets.indexOf(m[0]) < 0) nuggets.push(m[0]); });
       item.appendChild(el("span", { cls: "badge", title: o ? o.text : "outcome unknown (judgments missing)" },
         outcome === null ? "?" : outcome + " " + o.sign.replace("-", "\u2212")));
       item.appendChild(el("span", { cls: "sentence-number" }, "#" + (k + 1)));
       item.appendChild(el("span", { cls: "text" }, sentence[0]));
+      item.appendChild(el("span", { cls: "sentence-counts", title: "citations of this sentence; nuggets it gives an answer of" },
+        plural(sentence[2].length, "citation") + ", " + plural(nuggets.length, "nugget")));
       var why = el("details", { cls: "why" }, el("summary", null, o ? o.text : "why"));
       if (sentence[2].length) {
         var cites = el("ul", { cls: "citations" });
         sentence[2].forEach(function (c) {
           var doc = S[c[0]];
-          cites.appendChild(el("li", null, el("span", { cls: "doc-id" }, "[" + doc + "]"), " ",
+          cites.appendChild(el("li", null, el("span", { cls: "doc-id" }, "[" + docNumber[doc] + "] " + doc), " ",
             yesNo(c[2], "relevant", "not relevant"), " ", yesNo(c[3], "supporting", "not supporting"),
             c[4] ? el("span", { cls: "flag yes" }, " \u2713 answers a nugget") : null,
             el("ol", { cls: "path" }, c[5].map(function (step) { return stepText(b, step); })),
@@ -389,7 +506,7 @@
       item.appendChild(why);
       list.appendChild(item);
     });
-    append(root, el("h3", null, "Sentences"), list);
+    append(root, el("h3", null, "Sentence by sentence"), list);
     var found = Object.create(null);
     report[1].forEach(function (row) { found[S[row[0]]] = row; });
     var nuggetList = el("ul", { cls: "nuggets", id: "report-nuggets" });
@@ -397,25 +514,88 @@
       var row = found[n.id];
       var covered = row ? row[1] : null;
       var by = coveredBy[n.id] || [];
-      nuggetList.appendChild(el("li", { cls: "nugget " + (covered === null ? "unscored" : covered ? "covered" : "uncovered") },
+      var answers = row ? row[2].map(function (a) { return S[a]; }) : [];
+      nuggetList.appendChild(el("li", { cls: "nugget " + (covered === null ? "unscored" : covered ? "covered" : "uncovered"), "data-nugget": n.id },
         el("span", { cls: "mark" }, covered === null ? "\u2013" : covered ? "\u2713" : "\u2717"), " ",
         nuggetId(n), n.question,
         n.importance ? el("span", { cls: "tag" }, n.importance) : null,
         n.negative ? el("span", { cls: "tag" }, "negative") : null,
-        n.aggregator === "AND" ? el("span", { cls: "tag", title: "covered only when every answer is found" }, "AND") : null,
-        row && row[2].length ? el("div", { cls: "muted" }, answersFound(n, row[2].length, covered) + row[2].map(function (a) { return "\u201c" + S[a] + "\u201d"; }).join(", ")) : null,
-        by.length ? el("div", { cls: "muted" }, "by sentence ", by.map(function (k, x) {
-          return [x ? ", " : "", el("a", { href: "#", "data-sentence": String(k), onclick: function (e) {
-            e.preventDefault();
-            var target = document.getElementById("s" + k);
-            target.scrollIntoView({ block: "center" });
-            target.classList.add("flash");
-            setTimeout(function () { target.classList.remove("flash"); }, 1200);
-          } }, "#" + (k + 1))];
-        })) : null,
+        n.aggregator ? el("span", { cls: "tag aggregator", title: n.aggregator === "AND" ? "covered only when every required answer is found" :
+          "covered when any one answer is found" }, n.aggregator) : null,
+        covered !== null && !covered ? answerList(n, answers) :
+          answers.length ? el("div", { cls: "muted" }, "answers found: " + answers.map(function (a) { return "\u201c" + a + "\u201d"; }).join(", ")) : null,
+        by.length ? el("div", { cls: "muted" }, "by sentence ", by.map(function (k, x) { return [x ? ", " : "", sentenceLink(k)]; })) : null,
         covered === null ? el("div", { cls: "muted" }, "not scored (no document attests an answer)") : null));
     });
-    append(root, el("h3", null, "Nuggets"), nuggetList);
+    append(root, el("h3", null, "Nuggets"),
+      el("p", { cls: "explain" }, counts.covered + " of " + plural(counts.nuggets, "nugget") + " covered. An OR nugget is covered by " +
+        "any one of its answers, an AND nugget only by all of its required answers (those bound to a document)."),
+      nuggetList);
+  }
+
+  // counts of one report: as the scorer counted them (details' measures), else from the sentences
+  function reportCounts(report) {
+    if (report[3]) return { sentences: report[3][0], citations: report[3][1], covered: report[3][2], nuggets: report[3][3] };
+    var citations = 0;
+    report[0].forEach(function (sentence) { citations += sentence[2].length + sentence[5]; });
+    return { sentences: report[0].length, citations: citations,
+      covered: report[1].filter(function (row) { return row[1]; }).length, nuggets: report[1].length };
+  }
+  function citationWords(c) {
+    return (c[2] === null ? "relevance unknown" : c[2] ? "relevant" : "not relevant") + ", " +
+      (c[3] === null ? "support unknown" : c[3] ? "supports the sentence" : "does not support the sentence") +
+      (c[4] ? ", gives a nugget answer" : "");
+  }
+  function flash(target) {
+    if (!target) return;
+    target.scrollIntoView({ block: "center" });
+    target.classList.add("flash");
+    setTimeout(function () { target.classList.remove("flash"); }, 1200);
+  }
+  function showSentence(k) {
+    var target = document.getElementById("s" + k);
+    if (!target) return;
+    var why = target.querySelector("details.why");
+    if (why) why.open = true;
+    flash(target);
+  }
+  function sentenceLink(k) {
+    return el("a", { href: "#", "data-sentence": String(k), onclick: function (e) { e.preventDefault(); showSentence(k); } }, "#" + (k + 1));
+  }
+
+  // An uncovered nugget's answers, each found or not, with why the nugget is still uncovered. ``found``: the
+  // answers the report gave. The answers an AND nugget requires are those bound to a document (all of them
+  // when none is, or when the nugget is negative), as the scorer counts them.
+  var LONG_ANSWER_LIST = 10;
+  function answerList(n, found) {
+    var quote = function (a) { return "\u201c" + a + "\u201d"; };
+    if (!n.answers || !n.answers.length) {
+      return el("div", { cls: "muted" }, found.length ? "answers found: " + found.map(quote).join(", ") :
+        "no answer found (pass --nuggets to list the nugget's answers)");
+    }
+    var isFound = function (text) { return found.indexOf(text) >= 0; };
+    var bound = n.answers.filter(function (a) { return a[1] && a[1].length; });
+    var required = bound.length && !n.negative ? bound : n.answers;
+    var hits = required.filter(function (a) { return isFound(a[0]); }).length;
+    var why = n.negative ? "Negative nugget: covered when an uncited sentence says what it records (outcome 8); no sentence did" :
+      n.aggregator === "AND" ?
+      "AND: covered only when all " + plural(required.length, "required answer") + " are found; " + hits + " of " + required.length + " found" :
+      "OR: covered when any one " + (required.length < n.answers.length ? "bound " : "") + "answer is found; none found";
+    var item = function (a) {
+      var hit = isFound(a[0]), needed = required.indexOf(a) >= 0;
+      return el("li", { cls: "answer " + (hit ? "found" : "missed") },
+        el("span", { cls: "mark" }, hit ? "\u2713" : "\u2717"), " " + quote(a[0]),
+        el("span", { cls: "muted" }, hit ? " found" : " not found"),
+        needed ? null : el("span", { cls: "tag", title: "no document attests it, so the flowchart cannot find it through a citation" }, "not bound to a document"));
+    };
+    var all = el("ul", { cls: "answer-list" }, n.answers.map(item));
+    if (n.answers.length <= LONG_ANSWER_LIST) return el("div", { cls: "answers" }, el("div", { cls: "why-uncovered" }, why), all);
+    // a long list (Auto-ARGUE banks have AND nuggets of 40 answers): the found ones, the rest on demand
+    var hitList = n.answers.filter(function (a) { return isFound(a[0]); });
+    return el("div", { cls: "answers" }, el("div", { cls: "why-uncovered" }, why),
+      hitList.length ? el("ul", { cls: "answer-list found-only" }, hitList.map(item)) : null,
+      el("details", { cls: "all-answers" }, el("summary", null, "all " + n.answers.length + " answers (" +
+        (n.answers.length - hitList.length) + " not found)"), all));
   }
 
   // A nugget named inside a judge's step: a short form of its id, its question (and full id) on hover.
@@ -437,17 +617,6 @@
   function nuggetId(n) {
     if (!n.id || n.id === n.question) return null;
     return [el("span", { cls: "nugget-id", title: n.id }, shortText(n.id, 14)), " "];
-  }
-
-  // "answers found: ", or for an AND nugget left uncovered how many of its answers were found and that it needs all.
-  function answersFound(n, count, covered) {
-    if (n.aggregator === "AND" && !covered && n.answers && n.answers.length) {
-      // the answers an AND nugget requires are its answers bound to a document (all of them when none is)
-      var bound = n.answers.filter(function (a) { return a[1] && a[1].length; }).length;
-      var needed = bound && !n.negative ? bound : n.answers.length;
-      return count + " of " + needed + (bound && !n.negative ? " bound" : "") + " answers found (an AND nugget needs all of them): ";
-    }
-    return "answers found: ";
   }
 
   // ---------------------------------------------------------------- nugget view
@@ -489,10 +658,18 @@
       });
       body.appendChild(tr);
     });
+    var foot = el("tr", { cls: "covered-row" }, el("th", { scope: "row" }, "nuggets covered"), el("td"));
+    runs.forEach(function (r) {
+      var counts = reportCounts(b.reports[r]);
+      foot.appendChild(el("td", { cls: "num covered-count", "data-run": r, title: r + ": " + counts.covered + " of " +
+        plural(counts.nuggets, "nugget") + " covered; " + plural(counts.sentences, "sentence") + ", " + plural(counts.citations, "citation") },
+        counts.covered + "/" + counts.nuggets));
+    });
     append(root, el("p", { cls: "explain" }, "Which runs covered each nugget (\u2713), runs in leaderboard order by " +
       measureLabel(state.measure) + "; " + runs.length + " of " + DATA.runs.length +
       " runs have a report on this topic. A nugget few runs cover is a hard one."),
-      el("div", { cls: "scroll" }, el("table", { cls: "nugget-table", id: "nugget-table" }, el("thead", null, head), body)));
+      el("div", { cls: "scroll" }, el("table", { cls: "nugget-table", id: "nugget-table" }, el("thead", null, head), body,
+        el("tfoot", null, foot))));
   }
 
   // ---------------------------------------------------------------- about
@@ -522,7 +699,8 @@
       el("ul", null, el("li", null, "scoring policies: " + (DATA.policies || "not recorded")),
         el("li", null, "intervals: " + Math.round(s.confidence * 100) + "% BCa bootstrap, " + s.resamples + " resamples, seed " + s.seed),
         el("li", null, DATA.runs.length < 2 ? "significance: none (one run)" :
-          "significance: " + (s.baseline !== null ? "paired randomization test against " + s.baseline + ", Holm" : "randomized Tukey HSD over all pairs") + ", alpha " + s.alpha),
+          "significance " + (s.baseline !== null ? "of each run against " + s.baseline : "over all pairs of runs") + ": " + testWords() +
+          "; the same decisions as argue-eval compare with these options"),
         el("li", null, "a topic a run did not answer scores 0")),
       el("h2", null, "Notes"), DATA.notes.length ? el("ul", { id: "notes" }, DATA.notes.map(function (n) { return el("li", null, n); })) : el("p", { cls: "muted" }, "none"));
   }
