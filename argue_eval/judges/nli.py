@@ -10,9 +10,9 @@ than guessed at, since label orders differ between NLI models.
 What it asks the model (premise => hypothesis):
 
 - ``attested``: each passage of the cited document => the sentence. Documents are cut into overlapping
-  word windows (``passages.document_passages``); a passage longer than the model's window is cut at its
-  end by the tokenizer (only the premise is cut, never the sentence), and the overlap between windows
-  puts that tail at the start of the next passage. The entailment probability is the maximum over
+  word windows (``argue_eval.passages``: ``passage_words`` long, one every ``passage_stride`` words); a
+  passage longer than the model's window is cut at its end by the tokenizer (only the premise is cut,
+  never the sentence), and the overlap between windows puts that tail at the start of the next passage. The entailment probability is the maximum over
   passages: one paragraph that supports the sentence is enough.
 - ``answers``: the sentence => ``The answer to the question "<question>" is <answer>.`` The sentence is the
   premise because the question is whether *the sentence* gives the answer; that the cited document
@@ -42,9 +42,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, MissingDependencyError
+from ..passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS, PassageSplitter
 from .base import JudgeBackend, Question, Verdict
 from .options import number_option, passage_options, whole_option
-from .passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS, document_passages
 
 __all__ = ["NLIJudge", "entailment_index", "answer_statement"]
 
@@ -140,8 +140,7 @@ class NLIJudge(JudgeBackend):
         self.answers_threshold = answers_threshold
         self.batch_size = batch_size
         self.max_length = max_length
-        self.passage_words = passage_words
-        self.passage_stride = passage_stride
+        self.passages = PassageSplitter(passage_words, passage_stride)
         self._cache_pairs = cache_pairs
         self._probabilities: OrderedDict[tuple[str, str], float] = OrderedDict()
         self._model: Any = None
@@ -228,8 +227,8 @@ class NLIJudge(JudgeBackend):
             "attested_threshold": self.attested_threshold,
             "answers_threshold": self.answers_threshold,
             "max_length": self._window,
-            "passage_words": self.passage_words,
-            "passage_stride": self.passage_stride,
+            "passage_words": self.passages.words,
+            "passage_stride": self.passages.stride,
         }
 
     # -- inference -----------------------------------------------------------------------------------------
@@ -277,7 +276,7 @@ class NLIJudge(JudgeBackend):
         if question.kind == "attested":
             if question.document is None:
                 return []
-            passages = document_passages(question.document, self.passage_words, self.passage_stride)
+            passages = self.passages.document(question.document)
             return [(passage, question.sentence) for passage in passages]
         if question.kind == "answers":
             answer = question.answer if question.answer is not None else question.key.answer

@@ -7,7 +7,7 @@ normalized embeddings, compared with a threshold that is an option (and part of 
 new threshold never reuses cached answers):
 
 - ``attested``: the best cosine between the sentence and the passages of the cited document
-  (``passages.document_passages``, short windows so that one sentence is compared with a few sentences of
+  (``argue_eval.passages``, short windows so that one sentence is compared with a few sentences of
   its source, not a whole story) is at least ``attested_threshold``.
 - ``answers``: the mean of two cosines, the sentence with the nugget's answer in the context of its
   question (``"<question> <answer>"``) and the sentence with the answer alone, is at least
@@ -39,9 +39,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..errors import MissingDependencyError
+from ..passages import PassageSplitter
 from .base import JudgeBackend, Question, Verdict
 from .options import number_option, passage_options, whole_option
-from .passages import document_passages
 
 __all__ = ["SemanticJudge", "MODEL_NAME"]
 
@@ -138,8 +138,7 @@ class SemanticJudge(JudgeBackend):
         self.answers_threshold = answers_threshold
         self.first_instance_threshold = first_instance_threshold
         self.restate_threshold = restate_threshold
-        self.passage_words = passage_words
-        self.passage_stride = passage_stride
+        self.passages = PassageSplitter(passage_words, passage_stride)
         self.batch_size = batch_size
         self._cache_texts = cache_texts
         self._cache: _EmbeddingCache | None = None
@@ -154,8 +153,8 @@ class SemanticJudge(JudgeBackend):
             "answers_threshold": self.answers_threshold,
             "first_instance_threshold": self.first_instance_threshold,
             "restate_threshold": self.restate_threshold,
-            "passage_words": self.passage_words,
-            "passage_stride": self.passage_stride,
+            "passage_words": self.passages.words,
+            "passage_stride": self.passages.stride,
         }
 
     def _embeddings(self) -> _EmbeddingCache:
@@ -171,7 +170,7 @@ class SemanticJudge(JudgeBackend):
     def _passages(self, question: Question) -> tuple[str, ...]:
         if question.document is None:
             return ()
-        return document_passages(question.document, self.passage_words, self.passage_stride)
+        return self.passages.document(question.document)
 
     @staticmethod
     def _statements(question: Question) -> list[str]:
@@ -194,7 +193,7 @@ class SemanticJudge(JudgeBackend):
     def _cited_passages(self, question: Question) -> list[str]:
         passages: list[str] = []
         for document in question.cited_documents:
-            passages.extend(document_passages(document, self.passage_words, self.passage_stride))
+            passages.extend(self.passages.document(document))
         return passages
 
     def _texts(self, question: Question) -> list[str]:
