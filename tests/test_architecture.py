@@ -12,6 +12,8 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "errors": ("formats", "judges", "argue", "measures", "stats", "inputs", "api", "commands", "cli", "click"),
     "passages": ("formats", "search", "judges", "argue", "measures", "stats", "inputs", "api", "commands", "cli",
                  "click"),
+    "extras": ("formats", "search", "judges", "argue", "measures", "stats", "inputs", "api", "commands", "cli",
+               "click"),
     "formats": ("argue", "judges", "measures", "stats", "inputs", "api", "commands", "cli", "click"),
     "search": ("formats", "argue", "judges", "measures", "stats", "inputs", "api", "commands", "cli", "click"),
     "judges": ("formats", "argue", "measures", "stats", "inputs", "api", "commands", "cli", "click"),

@@ -33,7 +33,6 @@ and tokenizer files, so replacing the model or its tokenizer at the same path is
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
@@ -42,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, MissingDependencyError
+from ..extras import offline_hub, require_modules
 from ..passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS, PassageSplitter
 from .base import JudgeBackend, Question, Verdict
 from .options import number_option, passage_options, whole_option
@@ -55,16 +55,6 @@ _IDENTITY_SUFFIXES = (".safetensors", ".bin", ".json", ".txt", ".model")
 vocab.txt, vocab.json, merges.txt, sentencepiece .model), since the tokenizer decides what the model reads."""
 _PROBE = "The council approved the budget."
 """Plain English that any NLI model's tokenizer splits into known tokens (a check that it has a vocabulary)."""
-
-
-def _check_installed() -> None:
-    for module in ("torch", "transformers"):
-        try:
-            found = importlib.util.find_spec(module) is not None
-        except (ImportError, ValueError):
-            found = False
-        if not found:
-            raise MissingDependencyError(FEATURE, "nli", f"no module named {module!r}")
 
 
 def entailment_index(id2label: dict[Any, str] | None, where: str = "config.json") -> int:
@@ -134,7 +124,7 @@ class NLIJudge(JudgeBackend):
             raise InputError(path, None, None,
                              f"{OPTION}: not a transformers model directory (no config.json); "
                              "give the folder that save_pretrained wrote")
-        _check_installed()
+        require_modules(FEATURE, "nli", ("torch", "transformers"))
         self.model_path = path
         self.attested_threshold = attested_threshold
         self.answers_threshold = answers_threshold
@@ -153,9 +143,7 @@ class NLIJudge(JudgeBackend):
 
     def _load(self) -> None:
         """Tokenizer, model and label mapping, from the local directory only."""
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+        offline_hub()
         try:
             import torch  # noqa: F401  (imported here so a broken torch fails as a missing extra)
             import transformers  # noqa: F401

