@@ -37,7 +37,7 @@ from argue_eval.measures.icat import score_topics as icat_topics  # noqa: E402
 from argue_eval.measures.longrecall import Fact, Settings, TopicFacts  # noqa: E402
 from argue_eval.measures.longrecall import score_topics as longrecall_topics  # noqa: E402
 from argue_eval.search import iter_collection  # noqa: E402
-from argue_eval.search.passages import PassageIndex  # noqa: E402
+from argue_eval.search.passages import ICAT_PASSAGES, PassageIndex  # noqa: E402
 
 SAMPLE = REPO / "runs" / "sample"
 
@@ -170,7 +170,8 @@ def main() -> None:
     bench_longrecall(f"generated round ({args.runs} runs)", larger, embed)
     bench_comprehensiveness("sample track", sample)
     bench_comprehensiveness(f"generated round ({args.runs} runs)", larger)
-    index = PassageIndex(list(iter_collection(REPO / "topics" / "sample" / "collection.jsonl")))
+    index = PassageIndex(list(iter_collection(REPO / "topics" / "sample" / "collection.jsonl")), "bm25",
+                         ICAT_PASSAGES.words, stride=ICAT_PASSAGES.stride)
     bench_icat("sample track", sample, index)
     bench_icat(f"generated round ({args.runs} runs)", larger, index)
 

@@ -10,7 +10,12 @@ PACKAGE = Path(__file__).resolve().parent.parent / "argue_eval"
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     "model": ("formats", "judges", "argue", "measures", "stats", "inputs", "api", "commands", "cli", "click"),
     "errors": ("formats", "judges", "argue", "measures", "stats", "inputs", "api", "commands", "cli", "click"),
+    "passages": ("formats", "search", "judges", "argue", "measures", "stats", "inputs", "api", "commands", "cli",
+                 "click"),
+    "extras": ("formats", "search", "judges", "argue", "measures", "stats", "inputs", "api", "commands", "cli",
+               "click"),
     "formats": ("argue", "judges", "measures", "stats", "inputs", "api", "commands", "cli", "click"),
+    "search": ("formats", "argue", "judges", "measures", "stats", "inputs", "api", "commands", "cli", "click"),
     "judges": ("formats", "argue", "measures", "stats", "inputs", "api", "commands", "cli", "click"),
     "argue": ("formats", "measures", "stats", "inputs", "api", "commands", "cli", "click"),
     "measures": ("formats", "stats", "inputs", "api", "commands", "cli", "click"),

@@ -2,13 +2,13 @@
 
 The per-topic counts below are those of the example run shipped with ARGUE-Viz (hltcoe/argue-viz,
 assets/example-report.scores.tsv: 19 NeuCLIR 2024 topics, one citation per sentence). From them our
-``topic_rows``/``aggregate_rows`` must give Auto-ARGUE's per-topic ratios and every ``all`` value.
+``FAMILY.topic_rows``/``FAMILY.aggregate_rows`` must give Auto-ARGUE's per-topic ratios and every ``all`` value.
 """
 from __future__ import annotations
 
 import pytest
 
-from argue_eval.argue.measures import OUTCOME_MEASURES, aggregate_rows, topic_rows
+from argue_eval.measures.argue import FAMILY, OUTCOME_MEASURES
 
 # topic: sentences, character_count, sentences_with_citations_or_requiring_citations, correctly_cited_sentences,
 #        nuggets, correct_nuggets, citations, relevant_citations, supporting_citations
@@ -82,7 +82,7 @@ def counts(row: tuple[int, ...]) -> dict[str, float]:
         "nuggets": nuggets, "nuggets_weighted": nuggets, "correct_nuggets": correct,
         "correct_nuggets_weighted": correct, "citations": citations, "relevant_citations": relevant,
         "supporting_citations": supporting, "first_instance_sentences_missing_citation": 0,
-        "rewarded": 0, "penalized": 0,
+        "rewarded": 0, "judged_sentences": 0,
     }
     out.update({name: 0 for name in OUTCOME_MEASURES})
     return out
@@ -90,13 +90,13 @@ def counts(row: tuple[int, ...]) -> dict[str, float]:
 
 @pytest.mark.parametrize("topic", sorted(OFFICIAL_TOPIC))
 def test_per_topic_values_match_autoargue(topic):
-    ours = dict(topic_rows(counts(OFFICIAL_COUNTS[topic])))
+    ours = dict(FAMILY.topic_rows(counts(OFFICIAL_COUNTS[topic])))
     for name, value in OFFICIAL_TOPIC[topic].items():
         assert ours[name] == pytest.approx(value, abs=1e-12), name
 
 
 def test_aggregates_match_autoargue():
-    ours = dict(aggregate_rows([counts(OFFICIAL_COUNTS[t]) for t in sorted(OFFICIAL_COUNTS)]))
+    ours = dict(FAMILY.aggregate_rows([counts(OFFICIAL_COUNTS[t]) for t in sorted(OFFICIAL_COUNTS)]))
     for name, value in OFFICIAL_ALL.items():
         assert ours[name] == pytest.approx(value, abs=1e-12), name
     # macro means use pairwise summation like numpy: equal to the last bit, not just to 1e-12

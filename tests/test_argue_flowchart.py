@@ -21,10 +21,10 @@ import pytest
 from helpers import ARGUE_FIXTURES, load_judgments, load_nuggets, load_reports
 
 from argue_eval.argue.flowchart import evaluate_report
-from argue_eval.argue.measures import counts_for, ratios, topic_rows
 from argue_eval.argue.policies import Policies
 from argue_eval.argue.topic import prepare_topic
 from argue_eval.judges.imported import ImportedJudgments
+from argue_eval.measures.argue import FAMILY, counts_for
 from argue_eval.model import Judgment, Report, Sentence
 
 
@@ -101,7 +101,7 @@ def test_measures_of_t1_by_hand(source):
     }
     assert {k: counts[k] for k in expected_counts} == expected_counts
     assert counts["character_count"] == sum(len(s.text) for s in report.sentences)
-    values, undefined = ratios(counts)
+    values, undefined = FAMILY.values(counts)
     assert undefined == set()
     assert values["citation_relevance"] == pytest.approx(4 / 6)
     assert values["citation_support"] == pytest.approx(3 / 6)
@@ -149,7 +149,7 @@ def test_configured_weights():
     counts = counts_for(outcome, topic, report.character_count)
     assert counts["nuggets_weighted"] == 7.5
     assert counts["correct_nuggets_weighted"] == 6.5
-    assert ratios(counts)[0]["nugget_coverage_weighted"] == pytest.approx(6.5 / 7.5)
+    assert FAMILY.values(counts)[0]["nugget_coverage_weighted"] == pytest.approx(6.5 / 7.5)
 
 
 def test_unbound_questions_as_negative_nuggets(source):
@@ -169,7 +169,7 @@ def test_empty_report_and_topic_without_nuggets(source):
     report = Report("runA", "T9", [])
     outcome = evaluate_report(report, empty_topic, _ask(source), policies)
     counts = counts_for(outcome, empty_topic, 0)
-    rows = dict(topic_rows(counts))
+    rows = dict(FAMILY.topic_rows(counts))
     assert rows["sentences"] == 0 and rows["nuggets"] == 0
     # every ratio has an empty denominator: 0, flagged undefined, never NaN
     for name in ("citation_relevance", "citation_support", "sentence_support", "nugget_coverage",
@@ -279,7 +279,7 @@ def test_empty_report_on_a_topic_with_nuggets(source):
     policies = Policies()
     topic = prepare_topic(load_nuggets()["T1"], "T1", policies)
     outcome = evaluate_report(Report("runA", "T1", []), topic, _ask(source), policies)
-    rows = dict(topic_rows(counts_for(outcome, topic, 0)))
+    rows = dict(FAMILY.topic_rows(counts_for(outcome, topic, 0)))
     assert (rows["nuggets"], rows["nuggets_weighted"], rows["correct_nuggets"]) == (4, 6, 0)
     assert rows["nugget_coverage"] == 0.0 and "nugget_coverage_undefined" not in rows
     assert rows["sentence_support_undefined"] == 1 and rows["citation_support_undefined"] == 1

@@ -31,8 +31,8 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from argue_eval import score
-from argue_eval.argue.measures import AUTOARGUE_ALL_MEASURES, AUTOARGUE_TOPIC_MEASURES, autoargue_rows
 from argue_eval.cli import cli
+from argue_eval.measures.argue import AUTOARGUE_ALL_MEASURES, AUTOARGUE_TOPIC_MEASURES, autoargue_rows
 
 FIXTURES = Path(__file__).parent / "fixtures" / "autoargue_replay"
 NUGGETS = FIXTURES / "nuggets"

@@ -10,10 +10,10 @@ import pytest
 from argue_eval.errors import InputError
 from argue_eval.judges.base import Question, make_key
 from argue_eval.judges.lexical import LexicalJudge
-from argue_eval.judges.passages import split_passages
 from argue_eval.judges.registry import make_judge
 from argue_eval.judges.text import content, content_set, numbers, word_windows
 from argue_eval.model import Answer, Document, Nugget, Request, normalize_text
+from argue_eval.passages import PassageSplitter
 
 REQUEST = Request(
     "r1",
@@ -86,7 +86,7 @@ def test_text_folds_number_and_date_formats() -> None:
 def test_word_windows_are_the_passage_windows() -> None:
     text = " ".join(f"w{i}" for i in range(10)) + " rose 3.7% in July of 2019"  # 16 words
     windows = word_windows(text, 8, 4)
-    passages = split_passages(text, 8, 4)
+    passages = PassageSplitter(8, 4).split(text)
     assert len(windows) == len(passages) == 3  # starts 0, 4, 8
     assert [w for w, _ in windows] == [content_set(p) for p in passages]
     assert windows[-1][1] == {"3.7", "2019"}

@@ -15,8 +15,8 @@ import pytest
 
 from argue_eval.errors import InputError
 from argue_eval.judges.base import Question, make_key
-from argue_eval.judges.passages import document_passages
 from argue_eval.model import Document, Nugget, normalize_text
+from argue_eval.passages import PassageSplitter
 
 pytestmark = pytest.mark.nli
 
@@ -161,7 +161,7 @@ def test_batch_sizes_give_the_same_probabilities(random_model):
 def test_attested_takes_the_maximum_over_the_passages_of_the_document(random_model):
     document = Document("d2", "residents packed the hall on monday . the council approved a budget of 20 million "
                               "dollars . work on the playgrounds starts in spring .")
-    passages = document_passages(document, 6, 3)
+    passages = PassageSplitter(6, 3).document(document)
     assert passages[0] == "residents packed the hall on monday"
     assert passages[1] == "hall on monday . the council"
     assert len(passages) == 8
@@ -229,7 +229,7 @@ def test_plan_calls_counts_the_pairs_the_model_would_read(random_model):
                  Question(make_key("attested", "t1", "a claim", "gone"), "a claim"),  # no document yet: at least one
                  Question(key, SENTENCE, nugget=nugget, answer="20 million dollars", document=DOC)]
     nli = judge(random_model, passage_words=6, passage_stride=3)
-    passages = len(document_passages(DOC, 6, 3))
+    passages = len(PassageSplitter(6, 3).document(DOC))
     assert nli.plan_calls(questions) == {"attested": passages + 1, "answers": 1}
 
 

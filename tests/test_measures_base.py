@@ -1,13 +1,13 @@
-"""The measures home: the common family shape, its arithmetic, the registry and the ARGUE alias."""
+"""The measures home: the common family shape, its arithmetic and hooks, the registry, ARGUE in the shape."""
 from __future__ import annotations
 
-import importlib
+import statistics
 
 import pytest
 
 from argue_eval.errors import OptionError
 from argue_eval.measures import available_families, family_rows, get_family
-from argue_eval.measures.base import Family, FMeasure, Ratio, TopicCounts
+from argue_eval.measures.base import Family, FMeasure, Ratio, Summary, TopicCounts
 
 TOY = Family(
     name="toy",
@@ -53,25 +53,84 @@ def test_a_topic_counted_twice_is_refused():
         family_rows(TOY, [TopicCounts("r", "t", {"found": 1, "due": 1})] * 2)
 
 
-def test_registry_lists_argue_and_the_old_import_path_still_works():
+def test_registry_holds_factories_for_every_family():
     assert "argue" in available_families()
-    family = get_family("argue")
-    assert "f1" in family.metrics and "nugget_coverage" in family.metrics
-    old = importlib.import_module("argue_eval.argue.measures")
-    new = importlib.import_module("argue_eval.measures.argue")
-    assert old.topic_rows is new.topic_rows and old.SCORE_TABLE_LAYOUTS == new.SCORE_TABLE_LAYOUTS
+    for name in available_families():
+        family = get_family(name)  # every entry is a factory: called, with the family's parameters
+        assert isinstance(family, Family) and family.name == name
+    argue = get_family("argue")
+    assert "f1" in argue.metrics and "nugget_coverage" in argue.metrics
+    assert "rewarded" not in argue.metrics  # a hidden count
+    assert get_family("icat", beta=2.0).params["beta"] == 2.0
+    with pytest.raises(TypeError):
+        get_family("argue", beta=2.0)  # ARGUE takes no parameters
     with pytest.raises(OptionError, match="unknown measure family"):
         get_family("bleu")
 
 
-def test_argue_family_ratios_equal_the_scorer_arithmetic():
-    from argue_eval.measures.argue import COUNT_MEASURES, OUTCOME_MEASURES, ratios
+# A family with every hook: a hidden count its ratio needs, a count summarized by median and max instead of
+# its sum, an F1 flagged undefined only when both sides are 0 (ARGUE's rule), a fixed row order.
+HOOKED = Family(
+    name="hooked",
+    counts=("length", "found", "due"),
+    ratios=(Ratio("recall", "found", "due"), Ratio("precision", "found", "said"),
+            FMeasure("f", "precision", "recall", undefined_with_parts=False)),
+    hidden=("said",),
+    summaries=(Summary("length_median", "length", statistics.median), Summary("length_max", "length", max)),
+    order=("recall", "found", "due", "length", "precision", "f"),
+)
+
+
+def test_hooks_order_hide_and_flag_per_topic():
+    # found 0 of due 2 (recall 0), said 0: precision undefined (0); f = 0 with p + r = 0, so undefined too
+    assert HOOKED.topic_rows({"length": 7, "found": 0, "due": 2, "said": 0}) == [
+        ("recall", 0.0), ("found", 0), ("due", 2), ("length", 7), ("precision", 0.0), ("f", 0.0),
+        ("precision_undefined", 1), ("f_undefined", 1)]
+    # recall 1/2 and precision undefined: ARGUE's F is 0 but defined (p + r > 0); the base rule flags it
+    rows = dict(HOOKED.topic_rows({"length": 7, "found": 1, "due": 2, "said": 0}))
+    assert rows["f"] == 0.0 and "f_undefined" not in rows and rows["precision_undefined"] == 1
+    strict = Family(name="strict", counts=HOOKED.counts, ratios=(*HOOKED.ratios[:2], FMeasure("f", "precision", "recall")),
+                    hidden=("said",))
+    assert dict(strict.topic_rows({"length": 7, "found": 1, "due": 2, "said": 0}))["f_undefined"] == 1
+
+
+def test_hooks_in_the_all_rows():
+    per_topic = [{"length": 10, "found": 1, "due": 2, "said": 4}, {"length": 40, "found": 3, "due": 3, "said": 3}]
+    rows = HOOKED.aggregate_rows(per_topic, extra=[("missing_topics", 1)])
+    names = [name for name, _ in rows]
+    # summed counts without the summarized one, the summaries, then micro/macro, undefined, topics, the extra
+    assert names == ["found", "due", "length_median", "length_max", "recall_micro", "recall_macro",
+                     "precision_micro", "precision_macro", "f_micro", "f_macro", "recall_undefined",
+                     "precision_undefined", "f_undefined", "topics", "missing_topics"]
+    values = dict(rows)
+    assert (values["found"], values["due"]) == (4, 5)
+    assert values["length_median"] == 25 and values["length_max"] == 40  # median of 10 and 40: their mean
+    # precision micro from the hidden count summed: (1 + 3) / (4 + 3) = 4/7; macro (1/4 + 1) / 2 = 5/8
+    assert values["precision_micro"] == pytest.approx(4 / 7) and values["precision_macro"] == pytest.approx(5 / 8)
+    assert values["missing_topics"] == 1 and values["topics"] == 2
+    # no topics: summaries are 0, as every ratio
+    empty = dict(HOOKED.aggregate_rows([]))
+    assert empty["length_median"] == 0 and empty["length_max"] == 0 and empty["f_macro"] == 0.0
+
+
+def test_a_row_order_that_misses_a_metric_is_refused():
+    with pytest.raises(ValueError, match="row order"):
+        Family(name="bad", counts=("a", "b"), ratios=(Ratio("r", "a", "b"),), order=("a", "r"))
+
+
+def test_argue_family_on_hand_counted_topic():
+    """ARGUE's ratios from its counts: relevance 3/5, support 4/5, sentence support 2/4, coverage 3/6, F1 of
+    0.5 and 0.5 = 0.5, weighted coverage 5/9, F1_w = 2 * 0.5 * 5/9 / (0.5 + 5/9) = 10/19, precision 3/4."""
+    from argue_eval.measures.argue import COUNT_MEASURES, FAMILY, OUTCOME_MEASURES, RATIO_MEASURES, TOPIC_MEASURES
 
     counts = {name: 0 for name in (*COUNT_MEASURES, *OUTCOME_MEASURES)}
     counts.update(citations=5, relevant_citations=3, supporting_citations=4, correctly_cited_sentences=2,
                   sentences_with_citations_or_requiring_citations=4, nuggets=6, correct_nuggets=3,
-                  nuggets_weighted=9, correct_nuggets_weighted=5, rewarded=3, penalized=1)
-    expected, expected_undefined = ratios(counts)
-    values, undefined = get_family("argue").values({**counts, "judged_sentences": 4})
-    assert values == pytest.approx(expected)
-    assert undefined == expected_undefined
+                  nuggets_weighted=9, correct_nuggets_weighted=5, rewarded=3, judged_sentences=4)
+    rows = FAMILY.topic_rows(counts)
+    assert [name for name, _ in rows] == list(TOPIC_MEASURES)  # the contract order, no undefined flag
+    values = dict(rows)
+    assert values["citation_relevance"] == 3 / 5 and values["citation_support"] == 4 / 5
+    assert values["sentence_support"] == 0.5 and values["nugget_coverage"] == 0.5 and values["f1"] == 0.5
+    assert values["f1_weighted"] == pytest.approx(10 / 19) and values["argue_precision"] == 0.75
+    assert FAMILY.ratio_names == RATIO_MEASURES

@@ -5,10 +5,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..argue.api import run_scoring
-from ..argue.measures import SCORE_TABLE_LAYOUTS, autoargue_rows
 from ..argue.policies import Policies
 from ..errors import InputError
 from ..inputs import load_inputs
+from ..measures.argue import SCORE_TABLE_LAYOUTS, autoargue_rows
 from ..model import ALL_TOPICS
 
 if TYPE_CHECKING:

@@ -14,10 +14,10 @@ from typing import Any
 from ..errors import ArgueError, InputError, OptionError, few_items, second_report_error
 from ..gc_tuning import paused_gc
 from ..judges.base import JudgmentLookup
+from ..measures.argue import FAMILY, counts_for, zero_counts
 from ..model import ALL_TOPICS, JUDGMENT_KINDS, JudgmentKey, QrelsRow, Report, Request, TopicNuggets, natural_key
 from ..progress import progress
 from .flowchart import Asker, Missing, ReportOutcome, evaluate_report
-from .measures import aggregate_rows, counts_for, ratios, topic_rows, zero_counts
 from .policies import Policies
 from .topic import PreparedTopic, prepare_topic
 
@@ -225,20 +225,21 @@ def _run_scoring(
                 scored[tid] = zero_counts(evaluation.topics[tid])
         ordered = [tid for tid in evaluation.order if tid in scored]
         for tid in ordered:
-            rows.extend((run_id, tid, name, value) for name, value in topic_rows(scored[tid]))
-        aggregate = aggregate_rows([scored[tid] for tid in ordered])
-        rows.extend((run_id, ALL_TOPICS, name, value) for name, value in aggregate)
-        rows.append((run_id, ALL_TOPICS, "missing_topics", len(absent)))
+            rows.extend((run_id, tid, name, value) for name, value in FAMILY.topic_rows(scored[tid]))
+        # after the family's `all` rows, how this run's topics were chosen and judged
+        chosen: list[tuple[str, float]] = [("missing_topics", len(absent))]
         if evaluation.unjudged:  # the rule in the table: these topics were requested but are not in `topics`
-            rows.append((run_id, ALL_TOPICS, "topics_without_nuggets", len(evaluation.unjudged)))
+            chosen.append(("topics_without_nuggets", len(evaluation.unjudged)))
         if mode != "error":
             count = len(missing_keys.get(run_id, ()))
-            rows.append((run_id, ALL_TOPICS, "missing_judgments", count))
+            chosen.append(("missing_judgments", count))
             if count:
                 treatment = "counted as no" if mode == "zero" else f"{skipped[run_id]} report(s) left out"
                 notes.append(f"run {run_id}: {count} judgment(s) missing, {treatment} (--missing-judgments {mode})")
         if mode == "skip":
-            rows.append((run_id, ALL_TOPICS, "skipped_reports", skipped[run_id]))
+            chosen.append(("skipped_reports", skipped[run_id]))
+        aggregate = FAMILY.aggregate_rows([scored[tid] for tid in ordered], extra=chosen)
+        rows.extend((run_id, ALL_TOPICS, name, value) for name, value in aggregate)
     detail_records.sort(key=lambda d: (natural_key(d["run_id"]), natural_key(d["request_id"])))
     missing = Counter(key.kind for key in all_missing)
     return Scoring(rows, detail_records, notes, missing, policies)
@@ -251,7 +252,7 @@ def _light(report: Report) -> Report:
 
 def _details(report: Report, outcome: ReportOutcome, topic: PreparedTopic, counts: Mapping[str, float],
              policies: Policies) -> dict[str, Any]:
-    values, undefined = ratios(counts)
+    _, undefined = FAMILY.values(counts)
     nuggets = topic.nuggets
     sentences = []
     for sentence in outcome.sentences:
@@ -283,7 +284,7 @@ def _details(report: Report, outcome: ReportOutcome, topic: PreparedTopic, count
             "correct": complete,
             "answers_found": [scored.units[u].text for u in sorted(found)],
         })
-    measures = {name: value for name, value in topic_rows(counts)}
+    measures = dict(FAMILY.topic_rows(counts))
     return {
         "run_id": report.run_id,
         "request_id": report.request_id,

@@ -9,12 +9,13 @@ import click
 from ..formats.judgments import FORMATS as JUDGMENT_SPECS
 from ..model import JUDGMENT_KINDS
 from ..tables import RENDER_FORMATS, Table, count_noun, dumps_json, fmt_number, render_tables
+from ..views import write_output
 
 if TYPE_CHECKING:
     from ..stats.agreement import Agreement
     from ..stats.judgment_agreement import JudgmentAgreement
 from ._options import verbosity_options
-from .compare import CONTEXT, write_output
+from .compare import CONTEXT
 
 
 def leaderboards_table(result: Agreement) -> Table:

@@ -7,7 +7,7 @@ import click
 
 from ..errors import OptionError
 from ..tables import RENDER_FORMATS, dumps_json, render_tables
-from ..views import build_tables, compress_ranks, write_output  # noqa: F401  (re-exported for older imports)
+from ..views import build_tables, write_output
 from ._options import verbosity_options
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

@@ -200,7 +200,7 @@ def _propose(path: str, output: str, collection: str, retriever: str, judge_spec
     from ..organizer.bind_propose import PROPOSAL_COLUMNS, proposal_rows, propose_bindings, unbound_answers
     from ..progress import progress
     from ..search import iter_collection
-    from ..search.passages import PassageIndex
+    from ..search.passages import ICAT_PASSAGES, PassageIndex
     from ..writing import atomic_writer
 
     topics = list(read_nuggets(path))
@@ -218,7 +218,7 @@ def _propose(path: str, output: str, collection: str, retriever: str, judge_spec
         documents = list(progress(iter_collection(Path(collection)), desc="reading collection", unit="doc"))
         if not documents:
             raise ArgueError(f"{collection}: the collection holds no document")
-        index = PassageIndex(documents, retriever)
+        index = PassageIndex(documents, retriever, ICAT_PASSAGES.words, stride=ICAT_PASSAGES.stride)
         try:
             proposals = propose_bindings(topics, index, judge, depth)
         finally:

@@ -9,7 +9,6 @@ import click
 from ..argue.policies import MISSING_JUDGMENTS
 from ..measures.argue import SCORE_TABLE_LAYOUTS
 from ..model import ALL_TOPICS
-from ..views import SUMMARY_COLUMNS, summary_table  # noqa: F401  (re-exported: the views moved to argue_eval.views)
 from ._options import input_options, policy_options, verbosity_options
 
 
@@ -95,7 +94,7 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, rel
 def _print_summaries(rows, per_topic: bool, verbose: bool) -> None:
     """The terminal views of the score rows: macro and micro summaries, optionally per topic and outcomes."""
     from ..tables import render_text
-    from ..views import outcome_table, topic_table
+    from ..views import outcome_table, summary_table, topic_table
 
     tables = [summary_table(rows, "macro"), summary_table(rows, "micro")]
     if verbose:

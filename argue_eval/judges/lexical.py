@@ -19,9 +19,9 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from ..model import JUDGMENT_KINDS, Document
+from ..passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS
 from .base import JudgeBackend, Question, Verdict
 from .options import number_option, passage_options
-from .passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS
 from .text import content, content_set, numbers, tokens, word_windows
 
 __all__ = ["LexicalJudge", "NEGATION_CUES", "NEGATION_PHRASES", "META_CUES"]
@@ -256,7 +256,7 @@ def _request_text(question: Question) -> str:
 @lru_cache(maxsize=32768)
 def _document_passages(doc_id: str, title: str, text: str, size: int,
                        stride: int) -> tuple[tuple[frozenset[str], ...], frozenset[str]]:
-    """Content-token sets of the document's passages (the windows of ``judges.passages``, title in each) and
+    """Content-token sets of the document's passages (the windows of ``argue_eval.passages``, title in each) and
     the document's numbers; cached, since a document is cited by many sentences of many runs."""
     title_set = content_set(title) if title.strip() else frozenset()
     windows = word_windows(text, size, stride)

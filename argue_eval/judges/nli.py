@@ -10,9 +10,9 @@ than guessed at, since label orders differ between NLI models.
 What it asks the model (premise => hypothesis):
 
 - ``attested``: each passage of the cited document => the sentence. Documents are cut into overlapping
-  word windows (``passages.document_passages``); a passage longer than the model's window is cut at its
-  end by the tokenizer (only the premise is cut, never the sentence), and the overlap between windows
-  puts that tail at the start of the next passage. The entailment probability is the maximum over
+  word windows (``argue_eval.passages``: ``passage_words`` long, one every ``passage_stride`` words); a
+  passage longer than the model's window is cut at its end by the tokenizer (only the premise is cut,
+  never the sentence), and the overlap between windows puts that tail at the start of the next passage. The entailment probability is the maximum over
   passages: one paragraph that supports the sentence is enough.
 - ``answers``: the sentence => ``The answer to the question "<question>" is <answer>.`` The sentence is the
   premise because the question is whether *the sentence* gives the answer; that the cited document
@@ -33,7 +33,6 @@ and tokenizer files, so replacing the model or its tokenizer at the same path is
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
@@ -42,9 +41,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, MissingDependencyError
+from ..extras import offline_hub, require_modules
+from ..passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS, PassageSplitter
 from .base import JudgeBackend, Question, Verdict
 from .options import number_option, passage_options, whole_option
-from .passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS, document_passages
 
 __all__ = ["NLIJudge", "entailment_index", "answer_statement"]
 
@@ -55,16 +55,6 @@ _IDENTITY_SUFFIXES = (".safetensors", ".bin", ".json", ".txt", ".model")
 vocab.txt, vocab.json, merges.txt, sentencepiece .model), since the tokenizer decides what the model reads."""
 _PROBE = "The council approved the budget."
 """Plain English that any NLI model's tokenizer splits into known tokens (a check that it has a vocabulary)."""
-
-
-def _check_installed() -> None:
-    for module in ("torch", "transformers"):
-        try:
-            found = importlib.util.find_spec(module) is not None
-        except (ImportError, ValueError):
-            found = False
-        if not found:
-            raise MissingDependencyError(FEATURE, "nli", f"no module named {module!r}")
 
 
 def entailment_index(id2label: dict[Any, str] | None, where: str = "config.json") -> int:
@@ -134,14 +124,13 @@ class NLIJudge(JudgeBackend):
             raise InputError(path, None, None,
                              f"{OPTION}: not a transformers model directory (no config.json); "
                              "give the folder that save_pretrained wrote")
-        _check_installed()
+        require_modules(FEATURE, "nli", ("torch", "transformers"))
         self.model_path = path
         self.attested_threshold = attested_threshold
         self.answers_threshold = answers_threshold
         self.batch_size = batch_size
         self.max_length = max_length
-        self.passage_words = passage_words
-        self.passage_stride = passage_stride
+        self.passages = PassageSplitter(passage_words, passage_stride)
         self._cache_pairs = cache_pairs
         self._probabilities: OrderedDict[tuple[str, str], float] = OrderedDict()
         self._model: Any = None
@@ -154,9 +143,7 @@ class NLIJudge(JudgeBackend):
 
     def _load(self) -> None:
         """Tokenizer, model and label mapping, from the local directory only."""
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+        offline_hub()
         try:
             import torch  # noqa: F401  (imported here so a broken torch fails as a missing extra)
             import transformers  # noqa: F401
@@ -228,8 +215,8 @@ class NLIJudge(JudgeBackend):
             "attested_threshold": self.attested_threshold,
             "answers_threshold": self.answers_threshold,
             "max_length": self._window,
-            "passage_words": self.passage_words,
-            "passage_stride": self.passage_stride,
+            "passage_words": self.passages.words,
+            "passage_stride": self.passages.stride,
         }
 
     # -- inference -----------------------------------------------------------------------------------------
@@ -277,7 +264,7 @@ class NLIJudge(JudgeBackend):
         if question.kind == "attested":
             if question.document is None:
                 return []
-            passages = document_passages(question.document, self.passage_words, self.passage_stride)
+            passages = self.passages.document(question.document)
             return [(passage, question.sentence) for passage in passages]
         if question.kind == "answers":
             answer = question.answer if question.answer is not None else question.key.answer

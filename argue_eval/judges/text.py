@@ -30,6 +30,8 @@ from typing import Any, NamedTuple
 
 import snowballstemmer
 
+from ..passages import window_starts
+
 __all__ = ["Token", "tokens", "word_windows", "content", "content_set", "numbers", "STOPWORDS", "canonical_number", "stem"]
 
 _STEMMER = snowballstemmer.stemmer("english")
@@ -393,20 +395,14 @@ def tokens(text: str) -> tuple[Token, ...]:
 def word_windows(text: str, size: int, stride: int) -> list[tuple[frozenset[str], frozenset[str]]]:
     """(content tokens, numbers) of each window of ``size`` words every ``stride`` words of ``text``.
 
-    The windows are those of ``judges.passages.split_passages`` (the last one ends at the text's end), but
-    the text is tokenized once, not once per overlapping passage: long documents are the judge's main cost.
+    The windows are those of ``argue_eval.passages.PassageSplitter`` (``window_starts``), but the text is
+    tokenized once, not once per overlapping passage: long documents are the judge's main cost.
     """
     per_word = _word_tokens(text)
     found = list(chain.from_iterable(per_word))
-    n_words = len(text.split())
     if not found:
         return []
-    if n_words <= size:
-        starts = [0]
-    else:
-        starts = list(range(0, n_words - size + 1, stride))
-        if starts[-1] + size < n_words:
-            starts.append(n_words - size)
+    starts = window_starts(len(text.split()), size, stride)
     before = [0, *accumulate(map(len, per_word))]  # before[w]: the tokens of the words before word w
     last = len(per_word)
     # str, or None for a token a window leaves out (discarded from each window's set below)

@@ -22,19 +22,19 @@ import importlib.util
 from typing import Any
 
 from ..errors import unknown_name
-from .base import ALL_TOPICS, Family, FMeasure, Ratio, TopicCounts, family_rows
+from .base import ALL_TOPICS, Family, FMeasure, Ratio, Summary, TopicCounts, family_rows
 
-__all__ = ["FAMILIES", "available_families", "get_family", "Family", "FMeasure", "Ratio", "TopicCounts",
+__all__ = ["FAMILIES", "available_families", "get_family", "Family", "FMeasure", "Ratio", "Summary", "TopicCounts",
            "family_rows", "ALL_TOPICS"]
 
 FAMILIES: dict[str, str] = {
-    "argue": "argue_eval.measures.argue:FAMILY",
+    "argue": "argue_eval.measures.argue:family",
     "icat": "argue_eval.measures.icat:family",
     "longrecall": "argue_eval.measures.longrecall:family",
     "nuggetizer": "argue_eval.measures.nuggetizer:family",
     "comprehensiveness": "argue_eval.measures.comprehensiveness:family",
 }
-"""Family name -> ``module:attribute``: a ``Family``, or a function of the family's parameters returning one."""
+"""Family name -> ``module:factory``: a function of the family's parameters returning its ``Family``."""
 
 
 def available_families() -> list[str]:
@@ -52,9 +52,5 @@ def get_family(name: str, **params: Any) -> Family:
     if name not in FAMILIES:
         raise unknown_name("measure", "measure family", name, FAMILIES)
     module_name, _, attribute = FAMILIES[name].partition(":")
-    target = getattr(importlib.import_module(module_name), attribute)
-    if isinstance(target, Family):
-        if params:
-            raise TypeError(f"measure family {name!r} takes no parameters")
-        return target
-    return target(**params)
+    factory = getattr(importlib.import_module(module_name), attribute)
+    return factory(**params)

@@ -1,22 +1,27 @@
 """ARGUE measures per topic and their aggregates over topics (names and order are the output contract).
 
-This is ARGUE's family in the measures home (``argue_eval.measures``); ``argue_eval.argue.measures`` is
-kept as an alias of this module. It imports nothing from ``argue_eval.argue`` at module level, so that
+This is ARGUE's family in the measures home (``argue_eval.measures``), in the common shape of
+``measures.base``: the scoring engine (``argue.api``) writes every row with ``FAMILY.topic_rows`` and
+``FAMILY.aggregate_rows``. It imports nothing from ``argue_eval.argue`` at module level, so that
 ``argue.api`` can import it while ``argue`` itself is being imported.
 
 Per topic, the counts come from the flowchart outcomes (``counts_for``) and the ratios from the counts
-(``ratios``). An empty denominator gives 0 and an ``<measure>_undefined`` flag, never NaN. Over topics,
-``_micro`` divides summed counts and ``_macro`` averages the per-topic values (so ``f1_macro`` is the mean
-of per-topic F1s, and ``f1_micro`` the F1 of the micro sentence support and nugget coverage). Aggregate
-rows also carry the summed counts under their own names and ``character_count_median``/``_max``.
+(``FAMILY.values``). An empty denominator gives 0 and an ``<measure>_undefined`` flag, never NaN. Over
+topics, ``_micro`` divides summed counts and ``_macro`` averages the per-topic values with numpy's
+pairwise summation (``base.mean``, as Auto-ARGUE averages), so ``f1_macro`` is the mean of per-topic F1s
+and ``f1_micro`` the F1 of the micro sentence support and nugget coverage. Aggregate rows also carry the
+summed counts under their own names, ``character_count_median``/``_max`` instead of the summed
+character count, and the hidden counts behind ``argue_precision`` (``rewarded``, ``judged_sentences``)
+nowhere.
 """
 from __future__ import annotations
 
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..model import ALL_TOPICS
+from .base import Family, FMeasure, Ratio, Summary
 
 if TYPE_CHECKING:
     from ..argue.flowchart import ReportOutcome
@@ -26,12 +31,12 @@ __all__ = [
     "COUNT_MEASURES",
     "RATIO_MEASURES",
     "OUTCOME_MEASURES",
+    "HIDDEN_COUNTS",
     "TOPIC_MEASURES",
     "counts_for",
     "zero_counts",
-    "ratios",
-    "topic_rows",
-    "aggregate_rows",
+    "family",
+    "FAMILY",
     "SCORE_TABLE_LAYOUTS",
     "AUTOARGUE_TOPIC_MEASURES",
     "AUTOARGUE_ALL_MEASURES",
@@ -53,21 +58,9 @@ COUNT_MEASURES: tuple[str, ...] = (
     "correct_nuggets_weighted",
 )
 OUTCOME_MEASURES: tuple[str, ...] = tuple(f"outcome_{k}" for k in range(1, 9))
-_HIDDEN_COUNTS = ("rewarded", "penalized")
-
-# ratio -> (numerator count, denominator count); f1 measures are harmonic means of two ratios
-_RATIO_PARTS: dict[str, tuple[str, str]] = {
-    "citation_relevance": ("relevant_citations", "citations"),
-    "citation_support": ("supporting_citations", "citations"),
-    "sentence_support": ("correctly_cited_sentences", "sentences_with_citations_or_requiring_citations"),
-    "nugget_coverage": ("correct_nuggets", "nuggets"),
-    "nugget_coverage_weighted": ("correct_nuggets_weighted", "nuggets_weighted"),
-    "argue_precision": ("rewarded", "judged_sentences"),
-}
-_F1_PARTS: dict[str, tuple[str, str]] = {
-    "f1": ("sentence_support", "nugget_coverage"),
-    "f1_weighted": ("sentence_support", "nugget_coverage_weighted"),
-}
+HIDDEN_COUNTS: tuple[str, ...] = ("rewarded", "judged_sentences")
+"""Counts behind ``argue_precision`` that the table leaves out: sentences with a rewarded outcome, and
+with a rewarded or penalized one."""
 RATIO_MEASURES: tuple[str, ...] = (
     "citation_relevance",
     "citation_support",
@@ -108,7 +101,7 @@ Counts = dict[str, float]
 
 def zero_counts(topic: PreparedTopic) -> Counts:
     """The counts of a topic the run has no report for (``missing_topics=zero``): nothing found, nuggets due."""
-    counts: Counts = {name: 0 for name in (*COUNT_MEASURES, *OUTCOME_MEASURES, *_HIDDEN_COUNTS)}
+    counts: Counts = {name: 0 for name in (*COUNT_MEASURES, *OUTCOME_MEASURES, *HIDDEN_COUNTS)}
     counts["nuggets"] = topic.nugget_count
     counts["nuggets_weighted"] = topic.weight_total
     return counts
@@ -126,8 +119,9 @@ def counts_for(outcome: ReportOutcome, topic: PreparedTopic, character_count: in
             counts[f"outcome_{sentence.outcome}"] += 1
             if sentence.outcome in REWARDED:
                 counts["rewarded"] += 1
+                counts["judged_sentences"] += 1
             elif sentence.outcome in PENALIZED:
-                counts["penalized"] += 1
+                counts["judged_sentences"] += 1
         if sentence.citations:
             counts["sentences_with_citations_or_requiring_citations"] += 1
             counts["citations"] += len(sentence.citations)
@@ -158,85 +152,33 @@ def counts_for(outcome: ReportOutcome, topic: PreparedTopic, character_count: in
     return counts
 
 
-def _mean(values: list[float]) -> float:
-    """Mean over topics with numpy's pairwise summation (what pandas/numpy-based scorers such as Auto-ARGUE
-    use, so that macro averages agree with theirs to the last bit); 0 for no topics."""
-    if not values:
-        return 0.0
-    import numpy as np
-
-    return float(np.mean(np.asarray(values, dtype=float)))
-
-
-def _divide(numerator: float, denominator: float) -> tuple[float, bool]:
-    if denominator == 0:
-        return 0.0, True
-    return numerator / denominator, False
-
-
-def _f1(precision: float, recall: float) -> tuple[float, bool]:
-    if precision + recall == 0:
-        return 0.0, True
-    return 2 * precision * recall / (precision + recall), False
-
-
-def ratios(counts: Mapping[str, float]) -> tuple[dict[str, float], set[str]]:
-    """Ratio measures from counts, and the names of those whose denominator was empty (set to 0)."""
-    values: dict[str, float] = {}
-    undefined: set[str] = set()
-    enriched = dict(counts)
-    enriched["judged_sentences"] = counts["rewarded"] + counts["penalized"]
-    for name, (numerator, denominator) in _RATIO_PARTS.items():
-        value, empty = _divide(enriched[numerator], enriched[denominator])
-        values[name] = value
-        if empty:
-            undefined.add(name)
-    for name, (precision, recall) in _F1_PARTS.items():
-        value, empty = _f1(values[precision], values[recall])
-        values[name] = value
-        if empty:
-            undefined.add(name)
-    return values, undefined
+def family() -> Family:
+    """ARGUE in the common ``Family`` shape (it takes no parameters: the policies change the counts, not the
+    arithmetic). The scoring engine uses ``FAMILY``, this family built once."""
+    return Family(
+        name="argue",
+        counts=COUNT_MEASURES + OUTCOME_MEASURES,
+        ratios=(
+            Ratio("citation_relevance", "relevant_citations", "citations"),
+            Ratio("citation_support", "supporting_citations", "citations"),
+            Ratio("sentence_support", "correctly_cited_sentences", "sentences_with_citations_or_requiring_citations"),
+            Ratio("nugget_coverage", "correct_nuggets", "nuggets"),
+            Ratio("nugget_coverage_weighted", "correct_nuggets_weighted", "nuggets_weighted"),
+            FMeasure("f1", "sentence_support", "nugget_coverage", undefined_with_parts=False),
+            FMeasure("f1_weighted", "sentence_support", "nugget_coverage_weighted", undefined_with_parts=False),
+            Ratio("argue_precision", "rewarded", "judged_sentences"),
+        ),
+        hidden=HIDDEN_COUNTS,
+        summaries=(Summary("character_count_median", "character_count", statistics.median),
+                   Summary("character_count_max", "character_count", max)),
+        order=TOPIC_MEASURES,
+        description="ARGUE (Mayfield et al.): sentence outcomes from the flowchart; sentence support, nugget "
+                    "coverage, F1, citation relevance and support, ARGUE precision.",
+    )
 
 
-def topic_rows(counts: Mapping[str, float]) -> list[tuple[str, float]]:
-    """(measure, value) rows of one topic in the contract order, then ``*_undefined`` flags."""
-    values, undefined = ratios(counts)
-    merged = {**counts, **values}
-    rows = [(name, merged[name]) for name in TOPIC_MEASURES]
-    rows.extend((f"{name}_undefined", 1) for name in RATIO_MEASURES if name in undefined)
-    return rows
-
-
-_SUMMED = tuple(name for name in COUNT_MEASURES if name != "character_count") + OUTCOME_MEASURES
-
-
-def aggregate_rows(per_topic: Sequence[Mapping[str, float]]) -> list[tuple[str, float]]:
-    """``all`` rows over the topics of one run: summed counts, character count median/max, micro/macro ratios.
-
-    ``per_topic`` holds each topic's counts. With no topics at all every value is 0.
-    """
-    rows: list[tuple[str, float]] = []
-    totals: dict[str, float] = {name: 0 for name in (*COUNT_MEASURES, *OUTCOME_MEASURES, *_HIDDEN_COUNTS)}
-    for counts in per_topic:
-        for name in totals:
-            totals[name] += counts[name]
-    rows.extend((name, totals[name]) for name in _SUMMED)
-    characters = [counts["character_count"] for counts in per_topic]
-    rows.append(("character_count_median", statistics.median(characters) if characters else 0))
-    rows.append(("character_count_max", max(characters) if characters else 0))
-    micro, _ = ratios(totals)
-    topic_values = [ratios(counts) for counts in per_topic]
-    undefined_counts = {name: 0 for name in RATIO_MEASURES}
-    for _values, undefined in topic_values:
-        for name in undefined:
-            undefined_counts[name] += 1
-    for name in RATIO_MEASURES:
-        rows.append((f"{name}_micro", micro[name]))
-        rows.append((f"{name}_macro", _mean([values[name] for values, _ in topic_values])))
-    rows.extend((f"{name}_undefined", undefined_counts[name]) for name in RATIO_MEASURES)
-    rows.append(("topics", len(per_topic)))
-    return rows
+FAMILY: Family = family()
+"""ARGUE's family, built once: every row of the score table comes from its ``topic_rows``/``aggregate_rows``."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -310,26 +252,3 @@ def autoargue_rows(
             out.extend((run_id, request_id, name, float(values[name])) for name in AUTOARGUE_TOPIC_MEASURES)
     return out
 
-
-def _family():
-    """ARGUE in the common ``Family`` shape (for the registry and for listing its measures).
-
-    Scoring itself uses ``topic_rows``/``aggregate_rows`` above (they add ARGUE's own ``all`` rows, such as
-    the character-count median); the ratios are the same arithmetic (a test checks it).
-    """
-    from .base import Family, FMeasure, Ratio
-
-    ratios: list = [Ratio(name, numerator, denominator) for name, (numerator, denominator) in _RATIO_PARTS.items()
-                    if name != "argue_precision"]
-    ratios += [FMeasure(name, precision, recall) for name, (precision, recall) in _F1_PARTS.items()]
-    ratios.append(Ratio("argue_precision", *_RATIO_PARTS["argue_precision"]))
-    return Family(
-        name="argue",
-        counts=COUNT_MEASURES + OUTCOME_MEASURES,
-        ratios=tuple(ratios),
-        description="ARGUE (Mayfield et al.): sentence outcomes from the flowchart; sentence support, nugget "
-                    "coverage, F1, citation relevance and support, ARGUE precision.",
-    )
-
-
-FAMILY = _family()

@@ -10,18 +10,24 @@ is what lets every family write the same long table as ``score``:
   (mean of the per-topic values), ``<ratio>_undefined`` (how many topics had it undefined), ``topics``,
   and the family's numeric parameters as ``param_<name>`` so a table says how it was made.
 
+A family may also keep counts out of the table that its ratios need (``hidden``), summarize a count over
+topics other than by its sum (``Summary``: ARGUE's median and longest report), fix the order of its
+per-topic rows (``order``), and its caller may add rows about how the topics were chosen after the rest
+(``aggregate_rows(extra=...)``: ARGUE's ``missing_topics``, ...). ARGUE's table, byte for byte that of
+Auto-ARGUE, is written this way (``measures.argue``).
+
 ``compare`` and ``agree`` read per-topic rows of one metric, so they work on any family unchanged.
 This module does arithmetic only: it never reads files and never calls a judge.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from ..model import ALL_TOPICS
 
-__all__ = ["Ratio", "FMeasure", "Family", "TopicCounts", "Row", "ALL_TOPICS", "mean", "family_rows"]
+__all__ = ["Ratio", "FMeasure", "Summary", "Family", "TopicCounts", "Row", "ALL_TOPICS", "mean", "family_rows"]
 
 Row = tuple[str, str, str, float]
 
@@ -39,12 +45,28 @@ class Ratio:
 class FMeasure:
     """``name`` = the weighted harmonic mean of two ratios, van Rijsbergen's F_beta:
     ``(1 + beta^2) * p * r / (beta^2 * p + r)``; beta > 1 weighs ``recall`` more (0 and undefined when
-    ``beta^2 * p + r`` is 0)."""
+    ``beta^2 * p + r`` is 0).
+
+    ``undefined_with_parts``: whether it is also undefined when either ratio is (an F over an unknown side is
+    unknown). ARGUE flags its F1 only when both sides are 0, taking an undefined side as the 0 it is set to,
+    so its F1s say ``False``."""
 
     name: str
     precision: str
     recall: str
     beta: float = 1.0
+    undefined_with_parts: bool = True
+
+
+@dataclass(frozen=True)
+class Summary:
+    """An ``all`` row that summarizes one count over the topics otherwise than by its sum:
+    ``name = how(the per-topic values of count)``, 0 for no topics. A count with a summary is not summed
+    in the ``all`` rows (ARGUE: ``character_count_median``, ``character_count_max``)."""
+
+    name: str
+    count: str
+    how: Callable[[Sequence[float]], float]
 
 
 class TopicCounts(NamedTuple):
@@ -80,6 +102,10 @@ class Family:
     ``counts`` are summed over topics in the ``all`` rows; ``ratios`` (``Ratio`` or ``FMeasure``, in
     output order, an ``FMeasure`` after the ratios it combines) get ``_micro``/``_macro``/``_undefined``.
     ``params`` are recorded as ``param_<name>`` rows when numeric (text parameters go to the details).
+
+    ``hidden`` are counts the ratios use that the table leaves out (summed like the others, never written);
+    ``summaries`` replace a count's sum in the ``all`` rows (written after the sums); ``order`` is the
+    per-topic rows' order when it is not the counts then the ratios (every count and ratio once).
     """
 
     name: str
@@ -87,6 +113,13 @@ class Family:
     ratios: tuple[Ratio | FMeasure, ...]
     params: Mapping[str, Any] = field(default_factory=dict)
     description: str = ""
+    hidden: tuple[str, ...] = ()
+    summaries: tuple[Summary, ...] = ()
+    order: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.order and sorted(self.order) != sorted(self.metrics):
+            raise ValueError(f"{self.name}: the row order must name every count and ratio once")
 
     @property
     def ratio_names(self) -> tuple[str, ...]:
@@ -107,27 +140,42 @@ class Family:
                 value, empty = (0.0, True) if denominator == 0 else (counts[ratio.numerator] / denominator, False)
             else:
                 value, empty = f_beta(values[ratio.precision], values[ratio.recall], ratio.beta)
-                # an F-measure over an undefined ratio is itself undefined
-                empty = empty or ratio.precision in undefined or ratio.recall in undefined
+                if ratio.undefined_with_parts:
+                    empty = empty or ratio.precision in undefined or ratio.recall in undefined
             values[ratio.name] = value
             if empty:
                 undefined.add(ratio.name)
         return values, undefined
 
     def topic_rows(self, counts: Mapping[str, float]) -> list[tuple[str, float]]:
-        """``(metric, value)`` rows of one topic: counts, ratios, then ``<ratio>_undefined`` = 1 flags."""
+        """``(metric, value)`` rows of one topic: counts and ratios (in ``order`` if given, else counts first),
+        then ``<ratio>_undefined`` = 1 flags."""
         values, undefined = self.values(counts)
-        rows: list[tuple[str, float]] = [(name, counts[name]) for name in self.counts]
-        rows.extend((name, values[name]) for name in self.ratio_names)
+        if self.order:
+            rows = [(name, values[name] if name in values else counts[name]) for name in self.order]
+        else:
+            rows = [(name, counts[name]) for name in self.counts]
+            rows.extend((name, values[name]) for name in self.ratio_names)
         rows.extend((f"{name}_undefined", 1) for name in self.ratio_names if name in undefined)
         return rows
 
-    def aggregate_rows(self, per_topic: Sequence[Mapping[str, float]]) -> list[tuple[str, float]]:
-        """``all`` rows of one run: summed counts, micro and macro ratios, undefined counts, topics, params."""
-        totals = {name: sum(counts[name] for counts in per_topic) for name in self.counts}
+    def aggregate_rows(self, per_topic: Sequence[Mapping[str, float]],
+                       extra: Iterable[tuple[str, float]] = ()) -> list[tuple[str, float]]:
+        """``all`` rows of one run: summed counts, summaries, micro and macro ratios, undefined counts, topics,
+        params, then the caller's ``extra`` rows (how the topics were chosen, say; written as given)."""
+        totals: dict[str, float] = {name: 0 for name in (*self.counts, *self.hidden)}
+        # Summed left to right, as ARGUE's table always was: sum() of floats is compensated from Python 3.12
+        # on, so with it the same weighted counts could differ in the last bit from one Python to another.
+        for counts in per_topic:
+            for name in totals:
+                totals[name] += counts[name]
         micro, _ = self.values(totals)
         topic_values = [self.values(counts) for counts in per_topic]
-        rows: list[tuple[str, float]] = [(name, totals[name]) for name in self.counts]
+        summarized = {summary.count for summary in self.summaries}
+        rows: list[tuple[str, float]] = [(name, totals[name]) for name in self.counts if name not in summarized]
+        for summary in self.summaries:
+            column = [counts[summary.count] for counts in per_topic]
+            rows.append((summary.name, summary.how(column) if column else 0))
         for name in self.ratio_names:
             rows.append((f"{name}_micro", micro[name]))
             rows.append((f"{name}_macro", mean([values[name] for values, _ in topic_values])))
@@ -137,6 +185,7 @@ class Family:
         for name, value in self.params.items():
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 rows.append((f"param_{name}", value))
+        rows.extend(extra)
         return rows
 
 

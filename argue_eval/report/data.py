@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from ..argue.measures import COUNT_MEASURES, OUTCOME_MEASURES, RATIO_MEASURES
 from ..errors import OptionError
+from ..measures.argue import COUNT_MEASURES, OUTCOME_MEASURES, RATIO_MEASURES
 from ..model import (
     ALL_TOPICS,
     Document,

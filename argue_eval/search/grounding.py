@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import ArgueError
 from ..model import Document
-from .passages import DEFAULT_OVERLAP, DEFAULT_WORDS, Hit, PassageIndex
+from .passages import Hit, PassageIndex, splitter_of
 
 __all__ = ["IndexedPassageRetriever"]
 
@@ -26,19 +26,21 @@ class IndexedPassageRetriever:
     """Claims -> top-k passages: documents from a persistent index, passages ranked among theirs.
 
     ``depth`` documents are taken per claim; their texts are fetched from ``store`` (the last
-    ``keep_documents`` fetched are kept, since claims of one report hit the same stories).
+    ``keep_documents`` fetched are kept, since claims of one report hit the same stories). Their passages
+    are ``words`` long every ``stride`` words, as ``PassageIndex`` cuts them (``overlap``, the older way to
+    say the stride, is ``words - stride``).
     """
 
     def __init__(self, searcher: Any, store: Any, depth: int = 20, retriever: str = "bm25",
-                 words: int = DEFAULT_WORDS, overlap: int = DEFAULT_OVERLAP, keep_documents: int = 2000) -> None:
+                 words: int | None = None, overlap: int | None = None, keep_documents: int = 2000, *,
+                 stride: int | None = None) -> None:
         if depth < 1:
             raise ValueError(f"depth must be at least 1, got {depth}")
         self.searcher = searcher
         self.store = store
         self.depth = depth
         self.retriever = retriever
-        self.words = words
-        self.overlap = overlap
+        self.splitter = splitter_of(words, stride, overlap)
         self.keep_documents = max(keep_documents, depth)  # one claim's documents are never evicted mid-claim
         self.unknown_ids: dict[str, None] = {}
         """Ids the index returned that the collection does not hold (an index of another collection?)."""
@@ -72,7 +74,7 @@ class IndexedPassageRetriever:
             if not documents:
                 results.append([])
                 continue
-            passages = PassageIndex(documents, self.retriever, self.words, self.overlap)
+            passages = PassageIndex(documents, self.retriever, self.splitter.words, stride=self.splitter.stride)
             results.append(passages.search([claim], k)[0])
         if returned and not fetched:
             # not one returned id is in the collection: grounding would call every claim unsupported

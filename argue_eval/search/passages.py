@@ -1,10 +1,12 @@
 """In-memory passage retrieval over a small collection: BM25 (``bm25s``) or dense (MiniLM embeddings).
 
 ICAT grounds each claim in the top-k *passages* of the collection (the paper: ~128 words, 32 words of
-overlap), not in whole documents: a claim is usually supported by one paragraph of a long story, and an
-entailment judge reads a passage better than a whole story. For a collection that fits in memory (a
-track's JSONL sample, the documents cited by the runs) this builds the index on the fly in seconds; the
-persistent Lucene/faiss indexes of ``argue_eval.search`` remain the tools for millions of documents.
+overlap, i.e. a stride of 96: ``ICAT_PASSAGES``), not in whole documents: a claim is usually supported by
+one paragraph of a long story, and an entailment judge reads a passage better than a whole story. The
+passages are cut by the kit's one splitter (``argue_eval.passages``: passage length and stride in words).
+For a collection that fits in memory (a track's JSONL sample, the documents cited by the runs) this builds
+the index on the fly in seconds; the persistent Lucene/faiss indexes of ``argue_eval.search`` remain the
+tools for millions of documents.
 
 Both retrievers return, for each query, ``Hit(doc_id, passage text, score)`` best first, with ties broken
 by (document order, passage order) so that reruns give the same ranking; passages with no query term in
@@ -16,16 +18,17 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import MissingDependencyError, unknown_name
-from ..judges.passages import split_passages
 from ..model import Document
+from ..passages import PassageSplitter
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["Hit", "PassageIndex", "DEFAULT_WORDS", "DEFAULT_OVERLAP", "RETRIEVERS"]
+__all__ = ["Hit", "PassageIndex", "ICAT_PASSAGES", "splitter_of", "RETRIEVERS"]
 
-DEFAULT_WORDS = 128
-DEFAULT_OVERLAP = 32
+ICAT_PASSAGES = PassageSplitter(128, 96)
+"""ICAT's passages (the paper's 128 words with 32 of overlap): the ``icat`` command's defaults, and what
+``nuggets bind --propose`` searches."""
 RETRIEVERS = ("bm25", "dense")
 
 
@@ -37,23 +40,35 @@ class Hit(NamedTuple):
     score: float
 
 
+def splitter_of(words: int | None = None, stride: int | None = None, overlap: int | None = None) -> PassageSplitter:
+    """The splitter of ``words`` and ``stride``, or of ``words`` and the older ``overlap`` (not both); what is
+    not given is ``argue_eval.passages``' default."""
+    default = PassageSplitter()
+    words = default.words if words is None else words
+    if overlap is not None:
+        if stride is not None:
+            raise ValueError("give the passage stride or the overlap, not both")
+        return PassageSplitter.from_overlap(words, overlap)
+    return PassageSplitter(words, default.stride if stride is None else stride)
+
+
 class PassageIndex:
     """The passages of ``documents`` (title first in each), searchable by BM25 or by embeddings."""
 
-    def __init__(self, documents: Iterable[Document], retriever: str = "bm25", words: int = DEFAULT_WORDS,
-                 overlap: int = DEFAULT_OVERLAP) -> None:
+    def __init__(self, documents: Iterable[Document], retriever: str = "bm25", words: int | None = None,
+                 overlap: int | None = None, *, stride: int | None = None) -> None:
+        """Index the passages of ``documents``, ``words`` long every ``stride`` words (``splitter_of``; the
+        older ``overlap`` is ``words - stride``, kept for callers written with ``icat --passage-overlap``)."""
         if retriever not in RETRIEVERS:
             raise unknown_name("--retriever", "retriever", retriever, RETRIEVERS)
-        if not 0 <= overlap < words:
-            raise ValueError(f"need 0 <= overlap < words, got words={words}, overlap={overlap}")
+        self.splitter = splitter_of(words, stride, overlap)
         self.retriever = retriever
         self.doc_ids: list[str] = []
         self.texts: list[str] = []
         for document in documents:
-            heading = " ".join((document.title or "").split())
-            for passage in split_passages(document.text or "", words, words - overlap) or ([""] if heading else []):
+            for passage in self.splitter.document(document):
                 self.doc_ids.append(document.doc_id)
-                self.texts.append(f"{heading}. {passage}" if heading and passage else heading or passage)
+                self.texts.append(passage)
         self._bm25 = None
         self._vectors = None
         if not self.texts:
