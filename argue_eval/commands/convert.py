@@ -25,9 +25,9 @@ def command(path: str, target: str, output: str, kind: str | None, format_name: 
 
     \b
     Examples:
-      argue-eval convert runs/sample/careful.jsonl --to ragtime -o /tmp/careful.ragtime.jsonl
-      argue-eval convert nuggets/sample/nuggets.jsonl --to autoargue-v3 -o /tmp/nuggets-v3/
-      argue-eval convert team.rag24.jsonl --to argue -o team.argue.jsonl
+      argue-eval convert runs/sample/careful.jsonl --to ragtime -o careful.ragtime.jsonl
+      argue-eval convert careful.ragtime.jsonl --to argue -o careful.argue.jsonl
+      argue-eval convert nuggets/sample/nuggets.jsonl --to autoargue-v3 -o nuggets-v3/
     """
     from pathlib import Path
 

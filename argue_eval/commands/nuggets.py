@@ -103,8 +103,11 @@ def merge_command(first: str, second: str, output: str, to_format: str) -> None:
     disagreements are reported on stderr (the first bank's value is kept).
 
     \b
-    Example:
-      argue-eval nuggets merge assessor-a.jsonl assessor-b.jsonl -o merged.jsonl
+    Example on the sample track (our bank merged with the bindings an assessor found, in Auto-ARGUE's format):
+      # assessors write found.csv with the bindings they found (request_id,nugget_id,answer,doc_id)
+      argue-eval nuggets bind nuggets/sample/nuggets.jsonl found.csv --to autoargue-v3 -o assessor-b/
+      argue-eval nuggets merge nuggets/sample/nuggets.jsonl assessor-b/ -o merged.jsonl
+      merged into 8 topics (0 conflicts) -> merged.jsonl
     """
     from ..formats import read_nuggets, write
     from ..organizer.nugget_tools import merge_banks
@@ -152,12 +155,18 @@ def bind_command(path: str, bindings: str | None, output: str, no_new_answers: b
     sheet.
 
     \b
-    Example:
+    Example on the sample track (bindings an assessor found, e.g. with `argue-eval search`):
+      # assessors write found.csv with the bindings they found (request_id,nugget_id,answer,doc_id)
       argue-eval nuggets bind nuggets/sample/nuggets.jsonl found.csv -o nuggets.bound.jsonl
+      topic s01, nugget s01-n1: new answer 'E. coli bacteria'
+      added 2 bindings (1 new answers) -> nuggets.bound.jsonl
     \b
-    Propose documents for unbound answers, review, bind:
-      argue-eval nuggets bind bank.jsonl --propose --collection docs.jsonl --judge lexical -o proposals.csv
-      argue-eval nuggets bind bank.jsonl proposals.csv -o bank.bound.jsonl
+    Propose documents for unbound answers, review, bind (every answer of the sample bank is bound, so
+    there the sheet is empty; docs/organizer.md shows it on a bank stripped of bindings):
+      argue-eval nuggets bind nuggets/sample/nuggets.jsonl --propose --collection topics/sample/collection.jsonl \\
+          --judge lexical -o proposals.csv
+      # assessors write yes in the accept column of the rows of proposals.csv to bind
+      argue-eval nuggets bind nuggets/sample/nuggets.jsonl proposals.csv -o nuggets.bound.jsonl
     """
     from ..formats import read_nuggets, write
     from ..organizer.nugget_tools import bind, read_bindings

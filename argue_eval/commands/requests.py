@@ -43,8 +43,8 @@ def validate_command(path: str, collections: str | None, no_limit_ok: bool, form
 
     \b
     Example:
-      argue-eval requests validate topics/sample/requests.jsonl --collections sample
-      topics/sample/requests.jsonl: 6 requests, 0 errors, 0 warnings
+      argue-eval requests validate topics/sample/requests.jsonl --collections sample-news
+      topics/sample/requests.jsonl: 8 requests, 0 errors, 0 warnings
     """
     from ..organizer.request_tools import check_requests
 
@@ -88,7 +88,7 @@ def new_command(
     Example:
       argue-eval requests new topics/mine.jsonl --request-id s07 --title "Harbour closure" \\
           --background "A journalist covering the port." \\
-          --problem-statement "Why did the harbour close and for how long?" --limit 2000 --collection sample
+          --problem-statement "Why did the harbour close and for how long?" --limit 2000 --collection sample-news
     """
     from pathlib import Path
 
