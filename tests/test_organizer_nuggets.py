@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import orjson
 import pytest
@@ -212,3 +213,24 @@ def test_bind_command_round_trips(tmp_path, fixtures):
 
 def test_key_text():
     assert key_text("  When did it START? ") == key_text("when did it start") == "when did it start"
+
+
+def test_a_v3_bank_is_validated_file_by_file(tmp_path):
+    """One broken topic file (bad JSON) and one with a schema error do not hide the other topics' problems
+    (the directory used to stop at the first file's error, reporting nothing else)."""
+    good = {"query_id": "300", "format_version": "v3", "nugget_bank": {
+        "Q?": {"question": "Q?", "question_id": "q1", "aggregator_type": "OR",
+               "answers": {"A": {"answer": "A", "references": [{"doc_id": "d1"}]}, "B": {"answer": "B", "references": []}}}}}
+    (tmp_path / "nuggets_300.v3.json").write_text(json.dumps(good), encoding="utf-8")
+    (tmp_path / "nuggets_301.v3.json").write_text("{not json", encoding="utf-8")
+    wrong = dict(good, query_id="302", nugget_bank={"Q?": dict(good["nugget_bank"]["Q?"], aggregator_type="XOR")})
+    (tmp_path / "nuggets_302.v3.json").write_text(json.dumps(wrong), encoding="utf-8")
+    topics, problems = read_topics_collecting(tmp_path)
+    assert [topic.request_id for topic in topics] == ["300", "302"]
+    problems += validate_topics(topics, str(tmp_path))
+    assert [(Path(p.path).name, p.field, p.severity) for p in problems] == [
+        ("nuggets_301.v3.json", None, "error"),  # invalid JSON
+        ("nuggets_302.v3.json", "nugget_bank['Q?'].aggregator_type", "error"),
+        ("nuggets_300.v3.json", "nugget_bank['Q?'].answers['B'].references", "warning"),  # B is unbound
+        ("nuggets_302.v3.json", "nugget_bank['Q?'].answers['B'].references", "warning"),
+    ]
