@@ -50,9 +50,10 @@ def _set_lenient(ctx: click.Context, param: click.Parameter, value: bool) -> Non
 
 
 def add_lenient_option(command: click.Command) -> None:
-    """Give every reading command (and subcommand) ``--lenient``, except the validators: ``validate``,
-    ``requests validate`` and ``nuggets validate`` report a malformed file as errors, always."""
-    if command.name == "validate" or any(p.name == "lenient" for p in command.params):
+    """Give every reading command (and subcommand) ``--lenient``. The validators (``validate``, ``requests
+    validate``, ``nuggets validate``) take it too, so that the advice their messages give can be followed: they
+    then check a repaired file's content and report the repair itself as a problem of the file."""
+    if any(p.name == "lenient" for p in command.params):
         return
     if isinstance(command, click.Group):
         for sub in command.commands.values():

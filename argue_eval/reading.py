@@ -14,7 +14,7 @@ import os
 import re
 import sys
 import zlib
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import IO, Any, cast
 
@@ -171,7 +171,8 @@ LENIENT_HINT = "; read it anyway with --lenient"
 def set_lenient(on: bool) -> None:
     """Read JSON Lines leniently (the CLI's ``--lenient``): pretty-printed objects, objects concatenated
     without newlines and a JSON array of records are accepted, with one warning per file saying what was
-    repaired. Strict (off) is the default, and ``validate`` never reads leniently."""
+    repaired. Strict (off) is the default; the validators report the repair as one of the file's problems
+    (``iter_jsonl(on_repair=...)``)."""
     global _lenient
     _lenient = bool(on)
     if not on:
@@ -182,13 +183,14 @@ def is_lenient() -> bool:
     return _lenient
 
 
-def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
+def iter_jsonl(path: str | os.PathLike[str], on_repair: Callable[[str], None] | None = None) -> Iterator[tuple[int, Any]]:
     """Yield ``(line_number, object)`` for every non-blank line; raise ``InputError`` naming the fault.
 
     Line numbers are 1-based, as editors and ``FILE:LINE`` messages count them. Each value must be a
     JSON object: readers index fields by name and a bare list or number means the file is not JSON Lines.
     In lenient mode (:func:`set_lenient`) a line that is not one object makes the rest of the file be read
-    by :func:`lenient_objects` (objects numbered by the line they start on), with one warning.
+    by :func:`lenient_objects` (objects numbered by the line they start on), with one warning, or, with
+    ``on_repair``, a call saying what was repaired instead (a validator counts it among the file's problems).
     """
     with open_binary(path) as handle:
         for lineno, raw in iter_lines(handle, path):
@@ -200,11 +202,11 @@ def iter_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
                 problem = diagnose_line(path, lineno, raw, handle, error)
                 if not _lenient or not _repairable(problem):
                     raise problem from None
-                yield from _rest_leniently(path, lineno)
+                yield from _rest_leniently(path, lineno, on_repair)
                 return
             if not isinstance(value, dict):
                 if _lenient and isinstance(value, list) and lineno == _first_content_line(path):
-                    yield from _rest_leniently(path, lineno)
+                    yield from _rest_leniently(path, lineno, on_repair)
                     return
                 hint = LENIENT_HINT if isinstance(value, list) else ""
                 raise InputError(
@@ -228,10 +230,13 @@ def _first_content_line(path: str | os.PathLike[str]) -> int:
     return 0
 
 
-def _rest_leniently(path: str | os.PathLike[str], from_line: int) -> Iterator[tuple[int, Any]]:
+def _rest_leniently(path: str | os.PathLike[str], from_line: int,
+                    on_repair: Callable[[str], None] | None = None) -> Iterator[tuple[int, Any]]:
     """The objects starting on or after ``from_line`` (earlier lines were whole objects, already read)."""
     objects, repair = lenient_objects(path)
-    if repair:
+    if repair and on_repair is not None:
+        on_repair(repair)
+    elif repair:
         warn_once(path, f"read leniently: {repair}")
     for lineno, value in objects:
         if lineno >= from_line:

@@ -49,6 +49,8 @@ CHECKS: dict[str, tuple[Severity, str]] = {
     "track-format": ("error", "with --track: the run file is not in the format the track accepts"),
     "too-many-references": ("error", "with --track: more references than the track allows (TREC RAG 2024: 20, 2025: 100)"),
     "response-length": ("warning", "with --track rag24: response_length differs from the answer's counted words"),
+    "collection-not-requested": ("error", "with --track: a report names a collection (collection_ids) its request does not list"),
+    "not-json-lines": ("error", "with --lenient: the file is not JSON Lines (read anyway; the tracks refuse it)"),
 }
 """Check name -> (default severity, what it catches). Schema problems come from the format parser."""
 
@@ -371,10 +373,26 @@ class _Checker:
             if request is None:
                 self.add("unknown-request", path, line, request_field,
                          f"request id {report.request_id!r} is not in the requests file")
+        if request is not None and self.track is not None:
+            self._check_collections(report, request, format_name, path, line)
         self._check_length(report, request, path, line, sentences_field)
         if not report.sentences:
             self.add("empty-report", path, line, sentences_field, "the report has no sentences")
         self._check_sentences(report, format_name, path, line, sentences_field)
+
+    def _check_collections(self, report: Report, request: Request, format_name: str, path: str, line: int) -> None:
+        """With ``--track``: a report drawn from a collection its request does not list cites documents outside
+        the assessed collection (every such citation would be judged non-relevant), and the tracks ask for the
+        request's collection. Checked where both name collections; a spelling of the same collection that
+        differs (``zho`` for ``neuclir/1/zh``) is reported too, since the track's own tools compare the ids."""
+        if not request.collection_ids or not report.collection_ids:
+            return
+        outside = [name for name in report.collection_ids if name not in request.collection_ids]
+        if outside:
+            where = "metadata.collection_ids" if format_name == "ragtime" else "collection_ids"
+            self.add("collection-not-requested", path, line, where,
+                     f"names collection {', '.join(map(repr, outside))}, which request {report.request_id!r} does not "
+                     f"list ({', '.join(request.collection_ids)}); its citations would point outside the assessed collection")
 
     def _check_length(self, report: Report, request: Request | None, path: str, line: int, field_name: str) -> None:
         limit = self.options.limit if self.options.limit is not None else (request.limit if request else None)
@@ -528,8 +546,12 @@ def _lines(path: Path, shown: str, checker: _Checker) -> Iterator[tuple[int | No
     """``(line, object)`` pairs; on malformed JSON Lines, record the located problem and yield ``(None, {})``."""
     from .reading import iter_jsonl
 
+    def repaired(repair: str) -> None:
+        checker.add("not-json-lines", shown, None, None, f"not JSON Lines ({repair}); read with --lenient, but the "
+                    "tracks' validators refuse it: write one JSON object per line")
+
     try:
-        yield from iter_jsonl(path)
+        yield from iter_jsonl(path, on_repair=repaired)
     except InputError as error:
         checker.problems.append(_relocated(error, shown))
         checker.unreadable.append(shown)

@@ -32,17 +32,44 @@ def _data(body: dict[str, Any]) -> dict[str, Any]:
     return json.loads(text[text.index("<data>\n") + 7:text.index("\n</data>")])
 
 
-def deterministic_reply(body: dict[str, Any]) -> dict[str, bool]:
+def _schema(body: dict[str, Any]) -> dict[str, Any]:
+    fmt = body.get("response_format") or {}
+    return (fmt.get("json_schema") or {}).get("schema") or fmt.get("schema") or {}
+
+
+def deterministic_reply(body: dict[str, Any]) -> dict[str, Any]:
     """A fixed answer per question: a hash of the sentence and the item (a nugget answer's text, not its
-    number in the prompt), so a prompt re-asked with fewer items after a resume answers each one the same."""
+    number in the prompt), so a prompt re-asked with fewer items after a resume answers each one the same.
+
+    Booleans for the judge's yes/no questions; for the measures' structured tasks (``judges/llm_tasks.py``)
+    a value of the shape the schema asks for: one of its enum values (coverage labels), a subset of an
+    enum list (the candidates a choice selects), or a list of texts taken from the data (the sentence's
+    first 30 words as its one claim, the request's text as its one aspect)."""
     data = _data(body)
     items = data.get("answers") or data.get("nuggets") or {}
-    reply = {}
+    properties = _schema(body).get("properties") or {}
+    reply: dict[str, Any] = {}
     for key in schema_keys(body):
         what = json.dumps(items[key], sort_keys=True) if key in items else key
         digest = hashlib.sha256(f"{data.get('sentence')}|{what}".encode()).digest()
-        reply[key] = digest[0] % 2 == 0
+        spec = properties.get(key) or {}
+        if "enum" in spec:
+            reply[key] = spec["enum"][digest[0] % len(spec["enum"])]
+        elif spec.get("type") == "array":
+            reply[key] = _list_reply(spec, data, digest)
+        else:
+            reply[key] = digest[0] % 2 == 0
     return reply
+
+
+def _list_reply(spec: dict[str, Any], data: dict[str, Any], digest: bytes) -> list[str]:
+    choices = (spec.get("items") or {}).get("enum")
+    if choices is not None:  # a choice among ids: every other one, by the hash
+        return [choice for index, choice in enumerate(choices) if (digest[index % len(digest)] % 2) == 0]
+    request = data.get("request") if isinstance(data.get("request"), dict) else {}
+    texts = [value for value in (data.get("sentence"), request.get("problem_statement"), request.get("title"))
+             if isinstance(value, str) and value.strip()]
+    return [" ".join(texts[0].split()[:30])] if texts and spec.get("maxItems", 1) else []  # short, as a model writes
 
 
 def completion(content: str, model: str = "mock-model-2026", prompt_tokens: int = 100, completion_tokens: int = 9) -> dict:

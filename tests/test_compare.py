@@ -199,4 +199,4 @@ def test_missing_policies(tmp_path: Path):
 
 def test_help_has_a_worked_example():
     result = CliRunner().invoke(cli, ["compare", "--help"])
-    assert result.exit_code == 0 and "argue-eval compare scores/*.tsv --metric f1" in result.output
+    assert result.exit_code == 0 and "argue-eval compare scores.tsv --metric f1" in result.output

@@ -313,3 +313,37 @@ def test_nuggetizer_failed_importance_is_unlabelled(tmp_path):
     out = inspect_json(str(path))
     assert (out["format"], out["topics"], out["questions"], out["answers"]) == ("nuggetizer", 2, 2, 0)  # A, B
     assert (out["vital"], out["okay"], out["unlabelled"], out["statements"]) == (1, 0, 1, 2)
+
+
+def test_a_document_pool_json_is_not_called_a_lancer_nugget_file(tmp_path):
+    """{topic: [doc_id, ...]} has LANCER's shape, but document ids hold no spaces: it is named as a pool, not
+    read as 91 questions without answers (as it was)."""
+    path = tmp_path / "pool.json"
+    path.write_text(json.dumps({"s01": ["nw-0001", "nw-0013"], "s02": ["nw-0014"]}), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["inspect", str(path)])
+    assert result.exit_code == 2
+    assert "it looks like a document pool {topic: [doc_id, ...]}" in result.stderr
+    questions = tmp_path / "questions.json"
+    questions.write_text(json.dumps({"s01": ["What happened?"]}), encoding="utf-8")
+    assert inspect_json(str(questions))["format"] == "lancer"
+
+
+def test_score_tables_are_recognized_ours_and_auto_argues(tmp_path):
+    """Our long TSV (counts as integers, `all` rows last) and Auto-ARGUE's score TSV (the same header, `all` rows
+    first, floats such as 263.0: `score --table-format autoargue`)."""
+    ours = tmp_path / "scores.tsv"
+    ours.write_text("run_id\trequest_id\tmetric\tvalue\nr1\ts01\tsentences\t7\nr1\ts02\tsentences\t5\n"
+                    "r2\ts01\tsentences\t3\nr1\tall\tf1_macro\t0.5\n", encoding="utf-8")
+    auto = tmp_path / "run.scores.tsv"
+    auto.write_text("run_id\trequest_id\tmetric\tvalue\nexample-run-id\tall\tsentences\t263.0\n"
+                    "example-run-id\tall\tf1_micro\t0.82\nexample-run-id\t300\tsentences\t15.0\n"
+                    "example-run-id\t300\tf1\t0.73\n", encoding="utf-8")
+    assert inspect_json(str(ours)) == {
+        "path": str(ours), "kind": "scores", "format": "argue", "topics": 2, "runs": 2, "run_ids": ["r1", "r2"],
+        "metrics": 2, "rows": 4, "aggregate_rows": 1}  # metrics: sentences, f1_macro
+    assert inspect_json(str(auto)) == {
+        "path": str(auto), "kind": "scores", "format": "autoargue", "topics": 1, "runs": 1,
+        "run_ids": ["example-run-id"], "metrics": 3, "rows": 4, "aggregate_rows": 2}  # sentences, f1_micro, f1
+    trec_eval = tmp_path / "bm25.trec_eval"
+    trec_eval.write_text("P_10\ts01\t0.5\nP_10\tall\t0.5\nrunid\tall\tbm25\n", encoding="utf-8")
+    assert (inspect_json(str(trec_eval))["format"], inspect_json(str(trec_eval))["run_ids"]) == ("trec_eval", ["bm25"])

@@ -6,6 +6,9 @@ pretty-printed, a JSON array, JSON Lines under a .json name, and one good line t
 """
 from __future__ import annotations
 
+import json
+
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -78,14 +81,58 @@ def test_inspect_with_lenient_counts_every_record(lenient_dir, name):
         assert lenient.stderr.count(f"{path}: warning: read leniently:") == 1
 
 
-def test_lenient_is_per_invocation_and_validate_has_none(lenient_dir):
+def test_lenient_is_per_invocation(lenient_dir):
     path = str(lenient_dir / "pretty.json")
     assert CliRunner().invoke(cli, ["inspect", "--lenient", path]).exit_code == 0
     assert CliRunner().invoke(cli, ["inspect", path]).exit_code == 2  # not left on by the previous call
-    result = CliRunner().invoke(cli, ["validate", "--lenient", path, "--requests", path])
-    assert result.exit_code == 2 and "No such option '--lenient'" in result.output
     result = CliRunner().invoke(cli, ["requests", "validate", path])
-    assert result.exit_code != 0 and "looks pretty-printed" in result.output + result.stderr
+    assert result.exit_code == 2 and result.stderr.strip().endswith("read it anyway with --lenient")
+
+
+@pytest.mark.parametrize("command", [["validate", "--requests", "REQ"], ["requests", "validate"],
+                                     ["nuggets", "validate"]])
+def test_every_command_that_advises_lenient_has_it(command):
+    """The strict readers' messages end with "read it anyway with --lenient": every command, the validators
+    included, must take the option (validate and requests validate advised it without having it)."""
+    from argue_eval.cli import cli as group
+
+    context = click.Context(group)
+    target: click.Command = group
+    for name in [part for part in command if not part.startswith("--") and part != "REQ"]:
+        target = target.get_command(context, name)  # type: ignore[union-attr]
+    assert any(param.name == "lenient" for param in target.params)
+
+
+def test_requests_validate_lenient_reads_a_glued_file_and_warns(lenient_dir):
+    """With --lenient the content is checked and the repair is one warning: exit status 0."""
+    path = str(lenient_dir / "glued.jsonl")
+    result = CliRunner().invoke(cli, ["requests", "validate", "--lenient", "--no-limit-ok", path])
+    assert result.exit_code == 0, result.output
+    assert (f"{path}: warning: not JSON Lines (2 objects concatenated to the one before without a newline; "
+            "3 records); read with --lenient, but tools that expect JSON Lines refuse it") in result.output
+    # the repair, then each request's missing collection id (all three start on line 1: they are glued)
+    assert result.output.splitlines()[-1] == f"{path}: 3 requests, 0 errors, 4 warnings"
+
+
+def test_validate_lenient_checks_a_pretty_printed_run_and_calls_its_shape_an_error(tmp_path, fixtures):
+    """A run the tracks would refuse: --lenient reads it to report its other problems too; the shape is the
+    not-json-lines error (exit status 1), which --warn makes a warning."""
+    requests = fixtures / "validate" / "requests.jsonl"
+    run = tmp_path / "run.jsonl"
+    report = {"run_id": "r", "request_id": "101", "collection_ids": ["c"],
+              "sentences": [{"text": "", "citations": []}, {"text": "Fine.", "citations": []}]}
+    run.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    strict = CliRunner().invoke(cli, ["validate", str(run), "--requests", str(requests)])
+    assert strict.exit_code == 2 and strict.output.rstrip().endswith("1 file could not be read to the end")
+    lenient = CliRunner().invoke(cli, ["validate", "--lenient", str(run), "--requests", str(requests)])
+    assert lenient.exit_code == 1
+    lines = lenient.output.splitlines()
+    assert lines[0] == (f"{run}: not JSON Lines (1 pretty-printed object (over several lines); 1 records); read "
+                        "with --lenient, but the tracks' validators refuse it: write one JSON object per line")
+    assert f"{run}:1: sentences[0].text: empty sentence (no text)" in lines  # the content is checked too
+    warned = CliRunner().invoke(cli, ["validate", "--lenient", str(run), "--requests", str(requests),
+                                      "--warn", "not-json-lines", "--warn", "empty-sentence", "--warn", "missing-topic"])
+    assert warned.exit_code == 0, warned.output
 
 
 def test_convert_with_lenient_writes_json_lines(lenient_dir, tmp_path):

@@ -1,7 +1,9 @@
 """Nugget-bank tools: validate (located problems), stats, merge (conflicts), bind (assessor bindings)."""
 from __future__ import annotations
 
+import json
 import shutil
+from pathlib import Path
 
 import orjson
 import pytest
@@ -43,23 +45,65 @@ def test_validate_reports_every_problem_located(fixtures, collection):
         "F:1: nuggets[0].answers[0].doc_ids: nugget 'n1', answer 'May 2019': document 'ghost-doc' is not in the collection",
         "F:1: nuggets[0].answers[1].answer: warning: nugget 'n1' repeats answer 'may 2019' (answers[0])",
         "F:1: nuggets[1].question: warning: nugget 'n2' repeats the question of nugget 'n1'",
-        "F:2: request_id: topic 's02' is not one of the requests",
+        # a topic outside the requests is never scored (a run is evaluated on the judged topics within them)
+        "F:2: request_id: warning: topic 's02' is not one of the requests; it is never scored",
         "F:2: nuggets[0].question: nugget 'n1' has an empty question",
         "F:2: nuggets[1].nugget_id: nugget 'n1' repeats the id of nuggets[0]",
-        "F:2: nuggets[1].answers: nugget 'n1' has no answers",
+        # a question without answers is an unbound question: scored by a rule (dropped), so a warning
+        "F:2: nuggets[1].answers: warning: nugget 'n1' has no answers: the scorer drops it "
+        "(--unbound-questions negative counts it as a negative nugget)",
         "F:3: request_id: topic 's01' appears again (first on line 1)",
-        "F: warning: request 's03' has no nuggets",
+        # s01: n1 vital, n2 okay, n3 none; s02: n1 none, n2 'high' (a schema error, read as none)
+        "F:1: warning: topic 's01': 1 of 3 nuggets have no importance (weighted like okay, 1)",
+        "F:2: warning: topic 's02': 2 of 2 nuggets have no importance (weighted like okay, 1)",
+        "F: warning: request 's03' has no nuggets; it is not evaluated",
     ]
     # The negative nugget n3 ("no", no documents) is fine: negative nuggets record an absence.
     assert not any("n3" in line for line in text)
 
 
-def test_unbound_answer_of_a_positive_nugget_is_an_error(fixtures):
+def test_unbound_question_of_a_positive_nugget_is_one_warning(fixtures):
+    # s02's n1 has one answer and it is bound to no document: the question is unbound (dropped by the scorer,
+    # as Auto-ARGUE drops it), one warning at the nugget, not an error per answer; s01's n3 has no importance.
     topics = list(read_nuggets(fixtures / "organizer" / "nuggets.argue.jsonl"))
     problems = validate_topics(topics, "F")
-    assert [str(p).split(": ", 1)[1] for p in problems] == [
-        "nuggets[0].answers[0].doc_ids: nugget 'n1', answer 'twelve' is bound to no document (only negative nuggets may be)"
+    assert [(str(p).split(": ", 1)[1], p.severity) for p in problems] == [
+        ("nuggets[0]: warning: nugget 'n1' has no answer bound to a document: the scorer drops it "
+         "(--unbound-questions negative counts it as a negative nugget)", "warning"),
+        ("warning: topic 's01': 1 of 4 nuggets have no importance (weighted like okay, 1)", "warning"),
     ]
+
+
+def test_unbound_answer_beside_bound_ones_is_a_warning(tmp_path):
+    # Shaped like ARGUE-Viz's NuggetBank v3 files: no importance anywhere, an OR question with one bound and
+    # one unbound answer ("Economic " in topic 300), an AND question whose second answer is unbound.
+    bank = tmp_path / "nuggets_300.v3.json"
+    bank.write_text(json.dumps({"query_id": "300", "format_version": "v3", "nugget_bank": {
+        "What causes it?": {"question": "What causes it?", "question_id": "q1", "aggregator_type": "OR", "answers": {
+            "Domestic violence": {"answer": "Domestic violence", "references": [{"doc_id": "d1"}]},
+            "Economic ": {"answer": "Economic ", "references": []}}},
+        "Which two?": {"question": "Which two?", "question_id": "q2", "aggregator_type": "AND", "answers": {
+            "A": {"answer": "A", "references": [{"doc_id": "d2"}]}, "B": {"answer": "B", "references": []}}},
+        "Never answered?": {"question": "Never answered?", "question_id": "q3", "aggregator_type": "OR", "answers": {
+            "X": {"answer": "X", "references": []}}},
+    }}))
+    result = CliRunner().invoke(cli, ["nuggets", "validate", str(bank)])
+    assert result.exit_code == 0, result.output  # warnings only
+    lines = [line.replace(str(bank), "F") for line in result.output.splitlines()]
+    assert lines == [
+        "F: nugget_bank['What causes it?'].answers['Economic '].references: warning: nugget 'q1', answer 'Economic ' "
+        "is bound to no document: no citation can find it (the nugget's bound answers count)",
+        "F: nugget_bank['Which two?'].answers['B'].references: warning: nugget 'q2', answer 'B' is bound to no "
+        "document: no citation can find it (the nugget's bound answers count)",
+        "F: nugget_bank['Never answered?']: warning: nugget 'q3' has no answer bound to a document: the scorer "
+        "drops it (--unbound-questions negative counts it as a negative nugget)",
+        # no nugget has an importance: every one weighs 1, nothing to flag (ARGUE-Viz's banks are so)
+        "F: 1 topics, 3 nuggets, 0 errors, 3 warnings",
+    ]
+    strict = CliRunner().invoke(cli, ["nuggets", "validate", "--strict", str(bank)])
+    assert strict.exit_code == 1  # --strict: every warning is an error
+    assert strict.output.splitlines()[-1] == f"{bank}: 1 topics, 3 nuggets, 3 errors, 0 warnings"
+    assert "warning:" not in strict.output
 
 
 def test_validate_command_exit_codes(fixtures, collection):
@@ -67,7 +111,9 @@ def test_validate_command_exit_codes(fixtures, collection):
                                    "--collection", str(collection)])
     assert bad.exit_code == 1
     assert "document 'ghost-doc' is not in the collection" in bad.output
-    assert "3 topics, 5 nuggets, 6 errors, 2 warnings" in bad.output
+    # errors: 'high', ghost-doc, the empty question, the repeated id n1, s01 again; warnings: the repeated answer
+    # and question, s02's unanswered question, missing importance in s01 and s02
+    assert "3 topics, 5 nuggets, 5 errors, 5 warnings" in bad.output
     good = CliRunner().invoke(cli, ["nuggets", "validate", str(fixtures / "organizer" / "nuggets.neuclir24-sample-eval.jsonl")])
     assert good.exit_code == 0, good.output
     assert "1 topics, 2 nuggets, 0 errors, 0 warnings" in good.output
@@ -167,3 +213,24 @@ def test_bind_command_round_trips(tmp_path, fixtures):
 
 def test_key_text():
     assert key_text("  When did it START? ") == key_text("when did it start") == "when did it start"
+
+
+def test_a_v3_bank_is_validated_file_by_file(tmp_path):
+    """One broken topic file (bad JSON) and one with a schema error do not hide the other topics' problems
+    (the directory used to stop at the first file's error, reporting nothing else)."""
+    good = {"query_id": "300", "format_version": "v3", "nugget_bank": {
+        "Q?": {"question": "Q?", "question_id": "q1", "aggregator_type": "OR",
+               "answers": {"A": {"answer": "A", "references": [{"doc_id": "d1"}]}, "B": {"answer": "B", "references": []}}}}}
+    (tmp_path / "nuggets_300.v3.json").write_text(json.dumps(good), encoding="utf-8")
+    (tmp_path / "nuggets_301.v3.json").write_text("{not json", encoding="utf-8")
+    wrong = dict(good, query_id="302", nugget_bank={"Q?": dict(good["nugget_bank"]["Q?"], aggregator_type="XOR")})
+    (tmp_path / "nuggets_302.v3.json").write_text(json.dumps(wrong), encoding="utf-8")
+    topics, problems = read_topics_collecting(tmp_path)
+    assert [topic.request_id for topic in topics] == ["300", "302"]
+    problems += validate_topics(topics, str(tmp_path))
+    assert [(Path(p.path).name, p.field, p.severity) for p in problems] == [
+        ("nuggets_301.v3.json", None, "error"),  # invalid JSON
+        ("nuggets_302.v3.json", "nugget_bank['Q?'].aggregator_type", "error"),
+        ("nuggets_300.v3.json", "nugget_bank['Q?'].answers['B'].references", "warning"),  # B is unbound
+        ("nuggets_302.v3.json", "nugget_bank['Q?'].answers['B'].references", "warning"),
+    ]

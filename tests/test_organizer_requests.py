@@ -102,3 +102,41 @@ def test_export_command_output_reads_back_in_its_format(tmp_path, fixtures):
         assert detect(out, "requests").name == detected
         (request,) = read_requests(out)
         assert request.request_id == "s01" and request.aspects == ()
+
+
+WEB_XML = """<webtrack2012>
+<topic number="201" type="faceted">
+  <query>raspberry pi</query>
+  <description>What is a raspberry pi?</description>
+  <subtopic number="1" type="inf">What is a raspberry pi?</subtopic>
+</topic>
+<topic number="202" type="single">
+  <query>uss carl vinson</query>
+  <description>Find information on the aircraft carrier.</description>
+</topic>
+</webtrack2012>
+"""
+
+
+def test_validate_reads_web_track_xml(tmp_path):
+    """`requests validate --format web-xml` reads the XML it names (it was read as JSON Lines: 'invalid JSON' on
+    line 1). Web Track topics have no limit, background or collection: with --no-limit-ok, four warnings, each
+    naming its topic (the format has no lines to point at)."""
+    path = tmp_path / "topics.xml"
+    path.write_text(WEB_XML, encoding="utf-8")
+    for args in (["--format", "web-xml"], []):
+        result = CliRunner().invoke(cli, ["requests", "validate", str(path), "--no-limit-ok", *args])
+        assert result.exit_code == 0, result.output
+        assert result.output.splitlines() == [
+            f"{path}: background: warning: request '201': no background",
+            f"{path}: collection_ids: warning: request '201': no collection id (participants cannot tell which "
+            "collection to search)",
+            f"{path}: background: warning: request '202': no background",
+            f"{path}: collection_ids: warning: request '202': no collection id (participants cannot tell which "
+            "collection to search)",
+            f"{path}: 2 requests, 0 errors, 4 warnings",
+        ]
+    strict = CliRunner().invoke(cli, ["requests", "validate", str(path), "--no-limit-ok", "--strict"])
+    assert strict.exit_code == 1 and strict.output.splitlines()[-1] == f"{path}: 2 requests, 4 errors, 0 warnings"
+    limited = CliRunner().invoke(cli, ["requests", "validate", str(path)])  # no limit: an error per topic
+    assert limited.exit_code == 1 and limited.output.splitlines()[-1] == f"{path}: 2 requests, 2 errors, 4 warnings"

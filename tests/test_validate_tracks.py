@@ -176,3 +176,28 @@ def test_a_missing_field_is_reported_once_under_a_preset(tmp_path):
     ragtime = write(tmp_path, [{"metadata": {"team_id": "t"}, "responses": [{"citations": []}]}], "r.jsonl")
     assert sorted(field for field, _ in errors(ragtime, "ragtime26")) == [
         "metadata.run_id", "metadata.topic_id", "references", "responses[0].text"]
+
+
+def test_a_report_naming_a_collection_its_request_does_not_list_is_an_error_under_a_track(tmp_path):
+    """NeuCLIR 2024: the request lists neuclir/1/zho; a report drawn from neuclir/1/fas cites documents the
+    assessors never saw. With --track it is the collection-not-requested error at collection_ids (RAGTIME:
+    metadata.collection_ids); without a track the ids are not compared (spellings vary between tools)."""
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text(json.dumps({"request_id": "101", "collection_ids": ["neuclir/1/zho"], "title": "t",
+                                    "background": "b", "problem_statement": "p", "limit": 3000}) + "\n")
+    good = {"run_id": "r", "request_id": "101", "collection_ids": ["neuclir/1/zho"],
+            "sentences": [{"text": "Fine.", "citations": []}]}
+    bad = dict(good, run_id="s", collection_ids=["neuclir/1/zho", "neuclir/1/fas"])
+    assert validate_runs([write(tmp_path, [good])], requests, options=ValidateOptions(track="neuclir24")).problems == []
+    path = write(tmp_path, [bad], "bad.jsonl")
+    result = validate_runs([path], requests, options=ValidateOptions(track="neuclir24"))
+    assert [(p.line, p.field, p.message, p.severity) for p in result.problems] == [
+        (1, "collection_ids", "names collection 'neuclir/1/fas', which request '101' does not list (neuclir/1/zho); "
+         "its citations would point outside the assessed collection", "error")]
+    assert validate_runs([path], requests).problems == []  # no --track: not compared
+    warned = validate(str(path), "--requests", str(requests), "--track", "neuclir24", "--warn", "collection-not-requested")
+    assert warned.exit_code == 0 and "warning: names collection 'neuclir/1/fas'" in warned.output
+    ragtime = {"metadata": {"team_id": "t", "run_id": "r", "topic_id": "101", "collection_ids": ["neuclir/1/fas"]},
+               "responses": [{"text": "Fine.", "citations": []}], "references": []}
+    rt = validate_runs([write(tmp_path, [ragtime], "rt.jsonl")], requests, options=ValidateOptions(track="ragtime25"))
+    assert [p.field for p in rt.problems] == ["metadata.collection_ids"]

@@ -107,11 +107,15 @@ def command(scores_a, scores_b, metric, metric_b, top_k, resamples, seed, confid
     per-topic agreement. Systems and topics present in only one table are left out (and listed).
 
     \b
-    Example:
+    Example on the sample track (the assessors' scores against the offline lexical judge's):
+      argue-eval score --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --judgments qrels/sample/judgments.jsonl -o scores.human.tsv
+      argue-eval evaluate --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl -o scores.auto.tsv
       argue-eval agree scores.human.tsv scores.auto.tsv --metric f1
-      argue-eval agree scores.tsv scores.tsv --metric f1 --metric-b nugget_coverage --format json
-      argue-eval agree human.tsv llm.tsv -m f1 --top-k 5 --top-k 10 --per-topic --format markdown
-      argue-eval agree human.tsv lexical.tsv -m f1 --systems    # both leaderboards side by side
+      argue-eval agree scores.human.tsv scores.human.tsv --metric f1 --metric-b nugget_coverage --format json
+      argue-eval agree scores.human.tsv scores.auto.tsv -m f1 --top-k 3 --per-topic --format markdown
+      argue-eval agree scores.human.tsv scores.auto.tsv -m f1 --systems    # both leaderboards side by side
     """
     from ..inputs import load_matrix
     from ..stats.agreement import agreement
@@ -172,9 +176,12 @@ def judgments_command(judgments_a, judgments_b, judgments_format, kinds, nuggets
     canonical file holds them (the bank's nugget ids, unmatched answers of the cited document as no).
 
     \b
-    Example:
-      argue-eval agree-judgments judgments.assessors.jsonl judgments.llm.jsonl
-      argue-eval agree-judgments human.jsonl auto.jsonl --kind answers --format json -o agreement.json
+    Example on the sample track (the assessors' judgments against the offline lexical judge's):
+      argue-eval judge --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl -o judgments.lexical.jsonl
+      argue-eval agree-judgments qrels/sample/judgments.jsonl judgments.lexical.jsonl
+      argue-eval agree-judgments qrels/sample/judgments.jsonl judgments.lexical.jsonl --kind answers --format json \\
+          -o agreement.json
       argue-eval agree-judgments qrels/sample/hallucinating.autoargue.judgments.jsonl qrels/sample/judgments.jsonl \\
           --nuggets nuggets/sample/nuggets.jsonl
     """

@@ -16,10 +16,10 @@ def command() -> None:
     The loop, on the shipped sample track:
       argue-eval assess export --run runs/sample/careful.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl -o pool.csv
-      # assessors fill the `judgment` column with yes or no (a spreadsheet or annotation tool)
-      argue-eval assess import pool.csv --assessor alice -o qrels/sample/human.jsonl
+      # assessors fill the judgment column of pool.csv with yes or no (a spreadsheet will do)
+      argue-eval assess import pool.csv --assessor alice -o judgments.human.jsonl
       argue-eval score --run runs/sample/careful.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
-          --judgments qrels/sample/human.jsonl -o scores.tsv
+          --judgments judgments.human.jsonl -o scores.tsv
     """
 
 
@@ -94,9 +94,15 @@ def import_command(filled: str, assessor: str, output: str) -> None:
     with anything but yes/no, stops the import with FILE:LINE: field: message.
 
     \b
-    Example:
+    Example on the sample track (people's answers override a judge's where both answered):
+      argue-eval assess export --run runs/sample/careful.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl -o pool.csv
+      # assessors fill the judgment column of pool.csv with yes or no (a spreadsheet will do)
       argue-eval assess import pool.csv --assessor alice -o judgments.human.jsonl
-      argue-eval score ... --judgments judgments.auto.jsonl --judgments judgments.human.jsonl -o scores.tsv
+      argue-eval judge --run runs/sample/careful.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl -o judgments.auto.jsonl
+      argue-eval score --run runs/sample/careful.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --judgments judgments.auto.jsonl --judgments judgments.human.jsonl -o scores.tsv
     """
     from ..formats.judgments import write_argue
     from ..organizer.assessment import import_pool

@@ -94,7 +94,6 @@ def get_command(spec: str, doc_ids: tuple[str, ...], ids_from: TextIO | None, ca
     \b
     Example:
       argue-eval collection get topics/sample/collection.jsonl nw-0001 nw-0004
-      argue-eval collection get topics/sample/collection.jsonl --ids-from ids.txt
     """
     from ..collection import open_collection
     from ..writing import dumps_line

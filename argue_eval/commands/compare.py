@@ -52,10 +52,13 @@ def command(scores, metrics, baseline, test, correction, alpha, confidence, resa
     all pairs) with adjusted p-values, the mean difference with its interval and paired Cohen's d.
 
     \b
-    Example:
-      argue-eval compare scores/*.tsv --metric f1
-      argue-eval compare scores.tsv --metric f1 --baseline bm25 --test t --correction bh
-      argue-eval compare run1.trec_eval run2.trec_eval -m ndcg_cut_10 --test tukey --format latex -o table.tex
+    Example on the sample track:
+      argue-eval score --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --judgments qrels/sample/judgments.jsonl -o scores.tsv
+      argue-eval compare scores.tsv --metric f1
+      argue-eval compare scores.tsv --metric f1 --baseline careful --test t --correction bh
+      argue-eval retrieval --qrels qrels/sample/qrels.trec runs/sample/ranked/*.trec -m ndcg@10 -o ranked.tsv
+      argue-eval compare ranked.tsv -m ndcg@10 --test tukey --format latex -o table.tex
       argue-eval compare scores.tsv -m f1 --format json --resamples 20000 --seed 7
       argue-eval compare scores.tsv -m f1 -m sentence_support -m nugget_coverage --table systems
     """

@@ -47,24 +47,24 @@ def command(path: str, target: str, output: str, kind: str | None, format_name: 
 
     \b
     Examples:
-      argue-eval convert runs/sample/careful.jsonl --to ragtime -o /tmp/careful.ragtime.jsonl
-      argue-eval convert nuggets/sample/nuggets.jsonl --to autoargue-v3 -o /tmp/nuggets-v3/
-      argue-eval convert team.rag24.jsonl --to argue -o team.argue.jsonl
+      argue-eval convert runs/sample/careful.jsonl --to ragtime -o careful.ragtime.jsonl
+      argue-eval convert careful.ragtime.jsonl --to argue -o careful.argue.jsonl
+      argue-eval convert nuggets/sample/nuggets.jsonl --to autoargue-v3 -o nuggets-v3/
     \b
     Auto-ARGUE judgments (the sample assessors' judgments of two reports, in Auto-ARGUE's shape): convert
     them; take out the run and the cited documents; re-judge the same reports with another judge (here the
     offline default); score the converted judgments (the same table as `score` on the original file):
       argue-eval convert qrels/sample/hallucinating.autoargue.judgments.jsonl \\
-          --nuggets nuggets/sample/nuggets.jsonl --to argue -o /tmp/h.judgments.jsonl
+          --nuggets nuggets/sample/nuggets.jsonl --to argue -o h.judgments.jsonl
       argue-eval convert qrels/sample/hallucinating.autoargue.judgments.jsonl \\
-          --kind runs --to ragtime -o /tmp/h.run.jsonl
+          --kind runs --to ragtime -o h.run.jsonl
       argue-eval convert qrels/sample/hallucinating.autoargue.judgments.jsonl \\
-          --kind collection --to jsonl -o /tmp/h.docs.jsonl
-      argue-eval evaluate --run /tmp/h.run.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
-          --requests topics/sample/requests.jsonl --collection /tmp/h.docs.jsonl \\
-          --missing-topics skip -o /tmp/h.lexical.tsv
-      argue-eval score --run /tmp/h.run.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
-          --judgments /tmp/h.judgments.jsonl --missing-topics skip -o /tmp/h.converted.tsv
+          --kind collection --to jsonl -o h.docs.jsonl
+      argue-eval evaluate --run h.run.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --requests topics/sample/requests.jsonl --collection h.docs.jsonl \\
+          --missing-topics skip -o h.lexical.tsv
+      argue-eval score --run h.run.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --judgments h.judgments.jsonl --missing-topics skip -o h.converted.tsv
     """
     from pathlib import Path
 

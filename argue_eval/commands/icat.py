@@ -76,8 +76,14 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, index_spec, i
       argue-eval icat --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --collection topics/sample/collection.jsonl -o icat.tsv --details icat.jsonl
       argue-eval compare icat.tsv --metric icat
+    \b
+    A large collection: a persistent BM25 index, built once beside it (the search extra):
       argue-eval icat --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
-          --collection topics/sample/collection.jsonl --index auto --claims llm \\
+          --collection topics/sample/collection.jsonl --index auto -o icat-indexed.tsv
+    \b
+    Atomic claims from an LLM (MODEL served by any OpenAI-compatible endpoint; the llm extra):
+      argue-eval icat --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --collection topics/sample/collection.jsonl --claims llm \\
           --judge-option llm.base_url=http://localhost:8000/v1 --judge-option llm.model=MODEL -o icat-llm.tsv
     """
     from pathlib import Path

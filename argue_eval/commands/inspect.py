@@ -25,7 +25,7 @@ def command(path: str, kind: str | None, format_name: str | None, as_json: bool)
     Examples on the sample track:
       argue-eval inspect runs/sample/careful.jsonl
       argue-eval inspect nuggets/sample/nuggets.jsonl --json
-      argue-eval inspect topics/rag24.tsv --kind requests --format rag24
+      argue-eval inspect qrels/sample/qrels.trec --kind qrels --format trec-qrels
     """
     from ..formats.inventory import render_text, summarize
     from ..writing import dumps_line

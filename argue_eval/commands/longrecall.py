@@ -66,6 +66,8 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
     Example (the shipped sample track):
       argue-eval longrecall --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           -o longrecall.tsv --details longrecall.jsonl
+      argue-eval score --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --judgments qrels/sample/judgments.jsonl -o scores.tsv
       argue-eval agree scores.tsv longrecall.tsv --metric f1 --metric-b longrecall
     """
     from ..errors import ArgueError, MissingDependencyError

@@ -35,12 +35,14 @@ def command(assignments, runs, nuggets, collection, output, details_path, okay_w
     when a sentence gives the nugget (an answer, or the statement) and a document it cites attests that
     sentence; partial_support when it is given but not attested; not_support when no sentence gives it.
 
+    Nuggetizer's own assignment files are scored as they are: argue-eval nuggetizer
+    run-a.assignments.jsonl run-b.assignments.jsonl -o nuggetizer.tsv.
+
     \b
-    Example:
-      argue-eval nuggetizer run-a.assignments.jsonl run-b.assignments.jsonl -o nuggetizer.tsv
-      argue-eval compare nuggetizer.tsv --metric all
+    Example on the sample track (assignments judged by the offline lexical judge):
       argue-eval nuggetizer --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --collection topics/sample/collection.jsonl -o nuggetizer.tsv
+      argue-eval compare nuggetizer.tsv --metric all
     """
     from ..errors import ArgueError
     from ..measures import TopicCounts, family_rows

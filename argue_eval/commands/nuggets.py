@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 
 import click
 
@@ -26,21 +27,35 @@ def command() -> None:
     """
 
 
-@command.command(name="validate")
+def _nugget_check_list() -> str:
+    from ..organizer.nugget_tools import NUGGET_CHECKS
+
+    return "\n".join(f"  {name:<24} {severity:<8} {what}" for name, (severity, what) in NUGGET_CHECKS.items())
+
+
+@command.command(name="validate", epilog="\b\nChecks (name, severity, what it catches; --strict makes every warning "
+                 "an error):\n" + _nugget_check_list())
 @verbosity_options
 @click.argument("path", type=click.Path(exists=True))
 @click.option("--collection", default=None, help="Check that every bound document exists (JSONL, Lucene index or irds:ID).")
 @click.option("--requests", type=click.Path(exists=True), default=None, help="Check that topics and requests correspond.")
 @click.option("--format", "format_name", default=None, metavar="NAME", help="The file's format, if detection should not guess.")
-def validate_command(path: str, collection: str | None, requests: str | None, format_name: str | None) -> None:
-    """Check a nugget bank: every answer bound to at least one document unless the nugget is negative,
-    bound documents exist in the collection, no empty questions, known importance values; repeated
-    questions and answers are flagged. Prints FILE:LINE: field: message per problem; exits 1 on errors.
+@click.option("--strict", is_flag=True, help="Report every warning as an error (exit status 1 when there is any).")
+def validate_command(path: str, collection: str | None, requests: str | None, format_name: str | None,
+                     strict: bool) -> None:
+    """Check a nugget bank: errors are what the scorer cannot use or would score wrongly (a repeated topic
+    or nugget id, an empty question or answer, an unknown importance, a bound document missing from the
+    collection); warnings are unusual but scored by a documented rule (a question with no answer bound to
+    a document is dropped, an answer without documents is never found, a nugget without importance weighs
+    like okay, repeats, topics outside the requests). Prints FILE:LINE: field: message per problem, then a
+    summary; exit status 0 with warnings only, 1 with errors (--strict: with warnings too), 2 when the
+    file cannot be read.
 
     \b
     Example:
       argue-eval nuggets validate nuggets/sample/nuggets.jsonl --collection topics/sample/collection.jsonl \\
           --requests topics/sample/requests.jsonl
+      nuggets/sample/nuggets.jsonl: 8 topics, 49 nuggets, 0 errors, 0 warnings
     """
     from ..organizer.nugget_tools import read_topics_collecting, validate_topics
 
@@ -60,6 +75,8 @@ def validate_command(path: str, collection: str | None, requests: str | None, fo
     finally:
         if store is not None:
             store.close()
+    if strict:
+        problems = [replace(problem, severity="error") for problem in problems]
     errors = sum(1 for p in problems if p.severity == "error")
     for problem in problems:
         click.echo(str(problem))
@@ -103,8 +120,11 @@ def merge_command(first: str, second: str, output: str, to_format: str) -> None:
     disagreements are reported on stderr (the first bank's value is kept).
 
     \b
-    Example:
-      argue-eval nuggets merge assessor-a.jsonl assessor-b.jsonl -o merged.jsonl
+    Example on the sample track (our bank merged with the bindings an assessor found, in Auto-ARGUE's format):
+      # assessors write found.csv with the bindings they found (request_id,nugget_id,answer,doc_id)
+      argue-eval nuggets bind nuggets/sample/nuggets.jsonl found.csv --to autoargue-v3 -o assessor-b/
+      argue-eval nuggets merge nuggets/sample/nuggets.jsonl assessor-b/ -o merged.jsonl
+      merged into 8 topics (0 conflicts) -> merged.jsonl
     """
     from ..formats import read_nuggets, write
     from ..organizer.nugget_tools import merge_banks
@@ -152,12 +172,18 @@ def bind_command(path: str, bindings: str | None, output: str, no_new_answers: b
     sheet.
 
     \b
-    Example:
+    Example on the sample track (bindings an assessor found, e.g. with `argue-eval search`):
+      # assessors write found.csv with the bindings they found (request_id,nugget_id,answer,doc_id)
       argue-eval nuggets bind nuggets/sample/nuggets.jsonl found.csv -o nuggets.bound.jsonl
+      topic s01, nugget s01-n1: new answer 'E. coli bacteria'
+      added 2 bindings (1 new answers) -> nuggets.bound.jsonl
     \b
-    Propose documents for unbound answers, review, bind:
-      argue-eval nuggets bind bank.jsonl --propose --collection docs.jsonl --judge lexical -o proposals.csv
-      argue-eval nuggets bind bank.jsonl proposals.csv -o bank.bound.jsonl
+    Propose documents for unbound answers, review, bind (every answer of the sample bank is bound, so
+    there the sheet is empty; docs/organizer.md shows it on a bank stripped of bindings):
+      argue-eval nuggets bind nuggets/sample/nuggets.jsonl --propose --collection topics/sample/collection.jsonl \\
+          --judge lexical -o proposals.csv
+      # assessors write yes in the accept column of the rows of proposals.csv to bind
+      argue-eval nuggets bind nuggets/sample/nuggets.jsonl proposals.csv -o nuggets.bound.jsonl
     """
     from ..formats import read_nuggets, write
     from ..organizer.nugget_tools import bind, read_bindings

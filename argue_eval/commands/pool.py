@@ -68,7 +68,8 @@ def command(
       argue-eval pool runs/sample/ranked/*.trec --depth 10 -o pool.qrels
       argue-eval pool runs/sample/*.jsonl --strategy budget --budget 15 \\
           --collection topics/sample/collection.jsonl --package pool.csv -o pool.qrels
-      argue-eval qrels build --pool pool.qrels pool.csv -o qrels.trec   # after assessment
+      # assessors fill the relevance column of pool.csv with grades (0, 1, 2)
+      argue-eval qrels build --pool pool.qrels pool.csv -o qrels.trec
     """
     from ..errors import ArgueError
     from ..formats.qrels import write_trec_qrels

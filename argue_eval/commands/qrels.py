@@ -45,7 +45,7 @@ def build_command(assessments: tuple[str, ...], output: str, pool: str | None, u
     \b
     Example:
       argue-eval pool runs/sample/*.jsonl --package pool.csv -o pool.qrels
-      (assessors fill in pool.csv's relevance column)
+      # assessors fill the relevance column of pool.csv with grades (0, 1, 2)
       argue-eval qrels build --pool pool.qrels pool.csv -o qrels.trec
     """
     from ..organizer.qrels import build_qrels, read_assessments, read_qrels, write_qrels
@@ -97,8 +97,9 @@ def merge_command(qrels_files: tuple[str, ...], output: str, on_duplicate: str) 
     are listed on stderr.
 
     \b
-    Example:
-      argue-eval qrels merge round1.trec round2.trec --on-duplicate last -o qrels.trec
+    Example on the sample track (the assessors' grades win over those derived from the nuggets):
+      argue-eval qrels from-nuggets nuggets/sample/nuggets.jsonl -o from-nuggets.trec
+      argue-eval qrels merge from-nuggets.trec qrels/sample/qrels.trec --on-duplicate last -o qrels.trec
     """
     from ..organizer.qrels import merge_qrels, write_qrels
 
@@ -123,8 +124,9 @@ def stats_command(qrels_file: str, output: str | None, on_duplicate: str) -> Non
     Example:
       argue-eval qrels stats qrels/sample/qrels.trec
       request_id  judged  relevant  grade_0  grade_1  grade_2
-      s01         12      5         7        3        2
+      s01         13      8         5        1        7
       ...
+      all         106     65        41       9        56
     """
     from ..organizer.qrels import qrels_stats, read_qrels
     from ._common import emit_tsv

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 
 import click
 
@@ -36,20 +37,24 @@ def _print_problems(problems) -> tuple[int, int]:
 @click.option("--collections", default=None, help="Comma-separated collection ids the requests may name (others are errors).")
 @click.option("--no-limit-ok", is_flag=True, help="Accept requests without a length limit.")
 @click.option("--format", "format_name", default=None, metavar="NAME", help="The file's format, if detection should not guess.")
-def validate_command(path: str, collections: str | None, no_limit_ok: bool, format_name: str | None) -> None:
-    """Check a requests file: schema (every field of every line), unique ids, a title or problem statement,
-    a positive length limit, collection ids. Prints FILE:LINE: field: message per problem; exits 1 when
-    there are errors.
+@click.option("--strict", is_flag=True, help="Report every warning as an error (exit status 1 when there is any).")
+def validate_command(path: str, collections: str | None, no_limit_ok: bool, format_name: str | None, strict: bool) -> None:
+    """Check a requests file in any request format (JSON Lines, the TREC RAG 2024 TSV, TREC Web Track XML):
+    schema (every field of every line), unique ids, a title or problem statement, a positive length limit,
+    collection ids. Prints FILE:LINE: field: message per problem, then a summary; exit status 0 with
+    warnings only, 1 with errors (--strict: with warnings too), 2 when the file cannot be read.
 
     \b
     Example:
-      argue-eval requests validate topics/sample/requests.jsonl --collections sample
-      topics/sample/requests.jsonl: 6 requests, 0 errors, 0 warnings
+      argue-eval requests validate topics/sample/requests.jsonl --collections sample-news
+      topics/sample/requests.jsonl: 8 requests, 0 errors, 0 warnings
     """
     from ..organizer.request_tools import check_requests
 
     known = [c.strip() for c in collections.split(",") if c.strip()] if collections else None
     requests, problems = check_requests(path, format_name, known, require_limit=not no_limit_ok)
+    if strict:
+        problems = [replace(problem, severity="error") for problem in problems]
     errors, warnings = _print_problems(problems)
     click.echo(f"{path}: {len(requests)} requests, {errors} errors, {warnings} warnings", err=bool(problems))
     if errors:
@@ -88,7 +93,7 @@ def new_command(
     Example:
       argue-eval requests new topics/mine.jsonl --request-id s07 --title "Harbour closure" \\
           --background "A journalist covering the port." \\
-          --problem-statement "Why did the harbour close and for how long?" --limit 2000 --collection sample
+          --problem-statement "Why did the harbour close and for how long?" --limit 2000 --collection sample-news
     """
     from pathlib import Path
 

@@ -70,7 +70,6 @@ def command(
       bm25    s01         recall@20  1.0
       ...
       argue-eval retrieval --qrels qrels/sample/qrels.trec runs/sample/*.jsonl -m "ndcg@10 P@5" -o cited.tsv
-      argue-eval retrieval --qrels web.div.qrels --diversity run.trec -m "alpha-nDCG@20 ERR-IA@20" --trec-eval
     """
     from ..errors import ArgueError
     from ..formats.scores import write_scores_tsv

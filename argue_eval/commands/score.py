@@ -50,11 +50,16 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, rel
       argue-eval score --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --requests topics/sample/requests.jsonl --judgments qrels/sample/judgments.jsonl \\
           -o scores.tsv --details details.jsonl
+
+    Auto-ARGUE judgment files carry their reports, so without --run the reports embedded in them are
+    scored: `argue-eval score --judgments run1.judgments.jsonl --nuggets nuggets-dir/ --missing-topics
+    skip --table-format autoargue -o run1.scores.tsv` reproduces Auto-ARGUE's own score file.
+
     \b
-    Auto-ARGUE judgments carry their reports, so without --run the reports embedded in Auto-ARGUE
-    judgment files are scored; this reproduces Auto-ARGUE's own score file:
-      argue-eval score --judgments run1.judgments.jsonl --nuggets nuggets-dir/ \\
-          --missing-topics skip --table-format autoargue -o run1.scores.tsv
+    Auto-ARGUE's score-file layout, on the sample track:
+      argue-eval score --run runs/sample/careful.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --judgments qrels/sample/judgments.jsonl --missing-topics skip --table-format autoargue \\
+          -o careful.scores.tsv
     """
     from ..api import make_policies
     from ..argue.api import run_scoring

@@ -68,16 +68,25 @@ def command(
     tokens for "words".
 
     \b
-    Example on the sample track (every problem of the sample runs, then the summary):
-      argue-eval validate runs/sample/*.jsonl --requests topics/sample/requests.jsonl \\
+    Example on the sample track (a valid run, then the summary):
+      argue-eval validate runs/sample/careful.jsonl --requests topics/sample/requests.jsonl \\
           --collection topics/sample/collection.jsonl
+      0 errors, 0 warnings, 8 reports checked in 1 run file
     \b
-    A TREC RAG 2024 run against the track's rules (400 words, 20 references, required fields):
-      argue-eval validate rag24-run.jsonl --requests topics.rag24.tsv --track rag24
+    Every sample run, over-long reports and missing topics reported as warnings (exit status 0):
+      argue-eval validate runs/sample/*.jsonl --requests topics/sample/requests.jsonl \\
+          --collection topics/sample/collection.jsonl --warn length --warn missing-topic
+      runs/sample/misses-topics.jsonl: warning: run 'misses-topics' has no report for request 's03' (topics/sample/requests.jsonl:3)
+      ...
+      0 errors, 11 warnings, 45 reports checked in 6 run files
     \b
-    A missing topic as a warning, a cap on citations, RAGTIME scores in [0, 1]:
-      argue-eval validate run.jsonl --requests requests.jsonl --warn missing-topic \\
-          --max-citations-per-sentence 3 --citation-score-range 0 1
+    Against a track's rules (NeuCLIR 2024: 2,000 characters, required fields; --track rag24 checks a
+    TREC RAG 2024 run's 400 words and 20 references):
+      argue-eval validate runs/sample/careful.jsonl --requests topics/sample/requests.jsonl --track neuclir24
+    \b
+    A cap on citations, RAGTIME citation scores in [0, 1]:
+      argue-eval validate runs/sample/misses-topics.jsonl --requests topics/sample/requests.jsonl \\
+          --warn missing-topic --max-citations-per-sentence 3 --citation-score-range 0 1
     """
     from ..validate import ValidateOptions, validate_runs
 

@@ -101,11 +101,25 @@ def detect(path: str | PathLike[str], kind: Kind | None = None) -> FormatSpec:
         else:  # --nuggets, --requests, --qrels take one file: a glob would make the others runs
             hint = f"give the {kind} file in it ({Path(path) / 'FILE'}), not the directory"
         raise InputError(path, None, None, f"is a directory, not {expected} ({names}); {hint}")
+    if _looks_like_pool(probe):
+        raise InputError(
+            path, None, None, f"cannot recognize the file as {expected} ({names}); it looks like a document pool "
+            "{topic: [doc_id, ...]}, which no command reads: `argue-eval pool` writes pools as qrels lines "
+            "(topic 0 doc_id -1), which `qrels` and `retrieval` read",
+        )
     raise InputError(
         path, 1 if not probe.is_dir else None, None,
         f"cannot recognize the file as {expected} ({names}); if it is one of them, name its format "
         "with the command's format option, where it has one",
     )
+
+
+def _looks_like_pool(probe: Probe) -> bool:
+    """``{topic: [doc_id, ...]}`` (lists of strings without spaces): a pool or a run kept as JSON."""
+    obj = probe.first_object if probe.first_object is not None else probe.whole_json
+    lists = list(obj.values())[:20] if isinstance(obj, dict) else []
+    return bool(lists) and all(isinstance(v, list) and v and all(isinstance(d, str) and d and " " not in d for d in v)
+                               for v in lists)
 
 
 def resolve(path: str | PathLike[str], kind: Kind | None = None, format: str | None = None) -> FormatSpec:

@@ -23,8 +23,8 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from ..errors import unknown_name
-from ..model import JUDGMENT_KINDS, Judgment, QrelsRow, RankedRow, Report, Request, TopicNuggets
+from ..errors import InputError, unknown_name
+from ..model import ALL_TOPICS, JUDGMENT_KINDS, Judgment, QrelsRow, RankedRow, Report, Request, TopicNuggets
 from ..progress import progress
 from . import resolve
 from .base import Kind
@@ -39,6 +39,7 @@ __all__ = [
     "summarize_judgments",
     "summarize_qrels",
     "summarize_ranked",
+    "summarize_scores",
     "render_text",
 ]
 
@@ -49,8 +50,20 @@ file's content), else the detected one. Kept under this name for callers of ``su
 
 
 def summarize(path: str | PathLike[str], kind: Kind | None = None, format_name: str | None = None) -> dict[str, Any]:
-    """Detect (or take) the format of ``path``, stream its records and count them."""
-    spec = resolve(path, kind, format_name)
+    """Detect (or take) the format of ``path``, stream its records and count them.
+
+    A file no record format recognizes may be a score table (what ``score``, ``retrieval`` and the measures
+    write, Auto-ARGUE's score TSV, trec_eval ``-q`` output): then it is summarized as one (kind ``scores``).
+    """
+    try:
+        spec = resolve(path, kind, format_name)
+    except InputError as error:
+        if kind is not None or format_name is not None or not Path(path).is_file():
+            raise
+        try:
+            return summarize_scores(path)
+        except InputError:
+            raise error from None
     records = progress(spec.read(Path(path)), desc=f"inspect {Path(path).name}", unit="rec")
     summary = {"path": str(path), "kind": spec.kind, "format": spec.name}
     summary.update(summarize_records(spec.kind, records))
@@ -233,6 +246,44 @@ def summarize_ranked(rows: Iterable[RankedRow]) -> dict[str, Any]:
         "run_ids": sorted(run_ids),
         "documents": len(documents),
         "per_topic": dict(sorted(per_topic.items())),
+    }
+
+
+def summarize_scores(path: str | PathLike[str]) -> dict[str, Any]:
+    """Count a score table: runs, topics (``all`` rows apart), measures and rows.
+
+    The format is ``argue`` (our long TSV), ``autoargue`` (Auto-ARGUE's score TSV: the same header, but each
+    run's ``all`` rows come first, as ``score --table-format autoargue`` writes it), ``trec_eval`` (``-q``
+    output) or ``ir_measures`` (``run topic measure value``).
+    """
+    from .scores import detect_score_format, read_scores
+
+    name = detect_score_format(path)
+    run_ids: set[str] = set()
+    topics: set[str] = set()
+    metrics: set[str] = set()
+    rows = aggregate = 0
+    first_topic: str | None = None
+    for record in read_scores(path, name):
+        if first_topic is None:
+            first_topic = record.request_id
+        rows += 1
+        run_ids.add(record.run_id)
+        metrics.add(record.metric)
+        if record.request_id == ALL_TOPICS:
+            aggregate += 1
+        else:
+            topics.add(record.request_id)
+    if name == "argue" and first_topic == ALL_TOPICS:
+        name = "autoargue"
+    return {
+        "path": str(path), "kind": "scores", "format": name,
+        "topics": len(topics),
+        "runs": len(run_ids),
+        "run_ids": sorted(run_ids),
+        "metrics": len(metrics),
+        "rows": rows,
+        "aggregate_rows": aggregate,
     }
 
 

@@ -30,8 +30,8 @@ from ..writing import atomic_writer, current_umask, remove_stale_temps, temp_tag
 from ._fields import Fields, jsonl_reader, parse_object, type_name, unknown, warn_lossy
 from .base import FormatSpec, Probe
 
-__all__ = ["FORMATS", "NuggetSource", "parse_topic", "source_field", "source_line", "topic_to_argue",
-           "topic_to_v3", "v3_file_name"]
+__all__ = ["FORMATS", "LINE_FORMATS", "NuggetSource", "parse_topic", "source_field", "source_line", "topic_to_argue",
+           "topic_to_v3", "v3_file_name", "v3_files"]
 
 
 _ARGUE_TOPIC = frozenset({"request_id", "nuggets"})
@@ -418,11 +418,21 @@ _PARSERS: dict[str, Callable[[dict[str, Any], Fields], TopicNuggets | None]] = {
 }
 
 
+LINE_FORMATS: frozenset[str] = frozenset(_PARSERS) - {"autoargue-v3"}
+"""The JSON Lines nugget formats (``parse_topic`` reads one line of each); v3 files are whole JSON objects."""
+
+
 # --------------------------------------------------------------------------------------------------
 # readers
 # --------------------------------------------------------------------------------------------------
 def _v3_files(directory: Path) -> list[Path]:
     return sorted(p for p in directory.iterdir() if p.is_file() and p.name.endswith((".json", ".json.gz")))
+
+
+def v3_files(path: Path) -> list[Path]:
+    """The topic files of a NuggetBank v3 bank: a directory's ``*.json`` files in name order, or the one file."""
+    path = Path(path)
+    return _v3_files(path) if path.is_dir() else [path]
 
 
 def read_v3(path: Path) -> Iterator[TopicNuggets]:
@@ -737,8 +747,11 @@ def _sniff_ragtime_bank(probe: Probe) -> bool:
 
 
 def _question_lists(obj: Any) -> bool:
-    return (type(obj) is dict and bool(obj)
-            and all(type(v) is list and v and all(type(q) is str for q in v) for v in list(obj.values())[:20]))
+    """``{topic: [question, ...]}``: lists of strings, some of them text with spaces. A document pool,
+    ``{topic: [doc_id, ...]}``, has the same shape, but document ids hold no spaces, questions do."""
+    lists = list(obj.values())[:20] if type(obj) is dict else []
+    return (bool(lists) and all(type(v) is list and v and all(type(q) is str for q in v) for v in lists)
+            and any(" " in q.strip() for v in lists for q in v))
 
 
 def _sniff_lancer(probe: Probe) -> bool:

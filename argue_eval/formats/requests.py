@@ -18,7 +18,7 @@ from ..writing import write_jsonl
 from ._fields import Fields, jsonl_reader, parse_object, type_name, unknown
 from .base import FormatSpec, Probe
 
-__all__ = ["FORMATS", "parse_request", "request_to_argue"]
+__all__ = ["FORMATS", "LINE_FORMATS", "parse_request", "request_to_argue"]
 
 
 _ARGUE_KEYS = frozenset(
@@ -118,6 +118,9 @@ _PARSERS: dict[str, Callable[[dict[str, Any], Fields], Request | None]] = {
     "rag25": _parse_rag25,
 }
 
+
+LINE_FORMATS: frozenset[str] = frozenset(_PARSERS)
+"""The JSON Lines request formats (``parse_request`` reads one line of each); the others are read whole."""
 
 _TSV_HEADERS = {("qid", "query"), ("qid", "text"), ("topic_id", "text"), ("topic_id", "query"), ("id", "query"), ("id", "text")}
 

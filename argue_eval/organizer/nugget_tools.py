@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..csvsafe import unguard
-from ..errors import ArgueError, InputError, Problem
+from ..errors import ArgueError, InputError, Problem, Severity
 from ..formats.nuggets import source_field, source_line
 from ..model import ALL_TOPICS, IMPORTANCE_LEVELS, Answer, Nugget, TopicNuggets, normalize_text
 from ..reading import text_lines
@@ -31,23 +31,75 @@ def key_text(text: str) -> str:
 
 
 def read_topics_collecting(path: str | PathLike[str], format: str | None = None) -> tuple[list[TopicNuggets], list[Problem]]:
-    """Read a nugget file leniently: every schema problem is collected instead of stopping at the first.
+    """Read a nugget file collecting every schema problem instead of stopping at the first.
 
     JSONL formats are parsed line by line with the format's careful parser (report_gen_eval's grading file by
-    its reader, which groups lines into topics); the v3 directory format is read strictly (its files are
-    checked one at a time).
+    its reader, which groups lines into topics); a NuggetBank v3 bank file by file, each with the same
+    careful parser, so that one broken topic file does not hide the others; LANCER files whole.
     """
     from ..formats import resolve
     from ..formats.collecting import read_collecting
-    from ..formats.nuggets import parse_topic, read_grading
+    from ..formats.nuggets import LINE_FORMATS, parse_topic, read_grading
 
-    if resolve(path, "nuggets", format).name == "report-gen-eval-grading":  # lines grouped into topics: its own reader
-        problems: list[Problem] = []
+    name = resolve(path, "nuggets", format).name
+    problems: list[Problem] = []
+    if name == "report-gen-eval-grading":  # lines grouped into topics: its own reader
         return list(read_grading(Path(path), problems)), problems
-    return read_collecting(path, "nuggets", format, parse_topic, whole_file_formats=("autoargue-v3", "lancer"))
+    if name == "autoargue-v3":
+        return _read_v3_collecting(Path(path), problems), problems
+    return read_collecting(path, "nuggets", format, parse_topic, LINE_FORMATS)
+
+
+def _read_v3_collecting(path: Path, problems: list[Problem]) -> list[TopicNuggets]:
+    from ..formats.nuggets import parse_topic, v3_files
+    from ..reading import read_json
+
+    topics = []
+    for file in v3_files(path):
+        try:
+            obj = read_json(file)
+        except InputError as error:
+            problems.append(error.problem)
+            continue
+        if type(obj) is not dict:
+            problems.append(Problem(str(file), None, None, "expected one JSON object (a NuggetBank v3 topic), "
+                                    f"found {type(obj).__name__}", "error"))
+            continue
+        topic = parse_topic(obj, "autoargue-v3", str(file), None, problems)
+        if topic is not None:
+            topics.append(topic)
+    return topics
 
 
 # --- validate -------------------------------------------------------------------------------------------------
+
+NUGGET_CHECKS: dict[str, tuple[Severity, str]] = {
+    # errors: the scorer refuses the bank, or would score it wrongly
+    "duplicate-topic": ("error", "a topic appears twice (the scorer refuses the bank)"),
+    "duplicate-nugget-id": ("error", "a nugget id is repeated within a topic (judgments name nuggets by id; the scorer refuses it)"),
+    "empty-question": ("error", "a question without text (nothing for a judge or an assessor to answer)"),
+    "empty-answer": ("error", "an answer without text (it would be matched against every sentence)"),
+    "unknown-importance": ("error", "an importance other than vital, okay or none (its weight is unknown)"),
+    "missing-document": ("error", "a bound document is not in --collection (a wrong id: the document that "
+                                  "attests the answer is not recognized as relevant)"),
+    # warnings: unusual, but the scorer uses the bank as it is, by a documented rule
+    "unbound-question": ("warning", "no answer of a (non-negative) question is bound to a document: the scorer "
+                                    "drops it (--unbound-questions drop; 'negative' counts it as a negative nugget)"),
+    "unbound-answer": ("warning", "an answer bound to no document, beside bound ones: no citation can find it, and "
+                                  "an AND nugget needs only its bound answers (as Auto-ARGUE)"),
+    "missing-importance": ("warning", "nuggets without importance in a bank that labels others: weighted like "
+                                      "okay (1); a bank with no labels at all is not flagged (weighted = plain)"),
+    "duplicate-question": ("warning", "the same question twice in a topic (case and end punctuation ignored)"),
+    "duplicate-answer": ("warning", "the same answer twice in a nugget (case and end punctuation ignored)"),
+    "statement": ("warning", "a nuggetizer statement: no answers to bind; ARGUE cannot score it, the nuggetizer "
+                             "measures can"),
+    "unknown-topic": ("warning", "a topic that is not one of --requests: never scored (a run is evaluated on the "
+                                 "judged topics within the requests)"),
+    "request-without-nuggets": ("warning", "a request of --requests without nuggets: not evaluated"),
+}
+"""``nuggets validate``'s checks: name -> (severity, what it catches and why it has that severity). Schema
+problems (a field missing or of the wrong type) come from the format's parser and are errors; a file that is
+not JSON Lines, read with ``--lenient``, is a warning."""
 
 
 def validate_topics(
@@ -56,19 +108,18 @@ def validate_topics(
     store: Any = None,
     request_ids: Iterable[str] | None = None,
 ) -> list[Problem]:
-    """Problems of a nugget bank, each located at its topic's line and the nugget's position.
+    """Problems of a nugget bank, each located at its topic's line and the nugget's position in the file's
+    own field names, with the severity of its check in ``NUGGET_CHECKS``.
 
-    Errors: a topic repeated; a nugget id repeated within a topic; an empty question; a nugget with no
-    answer (unless negative); an answer bound to no document (unless the nugget is negative: a negative
-    nugget records an absence); a bound document missing from the collection (when ``store`` is given);
-    a topic that is not a request (when ``request_ids`` are given); an importance other than vital/okay.
-    Warnings: the same question twice in a topic, the same answer twice in a nugget, a request without
-    nuggets, nuggetizer statements (no answers to bind).
+    An error is what the scorer cannot use or would score wrongly; a warning is unusual but scored by a
+    documented rule (an unbound question is dropped, an unbound answer is never found, a missing importance
+    weighs like okay). A question with no bound answer is one ``unbound-question`` warning, not one per answer.
     """
     problems: list[Problem] = []
     seen_topics: dict[str, int | None] = {}
     wanted = list(dict.fromkeys(request_ids)) if request_ids is not None else None
     doc_cache: dict[str, bool] = {}
+    unlabelled: list[tuple[TopicNuggets, int]] = []  # topics with nuggets lacking an importance, and how many
 
     def exists(doc_id: str) -> bool:
         if doc_id not in doc_cache:
@@ -79,63 +130,85 @@ def validate_topics(
         line = topic.source.line if topic.source is not None else None
         where = topic.source.path if topic.source is not None else path
 
-        def report(field: str | None, message: str, severity: str = "error", where: str = where,
+        def report(check: str, field: str | None, message: str, where: str = where,
                    line: int | None = line, topic: TopicNuggets = topic) -> None:
             # located in the file's own field names (items[17].gold_answers[0]), not the model's
             shown = source_field(topic, field) if field is not None else None
             at_line = source_line(topic, field) if field is not None else line
-            problems.append(Problem(where, at_line, shown, message, severity))  # type: ignore[arg-type]
+            problems.append(Problem(where, at_line, shown, message, NUGGET_CHECKS[check][0]))
 
         def named(path: str, topic: TopicNuggets = topic) -> str:
             return source_field(topic, path)
 
         if topic.request_id in seen_topics:
-            report("request_id", f"topic {topic.request_id!r} appears again (first on line {seen_topics[topic.request_id]})")
+            report("duplicate-topic", "request_id",
+                   f"topic {topic.request_id!r} appears again (first on line {seen_topics[topic.request_id]})")
         seen_topics.setdefault(topic.request_id, line)
         if wanted is not None and topic.request_id not in wanted:
-            report("request_id", f"topic {topic.request_id!r} is not one of the requests")
+            report("unknown-topic", "request_id", f"topic {topic.request_id!r} is not one of the requests; it is "
+                   "never scored")
         ids: dict[str, int] = {}
         questions: dict[str, str] = {}
+        missing_importance = 0
         for index, nugget in enumerate(topic.nuggets):
             at = f"nuggets[{index}]"
             label = f"nugget {nugget.nugget_id!r}"
             if nugget.nugget_id in ids:
-                report(f"{at}.nugget_id", f"{label} repeats the id of {named(f'nuggets[{ids[nugget.nugget_id]}]')}")
+                report("duplicate-nugget-id", f"{at}.nugget_id",
+                       f"{label} repeats the id of {named(f'nuggets[{ids[nugget.nugget_id]}]')}")
             ids.setdefault(nugget.nugget_id, index)
             if not nugget.question.strip():
-                report(f"{at}.question", f"{label} has an empty question")
+                report("empty-question", f"{at}.question", f"{label} has an empty question")
             else:
                 key = key_text(nugget.question)
                 if key in questions:
-                    report(f"{at}.question", f"{label} repeats the question of nugget {questions[key]!r}", "warning")
+                    report("duplicate-question", f"{at}.question", f"{label} repeats the question of nugget {questions[key]!r}")
                 questions.setdefault(key, nugget.nugget_id)
-            if nugget.importance is not None and nugget.importance not in IMPORTANCE_LEVELS:
-                report(f"{at}.importance", f"{label}: importance {nugget.importance!r} is not vital, okay or null")
+            if nugget.importance is None:
+                missing_importance += 1
+            elif nugget.importance not in IMPORTANCE_LEVELS:
+                report("unknown-importance", f"{at}.importance",
+                       f"{label}: importance {nugget.importance!r} is not vital, okay or null")
             if nugget.extra.get("statement"):
-                report(f"{at}", f"{label} is a statement without answers (nuggetizer); it cannot be bound to documents", "warning")
+                report("statement", f"{at}", f"{label} is a statement without answers (nuggetizer); it cannot be bound to documents")
                 continue
-            if not nugget.answers and not nugget.negative:
-                report(f"{at}.answers", f"{label} has no answers")
+            if not nugget.negative and not nugget.bound:
+                what = "has no answers" if not nugget.answers else "has no answer bound to a document"
+                report("unbound-question", f"{at}.answers" if not nugget.answers else at,
+                       f"{label} {what}: the scorer drops it (--unbound-questions negative counts it as a negative nugget)")
             answers: dict[str, int] = {}
             for a_index, answer in enumerate(nugget.answers):
                 a_at = f"{at}.answers[{a_index}]"
                 if not answer.text.strip():
-                    report(f"{a_at}.answer", f"{label} has an empty answer")
+                    report("empty-answer", f"{a_at}.answer", f"{label} has an empty answer")
                 a_key = key_text(answer.text)
                 if a_key in answers:
-                    report(f"{a_at}.answer", f"{label} repeats answer {answer.text!r} ({named(f'{at}.answers[{answers[a_key]}]').removeprefix(at + '.')})",
-                           "warning")
+                    report("duplicate-answer", f"{a_at}.answer", f"{label} repeats answer {answer.text!r} "
+                           f"({named(f'{at}.answers[{answers[a_key]}]').removeprefix(at + '.')})")
                 answers.setdefault(a_key, a_index)
-                if not answer.doc_ids and not nugget.negative:
-                    report(f"{a_at}.doc_ids", f"{label}, answer {answer.text!r} is bound to no document (only negative nuggets may be)")
+                if not answer.doc_ids and not nugget.negative and nugget.bound:
+                    report("unbound-answer", f"{a_at}.doc_ids", f"{label}, answer {answer.text!r} is bound to no document: "
+                           "no citation can find it (the nugget's bound answers count)")
                 if store is not None:
                     for doc_id in answer.doc_ids:
                         if not exists(doc_id):
-                            report(f"{a_at}.doc_ids", f"{label}, answer {answer.text!r}: document {doc_id!r} is not in the collection")
+                            report("missing-document", f"{a_at}.doc_ids",
+                                   f"{label}, answer {answer.text!r}: document {doc_id!r} is not in the collection")
+        if missing_importance:
+            unlabelled.append((topic, missing_importance))
+    nuggets = sum(len(topic.nuggets) for topic in topics)
+    if sum(count for _, count in unlabelled) < nuggets:  # a bank with no importance at all weighs every nugget 1: fine
+        for topic, count in unlabelled:
+            where = topic.source.path if topic.source is not None else path
+            problems.append(Problem(where, topic.source.line if topic.source is not None else None, None,
+                                    f"topic {topic.request_id!r}: {count} of {len(topic.nuggets)} nuggets have no "
+                                    "importance (weighted like okay, 1)",
+                                    NUGGET_CHECKS["missing-importance"][0]))
     if wanted is not None:
         for request_id in wanted:
             if request_id not in seen_topics:
-                problems.append(Problem(path, None, None, f"request {request_id!r} has no nuggets", "warning"))
+                problems.append(Problem(path, None, None, f"request {request_id!r} has no nuggets; it is not evaluated",
+                                        NUGGET_CHECKS["request-without-nuggets"][0]))
     return problems
 
 

@@ -17,12 +17,12 @@ EXPORT_SHAPES: tuple[str, ...] = ("argue", "neuclir24", "ragtime26", "rag25")
 
 
 def read_requests_collecting(path: str | PathLike[str], format: str | None = None) -> tuple[list[Request], list[Problem]]:
-    """Read a requests file leniently, collecting every schema problem (JSONL formats line by line; the
-    TREC RAG 2024 TSV strictly)."""
+    """Read a requests file collecting every schema problem: the JSON Lines formats line by line, the others
+    (the TREC RAG 2024 TSV, TREC Web Track XML) whole, by their readers."""
     from ..formats.collecting import read_collecting
-    from ..formats.requests import parse_request
+    from ..formats.requests import LINE_FORMATS, parse_request
 
-    return read_collecting(path, "requests", format, parse_request, whole_file_formats=("rag24",))
+    return read_collecting(path, "requests", format, parse_request, LINE_FORMATS)
 
 
 def validate_requests(
@@ -45,7 +45,9 @@ def validate_requests(
         where = request.source.path if request.source is not None else path
 
         def report(field: str | None, message: str, severity: str = "error", where: str = where,
-                   line: int | None = line) -> None:
+                   line: int | None = line, request_id: str = request.request_id) -> None:
+            if line is None:  # a format without lines (TREC Web Track XML): name the request
+                message = f"request {request_id!r}: {message}"
             problems.append(Problem(where, line, field, message, severity))  # type: ignore[arg-type]
 
         if request.request_id in first_line:
