@@ -202,7 +202,7 @@ def record(out: Path, code: Path, only: list[str] | None = None) -> None:
         track.symlink_to(REPO, target_is_directory=True)
     write_inputs(out / "inputs")
     env = {**os.environ, "PYTHONPATH": str(code), "ARGUE_EVAL_PROGRESS": "0", "COLUMNS": "120"}
-    found = subprocess.run([sys.executable, "-c", "import argue_eval; print(argue_eval.__file__)"], env=env,
+    found = subprocess.run([sys.executable, "-c", "import argue_eval; print(argue_eval.__file__)"], env=env, cwd=out,
                            capture_output=True, text=True, check=True).stdout.strip()
     if not Path(found).resolve().is_relative_to(code.resolve()):
         raise SystemExit(f"the code under test is {found}, not under {code}")
@@ -223,8 +223,9 @@ def record(out: Path, code: Path, only: list[str] | None = None) -> None:
                              "--judge-option", "llm.max_retries=0", "--judge-option", "llm.concurrency=2"]
                 else:
                     argv.append(arg)
-            done = subprocess.run([sys.executable, "-m", "argue_eval.cli", *argv], cwd=folder, env=env,
-                                  capture_output=True)
+            with tempfile.TemporaryDirectory() as numba:  # ranx's kernels compile (and warn) afresh in each case
+                done = subprocess.run([sys.executable, "-m", "argue_eval.cli", *argv], cwd=folder,
+                                      env={**env, "NUMBA_CACHE_DIR": numba}, capture_output=True)
             (folder / "stdout").write_bytes(done.stdout)
             (folder / "stderr").write_bytes(done.stderr)
             (folder / "exit").write_text(f"{done.returncode}\n")

@@ -15,7 +15,7 @@ from argue_eval.judges.llm import LLMJudge  # noqa: E402
 from argue_eval.judges.llm_tasks import LLMTasks, TaskItem, task_version  # noqa: E402
 from argue_eval.measures.comprehensiveness import score_topics_e2e  # noqa: E402
 from argue_eval.measures.entail import TableEntailer  # noqa: E402
-from argue_eval.measures.generated import TaskChooser, decompose_reports, generate_aspects  # noqa: E402
+from argue_eval.measures.llm_claims import TaskChooser, decompose_reports, generate_aspects  # noqa: E402
 from argue_eval.measures.icat import Aspect, ReportClaims, score_topics  # noqa: E402
 from argue_eval.measures.longrecall import Fact, TopicFacts  # noqa: E402
 from argue_eval.measures.longrecall import score_topics as lr_score  # noqa: E402
@@ -115,7 +115,7 @@ def test_two_unusable_replies_make_a_failure_never_an_answer():
 def test_counts_are_kept_per_task_and_the_chooser_reports_its_own():
     """One LLMTasks serves claims and multiple choice: 2 failed claim items and 1 answered aspects item,
     then the chooser's counts are its own task's (0 calls), not the shared totals (3 calls, 2 failed)."""
-    from argue_eval.measures.generated import TaskChooser
+    from argue_eval.measures.llm_claims import TaskChooser
 
     def answer(data, body):
         return {"aspects": ["cause"]} if "request" in data else "no JSON here"

@@ -1,0 +1,92 @@
+"""What the measure commands (``icat``, ``longrecall``, ``comprehensiveness``, ``nuggetizer``) share on the
+command line: the judge and cache options, and how a measure's result is written and shown.
+
+The measures' work is the Python API's (``argue_eval.api``); these helpers turn options into the API's
+arguments and the result into the long TSV, the details JSONL, notes on stderr and a summary table.
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from ..model import ALL_TOPICS
+
+__all__ = ["measure_judge_options", "judge_arguments", "echo_note", "write_outputs", "summary"]
+
+
+def measure_judge_options(func: Any) -> Any:
+    """``--judge``, ``--judge-option``, ``--nli-model``, ``--cache``/``--no-cache`` (as ``judge`` has them)."""
+    options = [
+        click.option("--judge", "judge_spec", default="lexical", show_default=True, metavar="JUDGE",
+                     help="Judge backend for entailment: lexical (offline), semantic, nli (--nli-model), llm, "
+                          "or a comma list for a cascade."),
+        click.option("--judge-option", "judge_option", multiple=True, metavar="BACKEND.NAME=VALUE",
+                     help="A backend option, e.g. lexical.attested_threshold=0.5; repeatable."),
+        click.option("--nli-model", default=None, metavar="PATH",
+                     help="Local directory of a transformers NLI model (for --judge nli); never downloaded."),
+        click.option("--cache", "cache_path", default=None, metavar="PATH",
+                     help="SQLite judgment cache shared with `judge` (answers committed before use). "
+                          "Default: .argue-cache/judgments.sqlite."),
+        click.option("--no-cache", is_flag=True, help="Do not read or write the judgment cache."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def judge_arguments(judge_spec: str, judge_option: tuple[str, ...], nli_model: str | None, cache_path: str | None,
+                    no_cache: bool) -> dict[str, Any]:
+    """The API's ``judge``, ``judge_options`` and ``cache`` from ``measure_judge_options``' options."""
+    from ..judges.cache import DEFAULT_CACHE_PATH
+    from ._options import parse_judge_options
+
+    return {"judge": judge_spec, "judge_options": parse_judge_options(judge_option, nli_model),
+            "cache": None if no_cache else (cache_path or DEFAULT_CACHE_PATH)}
+
+
+def echo_note(note: Any) -> None:
+    """A note or warning of a measure run on stderr (``--quiet`` keeps the warnings)."""
+    click.echo(str(note), err=True)
+
+
+def write_outputs(result: Any, output: str, details_path: str | None) -> None:
+    """The long TSV (``-`` for stdout) and, when asked, the details JSONL, each written atomically."""
+    from ..formats.scores import score_lines, write_scores_tsv
+    from ..writing import write_jsonl
+
+    if output == "-":
+        sys.stdout.writelines(score_lines(result.rows))
+    else:
+        write_scores_tsv(result.rows, output)
+    if details_path is not None:
+        write_jsonl(details_path, result.records())
+
+
+def summary(rows: list[tuple[str, str, str, float]], metrics: Sequence[str], title: str) -> str:
+    """A small leaderboard of ``all`` rows for the terminal (the TSV stays the record)."""
+    from ..tables import Cell, Table, fmt_number, render_text
+
+    aggregates: dict[str, dict[str, float]] = {}
+    for run_id, request_id, metric, value in rows:
+        if request_id == ALL_TOPICS:
+            aggregates.setdefault(run_id, {})[metric] = value
+    first = metrics[0]
+    order = sorted(aggregates, key=lambda run: (-float(aggregates[run].get(first, 0.0)), run))
+    table_rows: list[list[Cell]] = [
+        [run, str(int(aggregates[run].get("topics", 0))),
+         *(fmt_number(float(aggregates[run][m]), 3) if m in aggregates[run] else None for m in metrics)]
+        for run in order
+    ]
+    return render_text(Table(columns=["run_id", "topics", *metrics], rows=table_rows,
+                             align="lr" + "r" * len(metrics), title=title))
+
+
+def print_summary(result: Any, output: str, quiet: bool, line: str, metrics: Sequence[str], title: str) -> None:
+    """The command's summary line on stderr (with ``-> OUT`` for a file), then, for a file and unless
+    ``quiet``, the leaderboard of ``metrics`` on stdout."""
+    click.echo(line + ("" if output == "-" else f" -> {output}"), err=True)
+    if output != "-" and not quiet:
+        click.echo(summary(result.rows, metrics, title), nl=False)
