@@ -15,8 +15,8 @@ from argue_eval.judges.llm import LLMJudge  # noqa: E402
 from argue_eval.judges.llm_tasks import LLMTasks, TaskItem, task_version  # noqa: E402
 from argue_eval.measures.comprehensiveness import score_topics_e2e  # noqa: E402
 from argue_eval.measures.entail import TableEntailer  # noqa: E402
-from argue_eval.measures.llm_claims import TaskChooser, decompose_reports, generate_aspects  # noqa: E402
 from argue_eval.measures.icat import Aspect, ReportClaims, score_topics  # noqa: E402
+from argue_eval.measures.llm_claims import TaskChooser, decompose_reports, generate_aspects  # noqa: E402
 from argue_eval.measures.longrecall import Fact, TopicFacts  # noqa: E402
 from argue_eval.measures.longrecall import score_topics as lr_score  # noqa: E402
 from argue_eval.model import Request  # noqa: E402

@@ -15,6 +15,7 @@ function               what it does                                             
 ``longrecall``         LongRecall: reference facts the report entails                ``api.longrecall``
 ``comprehensiveness``  context statements reached through entailments                ``api.comprehensiveness``
 ``nuggetizer``         TREC RAG nuggetizer scores of assignments (read or judged)    ``api.nuggetizer``
+``retrieval``          trec_eval's measures of ranked runs or of reports' citations  ``api.retrieval``
 =====================  ============================================================  ========================
 
 The alternate measures return a ``MeasureResult`` (``api.measure_result``): ``table`` (a DataFrame),
@@ -29,8 +30,9 @@ from .judge import EvaluateResult, JudgeResult, evaluate, judge, plan_questions,
 from .longrecall import longrecall
 from .measure_result import MeasureResult, Note
 from .nuggetizer import nuggetizer
+from .retrieval import RetrievalResult, retrieval
 from .score import ScoreResult, make_policies, score
 
 __all__ = ["score", "ScoreResult", "make_policies", "judge", "JudgeResult", "evaluate", "EvaluateResult",
            "plan_questions", "score_judged", "icat", "longrecall", "comprehensiveness", "nuggetizer",
-           "MeasureResult", "Note"]
+           "MeasureResult", "Note", "retrieval", "RetrievalResult"]
