@@ -68,7 +68,8 @@ def comprehensiveness(
         else:
             rows, settings, records, counts = _graph(pairs, atoms, min_overlap, claims, missing_topics, judge,
                                                      judge_options, judgment_cache, source, log, stack)
-    return MeasureResult("comprehensiveness", rows, settings, records, run_ids(reports), topics, counts, log.notes)
+    return MeasureResult("comprehensiveness", rows, settings, records, run_ids(reports), topics, counts, log.notes,
+                         log.unjudged)
 
 
 def _graph(pairs: list[Any], atoms: dict[str, list[Any]], min_overlap: float, claims: str, missing_topics: str,
@@ -93,7 +94,7 @@ def _graph(pairs: list[Any], atoms: dict[str, list[Any]], min_overlap: float, cl
     if claims == "llm":
         tasks = open_llm_tasks(backend, judge_options, cache, progress=progress_bar("LLM calls", unit="call").update)
         units, _ = llm_claims([(request_id, sentences) for (_, request_id, _), sentences in zip(pairs, units)],
-                              tasks, log.warn)
+                              tasks, log.not_judged)
     results, records = [], []
     for (run_id, request_id, report), sentences in zip(pairs, units):
         counts, detail = score_topic(sentences, atoms[request_id], checker, min_overlap)
@@ -104,8 +105,16 @@ def _graph(pairs: list[Any], atoms: dict[str, list[Any]], min_overlap: float, cl
         "min_overlap": min_overlap, "context": source, "judge": checker.identity(),
         "variant": "nli-graph", "response_atoms": claims, "missing_topics": missing_topics,
         **({"llm_tasks": {"claims": tasks.identity("claims")}} if tasks is not None else {})}
-    totals = {"pairs_judged": sum(r.counts["pairs_judged"] for r in results),
-              "pairs_all": sum(r.counts["pairs_all"] for r in results), "entailment_questions": checker.calls}
+    totals = {name: sum(r.counts[name] for r in results)
+              for name in ("pairs_judged", "pairs_all", "pairs_unjudged", "unjudged_clusters")}
+    if totals["pairs_unjudged"]:
+        from .measure_judges import why_unanswered
+
+        log.not_judged(f"{totals['pairs_unjudged']} of {totals['pairs_judged']} entailment pair(s) could not be judged "
+                       f"({why_unanswered(checker.judge)}): {totals['unjudged_clusters']} context cluster(s) whose "
+                       "coverage depends on them are left out of comprehensiveness, not counted as uncovered; asked "
+                       "again on the next run")
+    totals["entailment_questions"] = checker.calls
     return family_rows(family(min_overlap=min_overlap), results), settings, records, totals
 
 
@@ -141,7 +150,7 @@ def _end_to_end(pairs: list[Any], atoms: dict[str, list[Any]], missing_topics: s
     settings = {"context": source, "variant": "e2e", "llm_task": tasks.identity("coverage"),
                 "missing_topics": missing_topics, **({"failed": failed} if failed else {})}
     if failed:
-        log.warn(f"the LLM could not judge {len(failed)} report(s), left out of the table and asked again on the "
-                 f"next run: {', '.join(failed[:5])}" + (" ..." if len(failed) > 5 else ""))
+        log.not_judged(f"the LLM could not judge {len(failed)} report(s), left out of the table and asked again on "
+                       f"the next run: {', '.join(failed[:5])}" + (" ..." if len(failed) > 5 else ""))
     return (family_rows(family(), results), settings, records,
             {"llm_calls": tasks.calls, "llm_failed": tasks.failed, "failed": failed})

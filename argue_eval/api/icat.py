@@ -96,16 +96,31 @@ def icat(
         **({"llm_tasks": {task: tasks.identity(task) for task, source in (("claims", claims), ("aspects", aspects))
                           if source == "llm"}} if tasks is not None else {}),
         **({"aspects_failed": failed_topics} if failed_topics else {})}
-    if claims == "llm" and tasks.failed:
-        from .measure_judges import failure_reason
-
-        log.warn(f"{tasks.failed} LLM task(s) failed after a re-ask or retries{failure_reason(tasks)}; they count "
-                 "as unjudged and are asked again on the next run")
+    _say_unjudged(results, entailer, tasks if claims == "llm" else None, log)
     counts = {"index": size, "entailment_questions": entailer.calls,
               "unjudged_claims": sum(t.counts["unjudged_claims"] for t in results),
               **({"llm_calls": tasks.calls, "llm_failed": tasks.failed} if tasks is not None else {})}
     return MeasureResult("icat", rows, settings, [t.details() for t in results], run_ids(reports), topics, counts,
-                         log.notes)
+                         log.notes, log.unjudged)
+
+
+def _say_unjudged(results: list[Any], entailer: Any, claim_tasks: Any, log: NoteLog) -> None:
+    """One warning per kind of item that could not be judged (LLM claims, claims, aspects), and why."""
+    from .measure_judges import failure_reason, why_unanswered
+
+    if claim_tasks is not None and claim_tasks.failed:
+        log.not_judged(f"{claim_tasks.failed} LLM task(s) failed after a re-ask or retries{failure_reason(claim_tasks)}; "
+                       "they count as unjudged and are asked again on the next run")
+    total = {name: sum(t.counts[name] for t in results)
+             for name in ("claims", "unjudged_claims", "aspects", "unjudged_aspects")}
+    if total["unjudged_claims"]:
+        log.not_judged(f"{total['unjudged_claims']} of {total['claims']} claim(s) could not be judged "
+                       f"({why_unanswered(entailer.judge)}): left out of icat_fact, not counted as ungrounded, and "
+                       "asked again on the next run")
+    if total["unjudged_aspects"]:
+        log.not_judged(f"{total['unjudged_aspects']} of {total['aspects']} aspect(s) could not be judged (a claim or "
+                       "an alignment that might cover them could not be judged): left out of icat_coverage, not "
+                       "counted as missed")
 
 
 def _aspect_source(aspects: str | None, nuggets: Any, qrels: Any, requests: Any) -> str:
@@ -278,8 +293,8 @@ def _generate_aspects(topic_aspects: dict[str, list[Any]], request_list: list[An
         else:
             topic_aspects[request_id] = [Aspect(f"{request_id}-g{i + 1}", text) for i, text in enumerate(texts)]
     if failed:
-        log.warn(f"the LLM could not generate aspects for {len(failed)} topic(s), left out of this table and asked "
-                 f"again on the next run: {', '.join(failed[:5])}" + (" ..." if len(failed) > 5 else ""))
+        log.not_judged(f"the LLM could not generate aspects for {len(failed)} topic(s), left out of this table and "
+                       f"asked again on the next run: {', '.join(failed[:5])}" + (" ..." if len(failed) > 5 else ""))
     return failed
 
 

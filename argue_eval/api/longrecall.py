@@ -81,15 +81,19 @@ def longrecall(
         **({"llm_tasks": {task: tasks.identity(task) for task, used in (("claims", claims == "llm"),
                                                                           ("choice", chooser is not None)) if used}}
            if tasks is not None else {})}
-    if chooser is not None and tasks.failed:
-        from .measure_judges import failure_reason
+    from .measure_judges import failure_reason, why_unanswered
 
-        log.warn(f"{tasks.failed} LLM task(s) failed after a re-ask or retries{failure_reason(tasks)}; they count "
-                 "as unjudged and are asked again on the next run")
-    counts = {"entailment_questions": checker.calls, "unjudged_facts": sum(t.counts["unjudged_facts"] for t in results),
+    if chooser is not None and tasks.failed:
+        log.not_judged(f"{tasks.failed} LLM task(s) failed after a re-ask or retries{failure_reason(tasks)}; they "
+                       "count as unjudged and are asked again on the next run")
+    unjudged, facts_all = (sum(t.counts[name] for t in results) for name in ("unjudged_facts", "facts"))
+    if unjudged:
+        log.not_judged(f"{unjudged} of {facts_all} fact(s) could not be judged ({why_unanswered(checker.judge)}): "
+                       "left out of longrecall, not counted as uncovered, and asked again on the next run")
+    counts = {"entailment_questions": checker.calls, "unjudged_facts": unjudged,
               **({"choice_calls": chooser.calls, "choice_failed": chooser.failed} if chooser is not None else {})}
     return MeasureResult("longrecall", rows, header, [t.details() for t in results], run_ids(reports), topics,
-                         counts, log.notes)
+                         counts, log.notes, log.unjudged)
 
 
 def _reference_facts(nuggets: Any, reference: Any, fact_unit: str) -> dict[str, list[Any]]:
@@ -149,7 +153,8 @@ def _match(items: list[Any], settings: Settings, embed: Any, claims: str, entail
             chooser = TaskChooser(tasks)
         if claims == "llm":
             present = [item for item in items if item.sentences is not None]
-            units, _ = llm_claims([(item.request_id, item.sentences or ()) for item in present], tasks, log.warn)
+            units, _ = llm_claims([(item.request_id, item.sentences or ()) for item in present], tasks,
+                                  log.not_judged)
             replaced = {id(item): unit for item, unit in zip(present, units)}
             items = [item._replace(sentences=replaced[id(item)]) if id(item) in replaced else item for item in items]
         return score_topics(items, checker, settings, embed, chooser), checker, chooser, tasks

@@ -16,7 +16,8 @@ from typing import Any
 from ..errors import OptionError
 from ..judges.base import JudgeBackend
 
-__all__ = ["open_measure_judge", "open_llm_tasks", "open_cache", "llm_claims", "failure_reason", "JudgeOptions"]
+__all__ = ["open_measure_judge", "open_llm_tasks", "open_cache", "llm_claims", "failure_reason", "why_unanswered",
+           "JudgeOptions"]
 
 JudgeOptions = Mapping[str, Mapping[str, Any]]
 """Keyword options per backend name, e.g. ``{"lexical": {"attested_threshold": 0.5}}``."""
@@ -103,3 +104,16 @@ def failure_reason(tasks: Any) -> str:
     """`` (first: REASON)`` for the first failure the LLM backend of ``tasks`` recorded, or ``""``."""
     failures = tasks.judge.usage()["failures"]
     return f" (first: {failures[0]['reason']})" if failures else ""
+
+
+def why_unanswered(judge: Any) -> str:
+    """Why ``judge`` left questions unanswered, as far as it says: how many of its model calls failed and the
+    first reason (the LLM tasks' own failures, which share the model's record, are not counted)."""
+    from ..judges.llm_tasks import TASKS
+
+    usage = getattr(judge, "usage", None)
+    record = usage() if callable(usage) else None
+    failures = [f for f in (record or {}).get("failures") or () if f.get("prompt") not in TASKS]
+    if not failures:
+        return f"the {getattr(judge, 'name', 'judge')} judge gave no answer"
+    return f"{len(failures)} call(s) to the model failed, the first: {failures[0]['reason']}"

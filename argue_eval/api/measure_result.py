@@ -1,10 +1,14 @@
-"""What an alternate measure's API function returns: the long score table, the details records, and the
-counts and notes the command prints.
+"""What an alternate measure's API function returns: the long score table, the details records, the counts
+and notes the command prints, and what could not be judged.
 
 The rows stay as the measure family wrote them (counts as integers, ratios as floats), so a table written
 from them has the exact bytes the commands have always written; ``table`` is the same rows as a DataFrame.
 Notes are kept in the order they arose and, when the caller passes ``on_note``, handed over as they arise,
 so a command prints them as before, at the moment they happen.
+
+A measure whose judge or LLM could not judge some items scores the rest: it never counts them as "no", and
+``unjudged`` says what is missing and why, one warning per kind, so that a caller (and the commands' exit
+status 1) cannot take an incomplete table for a complete one.
 """
 from __future__ import annotations
 
@@ -31,10 +35,12 @@ class Note(NamedTuple):
 
 
 class NoteLog:
-    """Collects a measure run's notes in order, handing each to ``forward`` (if given) as it is added."""
+    """Collects a measure run's notes in order, handing each to ``forward`` (if given) as it is added;
+    ``unjudged`` keeps the warnings that say something could not be judged."""
 
     def __init__(self, forward: Callable[[Note], None] | None = None) -> None:
         self.notes: list[Note] = []
+        self.unjudged: list[str] = []
         self.forward = forward
 
     def note(self, text: str) -> None:
@@ -42,6 +48,11 @@ class NoteLog:
 
     def warn(self, text: str) -> None:
         self._add(Note(text, warning=True))
+
+    def not_judged(self, text: str) -> None:
+        """A warning that items could not be judged: the result is incomplete."""
+        self.unjudged.append(text)
+        self.warn(text)
 
     def _add(self, note: Note) -> None:
         self.notes.append(note)
@@ -56,7 +67,8 @@ class MeasureResult:
     ``rows``: the long table (``run_id, request_id, metric, value``; per run its topics, then its ``all``
     rows); ``settings``: how it was computed (the details file's first record); ``details``: one record per
     run and topic; ``runs``/``topics``: what was scored; ``counts``: the figures the command's summary line
-    gives (questions asked, model calls, ...); ``notes``: notes and warnings, in order.
+    gives (questions asked, model calls, ...); ``notes``: notes and warnings, in order; ``unjudged``: the
+    warnings that say which items could not be judged, and why (empty when every item was judged).
     """
 
     measure: str
@@ -67,6 +79,13 @@ class MeasureResult:
     topics: list[str]
     counts: dict[str, Any] = field(default_factory=dict)
     notes: list[Note] = field(default_factory=list)
+    unjudged: list[str] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every item was judged: otherwise the scores cover the judged items only, and a rerun (which
+        asks again what failed) can change them."""
+        return not self.unjudged
 
     @property
     def table(self) -> pd.DataFrame:

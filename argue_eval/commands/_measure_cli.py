@@ -14,7 +14,8 @@ import click
 
 from ..model import ALL_TOPICS
 
-__all__ = ["measure_judge_options", "judge_arguments", "echo_note", "write_outputs", "summary"]
+__all__ = ["measure_judge_options", "judge_arguments", "echo_note", "write_outputs", "summary", "unjudged_by_run",
+           "finish"]
 
 
 def measure_judge_options(func: Any) -> Any:
@@ -65,8 +66,10 @@ def write_outputs(result: Any, output: str, details_path: str | None) -> None:
         write_jsonl(details_path, result.records())
 
 
-def summary(rows: list[tuple[str, str, str, float]], metrics: Sequence[str], title: str) -> str:
-    """A small leaderboard of ``all`` rows for the terminal (the TSV stays the record)."""
+def summary(rows: list[tuple[str, str, str, float]], metrics: Sequence[str], title: str,
+            unjudged: dict[str, str] | None = None) -> str:
+    """A small leaderboard of ``all`` rows for the terminal (the TSV stays the record); with ``unjudged`` (run
+    -> what its scores leave out), a column that flags the runs scored on judged items only."""
     from ..tables import Cell, Table, fmt_number, render_text
 
     aggregates: dict[str, dict[str, float]] = {}
@@ -75,18 +78,38 @@ def summary(rows: list[tuple[str, str, str, float]], metrics: Sequence[str], tit
             aggregates.setdefault(run_id, {})[metric] = value
     first = metrics[0]
     order = sorted(aggregates, key=lambda run: (-float(aggregates[run].get(first, 0.0)), run))
+    flagged = {run: text for run, text in (unjudged or {}).items() if text}
     table_rows: list[list[Cell]] = [
         [run, str(int(aggregates[run].get("topics", 0))),
-         *(fmt_number(float(aggregates[run][m]), 3) if m in aggregates[run] else None for m in metrics)]
+         *(fmt_number(float(aggregates[run][m]), 3) if m in aggregates[run] else None for m in metrics),
+         *([flagged.get(run, "")] if flagged else [])]
         for run in order
     ]
-    return render_text(Table(columns=["run_id", "topics", *metrics], rows=table_rows,
-                             align="lr" + "r" * len(metrics), title=title))
+    notes = ["a run with unjudged items is scored on the judged ones only (see the warnings): its scores can "
+             "change when they are judged"] if flagged else []
+    return render_text(Table(columns=["run_id", "topics", *metrics, *(["unjudged"] if flagged else [])],
+                             rows=table_rows, align="lr" + "r" * len(metrics) + ("l" if flagged else ""),
+                             title=title, notes=notes))
 
 
-def print_summary(result: Any, output: str, quiet: bool, line: str, metrics: Sequence[str], title: str) -> None:
-    """The command's summary line on stderr (with ``-> OUT`` for a file), then, for a file and unless
-    ``quiet``, the leaderboard of ``metrics`` on stdout."""
+def unjudged_by_run(rows: list[tuple[str, str, str, float]], counts: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """Per run, what its scores leave out, from its ``all`` rows: ``counts`` are (count metric, noun) pairs,
+    e.g. ``("unjudged_claims", "claim")`` gives ``"3 claim(s)"`` (empty for a run that misses nothing)."""
+    totals: dict[str, dict[str, float]] = {}
+    for run_id, request_id, metric, value in rows:
+        if request_id == ALL_TOPICS:
+            totals.setdefault(run_id, {})[metric] = value
+    return {run: ", ".join(f"{int(values[metric])} {noun}(s)" for metric, noun in counts if values.get(metric))
+            for run, values in totals.items()}
+
+
+def finish(result: Any, output: str, quiet: bool, line: str, metrics: Sequence[str], title: str,
+           unjudged: dict[str, str] | None = None) -> None:
+    """The command's summary line on stderr (with ``-> OUT`` for a file), then, for a file and unless ``quiet``,
+    the leaderboard of ``metrics`` on stdout; exit status 1 when something could not be judged (the warnings
+    said what and why), as ``judge`` does."""
     click.echo(line + ("" if output == "-" else f" -> {output}"), err=True)
     if output != "-" and not quiet:
-        click.echo(summary(result.rows, metrics, title), nl=False)
+        click.echo(summary(result.rows, metrics, title, unjudged), nl=False)
+    if not result.complete:
+        raise click.exceptions.Exit(1)

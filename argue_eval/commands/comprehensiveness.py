@@ -41,6 +41,7 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
     are merged (strongly connected components). comprehensiveness = covered / (covered + uncovered)
     context clusters. The details list, per topic, the uncovered basis: the statements the report
     would have had to add. Pairs sharing few words are pruned before judging (pairs_judged vs pairs_all).
+    A pair the judge could not judge leaves the clusters it decides unjudged: a warning, and exit status 1.
 
     With --e2e (Dejl et al.'s end-to-end variant) the LLM reads each report with its topic's context
     statements and labels every statement covered or uncovered, in one call per report; a report it
@@ -55,7 +56,7 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
     """
     from ..api.comprehensiveness import comprehensiveness
     from ..inputs.runs import run_paths
-    from ._measure_cli import echo_note, judge_arguments, print_summary, write_outputs
+    from ._measure_cli import echo_note, finish, judge_arguments, unjudged_by_run, write_outputs
 
     result = comprehensiveness(run_paths(runs, more_runs), nuggets=nuggets, context=context, min_overlap=min_overlap,
                                claims=claims, e2e=e2e, missing_topics=missing_topics, on_note=echo_note,
@@ -67,5 +68,8 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
     else:
         line = (f"comprehensiveness: {scope}; {counts['pairs_judged']} of {counts['pairs_all']} pairs judged "
                 f"({counts['entailment_questions']} distinct questions)")
-    print_summary(result, output, quiet, line, ["comprehensiveness_macro", "comprehensiveness_micro"],
-                  f"comprehensiveness{' (end-to-end)' if e2e else ''}, macro and micro over topics:")
+    failed = [key.split("/", 1)[0] for key in counts.get("failed", ())]  # e2e: reports left out
+    flags = ({run: f"{failed.count(run)} report(s) left out" if run in failed else "" for run in result.runs} if e2e
+             else unjudged_by_run(result.rows, [("unjudged_clusters", "cluster")]))
+    finish(result, output, quiet, line, ["comprehensiveness_macro", "comprehensiveness_micro"],
+           f"comprehensiveness{' (end-to-end)' if e2e else ''}, macro and micro over topics:", flags)

@@ -64,7 +64,8 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, index_spec, i
     collection are retrieved for it (--index: among the top documents of a persistent index) and a
     judge decides whether one of them entails it (grounded). icat_fact = grounded / claims;
     icat_coverage = aspects covered by grounded claims / aspects; icat = their F_beta. A claim the judge
-    could not judge is counted in unjudged_claims, never as ungrounded. Writes the long TSV that
+    could not judge is counted in unjudged_claims, never as ungrounded; whatever could not be judged is
+    said in a warning, flagged in the summary, and the exit status is 1. Writes the long TSV that
     `compare` and `agree` read.
 
     \b
@@ -78,7 +79,7 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, index_spec, i
     """
     from ..api.icat import icat
     from ..inputs.runs import run_paths
-    from ._measure_cli import echo_note, judge_arguments, print_summary, write_outputs
+    from ._measure_cli import echo_note, finish, judge_arguments, unjudged_by_run, write_outputs
 
     result = icat(run_paths(runs, more_runs), collection=collection, nuggets=nuggets, requests=requests, qrels=qrels,
                   aspects=aspects, claims=claims, alignment=alignment, retriever=retriever, k=k,
@@ -88,8 +89,9 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, index_spec, i
     write_outputs(result, output, details_path)
     counts = result.counts
     llm = "" if "llm_calls" not in counts else f"{counts['llm_calls']} LLM task call(s) ({counts['llm_failed']} failed); "
-    print_summary(result, output, quiet,
-                  f"icat: {len(result.runs)} run(s), {len(result.topics)} topic(s), {counts['index']}, {llm}"
-                  f"{counts['entailment_questions']} entailment question(s); {counts['unjudged_claims']} claim(s) "
-                  "could not be judged", ["icat_macro", "icat_fact_macro", "icat_coverage_macro"],
-                  f"ICAT (beta={beta:g}, {result.settings['alignment']} alignment), macro averages over topics:")
+    finish(result, output, quiet,
+           f"icat: {len(result.runs)} run(s), {len(result.topics)} topic(s), {counts['index']}, {llm}"
+           f"{counts['entailment_questions']} entailment question(s); {counts['unjudged_claims']} claim(s) "
+           "could not be judged", ["icat_macro", "icat_fact_macro", "icat_coverage_macro"],
+           f"ICAT (beta={beta:g}, {result.settings['alignment']} alignment), macro averages over topics:",
+           unjudged_by_run(result.rows, [("unjudged_claims", "claim"), ("unjudged_aspects", "aspect")]))

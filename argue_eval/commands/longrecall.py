@@ -58,9 +58,11 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
     Each reference fact gets lexical candidates among the report's sentences (fuzzy token Jaccard or
     token LCS over thresholds), then semantic candidates (embedding cosine) if lexical ones did not
     settle it; the judge checks each candidate (--entailment multiple-choice: the LLM picks among a fact's
-    candidates in one call); a fact with no candidate is uncovered without a model call. longrecall = covered / judged facts; answer_recall and lcs_recall are the lexical baselines;
-    covered_lexical / covered_semantic / model_calls tell where the work went. Every threshold is an
-    option, and is recorded in the table (param_* rows) and the details.
+    candidates in one call); a fact with no candidate is uncovered without a model call. longrecall =
+    covered / judged facts; answer_recall and lcs_recall are the lexical baselines; covered_lexical /
+    covered_semantic / model_calls tell where the work went. Every threshold is an option, and is
+    recorded in the table (param_* rows) and the details. A fact that could not be judged is left out
+    (unjudged_facts), said in a warning, flagged in the summary; the exit status is then 1.
 
     \b
     Example (the shipped sample track):
@@ -70,7 +72,7 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
     """
     from ..api.longrecall import Settings, longrecall
     from ..inputs.runs import run_paths
-    from ._measure_cli import echo_note, judge_arguments, print_summary, write_outputs
+    from ._measure_cli import echo_note, finish, judge_arguments, unjudged_by_run, write_outputs
 
     settings = Settings(jaccard_threshold, lcs_threshold, fuzzy_ratio, lexical_k, cosine_threshold, semantic_k,
                         substring_threshold)
@@ -82,9 +84,9 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
     counts = result.counts
     choices = "" if "choice_calls" not in counts else (f", {counts['choice_calls']} multiple-choice question(s) "
                                                        f"({counts['choice_failed']} failed)")
-    print_summary(result, output, quiet,
-                  f"longrecall: {len(result.runs)} run(s), {len(result.topics)} topic(s), "
-                  f"{counts['entailment_questions']} entailment question(s) asked{choices}; "
-                  f"{counts['unjudged_facts']} fact(s) could not be judged",
-                  ["longrecall_macro", "answer_recall_macro", "lcs_recall_macro"],
-                  "LongRecall, macro averages over topics:")
+    finish(result, output, quiet,
+           f"longrecall: {len(result.runs)} run(s), {len(result.topics)} topic(s), "
+           f"{counts['entailment_questions']} entailment question(s) asked{choices}; "
+           f"{counts['unjudged_facts']} fact(s) could not be judged",
+           ["longrecall_macro", "answer_recall_macro", "lcs_recall_macro"],
+           "LongRecall, macro averages over topics:", unjudged_by_run(result.rows, [("unjudged_facts", "fact")]))

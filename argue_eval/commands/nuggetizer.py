@@ -43,7 +43,7 @@ def command(assignments, runs, nuggets, collection, output, details_path, okay_w
           --collection topics/sample/collection.jsonl -o nuggetizer.tsv
     """
     from ..api.nuggetizer import nuggetizer
-    from ._measure_cli import echo_note, judge_arguments, print_summary, write_outputs
+    from ._measure_cli import echo_note, finish, judge_arguments, write_outputs
 
     if runs:  # --run runs/*.jsonl: the shell puts the other files after the first as arguments
         runs, assignments = tuple(runs) + tuple(assignments), ()
@@ -51,8 +51,8 @@ def command(assignments, runs, nuggets, collection, output, details_path, okay_w
                         okay_weight=okay_weight, on_note=echo_note,
                         **judge_arguments(judge_spec, judge_option, nli_model, cache_path, no_cache))
     write_outputs(result, output, details_path)
-    print_summary(result, output, quiet,
-                  f"nuggetizer: {len(result.runs)} run(s), {result.counts['answers']} answer(s); "
-                  f"{result.counts['unjudged_nuggets']} nugget(s) could not be graded",
-                  ["all_macro", "vital_macro", "strict_all_macro", "strict_vital_macro", "weighted_macro"],
-                  "nuggetizer scores, macro averages over topics:")
+    finish(result, output, quiet,
+           f"nuggetizer: {len(result.runs)} run(s), {result.counts['answers']} answer(s); "
+           f"{result.counts['unjudged_nuggets']} nugget(s) could not be graded",
+           ["all_macro", "vital_macro", "strict_all_macro", "strict_vital_macro", "weighted_macro"],
+           "nuggetizer scores, macro averages over topics:")
