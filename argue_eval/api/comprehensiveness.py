@@ -11,7 +11,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
 
-from ..errors import ArgueError
+from ..errors import ArgueError, few_items
 from ..judges.base import JudgeBackend
 from .measure_judges import JudgeOptions
 from .measure_result import MeasureResult, Note, NoteLog
@@ -43,7 +43,7 @@ def comprehensiveness(
     each note. A report the end-to-end LLM could not judge is left out of the table and listed in
     ``counts["failed"]``, never scored 0.
     """
-    from ..inputs.runs import pair_reports, read_runs, run_ids, topic_order
+    from ..inputs.runs import drop_empty_topics, pair_reports, read_runs, run_ids, topic_order
 
     log = NoteLog(on_note)
     if bool(nuggets) == bool(context):
@@ -54,6 +54,10 @@ def comprehensiveness(
     from ..inputs.facts import context_atoms, nugget_atoms
 
     atoms = nugget_atoms(nuggets) if nuggets else context_atoms(context)
+    empty = drop_empty_topics(atoms, "a context statement", "--nuggets" if nuggets else "--context")
+    if empty:
+        log.note(f"{len(empty)} topic(s) have no context statements and are not evaluated (not averaged in; "
+                 f"their reports are not scored): {few_items(empty)}")
     reports = read_runs(runs)
     topics = topic_order(atoms)
     pairs = pair_reports(reports, topics, missing_topics)

@@ -14,7 +14,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from ..errors import ArgueError, OptionError
+from ..errors import ArgueError, OptionError, few_items
 from ..judges.base import JudgeBackend
 from .measure_judges import JudgeOptions
 from .measure_result import MeasureResult, Note, NoteLog
@@ -23,6 +23,9 @@ __all__ = ["icat", "ASPECT_SOURCES", "CLAIM_SOURCES"]
 
 ASPECT_SOURCES = ("nuggets", "request", "qrels", "llm")
 CLAIM_SOURCES = ("sentences", "llm")
+_SOURCE_FLAGS = {"nuggets": "--nuggets", "request": "--requests", "qrels": "--qrels"}
+_NO_ASPECTS = {"nuggets": "no nugget, or negative ones only", "request": "their aspects field is empty",
+               "qrels": "no subtopic in the qrels"}
 
 
 def icat(
@@ -67,12 +70,16 @@ def icat(
     if not beta > 0:
         raise OptionError("--beta", f"must be positive, got {beta}")
     request_list, topic_aspects = _topic_aspects(aspects, nuggets, qrels, requests)
-    alignment = _alignment(alignment, topic_aspects, log)
-    from ..inputs.runs import read_runs, reports_outside, run_ids, topic_order
+    from ..inputs.runs import drop_empty_topics, read_runs, reports_outside, run_ids, topic_order
 
+    empty = [] if aspects == "llm" else drop_empty_topics(topic_aspects, "an aspect", _SOURCE_FLAGS[aspects])
+    if empty:
+        log.note(f"{len(empty)} topic(s) have no aspects ({_NO_ASPECTS[aspects]}) and are not evaluated (not "
+                 f"averaged in; their reports are not scored): {few_items(empty)}")
+    alignment = _alignment(alignment, topic_aspects, log)
     reports = read_runs(runs)
     topics = topic_order(topic_aspects)
-    unknown = reports_outside(reports, topic_aspects)
+    unknown = [topic for topic in reports_outside(reports, topic_aspects) if topic not in empty]
     if unknown:
         log.note(f"reports on {len(unknown)} topic(s) without aspects are left out: {', '.join(unknown[:5])}"
                  + (" ..." if len(unknown) > 5 else ""))

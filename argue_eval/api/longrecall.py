@@ -12,7 +12,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
 
-from ..errors import ArgueError
+from ..errors import ArgueError, few_items
 from ..judges.base import JudgeBackend
 from ..measures.longrecall import Settings
 from .measure_judges import JudgeOptions
@@ -47,16 +47,29 @@ def longrecall(
     LLM question per fact with several candidates) or ``auto`` (multiple choice when the judge includes
     ``llm``). ``judge``/``judge_options``/``cache`` as for ``api.icat``; ``on_note(Note)`` sees each note.
     """
-    from ..inputs.runs import pair_reports, read_runs, report_sentences, reports_outside, run_ids, topic_order
+    from ..inputs.runs import (
+        drop_empty_topics,
+        pair_reports,
+        read_runs,
+        report_sentences,
+        reports_outside,
+        run_ids,
+        topic_order,
+    )
     from ..measures.longrecall import TopicFacts
 
     log = NoteLog(on_note)
     settings = settings or Settings()
     facts = _reference_facts(nuggets, reference, fact_unit)
+    empty = drop_empty_topics(facts, "a reference fact", "--nuggets" if nuggets else "--reference")
+    if empty:
+        why = "negative or unanswered nuggets only" if nuggets else "an empty reference report"
+        log.note(f"{len(empty)} topic(s) have no reference facts ({why}) and are not evaluated (not averaged in; "
+                 f"their reports are not scored): {few_items(empty)}")
     embed = _embedder(semantic, log)
     reports = read_runs(runs)
     topics = topic_order(facts)
-    unknown = reports_outside(reports, facts)
+    unknown = [topic for topic in reports_outside(reports, facts) if topic not in empty]
     if unknown:
         log.note(f"reports on {len(unknown)} topic(s) without reference facts are left out: "
                  f"{', '.join(unknown[:5])}" + (" ..." if len(unknown) > 5 else ""))

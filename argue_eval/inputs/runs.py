@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..errors import OptionError
+from ..errors import ArgueError, OptionError, few_items
 from ..model import Report, natural_key
 from .scoring import check_one_report_per_topic, iter_reports
 
 __all__ = ["run_paths", "read_runs", "report_sentences", "topic_order", "run_ids", "pair_reports",
-           "reports_outside"]
+           "reports_outside", "drop_empty_topics"]
 
 
 def run_paths(runs: Sequence[str], more_runs: Sequence[str]) -> tuple[str, ...]:
@@ -68,3 +68,18 @@ def pair_reports(reports: Sequence[Report], topics: Sequence[str],
 def reports_outside(reports: Iterable[Report], topics: Iterable[str]) -> list[str]:
     """The topics that reports are about but that are not among ``topics`` (sorted as text)."""
     return sorted({report.request_id for report in reports} - set(topics), key=str)
+
+
+def drop_empty_topics(by_topic: dict[str, Any], what: str, source: str) -> list[str]:
+    """Remove, in place, the topics with nothing to measure against (no aspects, facts, context atoms) and
+    return them in natural order: such a topic is not evaluated, as a topic without nuggets is not in
+    ``score`` (docs/scoring.md, "Which topics count"), since its measure is undefined and averaging it in as 0
+    would measure how many such topics the inputs list, not the run. When no topic has any, nothing can be
+    measured: an error naming ``source`` (the option that gave them), not a table of zeros."""
+    empty = topic_order(topic for topic, items in by_topic.items() if not items)
+    if empty and len(empty) == len(by_topic):
+        raise ArgueError(f"{source}: none of the {len(empty)} topic(s) to evaluate has {what}: "
+                         f"{few_items(empty, 5)}")
+    for topic in empty:
+        del by_topic[topic]
+    return empty
