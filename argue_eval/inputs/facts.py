@@ -94,5 +94,6 @@ def context_atoms(path: str | PathLike[str]) -> dict[str, list[Fact]]:
             raise InputError(path, line, "texts" if split else "statements", "expected a list of strings")
         pieces = [p.strip() for t in texts for p in (_SENTENCE_END.split(t) if split else [t]) if p.strip()]
         existing = atoms.setdefault(str(request_id), [])
-        existing.extend(Fact(f"{request_id}-c{len(existing) + i + 1}", p) for i, p in enumerate(pieces))
+        first = len(existing) + 1  # numbered on from the topic's earlier lines
+        existing.extend([Fact(f"{request_id}-c{first + i}", piece) for i, piece in enumerate(pieces)])
     return atoms
