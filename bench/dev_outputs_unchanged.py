@@ -134,11 +134,11 @@ CASES: dict[str, list[str]] = {
 EXPECTED: dict[str, str] = {
     "icat-two-reports": "a run's second report for a topic is said by errors.second_report_error, the scorer's "
                         "message (issue 22: one message, not two)",
-    "icat-llm-failing": "no silent success when nothing could be judged (issue 23 item 4): exit 1, the unjudged "
-                        "claims counted and why, and the summary flags the scores",
+    "icat-llm-failing": "no silent success when nothing could be judged (issue 23 item 4): one warning per kind, "
+                        "the summary flags the run, exit status 1",
     "longrecall-llm-failing": "no silent success when nothing could be judged (issue 23 item 4)",
     "comprehensiveness-llm-failing": "no silent success when nothing could be judged (issue 23 item 4)",
-    "longrecall-two-references": "a second reference report for a topic is said by errors.second_report_error",
+    "comprehensiveness-context": "context atoms numbered c1, c2, c3 in order (a topic's later atoms skipped ids)",
 }
 """Cases whose output changes on purpose, with the reason (printed, not counted as a failure)."""
 
