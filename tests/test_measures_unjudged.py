@@ -186,3 +186,17 @@ def test_the_api_result_says_what_was_not_judged(toy):
     assert [str(note) for note in notes] == [str(note) for note in result.notes]
     assert result.unjudged[0].startswith("1 of 3 claim(s) could not be judged")
     assert len(result.unjudged) == 2 and all(note.warning for note in result.notes)
+
+
+def test_longrecall_says_when_the_multiple_choice_questions_failed(toy):
+    """The lexical judge answers the one-candidate facts; n4's two candidates (S2, S0) make one multiple-choice
+    question for the LLM, which fails: the warning blames it, not the judge, which failed nothing."""
+    with MockChatServer(failing(None)) as server:
+        result = CliRunner().invoke(cli, [
+            "longrecall", toy["run"], "--nuggets", toy["nuggets"], "--semantic", "off", "--entailment",
+            "multiple-choice", "-o", toy["out"], "--no-cache", "--judge-option", f"llm.base_url={server.base_url}",
+            "--judge-option", "llm.model=m", "--judge-option", "llm.max_retries=0"])
+    assert result.exit_code == 1, result.output
+    values = {row.metric: row.value for row in read_scores(toy["out"]) if row.request_id == "t1"}
+    assert values["unjudged_facts"] == 1
+    assert "warning: 1 of 4 fact(s) could not be judged (1 multiple-choice question(s) failed)" in result.output

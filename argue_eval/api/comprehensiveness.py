@@ -44,7 +44,10 @@ def comprehensiveness(
     ``counts["failed"]``, never scored 0.
     """
     from ..inputs.runs import drop_empty_topics, pair_reports, read_runs, run_ids, topic_order
+    from .measure_judges import check_choice
 
+    check_choice("--claims", "response atom source", claims, ("sentences", "llm"))
+    check_choice("--missing-topics", "missing-topic policy", missing_topics, ("zero", "skip"))
     log = NoteLog(on_note)
     if bool(nuggets) == bool(context):
         raise ArgueError("give the context with exactly one of --nuggets or --context")
@@ -96,7 +99,8 @@ def _graph(pairs: list[Any], atoms: dict[str, list[Any]], min_overlap: float, cl
     units = [[] if report is None else report_sentences(report) for _, _, report in pairs]
     tasks = None
     if claims == "llm":
-        tasks = open_llm_tasks(backend, judge_options, cache, progress=progress_bar("LLM calls", unit="call").update)
+        tasks = open_llm_tasks(backend, judge_options, cache, stack,
+                               progress=progress_bar("LLM calls", unit="call").update)
         units, _ = llm_claims([(request_id, sentences) for (_, request_id, _), sentences in zip(pairs, units)],
                               tasks, log.not_judged)
     results, records = [], []
@@ -137,7 +141,7 @@ def _end_to_end(pairs: list[Any], atoms: dict[str, list[Any]], missing_topics: s
     backend = open_measure_judge(judge, judge_options, also=("llm",))
     if backend is not judge:
         stack.callback(backend.close)
-    tasks = open_llm_tasks(backend, judge_options, cache, progress=progress_bar("LLM calls", unit="call").update)
+    tasks = open_llm_tasks(backend, judge_options, cache, stack, progress=progress_bar("LLM calls", unit="call").update)
     scored = score_topics_e2e(reports, tasks)
     results, records, failed = [], [], []
     for (run_id, request_id, report), outcome in zip(pairs, scored):

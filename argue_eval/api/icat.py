@@ -23,6 +23,7 @@ __all__ = ["icat", "ASPECT_SOURCES", "CLAIM_SOURCES"]
 
 ASPECT_SOURCES = ("nuggets", "request", "qrels", "llm")
 CLAIM_SOURCES = ("sentences", "llm")
+MISSING_TOPICS = ("zero", "skip")
 _SOURCE_FLAGS = {"nuggets": "--nuggets", "request": "--requests", "qrels": "--qrels"}
 _NO_ASPECTS = {"nuggets": "no nugget, or negative ones only", "request": "their aspects field is empty",
                "qrels": "no subtopic in the qrels"}
@@ -63,7 +64,11 @@ def icat(
     entailment judge (and the ``llm`` options of the LLM tasks); ``cache``: a judgment cache path or object.
     ``on_note(Note)`` is called with each note as it arises (they are also in the result).
     """
+    from .measure_judges import check_choice
+
     log = NoteLog(on_note)
+    check_choice("--claims", "claim source", claims, CLAIM_SOURCES)
+    check_choice("--missing-topics", "missing-topic policy", missing_topics, MISSING_TOPICS)
     aspects = _aspect_source(aspects, nuggets, qrels, requests)
     if passage_overlap >= passage_words:
         raise OptionError("--passage-overlap", f"must be smaller than --passage-words ({passage_words})")
@@ -138,7 +143,7 @@ def _aspect_source(aspects: str | None, nuggets: Any, qrels: Any, requests: Any)
     if aspects not in ASPECT_SOURCES:
         from ..errors import unknown_name
 
-        raise unknown_name("--aspects", "aspect source", aspects, ASPECT_SOURCES)
+        raise unknown_name("--aspects", "aspect source", aspects, ASPECT_SOURCES)  # the API's callers pass any text
     if aspects == "llm" and not requests:
         raise ArgueError("--aspects llm needs --requests (the aspects are generated from each request's text)")
     if aspects == "nuggets" and not nuggets:
@@ -269,7 +274,7 @@ def _judge_and_score(reports: list[Any], topics: list[str], topic_aspects: dict[
         stack.callback(backend.close)
     tasks = None
     if "llm" in (claims, aspects):
-        tasks = open_llm_tasks(backend, judge_options, judgment_cache,
+        tasks = open_llm_tasks(backend, judge_options, judgment_cache, stack,
                                progress=progress_bar("LLM calls", unit="call").update)  # no total: the cache decides
     failed_topics: list[str] = []
     if aspects == "llm":

@@ -57,7 +57,15 @@ def longrecall(
         topic_order,
     )
     from ..measures.longrecall import TopicFacts
+    from .measure_judges import check_choice
 
+    for option, what, value, known in (("--fact-unit", "fact unit", fact_unit, ("question", "answer")),
+                                       ("--semantic", "semantic stage", semantic, ("auto", "on", "off")),
+                                       ("--claims", "claim source", claims, ("sentences", "llm")),
+                                       ("--entailment", "entailment check", entailment,
+                                        ("auto", "one-to-one", "multiple-choice")),
+                                       ("--missing-topics", "missing-topic policy", missing_topics, ("zero", "skip"))):
+        check_choice(option, what, value, known)
     log = NoteLog(on_note)
     settings = settings or Settings()
     facts = _reference_facts(nuggets, reference, fact_unit)
@@ -94,15 +102,8 @@ def longrecall(
         **({"llm_tasks": {task: tasks.identity(task) for task, used in (("claims", claims == "llm"),
                                                                           ("choice", chooser is not None)) if used}}
            if tasks is not None else {})}
-    from .measure_judges import failure_reason, why_unanswered
-
-    if chooser is not None and tasks.failed:
-        log.not_judged(f"{tasks.failed} LLM task(s) failed after a re-ask or retries{failure_reason(tasks)}; they "
-                       "count as unjudged and are asked again on the next run")
-    unjudged, facts_all = (sum(t.counts[name] for t in results) for name in ("unjudged_facts", "facts"))
-    if unjudged:
-        log.not_judged(f"{unjudged} of {facts_all} fact(s) could not be judged ({why_unanswered(checker.judge)}): "
-                       "left out of longrecall, not counted as uncovered, and asked again on the next run")
+    _say_unjudged(results, checker, chooser, tasks, log)
+    unjudged = sum(t.counts["unjudged_facts"] for t in results)
     counts = {"entailment_questions": checker.calls, "unjudged_facts": unjudged,
               **({"choice_calls": chooser.calls, "choice_failed": chooser.failed} if chooser is not None else {})}
     return MeasureResult("longrecall", rows, header, [t.details() for t in results], run_ids(reports), topics,
@@ -158,7 +159,7 @@ def _match(items: list[Any], settings: Settings, embed: Any, claims: str, entail
             stack.callback(backend.close)
         checker = JudgeFactChecker(backend, cache=judgment_cache, progress=bar.update)
         if uses_llm:
-            tasks = open_llm_tasks(backend, judge_options, judgment_cache,
+            tasks = open_llm_tasks(backend, judge_options, judgment_cache, stack,
                                    progress=progress_bar("LLM calls", unit="call").update)
         if entailment == "multiple-choice":
             from ..measures.llm_claims import TaskChooser
@@ -171,3 +172,21 @@ def _match(items: list[Any], settings: Settings, embed: Any, claims: str, entail
             replaced = {id(item): unit for item, unit in zip(present, units)}
             items = [item._replace(sentences=replaced[id(item)]) if id(item) in replaced else item for item in items]
         return score_topics(items, checker, settings, embed, chooser), checker, chooser, tasks
+
+
+def _say_unjudged(results: list[Any], checker: Any, chooser: Any, tasks: Any, log: NoteLog) -> None:
+    """One warning for the failed LLM tasks and one for the facts that could not be judged, with why: the
+    judge's failed calls, the multiple-choice questions that failed, or both."""
+    from .measure_judges import failure_reason, judge_failures
+
+    if chooser is not None and tasks.failed:
+        log.not_judged(f"{tasks.failed} LLM task(s) failed after a re-ask or retries{failure_reason(tasks)}; they "
+                       "count as unjudged and are asked again on the next run")
+    unjudged, facts = (sum(t.counts[name] for t in results) for name in ("unjudged_facts", "facts"))
+    if not unjudged:
+        return
+    reasons = [reason for reason in (judge_failures(checker.judge), f"{chooser.failed} multiple-choice question(s) "
+               "failed" if chooser is not None and chooser.failed else None) if reason]
+    why = "; ".join(reasons) or f"the {getattr(checker.judge, 'name', 'judge')} judge gave no answer"
+    log.not_judged(f"{unjudged} of {facts} fact(s) could not be judged ({why}): left out of longrecall, not counted "
+                   "as uncovered, and asked again on the next run")

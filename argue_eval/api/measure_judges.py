@@ -17,7 +17,7 @@ from ..errors import OptionError
 from ..judges.base import JudgeBackend
 
 __all__ = ["open_measure_judge", "open_llm_tasks", "open_cache", "llm_claims", "failure_reason", "why_unanswered",
-           "JudgeOptions"]
+           "judge_failures", "check_choice", "JudgeOptions"]
 
 JudgeOptions = Mapping[str, Mapping[str, Any]]
 """Keyword options per backend name, e.g. ``{"lexical": {"attested_threshold": 0.5}}``."""
@@ -49,10 +49,11 @@ def open_measure_judge(judge: str | JudgeBackend, judge_options: JudgeOptions | 
                           "install the matching extra (see README: Install)") from None
 
 
-def open_llm_tasks(judge: JudgeBackend, judge_options: JudgeOptions | None, cache: Any,
+def open_llm_tasks(judge: JudgeBackend, judge_options: JudgeOptions | None, cache: Any, stack: ExitStack,
                    progress: Callable[[int], None] | None = None) -> Any:
     """The LLM tasks on the ``llm`` backend: the entailment judge itself when it is (or includes) the LLM
-    judge, else one built from the ``llm`` options; ``progress`` is called with 1 per model answer."""
+    judge, else one built from the ``llm`` options (closed with ``stack``); ``progress`` is called with 1 per
+    model answer."""
     import importlib.util
 
     from ..errors import MissingDependencyError
@@ -69,12 +70,21 @@ def open_llm_tasks(judge: JudgeBackend, judge_options: JudgeOptions | None, cach
             raise OptionError("--judge-option", "the LLM tasks need the served model's name: "
                               "--judge-option llm.model=NAME (and llm.base_url=http://HOST:PORT/v1)")
         llm = make_judge("llm", {"llm": options})
+        stack.callback(llm.close)
     if llm.base_url is None:
         raise OptionError("--judge-option", "the LLM tasks need the endpoint: --judge-option llm.base_url=http://HOST:PORT/v1")
     if importlib.util.find_spec("aiohttp") is None:  # after the options, before any report is read or call made
         raise MissingDependencyError("the LLM tasks (--claims llm, --aspects llm, --e2e, multiple choice)", "llm",
                                      "no module named 'aiohttp'")
     return LLMTasks(llm, cache=cache, progress=progress)
+
+
+def check_choice(option: str, what: str, value: str, known: Sequence[str]) -> None:
+    """An API argument that must be one of ``known`` (the command's choices), or an ``OptionError``."""
+    if value not in known:
+        from ..errors import unknown_name
+
+        raise unknown_name(option, what, value, known)
 
 
 def open_cache(cache: str | os.PathLike[str] | Any, stack: ExitStack) -> Any:
@@ -109,11 +119,17 @@ def failure_reason(tasks: Any) -> str:
 def why_unanswered(judge: Any) -> str:
     """Why ``judge`` left questions unanswered, as far as it says: how many of its model calls failed and the
     first reason (the LLM tasks' own failures, which share the model's record, are not counted)."""
+    return judge_failures(judge) or f"the {getattr(judge, 'name', 'judge')} judge gave no answer"
+
+
+def judge_failures(judge: Any) -> str | None:
+    """``N call(s) to the model failed, the first: REASON`` from the judge's usage record, or ``None`` when it
+    records no failure of its own (a judge without a model, or only the LLM tasks failed)."""
     from ..judges.llm_tasks import TASKS
 
     usage = getattr(judge, "usage", None)
     record = usage() if callable(usage) else None
     failures = [f for f in (record or {}).get("failures") or () if f.get("prompt") not in TASKS]
     if not failures:
-        return f"the {getattr(judge, 'name', 'judge')} judge gave no answer"
+        return None
     return f"{len(failures)} call(s) to the model failed, the first: {failures[0]['reason']}"
