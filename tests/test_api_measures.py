@@ -70,7 +70,7 @@ def test_nuggetizer_from_an_assignment_file(tmp_path):
     path.write_text(json.dumps({"qid": "q1", "run_id": "A", "nuggets": [
         {"text": "v1", "importance": "vital", "assignment": "support"},
         {"text": "o1", "importance": "okay", "assignment": "partial_support"}]}) + "\n")
-    result = api.nuggetizer([str(path)])
+    result = api.nuggetizer(path)  # one path, as a Path
     values = {(r, t, m): v for r, t, m, v in result.rows}
     # all = (1 + 0.5) / 2 nuggets; vital = 1 / 1; strict_all = 1 / 2 (partial support earns nothing)
     assert values[("A", "q1", "all")] == 0.75 and values[("A", "q1", "vital")] == 1.0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import ExitStack
+from os import PathLike
 from typing import Any
 
 from ..errors import ArgueError
@@ -52,7 +53,7 @@ def nuggetizer(
     answers = assignments if assignments else judge_assignments_of_runs(runs, nuggets, collection, judge,
                                                                         judge_options, cache)
     results, records = [], []
-    for answer in read_assignment_files([answers] if isinstance(answers, (str, bytes)) else answers):
+    for answer in read_assignment_files([answers] if isinstance(answers, (str, PathLike)) else answers):
         results.append(TopicCounts(answer.run_id, answer.request_id, counts(answer.nuggets, okay_weight)))
         records.append(details(answer.run_id, answer.request_id, answer.nuggets, okay_weight))
     order = sorted(range(len(results)), key=lambda i: (results[i].run_id, natural_key(results[i].request_id)))
