@@ -29,7 +29,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from argue_eval.commands._measures import read_nugget_topics, read_runs, report_sentences  # noqa: E402
+from argue_eval.inputs.facts import read_nugget_topics  # noqa: E402
+from argue_eval.inputs.runs import read_runs, report_sentences  # noqa: E402
 from argue_eval.judges.registry import make_judge  # noqa: E402
 from argue_eval.measures.entail import JudgeEntailer, JudgeFactChecker  # noqa: E402
 from argue_eval.measures.icat import Aspect, ReportClaims  # noqa: E402

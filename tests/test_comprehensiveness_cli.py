@@ -47,3 +47,16 @@ def test_context_file_statements_and_texts(tmp_path):
     values = {(r.request_id, r.metric): r.value for r in read_scores(out)}
     assert values[("s01", "context_atoms")] == 1 and values[("s02", "context_atoms")] == 2
     assert values[("s01", "comprehensiveness")] == 1.0
+
+
+def test_context_atoms_are_numbered_in_order_across_a_topics_lines(tmp_path):
+    """c1, c2, c3, c4 for one statement, then a text of three sentences (the ids were c1, c2, c4, c6: the
+    numbering read the list's length while the list was being extended)."""
+    from argue_eval.inputs.facts import context_atoms
+
+    context = tmp_path / "context.jsonl"
+    context.write_text(json.dumps({"request_id": "t", "statements": ["The dam failed."]}) + "\n"
+                       + json.dumps({"request_id": "t", "texts": ["It rained. The river rose. Two died."]}) + "\n")
+    atoms = context_atoms(context)["t"]
+    assert [(a.fact_id, a.text) for a in atoms] == [("t-c1", "The dam failed."), ("t-c2", "It rained."),
+                                                     ("t-c3", "The river rose."), ("t-c4", "Two died.")]

@@ -15,8 +15,8 @@ from argue_eval.judges.llm import LLMJudge  # noqa: E402
 from argue_eval.judges.llm_tasks import LLMTasks, TaskItem, task_version  # noqa: E402
 from argue_eval.measures.comprehensiveness import score_topics_e2e  # noqa: E402
 from argue_eval.measures.entail import TableEntailer  # noqa: E402
-from argue_eval.measures.generated import TaskChooser, decompose_reports, generate_aspects  # noqa: E402
 from argue_eval.measures.icat import Aspect, ReportClaims, score_topics  # noqa: E402
+from argue_eval.measures.llm_claims import TaskChooser, decompose_reports, generate_aspects  # noqa: E402
 from argue_eval.measures.longrecall import Fact, TopicFacts  # noqa: E402
 from argue_eval.measures.longrecall import score_topics as lr_score  # noqa: E402
 from argue_eval.model import Request  # noqa: E402
@@ -115,7 +115,7 @@ def test_two_unusable_replies_make_a_failure_never_an_answer():
 def test_counts_are_kept_per_task_and_the_chooser_reports_its_own():
     """One LLMTasks serves claims and multiple choice: 2 failed claim items and 1 answered aspects item,
     then the chooser's counts are its own task's (0 calls), not the shared totals (3 calls, 2 failed)."""
-    from argue_eval.measures.generated import TaskChooser
+    from argue_eval.measures.llm_claims import TaskChooser
 
     def answer(data, body):
         return {"aspects": ["cause"]} if "request" in data else "no JSON here"
@@ -269,7 +269,8 @@ def test_comprehensiveness_end_to_end_one_call_per_report():
 
 def test_commands_list_what_the_llm_could_not_do_and_never_score_it(tmp_path):
     """Garbage replies: comprehensiveness --e2e leaves the report out of the table, icat --aspects llm the
-    topic, icat --claims llm judges each sentence whole; each says so on stderr."""
+    topic, icat --claims llm judges each sentence whole; each says so on stderr and exits 1 (the table is not
+    what a complete run gives: a rerun asks again what failed)."""
     from click.testing import CliRunner
 
     from argue_eval.cli import cli
@@ -295,14 +296,14 @@ def test_commands_list_what_the_llm_could_not_do_and_never_score_it(tmp_path):
                                            collection, "-o", str(tmp_path / "a.tsv"), *llm])
         claims = CliRunner().invoke(cli, ["icat", run, "--nuggets", nuggets, "--claims", "llm", "--collection",
                                           collection, "-o", str(tmp_path / "i.tsv"), *llm])
-    assert e2e.exit_code == 0, e2e.output
+    assert e2e.exit_code == 1, e2e.output
     assert "could not judge 1 report(s)" in e2e.output and "r/t" in e2e.output
     assert [row for row in read_scores(tmp_path / "c.tsv") if row.request_id == "t"] == []
     assert json.loads((tmp_path / "c.jsonl").read_text().splitlines()[1])["status"] == "failed"
-    assert aspects.exit_code == 0, aspects.output
+    assert aspects.exit_code == 1, aspects.output
     assert "could not generate aspects for 1 topic(s)" in aspects.output
     assert [row for row in read_scores(tmp_path / "a.tsv") if row.request_id == "t"] == []
-    assert claims.exit_code == 0, claims.output
+    assert claims.exit_code == 1, claims.output
     values = {row.metric: row.value for row in read_scores(tmp_path / "i.tsv") if row.request_id == "t"}
     # both sentences judged whole by the lexical judge: the first is the document's sentence, the second
     # shares no word with it (nothing retrieved: ungrounded); the nugget's aspect is bound to d1
@@ -338,13 +339,13 @@ def test_longrecall_and_comprehensiveness_take_llm_claims_and_keep_an_unsplit_se
         asked = len(server.requests)
         comp = CliRunner().invoke(cli, ["comprehensiveness", *common, "-o", str(tmp_path / "c.tsv"),
                                         "--details", str(tmp_path / "c.jsonl")])
-    assert lr.exit_code == 0, lr.output
+    assert lr.exit_code == 1, lr.output  # a sentence kept whole: not the claims a complete run would judge
     assert asked == 3  # the first sentence; the second and its re-ask
     assert "could not split 1 sentence(s)" in lr.output
     header, record = [json.loads(line) for line in (tmp_path / "lr.jsonl").read_text().splitlines()]
     assert header["settings"]["generated_facts"] == "llm" and "claims" in header["settings"]["llm_tasks"]
     assert record["sentences"] == ["E. coli was found in the water.", "Two people fell ill.", second]
-    assert comp.exit_code == 0, comp.output
+    assert comp.exit_code == 1, comp.output
     header, record = [json.loads(line) for line in (tmp_path / "c.jsonl").read_text().splitlines()]
     assert header["settings"]["response_atoms"] == "llm"
     values = {row.metric: row.value for row in read_scores(tmp_path / "c.tsv") if row.request_id == "t"}

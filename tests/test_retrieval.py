@@ -21,15 +21,9 @@ from click.testing import CliRunner
 from argue_eval.cli import cli
 from argue_eval.errors import ArgueError, InputError
 from argue_eval.formats.ranked import Rankings
+from argue_eval.inputs.retrieval import load_runs, ranked_run_rankings, read_subtopic_qrels
+from argue_eval.measures.retrieval import collapse_subtopics, evaluate, parse_measures
 from argue_eval.organizer.qrels import read_qrels
-from argue_eval.retrieval import (
-    collapse_subtopics,
-    evaluate,
-    load_runs,
-    parse_measures,
-    ranked_run_rankings,
-    read_subtopic_qrels,
-)
 
 pytestmark = pytest.mark.filterwarnings("ignore::numba.core.errors.NumbaTypeSafetyWarning")
 

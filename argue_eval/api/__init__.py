@@ -5,18 +5,34 @@ assessment workbench calls them too). Each function assembles its inputs through
 runs the pure engines (the ARGUE scorer, the judge runner, a measure family) and returns plain records and
 pandas DataFrames in the long ``run_id request_id metric value`` shape that every table of the kit shares.
 
-==================  ============================================================  =================
-function            what it does                                                  module
-==================  ============================================================  =================
-``score``           ARGUE measures from existing judgments                        ``api.score``
-``judge``           answer the flowchart's open questions with a judge (cached)    ``api.judge``
-``evaluate``        ``judge``, then ``score`` with the judge's answers            ``api.judge``
-==================  ============================================================  =================
+=====================  ============================================================  ========================
+function               what it does                                                  module
+=====================  ============================================================  ========================
+``score``              ARGUE measures from existing judgments                        ``api.score``
+``judge``              answer the flowchart's open questions with a judge (cached)    ``api.judge``
+``evaluate``           ``judge``, then ``score`` with the judge's answers            ``api.judge``
+``icat``               ICAT: claims grounded in the collection, aspects covered      ``api.icat``
+``longrecall``         LongRecall: reference facts the report entails                ``api.longrecall``
+``comprehensiveness``  context statements reached through entailments                ``api.comprehensiveness``
+``nuggetizer``         TREC RAG nuggetizer scores of assignments (read or judged)    ``api.nuggetizer``
+``retrieval``          trec_eval's measures of ranked runs or of reports' citations  ``api.retrieval``
+=====================  ============================================================  ========================
+
+The alternate measures return a ``MeasureResult`` (``api.measure_result``): ``table`` (a DataFrame),
+``rows``, ``details``, ``counts`` and ``notes``; they take the judge as ``judge`` (a backend name, a comma
+list or a ``JudgeBackend``), ``judge_options`` (per backend) and ``cache`` (a path or a ``JudgmentCache``).
 """
 from __future__ import annotations
 
+from .comprehensiveness import comprehensiveness
+from .icat import icat
 from .judge import EvaluateResult, JudgeResult, evaluate, judge, plan_questions, score_judged
+from .longrecall import longrecall
+from .measure_result import MeasureResult, Note
+from .nuggetizer import nuggetizer
+from .retrieval import RetrievalResult, retrieval
 from .score import ScoreResult, make_policies, score
 
 __all__ = ["score", "ScoreResult", "make_policies", "judge", "JudgeResult", "evaluate", "EvaluateResult",
-           "plan_questions", "score_judged"]
+           "plan_questions", "score_judged", "icat", "longrecall", "comprehensiveness", "nuggetizer",
+           "MeasureResult", "Note", "retrieval", "RetrievalResult"]

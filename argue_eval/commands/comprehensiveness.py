@@ -1,14 +1,10 @@
 """``argue-eval comprehensiveness``: the NLI-graph comprehensiveness of Dejl et al., per run and topic."""
 from __future__ import annotations
 
-import re
-
 import click
 
-from ._measures import measure_judge_options
+from ._measure_cli import measure_judge_options
 from ._options import verbosity_options
-
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
 
 @click.command("comprehensiveness")
@@ -45,6 +41,7 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
     are merged (strongly connected components). comprehensiveness = covered / (covered + uncovered)
     context clusters. The details list, per topic, the uncovered basis: the statements the report
     would have had to add. Pairs sharing few words are pruned before judging (pairs_judged vs pairs_all).
+    A pair the judge could not judge leaves the clusters it decides unjudged: a warning, and exit status 1.
 
     With --e2e (Dejl et al.'s end-to-end variant) the LLM reads each report with its topic's context
     statements and labels every statement covered or uncovered, in one call per report; a report it
@@ -59,148 +56,22 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
       argue-eval comprehensiveness --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl --e2e \\
           --judge-option llm.base_url=http://localhost:8000/v1 --judge-option llm.model=MODEL -o e2e.tsv
     """
-    from ..errors import ArgueError, InputError
-    from ..measures import TopicCounts, family_rows
-    from ..measures.comprehensiveness import family, score_topic
-    from ..measures.entail import JudgeFactChecker
-    from ..measures.longrecall import Fact
-    from ._measures import (
-        llm_units,
-        make_entailer_judge,
-        make_llm_tasks,
-        open_cache,
-        read_nugget_topics,
-        read_runs,
-        report_sentences,
-        run_paths,
-        summary,
-        topic_order,
-        write_outputs,
-    )
+    from ..api.comprehensiveness import comprehensiveness
+    from ..inputs.runs import run_paths
+    from ._measure_cli import echo_note, finish, judge_arguments, unjudged_by_run, write_outputs
 
-    runs = run_paths(runs, more_runs)
-    if bool(nuggets) == bool(context):
-        raise ArgueError("give the context with exactly one of --nuggets or --context")
-    if e2e and claims == "llm":
-        raise ArgueError("--claims llm: the end-to-end variant reads the whole report, not atoms; drop one of "
-                         "--claims llm and --e2e")
-
-    atoms: dict[str, list[Fact]] = {}
-    if nuggets:
-        for request_id, topic in read_nugget_topics(nuggets).items():
-            atoms[request_id] = [Fact(f"{n.nugget_id}#{i + 1}", a.text, n.question, (a.text,))
-                                 for n in topic.nuggets if not n.negative for i, a in enumerate(n.answers)]
-    else:
-        from ..reading import iter_jsonl
-
-        for line, record in iter_jsonl(context):
-            request_id = record.get("request_id")
-            if not isinstance(request_id, (str, int)) or isinstance(request_id, bool):
-                raise InputError(context, line, "request_id", "expected the topic id")
-            if "statements" in record:
-                texts = record["statements"]
-                split = False
-            else:
-                texts = record.get("texts")
-                split = True
-            if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
-                raise InputError(context, line, "statements" if not split else "texts", "expected a list of strings")
-            pieces = [p.strip() for t in texts for p in (_SENTENCE_END.split(t) if split else [t]) if p.strip()]
-            existing = atoms.setdefault(str(request_id), [])
-            existing.extend(Fact(f"{request_id}-c{len(existing) + i + 1}", p) for i, p in enumerate(pieces))
-
-    reports = read_runs(runs)
-    by_key = {(r.run_id, r.request_id): r for r in reports}
-    run_ids = list(dict.fromkeys(r.run_id for r in reports))
-    topics = topic_order(atoms)
-    from ..progress import progress_bar
-
-    cache = open_cache(cache_path, no_cache)
+    result = comprehensiveness(run_paths(runs, more_runs), nuggets=nuggets, context=context, min_overlap=min_overlap,
+                               claims=claims, e2e=e2e, missing_topics=missing_topics, on_note=echo_note,
+                               **judge_arguments(judge_spec, judge_option, nli_model, cache_path, no_cache))
+    write_outputs(result, output, details_path)
+    counts, scope = result.counts, f"{len(result.runs)} run(s), {len(result.topics)} topic(s)"
     if e2e:
-        _end_to_end(run_ids, topics, by_key, atoms, missing_topics, judge_spec, judge_option, nli_model, cache,
-                    output, details_path, "nuggets" if nuggets else "context", quiet)
-        return
-    bar = progress_bar("comprehensiveness: entailment questions", unit="q")
-    results, records = [], []
-    try:
-        judge = make_entailer_judge(judge_spec, judge_option, nli_model, also=("llm",) if claims == "llm" else ())
-        checker = JudgeFactChecker(judge, cache=cache, progress=bar.update)
-        wanted = [(run_id, request_id, by_key.get((run_id, request_id))) for run_id in run_ids for request_id in topics
-                  if (run_id, request_id) in by_key or missing_topics != "skip"]
-        units = [[] if report is None else report_sentences(report) for _, _, report in wanted]
-        tasks = None
-        if claims == "llm":
-            tasks = make_llm_tasks(judge, judge_option, cache)
-            units, _ = llm_units([(request_id, sentences) for (_, request_id, _), sentences in zip(wanted, units)],
-                                 tasks)
-        for (run_id, request_id, report), sentences in zip(wanted, units):
-            counts, detail = score_topic(sentences, atoms[request_id], checker, min_overlap)
-            results.append(TopicCounts(run_id, request_id, counts))
-            records.append({"measure": "comprehensiveness", "run_id": run_id, "request_id": request_id,
-                            **({"missing_report": True} if report is None else {}), "counts": counts, **detail})
-    finally:
-        bar.close()
-        if cache is not None:
-            cache.close()
-    rows = family_rows(family(min_overlap=min_overlap), results)
-    header = {"measure": "comprehensiveness", "settings": {
-        "min_overlap": min_overlap, "context": "nuggets" if nuggets else "context", "judge": checker.identity(),
-        "variant": "nli-graph", "response_atoms": claims, "missing_topics": missing_topics,
-        **({"llm_tasks": {"claims": tasks.identity("claims")}} if tasks is not None else {})}}
-    write_outputs(rows, output, [header] + records, details_path)
-    judged = sum(r.counts["pairs_judged"] for r in results)
-    total = sum(r.counts["pairs_all"] for r in results)
-    click.echo(f"comprehensiveness: {len(run_ids)} run(s), {len(topics)} topic(s); {judged} of {total} pairs judged "
-               f"({checker.calls} distinct questions)" + ("" if output == "-" else f" -> {output}"), err=True)
-    if output != "-" and not quiet:
-        click.echo(summary(rows, ["comprehensiveness_macro", "comprehensiveness_micro"],
-                           "comprehensiveness, macro and micro over topics:"), nl=False)
-
-
-def _end_to_end(run_ids, topics, by_key, atoms, missing_topics, judge_spec, judge_option, nli_model, cache,
-                output, details_path, context_source, quiet) -> None:
-    """``--e2e``: one coverage task per report; a report the LLM could not judge is listed, never scored 0."""
-    from ..measures import TopicCounts, family_rows
-    from ..measures.comprehensiveness import family, score_topics_e2e
-    from ._measures import echo_warning, make_entailer_judge, make_llm_tasks, report_sentences, summary, write_outputs
-
-    keys, reports = [], []
-    for run_id in run_ids:
-        for request_id in topics:
-            report = by_key.get((run_id, request_id))
-            if report is None and missing_topics == "skip":
-                continue
-            keys.append((run_id, request_id, report is None))
-            reports.append((request_id, [] if report is None else report_sentences(report), atoms[request_id]))
-    try:
-        judge = make_entailer_judge(judge_spec, judge_option, nli_model, also=("llm",))
-        tasks = make_llm_tasks(judge, judge_option, cache)
-        scored = score_topics_e2e(reports, tasks)
-    finally:
-        if cache is not None:
-            cache.close()
-    results, records, failed = [], [], []
-    for (run_id, request_id, missing), outcome in zip(keys, scored):
-        head = {"measure": "comprehensiveness", "run_id": run_id, "request_id": request_id,
-                **({"missing_report": True} if missing else {})}
-        if outcome is None:
-            failed.append(f"{run_id}/{request_id}")
-            records.append({**head, "status": "failed",
-                            "reason": "the LLM could not judge this report (asked again on the next run)"})
-            continue
-        counts, detail = outcome
-        results.append(TopicCounts(run_id, request_id, counts))
-        records.append({**head, "counts": counts, **detail})
-    rows = family_rows(family(), results)
-    header = {"measure": "comprehensiveness", "settings": {
-        "context": context_source, "variant": "e2e", "llm_task": tasks.identity("coverage"),
-        "missing_topics": missing_topics, **({"failed": failed} if failed else {})}}
-    write_outputs(rows, output, [header] + records, details_path)
-    if failed:
-        echo_warning(f"the LLM could not judge {len(failed)} report(s), left out of the table and asked again on the "
-                  f"next run: {', '.join(failed[:5])}" + (" ..." if len(failed) > 5 else ""))
-    click.echo(f"comprehensiveness (e2e): {len(run_ids)} run(s), {len(topics)} topic(s); {tasks.calls} LLM call(s), "
-               f"{tasks.failed} failed" + ("" if output == "-" else f" -> {output}"), err=True)
-    if output != "-" and not quiet:
-        click.echo(summary(rows, ["comprehensiveness_macro", "comprehensiveness_micro"],
-                           "comprehensiveness (end-to-end), macro and micro over topics:"), nl=False)
+        line = f"comprehensiveness (e2e): {scope}; {counts['llm_calls']} LLM call(s), {counts['llm_failed']} failed"
+    else:
+        line = (f"comprehensiveness: {scope}; {counts['pairs_judged']} of {counts['pairs_all']} pairs judged "
+                f"({counts['entailment_questions']} distinct questions)")
+    failed = [key.split("/", 1)[0] for key in counts.get("failed", ())]  # e2e: reports left out
+    flags = ({run: f"{failed.count(run)} report(s) left out" if run in failed else "" for run in result.runs} if e2e
+             else unjudged_by_run(result.rows, [("unjudged_clusters", "cluster")]))
+    finish(result, output, quiet, line, ["comprehensiveness_macro", "comprehensiveness_micro"],
+           f"comprehensiveness{' (end-to-end)' if e2e else ''}, macro and micro over topics:", flags)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from ._measures import measure_judge_options
+from ._measure_cli import measure_judge_options
 from ._options import verbosity_options
 
 
@@ -44,124 +44,19 @@ def command(assignments, runs, nuggets, collection, output, details_path, okay_w
           --collection topics/sample/collection.jsonl -o nuggetizer.tsv
       argue-eval compare nuggetizer.tsv --metric all
     """
-    from ..errors import ArgueError
-    from ..measures import TopicCounts, family_rows
-    from ..measures.nuggetizer import counts, details, family
-    from ._measures import summary, write_outputs
+    from ..api.nuggetizer import nuggetizer
+    from ._measure_cli import echo_note, finish, judge_arguments, write_outputs
 
     if runs:  # --run runs/*.jsonl: the shell puts the other files after the first as arguments
         runs, assignments = tuple(runs) + tuple(assignments), ()
-    if not assignments and not runs:
-        raise ArgueError("give nuggetizer assignment files, or --run (with --nuggets and --collection)")
-    if runs and not (nuggets and collection):
-        raise ArgueError("--run needs --nuggets and --collection (the judge reads the cited documents)")
-    answers = read_all(assignments) if assignments else judged(runs, nuggets, collection, judge_spec, judge_option,
-                                                              nli_model, cache_path, no_cache)
-    seen: dict[tuple[str, str], str] = {}
-    results = []
-    records = []
-    labelled = False  # does any nugget carry an importance label? (the answers are read once, lazily)
-    for answers_of_file in answers:
-        for answer in answers_of_file:
-            labelled = labelled or any(nugget.importance in ("vital", "okay") for nugget in answer.nuggets)
-            key = (answer.run_id, answer.request_id)
-            if key in seen:
-                raise ArgueError(f"{answer.path}:{answer.line}: qid: run {answer.run_id!r} has a second answer for "
-                                 f"topic {answer.request_id!r} (first at {seen[key]})")
-            seen[key] = f"{answer.path}:{answer.line}"
-            results.append(TopicCounts(answer.run_id, answer.request_id, counts(answer.nuggets, okay_weight)))
-            records.append(details(answer.run_id, answer.request_id, answer.nuggets, okay_weight))
-    from ..model import natural_key
-
-    order = sorted(range(len(results)), key=lambda i: (results[i].run_id, natural_key(results[i].request_id)))
-    rows = family_rows(family(okay_weight), [results[i] for i in order])
-    header = {"measure": "nuggetizer", "settings": {"okay_weight": okay_weight, "partial_credit": 0.5}}
-    write_outputs(rows, output, [header] + [records[i] for i in order], details_path)
-    unjudged = sum(r.counts["unjudged_nuggets"] for r in results)
-    click.echo(f"nuggetizer: {len({r.run_id for r in results})} run(s), {len(results)} answer(s); {unjudged} "
-               "nugget(s) could not be graded" + ("" if output == "-" else f" -> {output}"), err=True)
-    note = vital_note(results, labelled)
-    if output != "-" and not quiet:
-        shown = ["all_macro", "vital_macro", "strict_all_macro", "strict_vital_macro", "weighted_macro"]
-        if note is not None and note[0]:  # vital is undefined everywhere: a column of zeros would mislead
-            shown = [metric for metric in shown if "vital" not in metric]
-        click.echo(summary(rows, shown, "nuggetizer scores, macro averages over topics:"), nl=False)
-    if note is not None and not quiet:
-        click.echo(f"note: {note[1]}", err=True)
-
-
-def vital_note(results, labelled: bool) -> tuple[bool, str] | None:
-    """Why ``vital`` and ``strict_vital`` are undefined, when they are: (undefined on every answer?, the note).
-
-    An answer with no judged vital nugget has no denominator for them: the table says 0 and counts the
-    topic in ``vital_undefined``. When that is every answer, the bank has no vital nugget at all (most often
-    no importance labels), and the summary says so instead of printing a column of zeros.
-    """
-    empty = sum(1 for result in results if result.counts["vital_nuggets"] == 0)
-    if not empty:
-        return None
-    if empty < len(results):
-        return False, (f"vital and strict_vital are undefined on {empty} of {len(results)} answer(s) (no judged vital "
-                       "nugget on those topics): 0 there in the score table, counted in vital_undefined")
-    why = ("no nugget is labelled vital" if labelled else
-           "the nugget bank has no importance labels (vital / okay)")
-    return True, (f"vital and strict_vital are undefined for every answer: {why}. The score table has 0 for them, "
-                  "with vital_undefined set on every topic; read all, strict_all and weighted (every nugget weighs "
-                  "as okay there)")
-
-
-def read_all(paths):
-    from ..formats.assignments import read_assignments
-
-    return [read_assignments(path) for path in paths]
-
-
-def judged(runs, nuggets, collection, judge_spec, judge_option, nli_model, cache_path, no_cache):
-    """Assignments judged by our backends, as ``AssignedAnswer`` records (one list for all runs)."""
-    from ..collection import open_collection
-    from ..formats.assignments import AssignedAnswer
-    from ..measures.entail import JudgeEntailer, JudgeFactChecker
-    from ..measures.longrecall import Fact, Settings, TopicFacts, score_topics
-    from ..measures.nuggetizer import judge_assignments
-    from ._measures import make_entailer_judge, open_cache, read_nugget_topics, read_runs, topic_order
-
-    topics = read_nugget_topics(nuggets)
-    reports = read_runs(runs)
-    judge = make_entailer_judge(judge_spec, judge_option, nli_model)
-    cache = open_cache(cache_path, no_cache)
-    out = []
-    try:
-        with open_collection(collection) as store:
-            checker = JudgeFactChecker(judge, cache=cache)
-            entail = JudgeEntailer(judge, cache=cache)
-            by_key = {(r.run_id, r.request_id): r for r in reports}
-            for run_id in dict.fromkeys(r.run_id for r in reports):
-                for request_id in topic_order(topics):
-                    report = by_key.get((run_id, request_id))
-                    sentences = [(" ".join(s.text.split()), tuple(s.citations))
-                                 for s in (report.sentences if report else []) if s.text.strip()]
-                    items = [(n.question, n.importance,
-                              Fact(n.nugget_id, n.question, n.question, tuple(a.text for a in n.answers)))
-                             for n in topics[request_id].nuggets if not n.negative]
-                    result = score_topics([TopicFacts(run_id, request_id, [t for t, _ in sentences],
-                                                      [fact for _, _, fact in items])], checker, Settings(), None)[0]
-                    found = {i: (r.by if r.status == "covered" else None)
-                             for i, r in enumerate(result.facts) if r.status != "unjudged"}
-
-                    def attested(index, sentences=sentences):
-                        text, cites = sentences[index]
-                        docs = [store.lookup(doc_id) for doc_id in cites]
-                        pairs = [(f"{d.title}. {d.text}" if d.title else d.text, text) for d in docs if d is not None]
-                        verdicts = entail(pairs) if pairs else []
-                        if any(verdicts):
-                            return True
-                        if any(v is None for v in verdicts) or len(pairs) < len(cites):
-                            return None  # a verdict or a cited document is missing: not a no
-                        return False
-
-                    out.append(AssignedAnswer(run_id, request_id, judge_assignments(sentences, items, found, attested),
-                                              "(judged)", 0))
-    finally:
-        if cache is not None:
-            cache.close()
-    return [out]
+    result = nuggetizer(list(assignments), runs=list(runs), nuggets=nuggets, collection=collection,
+                        okay_weight=okay_weight, on_note=echo_note,
+                        **judge_arguments(judge_spec, judge_option, nli_model, cache_path, no_cache))
+    write_outputs(result, output, details_path)
+    shown = ["all_macro", "vital_macro", "strict_all_macro", "strict_vital_macro", "weighted_macro"]
+    if result.counts["vital_undefined_everywhere"]:  # a column of zeros would mislead; the note says why
+        shown = [metric for metric in shown if "vital" not in metric]
+    finish(result, output, quiet,
+           f"nuggetizer: {len(result.runs)} run(s), {result.counts['answers']} answer(s); "
+           f"{result.counts['unjudged_nuggets']} nugget(s) could not be graded",
+           shown, "nuggetizer scores, macro averages over topics:")

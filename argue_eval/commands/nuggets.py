@@ -236,9 +236,10 @@ def _propose(path: str, output: str, collection: str, retriever: str, judge_spec
                          "ir_datasets or Lucene collections to JSONL first")
     judge = None
     if judge_spec is not None:
-        from ._measures import make_entailer_judge
+        from ..api.measure_judges import open_measure_judge
+        from ._options import parse_judge_options
 
-        judge = make_entailer_judge(judge_spec, judge_option)
+        judge = open_measure_judge(judge_spec, parse_judge_options(judge_option, None))
     proposals = []
     if unbound:
         documents = list(progress(iter_collection(Path(collection)), desc="reading collection", unit="doc"))

@@ -1,9 +1,10 @@
 """``argue-eval retrieval``: retrieval measures for ranked runs or the documents reports cite."""
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
-from ..errors import OptionError
 from ._common import format_option
 from ._options import verbosity_options
 
@@ -37,20 +38,9 @@ from ._options import verbosity_options
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write the score table (TSV: run_id request_id metric value) here instead of stdout.")
 @format_option
-def command(
-    run_files: tuple[str, ...],
-    more_runs: tuple[str, ...],
-    qrels: str | None,
-    nuggets: str | None,
-    measures: tuple[str, ...],
-    missing: str,
-    on_duplicate: str,
-    engine: str,
-    diversity: bool,
-    trec_eval_text: bool,
-    output: str | None,
-    format_name: str | None,
-) -> None:
+def command(run_files: tuple[str, ...], more_runs: tuple[str, ...], qrels: str | None, nuggets: str | None,
+            measures: tuple[str, ...], missing: str, on_duplicate: str, engine: str, diversity: bool,
+            trec_eval_text: bool, output: str | None, format_name: str | None) -> None:
     """Retrieval measures (trec_eval's, via ir_measures) for ranked runs, or for the documents a report cites taken as a
     ranked list in order of first citation.
 
@@ -71,43 +61,22 @@ def command(
       ...
       argue-eval retrieval --qrels qrels/sample/qrels.trec runs/sample/*.jsonl -m "ndcg@10 P@5" -o cited.tsv
     """
-    from ..errors import ArgueError
-    from ..formats.scores import write_scores_tsv
-    from ..retrieval import (
-        collapse_subtopics,
-        evaluate,
-        load_runs,
-        parse_measures,
-        read_subtopic_qrels,
-        trec_eval_lines,
-    )
+    from ..api.retrieval import retrieval
 
-    paths = list(run_files) + list(more_runs)
-    if not paths:
-        raise ArgueError("no runs given: pass ranked runs or report runs (e.g. --run runs/sample/ranked/bm25.trec)")
-    if (qrels is None) == (nuggets is None):
-        raise ArgueError("give exactly one of --qrels and --nuggets")
-    parsed = parse_measures(list(measures))
-    subtopics = None
-    if diversity and not qrels:
-        raise OptionError("--diversity", "needs --qrels (diversity qrels: topic subtopic doc grade)")
-    if qrels and diversity:
-        subtopics = read_subtopic_qrels(qrels)
-        judgments = collapse_subtopics(subtopics)
-    elif qrels:
-        from ..organizer.qrels import read_qrels
+    result = retrieval(list(run_files) + list(more_runs), qrels=qrels, nuggets=nuggets, measures=measures,
+                       missing=missing, on_duplicate=on_duplicate, engine=engine, diversity=diversity,
+                       format=format_name)
+    _render(result, trec_eval_text, output)
 
-        judgments = read_qrels(qrels, on_duplicate)  # type: ignore[arg-type]
-    else:
-        from ..formats import read_nuggets
-        from ..organizer.qrels import qrels_from_nuggets
 
-        judgments = qrels_from_nuggets(read_nuggets(nuggets))  # type: ignore[arg-type]
-    rows = evaluate(judgments, load_runs(paths, format_name), parsed, missing, engine, subtopics)  # type: ignore[arg-type]
+def _render(result: Any, trec_eval_text: bool, output: str | None) -> None:
+    """The scores as trec_eval -q text or as our score table, on stdout or atomically to ``output``."""
+    from ..formats.scores import SCORE_COLUMNS, format_value, write_scores_tsv
+    from ..writing import atomic_writer
+
+    rows = result.rows
     if trec_eval_text:
-        from ..writing import atomic_writer
-
-        text = "\n".join(trec_eval_lines(rows, parsed)) + "\n"
+        text = "\n".join(result.trec_eval_lines()) + "\n"
         if output:
             with atomic_writer(output) as handle:
                 handle.write(text)
@@ -118,7 +87,5 @@ def command(
         write_scores_tsv(rows, output)
         click.echo(f"wrote {len(rows)} scores -> {output}", err=True)
     else:
-        from ..formats.scores import SCORE_COLUMNS, format_value
-
         lines = ["\t".join(SCORE_COLUMNS)] + [f"{r}\t{t}\t{m}\t{format_value(v)}" for r, t, m, v in rows]
         click.echo("\n".join(lines))

@@ -2,7 +2,7 @@
 request's aspects those grounded claims cover.
 
 For one report: claims ``C`` (one per sentence offline; atomic claims from the LLM with ``--claims llm``,
-see ``generated``); a claim is
+see ``llm_claims``); a claim is
 grounded when some of the top-k passages retrieved for it entails it (``S_fact = |C_T| / |C|``); the
 grounded claims cover aspects (``S_cov = |covered aspects| / |A|``); and
 ``ICAT_beta = (1 + beta^2) S_fact S_cov / (beta^2 S_fact + S_cov)``, where beta > 1 weighs coverage more

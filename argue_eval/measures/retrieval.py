@@ -1,5 +1,7 @@
-"""Retrieval measures (nDCG, MAP, recall, P@k, infAP, ERR, alpha-nDCG, ...) for ranked runs and for the
-documents reports cite, with trec_eval's conventions made explicit.
+"""Retrieval measures (nDCG, MAP, recall, P@k, infAP, ERR, alpha-nDCG, ...) of ranked lists -- ranked runs, or
+the documents reports cite -- with trec_eval's conventions made explicit. Arithmetic on records: the runs
+(``RankedLists``: a name and each topic's documents in rank order) and the qrels come in as mappings, read by
+``argue_eval.inputs.retrieval``; this module reads no file.
 
 Two engines compute them:
 
@@ -15,9 +17,10 @@ Two engines compute them:
 The conventions both engines follow:
 
 * **Tie order.** trec_eval ignores the rank column and orders a topic's documents by score descending, then
-  docno descending. We sort first (``formats.ranked.order_ranked_files``; ``formats.ranked.trec_order``
-  states the order for one list) and hand the engine strictly decreasing pseudo-scores (``n, n-1, ..., 1``),
-  so every engine sees exactly trec_eval's ranking. A document ranked twice in a topic is an error.
+  docno descending. The readers sort first (``formats.ranked.order_ranked_files``; ``formats.ranked.trec_order``
+  states the order for one list), and this module hands the engine strictly decreasing pseudo-scores
+  (``n, n-1, ..., 1``), so every engine sees exactly trec_eval's ranking. A document ranked twice in a topic
+  is an error (the readers', ``repeats="error"``).
 * **Missing topics.** With ``missing="zero"`` (trec_eval ``-c``, our default) every topic of the qrels is
   evaluated, a topic the run lacks scores 0, and topics of the run that the qrels lack are ignored; with
   ``missing="skip"`` (trec_eval without ``-c``) only topics in both count. Topics whose qrels hold no
@@ -32,7 +35,7 @@ The conventions both engines follow:
 A report's cited documents form a ranked list in order of first citation (repeats dropped), so citation
 quality can be measured with the same machinery.
 
-The engines' libraries are imported only inside :func:`evaluate`, and no other command imports this module.
+The engines' libraries are imported only inside :func:`evaluate`.
 """
 from __future__ import annotations
 
@@ -40,19 +43,29 @@ import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from os import PathLike
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
-from .errors import ArgueError, OptionError, unknown_name
-from .formats.ranked import Rankings, load_rankings, rankings_from_ranked
-from .model import ALL_TOPICS, natural_key
+from ..errors import ArgueError, OptionError, unknown_name
+from ..model import ALL_TOPICS, natural_key
+
+__all__ = ["Measure", "RankedLists", "SubtopicQrels", "parse_measures", "evaluate", "err", "bpref",
+           "trec_eval_lines", "collapse_subtopics", "ENGINES", "DIVERSITY"]
 
 Missing = Literal["zero", "skip"]
 Engine = Literal["ir_measures", "ranx"]
 ENGINES = ("ir_measures", "ranx")
 SubtopicQrels = Mapping[str, Mapping[str, Mapping[str, int]]]
 """Diversity qrels: ``{topic: {subtopic: {doc_id: grade}}}`` (the TREC Web Track's ``topic subtopic doc grade``)."""
+
+
+class RankedLists(Protocol):
+    """One run's ranked documents per topic, best first, no repeats (``formats.ranked.Rankings`` is one)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def topics(self) -> Mapping[str, Sequence[str]]: ...
 
 _RANX_MEASURES = {
     "hits", "hit_rate", "precision", "recall", "f1", "r-precision", "mrr", "map",
@@ -149,27 +162,12 @@ def _parse(token: str) -> Measure:
     raise OptionError("--measures", f"unknown measure {token!r}; known: {known}, each optionally with @k (e.g. ndcg@20, P@10)")
 
 
-# --- runs ------------------------------------------------------------------------------------------------------
-
-
-def ranked_run_rankings(path: str | PathLike[str]) -> list[Rankings]:
-    """One :class:`Rankings` per tag of a TREC ranked run, in trec_eval order. A document listed twice for
-    a topic is an error, as in trec_eval (``duplicate docs``)."""
-    return rankings_from_ranked(path, repeats="error")
-
-
-def load_runs(paths: Sequence[str | PathLike[str]], format: str | None = None) -> list[Rankings]:
-    """Ranked runs and report runs (cited documents in order of first citation), detected per file, sorted
-    by run name; the same run name in two files becomes ``name@file`` (as in pooling)."""
-    return load_rankings(paths, format, repeats="error")
-
-
 # --- evaluation ------------------------------------------------------------------------------------------------
 
 
 def evaluate(
     qrels: Mapping[str, Mapping[str, int]],
-    runs: Iterable[Rankings],
+    runs: Iterable[RankedLists],
     measures: Sequence[Measure] | str,
     missing: Missing = "zero",
     engine: Engine = "ir_measures",
@@ -221,7 +219,7 @@ def evaluate(
 
 
 class _Scorer:
-    def score(self, run: Rankings, active: Sequence[str]) -> dict[str, dict[str, float]]:
+    def score(self, run: RankedLists, active: Sequence[str]) -> dict[str, dict[str, float]]:
         """``{topic: {measure name: value}}`` for the ``active`` topics of one run."""
         raise NotImplementedError
 
@@ -237,7 +235,7 @@ class _RanxScorer(_Scorer):
         self.measures = list(measures)
         self.ranx_measures = [m for m in measures if _bpref_level(m) is None]
 
-    def score(self, run: Rankings, active: Sequence[str]) -> dict[str, dict[str, float]]:
+    def score(self, run: RankedLists, active: Sequence[str]) -> dict[str, dict[str, float]]:
         import numpy as np
         from ranx import Qrels, Run
         from ranx import evaluate as ranx_evaluate
@@ -303,7 +301,7 @@ class _TrecEvalScorer(_Scorer):
                     for subtopic, docs in subs.items() for doc, grade in docs.items()]
             self.evaluators.append(_quiet(lambda: ir_measures.evaluator(list(wanted["diversity"].values()), rows)))
 
-    def score(self, run: Rankings, active: Sequence[str]) -> dict[str, dict[str, float]]:
+    def score(self, run: RankedLists, active: Sequence[str]) -> dict[str, dict[str, float]]:
         results: dict[str, dict[str, float]] = {topic: {} for topic in active}
         if not active:
             return results
@@ -479,25 +477,6 @@ def trec_eval_lines(rows: Sequence[tuple[str, str, str, float]], measures: Seque
             (summary if topic == ALL_TOPICS else lines).append(line)
         lines.extend(summary)
     return lines
-
-
-def read_subtopic_qrels(path: str | PathLike[str]) -> SubtopicQrels:
-    """Diversity qrels (``topic subtopic doc grade``): ``{topic: {subtopic: {doc_id: grade}}}``. A (topic,
-    subtopic, document) judged twice is an error naming both lines."""
-    from .errors import InputError
-    from .formats.qrels import iter_qrels_lines
-
-    result: dict[str, dict[str, dict[str, int]]] = {}
-    seen: dict[tuple[str, str, str], int] = {}
-    for lineno, row in iter_qrels_lines(Path(path)):
-        subtopic = str(row.iteration)
-        key = (row.request_id, subtopic, row.doc_id)
-        if key in seen:
-            raise InputError(path, lineno, None, f"topic {row.request_id!r}, subtopic {subtopic!r}: document "
-                             f"{row.doc_id!r} is judged twice (first at line {seen[key]})")
-        seen[key] = lineno
-        result.setdefault(row.request_id, {}).setdefault(subtopic, {})[row.doc_id] = row.relevance
-    return result
 
 
 def collapse_subtopics(subtopics: SubtopicQrels) -> dict[str, dict[str, int]]:

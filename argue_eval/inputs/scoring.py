@@ -1,10 +1,10 @@
-"""Input assembly: the one place that turns what a user names (paths, or records already in memory) into
-the records the scorer and the judges take.
+"""What ``score``, ``judge`` and ``evaluate`` read: nuggets, requests, qrels and judgments into an
+``Evaluation`` and an ``ImportedJudgments`` source, the runs' reports, and score tables into a matrix.
 
 The scorer (``argue/``) and the judge backends (``judges/``) never open a file: the CLI commands and the
 Python API (``argue_eval.api``) call these functions, which read through ``argue_eval.formats`` (every
-format detected from content) and return records, an ``Evaluation`` and an ``ImportedJudgments`` source.
-Keeping the reading here is what lets a judge's output be scored exactly like a judgments file.
+format detected from content) and return records. Keeping the reading here is what lets a judge's output
+be scored exactly like a judgments file.
 """
 from __future__ import annotations
 
@@ -14,15 +14,15 @@ from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from .argue.api import Evaluation
-from .argue.policies import Policies
-from .errors import InputError, OptionError, few_items, second_report_error
-from .judges.base import JudgmentLookup
-from .judges.imported import FileSummary, ImportedJudgments
-from .model import Judgment, QrelsRow, Report, Request, ScoreRecord, TopicNuggets, natural_key
+from ..argue.api import Evaluation
+from ..argue.policies import Policies
+from ..errors import InputError, OptionError, few_items, second_report_error
+from ..judges.base import JudgmentLookup
+from ..judges.imported import FileSummary, ImportedJudgments
+from ..model import Judgment, QrelsRow, Report, Request, ScoreRecord, TopicNuggets, natural_key
 
 if TYPE_CHECKING:
-    from .stats.matrix import ScoreMatrix
+    from ..stats.matrix import ScoreMatrix
 
 __all__ = [
     "Inputs",
@@ -51,13 +51,13 @@ def as_paths(value: Any) -> list[Path] | None:
 
 def read_nugget_list(nuggets: Any) -> list[TopicNuggets]:
     """Nuggets from a path (any nugget format) or from ``TopicNuggets`` records."""
-    from .formats import read_nuggets
+    from ..formats import read_nuggets
 
     return list(read_nuggets(nuggets)) if isinstance(nuggets, (str, PathLike)) else list(nuggets)
 
 
 def read_request_list(requests: Any) -> list[Request] | None:
-    from .formats import read_requests
+    from ..formats import read_requests
 
     if requests is None:
         return None
@@ -65,7 +65,7 @@ def read_request_list(requests: Any) -> list[Request] | None:
 
 
 def read_qrels_rows(qrels: Any) -> list[QrelsRow] | None:
-    from .formats import read_qrels
+    from ..formats import read_qrels
 
     if qrels is None:
         return None
@@ -75,8 +75,8 @@ def read_qrels_rows(qrels: Any) -> list[QrelsRow] | None:
 def add_judgment_file(source: ImportedJudgments, path: str | PathLike[str], format: str | None = None,
                       keep_reports: bool = False) -> FileSummary:
     """Load one judgments file into ``source`` (canonical or Auto-ARGUE, detected unless ``format`` is named)."""
-    from .formats import resolve
-    from .formats.judgments import iter_autoargue, iter_judgment_rows
+    from ..formats import resolve
+    from ..formats.judgments import iter_autoargue, iter_judgment_rows
 
     spec = resolve(path, "judgments", format)
     label = str(path)
@@ -110,7 +110,7 @@ def load_judgments(judgments: Any, nuggets: list[TopicNuggets], keep_reports: bo
 
 def iter_reports(runs: Any, source: Any = None) -> Iterator[Report]:
     """Reports from run paths (any run format, streamed) or records; ``None``: those inside Auto-ARGUE files."""
-    from .formats import read_reports
+    from ..formats import read_reports
 
     if runs is None:
         embedded = getattr(source, "embedded_reports", None)
@@ -126,12 +126,13 @@ def iter_reports(runs: Any, source: Any = None) -> Iterator[Report]:
         yield from read_reports(path)
 
 
-def check_one_report_per_topic(reports: Iterable[Report], topics: Any) -> None:
-    """A run's second report for a topic is an error, as the scorer says; a judge checks first, so that a
-    resubmitted file beside the original (one run id) is refused before hours of judging, not after."""
+def check_one_report_per_topic(reports: Iterable[Report], topics: Any = None) -> None:
+    """A run's second report for a topic (of ``topics``; ``None``: any topic) is an error, as the scorer says; a
+    judge checks first, so that a resubmitted file beside the original (one run id) is refused before hours
+    of judging, not after."""
     seen: dict[tuple[str, str], Any] = {}
     for report in reports:
-        if report.request_id not in topics:
+        if topics is not None and report.request_id not in topics:
             continue
         pair = (report.run_id, report.request_id)
         if pair in seen:
@@ -193,8 +194,8 @@ def load_matrix(
     paths: Sequence[str | PathLike[str]], metric: str, format: str | None = None, missing: str = "zero"
 ) -> ScoreMatrix:
     """Read one or more score tables (one per run, or one with many runs) into one matrix of ``metric``."""
-    from .formats.scores import read_scores
-    from .stats.matrix import records_to_matrix
+    from ..formats.scores import read_scores
+    from ..stats.matrix import records_to_matrix
 
     def records() -> Iterable[ScoreRecord]:
         for path in paths:
