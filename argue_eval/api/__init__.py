@@ -11,12 +11,15 @@ function            what it does                                                
 ``score``           ARGUE measures from existing judgments                        ``api.score``
 ``judge``           answer the flowchart's open questions with a judge (cached)    ``api.judge``
 ``evaluate``        ``judge``, then ``score`` with the judge's answers            ``api.judge``
+``plan``            what ``judge`` would ask and cost, judging nothing (dry run)   ``api.plan``
+``write_judgments`` a judge run's judgments and their manifest, as one set        ``api.judge``
 ==================  ============================================================  =================
 """
 from __future__ import annotations
 
-from .judge import EvaluateResult, JudgeResult, evaluate, judge, plan_questions, score_judged
+from .judge import EvaluateResult, JudgeResult, evaluate, judge, manifest, plan_questions, score_judged, write_judgments
+from .plan import plan
 from .score import ScoreResult, make_policies, score
 
 __all__ = ["score", "ScoreResult", "make_policies", "judge", "JudgeResult", "evaluate", "EvaluateResult",
-           "plan_questions", "score_judged"]
+           "plan_questions", "score_judged", "plan", "manifest", "write_judgments"]

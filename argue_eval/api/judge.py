@@ -1,7 +1,8 @@
 """``judge`` and ``evaluate``: answer the flowchart's open questions with a judge, through the cache, then score.
 
 These assemble the inputs (``argue_eval.inputs``), run the judge runner (``judges.runner``) over the rounds
-that ``plan_questions`` lists, and score with the judge's answers under the given judgments.
+that ``plan_questions`` lists, and score with the judge's answers under the given judgments. ``manifest``
+says what produced a judgments file, and ``write_judgments`` writes both (``api.plan`` is the dry run).
 """
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ if TYPE_CHECKING:
     from ..judges.cache import JudgmentCache
     from ..judges.runner import JudgeRun
 
-__all__ = ["judge", "JudgeResult", "evaluate", "EvaluateResult", "plan_questions", "score_judged"]
+__all__ = ["judge", "JudgeResult", "evaluate", "EvaluateResult", "plan_questions", "score_judged", "manifest",
+           "write_judgments", "open_judge"]
 
 
 def plan_questions(reports: list[Report], evaluation: Evaluation, unknown: str = "stop"):
@@ -68,7 +70,8 @@ class JudgeResult:
         return self.run.judgments
 
 
-def _open_judge(judge_spec: str | JudgeBackend, judge_options: Mapping[str, Mapping[str, Any]] | None) -> JudgeBackend:
+def open_judge(judge_spec: str | JudgeBackend, judge_options: Mapping[str, Mapping[str, Any]] | None) -> JudgeBackend:
+    """The backend ``judge_spec`` names (or is), made with ``judge_options`` (keyword options per backend name)."""
     if isinstance(judge_spec, JudgeBackend):
         return judge_spec
     from ..judges.registry import make_judge
@@ -116,7 +119,7 @@ def judge(
         inputs.evaluation.notes.append("no --requests: the judge sees no request text, so it cannot tell a "
                                        "restatement of the request from a claim that needs a citation; give the "
                                        "requests file (--requests R)")
-    backend = _open_judge(judge, judge_options)
+    backend = open_judge(judge, judge_options)
     store = open_collection(collection) if isinstance(collection, (str, os.PathLike)) else collection
     own_cache = isinstance(cache, (str, os.PathLike))
     judgment_cache = JudgmentCache(cache) if isinstance(cache, (str, os.PathLike)) else cache
@@ -131,6 +134,49 @@ def judge(
         if store is not None and store is not collection:
             store.close()
     return JudgeResult(run, inputs, reports, backend.identity(), usage)
+
+
+def manifest(result: JudgeResult, judge_spec: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """What produced a judgments file: the judge, its options and identity, and the counts per kind."""
+    from .. import __version__
+
+    stats = result.run.stats
+    return {
+        "argue_eval": __version__,
+        "judge": judge_spec,
+        "judge_options": options,
+        "judge_identity": result.identity,
+        "policies": result.inputs.evaluation.policies.describe(),
+        "judgments": len(result.run.judgments),
+        "cached": dict(stats.cached),
+        "new": dict(stats.new),
+        "failed": dict(stats.failed),
+        "rounds": stats.rounds,
+        "seconds": round(stats.seconds, 3),
+        "missing_documents": stats.missing_documents,
+        "failures": [{"kind": f.key.kind, "request_id": f.key.request_id, "sentence": f.key.sentence,
+                      "doc_id": f.key.doc_id, "nugget_id": f.key.nugget_id, "reason": f.reason}
+                     for f in result.run.failures],
+        **({"usage": result.usage} if result.usage else {}),
+    }
+
+
+def write_judgments(result: JudgeResult, output: str | os.PathLike[str], judge_spec: str,
+                    options: Mapping[str, Any]) -> None:
+    """The judge's judgments (canonical JSONL, atomically; ``-`` is stdout, the same bytes) and, for a file,
+    its manifest beside it (``OUTPUT.manifest.json``), replaced as one set: a kill leaves both old or both
+    new. Inside a caller's ``writing.commit_together`` they join the caller's set."""
+    from pathlib import Path
+
+    from ..formats.judgments import write_argue
+    from ..writing import commit_together, is_stdout, write_json
+
+    if is_stdout(output):
+        write_argue(result.run.judgments, Path(output))
+        return
+    with commit_together():
+        write_argue(result.run.judgments, Path(output))
+        write_json(Path(os.fspath(output) + ".manifest.json"), manifest(result, judge_spec, options))
 
 
 def score_judged(judged: JudgeResult, *, details: bool = True, missing_hint: str | None = None) -> Any:

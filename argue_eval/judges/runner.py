@@ -29,11 +29,11 @@ from typing import Any
 from ..gc_tuning import sparse_gc
 from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey, natural_key
 from ..progress import progress_bar
-from .asking import NOT_IN_COLLECTION, Answers, CachedJudge, documents_needed, with_documents
+from .asking import NOT_IN_COLLECTION, Answers, CachedJudge
 from .base import JudgeBackend, JudgmentLookup, Question, Verdict, verdict_to_judgment
 from .cache import JudgmentCache
 
-__all__ = ["run_judge", "documents_needed", "with_documents", "JudgeRun", "JudgeStats", "Failure", "LayeredLookup", "JudgedTable", "failure_summary"]
+__all__ = ["run_judge", "JudgeRun", "JudgeStats", "Failure", "LayeredLookup", "JudgedTable", "failure_summary"]
 
 _KIND_ORDER = {kind: i for i, kind in enumerate(JUDGMENT_KINDS)}
 
