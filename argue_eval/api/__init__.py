@@ -18,8 +18,9 @@ function            what it does                                                
 from __future__ import annotations
 
 from .judge import EvaluateResult, JudgeResult, evaluate, judge, manifest, plan_questions, score_judged, write_judgments
+from .limits import Limits
 from .plan import plan
 from .score import ScoreResult, make_policies, score
 
 __all__ = ["score", "ScoreResult", "make_policies", "judge", "JudgeResult", "evaluate", "EvaluateResult",
-           "plan_questions", "score_judged", "plan", "manifest", "write_judgments"]
+           "plan_questions", "score_judged", "plan", "manifest", "write_judgments", "Limits"]

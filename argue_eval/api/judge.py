@@ -7,7 +7,7 @@ says what produced a judgments file, and ``write_judgments`` writes both (``api.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -17,6 +17,7 @@ from ..errors import few_items
 from ..inputs import Inputs, check_one_report_per_topic, load_inputs
 from ..judges.base import JudgeBackend
 from ..model import Report, natural_key
+from .limits import Limits, find_limits
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -64,6 +65,8 @@ class JudgeResult:
     """The judge's identity (backend, version, model, thresholds): what the cache keys answers by."""
     usage: dict[str, Any] | None = None
     """Model usage (calls, tokens, cost) when the backend reports it (``usage()``), for the manifest."""
+    limits: Limits | None = None
+    """What the run could not do whatever the judge answered (``api.limits``)."""
 
     @property
     def judgments(self) -> list[Any]:
@@ -91,6 +94,7 @@ def judge(
     qrels: Any = None,
     cache: str | os.PathLike[str] | JudgmentCache | None = None,
     policies: Policies | None = None,
+    announce: Callable[[list[str], list[str]], None] | None = None,
 ) -> JudgeResult:
     """Answer every flowchart question the runs need that ``judgments`` do not answer, with a judge.
 
@@ -98,6 +102,8 @@ def judge(
     backend name (``lexical``, ``semantic``, ``nli``, ``llm``), a comma list for a cascade, or a backend;
     ``judge_options``: keyword options per backend name; ``cache``: a SQLite cache path or object
     (``None``: no cache). Existing ``judgments`` take precedence: the judge only fills the gaps.
+    ``announce(notes, warnings)`` is called once the inputs are read and the judge made, before any
+    question is asked: the notes about the inputs, and what the run cannot do (``Limits.warnings``).
     """
     from ..collection import open_collection
     from ..judges.cache import JudgmentCache
@@ -119,7 +125,14 @@ def judge(
         inputs.evaluation.notes.append("no --requests: the judge sees no request text, so it cannot tell a "
                                        "restatement of the request from a claim that needs a citation; give the "
                                        "requests file (--requests R)")
+    limits = find_limits(reports, inputs.evaluation)
     backend = open_judge(judge, judge_options)
+    try:
+        if announce is not None:
+            announce(list(inputs.evaluation.notes), limits.warnings())
+    except BaseException:
+        backend.close()
+        raise
     store = open_collection(collection) if isinstance(collection, (str, os.PathLike)) else collection
     own_cache = isinstance(cache, (str, os.PathLike))
     judgment_cache = JudgmentCache(cache) if isinstance(cache, (str, os.PathLike)) else cache
@@ -133,7 +146,7 @@ def judge(
             judgment_cache.close()
         if store is not None and store is not collection:
             store.close()
-    return JudgeResult(run, inputs, reports, backend.identity(), usage)
+    return JudgeResult(run, inputs, reports, backend.identity(), usage, limits)
 
 
 def manifest(result: JudgeResult, judge_spec: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -141,6 +154,7 @@ def manifest(result: JudgeResult, judge_spec: str, options: Mapping[str, Any]) -
     from .. import __version__
 
     stats = result.run.stats
+    limits = result.limits.as_dict() if result.limits is not None else {}
     return {
         "argue_eval": __version__,
         "judge": judge_spec,
@@ -158,6 +172,7 @@ def manifest(result: JudgeResult, judge_spec: str, options: Mapping[str, Any]) -
                       "doc_id": f.key.doc_id, "nugget_id": f.key.nugget_id, "reason": f.reason}
                      for f in result.run.failures],
         **({"usage": result.usage} if result.usage else {}),
+        **({"limits": limits} if limits else {}),
     }
 
 

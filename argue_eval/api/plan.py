@@ -5,7 +5,8 @@ question lists, the same documents attached, the same cache lookup under the tex
 judge call and nothing written. What the cache answers settles the branches it decides, as in a real run;
 what it cannot answer in a round is *certain* to be asked. Then the flowchart is listed once more with both
 branches of every open answer followed (*at most*), and a model judge prices the questions left
-(``plan_calls``, ``estimate``: no network call, no key).
+(``plan_calls``, ``estimate``: no network call, no key). Before the counts, the plan says what no judge can
+do with these inputs (``api.limits``).
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from ..judges.cache import JudgmentCache
 from ..judges.runner import LayeredLookup, run_judge
 from ..model import JUDGMENT_KINDS
 from .judge import open_judge, plan_questions
+from .limits import find_limits
 
 __all__ = ["plan"]
 
@@ -47,7 +49,8 @@ def plan(
     ``cache``: the cache a real run would use (a path is read only if the file exists: a dry run creates
     nothing). Keys: ``judge``, ``reports``, ``sentences``; ``questions`` (at most), ``certain`` and ``cached``
     per kind; ``calls`` (model calls per kind); ``estimate`` (a model judge's tokens and cost); and when
-    they apply ``outside_topics``/``without_nuggets`` (reports not judged) and ``unchecked_without_collection``.
+    they apply ``outside_topics``/``without_nuggets`` (reports not judged), ``unchecked_without_collection``
+    and the limits (``topics_without_nuggets``, ``unreachable_nuggets``, ``uncovered_runs``).
     """
     inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies or Policies())
     reports = list(inputs.reports())
@@ -72,6 +75,7 @@ def plan(
         **({"without_nuggets": without_nuggets} if without_nuggets else {}),
         "sentences": sum(len(r.sentences) for r in judged),
         **counts,
+        **find_limits(reports, evaluation).as_dict(),
     }
 
 

@@ -14,7 +14,7 @@ import click
 from ..errors import InputError, OptionError
 
 __all__ = ["cache_in_use", "refuse_overwriting_inputs", "check_outputs", "check_run_options", "print_plan", "render_plan",
-           "report_run"]
+           "announcer", "report_run"]
 
 
 def cache_in_use(cache_path: str | None, no_cache: bool) -> Any:
@@ -73,10 +73,11 @@ def print_plan(plan: dict[str, Any], as_json: bool) -> None:
 
 
 def render_plan(plan: dict[str, Any]) -> str:
-    """The plan as text: the questions and calls per kind, then notes."""
+    """The plan as text: what cannot be done first, then the questions and calls per kind, then notes."""
     from ..model import JUDGMENT_KINDS
 
     lines = [f"dry run of the {plan['judge']} judge over {plan['reports']} report(s), {plan['sentences']} sentence(s):"]
+    lines += [f"cannot: {line}" for line in plan.get("limits", ())]
     lines.append(f"{'kind':<18} {'at most':>8} {'certain':>8} {'cached':>8} {'calls':>8}")
     kinds = [kind for kind in JUDGMENT_KINDS if kind in plan["questions"] or kind in plan["cached"]]
     for kind in kinds:
@@ -111,14 +112,25 @@ def _plan_notes(plan: dict[str, Any]) -> list[str]:
     return lines
 
 
+def announcer(quiet: bool, notes: bool = True) -> Any:
+    """``api.judge``'s ``announce``: before anything is asked, the notes about the inputs (unless ``quiet``, or
+    ``notes=False`` when the command prints them later) and what the run cannot do, on stderr."""
+
+    def announce(given: list[str], warnings: list[str]) -> None:
+        for note in given if notes and not quiet else ():
+            click.echo(f"note: {note}", err=True)
+        for warning in warnings:
+            click.echo(f"warning: {warning}", err=True)
+
+    return announce
+
+
 def report_run(result: Any, quiet: bool, where: str = "") -> None:
-    """After a run: (unless ``quiet``) the notes about the inputs, the questions not judged and why, the cited
-    documents missing from the collection, and (unless ``quiet``) the summary and the model's usage."""
+    """After a run: the questions not judged and why, the cited documents missing from the collection, and
+    (unless ``quiet``) the summary and the model's usage. (The notes went out before the run: ``announcer``.)"""
     from ..errors import few_items
     from ..judges.runner import failure_summary
 
-    for note in result.inputs.evaluation.notes if not quiet else ():
-        click.echo(f"note: {note}", err=True)
     for line in failure_summary(result.run.failures):
         click.echo(f"warning: {line}", err=True)
     missing = result.run.stats.missing_documents

@@ -64,7 +64,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     if dry_run:
         shared.print_plan(plan(list(runs) if runs else None, nuggets, **given), as_json)
         return
-    result = judge(list(runs) if runs else None, nuggets, **given)
+    result = judge(list(runs) if runs else None, nuggets, announce=shared.announcer(quiet, notes=False), **given)
     shared.report_run(result, quiet=True)
     if judgments_out is not None:
         write_judgments(result, judgments_out, judge_spec, options)

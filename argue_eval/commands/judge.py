@@ -42,7 +42,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     """
     from ..api import judge, make_policies, plan, write_judgments
     from ..argue.policies import parse_weights
-    from ._judging import cache_in_use, check_run_options, print_plan, refuse_overwriting_inputs, report_run
+    from ._judging import announcer, cache_in_use, check_run_options, print_plan, refuse_overwriting_inputs, report_run
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              unbound_questions=unbound_questions, evaluated_topics=evaluated_topics,
@@ -57,7 +57,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     if dry_run:
         print_plan(plan(list(runs) if runs else None, nuggets, **given), as_json)
         return
-    result = judge(list(runs) if runs else None, nuggets, **given)
+    result = judge(list(runs) if runs else None, nuggets, announce=announcer(quiet), **given)
     write_judgments(result, output, judge_spec, options)
     report_run(result, quiet, "" if output == "-" else f" -> {output}")
     if result.run.failures:
