@@ -449,3 +449,25 @@ def test_the_api_announces_the_limits_before_the_judge_is_asked_anything(tmp_pat
     # no --requests, so T3 is outside the evaluation too. Notes: n5 dropped (the default), runA's report outside the
     # evaluation (T3), run other's (T9, T10), no --requests; the warning: run other has nothing to judge
     assert events[0] == "4 notes, 1 warnings" and events[1:] and set(events[1:]) == {"asked"}
+
+
+HIDE_AIOHTTP = ("import sys; sys.modules['aiohttp'] = None; from argue_eval.cli import cli; sys.argv[0] = 'argue-eval'; "
+                "cli()")
+"""The CLI as it runs without the llm extra: ``import aiohttp`` fails and ``find_spec('aiohttp')`` finds nothing."""
+
+
+def test_without_the_llm_extra_the_dry_run_and_the_run_stop_with_the_same_install_hint(tmp_path):
+    import subprocess
+    import sys
+
+    common = ["judge", "--run", str(FIXTURES / "runA.jsonl"), "--nuggets", str(FIXTURES / "nuggets.jsonl"),
+              "--collection", str(FIXTURES / "collection.jsonl"), "--llm-model", "m", "--llm-base-url",
+              "http://127.0.0.1:9/v1", "--no-cache"]
+    hint = ("the llm judge (an OpenAI-compatible chat endpoint) needs the optional 'llm' dependencies, which "
+            "are not installed; install them with: pip install 'argue-eval[llm]' (no module named 'aiohttp')\n")
+    for judge in ("llm", "lexical,llm"):
+        for mode in (["--dry-run"], ["-o", str(tmp_path / "j.jsonl")]):
+            done = subprocess.run([sys.executable, "-c", HIDE_AIOHTTP, *common, "--judge", judge, *mode],
+                                  capture_output=True, text=True, timeout=120)
+            assert (done.returncode, done.stderr, done.stdout) == (2, hint, ""), (judge, mode)
+    assert not (tmp_path / "j.jsonl").exists()

@@ -128,6 +128,7 @@ def judge(
     limits = find_limits(reports, inputs.evaluation)
     backend = open_judge(judge, judge_options)
     try:
+        backend.check_installed()  # a missing package of the judge stops the run before anything is asked
         if announce is not None:
             announce(list(inputs.evaluation.notes), limits.warnings())
     except BaseException:

@@ -58,6 +58,7 @@ def plan(
     check_one_report_per_topic(reports, evaluation.topics)
     backend = open_judge(judge, judge_options)
     try:
+        backend.check_installed()  # what the real run would stop on, it stops on here
         with ExitStack() as stack:
             store = _Collection(collection, stack)
             judgment_cache = _existing_cache(cache, stack)

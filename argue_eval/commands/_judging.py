@@ -126,12 +126,12 @@ def announcer(quiet: bool, notes: bool = True) -> Any:
 
 
 def report_run(result: Any, quiet: bool, where: str = "") -> None:
-    """After a run: the questions not judged and why, the cited documents missing from the collection, and
-    (unless ``quiet``) the summary and the model's usage. (The notes went out before the run: ``announcer``.)"""
+    """After a run: the questions not judged and why (a model judge's failed calls with their causes), the
+    cited documents missing from the collection, and (unless ``quiet``) the summary and the model's usage."""
     from ..errors import few_items
     from ..judges.runner import failure_summary
 
-    for line in failure_summary(result.run.failures):
+    for line in failure_summary(result.run.failures) + _call_failures(result.usage):
         click.echo(f"warning: {line}", err=True)
     missing = result.run.stats.missing_documents
     if missing:
@@ -145,3 +145,13 @@ def report_run(result: Any, quiet: bool, where: str = "") -> None:
         click.echo(f"model calls: {usage['calls']} ({usage['retries']} retried, {usage['reasks']} re-asked, "
                    f"{usage['failed_calls']} failed), {usage['prompt_tokens']} prompt + "
                    f"{usage['completion_tokens']} completion tokens{cost}, {usage['wall_seconds']:.1f} s", err=True)
+
+
+def _call_failures(usage: dict[str, Any] | None) -> list[str]:
+    """One line per cause of a model judge's failed calls (the manifest lists every call): the cause, not only
+    that the judge could not answer."""
+    by_reason: dict[str, list[int]] = {}
+    for failure in (usage or {}).get("failures", ()):
+        by_reason.setdefault(str(failure.get("reason")), []).append(int(failure.get("questions", 0)))
+    return [f"{len(counts)} model call(s) failed ({sum(counts)} question(s)): {reason}"
+            for reason, counts in sorted(by_reason.items(), key=lambda item: (-len(item[1]), item[0]))]
