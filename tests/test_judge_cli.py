@@ -153,12 +153,16 @@ def test_evaluate_writes_its_outputs_as_one_set_or_none(tmp_path):
     args = fixture_args(tmp_path)
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory\n")
-    # the details cannot be written (their folder is a file): the scores must not appear without them
-    result = invoke("evaluate", *args, "-q", "-o", tmp_path / "s.tsv", "--details", blocker / "d.jsonl")
+    # the details cannot be written (their folder is a file): the scores and the judgments (with their manifest)
+    # must not appear without them
+    judged = ["--judgments-out", tmp_path / "j.jsonl"]
+    result = invoke("evaluate", *args, "-q", "-o", tmp_path / "s.tsv", *judged, "--details", blocker / "d.jsonl")
     assert result.exit_code == 2 and "a-file/d.jsonl" in result.output and "Traceback" not in result.output
-    assert not (tmp_path / "s.tsv").exists()
-    result = invoke("evaluate", *args, "-q", "-o", tmp_path / "s.tsv", "--details", tmp_path / "d.jsonl")
+    assert not (tmp_path / "s.tsv").exists() and not (tmp_path / "j.jsonl").exists()
+    assert not (tmp_path / "j.jsonl.manifest.json").exists()
+    result = invoke("evaluate", *args, "-q", "-o", tmp_path / "s.tsv", *judged, "--details", tmp_path / "d.jsonl")
     assert result.exit_code == 0 and (tmp_path / "s.tsv").is_file() and (tmp_path / "d.jsonl").is_file()
+    assert (tmp_path / "j.jsonl").is_file() and (tmp_path / "j.jsonl.manifest.json").is_file()
 
 
 def test_the_judgments_given_are_never_overwritten_by_the_judge_output(tmp_path):

@@ -45,7 +45,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
           -o scores.tsv --judgments-out judgments.lexical.jsonl --html report.html
       argue-eval compare scores.tsv --metric f1
     """
-    from ..api import judge, make_policies, plan, score_judged, write_judgments
+    from ..api import judge, make_policies, plan, score_judged
     from ..argue.policies import parse_weights
     from . import _judging as shared
 
@@ -66,8 +66,6 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
         return
     result = judge(list(runs) if runs else None, nuggets, announce=shared.announcer(quiet, notes=False), **given)
     shared.report_run(result, quiet=True)
-    if judgments_out is not None:
-        write_judgments(result, judgments_out, judge_spec, options)
     scoring = score_judged(result, details=details_path is not None or html_path is not None,
                            missing_hint=_missing_hint(result, judge_spec))
     for note in scoring.notes:
@@ -94,13 +92,17 @@ def _missing_hint(result: Any, judge_spec: str) -> str:
 
 def _write_outputs(result: Any, scoring: Any, outputs: dict[str, str | None], judge_spec: str,
                    options: dict[str, Any], collection: str, judgments: list[str]) -> None:
-    """The scores, the details and the report as one set (``writing.commit_together``): they appear together, or
-    (a write failed, a kill) none of them does."""
+    """Every output of the evaluation as one set (``writing.commit_together``): the judgments and their manifest,
+    the scores, the details and the report appear together, or (a write failed, a kill) none of them does."""
+    from ..api import write_judgments
     from ..formats.scores import score_lines, write_scores_tsv
     from ..writing import commit_together, write_jsonl
 
-    output, details_path, html_path = (outputs[flag] for flag in ("-o", "--details", "--html"))
+    output, judgments_out, details_path, html_path = (outputs[flag] for flag in ("-o", "--judgments-out", "--details",
+                                                                                  "--html"))
     with commit_together():
+        if judgments_out is not None:
+            write_judgments(result, judgments_out, judge_spec, options)
         if output == "-":
             sys.stdout.writelines(score_lines(scoring.rows))
         elif output is not None:
