@@ -110,14 +110,14 @@ def scheme_counts(reports, evaluation) -> dict[str, int]:
 
 def planned(runs: list[Path], nuggets: Path, requests: Path | None, collection: Path) -> dict:
     """The dry run's numbers (no model, no network) and the naive / Auto-ARGUE counts on the same reports."""
+    from argue_eval.api import plan as dry_run
     from argue_eval.argue.policies import Policies
-    from argue_eval.commands.judge import dry_run_plan
     from argue_eval.inputs import load_inputs
 
     options = {"llm": {"base_url": "http://127.0.0.1:9/v1", "model": "planned"}}
     started = time.perf_counter()
-    plan = dry_run_plan([str(p) for p in runs], str(nuggets), [], str(requests) if requests else None, None,
-                        Policies(), "llm", options, None, str(collection))
+    plan = dry_run([str(p) for p in runs], str(nuggets), requests=str(requests) if requests else None, judge="llm",
+                   judge_options=options, collection=str(collection))
     seconds = time.perf_counter() - started
     inputs = load_inputs([str(p) for p in runs], str(nuggets), None, str(requests) if requests else None, None,
                          Policies())

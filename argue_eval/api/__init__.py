@@ -11,6 +11,8 @@ function               what it does                                             
 ``score``              ARGUE measures from existing judgments                        ``api.score``
 ``judge``              answer the flowchart's open questions with a judge (cached)    ``api.judge``
 ``evaluate``           ``judge``, then ``score`` with the judge's answers            ``api.judge``
+``plan``               what ``judge`` would ask and cost, judging nothing (dry run)   ``api.plan``
+``write_judgments``    a judge run's judgments and their manifest, as one set        ``api.judge``
 ``icat``               ICAT: claims grounded in the collection, aspects covered      ``api.icat``
 ``longrecall``         LongRecall: reference facts the report entails                ``api.longrecall``
 ``comprehensiveness``  context statements reached through entailments                ``api.comprehensiveness``
@@ -26,13 +28,15 @@ from __future__ import annotations
 
 from .comprehensiveness import comprehensiveness
 from .icat import icat
-from .judge import EvaluateResult, JudgeResult, evaluate, judge, plan_questions, score_judged
+from .judge import EvaluateResult, JudgeResult, evaluate, judge, manifest, plan_questions, score_judged, write_judgments
+from .limits import Limits
 from .longrecall import longrecall
 from .measure_result import MeasureResult, Note
 from .nuggetizer import nuggetizer
+from .plan import plan
 from .retrieval import RetrievalResult, retrieval
 from .score import ScoreResult, make_policies, score
 
 __all__ = ["score", "ScoreResult", "make_policies", "judge", "JudgeResult", "evaluate", "EvaluateResult",
-           "plan_questions", "score_judged", "icat", "longrecall", "comprehensiveness", "nuggetizer",
-           "MeasureResult", "Note", "retrieval", "RetrievalResult"]
+           "plan_questions", "score_judged", "plan", "manifest", "write_judgments", "Limits", "icat", "longrecall",
+           "comprehensiveness", "nuggetizer", "MeasureResult", "Note", "retrieval", "RetrievalResult"]

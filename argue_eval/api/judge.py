@@ -1,12 +1,13 @@
 """``judge`` and ``evaluate``: answer the flowchart's open questions with a judge, through the cache, then score.
 
 These assemble the inputs (``argue_eval.inputs``), run the judge runner (``judges.runner``) over the rounds
-that ``plan_questions`` lists, and score with the judge's answers under the given judgments.
+that ``plan_questions`` lists, and score with the judge's answers under the given judgments. ``manifest``
+says what produced a judgments file, and ``write_judgments`` writes both (``api.plan`` is the dry run).
 """
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -16,6 +17,7 @@ from ..errors import few_items
 from ..inputs import Inputs, check_one_report_per_topic, load_inputs
 from ..judges.base import JudgeBackend
 from ..model import Report, natural_key
+from .limits import Limits, find_limits
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -23,7 +25,8 @@ if TYPE_CHECKING:
     from ..judges.cache import JudgmentCache
     from ..judges.runner import JudgeRun
 
-__all__ = ["judge", "JudgeResult", "evaluate", "EvaluateResult", "plan_questions", "score_judged"]
+__all__ = ["judge", "JudgeResult", "evaluate", "EvaluateResult", "plan_questions", "score_judged", "manifest",
+           "write_judgments", "open_judge"]
 
 
 def plan_questions(reports: list[Report], evaluation: Evaluation, unknown: str = "stop"):
@@ -62,13 +65,16 @@ class JudgeResult:
     """The judge's identity (backend, version, model, thresholds): what the cache keys answers by."""
     usage: dict[str, Any] | None = None
     """Model usage (calls, tokens, cost) when the backend reports it (``usage()``), for the manifest."""
+    limits: Limits | None = None
+    """What the run could not do whatever the judge answered (``api.limits``)."""
 
     @property
     def judgments(self) -> list[Any]:
         return self.run.judgments
 
 
-def _open_judge(judge_spec: str | JudgeBackend, judge_options: Mapping[str, Mapping[str, Any]] | None) -> JudgeBackend:
+def open_judge(judge_spec: str | JudgeBackend, judge_options: Mapping[str, Mapping[str, Any]] | None) -> JudgeBackend:
+    """The backend ``judge_spec`` names (or is), made with ``judge_options`` (keyword options per backend name)."""
     if isinstance(judge_spec, JudgeBackend):
         return judge_spec
     from ..judges.registry import make_judge
@@ -88,6 +94,7 @@ def judge(
     qrels: Any = None,
     cache: str | os.PathLike[str] | JudgmentCache | None = None,
     policies: Policies | None = None,
+    announce: Callable[[list[str], list[str]], None] | None = None,
 ) -> JudgeResult:
     """Answer every flowchart question the runs need that ``judgments`` do not answer, with a judge.
 
@@ -95,6 +102,8 @@ def judge(
     backend name (``lexical``, ``semantic``, ``nli``, ``llm``), a comma list for a cascade, or a backend;
     ``judge_options``: keyword options per backend name; ``cache``: a SQLite cache path or object
     (``None``: no cache). Existing ``judgments`` take precedence: the judge only fills the gaps.
+    ``announce(notes, warnings)`` is called once the inputs are read and the judge made, before any
+    question is asked: the notes about the inputs, and what the run cannot do (``Limits.warnings``).
     """
     from ..collection import open_collection
     from ..judges.cache import JudgmentCache
@@ -116,7 +125,15 @@ def judge(
         inputs.evaluation.notes.append("no --requests: the judge sees no request text, so it cannot tell a "
                                        "restatement of the request from a claim that needs a citation; give the "
                                        "requests file (--requests R)")
-    backend = _open_judge(judge, judge_options)
+    limits = find_limits(reports, inputs.evaluation)
+    backend = open_judge(judge, judge_options)
+    try:
+        backend.check_installed()  # a missing package of the judge stops the run before anything is asked
+        if announce is not None:
+            announce(list(inputs.evaluation.notes), limits.warnings())
+    except BaseException:
+        backend.close()
+        raise
     store = open_collection(collection) if isinstance(collection, (str, os.PathLike)) else collection
     own_cache = isinstance(cache, (str, os.PathLike))
     judgment_cache = JudgmentCache(cache) if isinstance(cache, (str, os.PathLike)) else cache
@@ -130,7 +147,52 @@ def judge(
             judgment_cache.close()
         if store is not None and store is not collection:
             store.close()
-    return JudgeResult(run, inputs, reports, backend.identity(), usage)
+    return JudgeResult(run, inputs, reports, backend.identity(), usage, limits)
+
+
+def manifest(result: JudgeResult, judge_spec: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """What produced a judgments file: the judge, its options and identity, and the counts per kind."""
+    from .. import __version__
+
+    stats = result.run.stats
+    limits = result.limits.as_dict() if result.limits is not None else {}
+    return {
+        "argue_eval": __version__,
+        "judge": judge_spec,
+        "judge_options": options,
+        "judge_identity": result.identity,
+        "policies": result.inputs.evaluation.policies.describe(),
+        "judgments": len(result.run.judgments),
+        "cached": dict(stats.cached),
+        "new": dict(stats.new),
+        "failed": dict(stats.failed),
+        "rounds": stats.rounds,
+        "seconds": round(stats.seconds, 3),
+        "missing_documents": stats.missing_documents,
+        "failures": [{"kind": f.key.kind, "request_id": f.key.request_id, "sentence": f.key.sentence,
+                      "doc_id": f.key.doc_id, "nugget_id": f.key.nugget_id, "reason": f.reason}
+                     for f in result.run.failures],
+        **({"usage": result.usage} if result.usage else {}),
+        **({"limits": limits} if limits else {}),
+    }
+
+
+def write_judgments(result: JudgeResult, output: str | os.PathLike[str], judge_spec: str,
+                    options: Mapping[str, Any]) -> None:
+    """The judge's judgments (canonical JSONL, atomically; ``-`` is stdout, the same bytes) and, for a file,
+    its manifest beside it (``OUTPUT.manifest.json``), replaced as one set: a kill leaves both old or both
+    new. Inside a caller's ``writing.commit_together`` they join the caller's set."""
+    from pathlib import Path
+
+    from ..formats.judgments import write_argue
+    from ..writing import commit_together, is_stdout, write_json
+
+    if is_stdout(output):
+        write_argue(result.run.judgments, Path(output))
+        return
+    with commit_together():
+        write_argue(result.run.judgments, Path(output))
+        write_json(Path(os.fspath(output) + ".manifest.json"), manifest(result, judge_spec, options))
 
 
 def score_judged(judged: JudgeResult, *, details: bool = True, missing_hint: str | None = None) -> Any:

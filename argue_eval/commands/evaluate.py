@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
@@ -44,46 +45,67 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
           -o scores.tsv --judgments-out judgments.lexical.jsonl --html report.html
       argue-eval compare scores.tsv --metric f1
     """
-    from ..api import make_policies, score_judged
+    from ..api import judge, make_policies, plan, score_judged
     from ..argue.policies import parse_weights
-    from ..errors import InputError
-    from ..formats.scores import score_lines, write_scores_tsv
-    from ..views import summary_table
-    from ..writing import commit_together, write_jsonl
-    from .judge import cache_in_use, plan_or_judge, refuse_overwriting_inputs, report_run, write_judgments
+    from . import _judging as shared
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              missing_judgments=missing_judgments, unbound_questions=unbound_questions,
                              evaluated_topics=evaluated_topics, weights=parse_weights(weights))
     options = parse_judge_options(judge_option, nli_model, judge_spec)
-    to_stdout = [flag for flag, path in (("-o", output), ("--judgments-out", judgments_out), ("--details", details_path),
-                                         ("--html", html_path)) if path == "-"]
-    if len(to_stdout) > 1:
-        raise InputError(", ".join(to_stdout), None, None, "only one output can go to standard output ('-')")
-    refuse_overwriting_inputs({"-o": output, "--judgments-out": judgments_out, "--details": details_path,
-                               "--html": html_path}, runs=runs, nuggets=nuggets, judgments=judgments,
-                              requests=requests, qrels=qrels, collection=collection,
-                              cache=cache_in_use(cache_path, no_cache))
-    result = plan_or_judge(runs, nuggets, judgments, requests, qrels, policies, collection, judge_spec, options,
-                           cache_path, no_cache, dry_run, as_json, output, "OUT.tsv (where to write the scores)")
-    if result is None:
+    outputs = {"-o": output, "--judgments-out": judgments_out, "--details": details_path, "--html": html_path}
+    shared.check_outputs(outputs)
+    cache = shared.cache_in_use(cache_path, no_cache)
+    shared.refuse_overwriting_inputs(outputs, runs=runs, nuggets=nuggets, judgments=judgments, requests=requests,
+                                     qrels=qrels, collection=collection, cache=cache)
+    shared.check_run_options(dry_run, as_json, output, collection, "OUT.tsv (where to write the scores)")
+    given = dict(judgments=list(judgments), requests=requests, qrels=qrels, collection=collection, judge=judge_spec,
+                 judge_options=options, cache=cache, policies=policies)
+    if dry_run:
+        shared.print_plan(plan(list(runs) if runs else None, nuggets, **given), as_json)
         return
-    report_run(result, quiet=True)
-    if judgments_out is not None:
-        write_judgments(result, judgments_out, judge_spec, options)
-    unanswerable = sorted({f.key.kind for f in result.run.failures if "does not answer" in f.reason})
-    hint = ("fix what the warnings above name (e.g. a cited document missing from the collection) and evaluate "
-            "again")
-    if unanswerable:  # evaluating again cannot help: another judge must answer those kinds
-        hint = (f"put a judge that answers {', '.join(unanswerable)} questions before the {judge_spec} judge "
-                f"(--judge lexical,{judge_spec}), or give --judgments that answer them")
-    scoring = score_judged(result, details=details_path is not None or html_path is not None, missing_hint=hint)
+    result = judge(list(runs) if runs else None, nuggets, announce=shared.announcer(quiet, notes=False), **given)
+    shared.report_run(result, quiet=True)
+    scoring = score_judged(result, details=details_path is not None or html_path is not None,
+                           missing_hint=_missing_hint(result, judge_spec))
     for note in scoring.notes:
         click.echo(f"note: {note}", err=True)
-    with commit_together():  # scores, details and report appear together, or (a write failed, a kill) none
+    _write_outputs(result, scoring, outputs, judge_spec, options, collection, list(judgments))
+    click.echo(f"judged with {result.identity.get('backend', '?')} ({result.run.stats.summary()}); scored "
+               f"{len({row[0] for row in scoring.rows})} run(s)" + ("" if output == "-" else f" -> {output}"), err=True)
+    if output != "-" and not quiet:
+        from ..tables import render_text
+        from ..views import summary_table
+
+        click.echo(render_text(summary_table(scoring.rows)), nl=False)
+
+
+def _missing_hint(result: Any, judge_spec: str) -> str:
+    """What to do when judgments are missing: another judge for the kinds this one does not answer, else fix
+    what the warnings name (a cited document missing from the collection) and evaluate again."""
+    unanswerable = sorted({f.key.kind for f in result.run.failures if "does not answer" in f.reason})
+    if unanswerable:  # evaluating again cannot help: another judge must answer those kinds
+        return (f"put a judge that answers {', '.join(unanswerable)} questions before the {judge_spec} judge "
+                f"(--judge lexical,{judge_spec}), or give --judgments that answer them")
+    return "fix what the warnings above name (e.g. a cited document missing from the collection) and evaluate again"
+
+
+def _write_outputs(result: Any, scoring: Any, outputs: dict[str, str | None], judge_spec: str,
+                   options: dict[str, Any], collection: str, judgments: list[str]) -> None:
+    """Every output of the evaluation as one set (``writing.commit_together``): the judgments and their manifest,
+    the scores, the details and the report appear together, or (a write failed, a kill) none of them does."""
+    from ..api import write_judgments
+    from ..formats.scores import score_lines, write_scores_tsv
+    from ..writing import commit_together, write_jsonl
+
+    output, judgments_out, details_path, html_path = (outputs[flag] for flag in ("-o", "--judgments-out", "--details",
+                                                                                  "--html"))
+    with commit_together():
+        if judgments_out is not None:
+            write_judgments(result, judgments_out, judge_spec, options)
         if output == "-":
             sys.stdout.writelines(score_lines(scoring.rows))
-        else:
+        elif output is not None:
             write_scores_tsv(scoring.rows, output)
         if details_path is not None:
             write_jsonl(details_path, scoring.details)
@@ -96,10 +118,3 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
             write_report(html_path, scoring.rows, collection=collection, details=scoring.details,
                          requests=result.inputs.evaluation.requests.values(), nuggets=result.inputs.nuggets,
                          judgments=list(result.run.judgments) + given)
-    runs_scored = len({row[0] for row in scoring.rows})
-    click.echo(f"judged with {result.identity.get('backend', '?')} ({result.run.stats.summary()}); scored "
-               f"{runs_scored} run(s)" + ("" if output == "-" else f" -> {output}"), err=True)
-    if output != "-" and not quiet:
-        from ..tables import render_text
-
-        click.echo(render_text(summary_table(scoring.rows)), nl=False)

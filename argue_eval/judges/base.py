@@ -154,6 +154,15 @@ class JudgeBackend:
         for item in self.iter_answers(questions):
             yield [item]
 
+    def check_installed(self) -> None:
+        """Raise ``errors.MissingDependencyError`` when a package the judge needs to answer is not installed.
+
+        ``judge`` and its dry run call it before any work, so both stop with the same message (the extra to
+        install). Backends that load a model check in their constructor already; the others, whose
+        constructor must work without the package (the LLM judge builds prompts and estimates without its
+        HTTP client), check here.
+        """
+
     def close(self) -> None:
         """Release models, sessions or threads (the runner calls it once at the end)."""
 

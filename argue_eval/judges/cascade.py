@@ -121,6 +121,10 @@ class CascadeJudge(JudgeBackend):
             answers[position] = verdict
         return answers
 
+    def check_installed(self) -> None:
+        for judge in self.judges:
+            judge.check_installed()
+
     def close(self) -> None:
         for judge in self.judges:
             judge.close()

@@ -20,6 +20,7 @@ counted in ``usage()['failed_items']``, reported by the runner, and asked again 
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 import queue
 import sys
@@ -29,7 +30,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..errors import ArgueError, InputError, OptionError
+from ..errors import ArgueError, InputError, MissingDependencyError, OptionError
 from ..model import Document, normalize_text
 from .base import JudgeBackend, Question, Verdict
 from .llm_client import CallFailed, ChatClient, Usage
@@ -39,6 +40,8 @@ __all__ = ["LLMJudge", "LLM_KINDS", "RESPONSE_FORMATS"]
 
 LLM_KINDS = frozenset({"answers", "attested", "negative", "nugget_agrees", "requires_citation", "first_instance"})
 """``relevant`` is a lookup in the nugget bindings (or qrels), never a model call."""
+
+FEATURE = "the llm judge (an OpenAI-compatible chat endpoint)"
 
 RESPONSE_FORMATS = ("json_schema", "json_object", "none")
 """How the schema is sent: OpenAI/vLLM ``json_schema``; llama.cpp-style ``json_object`` with a ``schema``;
@@ -313,6 +316,12 @@ class LLMJudge(JudgeBackend):
                 ]
         raise AssertionError("unreachable")
 
+    def check_installed(self) -> None:
+        """The HTTP client's package (``aiohttp``, the ``llm`` extra): checked by ``judge`` and its dry run before
+        any work, and before the first call (a missing one was a ``ModuleNotFoundError`` from the event loop)."""
+        if importlib.util.find_spec("aiohttp") is None:
+            raise MissingDependencyError(FEATURE, "llm", "no module named 'aiohttp'")
+
     def _session(self) -> tuple[asyncio.AbstractEventLoop, ChatClient]:
         """One event loop thread and one HTTP client for the judge's lifetime.
 
@@ -320,6 +329,7 @@ class LLMJudge(JudgeBackend):
         opening a client each time would redo the TLS setup and the connections every time. ``close`` ends both.
         """
         if self._loop is None:
+            self.check_installed()
             loop = asyncio.new_event_loop()
             thread = threading.Thread(target=loop.run_forever, name="argue-eval-llm", daemon=True)
             thread.start()
@@ -330,7 +340,7 @@ class LLMJudge(JudgeBackend):
                     concurrency=self.concurrency, timeout=self.timeout, max_retries=self.max_retries,
                     backoff_base=self.backoff_base, backoff_max=self.backoff_max,
                     requests_per_minute=self.requests_per_minute, tokens_per_minute=self.tokens_per_minute,
-                    usage=self.counts, jitter_seed=self.seed,
+                    usage=self.counts, jitter_seed=self.seed, key_name=self.api_key_env,
                 )
 
             self._client = asyncio.run_coroutine_threadsafe(open_client(), loop).result()

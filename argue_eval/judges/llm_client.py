@@ -170,8 +170,13 @@ class ChatClient:
         tokens_per_minute: float | None = None,
         usage: Usage | None = None,
         jitter_seed: int = 0,
+        key_name: str | None = None,
     ):
         self._url = base_url.rstrip("/") + "/chat/completions"
+        # what a 401 says: whether a key was sent, and where it is read from (the variable's name, never the key)
+        where = f" in ${key_name}" if key_name else ""
+        self._auth_hint = (f"authentication failed: check the API key{where}" if api_key
+                           else f"authentication failed: no API key was sent (set one{where})")
         self._headers = {"Content-Type": "application/json"}
         if api_key:
             self._headers["Authorization"] = f"Bearer {api_key}"
@@ -231,20 +236,22 @@ class ChatClient:
                             self.usage.add_tokens(kind, result.prompt_tokens, result.completion_tokens)
                             return result
                         if status not in TRANSIENT_STATUS and status < 500:
-                            raise CallFailed(f"HTTP {status} from the server: {_error_text(raw)}")
+                            meaning = f" ({self._auth_hint})" if status == 401 else ""
+                            raise CallFailed(f"HTTP {status} from the server{meaning}: {_error_text(raw)}")
                         fault = f"http_{status}"
                         last = f"HTTP {status}"
                         retry_after = _retry_after(response.headers.get("Retry-After"))
                 except asyncio.TimeoutError:
                     fault, last = "timeout", "timed out"
                 except aiohttp_errors() as exc:
-                    fault, last = "connection", f"connection failed ({type(exc).__name__})"
+                    fault, last = "connection", _connection_fault(exc)
                 except (ValueError, KeyError, TypeError, IndexError):
                     fault, last = "bad_body", "unreadable response body"
             self.usage.faults[fault] += 1
             if attempt < self.max_retries:
                 await asyncio.sleep(self._backoff(attempt, retry_after))
-        raise CallFailed(f"{last} after {self.max_retries + 1} attempts")
+        attempts = self.max_retries + 1
+        raise CallFailed(f"{last} after {attempts} attempt{'s' if attempts != 1 else ''}")
 
     async def aclose(self) -> None:
         if self._session is not None:
@@ -257,6 +264,16 @@ def aiohttp_errors() -> tuple[type[BaseException], ...]:
     import aiohttp
 
     return (aiohttp.ClientConnectionError, aiohttp.ClientPayloadError, aiohttp.ClientResponseError, OSError)
+
+
+def _connection_fault(error: BaseException) -> str:
+    """What went wrong with the connection, for people: a refused connection names the address (the server is
+    not running there, or --llm-base-url is wrong); anything else names the error's type."""
+    cause = getattr(error, "os_error", None)
+    host, port = getattr(error, "host", None), getattr(error, "port", None)
+    if isinstance(cause, ConnectionRefusedError) and host is not None:
+        return f"connection refused by {host}:{port} (is the server running at that address?)"
+    return f"connection failed ({type(error).__name__})"
 
 
 def _read_completion(payload: Any, estimated_tokens: int) -> ChatResult:

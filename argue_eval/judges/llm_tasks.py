@@ -22,7 +22,7 @@ import concurrent.futures
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -31,7 +31,8 @@ from typing import Any
 
 from ..errors import OptionError
 from ..model import JudgmentKey
-from .base import Verdict
+from .asking import CachedJudge
+from .base import JudgeBackend, Question, Verdict
 from .llm_client import CallFailed
 from .llm_prompts import ReplyError, estimate_tokens, quote_data
 
@@ -223,30 +224,26 @@ class LLMTasks:
                 "temperature": self.judge.temperature, "seed": self.judge.seed}
 
     def run(self, task_name: str, items: Sequence[TaskItem]) -> list[Any]:
-        task = TASKS[task_name]
+        """One result per item, in order (``None``: failed). The cache answers first; the model's results are
+        committed to it as they arrive, before they are used: the read-through every judge is asked by
+        (``asking.CachedJudge``), with one question per item (its ``key``), so a killed run keeps them."""
+        if not items:
+            return []
+        by_key: dict[JudgmentKey, TaskItem] = {}
+        for item in items:
+            by_key.setdefault(item.key(task_name), item)
         keys = [item.key(task_name) for item in items]
         found: dict[JudgmentKey, Any] = {}
-        fingerprint = None
-        if self.cache is not None and items:
-            fingerprint = self.cache.register(self.identity(task_name))
-            found = {key: json.loads(verdict.rationale or "null")
-                     for key, verdict in self.cache.get_many(fingerprint, keys).items()}
-        todo: dict[JudgmentKey, TaskItem] = {}
-        for key, item in zip(keys, items):
-            if key not in found:
-                todo.setdefault(key, item)
-        if todo:
-            answers = self._ask_all(task, list(todo.values()))
-            self.calls_by_task[task_name] += len(todo)
-            new = [(key, result, model) for key, (result, model) in zip(todo, answers) if result is not None]
-            self.failed_by_task[task_name] += sum(1 for result, _ in answers if result is None)
-            if self.cache is not None and fingerprint is not None and new:
-                label = f"llm:{self.judge.model}"
-                self.cache.put_many(fingerprint, [
-                    (key, Verdict(True, label, rationale=json.dumps(result, ensure_ascii=False),
-                                  provenance={**self.identity(task_name), "server_model": model}))
-                    for key, result, model in new])
-            found.update((key, result) for key, result, _ in new)
+
+        def answered(answers: list[tuple[Question, Verdict]], cached: bool) -> None:
+            for question, verdict in answers:
+                found[question.key] = json.loads(verdict.rationale or "null")
+
+        def failed(question: Question, reason: str) -> None:
+            self.failed_by_task[task_name] += 1
+
+        asker = _TaskJudge(self, task_name, by_key)
+        CachedJudge(asker, self.cache).ask([Question(key, "") for key in by_key], answered, failed)
         return [found.get(key) for key in keys]
 
     # -- the calls --------------------------------------------------------------------------------------
@@ -281,8 +278,9 @@ class LLMTasks:
                 ]
         raise AssertionError("unreachable")
 
-    def _ask_all(self, task: Task, items: list[TaskItem]) -> list[tuple[Any, str | None]]:
-
+    def stream(self, task: Task, items: Sequence[TaskItem]) -> Iterator[tuple[int, tuple[Any, str | None]]]:
+        """Send every item's call now; yield ``(position, (result, server model))`` for each as it ends (``None``:
+        failed). The calls left when the consumer stops (an interrupted run) are cancelled."""
         judge = self.judge
         if judge.base_url is None:
             raise OptionError("--judge-option", "the LLM tasks need the endpoint (--judge-option llm.base_url=http://HOST:PORT/v1)")
@@ -298,13 +296,49 @@ class LLMTasks:
                 return None, None
 
         futures = [asyncio.run_coroutine_threadsafe(one(item), loop) for item in items]
+        return self._arrivals(futures)
+
+    def _arrivals(self, futures: list[concurrent.futures.Future[tuple[Any, str | None]]]
+                  ) -> Iterator[tuple[int, tuple[Any, str | None]]]:
+        positions = {future: position for position, future in enumerate(futures)}
         try:
-            for _ in concurrent.futures.as_completed(futures):
+            for future in concurrent.futures.as_completed(futures):
+                result = future.result()
+                if result[0] is not None:
+                    self.judge.counts.answered_items += 1
                 if self.progress is not None:  # in the caller's thread, as progress bars want
                     self.progress(1)
+                yield positions[future], result
         finally:
             for future in futures:
                 future.cancel()  # only those not yet done: an interrupted run stops sending
-        results = [future.result() for future in futures]
-        judge.counts.answered_items += sum(1 for result, _ in results if result is not None)
-        return results
+
+
+class _TaskJudge(JudgeBackend):
+    """One task of an ``LLMTasks`` as a judge for ``asking.CachedJudge``: a question per item (by its key), one
+    model call each, the checked result kept as JSON in the verdict's rationale (as the cache has always held
+    it: an older cache's rows are found)."""
+
+    name = "llm-task"
+
+    def __init__(self, tasks: LLMTasks, task_name: str, items: dict[JudgmentKey, TaskItem]):
+        self.tasks = tasks
+        self.task_name = task_name
+        self.items = items
+
+    def identity(self) -> dict[str, Any]:
+        return self.tasks.identity(self.task_name)
+
+    def iter_answer_groups(self, questions: Sequence[Question]) -> Iterator[list[tuple[int, Verdict | None]]]:
+        tasks = self.tasks
+        items = [self.items[question.key] for question in questions]
+        stream = tasks.stream(TASKS[self.task_name], items)
+        tasks.calls_by_task[self.task_name] += len(items)
+        tasks.failed_by_task[self.task_name] += 0  # listed beside the calls, 0 when none fails
+        label = f"llm:{tasks.judge.model}"
+        for position, (result, model) in stream:
+            if result is None:
+                yield [(position, None)]
+                continue
+            yield [(position, Verdict(True, label, rationale=json.dumps(result, ensure_ascii=False),
+                                      provenance={**self.identity(), "server_model": model}))]

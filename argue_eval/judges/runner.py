@@ -3,20 +3,16 @@
 ``run_judge`` works in rounds. ``plan(lookup)`` lists the questions the flowchart reaches that ``lookup``
 cannot answer yet (``argue.questions.list_questions`` with ``unknown="stop"``); the runner answers them
 and asks again, until nothing is left (at most three rounds: see ``argue.questions``). Per round and
-topic it
-
-1. attaches the cited documents from the collection (``get_many``); a question whose document the
-   collection lacks is *failed*, with the reason, never answered "no";
-2. takes answers the cache already holds for this judge and these texts (no computation: the cache key
-   is the question's key plus a digest of the texts the judge reads, ``cache.QuestionContexts``);
-3. streams the rest through ``judge.iter_answer_groups`` and commits every answer to the cache before it
-   is used (in small transactions: at most ``flush_every`` answers or ``flush_seconds`` of work are in
-   flight, so a killed run loses little and repeats no committed answer). A transaction never splits a
-   group, the answers of one model call: a resumed run asks an interrupted call again whole.
+topic it asks ``asking.CachedJudge``, which attaches the cited documents from the collection (a question
+whose document the collection lacks is *failed*, with the reason, never answered "no"), takes the answers
+the cache holds for this judge and the texts it reads, and streams the rest through the judge, committing
+every answer to the cache before it is used (in transactions that never split the answers of one model
+call: a resumed run asks an interrupted call again whole).
 
 A verdict of ``None`` from the judge is a failure too: it is reported, left out of the judgments, and
 asked again by the next run. Judgments that ``known`` (imported human or Auto-ARGUE files) already has
-are never asked: the judge only fills gaps.
+are never asked: the judge only fills gaps. With ``ask=False`` the rounds are answered from the cache
+alone (the dry run replays them so): what the cache cannot answer fails, and no judge is called.
 
 The output is the judge's judgments in a stable order (topic, kind, sentence, document, nugget, answer),
 cached ones included, so a resumed run writes the same bytes as an uninterrupted one.
@@ -25,18 +21,19 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any
 
 from ..gc_tuning import sparse_gc
-from ..model import DOCUMENT_KINDS, JUDGMENT_KINDS, Document, Judgment, JudgmentKey, natural_key
+from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey, natural_key
 from ..progress import progress_bar
+from .asking import NOT_IN_COLLECTION, Answers, CachedJudge
 from .base import JudgeBackend, JudgmentLookup, Question, Verdict, verdict_to_judgment
-from .cache import JudgmentCache, QuestionContexts, row_keys
+from .cache import JudgmentCache
 
-__all__ = ["run_judge", "documents_needed", "with_documents", "JudgeRun", "JudgeStats", "Failure", "LayeredLookup", "JudgedTable", "failure_summary"]
+__all__ = ["run_judge", "JudgeRun", "JudgeStats", "Failure", "LayeredLookup", "JudgedTable", "failure_summary"]
 
 _KIND_ORDER = {kind: i for i, kind in enumerate(JUDGMENT_KINDS)}
 
@@ -139,6 +136,7 @@ def run_judge(
     flush_every: int = 2048,
     flush_seconds: float = 0.5,
     max_rounds: int = 10,
+    ask: bool = True,
 ) -> JudgeRun:
     """Answer every question ``plan`` lists, round after round; see the module docstring."""
     started = time.perf_counter()
@@ -147,22 +145,25 @@ def run_judge(
     results: dict[JudgmentKey, Judgment] = {}
     failures: dict[JudgmentKey, Failure] = {}
     lookup: JudgmentLookup = LayeredLookup(known, judged) if known is not None else judged
-    fingerprint = cache.register(judge.identity()) if cache is not None else ""
-    bar = progress_bar(f"judging ({judge.name})", unit="q")
+    asker = CachedJudge(judge, cache, documents=documents, contexts=True, only_kinds=True, ask=ask,
+                        flush_every=flush_every, flush_seconds=flush_seconds)
+    bar = progress_bar(f"judging ({judge.name})" if ask else "reading the cache", unit="q")
     missing_docs: dict[str, None] = {}
 
-    def record(question: Question, verdict: Verdict, counter: Counter[str]) -> None:
-        judged.table[question.key] = (verdict.value, verdict.judge)
-        results[question.key] = verdict_to_judgment(question, verdict)
-        counter[question.kind] += 1
+    def record(answers: Answers, cached: bool) -> None:
+        counter = stats.cached if cached else stats.new
+        for question, verdict in answers:
+            judged.table[question.key] = (verdict.value, verdict.judge)
+            results[question.key] = verdict_to_judgment(question, verdict)
+            counter[question.kind] += 1
+        bar.update(len(answers))
 
     def fail(question: Question, reason: str) -> None:
         failures[question.key] = Failure(question.key, reason)
         stats.failed[question.kind] += 1
-
-    def show() -> None:
-        bar.set_postfix_str(f"cached {sum(stats.cached.values())}, new {sum(stats.new.values())}, "
-                            f"failed {sum(stats.failed.values())}", refresh=False)
+        if reason == NOT_IN_COLLECTION and question.key.doc_id is not None:
+            missing_docs[question.key.doc_id] = None
+        bar.update(1)
 
     try:
         with sparse_gc():
@@ -173,115 +174,17 @@ def run_judge(
                 stats.rounds += 1
                 bar.total = (bar.total or 0) + len(questions)
                 for _, group in groupby(questions, key=lambda q: q.key.request_id):
-                    todo = list(group)
-                    ready = _attach_documents(todo, judge, documents, fail, missing_docs)
-                    bar.update(len(todo) - len(ready))
-                    rows: dict[JudgmentKey, str] = {}
-                    if cache is not None:
-                        # one memo per topic and round: it keeps the documents it digested alive, and a run's
-                        # cited documents are not to be held at once (the collection store reads them one topic
-                        # at a time); a topic's questions share its request, nuggets and documents
-                        contexts = QuestionContexts()
-                        rows = row_keys([q.key for q in ready], {q.key: contexts(q) for q in ready})
-                        hits = cache.get_many(fingerprint, rows.keys(), rows=rows)
-                        for question in ready:
-                            if question.key in hits:
-                                record(question, hits[question.key], stats.cached)
-                        bar.update(len(hits))
-                        ready = [q for q in ready if q.key not in hits]
-                    _answer(ready, judge, cache, (fingerprint, rows), record, fail, stats, bar, flush_every,
-                            flush_seconds)
-                    show()
+                    # a topic at a time: its questions share its request, nuggets and documents, and a run's
+                    # cited documents are not to be held at once (the collection store reads them per topic)
+                    asker.ask(group, record, fail)
+                    bar.set_postfix_str(f"cached {sum(stats.cached.values())}, new {sum(stats.new.values())}, "
+                                        f"failed {sum(stats.failed.values())}", refresh=False)
     finally:
         bar.close()
     stats.seconds = time.perf_counter() - started
     stats.missing_documents = list(missing_docs)
     judgments = sorted(results.values(), key=_order)
     return JudgeRun(judgments, stats, sorted(failures.values(), key=lambda f: tuple(str(x) for x in f.key)), judged)
-
-
-def documents_needed(questions: Iterable[Question]) -> dict[str, None]:
-    """The ids of the documents ``questions`` read (their cited document; for ``requires_citation`` every
-    document the report cites), in first-seen order."""
-    wanted: dict[str, None] = {}
-    for question in questions:
-        if question.kind in DOCUMENT_KINDS and question.key.doc_id is not None:
-            wanted[question.key.doc_id] = None
-        for cited_id in question.cited_doc_ids:
-            wanted[cited_id] = None
-    return wanted
-
-
-def with_documents(question: Question, found: Mapping[str, Document]) -> Question:
-    """``question`` with its documents from ``found`` attached (``document`` stays ``None`` when ``found``
-    lacks it)."""
-    doc_id = question.key.doc_id
-    document = found.get(doc_id) if question.kind in DOCUMENT_KINDS and doc_id is not None else question.document
-    cited = (tuple(found[d] for d in question.cited_doc_ids if d in found) if question.cited_doc_ids
-             else question.cited_documents)
-    if document is question.document and cited is question.cited_documents:
-        return question
-    # the constructor, not dataclasses.replace: this runs once per question of a round
-    return Question(key=question.key, sentence=question.sentence, request=question.request, nugget=question.nugget,
-                    answer=question.answer, earlier_sentences=question.earlier_sentences, document=document,
-                    cited_doc_ids=question.cited_doc_ids, cited_documents=cited)
-
-
-def _attach_documents(questions: list[Question], judge: JudgeBackend, documents: Any,
-                      fail: Callable[[Question, str], None], missing: dict[str, None]) -> list[Question]:
-    """The questions with their documents attached; the others failed with the reason."""
-    wanted = documents_needed(questions)
-    found: dict[str, Document] = documents.get_many(wanted) if (documents is not None and wanted) else {}
-    ready: list[Question] = []
-    for question in questions:
-        if question.kind not in judge.kinds:
-            fail(question, f"the {judge.name} judge does not answer {question.kind} questions")
-            continue
-        doc_id = question.key.doc_id
-        if question.kind in DOCUMENT_KINDS and doc_id is not None and doc_id not in found:
-            if documents is not None:
-                missing[doc_id] = None
-            fail(question, "no --collection given" if documents is None
-                 else "the cited document is not in the collection")
-            continue
-        ready.append(with_documents(question, found))
-    return ready
-
-
-def _answer(questions: list[Question], judge: JudgeBackend, cache: JudgmentCache | None,
-            where: tuple[str, dict[JudgmentKey, str]],
-            record: Callable[[Question, Verdict, Counter[str]], None], fail: Callable[[Question, str], None],
-            stats: JudgeStats, bar: Any, flush_every: int, flush_seconds: float) -> None:
-    """Stream ``questions`` through the judge; commit answers in small transactions, then use them.
-    ``where``: the judge's fingerprint and the questions' cache row keys (``cache.row_keys``)."""
-    if not questions:
-        return
-    fingerprint, rows = where
-    pending: list[tuple[Question, Verdict]] = []
-    last_flush = time.perf_counter()
-
-    def flush() -> None:
-        nonlocal last_flush
-        if cache is not None:
-            cache.put_many(fingerprint, ((q.key, v) for q, v in pending), rows=rows)  # committed before use
-        for question, verdict in pending:
-            record(question, verdict, stats.new)
-        bar.update(len(pending))
-        pending.clear()
-        last_flush = time.perf_counter()
-
-    for group in judge.iter_answer_groups(questions):
-        for position, verdict in group:
-            question = questions[position]
-            if verdict is None:
-                fail(question, f"the {judge.name} judge could not answer")
-                bar.update(1)
-            else:
-                pending.append((question, verdict))
-        # never between two answers of one group (one model call): a kill leaves all of them or none
-        if len(pending) >= flush_every or (pending and time.perf_counter() - last_flush >= flush_seconds):
-            flush()
-    flush()
 
 
 def failure_summary(failures: Iterable[Failure], limit: int = 5) -> list[str]:

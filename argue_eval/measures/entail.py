@@ -42,19 +42,18 @@ class Entailer(Protocol):
 def ask_judge(judge: JudgeBackend, questions: Sequence[Any], cache: Any = None) -> list[Any]:
     """The judge's verdicts for ``questions``, through the judgment cache when one is given.
 
-    Cached answers (keyed by the question and the judge's identity) are reused; new ones are committed to
-    the cache before they are returned, as the judge runner does, so a killed run resumes without asking
-    again. ``None`` verdicts ("could not judge") are never cached.
+    The judge runner's read-through (``judges.asking.CachedJudge``): cached answers (keyed by the question
+    and the judge's identity) are reused; new ones are committed to the cache before they are returned, so a
+    killed run resumes without asking again. ``None`` ("could not judge") is never cached.
     """
-    if cache is None:
-        return list(judge.answer_many(list(questions)))
-    fingerprint = cache.register(judge.identity())
-    found = cache.get_many(fingerprint, [question.key for question in questions])
-    todo = [question for question in questions if question.key not in found]
-    if todo:
-        answers = judge.answer_many(todo)
-        cache.put_many(fingerprint, [(q.key, v) for q, v in zip(todo, answers) if v is not None])
-        found.update((q.key, v) for q, v in zip(todo, answers) if v is not None)
+    from ..judges.asking import CachedJudge
+
+    found: dict[Any, Any] = {}
+
+    def answered(answers: list[tuple[Any, Any]], cached: bool) -> None:
+        found.update((question.key, verdict) for question, verdict in answers)
+
+    CachedJudge(judge, cache).ask(questions, answered, lambda question, reason: None)
     return [found.get(question.key) for question in questions]
 
 

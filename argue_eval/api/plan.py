@@ -1,0 +1,150 @@
+"""``plan``: what ``judge`` would do, without judging (``judge --dry-run``): questions, model calls, limits.
+
+The plan replays the judge runner's own rounds (``judges.runner.run_judge`` with ``ask=False``): the same
+question lists, the same documents attached, the same cache lookup under the texts the judge reads, with no
+judge call and nothing written. What the cache answers settles the branches it decides, as in a real run;
+what it cannot answer in a round is *certain* to be asked. Then the flowchart is listed once more with both
+branches of every open answer followed (*at most*), and a model judge prices the questions left
+(``plan_calls``, ``estimate``: no network call, no key). Before the counts, the plan says what no judge can
+do with these inputs (``api.limits``).
+"""
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Mapping
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from ..argue.policies import Policies
+from ..argue.questions import count_by_kind, list_questions
+from ..inputs import check_one_report_per_topic, load_inputs
+from ..judges.asking import CachedJudge, documents_needed, with_documents
+from ..judges.base import JudgeBackend
+from ..judges.cache import JudgmentCache
+from ..judges.runner import LayeredLookup, run_judge
+from ..model import JUDGMENT_KINDS
+from .judge import open_judge, plan_questions
+from .limits import find_limits
+
+__all__ = ["plan"]
+
+
+def plan(
+    runs: Any,
+    nuggets: Any,
+    *,
+    judge: str | JudgeBackend = "lexical",
+    judge_options: Mapping[str, Mapping[str, Any]] | None = None,
+    judgments: Any = None,
+    requests: Any = None,
+    qrels: Any = None,
+    collection: Any = None,
+    cache: str | os.PathLike[str] | JudgmentCache | None = None,
+    policies: Policies | None = None,
+) -> dict[str, Any]:
+    """The plan of a ``judge`` run with the same arguments, as the dict ``judge --dry-run --json`` prints.
+
+    ``cache``: the cache a real run would use (a path is read only if the file exists: a dry run creates
+    nothing). Keys: ``judge``, ``reports``, ``sentences``; ``questions`` (at most), ``certain`` and ``cached``
+    per kind; ``calls`` (model calls per kind); ``estimate`` (a model judge's tokens and cost); and when
+    they apply ``outside_topics``/``without_nuggets`` (reports not judged), ``unchecked_without_collection``
+    and the limits (``topics_without_nuggets``, ``unreachable_nuggets``, ``uncovered_runs``).
+    """
+    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies or Policies())
+    reports = list(inputs.reports())
+    evaluation = inputs.evaluation
+    check_one_report_per_topic(reports, evaluation.topics)
+    backend = open_judge(judge, judge_options)
+    try:
+        backend.check_installed()  # what the real run would stop on, it stops on here
+        with ExitStack() as stack:
+            store = _Collection(collection, stack)
+            judgment_cache = _existing_cache(cache, stack)
+            counts = _counts(reports, inputs, backend, judgment_cache, store)
+    finally:
+        backend.close()
+    judged = [r for r in reports if r.request_id in evaluation.topics]  # as a real run: no others are judged
+    unjudged = set(evaluation.unjudged)
+    without_nuggets = sum(1 for r in reports if r.request_id in unjudged)
+    outside = len(reports) - len(judged) - without_nuggets
+    return {
+        "judge": judge if isinstance(judge, str) else backend.name,
+        "reports": len(judged),
+        **({"outside_topics": outside} if outside else {}),
+        **({"without_nuggets": without_nuggets} if without_nuggets else {}),
+        "sentences": sum(len(r.sentences) for r in judged),
+        **counts,
+        **find_limits(reports, evaluation).as_dict(),
+    }
+
+
+class _Collection:
+    """The collection, opened when first read (a plan without a cache for an offline judge reads none)."""
+
+    def __init__(self, collection: Any, stack: ExitStack):
+        self.collection = collection
+        self.stack = stack
+        self.store: Any = None if isinstance(collection, (str, os.PathLike)) else collection
+
+    def __bool__(self) -> bool:
+        return self.collection is not None
+
+    def get_many(self, ids: Any) -> dict[str, Any]:
+        if self.collection is None or not ids:
+            return {}
+        if self.store is None:
+            from ..collection import open_collection
+
+            self.store = self.stack.enter_context(open_collection(self.collection))
+        return self.store.get_many(ids)
+
+
+def _existing_cache(cache: Any, stack: ExitStack) -> JudgmentCache | None:
+    if not isinstance(cache, (str, os.PathLike)):
+        return cache
+    if not Path(cache).exists():  # a dry run never creates the cache
+        return None
+    return stack.enter_context(JudgmentCache(cache))
+
+
+def _counts(reports: list[Any], inputs: Any, backend: JudgeBackend, cache: JudgmentCache | None,
+            store: _Collection) -> dict[str, Any]:
+    """The question counts (the runner's rounds replayed from the cache) and a model judge's calls."""
+    evaluation = inputs.evaluation
+    documents = store if (store and cache is not None) else None  # documents matter to the cache lookup only
+    replay = run_judge(plan_questions(reports, evaluation), backend, known=inputs.source, documents=documents,
+                       cache=cache, ask=False)
+    known = LayeredLookup(inputs.source, replay.table)  # cached answers open later questions, as in a real run
+    at_most = list_questions(reports, evaluation, known, "both", show_progress=False)
+    behind: set[Any] = set()  # cached, but behind an answer not known yet
+    if cache is not None:
+        CachedJudge(backend, cache, documents=documents, contexts=True, ask=False).ask(
+            [q.question(evaluation) for q in at_most], lambda answers, _: behind.update(q.key for q, _ in answers),
+            lambda question, reason: None)
+    todo = [q for q in at_most if q.key not in behind]
+    asked = [q.question(evaluation) for q in todo]
+    # cached answers about documents cannot be checked against texts the dry run does not read
+    unchecked = sum(1 for q in asked if documents_needed([q])) if (not store and cache is not None) else 0
+    planner = getattr(backend, "plan_calls", None)
+    estimator = getattr(backend, "estimate", None)  # model judges: tokens and cost, no network call
+    if (planner is not None or estimator is not None) and store:
+        # a model judge's prompt sizes, and a cascade's cheaper judge, read the documents as a real run would
+        found = store.get_many(documents_needed(asked))
+        asked = [with_documents(q, found) for q in asked]
+    estimate = estimator(asked) if estimator is not None else None
+    return {
+        "questions": count_by_kind(todo),
+        "certain": _by_kind(f.key for f in replay.failures),  # what the cache could not answer, round after round
+        "cached": _by_kind([*replay.table.table, *behind]),
+        "calls": planner(asked) if planner is not None else {},
+        **({"estimate": estimate} if estimate is not None else {}),
+        **({"unchecked_without_collection": unchecked} if unchecked else {}),
+    }
+
+
+def _by_kind(keys: Any) -> dict[str, int]:
+    """Questions per kind in flowchart order, from their keys (kinds with none left out)."""
+    counts = Counter(key.kind for key in keys)
+    return {kind: counts[kind] for kind in JUDGMENT_KINDS if counts[kind]}

@@ -1,0 +1,172 @@
+"""Asking a judge through the cache: the one read-through of the judgment cache that every user of a judge takes.
+
+The judge runner (per topic and round), the alternate measures' entailment (``measures.entail.ask_judge``),
+the LLM tasks (``llm_tasks``) and the dry run (``api.plan``, which asks no judge) all answer their questions
+with ``CachedJudge.ask``, which
+
+1. attaches the documents the questions read (``documents_needed``) from ``documents``, a document store,
+   unless a question carries its own; a question whose document cannot be had is *failed* with the reason
+   (``NO_COLLECTION``, ``NOT_IN_COLLECTION``), never answered "no";
+2. takes the answers the cache already holds for this judge and these questions (no computation). The row
+   key is the question's key, plus, with ``contexts``, a digest of the texts the judge reads
+   (``cache.QuestionContexts``): the runner's answers are kept apart by the texts behind the ids, the
+   measures' and the tasks' questions carry their texts in the key already (as they always have, so the
+   rows an older cache holds are found);
+3. streams the rest through ``judge.iter_answer_groups`` and commits every answer to the cache before the
+   caller sees it, in small transactions (at most ``flush_every`` answers or ``flush_seconds`` of work in
+   flight: a killed process loses little and repeats no committed answer). A transaction never splits a
+   group, the answers of one model call, so a resumed run asks an interrupted call again whole.
+
+A verdict of ``None`` is "could not judge": a failure with its reason, never cached, never "no". With
+``ask=False`` (a dry run) nothing is computed and nothing is written: the questions the cache does not
+answer fail with ``NOT_IN_CACHE``.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from ..model import DOCUMENT_KINDS, Document
+from .base import JudgeBackend, Question, Verdict
+from .cache import JudgmentCache, QuestionContexts, judge_fingerprint, row_keys
+
+__all__ = ["CachedJudge", "Answers", "documents_needed", "with_documents", "NO_COLLECTION", "NOT_IN_COLLECTION",
+           "NOT_IN_CACHE"]
+
+NO_COLLECTION = "no --collection given"
+NOT_IN_COLLECTION = "the cited document is not in the collection"
+NOT_IN_CACHE = "not in the cache (nothing is asked of the judge)"
+
+Answers = list[tuple[Question, Verdict]]
+"""Answers as ``CachedJudge.ask`` hands them over: a batch of (question, verdict), all committed already."""
+
+
+def documents_needed(questions: Iterable[Question]) -> dict[str, None]:
+    """The ids of the documents ``questions`` read (their cited document; for ``requires_citation`` every
+    document the report cites), in first-seen order."""
+    wanted: dict[str, None] = {}
+    for question in questions:
+        if question.kind in DOCUMENT_KINDS and question.key.doc_id is not None:
+            wanted[question.key.doc_id] = None
+        for cited_id in question.cited_doc_ids:
+            wanted[cited_id] = None
+    return wanted
+
+
+def with_documents(question: Question, found: Mapping[str, Document]) -> Question:
+    """``question`` with its documents from ``found`` attached (``document`` stays ``None`` when ``found``
+    lacks it)."""
+    doc_id = question.key.doc_id
+    document = found.get(doc_id) if question.kind in DOCUMENT_KINDS and doc_id is not None else question.document
+    cited = (tuple(found[d] for d in question.cited_doc_ids if d in found) if question.cited_doc_ids
+             else question.cited_documents)
+    if document is question.document and cited is question.cited_documents:
+        return question
+    # the constructor, not dataclasses.replace: this runs once per question of a round
+    return Question(key=question.key, sentence=question.sentence, request=question.request, nugget=question.nugget,
+                    answer=question.answer, earlier_sentences=question.earlier_sentences, document=document,
+                    cited_doc_ids=question.cited_doc_ids, cited_documents=cited)
+
+
+class CachedJudge:
+    """One judge behind one cache (either may be absent): ``ask`` answers questions; see the module docstring.
+
+    ``judge``: the backend (its ``identity()`` keys the cache; with ``ask=False`` it is never called);
+    ``cache``: a ``JudgmentCache`` or ``None``; ``documents``: a store with ``get_many`` or ``None``;
+    ``contexts``: key the cache by the texts the judge reads too (the runner); ``only_kinds``: fail the
+    questions of other kinds than the judge's ``kinds`` (the runner: it names the kind in the reason);
+    ``ask``: ``False`` for the cache alone (a dry run: no judge call, no write, the judge not even registered).
+    """
+
+    def __init__(self, judge: JudgeBackend, cache: JudgmentCache | None = None, *, documents: Any = None,
+                 contexts: bool = False, only_kinds: bool = False, ask: bool = True, flush_every: int = 2048,
+                 flush_seconds: float = 0.5) -> None:
+        self.judge = judge
+        self.cache = cache
+        self.documents = documents
+        self.contexts = contexts
+        self.only_kinds = only_kinds
+        self.asks = ask
+        self.flush_every = flush_every
+        self.flush_seconds = flush_seconds
+        self.fingerprint = ""
+        if cache is not None:  # recorded for people inspecting the file; a dry run writes nothing
+            self.fingerprint = cache.register(judge.identity()) if ask else judge_fingerprint(judge.identity())
+
+    def ask(self, questions: Iterable[Question], answered: Callable[[Answers, bool], None],
+            failed: Callable[[Question, str], None]) -> None:
+        """Answer ``questions`` (one answer per distinct key): ``answered(batch, cached)`` receives the answers,
+        cached ones (``cached=True``) and then new ones, each batch committed to the cache before the call;
+        ``failed(question, reason)`` each question that could not be answered, as soon as that is known."""
+        unique: dict[Any, Question] = {}
+        for question in questions:
+            unique.setdefault(question.key, question)
+        ready = self._attach(list(unique.values()), failed)
+        rows: dict[Any, str] = {}
+        if self.cache is not None and ready:
+            if self.contexts:
+                # one memo per call: it keeps the documents it digested alive, and a run's cited documents are
+                # not to be held at once (the runner asks one topic at a time)
+                contexts = QuestionContexts()
+                rows = row_keys([q.key for q in ready], {q.key: contexts(q) for q in ready})
+            else:
+                rows = row_keys(q.key for q in ready)
+            hits = self.cache.get_many(self.fingerprint, rows.keys(), rows=rows)
+            if hits:
+                answered([(q, hits[q.key]) for q in ready if q.key in hits], True)
+                ready = [q for q in ready if q.key not in hits]
+        if not self.asks:
+            for question in ready:
+                failed(question, NOT_IN_CACHE)
+            return
+        self._stream(ready, rows, answered, failed)
+
+    def _attach(self, questions: list[Question], failed: Callable[[Question, str], None]) -> list[Question]:
+        """The questions with their documents attached, in order; the others failed with the reason."""
+        judge, store = self.judge, self.documents
+        wanted = documents_needed(q for q in questions if q.document is None) if store is not None else {}
+        found: Mapping[str, Document] = store.get_many(wanted) if wanted else {}
+        ready: list[Question] = []
+        for question in questions:
+            if self.only_kinds and question.kind not in judge.kinds:
+                failed(question, f"the {judge.name} judge does not answer {question.kind} questions")
+                continue
+            if question.document is None:
+                question = with_documents(question, found)
+                if question.kind in DOCUMENT_KINDS and question.key.doc_id is not None and question.document is None:
+                    failed(question, NO_COLLECTION if store is None else NOT_IN_COLLECTION)
+                    continue
+            ready.append(question)
+        return ready
+
+    def _stream(self, questions: Sequence[Question], rows: Mapping[Any, str],
+                answered: Callable[[Answers, bool], None], failed: Callable[[Question, str], None]) -> None:
+        """Stream ``questions`` through the judge; commit answers in small transactions, then hand them over.
+        ``rows``: the questions' cache row keys (``ask`` computed them for the lookup)."""
+        if not questions:
+            return
+        cache, judge = self.cache, self.judge
+        pending: Answers = []
+        last_flush = time.perf_counter()
+
+        def flush() -> None:
+            nonlocal last_flush
+            if cache is not None and pending:
+                cache.put_many(self.fingerprint, ((q.key, v) for q, v in pending), rows=rows)  # committed before use
+            if pending:
+                answered(list(pending), False)
+            pending.clear()
+            last_flush = time.perf_counter()
+
+        for group in judge.iter_answer_groups(questions):
+            for position, verdict in group:
+                question = questions[position]
+                if verdict is None:
+                    failed(question, f"the {judge.name} judge could not answer")
+                else:
+                    pending.append((question, verdict))
+            # never between two answers of one group (one model call): a kill leaves all of them or none
+            if len(pending) >= self.flush_every or (pending and time.perf_counter() - last_flush >= self.flush_seconds):
+                flush()
+        flush()

@@ -1,0 +1,65 @@
+"""A judgment cache written by older code still answers everything it answered then (stored rows never change).
+
+``fixtures/cache/cache-43807af.sqlite`` was made by main at 43807af, before the runner, the measures' entailment
+and the LLM tasks shared one read-through of the cache (``judges/asking.py``); ``fixtures/cache/make_cache.py``
+says how. Every command that made it runs again here on a copy with a judge that cannot answer (the lexical judge
+raises, the scripted server refuses every call): each answer must come from the file, and the file must not gain
+or change a row.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import sqlite3
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from argue_eval.cli import cli
+
+HERE = Path(__file__).resolve().parent
+MAKE = HERE / "fixtures" / "cache" / "make_cache.py"
+
+
+def rows(path: Path) -> list[tuple[str, str, str]]:
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT judge, key, verdict FROM answers ORDER BY judge, key").fetchall()
+
+
+def test_every_answer_of_a_cache_made_by_older_code_is_found(tmp_path, monkeypatch):
+    pytest.importorskip("aiohttp", reason="the llm judge's and the LLM tasks' rows need the llm extra (aiohttp)")
+    from llm_server import MockChatServer
+
+    from argue_eval.judges.lexical import LexicalJudge
+
+    spec = importlib.util.spec_from_file_location("make_cache", MAKE)
+    assert spec is not None and spec.loader is not None
+    make = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make)
+    cache = tmp_path / "cache.sqlite"
+    shutil.copy(HERE / "fixtures" / "cache" / "cache-43807af.sqlite", cache)
+    before = rows(cache)
+    # 54 lexical rows (the runner's and ask_judge's), 24 of the llm judge, 13 claims calls
+    assert len(before) == 91
+
+    def cannot(self, questions):
+        raise AssertionError(f"{len(questions)} question(s) not found in the cache: {questions[0].key}")
+
+    monkeypatch.setattr(LexicalJudge, "iter_answer_groups", cannot)
+    outputs = tmp_path / "out"
+    with MockChatServer(lambda n, body: ("status", 400)) as server:
+        for args in make.commands(server.base_url, outputs):
+            result = CliRunner().invoke(cli, [*args, "--cache", str(cache), "-q"], catch_exceptions=False)
+            assert result.exit_code == 0, (args[0], result.output)
+    assert server.requests == []  # not one model call: every llm answer and every claims list was in the file
+    assert rows(cache) == before
+    # the runner's rows are those keyed with the digest of the texts read (a 9th item): each is one judgment
+    with sqlite3.connect(cache) as db:
+        backend = {judge: json.loads(identity)["backend"] for judge, identity in db.execute("SELECT * FROM judges")}
+    runner_rows = Counter(backend[judge] for judge, key, _ in before if len(json.loads(key)) == 9)
+    assert runner_rows == {"lexical": 25, "llm": 24}
+    for name in ("lexical", "llm"):
+        assert len((outputs / f"{name}.jsonl").read_text().splitlines()) == runner_rows[name]
