@@ -364,3 +364,119 @@ def test_tukey_intervals_are_simultaneous_and_every_format_labels_pair_intervals
         text = invoke("compare", scores, "-m", "f1", "--test", "tukey", "--format", fmt, "--table", "pairs",
                       "--resamples", "200")[1]
         assert "simultaneous 95% Tukey HSD intervals" in text, fmt
+
+
+# === issue 23: outputs and edges =================================================================================
+
+QRELS = ROOT / "qrels" / "sample" / "qrels.trec"
+SCORES = ROOT / "tests" / "fixtures" / "stats" / "scores.tsv"
+COLLECTION = ROOT / "topics" / "sample" / "collection.jsonl"
+ROOTED = os.geteuid() == 0  # only root can give a file to another user, or plant another user's link
+
+
+# --- 2. a rewritten output keeps its mode and owner -----------------------------------------------------------
+
+# every writer of the kit, each given an output to replace (OUT); the table's name says which writer it is
+WRITERS: dict[str, list[object]] = {
+    "convert": ["convert", RUN, "--to", "neuclir24", "-o", "OUT"],
+    "score": ["score", "--run", RUN, "--nuggets", NUGGETS, "--judgments", JUDGMENTS, "-q", "-o", "OUT"],
+    "score --details": ["score", "--run", RUN, "--nuggets", NUGGETS, "--judgments", JUDGMENTS, "-q",
+                        "-o", "/dev/null", "--details", "OUT"],
+    "judge": ["judge", "--run", RUN, "--nuggets", NUGGETS, "--collection", COLLECTION, "--no-cache", "-q",
+              "-o", "OUT"],
+    "pool": ["pool", *RANKED, "--depth", "2", "-o", "OUT"],
+    "pool --package": ["pool", *RANKED, "--depth", "2", "-o", "/dev/null", "--contributions", "/dev/null",
+                       "--sizes", "/dev/null", "--package", "OUT"],
+    "qrels merge": ["qrels", "merge", QRELS, "-o", "OUT"],
+    "qrels from-nuggets": ["qrels", "from-nuggets", NUGGETS, "-o", "OUT"],
+    "qrels stats": ["qrels", "stats", QRELS, "-o", "OUT"],
+    "requests export": ["requests", "export", REQUESTS, "-o", "OUT"],
+    "nuggets merge": ["nuggets", "merge", NUGGETS, NUGGETS, "-o", "OUT"],
+    "nuggets stats": ["nuggets", "stats", NUGGETS, "-o", "OUT"],
+    "compare": ["compare", SCORES, "-m", "f1", "--resamples", "20", "-o", "OUT"],
+    "agree": ["agree", SCORES, SCORES, "-m", "f1", "--resamples", "20", "-o", "OUT"],
+    "agree-judgments": ["agree-judgments", JUDGMENTS, JUDGMENTS, "-o", "OUT"],
+    "report": ["report", "--scores", SCORES, "--resamples", "20", "-q", "-o", "OUT"],
+}
+
+
+@pytest.mark.parametrize("writer", list(WRITERS))
+def test_a_rewritten_output_keeps_its_mode_and_owner(tmp_path, writer):
+    # the temporary file renamed over the output got the umask's 0644 and root's ownership: a private 0600
+    # output became readable by all, another user's file became root's
+    out = tmp_path / "out"
+    out.write_text("old\n")
+    os.chmod(out, 0o600)
+    if ROOTED:
+        os.chown(out, 4321, 4322)
+    code, output = invoke(*[out if arg == "OUT" else arg for arg in WRITERS[writer]])
+    assert code == 0, output
+    assert out.read_text() != "old\n"
+    info = os.stat(out)
+    assert stat.S_IMODE(info.st_mode) == 0o600
+    if ROOTED:
+        assert (info.st_uid, info.st_gid) == (4321, 4322)
+
+
+def test_a_new_output_gets_the_umasks_mode_and_a_v3_bank_keeps_its_directorys(tmp_path):
+    umask = os.umask(0o027)
+    try:
+        code, _ = invoke("convert", RUN, "--to", "neuclir24", "-o", tmp_path / "new.jsonl")
+        assert code == 0 and stat.S_IMODE(os.stat(tmp_path / "new.jsonl").st_mode) == 0o640  # 0666 & ~0027
+    finally:
+        os.umask(umask)
+    bank = tmp_path / "bank"
+    bank.mkdir()
+    os.chmod(bank, 0o700)
+    code, output = invoke("convert", NUGGETS, "--to", "autoargue-v3", "-o", bank)
+    assert code == 0, output
+    assert stat.S_IMODE(os.stat(bank).st_mode) == 0o700 and len(list(bank.iterdir())) == 8
+
+
+# --- 3. symbolic links at the output ----------------------------------------------------------------------------
+
+
+def test_a_dangling_symlink_output_is_refused_and_no_directory_is_made_through_it(tmp_path):
+    # before: the link's target and its missing parent directories were created wherever the link pointed
+    link = tmp_path / "out.jsonl"
+    link.symlink_to(tmp_path / "elsewhere" / "deep" / "file.jsonl")
+    code, output = invoke("convert", RUN, "--to", "neuclir24", "-o", link)
+    assert code == 2 and output.startswith(f"{link}: the output ({link}) is a dangling symbolic link (to ")
+    assert not (tmp_path / "elsewhere").exists()
+    folder = tmp_path / "dir-link"
+    folder.symlink_to(tmp_path / "missing")
+    code, output = invoke("convert", RUN, "--to", "neuclir24", "-o", folder / "sub" / "out.jsonl")
+    assert code == 2 and f"a directory of the output's path ({folder}) is a dangling symbolic link" in output
+    assert not (tmp_path / "missing").exists()
+    loop = tmp_path / "loop.jsonl"
+    loop.symlink_to(loop)
+    code, output = invoke("score", "--run", RUN, "--nuggets", NUGGETS, "--judgments", JUDGMENTS, "-o", loop)
+    assert code == 2 and "is a symbolic link that loops back on itself" in output
+
+
+def test_the_protected_symlinks_rule_by_hand():
+    # fs.protected_symlinks: in a world-writable sticky folder a link may be followed only by its owner, or when
+    # the folder's owner also owns the link. /tmp is 1777, owned by root (0); user 1000 runs the kit
+    shared = stat.S_IFDIR | 0o1777
+    assert writing.planted_link(shared, 0, link_owner=2000, user=1000)  # another user's link: refused
+    assert not writing.planted_link(shared, 0, link_owner=1000, user=1000)  # our own link
+    assert not writing.planted_link(shared, 0, link_owner=0, user=1000)  # the folder owner's link
+    assert not writing.planted_link(stat.S_IFDIR | 0o0777, 0, link_owner=2000, user=1000)  # not sticky
+    assert not writing.planted_link(stat.S_IFDIR | 0o1775, 0, link_owner=2000, user=1000)  # not world-writable
+
+
+@pytest.mark.skipif(not ROOTED, reason="planting another user's symbolic link needs root")
+def test_another_users_link_in_a_sticky_world_writable_directory_is_refused(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o1777)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    planted = shared / "out.jsonl"
+    planted.symlink_to(victim)
+    os.lchown(planted, 4321, 4321)
+    code, output = invoke("convert", RUN, "--to", "neuclir24", "-o", planted)
+    assert code == 2 and "fs.protected_symlinks" in output and "(uid 4321)" in output
+    assert victim.read_text() == "precious\n"
+    os.lchown(planted, os.geteuid(), os.getegid())  # our own link there is followed as before
+    assert invoke("convert", RUN, "--to", "neuclir24", "-o", planted)[0] == 0 and victim.read_text() != "precious\n"
