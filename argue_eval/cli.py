@@ -79,6 +79,9 @@ class LazyGroup(click.Group):
         module_name, attribute = COMMANDS[name][0].split(":")
         command = getattr(importlib.import_module(module_name), attribute)
         add_lenient_option(command)
+        from .commands._paths import add_path_check
+
+        add_path_check(command)  # every command: no output on an input, no two outputs on one file
         self.commands[name] = command
         return command
 

@@ -480,3 +480,185 @@ def test_another_users_link_in_a_sticky_world_writable_directory_is_refused(tmp_
     assert victim.read_text() == "precious\n"
     os.lchown(planted, os.geteuid(), os.getegid())  # our own link there is followed as before
     assert invoke("convert", RUN, "--to", "neuclir24", "-o", planted)[0] == 0 and victim.read_text() != "precious\n"
+
+
+# --- 1. an output never destroys an input ----------------------------------------------------------------------
+
+IN = "IN"  # the input file the output must not replace; the check runs before any file is read, so any file does
+# every command of `argue-eval --help`: arguments that name the input IN as an output, or None for a command
+# without an output option (it writes to stdout, or in place: `requests new`, `collection index`)
+CLOBBER: dict[str, list[object] | None] = {
+    "agree": ["agree", IN, SCORES, "-m", "f1", "-o", IN],
+    "agree-judgments": ["agree-judgments", IN, JUDGMENTS, "-o", IN],
+    "assess export": ["assess", "export", "--run", IN, "--nuggets", NUGGETS, "-o", IN],
+    "assess import": ["assess", "import", IN, "--assessor", "a", "-o", IN],
+    "collection get": None,
+    "collection index": None,
+    "collection info": None,
+    "compare": ["compare", IN, "-m", "f1", "-o", IN],
+    "comprehensiveness": ["comprehensiveness", "--run", RUN, "--context", IN, "-o", IN],
+    "convert": ["convert", IN, "--to", "argue", "-o", IN],
+    "evaluate": ["evaluate", "--run", RUN, "--nuggets", NUGGETS, "--judgments", IN, "--collection", COLLECTION,
+                 "-o", "/dev/null", "--html", IN],
+    "icat": ["icat", "--run", RUN, "--nuggets", NUGGETS, "--collection", IN, "-o", IN],
+    "inspect": None,
+    "judge": ["judge", "--run", RUN, "--nuggets", NUGGETS, "--requests", IN, "--collection", COLLECTION, "-o", IN],
+    "longrecall": ["longrecall", "--run", RUN, "--reference", IN, "--details", IN, "-o", "-"],
+    "nuggetizer": ["nuggetizer", IN, "-o", IN],
+    "nuggets bind": ["nuggets", "bind", NUGGETS, IN, "-o", IN],
+    "nuggets merge": ["nuggets", "merge", IN, NUGGETS, "-o", IN],
+    "nuggets stats": ["nuggets", "stats", IN, "-o", IN],
+    "nuggets validate": None,
+    "pool": ["pool", IN, "-o", "/dev/null", "--package", IN],
+    "qrels build": ["qrels", "build", IN, "-o", IN],
+    "qrels from-nuggets": ["qrels", "from-nuggets", IN, "-o", IN],
+    "qrels merge": ["qrels", "merge", QRELS, IN, "-o", IN],
+    "qrels stats": ["qrels", "stats", IN, "-o", IN],
+    "report": ["report", "--scores", SCORES, "--details", IN, "-o", IN],
+    "requests export": ["requests", "export", IN, "-o", IN],
+    "requests new": None,
+    "requests validate": None,
+    "retrieval": ["retrieval", "--qrels", IN, RANKED[0], "-o", IN],
+    "score": ["score", "--judgments", IN, "--run", RUN, "--nuggets", NUGGETS, "-o", IN],
+    "search": ["search", "-c", COLLECTION, "--requests", IN, "-o", IN],
+    "validate": None,
+}
+
+
+def _leaf_commands() -> dict[str, object]:
+    import click
+
+    context = click.Context(cli)
+    found: dict[str, object] = {}
+
+    def walk(command, path):
+        if isinstance(command, click.Group):
+            for name in command.list_commands(context):
+                walk(command.get_command(context, name), [*path, name])
+        else:
+            found[" ".join(path)] = command
+
+    walk(cli, [])
+    return found
+
+
+def test_the_clobber_table_covers_every_command_of_the_help():
+    from argue_eval.commands._paths import file_role
+
+    commands = _leaf_commands()
+    assert set(CLOBBER) == set(commands)
+    for name, command in commands.items():  # a command listed without an output really has no output option
+        outputs = [param.name for param in command.params if file_role(param) == "output"]
+        assert bool(outputs) == (CLOBBER[name] is not None), (name, outputs)
+
+
+@pytest.mark.parametrize("name", [name for name, argv in CLOBBER.items() if argv is not None])
+@pytest.mark.parametrize("through", ["name", "symlink", "hardlink"])
+def test_no_command_writes_an_output_over_one_of_its_inputs(tmp_path, name, through):
+    # before: `score --judgments j.jsonl -o j.jsonl` turned the judgments into a score table and exited 0, and
+    # convert, pool, report, compare, assess import and requests export did the same, also through a link
+    source = tmp_path / "input.jsonl"
+    source.write_bytes(JUDGMENTS.read_bytes())
+    before = source.read_bytes()
+    output = source
+    if through == "symlink":
+        output = tmp_path / "link.out"
+        output.symlink_to(source.name)
+    elif through == "hardlink":
+        output = tmp_path / "hard.out"
+        os.link(source, output)
+    argv = [source if arg == IN else arg for arg in CLOBBER[name]]  # type: ignore[union-attr]
+    argv[len(argv) - 1 - argv[::-1].index(source)] = output  # the last IN is the output
+    code, text = invoke(*argv)
+    assert code == 2, text
+    assert text.startswith(f"{output}: is also an input (") and "would destroy it" in text, text
+    assert source.read_bytes() == before and temps(tmp_path) == []
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["score", "--run", RUN, "--nuggets", NUGGETS, "--judgments", JUDGMENTS, "-o", "OUT", "--details", "OUT"],
+     "OUT: -o and --details name the same file"),
+    (["evaluate", "--run", RUN, "--nuggets", NUGGETS, "--collection", COLLECTION, "--no-cache", "-o", "OUT",
+      "--html", "OUT"], "OUT: -o and --html name the same file"),
+    (["evaluate", "--run", RUN, "--nuggets", NUGGETS, "--collection", COLLECTION, "--no-cache", "-o", "x.tsv",
+      "--judgments-out", "OUT", "--details", "OUT.manifest.json"],
+     "OUT.manifest.json: --judgments-out's manifest.json file and --details name the same file"),
+    (["pool", *RANKED, "-o", "OUT", "--package", "OUT"], "OUT: -o and --package name the same file"),
+    (["pool", *RANKED, "-o", "OUT", "--sizes", "OUT.runs.tsv"],
+     "OUT.runs.tsv: -o's runs.tsv file and --sizes name the same file"),
+    (["icat", "--run", RUN, "--nuggets", NUGGETS, "--collection", COLLECTION, "-o", "OUT", "--details", "OUT"],
+     "OUT: -o and --details name the same file"),
+    (["icat", "--run", RUN, "--nuggets", NUGGETS, "--collection", COLLECTION, "-o", "OUT", "--cache", "OUT"],
+     "OUT: is also an input (--cache); -o would destroy it"),
+    (["nuggetizer", RUN, "-o", "x.tsv", "--details", "OUT", "--cache", "OUT"],
+     "OUT: is also an input (--cache); --details would destroy it"),
+    (["judge", "--run", RUN, "--nuggets", NUGGETS, "--judgments", "OUT", "--cache", "OUT", "--dry-run"],
+     "OUT: is also an input (--judgments); --cache is read and written in place"),
+    (["score", "--run", RUN, "--nuggets", NUGGETS, "--judgments", JUDGMENTS, "-o", "-", "--details", "-"],
+     "-o, --details: only one output can go to standard output ('-')"),
+])
+def test_two_outputs_on_one_file_and_the_cache_as_an_input_or_output_are_refused(tmp_path, argv, message):
+    out = tmp_path / "out"
+    if "--judgments" in argv and argv[argv.index("--judgments") + 1] == "OUT":
+        out.write_bytes(JUDGMENTS.read_bytes())
+    argv = [str(arg).replace("OUT", str(out)) if str(arg).startswith("OUT") else arg for arg in argv]
+    with_cwd = os.getcwd()
+    os.chdir(tmp_path)  # x.tsv and friends land here
+    try:
+        code, text = invoke(*argv)
+    finally:
+        os.chdir(with_cwd)
+    assert code == 2 and text.startswith(message.replace("OUT", str(out))), text
+    assert sorted(os.listdir(tmp_path)) == (["out"] if out.exists() else [])
+
+
+def test_the_check_runs_before_any_input_is_read(tmp_path):
+    # a missing run would be the first error of a command that read its inputs first
+    code, text = invoke("score", "--run", tmp_path / "missing.jsonl", "--nuggets", NUGGETS, "-o", tmp_path / "x",
+                        "--details", tmp_path / "x")
+    assert code == 2 and "-o and --details name the same file" in text
+
+
+def test_a_directory_output_holding_an_input_and_an_output_inside_an_input_bank_are_refused(tmp_path):
+    bank = tmp_path / "bank"
+    assert invoke("convert", NUGGETS, "--to", "autoargue-v3", "-o", bank)[0] == 0
+    files = sorted(bank.iterdir())
+    code, text = invoke("convert", files[0], "--to", "autoargue-v3", "-o", bank)
+    assert code == 2 and "-o is a directory that holds the input PATH" in text
+    code, text = invoke("convert", bank, "--to", "argue", "-o", files[1])
+    assert code == 2 and "-o lies inside the input directory PATH" in text
+    assert sorted(bank.iterdir()) == files
+    # a stream is never replaced, so two of them may share a device
+    assert invoke("pool", *RANKED, "--depth", "1", "-o", "/dev/null", "--sizes", "/dev/null",
+                  "--contributions", "/dev/null")[0] == 0
+
+
+# Every option of every command is a file the command reads or writes (typed so the check above sees it) or one of
+# these values that are not files; a new file option must be typed, a new text option listed here.
+NOT_FILES = {"--metric", "--metric-b", "--scores-format", "--weights", "--assessor", "DOC_IDS", "--baseline",
+             "--judge", "--judge-option", "--to", "--format", "--llm-base-url", "--llm-model", "--llm-api-key-env",
+             "--measure", "--title", "--request-id", "--background", "--problem-statement", "--language", "--aspect",
+             "--collections", "--requests-format", "--measures", "--query", "--query-fields", "--run-id",
+             # a model directory only read by the library; index and cache directories the kit keeps itself;
+             # ids read from a stream (collection get has no output)
+             "--nli-model", "--cache-dir", "--index-dir", "--ids-from",
+             "report --runs",  # run ids, comma-separated
+             "requests new --collection"}  # collection ids
+
+
+def test_every_file_option_has_a_role():
+    import click
+
+    from argue_eval.commands._paths import file_role
+
+    untyped = []
+    for name, command in _leaf_commands().items():
+        for param in command.params:  # type: ignore[attr-defined]
+            flag = param.opts[0] if isinstance(param, click.Option) else (param.name or "").upper()
+            if file_role(param) or flag in NOT_FILES or f"{name} {flag}" in NOT_FILES:
+                continue
+            if (isinstance(param, click.Option) and param.is_flag) or isinstance(
+                    param.type, (click.Choice, click.types._NumberParamTypeBase, click.types.BoolParamType)):
+                continue
+            untyped.append(f"{name} {flag}")
+    assert untyped == []

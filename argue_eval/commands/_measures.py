@@ -14,6 +14,7 @@ import click
 
 from ..errors import ArgueError, InputError, OptionError
 from ..model import ALL_TOPICS, Report, TopicNuggets, natural_key
+from ._paths import UpdatedPath, default_cache_path
 
 __all__ = ["measure_judge_options", "open_cache", "read_runs", "read_nugget_topics", "make_entailer_judge", "make_llm_tasks", "llm_units",
            "write_outputs", "report_sentences",
@@ -79,6 +80,7 @@ def measure_judge_options(func: Any) -> Any:
         click.option("--nli-model", default=None, metavar="PATH",
                      help="Local directory of a transformers NLI model (for --judge nli); never downloaded."),
         click.option("--cache", "cache_path", default=None, metavar="PATH",
+                     type=UpdatedPath(default=default_cache_path, disabled_by="no_cache"),
                      help="SQLite judgment cache shared with `judge` (answers committed before use). "
                           "Default: .argue-cache/judgments.sqlite."),
         click.option("--no-cache", is_flag=True, help="Do not read or write the judgment cache."),

@@ -18,6 +18,7 @@ import click
 
 from ..argue.policies import EVALUATED_TOPICS, MISSING_TOPICS, NUGGET_SCOPES, RELEVANCE_SOURCES, UNBOUND_QUESTIONS
 from ..errors import OptionError
+from ._paths import InputPath, UpdatedPath, default_cache_path
 
 __all__ = ["input_options", "judge_options", "policy_options", "verbosity_options"]
 
@@ -32,18 +33,19 @@ def input_options(func: Callable[..., Any]) -> Callable[..., Any]:
         return func(*args, **kwargs)
 
     options = [
-        click.argument("more_runs", nargs=-1, metavar="[RUN]..."),
-        click.option("--run", "runs", multiple=True, metavar="RUN",
+        click.argument("more_runs", nargs=-1, type=InputPath(), metavar="[RUN]..."),
+        click.option("--run", "runs", multiple=True, type=InputPath(), metavar="RUN",
                      help="Run file (any run format); repeat for several. Default: the reports inside "
                           "Auto-ARGUE judgment files."),
-        click.option("--nuggets", "nuggets", required=True, metavar="N",
+        click.option("--nuggets", "nuggets", required=True, type=InputPath(folder=True), metavar="N",
                      help="Nuggets (canonical, NeuCLIR, report_gen_eval, Auto-ARGUE v3 directory, RAGTIME, ...)."),
-        click.option("--judgments", "judgments", multiple=True, metavar="J",
+        click.option("--judgments", "judgments", multiple=True, type=InputPath(), metavar="J",
                      help="Judgments file (canonical or Auto-ARGUE); repeat: later files override earlier ones."),
-        click.option("--requests", "requests", default=None, metavar="R",
+        click.option("--requests", "requests", default=None, type=InputPath(), metavar="R",
                      help="Requests: the topics to score, of those with nuggets (default: the nuggets' topics); "
                           "texts for judges and assessors."),
-        click.option("--qrels", "qrels", default=None, metavar="Q", help="TREC qrels (for --relevance qrels)."),
+        click.option("--qrels", "qrels", default=None, type=InputPath(), metavar="Q",
+                     help="TREC qrels (for --relevance qrels)."),
     ]
     wrapped: Callable[..., Any] = merge_runs
     for option in reversed(options):
@@ -80,7 +82,7 @@ def policy_options(func: Callable[..., Any]) -> Callable[..., Any]:
 def judge_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--collection``, ``--judge``, backend options, ``--cache``/``--no-cache``, ``--dry-run``/``--json``."""
     options = [
-        click.option("--collection", default=None, metavar="C",
+        click.option("--collection", default=None, type=InputPath(folder=True), metavar="C",
                      help="Document collection (JSONL, irds:ID or Lucene index): the judge reads the cited "
                           "documents. Needed unless --dry-run."),
         click.option("--judge", "judge_spec", default="lexical", show_default=True, metavar="JUDGE",
@@ -94,6 +96,7 @@ def judge_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--nli-model", default=None, metavar="PATH",
                      help="Local directory of a transformers NLI model (for --judge nli); never downloaded."),
         click.option("--cache", "cache_path", default=None, metavar="PATH",
+                     type=UpdatedPath(default=default_cache_path, disabled_by="no_cache"),
                      help="SQLite judgment cache: answers are committed here before use, so a killed run "
                           "resumes where it stopped. Default: .argue-cache/judgments.sqlite."),
         click.option("--no-cache", is_flag=True, help="Do not read or write the judgment cache."),

@@ -9,13 +9,14 @@ from ..errors import OptionError
 from ..tables import RENDER_FORMATS, dumps_json, render_tables
 from ..views import build_tables, compress_ranks, write_output  # noqa: F401  (re-exported for older imports)
 from ._options import verbosity_options
+from ._paths import InputPath, OutputPath
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 @click.command("compare", context_settings=CONTEXT)
 @verbosity_options
-@click.argument("scores", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("scores", nargs=-1, required=True, type=InputPath(path_type=Path))
 @click.option("--metric", "-m", "metrics", required=True, multiple=True,
               help="Measure to compare, e.g. f1, nugget_coverage, ndcg_cut_10; repeat it to compare several in one call.")
 @click.option("--baseline", default=None, metavar="RUN", help="Test every run against this one (default: all pairs).")
@@ -38,7 +39,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
               help="Output: aligned text, TSV, Markdown, LaTeX, or JSON with every number.")
 @click.option("--table", "which", type=click.Choice(["both", "systems", "pairs"]), default=None,
               help="Which table(s) to print [default: both; systems for tsv]. JSON always has both.")
-@click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="Write here instead of stdout.")
+@click.option("--output", "-o", type=OutputPath(path_type=Path), default=None, help="Write here instead of stdout.")
 @click.option("--quiet", "-q", is_flag=True, help="Leave out the notes under the tables (the JSON keeps them).")
 def command(scores, metrics, baseline, test, correction, alpha, confidence, resamples, seed, missing, scores_format,
             output_format, which, output, quiet) -> None:

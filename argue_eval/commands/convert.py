@@ -6,13 +6,14 @@ import click
 from ..errors import OptionError
 from ._common import format_option, kind_option
 from ._options import verbosity_options
+from ._paths import InputPath, OutputPath
 
 
 @click.command(name="convert")
 @verbosity_options
-@click.argument("path", type=click.Path(exists=True))
+@click.argument("path", type=InputPath(exists=True, folder=True))
 @click.option("--to", "target", required=True, metavar="FORMAT", help="Output format (e.g. argue, neuclir24, ragtime, autoargue-v3).")
-@click.option("-o", "--output", required=True, type=click.Path(), help="Output file (a directory for autoargue-v3).")
+@click.option("-o", "--output", required=True, type=OutputPath(folder=True), help="Output file (a directory for autoargue-v3).")
 @kind_option
 @format_option
 def command(path: str, target: str, output: str, kind: str | None, format_name: str | None) -> None:

@@ -5,18 +5,19 @@ import click
 
 from ._measures import measure_judge_options
 from ._options import verbosity_options
+from ._paths import InputPath, OutputPath
 
 
 @click.command("longrecall")
 @verbosity_options
-@click.argument("more_runs", nargs=-1, metavar="[RUN]...")
-@click.option("--run", "runs", multiple=True, metavar="RUN", help="Run file (any run format); repeat for several.")
-@click.option("--nuggets", default=None, metavar="N", help="Reference facts from a nugget bank (see --fact-unit).")
-@click.option("--reference", default=None, metavar="REPORTS",
+@click.argument("more_runs", nargs=-1, type=InputPath(), metavar="[RUN]...")
+@click.option("--run", "runs", multiple=True, type=InputPath(), metavar="RUN", help="Run file (any run format); repeat for several.")
+@click.option("--nuggets", default=None, type=InputPath(folder=True), metavar="N", help="Reference facts from a nugget bank (see --fact-unit).")
+@click.option("--reference", default=None, type=InputPath(), metavar="REPORTS",
               help="Reference facts from reference reports (a run file, e.g. the organizers' gold reports): "
                    "one fact per sentence.")
-@click.option("-o", "--output", required=True, metavar="OUT.tsv", help="Score table (long TSV); '-' for stdout.")
-@click.option("--details", "details_path", default=None, metavar="D.jsonl",
+@click.option("-o", "--output", required=True, type=OutputPath(), metavar="OUT.tsv", help="Score table (long TSV); '-' for stdout.")
+@click.option("--details", "details_path", default=None, type=OutputPath(), metavar="D.jsonl",
               help="One JSON line per run x topic: every fact, its candidates per stage, the verdicts, the "
                    "sentence that covers it (or why none does).")
 @click.option("--fact-unit", type=click.Choice(("question", "answer")), default="question", show_default=True,

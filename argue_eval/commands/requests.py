@@ -6,6 +6,7 @@ import sys
 import click
 
 from ._options import verbosity_options
+from ._paths import InputPath, OutputPath, UpdatedPath
 
 
 @click.group(name="requests")
@@ -32,7 +33,7 @@ def _print_problems(problems) -> tuple[int, int]:
 
 @command.command(name="validate")
 @verbosity_options
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.argument("path", type=InputPath(exists=True, dir_okay=False))
 @click.option("--collections", default=None, help="Comma-separated collection ids the requests may name (others are errors).")
 @click.option("--no-limit-ok", is_flag=True, help="Accept requests without a length limit.")
 @click.option("--format", "format_name", default=None, metavar="NAME", help="The file's format, if detection should not guess.")
@@ -58,7 +59,7 @@ def validate_command(path: str, collections: str | None, no_limit_ok: bool, form
 
 @command.command(name="new")
 @verbosity_options
-@click.argument("path", type=click.Path(dir_okay=False))
+@click.argument("path", type=UpdatedPath(dir_okay=False))
 @click.option("--request-id", prompt="Request id", help="A new, unique id (kept as a string).")
 @click.option("--title", prompt="Title", help="Short title.")
 @click.option("--background", prompt="Background (who asks and why)", default="", show_default=False)
@@ -118,8 +119,8 @@ def new_command(
 
 @command.command(name="export")
 @verbosity_options
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="File to write (JSONL).")
+@click.argument("path", type=InputPath(exists=True, dir_okay=False))
+@click.option("-o", "--output", required=True, type=OutputPath(dir_okay=False), help="File to write (JSONL).")
 @click.option("--for", "audience", type=click.Choice(["participants", "organizers"]), default="participants", show_default=True,
               help="participants: organizer-only fields (aspects, notes, any unknown field) are removed.")
 @click.option("--to", "shape", type=click.Choice(["neuclir24", "ragtime26", "rag25", "argue"]), default="neuclir24",

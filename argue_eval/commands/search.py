@@ -7,6 +7,7 @@ import click
 
 from ..errors import OptionError
 from ._options import verbosity_options
+from ._paths import InputPath, OutputPath
 
 if TYPE_CHECKING:
     from ..search.dense import DenseSearcher
@@ -17,10 +18,10 @@ QUERY_FIELDS = ("title", "background", "problem_statement")
 
 @click.command(name="search")
 @verbosity_options
-@click.option("--collection", "-c", required=True,
+@click.option("--collection", "-c", required=True, type=InputPath(folder=True),
               help="A JSONL collection (indexed on first use, cached beside it) or a Lucene index directory.")
 @click.option("--query", "-q", "queries", multiple=True, help="Query text (repeatable).")
-@click.option("--requests", type=click.Path(exists=True), default=None,
+@click.option("--requests", type=InputPath(exists=True), default=None,
               help="Search every request of this file instead (query = the fields of --query-fields).")
 @click.option("--query-fields", default="title,problem_statement", show_default=True,
               help="Request fields joined into the query with --requests (title, background, problem_statement).")
@@ -29,7 +30,7 @@ QUERY_FIELDS = ("title", "background", "problem_statement")
 @click.option("--output-format", "output_format", type=click.Choice(["table", "trec", "jsonl"]), default=None,
               help="table (rank, score, id, title/snippet; the default for --query), trec (a ranked run; the "
               "default with --requests or -o) or jsonl.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write results here instead of stdout.")
+@click.option("-o", "--output", type=OutputPath(dir_okay=False), default=None, help="Write results here instead of stdout.")
 @click.option("--run-id", default=None, help="Run tag in trec output (default: bm25 or minilm).")
 @click.option("--index-dir", type=click.Path(file_okay=False), default=None,
               help="Where to keep the index (default: .argue-cache/ beside the collection).")

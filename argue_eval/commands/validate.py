@@ -8,6 +8,7 @@ from ..tracks import TRACKS, track_names
 from ..validate import CHECKS
 from ._common import format_option
 from ._options import verbosity_options
+from ._paths import InputPath
 
 _CHECK_LIST = "\n".join(f"  {name:<27} {severity:<8} {what}" for name, (severity, what) in CHECKS.items())
 
@@ -17,11 +18,11 @@ _CHECK_LIST = "\n".join(f"  {name:<27} {severity:<8} {what}" for name, (severity
     epilog="\b\nChecks (name, default severity, what it catches); --warn/--error change the severity:\n" + _CHECK_LIST,
 )
 @verbosity_options
-@click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--requests", "requests_path", type=click.Path(dir_okay=False), default=None,
+@click.argument("runs", nargs=-1, required=True, type=InputPath(dir_okay=False))
+@click.option("--requests", "requests_path", type=InputPath(dir_okay=False), default=None,
               help="The requests (topics) file, any request format. Without it the topic checks are skipped.")
 @click.option("--requests-format", default=None, metavar="NAME", help="The requests file's format, if detection should not guess.")
-@click.option("--collection", default=None, metavar="SPEC",
+@click.option("--collection", default=None, type=InputPath(folder=True), metavar="SPEC",
               help="Check that cited documents exist: a JSONL collection, an ir_datasets id or a Lucene index.")
 @click.option("--limit", type=click.IntRange(min=0), default=None,
               help="Length limit for every report, overriding the requests' limits.")
