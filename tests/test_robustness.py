@@ -662,3 +662,54 @@ def test_every_file_option_has_a_role():
                 continue
             untyped.append(f"{name} {flag}")
     assert untyped == []
+
+
+# --- 5. round trips: what the kit writes, the kit reads -----------------------------------------------------------
+
+
+def _fill_package(package: Path, grade: str = "1") -> None:
+    with csvsafe.long_cells():
+        rows = list(csv.reader(package.open(newline="")))
+    relevance = rows[0].index("relevance")
+    with package.open("w", newline="") as handle:
+        csvsafe.writer(handle).writerows([rows[0]] + [row[:relevance] + [grade] + row[relevance + 1:] for row in rows[1:]])
+
+
+def test_a_package_with_a_long_document_text_goes_back_through_qrels_build(tmp_path):
+    # before: pool wrote the 200,000-character text in one cell, and qrels build refused its own package
+    # ("field larger than field limit (131072)", and at line 2, the short row before the long one)
+    collection = tmp_path / "docs.jsonl"
+    collection.write_text(json.dumps({"doc_id": "short", "text": "a few words"}) + "\n"
+                          + json.dumps({"doc_id": "long", "text": "word " * 40_000}) + "\n")
+    run = tmp_path / "run.trec"
+    run.write_text("s1 Q0 short 1 2 r\ns1 Q0 long 2 1 r\n")
+    package = tmp_path / "pool.csv"
+    code, output = invoke("pool", run, "-o", tmp_path / "pool.qrels", "--package", package, "--collection", collection)
+    assert code == 0, output
+    _fill_package(package)
+    code, output = invoke("qrels", "build", "--pool", tmp_path / "pool.qrels", package, "-o", tmp_path / "q.trec")
+    assert code == 0, output
+    assert (tmp_path / "q.trec").read_text() == "s1 0 long 1\ns1 0 short 1\n"
+
+
+def test_a_csv_error_names_the_line_its_row_starts_on(tmp_path, monkeypatch):
+    # the header is line 1 and the short row line 2; the long cell is on line 3, where the error must point
+    package = tmp_path / "pool.csv"
+    package.write_text('"request_id","doc_id","relevance","text"\n"s1","a","1","short"\n"s1","b","1","'
+                       + "x" * 500 + '"\n')
+    monkeypatch.setattr(csvsafe, "LONGEST_CELL", 100)
+    code, output = invoke("qrels", "build", package, "-o", tmp_path / "q.trec")
+    assert code == 2 and output.startswith(f"{package}:3: not readable as CSV: field larger than field limit (100)")
+
+
+def test_qrels_build_refuses_a_header_only_package_and_a_row_cut_short(tmp_path):
+    # before: the header alone wrote an empty qrels file, and a row cut short read as a document not yet judged
+    package = tmp_path / "pool.csv"
+    header = '"request_id","doc_id","pool_rank","relevance"\n'
+    package.write_text(header)
+    code, output = invoke("qrels", "build", package, "-o", tmp_path / "q.trec")
+    assert code == 2 and output.startswith(f"{package}: no assessment rows (only a header?)")
+    package.write_text(header + '"s1","a","1","2"\n"s1","b","2"\n')
+    code, output = invoke("qrels", "build", package, "-o", tmp_path / "q.trec")
+    assert code == 2 and output.startswith(f"{package}:3: 1 cell(s) fewer than the header's 4 columns")
+    assert not (tmp_path / "q.trec").exists()

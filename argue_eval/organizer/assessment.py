@@ -218,31 +218,25 @@ def _not_utf8(path: Path) -> InputError:
 
 
 def _read_csv(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    # cited document texts can exceed the csv module's default cell limit (128 KiB); the limit is global, so it is
-    # raised only while this file is read
-    limit = csv.field_size_limit(2**31 - 1)
-    try:
-        with closing(text_lines(path)) as lines:
-            reader = csv.DictReader(lines)
-            try:
-                header = reader.fieldnames or []
-                absent = [name for name in ("item_id", "kind", "judgment", "hash") if name not in header]
-                if absent:
-                    raise InputError(path, 1, None, f"not an assessment pool: the header lacks {', '.join(absent)}")
-                row_start = 2
-                for row in reader:
-                    extra = row.get(None)
-                    if extra:  # a shifted row (a cell split in two) must not be read as the wrong columns
-                        raise InputError(path, row_start, None, f"{len(extra)} more cell(s) than the header's "
-                                         f"{len(header)} columns; was a cell split by an unquoted comma?")
-                    yield row_start, {name: _csv_value(value or "") for name, value in row.items() if name}
-                    row_start = reader.line_num + 1
-            except UnicodeDecodeError:
-                raise _not_utf8(path) from None
-            except csv.Error as error:
-                raise InputError(path, reader.line_num, None, f"not readable as CSV: {error}") from None
-    finally:
-        csv.field_size_limit(limit)
+    with csvsafe.long_cells(), closing(text_lines(path)) as lines:  # a cited document's text is one cell
+        reader = csv.DictReader(lines)
+        row_start = 2
+        try:
+            header = reader.fieldnames or []
+            absent = [name for name in ("item_id", "kind", "judgment", "hash") if name not in header]
+            if absent:
+                raise InputError(path, 1, None, f"not an assessment pool: the header lacks {', '.join(absent)}")
+            for row in reader:
+                extra = row.get(None)
+                if extra:  # a shifted row (a cell split in two) must not be read as the wrong columns
+                    raise InputError(path, row_start, None, f"{len(extra)} more cell(s) than the header's "
+                                     f"{len(header)} columns; was a cell split by an unquoted comma?")
+                yield row_start, {name: _csv_value(value or "") for name, value in row.items() if name}
+                row_start = reader.line_num + 1
+        except UnicodeDecodeError:
+            raise _not_utf8(path) from None
+        except csv.Error as error:
+            raise InputError(path, row_start, None, f"not readable as CSV: {error}") from None
 
 
 @dataclass
