@@ -101,7 +101,7 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="argue-eval")
-@click.option("--max-line-mib", type=click.IntRange(min=1), default=64, show_default=True, metavar="N",
+@click.option("--max-line-mib", type=click.IntRange(1, 1_048_576), default=64, show_default=True, metavar="N",
               help="Refuse input lines longer than N MiB (a file without line breaks, a decompression bomb).")
 def cli(max_line_mib: int) -> None:
     """Evaluate report-generation runs (NeuCLIR, RAGTIME, TREC RAG) with ARGUE and friends.
@@ -112,10 +112,11 @@ def cli(max_line_mib: int) -> None:
       argue-eval validate runs/sample/careful.jsonl --requests topics/sample/requests.jsonl
     Run "argue-eval COMMAND --help" for a command's options and a worked example.
     """
-    from .reading import set_lenient, set_max_line_bytes
+    from .reading import forget_spooled, set_lenient, set_max_line_bytes
 
     set_max_line_bytes(max_line_mib * 1024 * 1024)
     set_lenient(False)  # a subcommand's --lenient turns it on (parsed after this)
+    forget_spooled()  # pipes read by an earlier command in this process (tests) are not this command's
     _show_lossy_writes_as_warnings()
 
 

@@ -328,7 +328,11 @@ def refuse_unsafe_output(path: str | os.PathLike[str]) -> None:
         try:
             if not stat.S_ISLNK(os.lstat(link).st_mode):
                 continue
-        except OSError:
+        except OSError as error:
+            if error.errno == errno.ENAMETOOLONG:
+                longest = max(len(os.fsencode(part)) for part in given.parts)
+                raise InputError(path, None, None, f"cannot be created: the name is too long for the file system "
+                                 f"(a part of {longest} bytes; most file systems take at most 255)") from None
             break  # the rest of the path does not exist yet: no link there
         what = "the output" if link == given else "a directory of the output's path"
         try:

@@ -8,8 +8,10 @@ never a traceback, and a refusal must still name the file.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -197,3 +199,215 @@ def test_hostile_input(tmp_path: Path, command: str, fault: str):
         if located and must_refuse:
             assert re.search(re.escape(str(hostile)) + r":\d+:", output), output
     assert not [name for name in os.listdir(tmp_path) if name.endswith(".tmp")]
+
+
+# --- hostile option values (issue 23): every numeric and file option of every command ------------------------------
+#
+# For each command of `argue-eval --help`, a small valid invocation (BASE); then each of its number options gets
+# nan, inf, -1, 0 and a 30-digit number, and each of its file options a 300-byte name, a directory, a FIFO (fed or
+# drained by a thread, as a shell's <(...) would be), a dangling and a self-looping symbolic link. Whatever the
+# command makes of the value, it must end with exit status 0, 1 or 2 and never a traceback.
+
+RUN_HEAD = "run.jsonl"  # BASE's files, made per test in tmp (small copies: a run with 2 reports, ...)
+ASSIGNED = {"qid": "s01", "run_id": "A", "nuggets": [{"text": "t", "importance": "vital", "assignment": "support"}]}
+
+
+def _probe_files(tmp: Path) -> dict[str, str]:
+    files = {
+        "RUN": (RUN_HEAD, _head(SAMPLE_RUN, 2)),
+        "NUGGETS": ("nuggets.jsonl", _head(NUGGETS, 2)),
+        "REQUESTS": ("requests.jsonl", _head(REQUESTS, 2)),
+        "JUDGMENTS": ("judgments.jsonl", _head(JUDGMENTS, 40)),
+        "RANKED": ("ranked.trec", _head(SAMPLE_RANKED, 20)),
+        "QRELS": ("qrels.trec", _head(QRELS, 20)),
+        "SCORES": ("scores.tsv", SCORES.read_bytes()),
+        "COLLECTION": ("collection.jsonl", COLLECTION.read_bytes()),
+        "ASSIGNMENTS": ("a.assignments.jsonl", (json.dumps(ASSIGNED) + "\n").encode()),
+        "CONTEXT": ("context.jsonl", b'{"request_id": "s01", "statements": ["Ridgefield water was contaminated."]}\n'),
+        "POOL": ("pool.csv", b'"request_id","doc_id","pool_rank","relevance"\n"s01","nw-0001","1","1"\n'),
+        "BINDINGS": ("bindings.jsonl", b'{"request_id": "s01", "nugget_id": "s01-n1", "answer": "E. coli", '
+                                       b'"doc_id": "nw-0002"}\n'),
+    }
+    paths = {}
+    for key, (name, data) in files.items():
+        (tmp / name).write_bytes(data)
+        paths[key] = str(tmp / name)
+    paths["OUT"] = str(tmp / "out" / "result")
+    paths["OUT2"] = str(tmp / "out" / "details.jsonl")
+    return paths
+
+
+# command -> its small valid invocation (upper-case words are the files above); a positional argument is
+# ("@NAME", value) so the probe can replace it
+BASE: dict[str, list] = {
+    "agree": ["agree", ("@SCORES_A", "SCORES"), ("@SCORES_B", "SCORES"), "-m", "f1", "--resamples", "20",
+              "-o", "OUT"],
+    "agree-judgments": ["agree-judgments", ("@JUDGMENTS_A", "JUDGMENTS"), ("@JUDGMENTS_B", "JUDGMENTS"), "-o", "OUT"],
+    "assess export": ["assess", "export", "--run", "RUN", "--nuggets", "NUGGETS", "--collection", "COLLECTION",
+                      "-o", "OUT"],
+    "assess import": ["assess", "import", ("@FILLED", "POOL"), "--assessor", "a", "-o", "OUT"],
+    "collection get": ["collection", "get", ("@SPEC", "COLLECTION"), "nw-0001"],
+    "collection index": ["collection", "index", ("@PATH", "COLLECTION")],
+    "collection info": ["collection", "info", ("@SPEC", "COLLECTION")],
+    "compare": ["compare", ("@SCORES", "SCORES"), "-m", "f1", "--resamples", "20", "-o", "OUT"],
+    "comprehensiveness": ["comprehensiveness", "--run", "RUN", "--context", "CONTEXT", "--no-cache", "-o", "OUT"],
+    "convert": ["convert", ("@PATH", "RUN"), "--to", "neuclir24", "-o", "OUT"],
+    "evaluate": ["evaluate", "--run", "RUN", "--nuggets", "NUGGETS", "--collection", "COLLECTION", "--no-cache",
+                 "-q", "-o", "OUT"],
+    "icat": ["icat", "--run", "RUN", "--nuggets", "NUGGETS", "--collection", "COLLECTION", "--no-cache", "-q",
+             "-o", "OUT"],
+    "inspect": ["inspect", ("@PATH", "RUN")],
+    "judge": ["judge", "--run", "RUN", "--nuggets", "NUGGETS", "--collection", "COLLECTION", "--no-cache", "-q",
+              "-o", "OUT"],
+    "longrecall": ["longrecall", "--run", "RUN", "--nuggets", "NUGGETS", "--semantic", "off", "--no-cache", "-q",
+                   "-o", "OUT"],
+    "nuggetizer": ["nuggetizer", ("@ASSIGNMENTS", "ASSIGNMENTS"), "-q", "-o", "OUT"],
+    "nuggets bind": ["nuggets", "bind", ("@PATH", "NUGGETS"), ("@BINDINGS", "BINDINGS"), "-o", "OUT"],
+    "nuggets merge": ["nuggets", "merge", ("@FIRST", "NUGGETS"), ("@SECOND", "NUGGETS"), "-o", "OUT"],
+    "nuggets stats": ["nuggets", "stats", ("@PATH", "NUGGETS"), "-o", "OUT"],
+    "nuggets validate": ["nuggets", "validate", ("@PATH", "NUGGETS")],
+    "pool": ["pool", ("@RUN_FILES", "RANKED"), "--depth", "5", "-o", "OUT"],
+    "qrels build": ["qrels", "build", ("@ASSESSMENTS", "POOL"), "-o", "OUT"],
+    "qrels from-nuggets": ["qrels", "from-nuggets", ("@NUGGETS", "NUGGETS"), "-o", "OUT"],
+    "qrels merge": ["qrels", "merge", ("@QRELS_FILES", "QRELS"), "-o", "OUT"],
+    "qrels stats": ["qrels", "stats", ("@QRELS_FILE", "QRELS"), "-o", "OUT"],
+    "report": ["report", "--scores", "SCORES", "--resamples", "20", "-q", "-o", "OUT"],
+    "requests export": ["requests", "export", ("@PATH", "REQUESTS"), "-o", "OUT"],
+    "requests new": ["requests", "new", ("@PATH", "OUT"), "--request-id", "z9", "--title", "t", "--background", "b",
+                     "--problem-statement", "p", "--limit", "100"],
+    "requests validate": ["requests", "validate", ("@PATH", "REQUESTS")],
+    "retrieval": ["retrieval", "--qrels", "QRELS", ("@RUN_FILES", "RANKED"), "-m", "P@5", "-o", "OUT"],
+    "score": ["score", "--run", "RUN", "--nuggets", "NUGGETS", "--judgments", "JUDGMENTS", "-q", "-o", "OUT"],
+    "search": None,  # BM25 or dense search needs the search or dense extra and builds an index: tests/test_search.py
+    "validate": ["validate", ("@RUNS", "RUN"), "--requests", "REQUESTS"],
+}
+LLM_DRY_RUN = ["--judge", "llm", "--llm-model", "m", "--llm-base-url", "http://127.0.0.1:9/v1", "--dry-run"]
+NUMBERS = ["nan", "inf", "-1", "0", "9" * 30]
+FILE_FAULTS = ["long_name", "directory", "fifo", "dangling_symlink", "looping_symlink"]
+
+
+def _probe_params(name: str) -> list[tuple[str, str, str]]:
+    """(parameter name, kind: number or input/output/updated, hostile value) for every probe of a command."""
+    import click
+
+    from argue_eval.commands._paths import file_role
+
+    context = click.Context(cli)
+    command: click.Command = cli
+    for part in name.split():
+        command = command.get_command(context, part)  # type: ignore[attr-defined]
+    probes = []
+    for param in command.params:
+        if isinstance(param.type, click.types._NumberParamTypeBase):
+            probes += [(param.name, "number", value) for value in NUMBERS]
+        elif file_role(param):
+            probes += [(param.name, file_role(param), fault) for fault in FILE_FAULTS]
+    return probes
+
+
+PROBES = [(name, *probe) for name, base in BASE.items() if base is not None for probe in _probe_params(name)]
+
+
+def _hostile_file(tmp: Path, fault: str) -> Path:
+    path = tmp / "hostile"
+    if fault == "long_name":
+        return tmp / ("a" * 300)
+    if fault == "directory":
+        path.mkdir()
+    elif fault == "fifo":
+        os.mkfifo(path)
+    elif fault == "dangling_symlink":
+        path.symlink_to(tmp / "nowhere" / "file")
+    elif fault == "looping_symlink":
+        path.symlink_to(path)
+    return path
+
+
+def _argv(name: str, files: dict[str, str], param: str, value: str) -> list[str]:
+    import click
+
+    context = click.Context(cli)
+    command: click.Command = cli
+    for part in name.split():
+        command = command.get_command(context, part)  # type: ignore[attr-defined]
+    target = next(p for p in command.params if p.name == param)
+    argv: list[str] = []
+    replaced = False
+    tokens = list(BASE[name])
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if isinstance(token, tuple):  # a positional argument
+            own = token[0][1:].lower() == param
+            argv.append(value if own else files.get(token[1], token[1]))
+            replaced = replaced or own
+        elif isinstance(target, click.Option) and token in target.opts and not replaced:
+            argv += [token, value]
+            replaced = True
+            index += 1
+        else:
+            argv.append(files.get(token, token))
+        index += 1
+    if not replaced:
+        flag = target.opts[0]
+        argv += [flag, value, *([value] if target.nargs == 2 else [])]
+        if name in ("judge", "evaluate") and flag in {opt for opt, *_ in _llm_flags()}:
+            argv += LLM_DRY_RUN
+    return argv
+
+
+def _llm_flags():
+    from argue_eval.commands._options import LLM_OPTIONS
+
+    return LLM_OPTIONS
+
+
+def _open_other_end(fifo: str) -> None:
+    """Be the FIFO's missing peer for a moment: a command blocked opening it (or a pump) goes on, and reads EOF."""
+    descriptor = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)
+    os.close(descriptor)
+
+
+@pytest.mark.parametrize(("name", "param", "kind", "value"), PROBES,
+                         ids=[f"{n}-{p}-{v[:8]}".replace(" ", "_") for n, p, _, v in PROBES])
+def test_hostile_option_values_never_end_in_a_traceback(tmp_path, name, param, kind, value):
+    (tmp_path / "out").mkdir()
+    files = _probe_files(tmp_path)
+    hostile = str(_hostile_file(tmp_path, value)) if kind != "number" else value
+    pump = watchdog = None
+    stuck: list[bool] = []
+    if kind != "number" and value == "fifo":
+        def feed():  # a writer for an input (once, as a shell's <(...)); a reader draining an output
+            if kind == "input":
+                with open(hostile, "wb") as handle:
+                    handle.write(_head(SAMPLE_RUN, 1))
+            else:
+                with open(hostile, "rb") as handle:
+                    handle.read()
+        pump = threading.Thread(target=feed, daemon=True)
+        pump.start()
+
+        def release():  # a command that opens the FIFO a second time would wait forever for a second writer
+            stuck.append(True)
+            _open_other_end(hostile)
+        watchdog = threading.Timer(120, release)
+        watchdog.start()
+    try:
+        result = CliRunner().invoke(cli, _argv(name, files, param, hostile))
+    finally:
+        if pump is not None and watchdog is not None:
+            watchdog.cancel()
+            _open_other_end(hostile)  # the command never opened the FIFO: the pump must not wait for it
+            pump.join(10)
+    assert not stuck, f"{name} waited on the FIFO {param} after reading it"
+    assert "Traceback" not in result.output, result.output
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(f"uncaught {type(result.exception).__name__}: {result.exception}") from result.exception
+    assert result.exit_code in (0, 1, 2), result.output
+
+
+@pytest.mark.parametrize("value", NUMBERS)
+def test_hostile_max_line_mib(value):
+    result = CliRunner().invoke(cli, ["--max-line-mib", value, "inspect", str(SAMPLE_RUN)])
+    assert "Traceback" not in result.output and isinstance(result.exception, (SystemExit, type(None)))
+    assert result.exit_code == 2, result.output

@@ -597,17 +597,13 @@ def test_no_command_writes_an_output_over_one_of_its_inputs(tmp_path, name, thro
     (["score", "--run", RUN, "--nuggets", NUGGETS, "--judgments", JUDGMENTS, "-o", "-", "--details", "-"],
      "-o, --details: only one output can go to standard output ('-')"),
 ])
-def test_two_outputs_on_one_file_and_the_cache_as_an_input_or_output_are_refused(tmp_path, argv, message):
+def test_two_outputs_on_one_file_and_the_cache_as_an_input_or_output_are_refused(tmp_path, monkeypatch, argv, message):
     out = tmp_path / "out"
     if "--judgments" in argv and argv[argv.index("--judgments") + 1] == "OUT":
         out.write_bytes(JUDGMENTS.read_bytes())
     argv = [str(arg).replace("OUT", str(out)) if str(arg).startswith("OUT") else arg for arg in argv]
-    with_cwd = os.getcwd()
-    os.chdir(tmp_path)  # x.tsv and friends land here
-    try:
-        code, text = invoke(*argv)
-    finally:
-        os.chdir(with_cwd)
+    monkeypatch.chdir(tmp_path)  # x.tsv and friends land here
+    code, text = invoke(*argv)
     assert code == 2 and text.startswith(message.replace("OUT", str(out))), text
     assert sorted(os.listdir(tmp_path)) == (["out"] if out.exists() else [])
 
@@ -713,3 +709,90 @@ def test_qrels_build_refuses_a_header_only_package_and_a_row_cut_short(tmp_path)
     code, output = invoke("qrels", "build", package, "-o", tmp_path / "q.trec")
     assert code == 2 and output.startswith(f"{package}:3: 1 cell(s) fewer than the header's 4 columns")
     assert not (tmp_path / "q.trec").exists()
+
+
+# --- 6. no traceback from any option value -----------------------------------------------------------------------
+# (tests/test_fault_injection.py feeds every number and file option of every command nan, inf, -1, 0, 30 digits, a
+# 300-byte name, a directory, a FIFO and dangling or looping links; these are the values the probe of issue 23 found)
+
+THIRTY = "9" * 30
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["convert", RUN, "--to", "argue", "-o", "a" * 300], "the name is too long for the file system (a part of 300 bytes"),
+    (["score", "--run", "a" * 300, "--nuggets", NUGGETS, "-o", "x"], "the name is too long for the file system"),
+    (["compare", SCORES, "-m", "f1", "--seed", "-1"], "Invalid value for '--seed': -1 is not in the range 0<=x<=4294967295."),
+    (["--max-line-mib", THIRTY, "inspect", RUN], f"'--max-line-mib': {THIRTY} is not in the range 1<=x<=1048576."),
+    (["compare", SCORES, "-m", "f1", "--resamples", THIRTY], "'--resamples': 9999"),
+    (["compare", SCORES, "-m", "f1", "--confidence", "nan"], "Invalid value for '--confidence': 'nan' is not a finite number."),
+    (["judge", "--run", RUN, "--nuggets", NUGGETS, "--judge", "llm", "--llm-model", "m", "--concurrency", THIRTY,
+      "--dry-run"], "'--concurrency': 9999"),
+    (["judge", "--run", RUN, "--nuggets", NUGGETS, "--judge", "llm", "--llm-model", "m", "--llm-max-doc-tokens",
+      THIRTY, "--dry-run"], "'--llm-max-doc-tokens': 9999"),
+    (["judge", "--run", RUN, "--nuggets", NUGGETS, "--judge-option", f"lexical.passage_words={THIRTY}", "--dry-run"],
+     "lexical.passage_words: expected a whole number of at most 1000000000"),
+    (["judge", "--run", RUN, "--nuggets", NUGGETS, "--judge", "llm", "--judge-option", "llm.model=m",
+      "--judge-option", f"llm.seed={THIRTY}", "--dry-run"], "llm.seed: expected a whole number"),
+    (["requests", "new", "NEW", "--request-id", "z", "--title", "t", "--background", "b", "--problem-statement", "p",
+      "--limit", THIRTY], "'--limit': 9999"),
+    (["retrieval", "-m", "ndcg@99999999999", "--qrels", QRELS, RANKED[0]],
+     "--measures: measure 'ndcg@99999999999': the cutoff must be between 1 and 1000000000"),
+    (["nuggetizer", RUN, "--okay-weight", "nan", "-o", "x"], "'--okay-weight': 'nan' is not a finite number."),
+    (["validate", RUN, "--citation-score-range", "nan", "inf"], "'--citation-score-range': 'nan' is not a finite number."),
+    (["judge", "--run", RUN, "--nuggets", NUGGETS, "--judge", "llm", "--llm-model", "m", "--llm-base-url",
+      "http://127.0.0.1:9/v1", "--requests-per-minute", "1e-300", "--dry-run"],
+     "'--requests-per-minute': 1e-300 is not in the range x>=1."),
+])
+def test_an_option_value_is_a_one_line_error_at_its_flag(tmp_path, monkeypatch, args, message):
+    # before: an OSError (name too long), numpy's ValueError (--seed -1, --resamples), an OverflowError
+    # (--max-line-mib), an IndexError (--confidence nan), orjson's "Integer exceeds 64-bit range", a KeyError from
+    # trec_eval, or, for --requests-per-minute 1e-300, a wait of 10^300 minutes before each call
+    monkeypatch.chdir(tmp_path)
+    code, output = invoke(*[tmp_path / "new.jsonl" if arg == "NEW" else arg for arg in args])
+    assert code == 2 and message in output, output
+
+
+def test_a_self_looping_symlink_as_input_is_named_as_one(tmp_path):
+    loop = tmp_path / "loop.jsonl"
+    loop.symlink_to(loop)
+    for args in (["inspect", loop], ["score", "--run", loop, "--nuggets", NUGGETS, "-o", tmp_path / "s.tsv"],
+                 ["qrels", "stats", loop]):
+        code, output = invoke(*args)
+        assert code == 2 and "is a symbolic link that loops back on itself" in output, output
+
+
+def test_requests_new_refuses_a_gzip_file_and_validate_reads_a_wrong_format_as_a_problem(tmp_path):
+    gz = tmp_path / "requests.jsonl.gz"
+    gz.write_bytes(gzip.compress(REQUESTS.read_bytes()))
+    code, output = invoke("requests", "new", gz, "--request-id", "z9", "--title", "t", "--background", "b",
+                          "--problem-statement", "p", "--limit", "100")
+    assert code == 2 and output.startswith(f"{gz}: requests new appends a line to a plain JSON Lines file, and this "
+                                           "one is gzip")
+    assert gzip.decompress(gz.read_bytes()) == REQUESTS.read_bytes()  # before: a UnicodeDecodeError traceback
+    # the XML reader given a JSON Lines file: its one problem, located (before: read line by line as JSON and
+    # refused as an unknown JSON format, though web-xml is a known one)
+    code, output = invoke("requests", "validate", REQUESTS, "--format", "web-xml")
+    assert code == 1 and output.startswith(f"{REQUESTS}:1: invalid XML: not well-formed")
+
+
+def test_runs_from_a_pipe_are_read_whole_and_a_collection_from_a_pipe_must_be_a_file(tmp_path):
+    import subprocess
+    import sys
+
+    # the shell's <(...) is /dev/fd/N, a pipe: format detection read its first line, and the reader found the rest
+    # (a line cut in the middle: "invalid JSON") or nothing
+    script = (f"{sys.executable} -m argue_eval.cli score --run <(cat {RUN}) --nuggets <(cat {NUGGETS}) "
+              f"--judgments <(gzip -c {JUDGMENTS}) -q -o {tmp_path}/pipe.tsv; echo rc=$?; "
+              f"cat {RUN} | {sys.executable} -m argue_eval.cli score --run /dev/stdin --nuggets {NUGGETS} "
+              f"--judgments {JUDGMENTS} -q -o {tmp_path}/stdin.tsv; echo rc=$?; "
+              f"{sys.executable} -m argue_eval.cli judge --run {RUN} --nuggets {NUGGETS} --collection "
+              f"<(cat {COLLECTION}) --no-cache -q -o {tmp_path}/j.jsonl; echo rc=$?")
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.stdout.split() == ["rc=0", "rc=0", "rc=2"], done.stderr
+    assert "Traceback" not in done.stderr
+    assert "is a pipe or device, not a file: a JSONL collection is looked up by byte offset" in done.stderr
+    code, _ = invoke("score", "--run", RUN, "--nuggets", NUGGETS, "--judgments", JUDGMENTS, "-q",
+                     "-o", tmp_path / "file.tsv")
+    assert code == 0
+    assert (tmp_path / "pipe.tsv").read_bytes() == (tmp_path / "file.tsv").read_bytes()
+    assert (tmp_path / "stdin.tsv").read_bytes() == (tmp_path / "file.tsv").read_bytes()

@@ -32,7 +32,7 @@ import orjson
 from ..errors import ArgueError, InputError, Problem
 from ..model import Document
 from ..progress import progress
-from ..reading import diagnose_line, iter_lines
+from ..reading import diagnose_line, is_stream, iter_lines
 from ..writing import temp_file_beside
 from .base import ID_FIELDS, TEXT_FIELDS, BaseDocumentStore, document_from_record, pick_field
 
@@ -115,6 +115,9 @@ def check_collection_file(path: Path) -> None:
         raise InputError(path, None, None, "no such file or directory")
     if path.is_dir():
         raise InputError(path, None, None, "is a directory; a JSONL collection must be given as the file itself")
+    if is_stream(path):  # <(zcat docs.jsonl.gz), /dev/stdin: read once, and then there is nothing to seek in
+        raise InputError(path, None, None, "is a pipe or device, not a file: a JSONL collection is looked up by "
+                         "byte offset, so give it as a file (decompress or copy it to one first)")
     try:
         with open(path, "rb") as handle:
             head = handle.read(6)

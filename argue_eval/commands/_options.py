@@ -110,42 +110,65 @@ def judge_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
+# --- bounded numbers -------------------------------------------------------------------------------------------
+# Every number an option takes has bounds in its click type, so --help shows them and a value outside them (nan,
+# inf, -1, 30 digits) is one line at the flag typed, never a traceback from numpy, orjson or a C library, nor
+# a wait that never ends.
+
+
+class Number(click.FloatRange):
+    """A finite number, optionally within a range. ``click.FloatRange`` alone lets ``nan`` through (every
+    comparison with nan is false) and ``inf`` whenever no bound is set; JSON cannot record either."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = click.FLOAT.convert(value, param, ctx)  # parsed first: the range check below needs a number
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return super().convert(number, param, ctx)
+
+
+SEED = click.IntRange(0, 2**32 - 1)
+"""A random seed (numpy takes no negative seed)."""
+RESAMPLES = click.IntRange(1, 1_000_000)
+"""Bootstrap resamples or permutations: each is a row of the topics' index matrix, so 10^6 x 50 topics is
+already 400 MB."""
+LARGE_COUNT = click.IntRange(1, 1_000_000_000)
+"""A count of documents, words or characters (depth, budget, limit): far above any real need, far below what a
+64-bit JSON integer and the C libraries hold."""
+
+
+class _FiniteFloat(Number):
+    """A float flag of the LLM judge that refuses ``nan`` and ``inf`` at the flag the user typed (the judge would
+    refuse them too, but named as ``--judge-option llm.NAME``)."""
+
+    name = "float"
+
+
 LLM_OPTIONS: list[tuple[str, str, Any, str]] = [
     ("--llm-base-url", "base_url", str, "OpenAI-compatible endpoint for --judge llm, e.g. http://gpu01:8000/v1."),
     ("--llm-model", "model", str, "The served model's name (as the endpoint lists it)."),
     ("--llm-api-key-env", "api_key_env", str,
      "Environment variable holding the API key [default: OPENAI_API_KEY; unset = no key]. The key is never "
      "written anywhere."),
-    ("--concurrency", "concurrency", int, "Model calls in flight at once [default: 8]."),
-    ("--requests-per-minute", "requests_per_minute", float, "Limit on model calls per minute."),
-    ("--tokens-per-minute", "tokens_per_minute", float, "Limit on (estimated) tokens per minute."),
-    ("--llm-timeout", "timeout", float, "Seconds per call before it is retried [default: 120]."),
-    ("--llm-max-retries", "max_retries", int,
+    ("--concurrency", "concurrency", click.IntRange(1, 1024), "Model calls in flight at once [default: 8]."),
+    ("--requests-per-minute", "requests_per_minute", _FiniteFloat(min=1),
+     "Limit on model calls per minute (at least one a minute)."),
+    ("--tokens-per-minute", "tokens_per_minute", _FiniteFloat(min=1), "Limit on (estimated) tokens per minute."),
+    ("--llm-timeout", "timeout", _FiniteFloat(0, 86_400, min_open=True),
+     "Seconds per call before it is retried [default: 120]."),
+    ("--llm-max-retries", "max_retries", click.IntRange(0, 100),
      "Retries of a call after a timeout, dropped connection, 429 or 5xx [default: 6]."),
-    ("--llm-max-doc-tokens", "max_doc_tokens", int,
+    ("--llm-max-doc-tokens", "max_doc_tokens", click.IntRange(32, 10_000_000),
      "Cited documents are cut to this many tokens around the best-matching passage [default: 1500]."),
     ("--llm-response-format", "response_format", click.Choice(["json_schema", "json_object", "none"]),
      "How the reply's JSON schema is sent: json_schema (vLLM, OpenAI, llama-server), json_object "
      "(llama-cpp-python's server), none [default: json_schema]. Replies are checked either way."),
-    ("--temperature", "temperature", float, "Sampling temperature of the LLM judge [default: 0]."),
-    ("--llm-seed", "seed", int, "Seed sent to the endpoint, where it honours one [default: 0]."),
-    ("--price-in", "price_in", float, "Price per million prompt tokens, for the cost estimate."),
-    ("--price-out", "price_out", float, "Price per million completion tokens, for the cost estimate."),
+    ("--temperature", "temperature", _FiniteFloat(0, 100), "Sampling temperature of the LLM judge [default: 0]."),
+    ("--llm-seed", "seed", click.IntRange(0, 2**63 - 1), "Seed sent to the endpoint, where it honours one [default: 0]."),
+    ("--price-in", "price_in", _FiniteFloat(min=0), "Price per million prompt tokens, for the cost estimate."),
+    ("--price-out", "price_out", _FiniteFloat(min=0), "Price per million completion tokens, for the cost estimate."),
 ]
 """The LLM judge's options: (flag, LLMJudge keyword, type, help). Given ones reach it as ``llm`` options."""
-
-
-class _FiniteFloat(click.types.FloatParamType):
-    """A float flag that refuses ``nan`` and ``inf`` (which ``float()`` takes) at the flag the user typed: the
-    judge would refuse them too, but named as ``--judge-option llm.NAME``."""
-
-    name = "float"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        number = super().convert(value, param, ctx)
-        if not math.isfinite(number):
-            self.fail(f"{value!r} is not a finite number.", param, ctx)
-        return number
 
 
 def llm_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -162,11 +185,13 @@ def llm_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
     wrapped: Callable[..., Any] = fold
     for flag, keyword, kind, text in reversed(LLM_OPTIONS):
-        metavar = {str: "NAME", int: "N", float: "X"}.get(kind) if not isinstance(kind, click.Choice) else None
-        if keyword == "base_url":
-            metavar = "URL"
-        wrapped = click.option(flag, f"llm_opt_{keyword}", type=_FiniteFloat() if kind is float else kind,
-                               default=None, metavar=metavar, help=text)(wrapped)
+        metavar = "URL" if keyword == "base_url" else "NAME" if kind is str else None
+        if isinstance(kind, click.IntRange):
+            metavar = "N"
+        elif isinstance(kind, click.FloatRange):
+            metavar = "X"
+        wrapped = click.option(flag, f"llm_opt_{keyword}", type=kind, default=None, metavar=metavar,
+                               help=text)(wrapped)
     return wrapped
 
 

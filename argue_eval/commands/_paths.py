@@ -18,11 +18,13 @@ are not compared.
 """
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import click
@@ -44,6 +46,23 @@ class _RolePath(click.Path):
         super().__init__(exists=exists, file_okay=file_okay, dir_okay=dir_okay, readable=readable,
                          path_type=path_type)
         self.folder = folder
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """A name no file system takes, or a symbolic link that loops, is refused at the flag: every later
+        look at the path (exists? a directory?) would fail with an OSError."""
+        if isinstance(value, (str, os.PathLike)) and os.fspath(value) != "-":
+            try:
+                os.stat(value)
+            except OSError as error:
+                if error.errno == errno.ENAMETOOLONG:
+                    longest = max(len(os.fsencode(part)) for part in Path(value).parts)
+                    self.fail(f"{os.fspath(value)!r}: the name is too long for the file system (a part of {longest} "
+                              "bytes; most file systems take at most 255)", param, ctx)
+                if error.errno == errno.ELOOP:
+                    self.fail(f"{os.fspath(value)!r} is a symbolic link that loops back on itself", param, ctx)
+            except ValueError:  # a NUL byte in the name
+                self.fail(f"{os.fspath(value)!r} is not a usable file name", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 class InputPath(_RolePath):

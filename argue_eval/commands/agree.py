@@ -13,7 +13,7 @@ from ..tables import RENDER_FORMATS, Table, count_noun, dumps_json, fmt_number, 
 if TYPE_CHECKING:
     from ..stats.agreement import Agreement
     from ..stats.judgment_agreement import JudgmentAgreement
-from ._options import verbosity_options
+from ._options import RESAMPLES, SEED, Number, verbosity_options
 from ._paths import InputPath, OutputPath
 from .compare import CONTEXT, write_output
 
@@ -82,11 +82,11 @@ def build_agreement_tables(result: Agreement, label_a: str, label_b: str, per_to
 @click.argument("scores_b", type=InputPath(path_type=Path))
 @click.option("--metric", "-m", required=True, help="Measure to compare in both tables, e.g. f1.")
 @click.option("--metric-b", default=None, help="A different measure from B (to compare two metrics) [default: --metric].")
-@click.option("--top-k", "top_k", type=click.IntRange(min=2), multiple=True, default=(10,), show_default=True,
+@click.option("--top-k", "top_k", type=click.IntRange(2, 1_000_000), multiple=True, default=(10,), show_default=True,
               help="Also report agreement on the k best systems under A (repeatable).")
-@click.option("--resamples", type=click.IntRange(min=1), default=10_000, show_default=True, help="Bootstrap resamples over topics.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed: same seed, same output bytes.")
-@click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95, show_default=True)
+@click.option("--resamples", type=RESAMPLES, default=10_000, show_default=True, help="Bootstrap resamples over topics.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed: same seed, same output bytes.")
+@click.option("--confidence", type=Number(0, 1, min_open=True, max_open=True), default=0.95, show_default=True)
 @click.option("--interval", type=click.Choice(["percentile", "bca"]), default="percentile", show_default=True,
               help="Bootstrap interval method (rank correlations are biased under resampling; see docs/statistics.md).")
 @click.option("--missing", type=click.Choice(["zero", "drop-topic"]), default="zero", show_default=True,

@@ -8,7 +8,7 @@ import click
 from ..errors import OptionError
 from ..tables import RENDER_FORMATS, dumps_json, render_tables
 from ..views import build_tables, compress_ranks, write_output  # noqa: F401  (re-exported for older imports)
-from ._options import verbosity_options
+from ._options import RESAMPLES, SEED, Number, verbosity_options
 from ._paths import InputPath, OutputPath
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -24,13 +24,13 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
               show_default=True, help="Paired randomization test, paired t-test, or randomized Tukey HSD (family-wise).")
 @click.option("--correction", type=click.Choice(["holm", "bh", "bonferroni", "none"]), default=None,
               help="Multiple-comparison control over the compared pairs [default: holm; none for tukey].")
-@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
+@click.option("--alpha", type=Number(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="Significance level for the adjusted p-values (significant: p_adjusted <= alpha).")
-@click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95, show_default=True,
+@click.option("--confidence", type=Number(0, 1, min_open=True, max_open=True), default=0.95, show_default=True,
               help="Confidence level of the bootstrap intervals.")
-@click.option("--resamples", type=click.IntRange(min=1), default=10_000, show_default=True,
+@click.option("--resamples", type=RESAMPLES, default=10_000, show_default=True,
               help="Bootstrap resamples; also sign vectors (randomization) and permutations (tukey).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed: same seed, same output bytes.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed: same seed, same output bytes.")
 @click.option("--missing", type=click.Choice(["zero", "drop-topic"]), default="zero", show_default=True,
               help="A topic a run lacks: score it 0 (as trec_eval -c) or drop the topic for every run.")
 @click.option("--scores-format", default=None, metavar="NAME",

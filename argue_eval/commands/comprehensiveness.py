@@ -6,7 +6,7 @@ import re
 import click
 
 from ._measures import measure_judge_options
-from ._options import verbosity_options
+from ._options import Number, verbosity_options
 from ._paths import InputPath, OutputPath
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
@@ -25,7 +25,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 @click.option("--details", "details_path", default=None, type=OutputPath(), metavar="D.jsonl",
               help="One JSON line per run x topic: covered, uncovered and unjudged clusters, the uncovered "
                    "basis (what the report should have said) and the entailment edges.")
-@click.option("--min-overlap", type=click.FloatRange(0, 1), default=0.1, show_default=True,
+@click.option("--min-overlap", type=Number(0, 1), default=0.1, show_default=True,
               help="Pairs whose fuzzy token Jaccard is below this are not asked (no edge).")
 @click.option("--claims", type=click.Choice(("sentences", "llm")), default="sentences", show_default=True,
               help="Response atoms: the report's sentences, or the LLM's atomic claims of each sentence (a "

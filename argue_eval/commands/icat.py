@@ -6,7 +6,7 @@ from typing import Any
 import click
 
 from ._measures import measure_judge_options
-from ._options import verbosity_options
+from ._options import Number, verbosity_options
 from ._paths import InputPath, OutputPath
 
 ASPECT_SOURCES = ("nuggets", "request", "qrels", "llm")
@@ -32,7 +32,7 @@ CLAIM_SOURCES = ("sentences", "llm")
                    "and only their passages are ranked. DIR: a Lucene (Pyserini) index or a dense index "
                    "(embeddings.npy); auto: the collection's own BM25 (or, with --retriever dense, faiss) "
                    "index, built once beside it (the search extra for BM25, dense for faiss).")
-@click.option("--index-depth", type=click.IntRange(min=1), default=20, show_default=True,
+@click.option("--index-depth", type=click.IntRange(1, 100_000), default=20, show_default=True,
               help="With --index: documents retrieved per claim before passage ranking.")
 @click.option("-o", "--output", required=True, type=OutputPath(), metavar="OUT.tsv", help="Score table (long TSV); '-' for stdout.")
 @click.option("--details", "details_path", default=None, type=OutputPath(), metavar="D.jsonl",
@@ -48,13 +48,13 @@ CLAIM_SOURCES = ("sentences", "llm")
                    "the aspects of its first entailing document. judge (ICAT-S/A): the judge decides.")
 @click.option("--retriever", type=click.Choice(("bm25", "dense")), default="bm25", show_default=True,
               help="Passage retrieval per claim (dense needs the dense extra).")
-@click.option("-k", "--top-k", "k", type=click.IntRange(min=1), default=10, show_default=True,
+@click.option("-k", "--top-k", "k", type=click.IntRange(1, 100_000), default=10, show_default=True,
               help="Passages retrieved per claim.")
-@click.option("--passage-words", type=click.IntRange(min=8), default=128, show_default=True,
+@click.option("--passage-words", type=click.IntRange(8, 1_000_000), default=128, show_default=True,
               help="Passage length in words.")
-@click.option("--passage-overlap", type=click.IntRange(min=0), default=32, show_default=True,
+@click.option("--passage-overlap", type=click.IntRange(0, 1_000_000), default=32, show_default=True,
               help="Words shared by consecutive passages.")
-@click.option("--beta", type=float, default=1.0, show_default=True,
+@click.option("--beta", type=Number(0, 1_000_000, min_open=True), default=1.0, show_default=True,
               help="ICAT_beta weight: beta > 1 weighs coverage more, beta < 1 factuality.")
 @click.option("--missing-topics", type=click.Choice(("zero", "skip")), default="zero", show_default=True,
               help="A topic with aspects but no report in a run: scored with no claims (zero) or left out.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from ._measures import measure_judge_options
-from ._options import verbosity_options
+from ._options import Number, verbosity_options
 from ._paths import InputPath, OutputPath
 
 
@@ -24,19 +24,19 @@ from ._paths import InputPath, OutputPath
               help="With --nuggets: one fact per question (stated by any of its answers) or per answer.")
 @click.option("--semantic", type=click.Choice(("auto", "on", "off")), default="auto", show_default=True,
               help="Semantic candidate stage (MiniLM embeddings, the dense extra): auto = on when installed.")
-@click.option("--jaccard-threshold", type=click.FloatRange(0, 1), default=0.3, show_default=True,
+@click.option("--jaccard-threshold", type=Number(0, 1), default=0.3, show_default=True,
               help="Lexical candidate: fuzzy token Jaccard at least this ...")
-@click.option("--lcs-threshold", type=click.FloatRange(0, 1), default=0.6, show_default=True,
+@click.option("--lcs-threshold", type=Number(0, 1), default=0.6, show_default=True,
               help="... or token LCS / fact length at least this.")
-@click.option("--fuzzy-ratio", type=click.FloatRange(0, 1), default=0.85, show_default=True,
+@click.option("--fuzzy-ratio", type=Number(0, 1), default=0.85, show_default=True,
               help="Two tokens match in the fuzzy Jaccard when their edit similarity is at least this.")
-@click.option("--lexical-k", type=click.IntRange(min=1), default=3, show_default=True,
+@click.option("--lexical-k", type=click.IntRange(1, 1000), default=3, show_default=True,
               help="Lexical candidates checked per fact.")
-@click.option("--cosine-threshold", type=click.FloatRange(-1, 1), default=0.6, show_default=True,
+@click.option("--cosine-threshold", type=Number(-1, 1), default=0.6, show_default=True,
               help="Semantic candidate: embedding cosine at least this.")
-@click.option("--semantic-k", type=click.IntRange(min=1), default=3, show_default=True,
+@click.option("--semantic-k", type=click.IntRange(1, 1000), default=3, show_default=True,
               help="Semantic candidates checked per fact.")
-@click.option("--substring-threshold", type=click.FloatRange(0, 1), default=0.4, show_default=True,
+@click.option("--substring-threshold", type=Number(0, 1), default=0.4, show_default=True,
               help="lcs_recall baseline: longest common substring / fact length at least this.")
 @click.option("--claims", type=click.Choice(("sentences", "llm")), default="sentences", show_default=True,
               help="Generated facts: the report's sentences, or the LLM's atomic claims of each sentence (a "

@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from ._measures import measure_judge_options
-from ._options import verbosity_options
+from ._options import Number, verbosity_options
 from ._paths import InputPath, OutputPath
 
 
@@ -18,7 +18,7 @@ from ._paths import InputPath, OutputPath
 @click.option("-o", "--output", required=True, type=OutputPath(), metavar="OUT.tsv", help="Score table (long TSV); '-' for stdout.")
 @click.option("--details", "details_path", default=None, type=OutputPath(), metavar="D.jsonl",
               help="One JSON line per run x topic: every nugget, its importance, assignment and credit.")
-@click.option("--okay-weight", type=click.FloatRange(0, 1), default=0.5, show_default=True,
+@click.option("--okay-weight", type=Number(0, 1), default=0.5, show_default=True,
               help="Weight of an okay nugget in the weighted score (a vital one weighs 1).")
 @measure_judge_options
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")

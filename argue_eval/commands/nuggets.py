@@ -138,7 +138,7 @@ def merge_command(first: str, second: str, output: str, to_format: str) -> None:
                    "and says whether it attests the answer; without one, search scores alone rank the candidates.")
 @click.option("--judge-option", "judge_option", multiple=True, metavar="BACKEND.NAME=VALUE",
               help="A judge backend option (repeatable), as for `judge`.")
-@click.option("--depth", type=click.IntRange(min=1), default=5, show_default=True,
+@click.option("--depth", type=click.IntRange(1, 1000), default=5, show_default=True,
               help="With --propose: candidate documents per answer.")
 def bind_command(path: str, bindings: str | None, output: str, no_new_answers: bool, to_format: str, propose: bool,
                  collection: str | None, retriever: str, judge_spec: str | None, judge_option: tuple[str, ...],

@@ -7,7 +7,7 @@ import click
 
 from ..errors import OptionError
 from ._common import format_option
-from ._options import verbosity_options
+from ._options import LARGE_COUNT, verbosity_options
 from ._paths import InputPath, OutputPath
 
 
@@ -22,11 +22,11 @@ from ._paths import InputPath, OutputPath
 @click.option("--strategy", type=click.Choice(["depth", "rrf", "mtf", "budget"]), default="depth", show_default=True,
               help="depth: union of each run's top K; rrf: reciprocal rank fusion order, cut to --budget; "
               "mtf: move-to-front (uses --qrels as feedback); budget: depth pooling as deep as --budget allows.")
-@click.option("--depth", type=click.IntRange(min=1), default=100, show_default=True,
+@click.option("--depth", type=LARGE_COUNT, default=100, show_default=True,
               help="How many documents of each run (per topic) are considered.")
-@click.option("--budget", type=click.IntRange(min=1), default=None,
+@click.option("--budget", type=LARGE_COUNT, default=None,
               help="Documents per topic (required for mtf and budget; optional cut for rrf).")
-@click.option("--rrf-k", type=click.IntRange(min=0), default=60, show_default=True, help="The k of RRF: 1/(k + rank).")
+@click.option("--rrf-k", type=click.IntRange(0, 1_000_000_000), default=60, show_default=True, help="The k of RRF: 1/(k + rank).")
 @click.option("--qrels", "judged", type=InputPath(exists=True, dir_okay=False), default=None,
               help="Existing judgments that guide mtf (a run keeps its turn while its documents are relevant).")
 @click.option("--requests", type=InputPath(exists=True), default=None,

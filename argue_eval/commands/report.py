@@ -6,7 +6,7 @@ from pathlib import Path
 import click
 
 from ..report.data import DEFAULT_DOC_CHARS
-from ._options import verbosity_options
+from ._options import RESAMPLES, SEED, verbosity_options
 from ._paths import InputPath, OutputPath
 
 
@@ -28,10 +28,10 @@ from ._paths import InputPath, OutputPath
               help="Mark runs significantly above/below this one (paired randomization, Holm); default: Tukey HSD groups.")
 @click.option("--measure", default="f1", show_default=True, help="The measure the leaderboard ranks by at first.")
 @click.option("--title", default="ARGUE evaluation report", show_default=True, help="The page title.")
-@click.option("--resamples", type=click.IntRange(min=1), default=10_000, show_default=True,
+@click.option("--resamples", type=RESAMPLES, default=10_000, show_default=True,
               help="Bootstrap resamples and Tukey HSD permutations.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed: same inputs and seed, same bytes.")
-@click.option("--doc-chars", type=click.IntRange(min=0), default=DEFAULT_DOC_CHARS, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed: same inputs and seed, same bytes.")
+@click.option("--doc-chars", type=click.IntRange(0, 1_000_000_000), default=DEFAULT_DOC_CHARS, show_default=True,
               help="Characters of each cited document kept in the page (with --collection).")
 @click.option("--scores-format", default=None, metavar="NAME", help="Score table format if detection should not guess.")
 @click.option("-o", "--output", required=True, type=OutputPath(path_type=Path), metavar="OUT.html", help="The HTML file.")

@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from ._options import verbosity_options
+from ._options import LARGE_COUNT, verbosity_options
 from ._paths import InputPath, OutputPath, UpdatedPath
 
 
@@ -64,7 +64,7 @@ def validate_command(path: str, collections: str | None, no_limit_ok: bool, form
 @click.option("--title", prompt="Title", help="Short title.")
 @click.option("--background", prompt="Background (who asks and why)", default="", show_default=False)
 @click.option("--problem-statement", prompt="Problem statement (what the report must cover)", default="", show_default=False)
-@click.option("--limit", type=click.IntRange(min=1), prompt="Length limit", default=2000, show_default=True)
+@click.option("--limit", type=LARGE_COUNT, prompt="Length limit", default=2000, show_default=True)
 @click.option("--limit-unit", type=click.Choice(["chars", "words"]), default="chars", show_default=True)
 @click.option("--collection", "collections", multiple=True, help="Collection id (repeatable).")
 @click.option("--language", default=None, help="Language the report should be written in.")
@@ -97,9 +97,15 @@ def new_command(
     from ..formats import read_requests
     from ..formats.requests import request_to_argue
     from ..organizer.request_tools import new_request
+    from ..reading import GZIP_MAGIC, is_stream
     from ..writing import atomic_writer, dumps_line
 
     target = Path(path)
+    if is_stream(target):
+        raise ArgueError(f"{path}: is a pipe or device; requests new appends a request to a file")
+    if target.suffix == ".gz" or (target.is_file() and _starts_with(target, GZIP_MAGIC)):
+        raise ArgueError(f"{path}: requests new appends a line to a plain JSON Lines file, and this one is gzip: "
+                         "decompress it first (gunzip), or give a new .jsonl file")
     existing = list(read_requests(target)) if target.exists() and target.stat().st_size else []
     if existing and target.exists():
         from ..formats import detect
@@ -138,3 +144,8 @@ def export_command(path: str, output: str, audience: str, shape: str, format_nam
 
     count = export_requests(read_requests(path, format_name), output, shape, audience == "participants")
     click.echo(f"exported {count} requests ({shape}, for {audience}) -> {output}", err=output == "-")  # with -o -, stdout holds the data
+
+
+def _starts_with(path, magic: bytes) -> bool:
+    with open(path, "rb") as handle:
+        return handle.read(len(magic)) == magic

@@ -25,7 +25,7 @@ QUERY_FIELDS = ("title", "background", "problem_statement")
               help="Search every request of this file instead (query = the fields of --query-fields).")
 @click.option("--query-fields", default="title,problem_statement", show_default=True,
               help="Request fields joined into the query with --requests (title, background, problem_statement).")
-@click.option("-k", "--hits", "k", type=click.IntRange(min=1), default=20, show_default=True, help="Documents per query.")
+@click.option("-k", "--hits", "k", type=click.IntRange(1, 100_000), default=20, show_default=True, help="Documents per query.")
 @click.option("--dense", is_flag=True, help="Dense search (faiss over all-MiniLM-L6-v2 embeddings) instead of BM25.")
 @click.option("--output-format", "output_format", type=click.Choice(["table", "trec", "jsonl"]), default=None,
               help="table (rank, score, id, title/snippet; the default for --query), trec (a ranked run; the "

@@ -115,8 +115,10 @@ class LLMJudge(JudgeBackend):
                 raise InputError(option, None, None, f"must be at least {low}, found {value}")
         for option, limit in (("--requests-per-minute", requests_per_minute),
                               ("--tokens-per-minute", tokens_per_minute)):
-            if limit is not None and not limit > 0:  # the rate limiter's own ValueError surfaced as a traceback
-                raise InputError(option, None, None, f"must be more than 0 (leave it out for no limit), found {limit}")
+            # 0 or less: the rate limiter's ValueError surfaced as a traceback; 1e-300: every call waited forever
+            if limit is not None and not limit >= 1:
+                raise InputError(option, None, None, f"must be at least 1 a minute (leave it out for no limit), "
+                                 f"found {limit}")
         if not timeout > 0:  # no call can finish in no time: refused here, not as a failure of every call
             raise OptionError("--llm-timeout", f"must be more than 0 seconds, found {timeout}")
         for option, amount in (("--temperature", temperature), ("llm.backoff_base", backoff_base),

@@ -31,7 +31,7 @@ from ..argue.questions import KIND_ORDER, PendingQuestion, list_questions
 from ..errors import InputError, OptionError
 from ..judges.base import JudgmentLookup, make_key
 from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey, Location, Report, normalize_text
-from ..reading import iter_jsonl, text_lines
+from ..reading import iter_jsonl, open_binary, text_lines
 from ..writing import atomic_writer, write_jsonl
 
 __all__ = ["PROMPTS", "CSV_COLUMNS", "export_pool", "write_pool", "read_pool", "import_pool", "ImportSummary",
@@ -195,7 +195,7 @@ def read_pool(path: str | PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]
         raise InputError(path, None, None, "no such file")
     if path.is_dir():
         raise InputError(path, None, None, "is a directory; expected a filled assessment pool (JSONL or CSV)")
-    with open(path, "rb") as handle:
+    with open_binary(path) as handle:  # a pipe is read once (reading.spooled), then from memory
         head = handle.read(4096).lstrip(b"\xef\xbb\xbf").lstrip()
     if not head:
         raise InputError(path, None, None, "file is empty; expected a filled assessment pool (JSONL or CSV)")
@@ -207,7 +207,7 @@ def read_pool(path: str | PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]
 
 def _not_utf8(path: Path) -> InputError:
     """The located error for a pool that is not UTF-8 (the decoder reads in blocks, so the line is found here)."""
-    with open(path, "rb") as handle:
+    with open_binary(path) as handle:
         for lineno, raw in enumerate(handle, start=1):
             try:
                 raw.decode("utf-8")

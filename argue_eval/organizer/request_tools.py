@@ -22,7 +22,7 @@ def read_requests_collecting(path: str | PathLike[str], format: str | None = Non
     from ..formats.collecting import read_collecting
     from ..formats.requests import parse_request
 
-    return read_collecting(path, "requests", format, parse_request, whole_file_formats=("rag24",))
+    return read_collecting(path, "requests", format, parse_request, whole_file_formats=("rag24", "web-xml"))
 
 
 def validate_requests(
