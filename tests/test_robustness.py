@@ -796,3 +796,67 @@ def test_runs_from_a_pipe_are_read_whole_and_a_collection_from_a_pipe_must_be_a_
     assert code == 0
     assert (tmp_path / "pipe.tsv").read_bytes() == (tmp_path / "file.tsv").read_bytes()
     assert (tmp_path / "stdin.tsv").read_bytes() == (tmp_path / "file.tsv").read_bytes()
+
+
+# --- 7. secrets and terminal safety ---------------------------------------------------------------------------
+
+
+def test_redact_url_by_hand():
+    from argue_eval.redact import redact_text, redact_url
+
+    for plain in ("http://gpu01:8000/v1", "https://api.example.org/v1?model=x&stream=false", "http://[::1]:9/v1",
+                  "http://host/v1#frag", "gpu01:8000/v1"):
+        assert redact_url(plain) == plain  # no credentials: the very same string (what identities hash)
+    assert redact_url("https://alice:pa55@host:8000/v1") == "https://REDACTED@host:8000/v1"
+    assert redact_url("https://sk-abc@host/v1") == "https://REDACTED@host/v1"
+    assert redact_url("https://host/v1?api_key=sk-1&model=m&access_token=t0k") == \
+        "https://host/v1?api_key=REDACTED&model=m&access_token=REDACTED"
+    assert redact_text("Incorrect API key provided: sk-proj-abcdefgh1234. See https://u:p@h/x", ["abcdefgh"]) == \
+        "Incorrect API key provided: REDACTED. See https://REDACTED@h/x"
+    assert redact_text("got Bearer abc.def-ghi from x") == "got Bearer REDACTED from x"
+
+
+def test_url_credentials_reach_the_server_and_nothing_the_kit_writes(tmp_path, monkeypatch):
+    # before: --llm-base-url https://user:password@host/v1 was written verbatim into the manifest's judge options
+    pytest.importorskip("aiohttp", reason="needs the llm extra (aiohttp)")
+    import base64
+
+    from llm_server import MockChatServer
+
+    from argue_eval.judges.cache import judge_fingerprint
+    from argue_eval.judges.llm import LLMJudge
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with MockChatServer() as server:
+        url = server.base_url.replace("http://", "http://alice:pa55-SECRET@")
+        out = tmp_path / "j.jsonl"
+        code, output = invoke("judge", "--run", RUN, "--nuggets", NUGGETS, "--collection", COLLECTION,
+                              "--judge", "llm", "--llm-base-url", url, "--llm-model", "mock", "--concurrency", "1",
+                              "--cache", tmp_path / "cache.sqlite", "-o", out)
+    assert code == 0, output
+    assert server.headers[0]["Authorization"] == "Basic " + base64.b64encode(b"alice:pa55-SECRET").decode()
+    manifest = json.loads((tmp_path / "j.jsonl.manifest.json").read_text())
+    assert manifest["judge_options"]["llm"]["base_url"] == server.base_url.replace("http://", "http://REDACTED@")
+    for path in tmp_path.iterdir():
+        assert b"SECRET" not in path.read_bytes(), path
+    assert "SECRET" not in output
+    # the cache is keyed by what changes answers, never by the URL: the same with or without credentials
+    assert judge_fingerprint(LLMJudge(base_url=url, model="mock").identity()) == \
+        judge_fingerprint(LLMJudge(base_url=server.base_url, model="mock").identity())
+    assert "SECRET" not in repr(LLMJudge(base_url=url, model="mock"))
+
+
+def test_a_refused_key_says_authentication_failed_on_stderr(tmp_path, monkeypatch):
+    pytest.importorskip("aiohttp", reason="needs the llm extra (aiohttp)")
+    from llm_server import MockChatServer
+
+    monkeypatch.setenv("MOCK_KEY", "sk-mock-SECRET-99")
+    with MockChatServer(lambda n, body: ("error", 401, "invalid key sk-mock-SECRET-99")) as server:
+        result = CliRunner().invoke(cli, [str(a) for a in (
+            "judge", "--run", RUN, "--nuggets", NUGGETS, "--collection", COLLECTION, "--judge", "llm",
+            "--llm-base-url", server.base_url, "--llm-model", "mock", "--llm-api-key-env", "MOCK_KEY",
+            "--no-cache", "-o", tmp_path / "j.jsonl")])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("authentication failed: the server answered HTTP 401 (invalid key REDACTED)")
+    assert "SECRET" not in result.output and not (tmp_path / "j.jsonl").exists()
+

@@ -18,6 +18,7 @@ import click
 
 from ..argue.policies import EVALUATED_TOPICS, MISSING_TOPICS, NUGGET_SCOPES, RELEVANCE_SOURCES, UNBOUND_QUESTIONS
 from ..errors import OptionError
+from ..redact import hold_credentials
 from ._paths import InputPath, UpdatedPath, default_cache_path
 
 __all__ = ["input_options", "judge_options", "policy_options", "verbosity_options"]
@@ -229,6 +230,11 @@ def parse_judge_options(items: tuple[str, ...], nli_model: str | None,
     if nli_model is not None:
         refuse_unless("nli", "--nli-model")
         options.setdefault("nli", {})["model_path"] = nli_model
+    for backend_options in options.values():
+        # the options are written to manifests and shown in messages: an endpoint's credentials are held aside
+        # (redact.hold_credentials) and only the HTTP client gets them back
+        if isinstance(backend_options.get("base_url"), str):
+            backend_options["base_url"] = hold_credentials(backend_options["base_url"])
     return options
 
 

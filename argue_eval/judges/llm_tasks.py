@@ -29,10 +29,10 @@ from importlib import resources
 from string import Template
 from typing import Any
 
-from ..errors import OptionError
+from ..errors import ArgueError, OptionError
 from ..model import JudgmentKey
 from .base import Verdict
-from .llm_client import CallFailed
+from .llm_client import AuthenticationFailed, CallFailed
 from .llm_prompts import ReplyError, estimate_tokens, quote_data
 
 __all__ = ["TASK_SET", "TASKS", "Task", "TaskItem", "LLMTasks", "task_version", "MAX_CLAIMS", "MAX_ASPECTS",
@@ -291,6 +291,8 @@ class LLMTasks:
         async def one(item: TaskItem) -> tuple[Any, str | None]:
             try:
                 return await self._ask(client, task, item.data)
+            except AuthenticationFailed:
+                raise  # every other call would be refused too: the run stops, saying why
             except CallFailed as exc:
                 judge.counts.failed_calls += 1
                 judge.counts.failed_items += 1
@@ -299,7 +301,10 @@ class LLMTasks:
 
         futures = [asyncio.run_coroutine_threadsafe(one(item), loop) for item in items]
         try:
-            for _ in concurrent.futures.as_completed(futures):
+            for done in concurrent.futures.as_completed(futures):
+                refused = None if done.cancelled() else done.exception()
+                if isinstance(refused, AuthenticationFailed):
+                    raise ArgueError(refused.reason)
                 if self.progress is not None:  # in the caller's thread, as progress bars want
                     self.progress(1)
         finally:
