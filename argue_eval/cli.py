@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import TextIO
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, TextIO
 
 import click
 
 from . import __version__
-from .errors import ArgueError
+from .errors import ArgueError, printable
 
 # name -> (module:attribute, one-line help). Keep the help in step with each command's docstring.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -65,8 +67,49 @@ def add_lenient_option(command: click.Command) -> None:
     ))
 
 
+class _TerminalSafe:
+    """A text stream that writes control characters out as ``\\xNN`` (``errors.printable``): an id, a file name
+    or a server's message echoed in a note, a warning or an error never reaches the terminal as an escape
+    sequence. Everything else (encoding, fileno, the binary ``buffer``) is the wrapped stream's."""
+
+    def __init__(self, stream: Any):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(printable(text) if isinstance(text, str) else text)
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def terminal_safe_streams() -> Iterator[None]:
+    """Within the block, stderr (messages only, always) and stdout when it is a terminal escape control
+    characters; stdout into a pipe or file carries data and is left byte for byte."""
+    saved = sys.stdout, sys.stderr
+    sys.stderr = _TerminalSafe(sys.stderr)
+    try:
+        if sys.stdout.isatty():
+            sys.stdout = _TerminalSafe(sys.stdout)
+    except (AttributeError, ValueError):  # a closed or unusual stdout: left as it is
+        pass
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
 class LazyGroup(click.Group):
     """A click group that imports a subcommand's module only when that subcommand runs."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        with terminal_safe_streams():  # click's own usage errors, printed after the command, included
+            return super().main(*args, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(COMMANDS) | set(self.commands))

@@ -860,3 +860,150 @@ def test_a_refused_key_says_authentication_failed_on_stderr(tmp_path, monkeypatc
     assert result.stderr.startswith("authentication failed: the server answered HTTP 401 (invalid key REDACTED)")
     assert "SECRET" not in result.output and not (tmp_path / "j.jsonl").exists()
 
+
+OSC = "\x1b]0;pwned\x07"  # an escape sequence that retitles a terminal window
+
+
+def _with_first(path: Path, edit) -> str:
+    """The first line of a JSONL file, edited (``edit(record)``), as text."""
+    record = json.loads(path.read_text().splitlines()[0])
+    edit(record)
+    return json.dumps(record) + "\n"
+
+
+def test_a_control_character_in_any_id_field_is_refused(tmp_path):
+    # before: judgments' request_id, a collection's doc_id, nuggetizer's qid, nugget bindings and citations took
+    # any character, and an id with an escape sequence reached the terminal in notes
+    judgments = tmp_path / "judgments.jsonl"
+    judgments.write_text(_with_first(JUDGMENTS, lambda r: r.update(request_id="s01" + OSC)))
+    code, output = invoke("score", "--run", RUN, "--nuggets", NUGGETS, "--judgments", judgments, "-o", tmp_path / "s")
+    assert code == 2 and output.startswith(f"{judgments}:1: request_id: id contains the control character U+001B")
+    collection = tmp_path / "docs.jsonl"
+    collection.write_text('{"doc_id": "nw-0001", "text": "a"}\n{"doc_id": "nw\\u001b[2J", "text": "b"}\n')
+    code, output = invoke("collection", "info", collection)
+    assert code == 2 and output.startswith(f"{collection}:2: doc_id: id contains the control character U+001B")
+    code, output = invoke("icat", "--run", RUN, "--nuggets", NUGGETS, "--collection", collection, "--no-cache",
+                          "-o", tmp_path / "i.tsv")
+    assert code == 2 and output.startswith(f"{collection}:2: doc_id: id contains the control character U+001B")
+    assignments = tmp_path / "a.jsonl"
+    assignments.write_text(json.dumps({"qid": "q\x07", "nuggets": []}) + "\n")
+    code, output = invoke("nuggetizer", assignments, "-o", tmp_path / "n.tsv")
+    assert code == 2 and output.startswith(f"{assignments}:1: qid: id contains the control character U+0007")
+    bank = tmp_path / "nuggets.jsonl"
+    bank.write_text(_with_first(NUGGETS, lambda r: r["nuggets"][0]["answers"][0]["doc_ids"].append("nw\x9b1m")))
+    code, output = invoke("nuggets", "validate", bank)
+    assert code == 1 and "nuggets[0].answers[0].doc_ids[5]: id contains the control character U+009B" in output
+    run = tmp_path / "run.jsonl"
+    run.write_text(_with_first(RUN, lambda r: r["sentences"][0].update(citations=["nw-0001\x1b"])))
+    code, output = invoke("score", "--run", run, "--nuggets", NUGGETS, "--judgments", JUDGMENTS, "-o", tmp_path / "s")
+    assert code == 2 and output.startswith(f"{run}:1: sentences[0].citations[0]: id contains the control character")
+
+
+def test_validate_refuses_the_run_ids_score_cannot_write(tmp_path):
+    # before: validate said 0 errors for a run id with a tab, and score refused the run when writing its table
+    run = tmp_path / "run.jsonl"
+    run.write_text(_with_first(RUN, lambda r: r.update(run_id="care\tful")))
+    code, output = invoke("validate", run, "--requests", REQUESTS)
+    assert code == 1 and output.startswith(f"{run}:1: run_id: id contains the control character U+0009")
+    code, output = invoke("score", "--run", run, "--nuggets", NUGGETS, "--judgments", JUDGMENTS, "-o", tmp_path / "s")
+    assert code == 2 and output.startswith(f"{run}:1: run_id: id contains the control character U+0009")
+
+
+def test_nothing_echoed_reaches_the_terminal_as_an_escape_sequence(tmp_path):
+    # a file name and an option value are echoed in errors; stderr writes their control characters out
+    named = tmp_path / f"run{OSC}.jsonl"
+    named.write_text("not json\n")
+    for args in (["inspect", named], ["inspect", RUN, "--format", f"x{OSC}"],
+                 ["compare", SCORES, "-m", "f1", "--baseline", f"b{OSC}", "--resamples", "10"]):
+        result = CliRunner().invoke(cli, [str(arg) for arg in args])
+        assert result.exit_code == 2 and "\x1b" not in result.output and "\x07" not in result.output, result.output
+        assert "\\x1b]0;pwned\\x07" in result.stderr, result.stderr
+    # data on stdout that is not a terminal is left byte for byte (a sentence may hold any character)
+    run = tmp_path / "run.jsonl"
+    run.write_text(_with_first(RUN, lambda r: r["sentences"][0].update(text="bell \x07 in the text")))
+    result = CliRunner().invoke(cli, ["assess", "export", "--run", str(run), "--nuggets", str(NUGGETS), "--csv",
+                                      "-o", "-"])
+    assert result.exit_code == 0 and "bell \x07 in the text" in result.stdout
+
+
+# --- 8. degenerate inputs -----------------------------------------------------------------------------------------
+
+
+def test_an_empty_assignments_context_or_details_file_is_an_error(tmp_path):
+    # before: each wrote a score table (or a report) of nothing and exited 0
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n  \n")
+    code, output = invoke("nuggetizer", empty, "-o", tmp_path / "n.tsv")
+    assert code == 2 and output.startswith(f"{empty}: no assignments (the file is empty)")
+    code, output = invoke("comprehensiveness", "--run", RUN, "--context", empty, "-o", tmp_path / "c.tsv")
+    assert code == 2 and f"Invalid value for '--context': '{empty}' is empty" in output
+    code, output = invoke("report", "--scores", SCORES, "--details", empty, "--resamples", "10", "-o", tmp_path / "r.html")
+    assert code == 2 and output.startswith(f"{empty}: no details records (the file is empty)")
+    assert sorted(os.listdir(tmp_path)) == ["empty.jsonl"]
+
+
+def test_icat_refuses_a_collection_with_a_duplicate_doc_id(tmp_path):
+    # before: the in-memory index took both texts under one id; the offset index refused the same file
+    collection = tmp_path / "docs.jsonl"
+    lines = COLLECTION.read_text().splitlines()
+    collection.write_text("\n".join(lines + lines[:1]) + "\n")
+    code, output = invoke("icat", "--run", RUN, "--nuggets", NUGGETS, "--collection", collection, "--no-cache",
+                          "-o", tmp_path / "i.tsv")
+    assert code == 2 and output.startswith(f"{collection}:{len(lines) + 1}: duplicate document id 'nw-0001' "
+                                           "(first on line 1)")
+    assert invoke("collection", "info", collection)[0] == 2  # as every other reader
+
+
+def test_score_with_qrels_relevance_refuses_conflicting_duplicate_qrels_lines(tmp_path):
+    qrels = tmp_path / "q.trec"
+    first = QRELS.read_text().splitlines()
+    doc = first[0].split()
+    qrels.write_text("\n".join(first + [f"{doc[0]} 0 {doc[2]} 0"]) + "\n")  # graded 2 on line 1, 0 here
+    args = ["score", "--run", RUN, "--nuggets", NUGGETS, "--judgments", JUDGMENTS, "--relevance", "qrels",
+            "--qrels", qrels, "--missing-judgments", "zero", "-q", "-o", tmp_path / "s.tsv"]
+    code, output = invoke(*args)
+    assert code == 2 and output.startswith(f"{qrels}:{len(first) + 1}: relevance: topic 's01', document 'nw-0001' "
+                                           "is judged 0 here and 2 on line 1")
+    assert invoke("qrels", "stats", qrels)[0] == 2  # the rule of qrels stats
+    qrels.write_text("\n".join(first + first[:1]) + "\n")  # the same grade twice agrees
+    assert invoke(*args)[0] == 0
+
+
+def _judge_with_cache(tmp_path: Path, cache: Path) -> tuple[int, str]:
+    return invoke("judge", "--run", RUN, "--nuggets", NUGGETS, "--collection", COLLECTION, "--cache", cache, "-q",
+                  "-o", tmp_path / "j.jsonl")
+
+
+def test_a_locked_judgment_cache_says_so(tmp_path):
+    import sqlite3
+
+    cache = tmp_path / "cache.sqlite"
+    assert _judge_with_cache(tmp_path, cache)[0] == 0
+    holder = sqlite3.connect(cache, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another run in the middle of a write
+    try:
+        code, output = _judge_with_cache(tmp_path, cache)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    # before: "... (database is locked); is the file damaged?", which sent people to delete a good cache
+    assert code == 2 and output.startswith(f"{cache}: the judgment cache is locked by another process")
+
+
+def test_a_read_only_judgment_cache_says_so(tmp_path):
+    import shutil
+    import subprocess
+
+    cache = tmp_path / "cache.sqlite"
+    assert _judge_with_cache(tmp_path, cache)[0] == 0
+    if ROOTED:  # root writes any file whatever its mode: only the immutable attribute stops it
+        if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(cache)]).returncode != 0:
+            pytest.skip("chattr +i is not available here")
+    else:
+        os.chmod(cache, 0o444)
+    try:
+        code, output = _judge_with_cache(tmp_path, cache)
+    finally:
+        if ROOTED:
+            subprocess.run(["chattr", "-i", str(cache)], check=True)
+    assert code == 2 and output.startswith(f"{cache}: the judgment cache is read-only here")

@@ -29,7 +29,7 @@ from typing import IO, Any, Literal
 
 import orjson
 
-from ..errors import ArgueError, InputError, Problem
+from ..errors import ArgueError, InputError, Problem, id_control_character
 from ..model import Document
 from ..progress import progress
 from ..reading import diagnose_line, is_stream, iter_lines
@@ -352,6 +352,10 @@ def _doc_id(path: Path, lineno: int, raw: bytes, handle: IO[bytes], fields: dict
     doc_id = str(doc_id)
     if not doc_id.strip():
         raise _BadLine(Problem(str(path), lineno, id_field, "empty document id"))
+    bad = id_control_character(doc_id)
+    if bad is not None:
+        raise _BadLine(Problem(str(path), lineno, id_field, f"id contains the control character {bad}; ids must be "
+                               "printable text"))
     text = record.get(text_field)
     if not isinstance(text, str):
         what = "missing" if text is None else f"expected a string, found {type(text).__name__}"

@@ -66,9 +66,20 @@ class _RolePath(click.Path):
 
 
 class InputPath(_RolePath):
-    """A file (or directory, or collection spec such as ``irds:ID``) the command reads."""
+    """A file (or directory, or collection spec such as ``irds:ID``) the command reads. ``nonempty``: a file with
+    nothing but white space in it is refused at the flag (a table of nothing would look like a result)."""
 
     role = "input"
+
+    def __init__(self, *, nonempty: bool = False, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.nonempty = nonempty
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        value = super().convert(value, param, ctx)
+        if self.nonempty and not _has_content(value):
+            self.fail(f"{os.fspath(value)!r} is empty", param, ctx)
+        return value
 
 
 class OutputPath(_RolePath):
@@ -104,6 +115,24 @@ def default_cache_path() -> str:
     from ..judges.cache import DEFAULT_CACHE_PATH
 
     return str(DEFAULT_CACHE_PATH)
+
+
+def _has_content(path: Any) -> bool:
+    """Whether ``path`` holds anything but white space (a directory, a missing file: yes, for the reader to
+    judge; a pipe is read once and kept, see ``reading.spooled``)."""
+    from ..errors import InputError
+    from ..reading import open_binary
+
+    try:
+        if os.path.isdir(path) or not os.path.exists(path):
+            return True
+        with open_binary(path) as handle:
+            while chunk := handle.read(1 << 16):
+                if chunk.strip():
+                    return True
+    except (InputError, OSError):
+        return True  # unreadable: the reader says why
+    return False
 
 
 def file_role(param: click.Parameter) -> str | None:

@@ -18,7 +18,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 @click.option("--run", "runs", multiple=True, type=InputPath(), metavar="RUN", help="Run file (any run format); repeat for several.")
 @click.option("--nuggets", default=None, type=InputPath(folder=True), metavar="N",
               help="Context atoms from a nugget bank: each answer, stated with its question.")
-@click.option("--context", default=None, type=InputPath(), metavar="FILE",
+@click.option("--context", default=None, type=InputPath(nonempty=True), metavar="FILE",
               help="Context atoms from a JSONL file: {request_id, statements: [...]} (one atom each) or "
                    "{request_id, texts: [...]} (one atom per sentence).")
 @click.option("-o", "--output", required=True, type=OutputPath(), metavar="OUT.tsv", help="Score table (long TSV); '-' for stdout.")

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Literal
 
 from ..csvsafe import long_cells, unguard
-from ..errors import ArgueError, InputError, control_character, unknown_name
+from ..errors import ArgueError, InputError, id_control_character, unknown_name
 from ..formats.qrels import parse_grade
 from ..model import ALL_TOPICS, QrelsRow, TopicNuggets, natural_key
 from ..reading import text_lines
@@ -187,7 +187,7 @@ def read_assessments(path: str | PathLike[str], on_duplicate: OnDuplicate = "err
                 raise InputError(path, lineno, name, f"expected a non-empty id, found {record.get(name)!r}")
         topic_id, doc_id = str(record["request_id"]), str(record["doc_id"])
         for name, id_text in (("request_id", topic_id), ("doc_id", doc_id)):
-            bad = control_character(id_text)
+            bad = id_control_character(id_text)
             if bad is not None:
                 raise InputError(path, lineno, name, f"id contains the control character {bad}")
         value = record.get("relevance")
