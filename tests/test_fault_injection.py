@@ -266,7 +266,7 @@ def _probe_files(tmp: Path) -> dict[str, str]:
         (tmp / name).write_bytes(data)
         paths[key] = str(tmp / name)
     paths["OUT"] = str(tmp / "out" / "result")
-    paths["OUT2"] = str(tmp / "out" / "details.jsonl")
+    paths["OUT_DIR"] = str(tmp / "out" / "index")
     return paths
 
 
@@ -311,7 +311,7 @@ BASE: dict[str, list] = {
     "requests validate": ["requests", "validate", ("@PATH", "REQUESTS")],
     "retrieval": ["retrieval", "--qrels", "QRELS", ("@RUN_FILES", "RANKED"), "-m", "P@5", "-o", "OUT"],
     "score": ["score", "--run", "RUN", "--nuggets", "NUGGETS", "--judgments", "JUDGMENTS", "-q", "-o", "OUT"],
-    "search": None,  # BM25 or dense search needs the search or dense extra and builds an index: tests/test_search.py
+    "search": ["search", "-c", "COLLECTION", "-q", "water", "-k", "3", "--index-dir", "OUT_DIR"],
     "validate": ["validate", ("@RUNS", "RUN"), "--requests", "REQUESTS"],
 }
 LLM_DRY_RUN = ["--judge", "llm", "--llm-model", "m", "--llm-base-url", "http://127.0.0.1:9/v1", "--dry-run"]
@@ -335,6 +335,10 @@ def _probe_params(name: str) -> list[tuple[str, str, str]]:
             probes += [(param.name, "number", value) for value in NUMBERS]
         elif file_role(param):
             probes += [(param.name, file_role(param), fault) for fault in FILE_FAULTS]
+        elif isinstance(param.type, click.File):  # --ids-from: a file click opens itself
+            probes += [(param.name, "input", fault) for fault in FILE_FAULTS]
+        elif isinstance(param.type, click.Path):  # an index or cache directory the kit keeps
+            probes += [(param.name, "path", fault) for fault in FILE_FAULTS]
     return probes
 
 
@@ -409,7 +413,7 @@ def test_hostile_option_values_never_end_in_a_traceback(tmp_path, name, param, k
     hostile = str(_hostile_file(tmp_path, value)) if kind != "number" else value
     pump = watchdog = None
     stuck: list[bool] = []
-    if kind != "number" and value == "fifo":
+    if kind in ("input", "output", "updated") and value == "fifo":
         def feed():  # a writer for an input (once, as a shell's <(...)); a reader draining an output
             try:
                 if kind == "input":
@@ -422,7 +426,7 @@ def test_hostile_option_values_never_end_in_a_traceback(tmp_path, name, param, k
                 pass
         pump = threading.Thread(target=feed, daemon=True)
         pump.start()
-
+    if value == "fifo":
         def release():  # a command that opens the FIFO a second time would wait forever for a second writer
             stuck.append(True)
             _open_other_end(hostile)
@@ -431,9 +435,10 @@ def test_hostile_option_values_never_end_in_a_traceback(tmp_path, name, param, k
     try:
         result = CliRunner().invoke(cli, _argv(name, files, param, hostile))
     finally:
-        if pump is not None and watchdog is not None:
+        if watchdog is not None:
             watchdog.cancel()
             _open_other_end(hostile)  # the command never opened the FIFO: the pump must not wait for it
+        if pump is not None:
             pump.join(10)
     assert not stuck, f"{name} waited on the FIFO {param} after reading it"
     assert "Traceback" not in result.output, result.output

@@ -138,13 +138,6 @@ LARGE_COUNT = click.IntRange(1, 1_000_000_000)
 64-bit JSON integer and the C libraries hold."""
 
 
-class _FiniteFloat(Number):
-    """A float flag of the LLM judge that refuses ``nan`` and ``inf`` at the flag the user typed (the judge would
-    refuse them too, but named as ``--judge-option llm.NAME``)."""
-
-    name = "float"
-
-
 LLM_OPTIONS: list[tuple[str, str, Any, str]] = [
     ("--llm-base-url", "base_url", str, "OpenAI-compatible endpoint for --judge llm, e.g. http://gpu01:8000/v1."),
     ("--llm-model", "model", str, "The served model's name (as the endpoint lists it)."),
@@ -152,10 +145,10 @@ LLM_OPTIONS: list[tuple[str, str, Any, str]] = [
      "Environment variable holding the API key [default: OPENAI_API_KEY; unset = no key]. The key is never "
      "written anywhere."),
     ("--concurrency", "concurrency", click.IntRange(1, 1024), "Model calls in flight at once [default: 8]."),
-    ("--requests-per-minute", "requests_per_minute", _FiniteFloat(min=1),
+    ("--requests-per-minute", "requests_per_minute", Number(min=1),
      "Limit on model calls per minute (at least one a minute)."),
-    ("--tokens-per-minute", "tokens_per_minute", _FiniteFloat(min=1), "Limit on (estimated) tokens per minute."),
-    ("--llm-timeout", "timeout", _FiniteFloat(0, 86_400, min_open=True),
+    ("--tokens-per-minute", "tokens_per_minute", Number(min=1), "Limit on (estimated) tokens per minute."),
+    ("--llm-timeout", "timeout", Number(0, 86_400, min_open=True),
      "Seconds per call before it is retried [default: 120]."),
     ("--llm-max-retries", "max_retries", click.IntRange(0, 100),
      "Retries of a call after a timeout, dropped connection, 429 or 5xx [default: 6]."),
@@ -164,10 +157,10 @@ LLM_OPTIONS: list[tuple[str, str, Any, str]] = [
     ("--llm-response-format", "response_format", click.Choice(["json_schema", "json_object", "none"]),
      "How the reply's JSON schema is sent: json_schema (vLLM, OpenAI, llama-server), json_object "
      "(llama-cpp-python's server), none [default: json_schema]. Replies are checked either way."),
-    ("--temperature", "temperature", _FiniteFloat(0, 100), "Sampling temperature of the LLM judge [default: 0]."),
+    ("--temperature", "temperature", Number(0, 100), "Sampling temperature of the LLM judge [default: 0]."),
     ("--llm-seed", "seed", click.IntRange(0, 2**63 - 1), "Seed sent to the endpoint, where it honours one [default: 0]."),
-    ("--price-in", "price_in", _FiniteFloat(min=0), "Price per million prompt tokens, for the cost estimate."),
-    ("--price-out", "price_out", _FiniteFloat(min=0), "Price per million completion tokens, for the cost estimate."),
+    ("--price-in", "price_in", Number(min=0), "Price per million prompt tokens, for the cost estimate."),
+    ("--price-out", "price_out", Number(min=0), "Price per million completion tokens, for the cost estimate."),
 ]
 """The LLM judge's options: (flag, LLMJudge keyword, type, help). Given ones reach it as ``llm`` options."""
 

@@ -31,21 +31,17 @@ import click
 
 from ..errors import InputError, OptionError
 
-__all__ = ["InputPath", "OutputPath", "UpdatedPath", "check_paths", "add_path_check", "default_cache_path", "file_role"]
+__all__ = ["CheckedPath", "InputPath", "OutputPath", "UpdatedPath", "check_paths", "add_path_check", "default_cache_path", "file_role"]
 
 
-class _RolePath(click.Path):
-    """A ``click.Path`` that says what the command does with the file (``role``). ``folder``: the value may be a
-    directory read or written as a whole (a NuggetBank v3, a Lucene index), so an output inside an input folder,
-    or an output folder holding an input, is refused too."""
-
-    role = ""
+class CheckedPath(click.Path):
+    """A ``click.Path`` that refuses, at the flag, a name no file system takes and a symbolic link that loops (the
+    index and cache directories the kit keeps; the base of the typed file options below)."""
 
     def __init__(self, *, exists: bool = False, file_okay: bool = True, dir_okay: bool = True,
-                 readable: bool = False, path_type: Any = None, folder: bool = False):
+                 readable: bool = False, path_type: Any = None):
         super().__init__(exists=exists, file_okay=file_okay, dir_okay=dir_okay, readable=readable,
                          path_type=path_type)
-        self.folder = folder
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         """A name no file system takes, or a symbolic link that loops, is refused at the flag: every later
@@ -63,6 +59,18 @@ class _RolePath(click.Path):
             except ValueError:  # a NUL byte in the name
                 self.fail(f"{os.fspath(value)!r} is not a usable file name", param, ctx)
         return super().convert(value, param, ctx)
+
+
+class _RolePath(CheckedPath):
+    """A ``CheckedPath`` that says what the command does with the file (``role``). ``folder``: the value may be a
+    directory read or written as a whole (a NuggetBank v3, a Lucene index), so an output inside an input folder,
+    or an output folder holding an input, is refused too."""
+
+    role = ""
+
+    def __init__(self, *, folder: bool = False, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.folder = folder
 
 
 class InputPath(_RolePath):

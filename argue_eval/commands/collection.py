@@ -9,11 +9,11 @@ import click
 
 from ..errors import OptionError
 from ._options import verbosity_options
-from ._paths import InputPath
+from ._paths import CheckedPath, InputPath
 
 cache_dir_option = click.option(
     "--cache-dir",
-    type=click.Path(file_okay=False),
+    type=CheckedPath(file_okay=False),
     default=None,
     help="Where to put the index when the collection's directory is read-only "
     "(default: $ARGUE_EVAL_CACHE, else ~/.cache/argue-eval).",

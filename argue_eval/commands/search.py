@@ -7,7 +7,7 @@ import click
 
 from ..errors import OptionError
 from ._options import verbosity_options
-from ._paths import InputPath, OutputPath
+from ._paths import CheckedPath, InputPath, OutputPath
 
 if TYPE_CHECKING:
     from ..search.dense import DenseSearcher
@@ -32,7 +32,7 @@ QUERY_FIELDS = ("title", "background", "problem_statement")
               "default with --requests or -o) or jsonl.")
 @click.option("-o", "--output", type=OutputPath(dir_okay=False), default=None, help="Write results here instead of stdout.")
 @click.option("--run-id", default=None, help="Run tag in trec output (default: bm25 or minilm).")
-@click.option("--index-dir", type=click.Path(file_okay=False), default=None,
+@click.option("--index-dir", type=CheckedPath(file_okay=False), default=None,
               help="Where to keep the index (default: .argue-cache/ beside the collection).")
 @click.option("--rebuild", is_flag=True, help="Rebuild the index even if it is up to date.")
 def command(

@@ -96,7 +96,11 @@ def source_stamp(collection: Path, index_format: str) -> dict[str, object]:
     """What identifies the collection an index is built from (path, size, mtime, sampled content) and the
     index layout, so a changed collection or a new layout makes the index stale."""
     from ..collection.jsonl import source_state
+    from ..reading import is_stream
 
+    if is_stream(collection):  # <(zcat docs.jsonl.gz): nothing to fingerprint, or to read again for the index
+        raise InputError(collection, None, None, "is a pipe or device, not a file: a search index is built from a "
+                         "collection file and rebuilt when it changes, so give it as a file")
     state = source_state(collection)
     return {
         "format": index_format,
