@@ -169,7 +169,10 @@ def iter_judgment_rows(path: Path) -> Iterator[JudgmentRow]:
                  else ((run_id is None or type(run_id) is str) and (index is None or type(index) is int)))
             and obj.get("confidence") is None and obj.get("rationale") is None
             and (obj.get("provenance") is None or type(obj.get("provenance")) is dict)
-            and id_control_character(f"{request_id}{doc_id or ''}{nugget_id or ''}{run_id or ''}") is None
+            # printable ids (the common case, checked cheaply); any other line goes to parse_judgment, which
+            # refuses a control character and takes other non-printable text (a no-break space)
+            and request_id.isprintable() and (doc_id is None or doc_id.isprintable())
+            and (nugget_id is None or nugget_id.isprintable()) and (run_id is None or run_id.isprintable())
         ):
             yield (kind, request_id, sentence, doc_id, nugget_id, answer, run_id, index, value, judge, line)
             continue
