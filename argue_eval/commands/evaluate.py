@@ -8,24 +8,25 @@ import click
 
 from ..argue.policies import MISSING_JUDGMENTS
 from ._options import input_options, judge_options, parse_judge_options, policy_options, verbosity_options
+from ._paths import OutputPath
 
 
 @click.command("evaluate")
 @verbosity_options
 @input_options
 @judge_options
-@click.option("-o", "--output", required=False, default=None, metavar="OUT.tsv",
+@click.option("-o", "--output", required=False, default=None, type=OutputPath(), metavar="OUT.tsv",
               help="Score table (TSV: run_id request_id metric value); '-' for stdout.")
-@click.option("--judgments-out", default=None, metavar="J.jsonl",
+@click.option("--judgments-out", default=None, type=OutputPath(companions={".manifest.json": None}), metavar="J.jsonl",
               help="Also write the judge's judgments (canonical JSONL, reusable with `score`).")
-@click.option("--details", "details_path", default=None, metavar="D.jsonl",
+@click.option("--details", "details_path", default=None, type=OutputPath(), metavar="D.jsonl",
               help="Also write one JSON line per report: outcomes, flowchart paths, judges, nuggets matched.")
 @policy_options
 @click.option("--missing-judgments", type=click.Choice(MISSING_JUDGMENTS), default="error", show_default=True,
               help="A question nobody could answer (a cited document missing from the collection, a judge "
                    "failure): stop (error), count it as no (zero), or leave out the report (skip).")
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")
-@click.option("--html", "html_path", default=None, metavar="REPORT.html",
+@click.option("--html", "html_path", default=None, type=OutputPath(), metavar="REPORT.html",
               help="Also write the self-contained HTML report (leaderboard, heatmap, every report's sentences with "
                    "the judge's answers and rationales; see `argue-eval report`).")
 def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, judge_option, nli_model, cache_path,

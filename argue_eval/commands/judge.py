@@ -4,13 +4,14 @@ from __future__ import annotations
 import click
 
 from ._options import input_options, judge_options, parse_judge_options, policy_options, verbosity_options
+from ._paths import OutputPath
 
 
 @click.command("judge")
 @verbosity_options
 @input_options
 @judge_options
-@click.option("-o", "--output", default=None, metavar="OUT.jsonl",
+@click.option("-o", "--output", default=None, type=OutputPath(companions={".manifest.json": None}), metavar="OUT.jsonl",
               help="Judgments to write (canonical JSONL; '-' for stdout). A manifest with the judge, its "
                    "options and the counts goes beside it as OUT.jsonl.manifest.json.")
 @policy_options
