@@ -201,15 +201,10 @@ CASES = [(command, fault) for command in COMMANDS for fault in CLASSES
          and not (command in HEAVY and fault in TOLERATED)]
 
 
-# Left for the merge of the api refactor: comprehensiveness reads --context in its command body, which another
-# branch is moving; the reader must refuse control characters in request_id as every other reader does.
-KNOWN_GAPS = {("comprehensiveness --context", "escape_in_id")}
 CASE_IDS = [f"{command}-{fault}".replace(" ", "_") for command, fault in CASES]
-MARKED = [pytest.param(command, fault, marks=pytest.mark.xfail(strict=True, reason="left for the api merge"))
-          if (command, fault) in KNOWN_GAPS else (command, fault) for command, fault in CASES]
 
 
-@pytest.mark.parametrize(("command", "fault"), MARKED, ids=CASE_IDS)
+@pytest.mark.parametrize(("command", "fault"), CASES, ids=CASE_IDS)
 def test_hostile_input(tmp_path: Path, command: str, fault: str):
     slot, build, format_option = COMMANDS[command]
     hostile = _make(slot, fault, tmp_path)

@@ -54,11 +54,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
                              missing_judgments=missing_judgments, unbound_questions=unbound_questions,
                              evaluated_topics=evaluated_topics, weights=parse_weights(weights))
     options = parse_judge_options(judge_option, nli_model, judge_spec)
-    outputs = {"-o": output, "--judgments-out": judgments_out, "--details": details_path, "--html": html_path}
-    shared.check_outputs(outputs)
-    cache = shared.cache_in_use(cache_path, no_cache)
-    shared.refuse_overwriting_inputs(outputs, runs=runs, nuggets=nuggets, judgments=judgments, requests=requests,
-                                     qrels=qrels, collection=collection, cache=cache)
+    cache = shared.cache_in_use(cache_path, no_cache)  # outputs against inputs: cli.py's check_paths, already run
     shared.check_run_options(dry_run, as_json, output, collection, "OUT.tsv (where to write the scores)")
     given = dict(judgments=list(judgments), requests=requests, qrels=qrels, collection=collection, judge=judge_spec,
                  judge_options=options, cache=cache, policies=policies)
@@ -71,6 +67,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
                            missing_hint=_missing_hint(result, judge_spec))
     for note in scoring.notes:
         click.echo(f"note: {note}", err=True)
+    outputs = {"-o": output, "--judgments-out": judgments_out, "--details": details_path, "--html": html_path}
     _write_outputs(result, scoring, outputs, judge_spec, options, collection, list(judgments))
     click.echo(f"judged with {result.identity.get('backend', '?')} ({result.run.stats.summary()}); scored "
                f"{len({row[0] for row in scoring.rows})} run(s)" + ("" if output == "-" else f" -> {output}"), err=True)
