@@ -1,0 +1,216 @@
+"""The workbench's database and CLI without a browser: init and re-init, the one-line errors, users and
+assignments, the questions asked, the export (byte-identical, scored like the CSV path) and the status."""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from helpers import SAMPLE_ROOT, answer_everything, sample_reference_answers
+
+from argue_eval.api import score
+from argue_eval.cli import cli
+from argue_eval.errors import OptionError
+from argue_eval.formats.judgments import write_argue
+from argue_eval.organizer.assessment import export_pool, import_pool, write_pool
+from argue_eval.workbench.exporting import adjudication_queue, export_round
+from argue_eval.workbench.items import topic_items
+from argue_eval.workbench.store import SCHEMA_VERSION, Store, check_topics
+
+REQUESTS = SAMPLE_ROOT / "topics" / "sample" / "requests.jsonl"
+COLLECTION = SAMPLE_ROOT / "topics" / "sample" / "collection.jsonl"
+NUGGETS = SAMPLE_ROOT / "nuggets" / "sample" / "nuggets.jsonl"
+RUNS = SAMPLE_ROOT / "runs" / "sample"
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def one_topic_requests(tmp_path: Path, topic: str = "s01") -> Path:
+    """The sample requests cut to one topic (a round on one topic keeps the tests quick)."""
+    lines = [line for line in REQUESTS.read_text().splitlines() if json.loads(line)["request_id"] == topic]
+    path = tmp_path / f"requests.{topic}.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def init(tmp_path: Path, *more: str, requests: Path | None = None) -> Path:
+    db = tmp_path / "round.sqlite"
+    result = invoke("assess", "init", "--db", db, "--requests", requests or REQUESTS, "--collection", COLLECTION,
+                    "--run", RUNS / "careful.jsonl", *more)
+    assert result.exit_code == 0, result.output
+    return db
+
+
+def test_init_stores_the_round_and_a_rerun_adds_without_losing_answers(tmp_path):
+    db = init(tmp_path, "--nuggets", NUGGETS)
+    store = Store.open(db)
+    # worked out from the files with plain json: careful has one report per topic (8); the pool is the
+    # documents its reports cite, distinct per topic
+    careful = [json.loads(line) for line in (RUNS / "careful.jsonl").read_text().splitlines()]
+    cited = {(r["request_id"], d) for r in careful for s in r["sentences"] for d in s["citations"]}
+    assert len(store.reports()) == len(careful) == 8
+    assert sum(len(store.pool(t)) for t in store.requests()) == len(cited)
+    assert store.meta("schema_version") == str(SCHEMA_VERSION)
+    reference = sample_reference_answers()
+    given = answer_everything(store, "s01", "alice", reference)
+    assert given > 0
+    store.close()
+    # a second init with another run adds its reports and pool; alice's answers stay, and her s01 items now
+    # include the new run's sentences
+    result = invoke("assess", "init", "--db", db, "--requests", REQUESTS, "--collection", COLLECTION,
+                    "--run", RUNS / "careful.jsonl", "--run", RUNS / "hallucinating.jsonl", "--nuggets", NUGGETS)
+    assert result.exit_code == 0, result.output
+    assert "reports: 8 added, 8 already there" in result.output
+    assert "nuggets: 0 added, 49 already there" in result.output
+    store = Store.open(db)
+    assert len(store.verdict_rows("user = 'alice'")) == given
+    items = topic_items(store, "s01", "alice")
+    assert sum(items.counts("citations")) > 0 and items.counts("citations")[1] > 0  # the new run's citations
+    store.close()
+
+
+def test_a_newer_damaged_foreign_or_read_only_database_is_one_line_exit_2(tmp_path):
+    db = init(tmp_path, requests=one_topic_requests(tmp_path))
+    readonly = tmp_path / "readonly.sqlite"
+    readonly.write_bytes(db.read_bytes())
+    readonly.chmod(0o444)
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
+    result = invoke("assess", "status", "--db", db)
+    assert result.exit_code == 2
+    assert result.output.strip().count("\n") == 0
+    assert "newer argue-eval" in result.output and "Traceback" not in result.output
+
+    damaged = tmp_path / "damaged.sqlite"
+    damaged.write_bytes(b"SQLite format 3\x00" + os.urandom(3000))
+    result = invoke("assess", "status", "--db", damaged)
+    assert result.exit_code == 2 and "not a usable workbench database" in result.output
+    assert result.output.strip().count("\n") == 0
+
+    foreign = tmp_path / "foreign.sqlite"
+    with sqlite3.connect(foreign) as connection:
+        connection.execute("CREATE TABLE t(x)")
+    result = invoke("assess", "users", "list", "--db", foreign)
+    assert result.exit_code == 2 and "not a workbench database" in result.output
+
+    result = invoke("assess", "users", "add", "bob", "--db", readonly)
+    assert result.exit_code == 2 and "read-only" in result.output
+    assert result.output.strip().count("\n") == 0
+
+    result = invoke("assess", "status", "--db", tmp_path / "absent.sqlite")
+    assert result.exit_code == 2 and "assess init" in result.output
+
+
+def test_users_assignments_and_double_assessment(tmp_path):
+    db = init(tmp_path)
+    added = invoke("assess", "users", "add", "alice", "--db", db)
+    assert added.exit_code == 0 and "one-time password" in added.output
+    password = added.output.split("one-time password ")[1].strip()
+    store = Store.open(db)
+    salt_hash = store.user("alice")
+    assert salt_hash is not None and password.encode() not in salt_hash[4]  # only the scrypt digest is stored
+    assert password not in db.read_bytes().decode("latin-1")
+    store.close()
+    assert invoke("assess", "users", "add", "bob", "--db", db).exit_code == 0
+    assert invoke("assess", "users", "add", "alice", "--db", db).exit_code == 2  # exists
+    assert invoke("assess", "assign", "--db", db, "--topics", "s01,s02", "--to", "alice").exit_code == 0
+    refused = invoke("assess", "assign", "--db", db, "--topics", "s02,s03", "--to", "bob")
+    assert refused.exit_code == 2 and "--double" in refused.output
+    assert invoke("assess", "assign", "--db", db, "--topics", "s02", "--to", "bob", "--double").exit_code == 0
+    unknown = invoke("assess", "assign", "--db", db, "--topics", "s99", "--to", "bob")
+    assert unknown.exit_code == 2 and "unknown topic 's99'" in unknown.output
+    listed = invoke("assess", "users", "list", "--db", db)
+    assert listed.output.splitlines() == ["alice\tassessor\tone-time password\ts01,s02",
+                                          "bob\tassessor\tone-time password\ts02"]
+
+
+def test_topic_ranges_expand_over_numeric_ids():
+    assert check_topics("300,302-304", ["300", "302", "303", "304", "305"]) == ["300", "302", "303", "304"]
+    with pytest.raises(OptionError):
+        check_topics("300-306", ["300", "302"])
+
+
+def test_export_scores_like_the_csv_path_and_reruns_byte_identical(tmp_path):
+    """The same answers through the workbench and through assess export/import give the same score table."""
+    requests = one_topic_requests(tmp_path)
+    db = init(tmp_path, "--run", RUNS / "hallucinating.jsonl", "--nuggets", NUGGETS, requests=requests)
+    store = Store.open(db)
+    reference = sample_reference_answers()
+    answer_everything(store, "s01", "alice", reference)
+    nuggets_out, judgments_out = tmp_path / "n.jsonl", tmp_path / "j.jsonl"
+    export_round(store, nuggets_out, judgments_out)
+    first = (nuggets_out.read_bytes(), judgments_out.read_bytes())
+    export_round(store, nuggets_out, judgments_out)
+    assert (nuggets_out.read_bytes(), judgments_out.read_bytes()) == first
+    store.close()
+    runs = [RUNS / "careful.jsonl", RUNS / "hallucinating.jsonl"]
+    workbench = score(runs, nuggets_out, judgments_out, requests=requests).table
+    # the CSV path: the pool of the same bank, filled with the same reference answers, imported
+    from argue_eval.api import make_policies
+    from argue_eval.inputs import load_inputs
+
+    inputs = load_inputs(runs, nuggets_out, None, requests, None, make_policies())
+    items = export_pool(inputs.reports(), inputs.evaluation, inputs.source)
+    for item in items:
+        item["judgment"] = "yes" if reference.get(item["item_id"], False) else "no"
+    write_pool(items, tmp_path / "pool.csv")
+    imported = import_pool(tmp_path / "pool.csv", "alice")
+    write_argue(imported.judgments, tmp_path / "csv.jsonl")
+    csv = score(runs, nuggets_out, tmp_path / "csv.jsonl", requests=requests).table
+    assert workbench.to_dict("records") == csv.to_dict("records")
+    # and the workbench asked no more than the pool: every answered item is an item of the pool
+    store = Store.open(db)
+    answered = {row["item_id"] for row in store.verdict_rows()}
+    store.close()
+    assert answered <= {item["item_id"] for item in items}
+
+
+def test_export_lists_each_assessor_then_the_adjudicated_answer(tmp_path):
+    db = init(tmp_path, "--nuggets", NUGGETS, requests=one_topic_requests(tmp_path))
+    store = Store.open(db)
+    reference = sample_reference_answers()
+    answer_everything(store, "s01", "alice", reference)
+    flipped = {item: not value for item, value in reference.items()}
+    answer_everything(store, "s01", "bob", flipped, default=True)
+    queue = adjudication_queue(store)
+    assert queue and all("assessors disagree" in e["reasons"] for e in queue)
+    entry = queue[0]
+    from argue_eval.workbench.actions import Answer, record_answers
+    from argue_eval.workbench.exporting import key_of
+    from argue_eval.workbench.items import Item
+
+    row = entry["row"]
+    item = Item(entry["item_id"], key_of(entry), "adjudication", row["sentence"], row["run_id"] or "",
+                row["sentence_index"] or 0, None, None, (), None, row["answer"], 1, row["ord"])
+    record_answers(store, "carol", "adjudication", [Answer(item, True, None)])
+    export_round(store, tmp_path / "n.jsonl", tmp_path / "j.jsonl")
+    lines = [json.loads(line) for line in (tmp_path / "j.jsonl").read_text().splitlines()]
+    about = [line for line in lines if line["kind"] == row["kind"] and line["sentence"] == row["sentence"]
+             and line["doc_id"] == row["doc_id"] and line["nugget_id"] == row["nugget_id"]]
+    assert [line["judge"] for line in about] == ["human:alice", "human:bob", "human:carol:adjudication"]
+    assert about[-1]["provenance"]["stage"] == "adjudication"
+    store.close()
+    status = invoke("assess", "status", "--db", db)
+    assert status.exit_code == 0
+    assert "alice / bob" in status.output  # agreement of the double-assessed items
+
+
+def test_status_counts_what_is_open(tmp_path):
+    db = init(tmp_path, requests=one_topic_requests(tmp_path))
+    assert invoke("assess", "users", "add", "alice", "--db", db).exit_code == 0
+    assert invoke("assess", "assign", "--db", db, "--topics", "s01", "--to", "alice").exit_code == 0
+    result = invoke("assess", "status", "--db", db, "--format", "tsv")
+    rows = [line.split("\t") for line in result.output.splitlines()]
+    # without nuggets no citation is relevant: each (sentence, document) pair of careful's s01 report asks
+    # "attested?" once, and each uncited sentence "negative?" (read from the run file by hand)
+    report = next(json.loads(line) for line in (RUNS / "careful.jsonl").read_text().splitlines()
+                  if json.loads(line)["request_id"] == "s01")
+    pairs = {(s["text"], d) for s in report["sentences"] for d in s["citations"]}
+    uncited = [s for s in report["sentences"] if not s["citations"]]
+    assert ["s01", "alice", "citations", "0", str(len(pairs))] in rows
+    assert ["s01", "alice", "sentences", "0", str(len(uncited))] in rows
