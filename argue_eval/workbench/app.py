@@ -404,6 +404,7 @@ def create_app(store: Store, collection: str | None = None, search_mode: str = "
         Route("/t/{topic}/{stage}", stage_page, methods=["GET", "POST"]),
         Route("/adjudicate", adjudicate, methods=["GET", "POST"]),
         Route("/static/{name}", static, methods=["GET"]),
+        Route("/favicon.ico", lambda request: Response(status_code=204), methods=["GET"]),
     ]
     app = Starlette(routes=routes)
     app.state.searcher = searcher
