@@ -301,7 +301,6 @@ class Client:
 
 
 def test_script_payload_csrf_foreign_topics_and_guessed_passwords_are_refused(browser, tmp_path):
-    requests = one_topic_requests(tmp_path)
     payload = "<script>window.__pwned = 1</script><img src=x onerror=\"window.__pwned = 2\"> said the mayor."
     run = tmp_path / "evil.jsonl"
     run.write_text(json.dumps({"run_id": "evil<b>", "request_id": "s01", "sentences": [
