@@ -383,3 +383,103 @@ def test_a_sigkill_loses_no_committed_answer_and_the_assessor_resumes_at_the_fir
     rows = store.verdict_rows()
     assert len(rows) == 5 and all(row["value"] == reference.get(row["item_id"], False) for row in rows)
     store.close()
+
+
+def test_suggestions_are_confirmed_or_changed_and_an_admin_adjudicates(browser, tmp_path):
+    requests = one_topic_requests(tmp_path)
+    reference_lines = [json.loads(line) for line in (SAMPLE_ROOT / "qrels" / "sample" / "judgments.jsonl")
+                       .read_text().splitlines()]
+    careful = next(json.loads(line) for line in (RUNS / "careful.jsonl").read_text().splitlines()
+                   if json.loads(line)["request_id"] == "s01")
+    asked = {(s["text"], d) for s in careful["sentences"] for d in s["citations"]}
+    attested = [j for j in reference_lines if j["request_id"] == "s01" and j["kind"] == "attested"
+                and (j["sentence"], j["doc_id"]) in asked]
+    assert len(attested) == len(asked)  # the reference answers every citation of careful's s01 report
+    # the judge agrees with the assessors' reference except on its first attested item, which it flips
+    suggestions = [{**j, "judge": "llm:test", "rationale": f"judge's reason {k}",
+                    "value": (not j["value"]) if k == 0 else j["value"]} for k, j in enumerate(attested)]
+    (tmp_path / "suggest.jsonl").write_text("".join(json.dumps(j) + "\n" for j in suggestions))
+    # a disagreement between two judgment files, written by agree-judgments, for the admin
+    negatives = [j for j in reference_lines if j["request_id"] == "s01" and j["kind"] == "negative"][:1]
+    (tmp_path / "a.jsonl").write_text("".join(json.dumps({**j, "judge": "human:x"}) + "\n" for j in negatives))
+    (tmp_path / "b.jsonl").write_text("".join(json.dumps({**j, "judge": "llm:y", "value": not j["value"]}) + "\n"
+                                              for j in negatives))
+    cli("agree-judgments", tmp_path / "a.jsonl", tmp_path / "b.jsonl", "--disagreements", tmp_path / "d.jsonl")
+    assert len((tmp_path / "d.jsonl").read_text().splitlines()) == len(negatives) == 1
+    db = tmp_path / "round.sqlite"
+    cli("assess", "init", "--db", db, "--requests", requests, "--collection", COLLECTION, "--run",
+        RUNS / "careful.jsonl", "--nuggets", NUGGETS, "--suggest", tmp_path / "suggest.jsonl",
+        "--disagreements", tmp_path / "d.jsonl")
+    passwords = {}
+    for name, admin in (("alice", False), ("bob", False), ("carol", True)):
+        output = cli("assess", "users", "add", name, "--db", db, *(["--admin"] if admin else []))
+        passwords[name] = output.split("one-time password ")[1].split()[0]
+    cli("assess", "assign", "--db", db, "--topics", "s01", "--to", "alice")
+    cli("assess", "assign", "--db", db, "--topics", "s01", "--to", "bob", "--double")
+    reference = sample_reference_answers()
+    suggested = {}
+    from argue_eval.organizer.assessment import item_id_for
+    from argue_eval.workbench.store import verdict_judgment
+
+    for j in suggestions:
+        suggested[item_id_for(verdict_judgment({**j, "user": "x"}).key)] = j["value"]
+    server = Server(db, tmp_path / "server.log").start()
+    try:
+        log_in(browser, server, "alice", passwords["alice"])
+        go(browser, server.base + "/t/s01/citations")
+        seen_suggestions = changed = 0
+        while browser.evaluate("document.getElementById('item') !== null"):
+            item_id = browser.evaluate("document.querySelector('#answer-form input[name=item]').value")
+            want = reference.get(item_id, False)
+            if item_id in suggested:
+                seen_suggestions += 1
+                # pre-selected, with the judge's name and rationale shown
+                assert browser.evaluate("document.getElementById('suggestion').textContent").startswith("llm:test suggests")
+                assert browser.evaluate(f"document.getElementById('{'yes' if suggested[item_id] else 'no'}').checked")
+                if suggested[item_id] == want:
+                    if seen_suggestions == 2:
+                        browser.screenshot(tmp_path / "suggestion.png", full_page=False)
+                    press(browser, "Enter", navigates=True)  # confirm
+                    continue
+                changed += 1
+            press(browser, "y" if want else "n", navigates=True)
+        assert seen_suggestions == len(suggestions) and changed == 1
+        then_ready(browser, "document.getElementById('logout').click()")
+        # bob answers the same items, differing from alice on the first one
+        store = Store.open(db)
+        first = store.verdict_rows("user = 'alice'")[0]["item_id"]
+        from helpers import answer_everything
+
+        answer_everything(store, "s01", "bob", {**reference, first: not reference.get(first, False)},
+                          stages=("citations",))
+        store.close()
+        # the admin's queue: the changed suggestion, the assessors' disagreement, the loaded disagreement
+        log_in(browser, server, "carol", passwords["carol"])
+        go(browser, server.base + "/adjudicate")
+        reasons = browser.evaluate("Array.from(document.querySelectorAll('#queue-list li')).map(li => li.textContent)")
+        assert len(reasons) == 3, reasons
+        text = " ".join(reasons)
+        assert "an assessor changed the judge's suggestion" in text and "assessors disagree" in text
+        assert "disagreement from d.jsonl" in text
+        browser.screenshot(tmp_path / "adjudication.png", full_page=False)
+        for _ in range(3):
+            sides = browser.evaluate("document.querySelectorAll('#sides tbody tr').length")
+            assert sides >= 2  # both answers side by side
+            press(browser, "y", navigates=True)
+            assert "recorded" in browser.evaluate("document.getElementById('flash').textContent")
+        assert browser.evaluate("document.getElementById('all-done') !== null")
+    finally:
+        server.stop()
+    cli("assess", "export", "--db", db, "--nuggets-out", tmp_path / "n.jsonl", "--judgments-out", tmp_path / "j.jsonl")
+    lines = [json.loads(line) for line in (tmp_path / "j.jsonl").read_text().splitlines()]
+    with_suggestion = [line for line in lines if "suggested" in line.get("provenance", {})]
+    # each assessor's answer to a suggested item records the suggestion (bob's items carried it too)
+    assert sorted(line["judge"] for line in with_suggestion) == ["human:alice"] * 6 + ["human:bob"] * 6
+    assert all(line["provenance"]["suggested"]["judge"] == "llm:test" for line in with_suggestion)
+    alice = [line for line in with_suggestion if line["judge"] == "human:alice"]
+    assert sum(line["provenance"]["suggested"]["value"] != line["value"] for line in alice) == 1
+    decided = [line for line in lines if line["judge"] == "human:carol:adjudication"]
+    assert len(decided) == 3 and all(line["value"] is True for line in decided)
+    # the judge's agreement with the assessors, per kind, from the export
+    report = cli("agree-judgments", tmp_path / "suggest.jsonl", tmp_path / "j.jsonl", "--kind", "attested")
+    assert "attested" in report

@@ -214,3 +214,32 @@ def test_status_counts_what_is_open(tmp_path):
     uncited = [s for s in report["sentences"] if not s["citations"]]
     assert ["s01", "alice", "citations", "0", str(len(pairs))] in rows
     assert ["s01", "alice", "sentences", "0", str(len(uncited))] in rows
+
+
+def test_agree_judgments_writes_the_disagreements_the_workbench_loads(tmp_path):
+    base = {"kind": "attested", "request_id": "s01", "doc_id": "nw-0001", "nugget_id": None, "answer": None,
+            "run_id": None, "sentence_index": None}
+    a = [{**base, "sentence": f"Sentence {k}.", "value": True, "judge": "human:x"} for k in range(3)]
+    b = [{**line, "judge": "llm:y", "value": k != 1, "rationale": "why"} for k, line in enumerate(a)]
+    (tmp_path / "a.jsonl").write_text("".join(json.dumps(line) + "\n" for line in a))
+    (tmp_path / "b.jsonl").write_text("".join(json.dumps(line) + "\n" for line in b))
+    result = invoke("agree-judgments", tmp_path / "a.jsonl", tmp_path / "b.jsonl", "--disagreements", tmp_path / "d.jsonl")
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in (tmp_path / "d.jsonl").read_text().splitlines()]
+    # only "Sentence 1." is answered differently (yes by A, no by B)
+    from argue_eval.model import make_key
+    from argue_eval.organizer.assessment import item_id_for
+
+    assert lines == [{"item_id": item_id_for(make_key("attested", "s01", "Sentence 1.", "nw-0001")), "kind": "attested",
+                      "request_id": "s01", "sentence": "Sentence 1.", "doc_id": "nw-0001", "nugget_id": None,
+                      "answer": None, "run_id": None, "sentence_index": None,
+                      "a": {"value": True, "judge": "human:x", "rationale": None},
+                      "b": {"value": False, "judge": "llm:y", "rationale": "why"}}]
+    db = init(tmp_path, "--disagreements", tmp_path / "d.jsonl", requests=one_topic_requests(tmp_path))
+    store = Store.open(db)
+    queue = adjudication_queue(store)
+    assert [(e["item_id"], e["reasons"]) for e in queue] == [(lines[0]["item_id"], ["disagreement from d.jsonl"])]
+    store.close()
+    (tmp_path / "bad.jsonl").write_text('{"item_id": "q1"}\n')
+    bad = invoke("assess", "init", "--db", db, "--requests", REQUESTS, "--disagreements", tmp_path / "bad.jsonl")
+    assert bad.exit_code == 2 and "bad.jsonl:1: kind: missing" in bad.output
