@@ -483,3 +483,43 @@ def test_suggestions_are_confirmed_or_changed_and_an_admin_adjudicates(browser, 
     # the judge's agreement with the assessors, per kind, from the export
     report = cli("agree-judgments", tmp_path / "suggest.jsonl", tmp_path / "j.jsonl", "--kind", "attested")
     assert "attested" in report
+
+
+def test_selection_offsets_count_code_points_of_the_text_as_shown(browser, tmp_path):
+    """A document with CR LF line ends and a character outside the BMP (two UTF-16 units in the page's script,
+    one code point in Python) before the selection: the stored offsets still point at the selected text."""
+    text = "Line one \U0001F600 flood.\r\nSecond line: the target phrase here.\r\nEnd."
+    collection = tmp_path / "collection.jsonl"
+    collection.write_text(json.dumps({"doc_id": "x1", "title": "T", "text": text}) + "\n")
+    run = tmp_path / "run.jsonl"
+    run.write_text(json.dumps({"run_id": "r", "request_id": "s01", "sentences": [
+        {"text": "A sentence.", "citations": ["x1"]}]}) + "\n")
+    db = tmp_path / "round.sqlite"
+    cli("assess", "init", "--db", db, "--requests", one_topic_requests(tmp_path), "--collection", collection,
+        "--run", run)
+    password = cli("assess", "users", "add", "alice", "--db", db).split("one-time password ")[1].split()[0]
+    cli("assess", "assign", "--db", db, "--topics", "s01", "--to", "alice")
+    server = Server(db, tmp_path / "server.log").start()
+    try:
+        log_in(browser, server, "alice", password)
+        go(browser, server.base + "/t/s01/nuggets?doc=x1")
+        phrase = "the target phrase"
+        browser.evaluate(f"""(() => {{
+            const node = document.getElementById('doc-text').firstChild;
+            const start = node.textContent.indexOf({json.dumps(phrase)});
+            const range = document.createRange();
+            range.setStart(node, start); range.setEnd(node, start + {len(phrase)});
+            window.getSelection().removeAllRanges(); window.getSelection().addRange(range);
+            document.getElementById('doc-text').dispatchEvent(new MouseEvent('mouseup', {{bubbles: true}}));
+            document.getElementById('new-question').value = 'What is the phrase?';
+        }})()""")
+        then_ready(browser, "document.getElementById('create-nugget').click()")
+        assert "added" in browser.evaluate("document.getElementById('flash').textContent")
+    finally:
+        server.stop()
+    store = Store.open(db)
+    binding = store.nugget_rows("s01")[0]["answers"][0]["bindings"][0]
+    store.close()
+    # by hand: the text as shown has LF line ends; "Line one 😀 flood.\n" is 18 code points, "Second line: " 13
+    assert text.replace("\r\n", "\n").index(phrase) == 31
+    assert (binding["start"], binding["end"], binding["quote"]) == (31, 31 + len(phrase), phrase)

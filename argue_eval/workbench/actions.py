@@ -24,9 +24,9 @@ __all__ = ["Conflict", "BankError", "Answer", "record_answers", "bank_action", "
 
 
 def display_text(text: str) -> str:
-    """A document's text as the page shows it (an HTML parser turns CR LF and CR into LF): selection offsets
-    are offsets into this text, in code points."""
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    """A document's text as the page shows it (an HTML parser turns CR LF and CR into LF, and NUL into U+FFFD):
+    selection offsets are offsets into this text, in code points."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "\ufffd")
 
 
 class Conflict(Exception):

@@ -17,7 +17,9 @@ from __future__ import annotations
 import hmac
 import logging
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote, urlencode
@@ -26,7 +28,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from ..organizer.assessment import PROMPTS
@@ -72,6 +74,24 @@ def create_app(store: Store, collection: str | None = None, search_mode: str = "
                       trim_blocks=True, lstrip_blocks=True)
     throttle = LoginThrottle()
     searcher = DocumentSearch(store, collection, search_mode)
+    static_files = {name: (STATIC / name).read_bytes() for name in ("wb.js", "wb.css")}  # read once: never half a file
+    cache: OrderedDict[tuple[str, str], tuple[tuple[Any, ...], TopicItems]] = OrderedDict()
+    cache_lock = threading.Lock()
+
+    def items_of(topic: str, user: str) -> TopicItems:
+        """``topic_items``, reused while nothing it depends on changed (the POST after the page's GET)."""
+        version = store.items_version(topic, user)
+        with cache_lock:
+            hit = cache.get((topic, user))
+            if hit is not None and hit[0] == version:
+                cache.move_to_end((topic, user))
+                return hit[1]
+        items = topic_items(store, topic, user)
+        with cache_lock:
+            cache[(topic, user)] = (version, items)
+            while len(cache) > 256:
+                cache.popitem(last=False)
+        return items
 
     def render(request: Request, template: str, viewer: Viewer | None, status: int = 200, **context: Any) -> Response:
         flash = request.cookies.get(FLASH_COOKIE)
@@ -192,7 +212,7 @@ def create_app(store: Store, collection: str | None = None, search_mode: str = "
         topics = list(requests) if viewer.admin else store.assigned(viewer.name)
         rows = []
         for topic in topics:
-            items = topic_items(store, topic, viewer.name)
+            items = items_of(topic, viewer.name)
             counts = {stage: items.counts(stage) for stage in STAGES[1:]}
             rows.append({"topic": topic, "title": requests[topic].title, "counts": counts,
                          "nuggets": len(store.topic_nuggets(topic).nuggets), "pool": len(store.pool(topic)),
@@ -254,7 +274,7 @@ def create_app(store: Store, collection: str | None = None, search_mode: str = "
 
     # -- the assessment stages -------------------------------------------------------------------------
     def stage_sync(request: Request, viewer: Viewer, topic: str, stage: str) -> Response:
-        items = topic_items(store, topic, viewer.name)
+        items = items_of(topic, viewer.name)
         groups = items.stage(stage)
         group, index = find_group(items, stage, request.query_params.get("g"))
         done, open_ = items.counts(stage)
@@ -273,7 +293,7 @@ def create_app(store: Store, collection: str | None = None, search_mode: str = "
         return render(request, "stage.html", viewer, **context)
 
     def answer_sync(viewer: Viewer, topic: str, stage: str, fields: dict[str, Any]) -> Response:
-        items = topic_items(store, topic, viewer.name)
+        items = items_of(topic, viewer.name)
         group = next((g for g in items.stage(stage) if g.group_id == fields.get("group")), None)
         here = f"/t/{quote(topic)}/{stage}"
         if group is None:
@@ -311,7 +331,7 @@ def create_app(store: Store, collection: str | None = None, search_mode: str = "
                 "doc_id": item.key.doc_id or "", "start": fields.get("start", ""), "end": fields.get("end", ""),
                 **({"quote": fields["quote"]} if fields.get("quote") else {})}
         message = bank_action(store, topic, viewer.name, form)
-        refreshed = topic_items(store, topic, viewer.name)
+        refreshed = items_of(topic, viewer.name)
         added = [i for g in refreshed.stage(stage) for i in g.items
                  if i.kind == "answers" and i.value is None and i.key.sentence == item.key.sentence
                  and i.key.doc_id == item.key.doc_id and i.key.nugget_id == form["nugget_id"]]
@@ -392,7 +412,7 @@ def create_app(store: Store, collection: str | None = None, search_mode: str = "
         if name not in ("wb.js", "wb.css"):
             return Response("not found", status_code=404)
         media = "text/javascript" if name.endswith(".js") else "text/css"
-        return FileResponse(STATIC / name, media_type=media)
+        return Response(static_files[name], media_type=media, headers={"Cache-Control": "no-cache"})
 
     routes = [
         Route("/login", login_page, methods=["GET"]),

@@ -164,9 +164,10 @@ def topic_items(store: Store, request_id: str, user: str) -> TopicItems:
     for question in pending:
         item = _item(question)
         items.setdefault(item.item_id, item)
+    suggestions = store.suggestions([item.item_id for item in items.values() if item.value is None])
     for item in items.values():
         if item.value is None:
-            item.suggestion = store.suggestion(item.item_id)
+            item.suggestion = suggestions.get(item.item_id)
     result = TopicItems(request_id, evaluation=evaluation)
     grouped: dict[str, Group] = {}
     for item in sorted(items.values(), key=lambda i: order_key(i.order)):

@@ -83,6 +83,8 @@ CREATE TABLE IF NOT EXISTS verdicts(item_id TEXT NOT NULL, user TEXT NOT NULL, r
 CREATE INDEX IF NOT EXISTS verdicts_topic ON verdicts(request_id, user);
 CREATE TABLE IF NOT EXISTS verdict_log(id INTEGER PRIMARY KEY, item_id TEXT NOT NULL, user TEXT NOT NULL,
     role TEXT NOT NULL, value INTEGER NOT NULL, at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS verdict_log_user ON verdict_log(user, id);
+CREATE INDEX IF NOT EXISTS history_topic ON history(request_id, id);
 CREATE TABLE IF NOT EXISTS adjudication_items(item_id TEXT PRIMARY KEY, source TEXT NOT NULL, data TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS seen(request_id TEXT NOT NULL, doc_id TEXT NOT NULL, user TEXT NOT NULL,
     PRIMARY KEY(request_id, doc_id, user));
@@ -425,6 +427,27 @@ class Store:
     def suggestion(self, item_id: str) -> tuple[bool, str, str | None] | None:
         rows = self.read("SELECT value, judge, rationale FROM suggestions WHERE item_id = ?", (item_id,))
         return (bool(rows[0][0]), rows[0][1], rows[0][2]) if rows else None
+
+    def items_version(self, request_id: str, user: str) -> tuple[Any, ...]:
+        """Changes whenever what ``user`` is asked on ``request_id`` may change: the topic's bank (every edit is
+        in the history), the user's answers (every post is in the log), the reports, prior judgments and
+        suggestions (``init``). Cheap: indexed maxima and counts."""
+        row = self.read(
+            "SELECT (SELECT MAX(id) FROM history WHERE request_id = ?), (SELECT MAX(id) FROM verdict_log WHERE user = ?), "
+            "(SELECT COUNT(*) FROM reports WHERE request_id = ?), (SELECT COUNT(*) FROM prior), "
+            "(SELECT COUNT(*) FROM suggestions)", (request_id, user, request_id))
+        return tuple(row[0])
+
+    def suggestions(self, item_ids: list[str]) -> dict[str, tuple[bool, str, str | None]]:
+        """The suggestions for these items (one query per 500 ids)."""
+        out: dict[str, tuple[bool, str, str | None]] = {}
+        for start in range(0, len(item_ids), 500):
+            chunk = item_ids[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            for item_id, value, judge, rationale in self.read(
+                    f"SELECT item_id, value, judge, rationale FROM suggestions WHERE item_id IN ({marks})", chunk):
+                out[item_id] = (bool(value), judge, rationale)
+        return out
 
     def verdict_rows(self, where: str = "", params: Iterable[Any] = ()) -> list[dict[str, Any]]:
         sql = ("SELECT item_id, user, role, kind, request_id, sentence, doc_id, nugget_id, answer, run_id, "
