@@ -8,20 +8,23 @@ PACKAGE = Path(__file__).resolve().parent.parent / "argue_eval"
 
 # module prefix (relative to argue_eval) -> prefixes it must not import (at run time or under TYPE_CHECKING)
 FORBIDDEN: dict[str, tuple[str, ...]] = {
-    "model": ("formats", "judges", "argue", "measures", "stats", "inputs", "api", "commands", "cli", "click", "workbench"),
-    "errors": ("formats", "judges", "argue", "measures", "stats", "inputs", "api", "commands", "cli", "click", "workbench"),
-    "formats": ("argue", "judges", "measures", "stats", "inputs", "api", "commands", "cli", "click", "workbench"),
-    "judges": ("formats", "argue", "measures", "stats", "inputs", "api", "commands", "cli", "click", "workbench"),
-    "argue": ("formats", "measures", "stats", "inputs", "api", "commands", "cli", "click", "workbench"),
-    "measures": ("formats", "stats", "inputs", "api", "commands", "cli", "click", "workbench"),
-    "stats": ("formats", "argue", "judges", "measures", "inputs", "api", "commands", "cli", "click", "workbench"),
-    "organizer": ("inputs", "api", "commands", "cli", "click", "workbench"),
-    "inputs": ("api", "commands", "cli", "click", "workbench"),
-    "api": ("commands", "cli", "click", "workbench"),
-    "views": ("commands", "cli", "click", "workbench"),
-    "report": ("commands", "cli", "click", "workbench"),
-    "workbench": ("commands", "cli", "click"),
+    "model": ("formats", "judges", "argue", "measures", "stats", "inputs", "api", "commands", "cli", "click"),
+    "errors": ("formats", "judges", "argue", "measures", "stats", "inputs", "api", "commands", "cli", "click"),
+    "formats": ("argue", "judges", "measures", "stats", "inputs", "api", "commands", "cli", "click"),
+    "judges": ("formats", "argue", "measures", "stats", "inputs", "api", "commands", "cli", "click"),
+    "argue": ("formats", "measures", "stats", "inputs", "api", "commands", "cli", "click"),
+    "measures": ("formats", "stats", "inputs", "api", "commands", "cli", "click"),
+    "stats": ("formats", "argue", "judges", "measures", "inputs", "api", "commands", "cli", "click"),
+    "organizer": ("inputs", "api", "commands", "cli", "click"),
+    "inputs": ("api", "commands", "cli", "click"),
+    "api": ("commands", "cli", "click"),
+    "views": ("commands", "cli", "click"),
+    "report": ("commands", "cli", "click"),
 }
+
+# The assessment workbench sits beside the CLI: only the commands import it; it imports no command.
+FORBIDDEN = {layer: (*rules, "workbench") for layer, rules in FORBIDDEN.items()}
+FORBIDDEN["workbench"] = ("commands", "cli", "click")
 
 
 ALLOWED: dict[tuple[str, str], str] = {

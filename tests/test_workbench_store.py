@@ -243,3 +243,21 @@ def test_agree_judgments_writes_the_disagreements_the_workbench_loads(tmp_path):
     (tmp_path / "bad.jsonl").write_text('{"item_id": "q1"}\n')
     bad = invoke("assess", "init", "--db", db, "--requests", REQUESTS, "--disagreements", tmp_path / "bad.jsonl")
     assert bad.exit_code == 2 and "bad.jsonl:1: kind: missing" in bad.output
+
+
+def test_relevance_from_judgments_asks_it_in_the_citation_stage_and_is_fixed_at_the_first_init(tmp_path):
+    requests = one_topic_requests(tmp_path)
+    db = init(tmp_path, "--nuggets", NUGGETS, "--relevance", "judgments", requests=requests)
+    store = Store.open(db)
+    report = next(json.loads(line) for line in (RUNS / "careful.jsonl").read_text().splitlines()
+                  if json.loads(line)["request_id"] == "s01")
+    pairs = {(s["text"], d) for s in report["sentences"] for d in s["citations"]}
+    items = topic_items(store, "s01", "alice")
+    kinds = [i.kind for g in items.stage("citations") for i in g.items]
+    # by hand: each (sentence, document) pair asks "relevant?" and "attested?"; the nugget answers wait for
+    # "relevant? yes"
+    assert sorted(kinds) == ["attested"] * len(pairs) + ["relevant"] * len(pairs)
+    assert not [i for g in items.stage("sentences") for i in g.items if i.kind == "answers"]
+    store.close()
+    again = invoke("assess", "init", "--db", db, "--requests", requests, "--relevance", "nuggets")
+    assert again.exit_code == 2 and "--relevance: the workbench was made with --relevance judgments" in again.output

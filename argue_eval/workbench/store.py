@@ -132,6 +132,10 @@ class Store:
     def __init__(self, path: Path):
         self.path = Path(path)
         self._local = threading.local()
+        # The server's threads take turns here rather than in SQLite's busy handler, which sleeps in growing
+        # steps while it polls the lock (the long tail of answer times under load); other processes (a
+        # concurrent `assess init`) are still waited for by SQLite's busy timeout.
+        self._write_lock = threading.Lock()
 
     # -- opening -------------------------------------------------------------------------------------
     @classmethod
@@ -204,13 +208,14 @@ class Store:
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction (``BEGIN IMMEDIATE``): committed when the block ends, rolled back on error."""
         db = self.connection()
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+        with self._write_lock:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
 
     def read(self, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
         return self.connection().execute(sql, tuple(params)).fetchall()
