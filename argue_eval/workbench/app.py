@@ -231,7 +231,7 @@ def create_app(store: Store, collection: str | None = None, search_mode: str = "
         pool = store.pool(topic)
         query = request.query_params.get("q", "")
         doc_id = request.query_params.get("doc")
-        hits = searcher.search(query) if query else []
+        hits = searcher.search(query, 10) if query else []
         if doc_id is None and pool:
             seen = {row[0] for row in store.read("SELECT doc_id FROM seen WHERE request_id = ? AND user = ?",
                                                  (topic, viewer.name))}

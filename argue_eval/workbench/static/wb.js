@@ -47,7 +47,7 @@
       quote.value = found ? found.quote : "";
       quote.disabled = !found;
     });
-    document.querySelectorAll(".answer-input").forEach(function (input) {
+    document.querySelectorAll(".fill-selection").forEach(function (input) {
       if (found && (input.value === "" || input.dataset.filled === "1")) {
         input.value = found.quote.replace(/\s+/g, " ").trim();
         input.dataset.filled = "1";
@@ -80,9 +80,9 @@
     if (key === "k" || key === "ArrowLeft") { follow("prev"); return true; }
     if (key === "o") { follow("first-open"); return true; }
     if (!form) { return false; }
-    var choices = form.querySelectorAll("input[type=checkbox][data-key]");
+    var choices = form.querySelectorAll("input[type=checkbox][name=yes]");
     if (choices.length) {
-      if (/^[1-9]$/.test(key)) {
+      if (/^[0-9]$/.test(key)) {
         var box = form.querySelector("input[type=checkbox][data-key='" + key + "']");
         if (box) { box.checked = !box.checked; }
         return true;
