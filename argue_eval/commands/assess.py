@@ -67,6 +67,9 @@ def export_command(runs, nuggets, judgments, requests, qrels, collection, output
     text with --collection), the nugget question and answers, a stable item_id and an integrity hash.
     Fill the `judgment` field with yes or no and run `argue-eval assess import`.
 
+    With --db W.sqlite it is the assessment workbench's export instead (the nugget bank and the
+    judgments; see `argue-eval assess export-db --help`).
+
     \b
     Example:
       argue-eval assess export --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
@@ -207,6 +210,7 @@ def users_command() -> None:
 
 
 @users_command.command("add")
+@verbosity_options
 @click.argument("name")
 @_DB
 @click.option("--admin", is_flag=True, help="An admin sees every topic and adjudicates.")
@@ -229,6 +233,7 @@ def users_add(name: str, db: str, admin: bool) -> None:
 
 
 @users_command.command("reset")
+@verbosity_options
 @click.argument("name")
 @_DB
 def users_reset(name: str, db: str) -> None:
@@ -250,6 +255,7 @@ def users_reset(name: str, db: str) -> None:
 
 
 @users_command.command("list")
+@verbosity_options
 @_DB
 def users_list(db: str) -> None:
     """List the users, their role and their topics.
@@ -271,6 +277,7 @@ def users_list(db: str) -> None:
 
 
 @command.command("assign")
+@verbosity_options
 @_DB
 @click.option("--topics", required=True, metavar="T", help="Topic ids, comma-separated; numeric ranges: 301-305.")
 @click.option("--to", "user", required=True, metavar="NAME", help="The assessor.")
@@ -308,6 +315,7 @@ def assign_command(db: str, topics: str, user: str, double: bool) -> None:
 
 
 @command.command("serve")
+@verbosity_options
 @_DB
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True)
@@ -355,6 +363,7 @@ def serve_command(db: str, host: str, port: int, allow_remote: bool, search_mode
 
 
 @command.command("status")
+@verbosity_options
 @_DB
 @click.option("--format", "output_format", type=click.Choice(["text", "tsv", "markdown"]), default="text",
               show_default=True)
@@ -387,6 +396,7 @@ def status_command(db: str, output_format: str) -> None:
 
 
 @command.command("export-db")
+@verbosity_options
 @_DB
 @click.option("--nuggets-out", required=True, metavar="N.jsonl", help="The nugget bank (canonical JSONL).")
 @click.option("--judgments-out", required=True, metavar="J.jsonl", help="The judgments (canonical JSONL).")
