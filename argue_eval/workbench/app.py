@@ -68,7 +68,7 @@ class Viewer:
         self.name, self.admin, self.must_change, self.csrf, self.token = name, admin, must_change, csrf, token
 
 
-def create_app(store: Store, collection: str | None = None, search_mode: str = "auto") -> Starlette:
+def create_app(store: Store, collection: str | None = None, search_mode: str = "auto") -> _Headers:
     """The ASGI app over ``store`` (``collection``: what the authoring page searches)."""
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(default=True),
                       trim_blocks=True, lstrip_blocks=True)
@@ -428,7 +428,7 @@ def create_app(store: Store, collection: str | None = None, search_mode: str = "
     ]
     app = Starlette(routes=routes)
     app.state.searcher = searcher
-    return _Headers(app)  # type: ignore[return-value]
+    return _Headers(app)
 
 
 class _Headers:
