@@ -338,6 +338,7 @@ def test_script_payload_csrf_foreign_topics_and_guessed_passwords_are_refused(br
         form = {"group": group, "item": item, f"seen_{item}": "", "value": "yes"}
         assert client.request("POST", "/t/s02/citations", form)[0] == 403
         assert client.request("POST", "/t/s02/citations", {**form, "csrf": "forged"})[0] == 403
+        assert client.request("POST", "/t/s02/citations", {**form, "csrf": "forgé"})[0] == 403  # not a 500
         assert client.request("POST", "/t/s02/nuggets", {"action": "create", "question": "x?"})[0] == 403
         assert client.request("POST", "/t/s01/citations", {**form, "csrf": client.csrf()})[0] == 403  # alice's topic
         store = Store.open(db)

@@ -118,7 +118,7 @@ def create_app(store: Store, collection: str | None = None, search_mode: str = "
 
     def csrf_ok(viewer: Viewer, form: Any) -> bool:
         sent = form.get("csrf")
-        return isinstance(sent, str) and hmac.compare_digest(sent, viewer.csrf)
+        return isinstance(sent, str) and hmac.compare_digest(sent.encode(), viewer.csrf.encode())
 
     # -- login ---------------------------------------------------------------------------------------
     async def login_page(request: Request) -> Response:
@@ -131,7 +131,7 @@ def create_app(store: Store, collection: str | None = None, search_mode: str = "
         form = await request.form()
         cookie = request.cookies.get(LOGIN_COOKIE) or ""
         sent = form.get("csrf")
-        if not cookie or not isinstance(sent, str) or not hmac.compare_digest(sent, cookie):
+        if not cookie or not isinstance(sent, str) or not hmac.compare_digest(sent.encode(), cookie.encode()):
             return refuse(request, None, 403, "The login form expired or did not come from this site; reload it.")
         name = str(form.get("name") or "").strip()
         password = str(form.get("password") or "")
