@@ -261,3 +261,32 @@ def test_relevance_from_judgments_asks_it_in_the_citation_stage_and_is_fixed_at_
     store.close()
     again = invoke("assess", "init", "--db", db, "--requests", requests, "--relevance", "nuggets")
     assert again.exit_code == 2 and "--relevance: the workbench was made with --relevance judgments" in again.output
+
+
+def test_status_measures_the_judges_suggestions_against_the_assessors(tmp_path):
+    requests = one_topic_requests(tmp_path)
+    reference = [json.loads(line) for line in (SAMPLE_ROOT / "qrels" / "sample" / "judgments.jsonl").read_text()
+                 .splitlines()]
+    report = next(json.loads(line) for line in (RUNS / "careful.jsonl").read_text().splitlines()
+                  if json.loads(line)["request_id"] == "s01")
+    pairs = {(s["text"], d) for s in report["sentences"] for d in s["citations"]}
+    attested = [j for j in reference if j["kind"] == "attested" and (j["sentence"], j["doc_id"]) in pairs]
+    # the judge says the opposite of the assessors on the first two items, the same on the others
+    suggestions = [{**j, "judge": "llm:x", "value": (not j["value"]) if k < 2 else j["value"]}
+                   for k, j in enumerate(attested)]
+    (tmp_path / "suggest.jsonl").write_text("".join(json.dumps(j) + "\n" for j in suggestions))
+    db = init(tmp_path, "--nuggets", NUGGETS, "--suggest", tmp_path / "suggest.jsonl", requests=requests)
+    store = Store.open(db)
+    answer_everything(store, "s01", "alice", sample_reference_answers())
+    store.close()
+    result = invoke("assess", "status", "--db", db, "--format", "tsv")
+    rows = [line.split("\t") for line in result.output.splitlines()]
+    n = len(attested)
+    yes = sum(1 for j in attested if j["value"])
+    assert n == 6  # careful's six (sentence, document) pairs on s01, all in the reference
+    row = next(r for r in rows if r[:2] == ["llm:x", "attested"])
+    assert row[2:4] == [str(n), f"{(n - 2) / n:.3f}"]
+    # every citation of the careful run is attested (assessors: 6 yes); the judge says 4 yes, 2 no: p_o = 4/6,
+    # p_e = 1 * 4/6 + 0 * 2/6 = 4/6, kappa = (p_o - p_e) / (1 - p_e) = 0
+    assert yes == n
+    assert row[4] == "0.000"

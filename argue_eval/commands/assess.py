@@ -368,20 +368,22 @@ def serve_command(db: str, host: str, port: int, allow_remote: bool, search_mode
 @click.option("--format", "output_format", type=click.Choice(["text", "tsv", "markdown"]), default="text",
               show_default=True)
 def status_command(db: str, output_format: str) -> None:
-    """Progress per topic, stage and assessor; agreement where topics are double-assessed.
+    """Progress per topic, stage and assessor; agreement where topics are double-assessed, and of the judge's
+    suggestions with the assessors' answers.
 
     \b
     Example:
       argue-eval assess status --db round.sqlite
     """
     from ..tables import Table, render_tables
-    from ..workbench.exporting import adjudication_queue, agreement_rows, status_rows
+    from ..workbench.exporting import adjudication_queue, agreement_rows, status_rows, suggestion_rows
     from ..workbench.store import Store
 
     store = Store.open(db)
     try:
         rows = status_rows(store)
         agreement = agreement_rows(store)
+        suggested = suggestion_rows(store)
         queue = adjudication_queue(store)
     finally:
         store.close()
@@ -392,6 +394,9 @@ def status_command(db: str, output_format: str) -> None:
     if agreement:
         tables.append(Table(["assessors", "kind", "items", "agreement", "kappa"], agreement, "llrrr",
                             "agreement on items both assessors answered"))
+    if suggested:
+        tables.append(Table(["judge", "kind", "items", "agreement", "kappa"], suggested, "llrrr",
+                            "the judge's suggestions against the assessors' answers (items where one was shown)"))
     click.echo(render_tables(tables, output_format).rstrip("\n"))
 
 

@@ -25,7 +25,7 @@ from ..writing import commit_together, write_jsonl
 from .items import key_of_row, order_key, topic_items
 from .store import STAGES, Store, verdict_judgment
 
-__all__ = ["ExportSummary", "export_round", "status_rows", "agreement_rows", "adjudication_queue"]
+__all__ = ["ExportSummary", "export_round", "status_rows", "agreement_rows", "suggestion_rows", "adjudication_queue"]
 
 
 @dataclass
@@ -143,6 +143,23 @@ def agreement_rows(store: Store) -> list[list[str | None]]:
         total = yy + yn + ny + nn
         kappa = cohen_kappa(yy, yn, ny, nn)
         rows.append([f"{a} / {b}", kind, str(total), f"{(yy + nn) / total:.3f}",
+                     f"{kappa:.3f}" if kappa is not None else "undefined"])
+    return rows
+
+
+def suggestion_rows(store: Store) -> list[list[str | None]]:
+    """How often assessors kept each judge's suggestion, per kind: ``judge, kind, items, kept, kappa`` (kappa
+    of the judge's answers against the assessors', on the items where a suggestion was shown)."""
+    tables: dict[tuple[str, str], Counter[tuple[bool, bool]]] = {}
+    for row in store.verdict_rows("role = 'assessor' AND suggested_judge IS NOT NULL"):
+        for kind in (row["kind"], "all"):
+            tables.setdefault((row["suggested_judge"], kind), Counter())[(row["value"], row["suggested_value"])] += 1
+    rows: list[list[str | None]] = []
+    for (judge, kind), counts in sorted(tables.items(), key=lambda kv: (kv[0][0], kv[0][1] == "all", kv[0][1])):
+        yy, yn, ny, nn = counts[(True, True)], counts[(True, False)], counts[(False, True)], counts[(False, False)]
+        total = yy + yn + ny + nn
+        kappa = cohen_kappa(yy, yn, ny, nn)
+        rows.append([judge, kind, str(total), f"{(yy + nn) / total:.3f}",
                      f"{kappa:.3f}" if kappa is not None else "undefined"])
     return rows
 
