@@ -136,7 +136,7 @@ def then_ready(browser: Browser, action: str) -> None:
     ready(browser)
 
 
-KEY_CODES = {"Enter": 13, "y": 89, "n": 78, "j": 74, "k": 75, **{str(d): 48 + d for d in range(10)}}
+KEY_CODES = {"Enter": 13, "y": 89, "n": 78, "j": 74, "k": 75, "a": 65, **{str(d): 48 + d for d in range(10)}}
 
 
 def press(browser: Browser, key: str, navigates: bool = False) -> None:
@@ -524,3 +524,34 @@ def test_selection_offsets_count_code_points_of_the_text_as_shown(browser, tmp_p
     # by hand: the text as shown has LF line ends; "Line one 😀 flood.\n" is 18 code points, "Second line: " 13
     assert text.replace("\r\n", "\n").index(phrase) == 31
     assert (binding["start"], binding["end"], binding["quote"]) == (31, 31 + len(phrase), phrase)
+
+
+def test_another_acceptable_answer_joins_the_bank_bound_to_the_cited_document(browser, tmp_path):
+    requests = one_topic_requests(tmp_path)
+    db, passwords = make_round(tmp_path, [RUNS / "careful.jsonl"], requests, {"alice": "s01"})
+    server = Server(db, tmp_path / "server.log").start()
+    try:
+        log_in(browser, server, "alice", passwords["alice"])
+        go(browser, server.base + "/t/s01/sentences")
+        group = browser.evaluate("document.getElementById('item').dataset.group")
+        doc_id = browser.evaluate("document.getElementById('document').dataset.doc")
+        asked = browser.evaluate("document.querySelectorAll('#choices input').length")
+        press(browser, "a")  # opens the form and focuses its answer field
+        assert browser.evaluate("document.activeElement.name") == "answer"
+        browser.evaluate("document.activeElement.value = 'the town of Ridgefield'")
+        then_ready(browser, "document.querySelector('.another-form').requestSubmit()")
+        assert "recorded as given by this sentence" in browser.evaluate("document.getElementById('flash').textContent")
+        # the same page again: the new answer is one more choice, already answered yes
+        assert browser.evaluate("document.getElementById('item').dataset.group") == group
+        assert browser.evaluate("document.querySelectorAll('#choices input').length") == asked + 1
+    finally:
+        server.stop()
+    store = Store.open(db)
+    bank = store.nugget_rows("s01")
+    added = [(n["nugget_id"], a) for n in bank for a in n["answers"] if a["text"] == "the town of Ridgefield"]
+    assert len(added) == 1 and [b["doc_id"] for b in added[0][1]["bindings"]] == [doc_id]
+    rows = store.verdict_rows("answer = 'the town of Ridgefield'")
+    assert [(r["user"], r["kind"], r["doc_id"], r["nugget_id"], r["value"]) for r in rows] == [
+        ("alice", "answers", doc_id, added[0][0], True)]
+    assert [h["action"] for h in store.history("s01")][-1] == "add_answer"
+    store.close()

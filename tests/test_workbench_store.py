@@ -290,3 +290,52 @@ def test_status_measures_the_judges_suggestions_against_the_assessors(tmp_path):
     # p_e = 1 * 4/6 + 0 * 2/6 = 4/6, kappa = (p_o - p_e) / (1 - p_e) = 0
     assert yes == n
     assert row[4] == "0.000"
+
+
+def test_bank_edits_create_edit_bind_merge_split_delete_with_history(tmp_path):
+    from argue_eval.workbench.actions import BankError, bank_action
+
+    db = init(tmp_path, requests=one_topic_requests(tmp_path))
+    store = Store.open(db)
+    text = store.document("nw-0004").text
+    start = text.index("Thirty-seven people")
+    assert bank_action(store, "s01", "alice", {"action": "create", "question": "  How many   in hospital? ",
+                                               "answer": "", "importance": "vital", "aggregator": "OR",
+                                               "doc_id": "nw-0004", "start": "", "end": ""}) == "nugget s01-n1 added"
+    # an answer from a selection: the text is the selected span, bound with its offsets
+    bank_action(store, "s01", "alice", {"action": "add_answer", "nugget_id": "s01-n1", "answer": "",
+                                        "doc_id": "nw-0004", "start": str(start), "end": str(start + 19),
+                                        "quote": "Thirty-seven people"})
+    bank_action(store, "s01", "alice", {"action": "add_answer", "nugget_id": "s01-n1", "answer": "37",
+                                        "doc_id": "nw-0004"})
+    rows = store.nugget_rows("s01")
+    assert rows[0]["question"] == "How many in hospital?"
+    assert [(a["text"], a["bindings"]) for a in rows[0]["answers"]] == [
+        ("Thirty-seven people", [{"doc_id": "nw-0004", "start": start, "end": start + 19, "quote": "Thirty-seven people"}]),
+        ("37", [{"doc_id": "nw-0004", "start": None, "end": None, "quote": None}])]
+    with pytest.raises(BankError, match="does not match"):  # a selection the document does not have
+        bank_action(store, "s01", "alice", {"action": "add_answer", "nugget_id": "s01-n1", "doc_id": "nw-0004",
+                                            "start": str(start), "end": str(start + 5), "quote": "Forty"})
+    with pytest.raises(BankError, match="no nugget"):  # another topic's nugget id is not this topic's
+        bank_action(store, "s02", "alice", {"action": "edit", "nugget_id": "s01-n1", "question": "x"})
+    bank_action(store, "s01", "alice", {"action": "create", "question": "Who investigates?", "answer": "the inspectorate",
+                                        "aggregator": "AND", "doc_id": "nw-0006"})
+    bank_action(store, "s01", "bob", {"action": "merge", "nugget_id": "s01-n1", "other_id": "s01-n2"})
+    merged = store.nugget_rows("s01")
+    assert [n["nugget_id"] for n in merged] == ["s01-n1"]
+    assert [a["text"] for a in merged[0]["answers"]] == ["Thirty-seven people", "37", "the inspectorate"]
+    moved = str(merged[0]["answers"][2]["answer_id"])
+    assert "moved to the new nugget s01-n3" in bank_action(
+        store, "s01", "bob", {"action": "split", "nugget_id": "s01-n1", "answer_ids": moved, "question": "Who?"})
+    after = store.nugget_rows("s01")
+    assert [(n["nugget_id"], n["question"], [a["text"] for a in n["answers"]]) for n in after] == [
+        ("s01-n1", "How many in hospital?", ["Thirty-seven people", "37"]), ("s01-n3", "Who?", ["the inspectorate"])]
+    bank_action(store, "s01", "bob", {"action": "delete", "nugget_id": "s01-n3"})
+    assert [n["nugget_id"] for n in store.nugget_rows("s01")] == ["s01-n1"]
+    history = store.history("s01")
+    assert [(h["user"], h["action"], h["nugget_id"]) for h in history] == [
+        ("alice", "create", "s01-n1"), ("alice", "add_answer", "s01-n1"), ("alice", "add_answer", "s01-n1"),
+        ("alice", "create", "s01-n2"), ("bob", "merge", "s01-n1"), ("bob", "split", "s01-n1"),
+        ("bob", "delete", "s01-n3")]
+    assert history[-1]["detail"]["before"]["answers"][0]["text"] == "the inspectorate"  # what was deleted is kept
+    store.close()
