@@ -339,3 +339,20 @@ def test_bank_edits_create_edit_bind_merge_split_delete_with_history(tmp_path):
         ("bob", "delete", "s01-n3")]
     assert history[-1]["detail"]["before"]["answers"][0]["text"] == "the inspectorate"  # what was deleted is kept
     store.close()
+
+
+def test_the_pool_commands_output_is_the_authoring_pool_in_its_order(tmp_path):
+    pool = tmp_path / "pool.txt"
+    ranked = sorted((RUNS / "ranked").glob("*.trec"))
+    result = invoke("pool", *ranked, "-o", pool, "--depth", "3")
+    assert result.exit_code == 0, result.output
+    expected = [line.split()[2] for line in pool.read_text().splitlines() if line.split()[0] == "s01"]
+    db = init(tmp_path, "--pool", pool, requests=one_topic_requests(tmp_path))
+    store = Store.open(db)
+    assert store.pool("s01") == expected and len(expected) >= 3
+    # the pooled documents' texts are copied, and so are the cited ones (the citation stage shows them)
+    careful = next(json.loads(line) for line in (RUNS / "careful.jsonl").read_text().splitlines()
+                   if json.loads(line)["request_id"] == "s01")
+    cited = {d for s in careful["sentences"] for d in s["citations"]}
+    assert store.document_ids() == set(expected) | cited
+    store.close()
