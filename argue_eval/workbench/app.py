@@ -210,7 +210,7 @@ def create_app(store: Store, collection: str | None = None, search_mode: str = "
     def dashboard_sync(request: Request, viewer: Viewer) -> Response:
         requests = store.requests()
         topics = list(requests) if viewer.admin else store.assigned(viewer.name)
-        rows = []
+        rows: list[dict[str, Any]] = []
         for topic in topics:
             items = items_of(topic, viewer.name)
             counts = {stage: items.counts(stage) for stage in STAGES[1:]}
@@ -218,6 +218,14 @@ def create_app(store: Store, collection: str | None = None, search_mode: str = "
                          "nuggets": len(store.topic_nuggets(topic).nuggets), "pool": len(store.pool(topic)),
                          "assessors": store.assessors(topic)})
         queue = len([e for e in adjudication_queue(store) if e["decision"] is None]) if viewer.admin else 0
+        if viewer.admin:  # every assessor's answers so far (a count, cheap for many topics)
+            done: dict[str, dict[str, dict[str, int]]] = {}
+            for topic, user, stage, count in store.read(
+                    "SELECT request_id, user, stage, COUNT(*) FROM verdicts WHERE role = 'assessor' "
+                    "GROUP BY request_id, user, stage"):
+                done.setdefault(topic, {}).setdefault(user, {})[stage] = count
+            for row in rows:
+                row["answered"] = sorted(done.get(row["topic"], {}).items())
         return render(request, "dashboard.html", viewer, rows=rows, queue=queue)
 
     async def dashboard(request: Request) -> Response:
