@@ -30,7 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "longrecall": ("argue_eval.commands.longrecall:command", "LongRecall: reference facts (nuggets, gold report) the report entails."),
     "comprehensiveness": ("argue_eval.commands.comprehensiveness:command", "Comprehensiveness: context statements the report reaches in the entailment graph."),
     "nuggetizer": ("argue_eval.commands.nuggetizer:command", "TREC RAG nuggetizer scores (vital, all, strict, weighted) from assignment files."),
-    "assess": ("argue_eval.commands.assess:command", "Export the judgments still missing for human assessors; import their answers."),
+    "assess": ("argue_eval.commands.assess:command", "Human assessment: a pool file for spreadsheets, or the assessment workbench (a local web app)."),
     "compare": ("argue_eval.commands.compare:command", "Leaderboard with confidence intervals and significance tests."),
     "report": ("argue_eval.commands.report:command", "Write one self-contained HTML report: open it in any browser, offline."),
     "agree": ("argue_eval.commands.agree:command", "Agreement between two evaluations of the same systems (Kendall's tau, ...)."),

@@ -35,7 +35,10 @@ def find_browser() -> str | None:
 class Browser:
     """One headless Chromium with one page, driven through the DevTools protocol."""
 
-    def __init__(self, workdir: Path, width: int = 1400, height: int = 1000, binary: str | None = None):
+    def __init__(self, workdir: Path, width: int = 1400, height: int = 1000, binary: str | None = None,
+                 loopback: bool = False):
+        """``loopback``: let the page reach servers on this machine (the workbench's tests); any other address
+        still goes to a dead proxy."""
         import websocket  # websocket-client, from the test extra
 
         binary = binary or find_browser()
@@ -52,7 +55,7 @@ class Browser:
              "--disable-background-networking", "--disable-component-update", "--disable-sync",
              "--disable-extensions", "--disable-default-apps", "--mute-audio", "--hide-scrollbars",
              "--disable-dev-shm-usage",  # containers often have a tiny /dev/shm
-             "--proxy-server=127.0.0.1:9", "--proxy-bypass-list=<-loopback>",
+             "--proxy-server=127.0.0.1:9", "--proxy-bypass-list=" + ("127.0.0.1" if loopback else "<-loopback>"),
              "--remote-debugging-port=0", "--remote-allow-origins=*", f"--user-data-dir={profile}",
              f"--window-size={width},{height}", "about:blank"],
             stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,

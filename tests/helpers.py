@@ -92,3 +92,41 @@ def question(kind: str, sentence: str, *, doc: Document | None = None, nugget: N
     key = make_key(kind, "r1", normalize_text(sentence), doc.doc_id if doc else None,
                    nugget.nugget_id if nugget else None, answer, run_id, index)
     return Question(key, sentence, REQUEST, nugget, answer, earlier, doc)
+
+
+# --- the assessment workbench ----------------------------------------------------------------------------
+
+SAMPLE_ROOT = Path(__file__).resolve().parent.parent
+
+
+def sample_reference_answers() -> dict[str, bool]:
+    """The sample assessors' answers (qrels/sample/judgments.jsonl) by pool item id: what a test assessor
+    answers in the workbench and in the CSV pool alike."""
+    from argue_eval.organizer.assessment import item_id_for
+
+    out = {}
+    for line in (SAMPLE_ROOT / "qrels" / "sample" / "judgments.jsonl").read_text().splitlines():
+        obj = json.loads(line)
+        key = make_key(obj["kind"], obj["request_id"], normalize_text(obj["sentence"]), obj["doc_id"], obj["nugget_id"],
+                       obj["answer"], obj["run_id"], obj["sentence_index"])
+        out[item_id_for(key)] = obj["value"]
+    return out
+
+
+def answer_everything(store, request_id: str, user: str, reference: dict[str, bool], default: bool = False,
+                      stages: tuple[str, ...] = ("citations", "sentences")) -> int:
+    """Answer every item the workbench asks ``user`` on ``request_id`` (the reference's answer, else
+    ``default``), round after round, until nothing is open; the number of answers given."""
+    from argue_eval.workbench.actions import Answer as Given
+    from argue_eval.workbench.actions import record_answers
+    from argue_eval.workbench.items import topic_items
+
+    given = 0
+    while True:
+        items = topic_items(store, request_id, user)
+        open_items = [i for stage in stages for g in items.stage(stage) for i in g.items if i.value is None]
+        if not open_items:
+            return given
+        record_answers(store, user, "assessor",
+                       [Given(i, reference.get(i.item_id, default), None) for i in open_items])
+        given += len(open_items)

@@ -27,6 +27,10 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "report": ("commands", "cli", "click"),
 }
 
+# The assessment workbench sits beside the CLI: only the commands import it; it imports no command.
+FORBIDDEN = {layer: (*rules, "workbench") for layer, rules in FORBIDDEN.items()}
+FORBIDDEN["workbench"] = ("commands", "cli", "click")
+
 
 ALLOWED: dict[tuple[str, str], str] = {
     ("argue", "measures.argue"): "ARGUE's own measure family: the scoring engine counts and aggregates with it",

@@ -17,6 +17,10 @@ What cannot run as written is stated here, not hidden:
 * A line ``# assessors ...`` is a person's step. The test plays that person, answering from the sample
   track's own assessor files (``qrels/sample/judgments.jsonl``, ``qrels/sample/qrels.trec``), see
   ``HUMAN_STEPS``; a person's step the test does not know fails the test.
+* ``argue-eval assess serve`` runs until it is stopped: the test starts it in the background on a free
+  loopback port (for ``8080``), waits until it answers, runs the example's later steps beside it, and stops
+  it at the end. The person's step ``# open http://127.0.0.1:8080 ...`` is played by fetching that page, which
+  must be the workbench's login form.
 * An example that needs an optional extra (BM25 search: Pyserini and Java; dense search; the LLM client;
   the comprehensiveness graph) is marked and skipped where the extra is missing. CI installs every extra
   and fails on a skip (``ARGUE_EVAL_FORBID_SKIPS=1``), so there every example runs.
@@ -229,7 +233,18 @@ def _accept_proposals(workdir: Path) -> None:
         writer.writerows(rows)
 
 
+def _open_workbench(workdir: Path) -> None:
+    """The assessor opens the workbench the example serves: its address answers with the login form."""
+    import urllib.request
+
+    port = (workdir / ".serve-port").read_text().strip()
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/login", timeout=30) as response:
+        page = response.read().decode("utf-8")
+    assert response.status == 200 and 'name="password"' in page, page[:500]
+
+
 HUMAN_STEPS: dict[str, Callable[[Path], None]] = {
+    "# open http://127.0.0.1:8080 and log in with the one-time password of `assess users add`": _open_workbench,
     "# assessors write found.csv with the bindings they found (request_id,nugget_id,answer,doc_id)": _write_found,
     "# assessors write yes in the accept column of the rows of proposals.csv to bind": _accept_proposals,
     "# assessors fill the judgment column of pool.csv with yes or no (a spreadsheet will do)": _answer_pool,
@@ -286,7 +301,43 @@ def _environment(workdir: Path) -> dict[str, str]:
     return env
 
 
+def _serve(command: str, workdir: Path, env: dict[str, str], servers: list[subprocess.Popen]) -> None:
+    """Start ``assess serve`` in the background on a free loopback port and wait until it answers."""
+    import socket
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = command.split(" #", 1)[0].rstrip()  # the help's comment on the line, which --port must not follow
+    command = command.replace("--port 8080", f"--port {port}") if "--port" in command else f"{command} --port {port}"
+    (workdir / ".serve-port").write_text(f"{port}\n")
+    server = subprocess.Popen(["bash", "-c", f"exec {command}"], cwd=workdir, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    servers.append(server)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/login", timeout=5):
+                return
+        except OSError:
+            assert server.poll() is None, f"`{command}` stopped:\n{server.communicate()[0]}"
+            assert time.monotonic() < deadline, f"`{command}` did not answer within 60 s"
+            time.sleep(0.2)
+
+
 def run_example(example: Example, workdir: Path, substitutions: dict[str, str]) -> None:
+    servers: list[subprocess.Popen] = []
+    try:
+        _run_steps(example, workdir, substitutions, servers)
+    finally:
+        for server in servers:
+            server.terminate()
+            server.wait(timeout=30)
+
+
+def _run_steps(example: Example, workdir: Path, substitutions: dict[str, str], servers: list[subprocess.Popen]) -> None:
     env = _environment(workdir)
     for step in example.steps:
         if step.human:
@@ -298,6 +349,9 @@ def run_example(example: Example, workdir: Path, substitutions: dict[str, str]) 
         command = step.command
         for placeholder, value in substitutions.items():
             command = command.replace(placeholder, value)
+        if command.startswith("argue-eval assess serve"):
+            _serve(command, workdir, env, servers)
+            continue
         result = subprocess.run(["bash", "-c", command], cwd=workdir, env=env, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True, timeout=600)
         assert result.returncode == 0, f"{example.command_path}: `{command}` exited {result.returncode}:\n{result.stdout}"

@@ -494,6 +494,14 @@ CLOBBER: dict[str, list[object] | None] = {
     "agree-judgments": ["agree-judgments", IN, JUDGMENTS, "-o", IN],
     "assess export": ["assess", "export", "--run", IN, "--nuggets", NUGGETS, "-o", IN],
     "assess import": ["assess", "import", IN, "--assessor", "a", "-o", IN],
+    "assess init": None,  # its one written file, --db, is read and written in place (no other input or output)
+    "assess users add": None,
+    "assess users reset": None,
+    "assess users list": None,
+    "assess assign": None,
+    "assess serve": None,
+    "assess status": None,
+    "assess export-db": ["assess", "export-db", "--db", IN, "--nuggets-out", "/dev/null", "--judgments-out", IN],
     "collection get": None,
     "collection index": None,
     "collection info": None,
@@ -641,6 +649,9 @@ NOT_FILES = {"--metric", "--metric-b", "--scores-format", "--weights", "--assess
              # ids read from a stream (collection get has no output)
              "--nli-model", "--cache-dir", "--index-dir", "--ids-from",
              "report --runs",  # run ids, comma-separated
+             # the workbench's names: topic ids, an assessor's name, the address the server listens on
+             "assess assign --topics", "assess assign --to", "assess users add NAME", "assess users reset NAME",
+             "assess serve --host",
              "requests new --collection"}  # collection ids
 
 

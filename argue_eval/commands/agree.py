@@ -166,7 +166,12 @@ def build_judgment_tables(result: JudgmentAgreement, label_a: str, label_b: str)
                    "document's answers that were not matched as no (as `score` and `convert` read them).")
 @click.option("--format", "output_format", type=click.Choice(RENDER_FORMATS), default="text", show_default=True)
 @click.option("--output", "-o", type=OutputPath(path_type=Path), default=None, help="Write here instead of stdout.")
-def judgments_command(judgments_a, judgments_b, judgments_format, kinds, nuggets, output_format, output) -> None:
+@click.option("--disagreements", type=OutputPath(path_type=Path), default=None, metavar="OUT.jsonl",
+              help="Also write every question the two files answer differently, one JSON line each (the item id of "
+                   "`assess export`, the question, A's and B's answer): `assess init --disagreements` loads it "
+                   "into the workbench for adjudication.")
+def judgments_command(judgments_a, judgments_b, judgments_format, kinds, nuggets, output_format, output,
+                      disagreements) -> None:
     """Agreement between two judgment files (accuracy, Cohen's kappa).
 
     A is the reference (e.g. human assessors), B the candidate (e.g. an LLM judge). Judgments are matched on
@@ -204,9 +209,35 @@ def judgments_command(judgments_a, judgments_b, judgments_format, kinds, nuggets
     # canonical files are held to score's rule (one judge contradicting itself is an error); Auto-ARGUE
     # files judge report by report, where a later report's answer replaces an earlier one
     strict = (specs[0].name == "argue", specs[1].name == "argue")
-    result = judgment_agreement(load(judgments_a, specs[0]), load(judgments_b, specs[1]), strict=strict)
+    if disagreements is not None:
+        list_a, list_b = list(load(judgments_a, specs[0])), list(load(judgments_b, specs[1]))
+        result = judgment_agreement(list_a, list_b, strict=strict)
+        write_disagreements(list_a, list_b, disagreements)
+    else:
+        result = judgment_agreement(load(judgments_a, specs[0]), load(judgments_b, specs[1]), strict=strict)
     if output_format == "json":
         text = dumps_json({"a": str(judgments_a), "b": str(judgments_b), **result.to_dict()})
     else:
         text = render_tables(build_judgment_tables(result, str(judgments_a), str(judgments_b)), output_format)
     write_output(text, output)
+
+
+def write_disagreements(judgments_a, judgments_b, path: Path) -> int:
+    """One line per question answered differently: its pool item id and fields, then A's and B's answers, in
+    topic and item order (byte-identical on rerun)."""
+    from ..model import natural_key
+    from ..organizer.assessment import item_id_for
+    from ..stats.judgment_agreement import disagreements
+    from ..writing import write_jsonl
+
+    def side(judgment) -> dict:
+        return {"value": bool(judgment.value), "judge": judgment.judge, "rationale": judgment.rationale}
+
+    lines = []
+    for a, b in disagreements(judgments_a, judgments_b):
+        key = a.key
+        lines.append({"item_id": item_id_for(key), "kind": a.kind, "request_id": a.request_id, "sentence": a.sentence,
+                      "doc_id": key.doc_id, "nugget_id": key.nugget_id, "answer": a.answer if key.answer else None,
+                      "run_id": key.run_id, "sentence_index": key.sentence_index, "a": side(a), "b": side(b)})
+    lines.sort(key=lambda line: (natural_key(str(line["request_id"])), str(line["item_id"])))
+    return write_jsonl(path, lines)

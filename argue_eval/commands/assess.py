@@ -1,4 +1,5 @@
-"""``argue-eval assess``: export the judgments still missing for human assessors, import their answers."""
+"""``argue-eval assess``: the human assessment loop: the CSV/JSONL pool (``export``, ``import``) and the
+assessment workbench (``init``, ``users``, ``assign``, ``serve``, ``status``, ``export --db``)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -6,15 +7,36 @@ from collections import Counter
 import click
 
 from ._options import input_options, policy_options, verbosity_options
-from ._paths import InputPath, OutputPath
+from ._paths import InputPath, OutputPath, UpdatedPath
 
 
-@click.group("assess")
+class _AssessGroup(click.Group):
+    """``assess export --db W ...`` is the workbench's export (``export-db``); without ``--db``, the pool export."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        if args and args[0] == "export" and any(a == "--db" or a.startswith("--db=") for a in args[1:]):
+            args = ["export-db", *args[1:]]
+        return super().resolve_command(ctx, args)
+
+
+@click.group("assess", cls=_AssessGroup)
 def command() -> None:
-    """Export the judgments still missing for human assessors; import their answers.
+    """Human assessment: a pool file for spreadsheets, or the assessment workbench (a local web app).
 
     \b
-    The loop, on the shipped sample track:
+    The workbench, on the shipped sample track:
+      argue-eval assess init --db round.sqlite --requests topics/sample/requests.jsonl \\
+          --collection topics/sample/collection.jsonl --run runs/sample/careful.jsonl \\
+          --nuggets nuggets/sample/nuggets.jsonl
+      argue-eval assess users add alice --db round.sqlite     # prints a one-time password
+      argue-eval assess assign --db round.sqlite --topics s01,s02 --to alice
+      argue-eval assess serve --db round.sqlite               # serves http://127.0.0.1:8080 until stopped
+      # open http://127.0.0.1:8080 and log in with the one-time password of `assess users add`
+      argue-eval assess status --db round.sqlite
+      argue-eval assess export --db round.sqlite --nuggets-out nuggets.jsonl --judgments-out human.jsonl
+
+    \b
+    The pool file loop, on the shipped sample track:
       argue-eval assess export --run runs/sample/careful.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl -o pool.csv
       # assessors fill the judgment column of pool.csv with yes or no (a spreadsheet will do)
@@ -46,6 +68,9 @@ def export_command(runs, nuggets, judgments, requests, qrels, collection, output
     Each item has the request text, the sentence with its neighbours, the cited document id (and its
     text with --collection), the nugget question and answers, a stable item_id and an integrity hash.
     Fill the `judgment` field with yes or no and run `argue-eval assess import`.
+
+    With --db W.sqlite it is the assessment workbench's export instead (the nugget bank and the
+    judgments; see `argue-eval assess export-db --help`).
 
     \b
     Example:
@@ -118,3 +143,328 @@ def import_command(filled: str, assessor: str, output: str) -> None:
     click.echo(f"imported {count} judgment(s) by human:{assessor.strip()} -> {output}"
                + (f" ({kinds})" if kinds else "")
                + (f"; {summary.unanswered} item(s) left blank" if summary.unanswered else ""), err=True)
+
+
+# --------------------------------------------------------------------------------------------------
+# the assessment workbench
+# --------------------------------------------------------------------------------------------------
+_DB = click.option("--db", required=True, type=UpdatedPath(), metavar="W.sqlite", help="The workbench database (one SQLite file).")
+
+
+@command.command("init")
+@verbosity_options
+@_DB
+@click.option("--requests", required=True, type=InputPath(), metavar="R", help="The requests (topics) of the round.")
+@click.option("--collection", default=None, type=InputPath(folder=True), metavar="C",
+              help="The collection (JSONL, irds:ID or Lucene index): texts of pooled and cited documents, and search.")
+@click.option("--run", "runs", multiple=True, type=InputPath(), metavar="RUN", help="A run whose reports are assessed (repeatable).")
+@click.option("--pool", default=None, type=InputPath(), metavar="P",
+              help="The `pool` command's output (documents per topic, in pool order); default: the runs' citations.")
+@click.option("--nuggets", default=None, type=InputPath(folder=True), metavar="N", help="A nugget bank to start from (any nugget format).")
+@click.option("--judgments", multiple=True, type=InputPath(), metavar="J",
+              help="Judgments already made (canonical or Auto-ARGUE): those questions are not asked (repeatable).")
+@click.option("--suggest", multiple=True, type=InputPath(), metavar="J",
+              help="A judge's judgments shown as suggestions the assessor confirms or changes (repeatable).")
+@click.option("--disagreements", multiple=True, type=InputPath(), metavar="D",
+              help="`agree-judgments --disagreements` output: items for the admin to adjudicate (repeatable).")
+@click.option("--relevance", type=click.Choice(["nuggets", "judgments"]), default=None,
+              help="Cited document relevant by the nugget bank (the default; never asked) or as assessors judge it "
+                   "(asked in the citation stage). Fixed at the first init.")
+def init_command(db, requests, collection, runs, pool, nuggets, judgments, suggest, disagreements, relevance) -> None:
+    """Create a workbench database, or add runs, documents, nuggets and judgments to one.
+
+    Nothing already in the database is replaced or lost: a report or nugget already stored keeps its
+    first version, and every answer stays. The pool is --pool when given, else the documents the runs
+    cite; their texts are copied from --collection, so `serve` needs no collection (except to search).
+
+    \b
+    Example:
+      argue-eval assess init --db round.sqlite --requests topics/sample/requests.jsonl \\
+          --collection topics/sample/collection.jsonl --run runs/sample/careful.jsonl \\
+          --run runs/sample/hallucinating.jsonl --nuggets nuggets/sample/nuggets.jsonl
+    """
+    import json
+
+    from ..workbench.loading import init_store
+    from ..workbench.store import Store
+
+    summary = init_store(db, requests, collection, runs, pool, nuggets, judgments, suggest, disagreements, relevance)
+    if collection:
+        store = Store.open(db)
+        try:
+            with store.transaction() as tx:
+                store.set_meta(tx, "collection", json.dumps(str(collection)))
+        finally:
+            store.close()
+    for note in summary.notes:
+        click.echo(f"note: {note}", err=True)
+    click.echo(f"{db}: {summary.requests} topic(s); reports: {summary.reports_added} added, {summary.reports_kept} "
+               f"already there; pooled documents: {summary.pooled_added} added; documents: {summary.documents_added} "
+               f"copied; nuggets: {summary.nuggets_added} added, {summary.nuggets_kept} already there; prior "
+               f"judgments: {summary.prior}; suggestions: {summary.suggestions}; disagreements: "
+               f"{summary.disagreements}", err=True)
+
+
+@command.group("users")
+def users_command() -> None:
+    """Add, list and reset the workbench's users.
+
+    \b
+    Example (a workbench database made from the sample track first):
+      argue-eval assess init --db round.sqlite --requests topics/sample/requests.jsonl \\
+          --collection topics/sample/collection.jsonl --run runs/sample/careful.jsonl
+      argue-eval assess users add alice --db round.sqlite
+      argue-eval assess users add carol --admin --db round.sqlite
+      argue-eval assess users list --db round.sqlite
+    """
+
+
+@users_command.command("add")
+@verbosity_options
+@click.argument("name")
+@_DB
+@click.option("--admin", is_flag=True, help="An admin sees every topic and adjudicates.")
+def users_add(name: str, db: str, admin: bool) -> None:
+    """Add a user and print their one-time password (they choose their own at first login).
+
+    \b
+    Example (a workbench database made from the sample track first):
+      argue-eval assess init --db round.sqlite --requests topics/sample/requests.jsonl \\
+          --collection topics/sample/collection.jsonl --run runs/sample/careful.jsonl
+      argue-eval assess users add alice --db round.sqlite
+    """
+    from ..workbench.security import add_user
+    from ..workbench.store import Store
+
+    store = Store.open(db)
+    try:
+        password = add_user(store, name, admin)
+    finally:
+        store.close()
+    click.echo(f"user {name.strip()}{' (admin)' if admin else ''}: one-time password {password}")
+
+
+@users_command.command("reset")
+@verbosity_options
+@click.argument("name")
+@_DB
+def users_reset(name: str, db: str) -> None:
+    """Give a user a new one-time password (their sessions end).
+
+    \b
+    Example (a workbench database made from the sample track first, with one user):
+      argue-eval assess init --db round.sqlite --requests topics/sample/requests.jsonl \\
+          --collection topics/sample/collection.jsonl --run runs/sample/careful.jsonl
+      argue-eval assess users add alice --db round.sqlite
+      argue-eval assess users reset alice --db round.sqlite
+    """
+    from ..workbench.security import reset_user
+    from ..workbench.store import Store
+
+    store = Store.open(db)
+    try:
+        password = reset_user(store, name)
+    finally:
+        store.close()
+    click.echo(f"user {name}: one-time password {password}")
+
+
+@users_command.command("list")
+@verbosity_options
+@_DB
+def users_list(db: str) -> None:
+    """List the users, their role and their topics.
+
+    \b
+    Example (a workbench database made from the sample track first, with one user):
+      argue-eval assess init --db round.sqlite --requests topics/sample/requests.jsonl \\
+          --collection topics/sample/collection.jsonl --run runs/sample/careful.jsonl
+      argue-eval assess users add alice --db round.sqlite
+      argue-eval assess users list --db round.sqlite
+    """
+    from ..workbench.store import Store
+
+    store = Store.open(db)
+    try:
+        for name, admin, must_change in store.users():
+            topics = store.assigned(name)
+            click.echo(f"{name}\t{'admin' if admin else 'assessor'}\t{'one-time password' if must_change else 'active'}"
+                       f"\t{','.join(topics) if topics else '-'}")
+    finally:
+        store.close()
+
+
+@command.command("assign")
+@verbosity_options
+@_DB
+@click.option("--topics", required=True, metavar="T", help="Topic ids, comma-separated; numeric ranges: 301-305.")
+@click.option("--to", "user", required=True, metavar="NAME", help="The assessor.")
+@click.option("--double", is_flag=True,
+              help="Add NAME as a second assessor on topics that have one (double assessment, for agreement); "
+                   "without it, a topic already assigned to someone else is refused.")
+def assign_command(db: str, topics: str, user: str, double: bool) -> None:
+    """Assign topics to an assessor.
+
+    \b
+    Example (a workbench database made from the sample track first, with two assessors):
+      argue-eval assess init --db round.sqlite --requests topics/sample/requests.jsonl \\
+          --collection topics/sample/collection.jsonl --run runs/sample/careful.jsonl
+      argue-eval assess users add alice --db round.sqlite
+      argue-eval assess users add bob --db round.sqlite
+      argue-eval assess assign --db round.sqlite --topics s01,s02 --to alice
+      argue-eval assess assign --db round.sqlite --topics s01 --to bob --double
+    """
+    from ..errors import OptionError
+    from ..workbench.store import Store, check_topics
+
+    store = Store.open(db)
+    try:
+        if store.user(user) is None:
+            raise OptionError("--to", f"no user {user!r} (add one with `argue-eval assess users add {user}`)")
+        wanted = check_topics(topics, store.requests())
+        current = store.all_assignments()
+        taken = [t for t in wanted if any(u != user for u in current.get(t, []))]
+        if taken and not double:
+            raise OptionError("--topics", f"topic(s) {', '.join(taken)} already have an assessor "
+                              f"({', '.join(sorted({u for t in taken for u in current[t]}))}); "
+                              "--double adds a second one for agreement")
+        with store.transaction() as tx:
+            for topic in wanted:
+                tx.execute("INSERT OR IGNORE INTO assignments(request_id, user) VALUES (?, ?)", (topic, user))
+    finally:
+        store.close()
+    click.echo(f"assigned {len(wanted)} topic(s) to {user}: {', '.join(wanted)}", err=True)
+
+
+@command.command("serve")
+@verbosity_options
+@_DB
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8080, show_default=True)
+@click.option("--allow-remote", is_flag=True,
+              help="Needed for a --host other than loopback: the workbench speaks plain HTTP, so put it behind TLS.")
+@click.option("--search", "search_mode", type=click.Choice(["auto", "lucene", "memory"]), default="auto",
+              show_default=True, help="Collection search: Lucene (the search extra), in-memory BM25, or auto.")
+def serve_command(db: str, host: str, port: int, allow_remote: bool, search_mode: str) -> None:
+    """Serve the workbench (nugget authoring, citation and sentence assessment, adjudication).
+
+    \b
+    Example (a workbench database made from the sample track first, with one assessor):
+      argue-eval assess init --db round.sqlite --requests topics/sample/requests.jsonl \\
+          --collection topics/sample/collection.jsonl --run runs/sample/careful.jsonl
+      argue-eval assess users add alice --db round.sqlite     # prints a one-time password
+      argue-eval assess serve --db round.sqlite --port 8080   # serves http://127.0.0.1:8080 until stopped
+      # open http://127.0.0.1:8080 and log in with the one-time password of `assess users add`
+    """
+    import ipaddress
+    import json
+    import logging
+
+    from ..errors import MissingDependencyError, OptionError
+    from ..workbench.store import Store
+
+    try:
+        import uvicorn
+
+        from ..workbench.app import create_app
+    except ImportError as error:
+        raise MissingDependencyError("assess serve", "workbench", str(error)) from None
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback and not allow_remote:
+        raise OptionError("--host", f"{host} is not a loopback address; the workbench speaks plain HTTP: give "
+                          "--allow-remote to listen there anyway (behind a TLS proxy)")
+    if not loopback:
+        click.echo(f"warning: listening on {host}: anyone who can reach it can try to log in; the traffic is not "
+                   "encrypted unless a TLS proxy stands in front", err=True)
+    store = Store.open(db)
+    collection = store.meta("collection")
+    app = create_app(store, json.loads(collection) if collection else None, search_mode)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    click.echo(f"serving {db} on http://{host}:{port} (Ctrl-C stops)", err=True)
+    uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning", server_header=False)
+
+
+@command.command("status")
+@verbosity_options
+@_DB
+@click.option("--format", "output_format", type=click.Choice(["text", "tsv", "markdown"]), default="text",
+              show_default=True)
+def status_command(db: str, output_format: str) -> None:
+    """Progress per topic, stage and assessor; agreement where topics are double-assessed, and of the judge's
+    suggestions with the assessors' answers.
+
+    \b
+    Example (a workbench database made from the sample track first):
+      argue-eval assess init --db round.sqlite --requests topics/sample/requests.jsonl \\
+          --collection topics/sample/collection.jsonl --run runs/sample/careful.jsonl
+      argue-eval assess status --db round.sqlite
+    """
+    from ..tables import Table, render_tables
+    from ..workbench.exporting import adjudication_queue, agreement_rows, status_rows, suggestion_rows
+    from ..workbench.store import Store
+
+    store = Store.open(db)
+    try:
+        rows = status_rows(store)
+        agreement = agreement_rows(store)
+        suggested = suggestion_rows(store)
+        queue = adjudication_queue(store)
+    finally:
+        store.close()
+    open_ = sum(1 for e in queue if e["decision"] is None)
+    tables = [Table(["topic", "assessor", "stage", "done", "open"], list(rows), "lllrr",
+                    "progress (open: what the flowchart asks now; answers can open more)",
+                    [f"adjudication: {open_} open, {len(queue) - open_} decided"])]
+    if agreement:
+        tables.append(Table(["assessors", "kind", "items", "agreement", "kappa"], agreement, "llrrr",
+                            "agreement on items both assessors answered"))
+    if suggested:
+        tables.append(Table(["judge", "kind", "items", "agreement", "kappa"], suggested, "llrrr",
+                            "the judge's suggestions against the assessors' answers (items where one was shown)"))
+    click.echo(render_tables(tables, output_format).rstrip("\n"))
+
+
+@command.command("export-db")
+@verbosity_options
+@_DB
+@click.option("--nuggets-out", required=True, type=OutputPath(), metavar="N.jsonl", help="The nugget bank (canonical JSONL).")
+@click.option("--judgments-out", required=True, type=OutputPath(), metavar="J.jsonl", help="The judgments (canonical JSONL).")
+def export_db_command(db: str, nuggets_out: str, judgments_out: str) -> None:
+    """Export the workbench's nugget bank and judgments for `score` (same as `assess export --db`).
+
+    Each assessor's answer is a judgment with judge human:NAME; an adjudicated item's decision follows
+    them as human:ADMIN:adjudication, so `score` (the later line wins) uses the decision. Reruns write the
+    same bytes.
+
+    \b
+    Example (a workbench database made from the sample track and its nugget bank first):
+      argue-eval assess init --db round.sqlite --requests topics/sample/requests.jsonl \\
+          --collection topics/sample/collection.jsonl --run runs/sample/careful.jsonl \\
+          --nuggets nuggets/sample/nuggets.jsonl
+      argue-eval assess export --db round.sqlite --nuggets-out nuggets.jsonl --judgments-out human.jsonl
+      argue-eval nuggets stats nuggets.jsonl
+
+    Once the assessors have answered, score with what they answered: argue-eval score --run
+    runs/sample/careful.jsonl --nuggets nuggets.jsonl --judgments human.jsonl -o scores.tsv.
+    """
+    from ..workbench.exporting import export_round
+    from ..workbench.store import Store
+
+    store = Store.open(db)
+    try:
+        summary = export_round(store, nuggets_out, judgments_out)
+    finally:
+        store.close()
+    kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(summary.by_kind.items()))
+    if summary.unresolved:
+        click.echo(f"warning: {summary.unresolved} item(s) have assessors who disagree and no adjudication; `score` "
+                   "uses the last assessor's answer (by name) for them: adjudicate them in the workbench", err=True)
+    if summary.stale:
+        click.echo(f"note: {summary.stale} answer(s) about nugget answers since edited or deleted are not exported",
+                   err=True)
+    click.echo(f"wrote {summary.nuggets} nugget(s) of {summary.topics} topic(s) to {nuggets_out} and "
+               f"{summary.judgments} judgment(s) to {judgments_out}" + (f" ({kinds})" if kinds else "")
+               + (f"; {summary.adjudicated} adjudicated" if summary.adjudicated else ""), err=True)

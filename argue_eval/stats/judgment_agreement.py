@@ -162,3 +162,14 @@ def judgment_agreement(judgments_a: Iterable[Judgment], judgments_b: Iterable[Ju
     if len(kinds) > 1:
         notes.append("the 'all' row pools different questions; read the per-kind rows first")
     return JudgmentAgreement(kinds, overall, notes)
+
+
+def disagreements(judgments_a: Iterable[Judgment], judgments_b: Iterable[Judgment]) -> list[tuple[Judgment, Judgment]]:
+    """The questions both sets answer, differently: ``(A's judgment, B's judgment)`` per key (the last one of
+    each set for a key, the rule every reader follows), in A's order. What an adjudicator looks at."""
+    last_a: dict[JudgmentKey, Judgment] = {}
+    for judgment in judgments_a:
+        last_a.pop(judgment.key, None)
+        last_a[judgment.key] = judgment
+    last_b = {judgment.key: judgment for judgment in judgments_b}
+    return [(a, last_b[key]) for key, a in last_a.items() if key in last_b and bool(last_b[key].value) != bool(a.value)]
