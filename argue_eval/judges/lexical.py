@@ -8,7 +8,7 @@ against human and LLM judgments.
 Every heuristic turns a question into a score in [0, 1] and compares it with a threshold (a constructor
 option). The verdict's confidence is how far the score lies from that threshold, scaled to [0.5, 1]: a
 cascade hands the answers near the threshold to a stronger judge. Texts are compared as content tokens
-(``judges.text``: case, punctuation, number and date formats, stems and token order folded away).
+(``judges.lexical_tokens``: case, punctuation, number and date formats, stems and token order folded away).
 """
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ from typing import Any, ClassVar
 from ..model import JUDGMENT_KINDS, Document
 from ..passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS
 from .base import JudgeBackend, Question, Verdict
+from .lexical_tokens import content, content_set, numbers, tokens, word_windows
 from .options import number_option, passage_options
-from .text import content, content_set, numbers, tokens, word_windows
 
 __all__ = ["LexicalJudge", "NEGATION_CUES", "NEGATION_PHRASES", "META_CUES"]
 
