@@ -57,14 +57,6 @@ class Fields:
             self.problems.append(Problem(self.path, self.line, field, message, "warning"))
 
     # -- typed getters (each returns a usable value or the default, after reporting) -------------------
-    def require(self, obj: dict[str, Any], key: str, prefix: str = "") -> Any:
-        """``obj[key]``, or an error naming the missing field (returns ``None`` when lenient)."""
-        value = obj.get(key, MISSING)
-        if value is MISSING:
-            self.error(prefix + key, f"missing required field {key!r}")
-            return None
-        return value
-
     def ident(self, obj: dict[str, Any], key: str, prefix: str = "", required: bool = True) -> str | None:
         """A string id. JSON numbers are accepted as their decimal text (a warning), never the reverse.
 
