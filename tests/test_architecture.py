@@ -14,9 +14,10 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "argue_eval"
 ARCHITECTURE_DOC = PACKAGE.parent / "docs" / "architecture.md"
 
-FOUNDATION = ("model", "errors", "reading", "writing", "progress", "csvsafe", "passages", "extras", "gc_tuning", "java")
+FOUNDATION = ("model", "errors", "reading", "writing", "progress", "csvsafe", "passages", "extras", "gc_tuning", "java",
+              "redact")
 """The bottom: the standard library, third-party packages and each other."""
-PURE = ("model", "errors", "progress", "passages", "extras", "gc_tuning")
+PURE = ("model", "errors", "progress", "passages", "extras", "gc_tuning", "redact")
 """The part of the bottom the engines may use: they never read or write a file (no ``reading``, ``writing``)."""
 RECORDS = ("formats", "tracks", "validate", "collection", "search")
 ENGINES = ("judges", "argue", "measures", "stats")
