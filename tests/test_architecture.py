@@ -208,6 +208,43 @@ def test_a_new_top_level_module_without_a_rule_fails(tmp_path):
     assert names_without_a_rule(tmp_path) == ["fresh", "newpkg"]
 
 
+COMMAND_FUNCTION_LINES = 60
+"""The most lines a function under ``argue_eval/commands/`` may have, from ``def`` to its end, docstring included:
+a command parses its options, calls the API (``api/``, ``organizer/``) and renders the result; the work is there."""
+
+LONG_COMMAND_FUNCTIONS: dict[str, str] = {}
+"""``module:function`` -> why it may be longer (none today)."""
+
+
+def long_functions(root: Path, most: int = COMMAND_FUNCTION_LINES) -> list[str]:
+    """``file:function (N lines)`` for every function under ``root`` longer than ``most`` lines (decorators aside)."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = (node.end_lineno or node.lineno) - node.lineno + 1
+                name = f"{path.relative_to(root).with_suffix('')}:{node.name}"
+                if lines > most and name not in LONG_COMMAND_FUNCTIONS:
+                    found.append(f"{name} ({lines} lines)")
+    return found
+
+
+def test_no_command_function_is_longer_than_60_lines():
+    assert long_functions(PACKAGE / "commands") == []
+
+
+def test_the_command_length_check_can_fail(tmp_path):
+    """A function of 61 lines (``def``, a docstring, 58 statements, ``return``) is named; one of 60 is not, nor a
+    61-line one whose decorators make the difference (they do not count)."""
+    body, shorter = ("".join(f"    x{i} = {i}\n" for i in range(first, 58)) for first in (0, 1))
+    (tmp_path / "cmd.py").write_text(
+        f'def long():\n    """Doc."""\n{body}    return x0\n\n\n'
+        f'def fits():\n    """Doc."""\n{shorter}    return x1\n\n\n'
+        f'@decorator\n@decorator\ndef decorated():\n    """Doc."""\n{shorter}    return x1\n'
+    )
+    assert long_functions(tmp_path) == ["cmd:long (61 lines)"]
+
+
 def positional_policies(root: Path) -> list[str]:
     """Calls of ``Policies`` with positional arguments under ``root`` (the field order is no interface)."""
     found = []
