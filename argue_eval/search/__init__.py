@@ -130,9 +130,12 @@ def write_stamp(index_dir: Path, stamp: dict[str, object], documents: int) -> No
         handle.write(json.dumps({**stamp, "documents": documents}, indent=1) + "\n")
 
 
-def check_index_dir(target: Path) -> Path:
-    """``target``, where an index is to be kept: absent, or a directory (the index in it is replaced). A file, a FIFO
-    or a symbolic link to nothing is refused before any work: building would replace it (or fail on it) at the end."""
+def index_target(collection: Path, index_dir: str | os.PathLike[str] | None, suffix: str) -> Path:
+    """Where the ``suffix`` index of ``collection`` is kept: ``index_dir`` when given, else ``index_dir_for``'s place.
+
+    It must be absent or a directory (the index in it is replaced). A file, a FIFO or a symbolic link to nothing is
+    refused before any work: the build would replace it (or fail on it) at its end."""
+    target = Path(index_dir) if index_dir is not None else index_dir_for(collection, suffix)
     if target.is_symlink() and not target.exists():
         raise InputError(target, None, None, "is a symbolic link to nothing; give a directory for the index")
     if target.exists() and not target.is_dir():

@@ -29,16 +29,7 @@ import orjson
 from ..collection.lucene import is_lucene_index
 from ..errors import ArgueError, InputError
 from ..progress import progress
-from . import (
-    IndexInfo,
-    check_index_dir,
-    index_dir_for,
-    iter_collection,
-    recorded_documents,
-    replace_dir,
-    source_stamp,
-    write_stamp,
-)
+from . import IndexInfo, index_target, iter_collection, recorded_documents, replace_dir, source_stamp, write_stamp
 
 INDEX_SUFFIX = ".lucene"
 INDEX_FORMAT = "argue-eval-lucene-1"
@@ -67,7 +58,7 @@ def ensure_index(
         raise InputError(collection, None, None, "is a directory but not a Lucene index (no segments_N file)")
     if not collection.exists():
         raise InputError(collection, None, None, "no such file or directory")
-    target = check_index_dir(Path(index_dir) if index_dir is not None else index_dir_for(collection, INDEX_SUFFIX))
+    target = index_target(collection, index_dir, INDEX_SUFFIX)
     stamp = source_stamp(collection, INDEX_FORMAT)
     if not rebuild and is_lucene_index(target):
         documents = recorded_documents(target, stamp)
