@@ -31,7 +31,7 @@ class SearchResult(NamedTuple):
 
 def search(
     collection: str | PathLike[str],
-    queries: Sequence[str] = (),
+    queries: str | Sequence[str] = (),
     *,
     requests: str | PathLike[str] | None = None,
     query_fields: Sequence[str] = ("title", "problem_statement"),
@@ -44,11 +44,12 @@ def search(
 ) -> SearchResult:
     """The top ``k`` documents of ``collection`` (a JSONL collection or a Lucene index directory) for each query.
 
-    Exactly one of ``queries`` (texts; ids ``1``, ``2``, ... or ``query`` for a single one) and ``requests`` (a
+    Exactly one of ``queries`` (a text or texts; ids ``1``, ``2``, ... or ``query`` for one) and ``requests`` (a
     requests file; each request's ``query_fields`` joined, under its request id). ``dense``: faiss over MiniLM
     embeddings (the ``dense`` extra) instead of BM25 (the ``search`` extra and Java 21+). ``log`` receives what
     indexing says.
     """
+    queries = [queries] if isinstance(queries, str) else list(queries)
     if bool(queries) == bool(requests):
         raise ArgueError("give either --query (one or more) or --requests")
     fields = list(query_fields)
