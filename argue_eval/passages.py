@@ -35,7 +35,7 @@ def window_starts(n_words: int, words: int, stride: int) -> list[int]:
 
     No words, no window; a text of at most ``words`` words is one window; otherwise windows start every
     ``stride`` words and, when the last regular one stops short of the end, one more ends at the end.
-    Shared by ``PassageSplitter.split`` and the lexical judge's token windows (``judges.text.word_windows``),
+    Shared by ``PassageSplitter.split`` and the lexical judge's token windows (``judges.lexical_tokens.word_windows``),
     which must cut the same passages.
     """
     if n_words <= 0:

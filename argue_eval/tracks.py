@@ -8,8 +8,9 @@ answer in words, or that a RAGTIME run must name its team: ``--track rag24`` set
   tracks publish per-request limits; ``--limit``/``--unit`` still override both);
 - the most entries ``references`` may have;
 - the fields the track's own validator requires (present, and strings where it wants strings), which
-  ``argue_eval.validate`` checks as ``official-schema`` problems, and the citation form (indexes into
-  ``references`` for TREC RAG 2024; indexes or ids for 2025; ids or ``{id: score}`` for RAGTIME);
+  ``argue_eval.validate`` checks as ``official-schema`` problems (the citation form, indexes into ``references``
+  for TREC RAG 2024, indexes or ids for 2025, ids or ``{id: score}`` for RAGTIME, is the run format's: its
+  parser resolves the citations and reports those out of range);
 - whether a stated ``response_length`` is checked against the counted words.
 
 The figures: TREC RAG 2024 answers of at most 400 words (the 2024 guidelines say so); NeuCLIR 2024 reports
@@ -44,7 +45,6 @@ class TrackPreset:
     """(dotted field, kind) pairs every line must have: kind ``str``, ``list``, ``int``."""
     response_required: tuple[str, ...]
     """Fields every entry of the response list (``answer`` / ``responses``) must have."""
-    citation_form: Literal["index", "index-or-id", "id-or-scores", "id"]
     check_response_length: bool = False
     aliases: tuple[str, ...] = ()
 
@@ -53,31 +53,31 @@ TRACKS: dict[str, TrackPreset] = {preset.name: preset for preset in (
     TrackPreset(
         "neuclir24", "NeuCLIR 2024 report generation", ("neuclir24", "argue"), 2000, "chars", None,
         (("run_id", "str"), ("request_id", "str"), ("collection_ids", "list"), ("sentences", "list")),
-        ("text", "citations"), "id", aliases=("neuclir-2024", "neuclir2024"),
+        ("text", "citations"), aliases=("neuclir-2024", "neuclir2024"),
     ),
     TrackPreset(
         "ragtime25", "RAGTIME 2025", ("ragtime",), None, "chars", None,
         (("metadata.team_id", "str"), ("metadata.run_id", "str"), ("metadata.topic_id", "str"),
          ("responses", "list"), ("references", "list")),
-        ("text", "citations"), "id-or-scores", aliases=("ragtime-2025", "ragtime2025"),
+        ("text", "citations"), aliases=("ragtime-2025", "ragtime2025"),
     ),
     TrackPreset(
         "ragtime26", "RAGTIME 2026", ("ragtime",), None, "chars", None,
         (("metadata.team_id", "str"), ("metadata.run_id", "str"), ("metadata.topic_id", "str"),
          ("responses", "list"), ("references", "list")),
-        ("text", "citations"), "id-or-scores", aliases=("ragtime-2026", "ragtime2026"),
+        ("text", "citations"), aliases=("ragtime-2026", "ragtime2026"),
     ),
     TrackPreset(
         "rag24", "TREC RAG 2024", ("rag24",), 400, "words", 20,
         (("run_id", "str"), ("topic_id", "str"), ("topic", "str"), ("references", "list"),
          ("response_length", "int"), ("answer", "list")),
-        ("text", "citations"), "index", check_response_length=True, aliases=("trec-rag-2024", "rag2024"),
+        ("text", "citations"), check_response_length=True, aliases=("trec-rag-2024", "rag2024"),
     ),
     TrackPreset(
         "rag25", "TREC RAG 2025", ("rag25",), 400, "words", 100,
         (("metadata.team_id", "str"), ("metadata.run_id", "str"), ("metadata.narrative_id", "str"),
          ("references", "list"), ("answer", "list")),
-        ("text", "citations"), "index-or-id", aliases=("trec-rag-2025", "rag2025"),
+        ("text", "citations"), aliases=("trec-rag-2025", "rag2025"),
     ),
 )}
 """Track name -> preset; ``get_track`` also takes the aliases (``trec-rag-2024``, ``ragtime-2026``, ...)."""

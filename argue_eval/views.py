@@ -3,7 +3,7 @@
 Nothing here computes a measure or a statistic: a view only picks, orders and formats numbers that a score
 table or a ``Comparison`` already holds, so the terminal, the Markdown/LaTeX exports and the HTML report never
 disagree. Commands render these ``Table`` objects with ``argue_eval.tables``; ``argue_eval.report`` reuses the
-column choices (``SUMMARY_COLUMNS``) and ``compress_ranks``.
+flowchart outcomes' signs and texts (``OUTCOMES``).
 """
 from __future__ import annotations
 
@@ -30,10 +30,7 @@ SUMMARY_MEASURES: tuple[tuple[str, str], ...] = (
     ("f1", "f1"),
     ("argue_precision", "argue_prec"),
 )
-"""Per-topic measures the summaries show, with their short column titles (the report's leaderboard too)."""
-
-SUMMARY_COLUMNS: tuple[tuple[str, str], ...] = tuple((f"{name}_macro", title) for name, title in SUMMARY_MEASURES)
-"""Aggregate rows shown in the (macro) summary table, with their short column titles."""
+"""Per-topic measures the summaries show, with their short column titles."""
 
 AGGREGATES: tuple[str, ...] = ("macro", "micro")
 

@@ -136,10 +136,6 @@ class _Output:
         self._owned = owned
         self._file: IO[Any] | None = None
 
-    @property
-    def opened(self) -> bool:
-        return self._file is not None
-
     def _handle(self) -> IO[Any]:
         if self._file is None:
             try:

@@ -81,9 +81,10 @@ def llm_calls(judgments) -> tuple[int, int]:
 def _clear_text_caches() -> None:
     """Forget every tokenized text and document: each timed judging run starts from nothing."""
     from argue_eval import model
-    from argue_eval.judges import lexical, text
+    from argue_eval.judges import lexical, lexical_tokens
 
-    for cached in (text.tokens, text.content, text.content_set, text.numbers, text.stem, text._word_token, text._word_items, text._plain_tokens,
+    for cached in (lexical_tokens.tokens, lexical_tokens.content, lexical_tokens.content_set, lexical_tokens.numbers,
+                   lexical_tokens.stem, lexical_tokens._word_token, lexical_tokens._word_items, lexical_tokens._plain_tokens,
                    lexical._document_passages, lexical._documents_set, lexical._near, lexical._entities, lexical._name_runs,
                    model.natural_key):
         cached.cache_clear()

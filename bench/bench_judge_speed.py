@@ -49,10 +49,10 @@ OUT = REPO / "bench" / "out"
 def clear_text_caches() -> None:
     """Empty every process-wide cache of the text layer and the lexical judge (tokens, stems, passages), so
     that a lexical baseline starts as cold as a fresh semantic judge does."""
-    from argue_eval import model
-    from argue_eval.judges import lexical, passages, text
+    from argue_eval import model, passages
+    from argue_eval.judges import lexical, lexical_tokens
 
-    for module in (text, lexical, passages):
+    for module in (lexical_tokens, lexical, passages):
         for value in vars(module).values():
             if callable(getattr(value, "cache_clear", None)):
                 value.cache_clear()

@@ -354,7 +354,7 @@ def test_directory_that_is_not_a_lucene_index(tmp_path):
         open_collection(tmp_path)
 
 
-def test_lucene_index_is_delegated_to_the_search_backend(tmp_path, monkeypatch):
+def test_lucene_index_is_delegated_to_the_lucene_store(tmp_path, monkeypatch):
     (tmp_path / "segments_3").write_bytes(b"")
     opened = []
 
@@ -367,9 +367,9 @@ def test_lucene_index_is_delegated_to_the_search_backend(tmp_path, monkeypatch):
         def _fetch(self, doc_id: str) -> Document | None:
             return Document(doc_id, "from lucene") if doc_id == "L1" else None
 
-    fake = types.ModuleType("argue_eval.search.lucene")
+    fake = types.ModuleType("argue_eval.collection.lucene")
     fake.LuceneDocumentStore = FakeLuceneStore  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "argue_eval.search.lucene", fake)
+    monkeypatch.setitem(sys.modules, "argue_eval.collection.lucene", fake)
     store = open_collection(tmp_path)
     assert opened == [str(tmp_path)]
     assert store.get("L1").text == "from lucene"
@@ -377,7 +377,7 @@ def test_lucene_index_is_delegated_to_the_search_backend(tmp_path, monkeypatch):
 
 def test_lucene_index_without_the_search_backend_names_the_extra(tmp_path, monkeypatch):
     (tmp_path / "segments_1").write_bytes(b"")
-    monkeypatch.setitem(sys.modules, "argue_eval.search.lucene", None)  # import fails
+    monkeypatch.setitem(sys.modules, "argue_eval.collection.lucene", None)  # import fails
     with pytest.raises(MissingDependencyError, match=r"pip install 'argue-eval\[search\]'"):
         open_collection(tmp_path)
 
@@ -386,7 +386,7 @@ def test_lucene_index_without_the_search_backend_names_the_extra(tmp_path, monke
 def test_a_real_lucene_index_opens_through_open_collection(tmp_path, docs):
     """End to end with the search extra: our fixture indexed by Anserini, then read back by id."""
     pytest.importorskip("pyserini")
-    from argue_eval.search.lucene import LuceneDocumentStore
+    from argue_eval.collection.lucene import LuceneDocumentStore
     from argue_eval.search.lucene import ensure_index as ensure_lucene_index
 
     try:

@@ -43,7 +43,7 @@ def test_trec_order_is_score_desc_then_docno_desc(fixtures):
 def test_fast_reader_agrees_with_row_reader(fixtures):
     path = fixtures / "organizer" / "pool.A.trec"
     columns = read_ranked_columns(path)
-    fast = list(zip(columns.qid, columns.docno, columns.score, columns.tag))
+    fast = list(zip(columns.request_id, columns.doc_id, columns.score, columns.run_id))
     rows = list(read_ranked(path))
     assert fast == [(row.request_id, row.doc_id, row.score, row.run_id) for row in rows]
     assert len(fast) == 5 and columns.score.dtype.kind == "f"
@@ -130,10 +130,10 @@ def test_column_reader_agrees_with_row_reader_on_messy_files(tmp_path):
     path.write_text('\ufeff  1\tQ0  "d1 1 2.5 r\n\n007 Q0 NA -3 1e3 r \n   \n1 Q0 nan 2 0 s\n')
     columns = read_ranked_columns(path)
     rows = list(read_ranked(path, "trec-run"))
-    assert [tuple(x) for x in zip(columns.qid, columns.docno, columns.score, columns.tag)] == [
+    assert [tuple(x) for x in zip(columns.request_id, columns.doc_id, columns.score, columns.run_id)] == [
         (row.request_id, row.doc_id, row.score, row.run_id) for row in rows
     ]
-    assert list(columns.docno) == ['"d1', "NA", "nan"]
+    assert list(columns.doc_id) == ['"d1', "NA", "nan"]
 
 
 @pytest.mark.parametrize("text, message", [
@@ -194,7 +194,7 @@ def test_columns_are_the_same_whatever_the_spacing(tmp_path, layout):
     path = tmp_path / "run.trec"
     path.write_bytes(layout.encode())
     columns = read_ranked_columns(path)
-    assert list(zip(columns.qid, columns.docno, columns.score.tolist(), columns.tag)) == [
+    assert list(zip(columns.request_id, columns.doc_id, columns.score.tolist(), columns.run_id)) == [
         ("q1", "d1", 2.5, "r"), ("q1", "d2", 1.25, "r")]
 
 

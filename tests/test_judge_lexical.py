@@ -10,8 +10,8 @@ import pytest
 from argue_eval.errors import InputError
 from argue_eval.judges.base import Question, make_key
 from argue_eval.judges.lexical import LexicalJudge
+from argue_eval.judges.lexical_tokens import content, content_set, numbers, word_windows
 from argue_eval.judges.registry import make_judge
-from argue_eval.judges.text import content, content_set, numbers, word_windows
 from argue_eval.model import Answer, Document, Nugget, Request, normalize_text
 from argue_eval.passages import PassageSplitter
 
@@ -309,7 +309,7 @@ def test_the_stemmer_in_use_gives_the_pure_python_snowball_stems():
     """PyStemmer (C) is picked up when installed; it must stem exactly as the pure-Python Snowball stemmer."""
     from snowballstemmer.english_stemmer import EnglishStemmer
 
-    from argue_eval.judges.text import _STEMMER
+    from argue_eval.judges.lexical_tokens import _STEMMER
 
     reference = EnglishStemmer()
     words = ["suicides", "increased", "generously", "flooding", "organizations", "hopefulness", "died", "running",

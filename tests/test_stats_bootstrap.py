@@ -103,9 +103,9 @@ def test_undefined_acceleration_falls_back_to_percentile():
 def test_rounding_ties_count_as_ties():
     # two bootstrap values equal the estimate up to one ulp: counted as ties (half below) rather than above
     estimate = 0.3
-    theta_b = np.array([[0.1, np.nextafter(0.3, 1), np.nextafter(0.3, 1), 0.5]])
-    assert estimate_percentile(np.array([estimate]), theta_b, 1e-12)[0] == pytest.approx((1 + 3) / 8)
-    assert estimate_percentile(np.array([estimate]), theta_b, 0.0)[0] == pytest.approx((1 + 1) / 8)
+    theta_b = np.array([[0.1, np.nextafter(0.3, 1), np.nextafter(0.3, 1), 0.5]])  # sorted, as bca_interval passes
+    assert estimate_percentile(np.array([estimate]), theta_b, np.array([1e-12]))[0] == pytest.approx((1 + 3) / 8)
+    assert estimate_percentile(np.array([estimate]), theta_b, np.array([0.0]))[0] == pytest.approx((1 + 1) / 8)
 
 
 def test_same_seed_same_bits_other_seed_other_interval():

@@ -18,6 +18,10 @@ function               what it does                                             
 ``comprehensiveness``  context statements reached through entailments                ``api.comprehensiveness``
 ``nuggetizer``         TREC RAG nuggetizer scores of assignments (read or judged)    ``api.nuggetizer``
 ``retrieval``          trec_eval's measures of ranked runs or of reports' citations  ``api.retrieval``
+``pool``               the documents assessors judge, per topic (``write_pool``)     ``api.pool``
+``search``             BM25 or dense search of a collection, for assessors           ``api.search``
+``validate``           every problem of run files, located                           ``api.validate``
+``convert``            a file rewritten in another format of its kind                ``api.convert``
 =====================  ============================================================  ========================
 
 The alternate measures return a ``MeasureResult`` (``api.measure_result``): ``table`` (a DataFrame),
@@ -27,6 +31,7 @@ list or a ``JudgeBackend``), ``judge_options`` (per backend) and ``cache`` (a pa
 from __future__ import annotations
 
 from .comprehensiveness import comprehensiveness
+from .convert import Conversion, convert
 from .icat import icat
 from .judge import EvaluateResult, JudgeResult, evaluate, judge, manifest, plan_questions, score_judged, write_judgments
 from .limits import Limits
@@ -34,9 +39,13 @@ from .longrecall import longrecall
 from .measure_result import MeasureResult, Note
 from .nuggetizer import nuggetizer
 from .plan import plan
+from .pool import PoolResult, pool, write_pool
 from .retrieval import RetrievalResult, retrieval
 from .score import ScoreResult, make_policies, score
+from .search import SearchResult, search
+from .validate import validate
 
 __all__ = ["score", "ScoreResult", "make_policies", "judge", "JudgeResult", "evaluate", "EvaluateResult",
            "plan_questions", "score_judged", "plan", "manifest", "write_judgments", "Limits", "icat", "longrecall",
-           "comprehensiveness", "nuggetizer", "MeasureResult", "Note", "retrieval", "RetrievalResult"]
+           "comprehensiveness", "nuggetizer", "MeasureResult", "Note", "retrieval", "RetrievalResult", "pool", "PoolResult",
+           "write_pool", "search", "SearchResult", "validate", "convert", "Conversion"]

@@ -5,7 +5,7 @@ validation, pooling) codes against that protocol only. How ``spec`` is read:
 
 1. ``irds:ID`` is always an ir_datasets dataset id.
 2. A directory must be a Lucene (Pyserini) index, recognized by its ``segments_N`` commit file; it is
-   opened by ``argue_eval.search.lucene.LuceneDocumentStore`` (the ``search`` extra).
+   opened by ``argue_eval.collection.lucene.LuceneDocumentStore`` (the ``search`` extra).
 3. An existing file is a JSONL collection (indexed on first use, see ``argue_eval.collection.jsonl``).
 4. Anything else that ir_datasets knows (``neuclir/1/zho``) is a dataset id; otherwise the path does
    not exist and the error says so. A path always wins over a dataset id of the same spelling: write
@@ -25,6 +25,7 @@ from .base import (
     MissingDocumentError,
     document_from_record,
 )
+from .lucene import is_lucene_index
 
 __all__ = [
     "ID_FIELDS",
@@ -39,11 +40,6 @@ __all__ = [
 ]
 
 IRDS_PREFIX = "irds:"
-
-
-def is_lucene_index(path: Path) -> bool:
-    """A Lucene index directory holds a ``segments_N`` commit point (Pyserini indexes included)."""
-    return path.is_dir() and any(child.name.startswith("segments_") for child in path.iterdir())
 
 
 def open_collection(
@@ -94,9 +90,9 @@ def _open_irds(dataset_id: str, allow_download: bool | None) -> DocumentStore:
 
 
 def _open_lucene(path: Path) -> DocumentStore:
-    """Delegate to the Lucene backend, which starts a JVM; missing pieces mean the ``search`` extra."""
+    """Open the Lucene store, which starts a JVM; missing pieces mean the ``search`` extra."""
     try:
-        from ..search.lucene import LuceneDocumentStore
+        from .lucene import LuceneDocumentStore
     except ImportError as error:
         raise MissingDependencyError("reading a Lucene (Pyserini) index", "search", str(error)) from None
     return LuceneDocumentStore(str(path))

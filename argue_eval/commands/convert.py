@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import click
 
-from ..errors import OptionError
 from ..formats.base import KINDS
 from ._common import format_option
 from ._options import verbosity_options
 from ._paths import InputPath, OutputPath
 
 CONVERT_KINDS = (*KINDS, "collection")
-COLLECTION_FORMAT = "jsonl"
 
 
 @click.command(name="convert")
@@ -67,84 +65,11 @@ def command(path: str, target: str, output: str, kind: str | None, format_name: 
       argue-eval score --run h.run.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --judgments h.judgments.jsonl --missing-topics skip -o h.converted.tsv
     """
-    from pathlib import Path
+    from ..api.convert import convert
 
-    from ..errors import InputError
-    from ..formats import all_formats, get_format, resolve
-    from ..progress import progress
-
-    if kind == "collection":
-        _cited_documents(path, target, output, format_name, nuggets)
-        return
-    source = resolve(path, kind, format_name)  # type: ignore[arg-type]
-    writable = ", ".join(sorted(s.name for s in all_formats() if s.kind == source.kind and s.write is not None))
-    try:
-        spec = get_format(target, source.kind)
-    except InputError:
-        if target == COLLECTION_FORMAT:
-            raise OptionError("--to", f"{path} is a {source.kind} file; {target!r} writes a collection, "
-                             "which --kind collection takes out of an Auto-ARGUE judgments file") from None
-        others = sorted({s.kind for s in all_formats() if target in (s.name, *s.aliases)})
-        if others:
-            raise OptionError("--to", f"{path} is a {source.kind} file; {target!r} is a {'/'.join(others)} format (convert keeps the kind)") from None
-        raise OptionError("--to", f"unknown {source.kind} format {target!r}; writable {source.kind} formats: {writable}") from None
-    if spec.write is None:
-        raise OptionError("--to", f"{source.kind} format {spec.name!r} can be read but not written; "
-                         f"writable {source.kind} formats: {writable}")
-    if (source.kind, source.name) == ("judgments", "autoargue"):
-        _autoargue_judgments(path, spec, output, nuggets)
-        return
-    if nuggets is not None:
-        raise OptionError("--nuggets", f"only converting Auto-ARGUE judgments uses a nugget bank; {path} "
-                         f"is a {source.kind} file ({source.name} format)")
-    # what the target format cannot hold is said on stderr as it is written (cli._show_lossy_writes_as_warnings)
-    records = progress(source.read(Path(path)), desc=f"convert {Path(path).name}", unit=" rec")
-    count = spec.write(records, Path(output))
-    click.echo(f"{path} ({source.kind}, {source.name}) -> {output} ({spec.name}): {count} records", err=True)
-
-
-def _autoargue_judgments(path: str, spec, output: str, nuggets: str | None) -> None:
-    """Auto-ARGUE judgments -> canonical judgments, every answer kept (``formats.autoargue.convert_judgments``)."""
-    from pathlib import Path
-
-    from ..formats import read_nuggets
-    from ..formats.autoargue import convert_judgments
-
-    if nuggets is None:
-        raise OptionError("--nuggets", f"{path} holds Auto-ARGUE judgments; converting them needs the nugget bank they were judged with "
-            "(--nuggets N): a SENTENCE_ANSWERS_QUESTION judgment lists only the answers it matched, by text, and the "
-            "bank gives their nugget ids and the cited document's other answers, which were answered no",
-        )
-    conversion = convert_judgments(path, list(read_nuggets(nuggets)))
-    count = spec.write(conversion.judgments, Path(output))
-    for line in conversion.summary():
-        click.echo(line, err=True)
-    for line in conversion.losses():
-        click.echo(f"warning: {line}", err=True)
-    click.echo(f"{path} (judgments, autoargue) -> {output} ({spec.name}): {count} records", err=True)
-
-
-def _cited_documents(path: str, target: str, output: str, format_name: str | None, nuggets: str | None) -> None:
-    """--kind collection: the documents an Auto-ARGUE file cites, with their texts, as a JSONL collection."""
-    from ..collection.jsonl import write_documents
-    from ..errors import InputError
-    from ..formats import resolve
-    from ..formats.autoargue import DocumentExtraction, iter_cited_documents
-
-    if nuggets is not None:
-        raise OptionError("--nuggets", "--kind collection does not use a nugget bank")
-    if target != COLLECTION_FORMAT:
-        raise OptionError("--to", f"a collection is written as {COLLECTION_FORMAT!r} (one {{doc_id, text}} "
-                         f"per line); {target!r} is not a collection format")
-    source = resolve(path, None, format_name)
-    if (source.kind, source.name) != ("judgments", "autoargue"):
-        raise InputError(path, None, None, f"--kind collection takes the cited documents' texts out of an Auto-ARGUE "
-                         f"judgments file; this is a {source.kind} file ({source.name} format), which holds no texts")
-    seen = DocumentExtraction()
-    count = write_documents(iter_cited_documents(path, seen), output)
-    if seen.without_text:
-        shown = ", ".join(seen.without_text[:5]) + (", ..." if len(seen.without_text) > 5 else "")
-        click.echo(f"warning: {path}: {len(seen.without_text)} cited document(s) come with no text and are not in the "
-                   f"collection: {shown}", err=True)
-    click.echo(f"{path} (judgments, autoargue) -> {output} (collection, {COLLECTION_FORMAT}): {count} documents "
-               f"from {seen.citations} citations", err=True)
+    result = convert(path, target, output, kind=kind, format=format_name, nuggets=nuggets)
+    for note in result.notes:
+        click.echo(note, err=True)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    click.echo(f"{path} ({result.source}) -> {output} ({result.target}): {result.written} {result.unit}", err=True)

@@ -1,8 +1,6 @@
 """``argue-eval pool``: pool ranked runs or report citations for assessors."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from ..errors import OptionError
@@ -73,53 +71,21 @@ def command(
       # assessors fill the relevance column of pool.csv with grades (0, 1, 2)
       argue-eval qrels build --pool pool.qrels pool.csv -o qrels.trec
     """
-    from ..errors import ArgueError
-    from ..formats.qrels import write_trec_qrels
-    from ..formats.scores import write_scores_tsv
-    from ..organizer.pooling import check_options, package_records, pool_files, write_package, write_sizes
-    from ..writing import commit_together, is_stdout
+    from ..api.pool import pool, write_pool
+    from ..writing import is_stdout
 
-    paths = list(run_files) + list(more_runs)
-    if not paths:
-        raise ArgueError("no runs given: pass ranked or report run files (e.g. runs/sample/ranked/*.trec)")
-    if collection and not package:
+    runs = [*run_files, *more_runs]
+    if collection and not package and runs:  # no runs at all: api.pool says that first
         raise OptionError("--collection", "only fills the assessor package; add --package FILE")
-    check_options(strategy, depth, budget, rrf_k)
-    judgments = None
-    if judged:
-        from ..organizer.qrels import read_qrels
-
-        judgments = read_qrels(judged, "max")
-    topics = None
-    request_map = None
-    if requests:
-        from ..formats import read_requests
-
-        request_map = {request.request_id: request for request in read_requests(requests)}
-        topics = list(request_map)
-    pool = pool_files(paths, strategy, depth, budget, rrf_k, judgments, topics, format_name)  # type: ignore[arg-type]
-    if pool.dropped_topics:
-        shown = ", ".join(pool.dropped_topics[:10]) + (" ..." if len(pool.dropped_topics) > 10 else "")
-        click.echo(f"warning: {len(pool.dropped_topics)} topic(s) of the runs are not in {requests} and were not pooled: {shown}", err=True)
-    store = None
-    if package and collection:
-        from ..collection import open_collection
-
-        store = open_collection(collection)
-    to_stdout = is_stdout(output)  # the pool on stdout: the tables only where asked for
-    try:
-        with commit_together():  # the pool, its tables and the package are replaced as one set
-            count = write_trec_qrels(pool.rows(), Path(output))
-            if contributions or not to_stdout:
-                write_scores_tsv(pool.contributions(), contributions or f"{output}.runs.tsv")
-            if sizes or not to_stdout:
-                write_sizes(pool, sizes or f"{output}.sizes.tsv")
-            if package:
-                write_package(package_records(pool, store, request_map), package)
-    finally:
-        if store is not None:
-            store.close()
+    result = pool(runs, strategy=strategy, depth=depth, budget=budget, rrf_k=rrf_k, qrels=judged,
+                  requests=requests, format=format_name)
+    dropped = result.pool.dropped_topics
+    if dropped:
+        shown = ", ".join(dropped[:10]) + (" ..." if len(dropped) > 10 else "")
+        click.echo(f"warning: {len(dropped)} topic(s) of the runs are not in {requests} and were not pooled: {shown}", err=True)
+    count = write_pool(result, output, contributions=contributions, sizes=sizes, package=package, collection=collection)
     click.echo(
-        err=to_stdout, message=f"pooled {count} documents for {len(pool.topics)} topics from {pool.run_count} runs "
+        err=is_stdout(output), message=f"pooled {count} documents for {len(result.pool.topics)} topics from "
+        f"{result.pool.run_count} runs "
         f"({strategy}, depth {depth}{f', budget {budget}' if budget else ''}) -> {output}"
     )

@@ -1,19 +1,10 @@
 """``argue-eval search``: BM25 (Pyserini/Lucene) or dense (faiss + MiniLM) search of a collection."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import click
 
-from ..errors import OptionError
 from ._options import verbosity_options
 from ._paths import CheckedPath, InputPath, OutputPath
-
-if TYPE_CHECKING:
-    from ..search.dense import DenseSearcher
-    from ..search.lucene import LuceneSearcher
-
-QUERY_FIELDS = ("title", "background", "problem_statement")
 
 
 @click.command(name="search")
@@ -62,47 +53,14 @@ def command(
           -k 100 --run-id bm25 -o runs/sample/ranked/bm25.trec
       argue-eval search -c topics/sample/collection.jsonl -q "coral reef heat stress" --dense -k 3
     """
-    from ..errors import ArgueError
+    from ..api.search import search
 
-    if bool(queries) == bool(requests):
-        raise ArgueError("give either --query (one or more) or --requests")
     fields = [name.strip() for name in query_fields.split(",") if name.strip()]
-    unknown = [name for name in fields if name not in QUERY_FIELDS]
-    if unknown or not fields:
-        raise OptionError("--query-fields", f"unknown field(s) {', '.join(unknown) or '(none)'}; choose from {', '.join(QUERY_FIELDS)}")
-    if requests:
-        from ..formats import read_requests
-
-        topics = {}
-        for request in read_requests(requests):
-            text = " ".join(getattr(request, name) for name in fields if getattr(request, name))
-            topics[request.request_id] = text
-    else:
-        topics = {str(i): text for i, text in enumerate(queries, 1)} if len(queries) > 1 else {"query": queries[0]}
-    output_format = output_format or ("trec" if requests or output else "table")
-
-    def log(message: str) -> None:
-        click.echo(message, err=True)
-
-    searcher: DenseSearcher | LuceneSearcher
-    if dense:
-        from ..search.dense import DenseSearcher, ensure_dense_index
-
-        info = ensure_dense_index(collection, index_dir, rebuild=rebuild, log=log)
-        searcher = DenseSearcher(info.index_dir)
-        tag = run_id or "minilm"
-        results = searcher.batch_search(topics, k)
-    else:
-        from ..search.lucene import LuceneSearcher, ensure_index
-
-        lucene = ensure_index(collection, index_dir, rebuild=rebuild, log=log)
-        searcher = LuceneSearcher(lucene.index_dir)
-        tag = run_id or "bm25"
-        results = {query_id: searcher.search(text, k) for query_id, text in topics.items()}
-    try:
-        lines = list(_render(results, output_format, tag, collection))
-    finally:
-        searcher.close()
+    result = search(collection, queries, requests=requests, query_fields=fields, k=k, dense=dense, run_id=run_id,
+                    index_dir=index_dir, rebuild=rebuild, log=lambda message: click.echo(message, err=True))
+    results = result.hits
+    lines = list(_render(results, output_format or ("trec" if requests or output else "table"), result.run_id,
+                         collection))
     if output:
         from ..writing import atomic_writer
 

@@ -89,22 +89,23 @@ def command(
       argue-eval validate runs/sample/misses-topics.jsonl --requests topics/sample/requests.jsonl \\
           --warn missing-topic --max-citations-per-sentence 3 --citation-score-range 0 1
     """
-    from ..validate import ValidateOptions, validate_runs
+    from ..api.validate import validate
 
     both = sorted(set(as_warning) & set(as_error))
     if both:
         raise OptionError("--warn/--error", f"both name {', '.join(both)}")
-    severity = {name: "warning" for name in as_warning} | {name: "error" for name in as_error}
     if score_range is not None and score_range[0] > score_range[1]:
         raise click.BadParameter(f"MIN {score_range[0]:g} is greater than MAX {score_range[1]:g}",
                                  param_hint="--citation-score-range")
-    options = ValidateOptions(
-        limit=limit, unit=unit, max_citations_per_sentence=max_citations,  # type: ignore[arg-type]
-        citation_score_range=score_range, severity=severity, format=format_name,  # type: ignore[arg-type]
-        track=track,
-    )
-    validation = validate_runs(runs, requests_path, collection=collection, options=options,
-                               requests_format=requests_format)
+    validation = validate(runs, requests_path, collection=collection, requests_format=requests_format, limit=limit,
+                          unit=unit, max_citations_per_sentence=max_citations, citation_score_range=score_range,
+                          severity={name: "warning" for name in as_warning} | {name: "error" for name in as_error},
+                          format=format_name, track=track)
+    _report(runs, validation, track, verbose)
+
+
+def _report(runs: tuple[str, ...], validation, track: str | None, verbose: bool) -> None:
+    """Every problem on stdout, the ``--verbose`` details on stderr, then the summary line and the exit status."""
     for problem in validation.problems:
         click.echo(str(problem))
     if verbose:

@@ -57,14 +57,6 @@ class Fields:
             self.problems.append(Problem(self.path, self.line, field, message, "warning"))
 
     # -- typed getters (each returns a usable value or the default, after reporting) -------------------
-    def require(self, obj: dict[str, Any], key: str, prefix: str = "") -> Any:
-        """``obj[key]``, or an error naming the missing field (returns ``None`` when lenient)."""
-        value = obj.get(key, MISSING)
-        if value is MISSING:
-            self.error(prefix + key, f"missing required field {key!r}")
-            return None
-        return value
-
     def ident(self, obj: dict[str, Any], key: str, prefix: str = "", required: bool = True) -> str | None:
         """A string id. JSON numbers are accepted as their decimal text (a warning), never the reverse.
 
@@ -117,19 +109,23 @@ class Fields:
             return None
         return value
 
+    def _items(self, value: Any, field: str, what: str) -> list[Any]:
+        """``value`` when it is a list; none for ``None``, and none after an error for anything else."""
+        if value is None:
+            return []
+        if type(value) is not list:
+            self.error(field, f"expected a list of {what}, found {type_name(value)}")
+            return []
+        return value
+
     def id_list(self, value: Any, field: str, what: str = "document ids", key: str | None = None) -> tuple[str, ...]:
         """A list of string ids (numbers read as text with a warning); bad items are reported and dropped.
 
         With ``key``, an item may also be an object holding the id under that key (Auto-ARGUE references
         ``{"doc_id": ...}``).
         """
-        if value is None:
-            return ()
-        if type(value) is not list:
-            self.error(field, f"expected a list of {what}, found {type_name(value)}")
-            return ()
         out: list[str] = []
-        for index, item in enumerate(value):
+        for index, item in enumerate(self._items(value, field, what)):
             if type(item) is str and item.strip() and id_control_character(item) is None:
                 out.append(item)
                 continue
@@ -153,13 +149,8 @@ class Fields:
 
     def str_list(self, value: Any, field: str, what: str = "strings") -> tuple[str, ...]:
         """A list of strings (no number coercion: these are texts, not ids)."""
-        if value is None:
-            return ()
-        if type(value) is not list:
-            self.error(field, f"expected a list of {what}, found {type_name(value)}")
-            return ()
         out: list[str] = []
-        for index, item in enumerate(value):
+        for index, item in enumerate(self._items(value, field, what)):
             if type(item) is str:
                 out.append(item)
             else:

@@ -316,6 +316,31 @@ def _parse_report_gen_eval(obj: dict[str, Any], f: Fields) -> TopicNuggets | Non
     return TopicNuggets(request_id, nuggets, unknown(obj, _RGE_TOPIC), places.source(f, nuggets, "query_id"))
 
 
+def _bank_nugget(f: Fields, merger: _Merger, places: _Places, item: dict[str, Any], where: str, question: Any,
+                 known: frozenset[str]) -> Nugget:
+    """The nugget of a question object ``{question, question_id, importance, aggregator_type, negative, answers}``
+    (Auto-ARGUE v3 and RAGTIME banks read it alike), with where its fields stand; ``known``: the fields modelled."""
+    nugget = merger.nugget(
+        question,
+        f.ident(item, "question_id", where + ".", required=False),
+        _importance(item.get("importance"), where + ".importance", f),
+        _aggregator(item.get("aggregator_type"), where + ".aggregator_type", f),
+        _negative(item.get("negative"), where + ".negative", f),
+        unknown(item, known),
+    )
+    places.nugget(nugget, where, question=".question", nugget_id=".question_id", importance=".importance",
+                  answers=".answers")
+    return nugget
+
+
+def _bank_answer(f: Fields, places: _Places, nugget: Nugget, answer: dict[str, Any], where: str, text: Any,
+                 known: frozenset[str]) -> None:
+    """An answer object ``{answer, references}`` of a v3 or RAGTIME bank, added to ``nugget`` as ``text``."""
+    _add_answer(nugget, text, f.id_list(answer.get("references"), where + ".references", key="doc_id"),
+                unknown(answer, known) or None)
+    places.answer(nugget, text, where, answer=".answer", doc_ids=".references")
+
+
 def _parse_v3(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
     """One Auto-ARGUE NuggetBank v3 file: ``nugget_bank`` maps question text to question objects."""
     request_id = f.ident(obj, "query_id")
@@ -329,26 +354,13 @@ def _parse_v3(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
         where = f"nugget_bank[{key!r}]"
         if f.mapping(item, where, "a question object {question, question_id, aggregator_type, answers}") is None:
             continue
-        question = f.text(item, "question", where + ".") or key
-        nugget = merger.nugget(
-            question,
-            f.ident(item, "question_id", where + ".", required=False),
-            _importance(item.get("importance"), where + ".importance", f),
-            _aggregator(item.get("aggregator_type"), where + ".aggregator_type", f),
-            _negative(item.get("negative"), where + ".negative", f),
-            unknown(item, _V3_NUGGET),
-        )
-        places.nugget(nugget, where, question=".question", nugget_id=".question_id", importance=".importance",
-                      answers=".answers")
+        nugget = _bank_nugget(f, merger, places, item, where, f.text(item, "question", where + ".") or key, _V3_NUGGET)
         answers = f.mapping(item.get("answers", {}), where + ".answers", "an object keyed by answer text") or {}
         for a_key, answer in answers.items():
             a_where = f"{where}.answers[{a_key!r}]"
             if f.mapping(answer, a_where, "an answer object {answer, references}") is None:
                 continue
-            text = f.text(answer, "answer", a_where + ".") or a_key
-            _add_answer(nugget, text, f.id_list(answer.get("references"), a_where + ".references", key="doc_id"),
-                        unknown(answer, _V3_ANSWER) or None)
-            places.answer(nugget, text, a_where, answer=".answer", doc_ids=".references")
+            _bank_answer(f, places, nugget, answer, a_where, f.text(answer, "answer", a_where + ".") or a_key, _V3_ANSWER)
     if request_id is None:
         return None
     nuggets = merger.nuggets()
@@ -371,24 +383,14 @@ def _parse_ragtime_bank(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
         where = f"nugget_bank[{index}]"
         if f.mapping(item, where, "a question object {question, aggregator_type, answers}") is None:
             continue
-        nugget = merger.nugget(
-            f.text(item, "question", where + ".", required=True),
-            f.ident(item, "question_id", where + ".", required=False),
-            _importance(item.get("importance"), where + ".importance", f),
-            _aggregator(item.get("aggregator_type"), where + ".aggregator_type", f),
-            _negative(item.get("negative"), where + ".negative", f),
-            unknown(item, _RT_NUGGET),
-        )
-        places.nugget(nugget, where, question=".question", nugget_id=".question_id", importance=".importance",
-                      answers=".answers")
+        question = f.text(item, "question", where + ".", required=True)
+        nugget = _bank_nugget(f, merger, places, item, where, question, _RT_NUGGET)
         for a_index, answer in enumerate(f.array(item.get("answers", []), where + ".answers", "an array of answers") or ()):
             a_where = f"{where}.answers[{a_index}]"
             if f.mapping(answer, a_where, "an answer object {answer, references}") is None:
                 continue
-            text = f.text(answer, "answer", a_where + ".", required=True)
-            _add_answer(nugget, text, f.id_list(answer.get("references"), a_where + ".references", key="doc_id"),
-                        unknown(answer, _RT_ANSWER) or None)
-            places.answer(nugget, text, a_where, answer=".answer", doc_ids=".references")
+            _bank_answer(f, places, nugget, answer, a_where, f.text(answer, "answer", a_where + ".", required=True),
+                         _RT_ANSWER)
     if request_id is None:
         return None
     nuggets = merger.nuggets()

@@ -192,13 +192,14 @@ def _sniff_trec_run(probe: Probe) -> bool:
 class RankedColumns:
     """A ranked run as columns (numpy arrays, file order): what vectorized code (pooling) wants."""
 
-    qid: Any
-    docno: Any
+    request_id: Any
+    doc_id: Any
     score: Any
-    tag: Any
+    run_id: Any
+    """The tag column: the run's name."""
 
     def __len__(self) -> int:
-        return len(self.qid)
+        return len(self.request_id)
 
 
 _COLUMN_NAMES = ["qid", "q0", "docno", "rank", "score", "tag"]
@@ -475,13 +476,13 @@ def _first_repeat(doc_ids: Iterable[str]) -> str | None:
 class OrderedRuns:
     """Ranked runs as parallel arrays in trec_eval order, repeats dropped, cut to ``depth``.
 
-    ``run``, ``q`` and ``d`` index ``names`` (sorted), ``topic_ids`` and ``doc_ids`` (both sorted, so the
+    ``run``, ``q`` and ``d`` index ``names`` (sorted), ``request_ids`` and ``doc_ids`` (both sorted, so the
     integer order is the string order); ``rank`` is 0-based within (run, topic).
     """
 
     names: list[str]
     sources: list[str]
-    topic_ids: np.ndarray
+    request_ids: np.ndarray
     doc_ids: np.ndarray
     run: np.ndarray
     q: np.ndarray
@@ -496,8 +497,8 @@ class OrderedRuns:
         if len(self.run) == 0:
             return result
         docs = self.doc_ids[self.d].tolist()
-        topics = self.topic_ids.tolist()
-        group = self.run * len(self.topic_ids) + self.q
+        topics = self.request_ids.tolist()
+        group = self.run * len(self.request_ids) + self.q
         starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
         ends = np.r_[starts[1:], len(group)]
         for start, end in zip(starts.tolist(), ends.tolist()):
@@ -521,10 +522,10 @@ def order_ranked_files(
     keys: list[tuple[int, str]] = []
     row_runs = []
     for index, cols in enumerate(columns):
-        if len(cols) and (cols.tag == cols.tag[0]).all():  # the usual case: one run per file
-            codes, tags = np.zeros(len(cols), dtype=np.int64), [cols.tag[0]]
+        if len(cols) and (cols.run_id == cols.run_id[0]).all():  # the usual case: one run per file
+            codes, tags = np.zeros(len(cols), dtype=np.int64), [cols.run_id[0]]
         else:
-            codes, tags = pd.factorize(cols.tag)
+            codes, tags = pd.factorize(cols.run_id)
         base = len(keys)
         keys.extend((index, str(tag)) for tag in tags)
         row_runs.append(codes.astype(np.int64) + base)
@@ -541,11 +542,11 @@ def order_ranked_files(
     if not columns or sum(len(cols) for cols in columns) == 0:
         return OrderedRuns(names, sources, np.empty(0, dtype=object), np.empty(0, dtype=object), empty, empty, empty, empty)
     run = position[np.concatenate(row_runs)]
-    q, topic_ids = _factorize_strings(np.concatenate([cols.qid for cols in columns]))
-    d, doc_ids = _factorize_strings(np.concatenate([cols.docno for cols in columns]))
+    q, request_ids = _factorize_strings(np.concatenate([cols.request_id for cols in columns]))
+    d, doc_ids = _factorize_strings(np.concatenate([cols.doc_id for cols in columns]))
     score_values, s = np.unique(np.concatenate([cols.score for cols in columns]), return_inverse=True)
     q, d, s = q.astype(np.int64), d.astype(np.int64), s.astype(np.int64)
-    nq, nd, ns = len(topic_ids), len(doc_ids), len(score_values)
+    nq, nd, ns = len(request_ids), len(doc_ids), len(score_values)
     group = run * nq + q
     if len(names) * nq * ns * nd < 2**62:
         order = np.argsort((group * ns + (ns - 1 - s)) * nd + (nd - 1 - d), kind="stable")
@@ -557,7 +558,7 @@ def order_ranked_files(
         at = int(np.argmin(keep))
         raise InputError(
             sources[int(run[at])], None, None,
-            f"run {names[int(run[at])]!r}, topic {str(topic_ids[q[at]])!r}: document {str(doc_ids[d[at]])!r} is ranked "
+            f"run {names[int(run[at])]!r}, topic {str(request_ids[q[at]])!r}: document {str(doc_ids[d[at]])!r} is ranked "
             "twice (trec_eval refuses duplicate documents; keep one line per document)",
         )
     run, q, d, group = run[keep], q[keep], d[keep], group[keep]
@@ -567,7 +568,7 @@ def order_ranked_files(
     if depth is not None:
         cut = rank < depth
         run, q, d, rank = run[cut], q[cut], d[cut], rank[cut]
-    return OrderedRuns(names, sources, np.asarray(topic_ids, dtype=object), np.asarray(doc_ids, dtype=object), run, q, d, rank)
+    return OrderedRuns(names, sources, np.asarray(request_ids, dtype=object), np.asarray(doc_ids, dtype=object), run, q, d, rank)
 
 
 def _factorize_strings(values):

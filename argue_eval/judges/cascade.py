@@ -145,15 +145,7 @@ class CascadeJudge(JudgeBackend):
         if model is None:
             return None
         alone = model.estimate([q for q in questions if q.kind in model.kinds])  # type: ignore[attr-defined]
-        pending = list(questions)
-        for judge in self.judges:
-            if judge is model:
-                break
-            asked = [q for q in pending if q.kind in judge.kinds]
-            verdicts = judge.answer_many(asked) if asked else []
-            sure = {id(q) for q, v in zip(asked, verdicts) if v is not None and self._sure(v)}
-            pending = [q for q in pending if id(q) not in sure]
-        left = model.estimate([q for q in pending if q.kind in model.kinds])  # type: ignore[attr-defined]
+        left = model.estimate(self._left_for(model, questions))  # type: ignore[attr-defined]
         left["saved_calls"] = alone["total_calls"] - left["total_calls"]
         left["calls_without_cascade"] = alone["total_calls"]
         return left
@@ -163,6 +155,11 @@ class CascadeJudge(JudgeBackend):
         model = next((judge for judge in reversed(self.judges) if callable(getattr(judge, "plan_calls", None))), None)
         if model is None:
             return {}
+        return model.plan_calls(self._left_for(model, questions))  # type: ignore[attr-defined]
+
+    def _left_for(self, model: JudgeBackend, questions: Sequence[Question]) -> list[Question]:
+        """The questions of ``model``'s kinds that the members before it do not answer surely: what a run
+        would ask the model. The members before it really answer, as in a run."""
         pending = list(questions)
         for judge in self.judges:
             if judge is model:
@@ -171,4 +168,4 @@ class CascadeJudge(JudgeBackend):
             verdicts = judge.answer_many(asked) if asked else []
             sure = {id(q) for q, v in zip(asked, verdicts) if v is not None and self._sure(v)}
             pending = [q for q in pending if id(q) not in sure]
-        return model.plan_calls([q for q in pending if q.kind in model.kinds])  # type: ignore[attr-defined]
+        return [q for q in pending if q.kind in model.kinds]

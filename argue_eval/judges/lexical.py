@@ -8,7 +8,7 @@ against human and LLM judgments.
 Every heuristic turns a question into a score in [0, 1] and compares it with a threshold (a constructor
 option). The verdict's confidence is how far the score lies from that threshold, scaled to [0.5, 1]: a
 cascade hands the answers near the threshold to a stronger judge. Texts are compared as content tokens
-(``judges.text``: case, punctuation, number and date formats, stems and token order folded away).
+(``judges.lexical_tokens``: case, punctuation, number and date formats, stems and token order folded away).
 """
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ from typing import Any, ClassVar
 from ..model import JUDGMENT_KINDS, Document
 from ..passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS
 from .base import JudgeBackend, Question, Verdict
+from .lexical_tokens import content, content_set, numbers, tokens, word_windows
 from .options import number_option, passage_options
-from .text import content, content_set, numbers, tokens, word_windows
 
 __all__ = ["LexicalJudge", "NEGATION_CUES", "NEGATION_PHRASES", "META_CUES"]
 
@@ -561,19 +561,16 @@ class LexicalJudge(JudgeBackend):
 
     # ------------------------------------------------------------------------------------------------
     # requires_citation: is the uncited sentence a claim (rather than an introduction or a restatement)?
-    def claim_score(self, sentence: str, request_text: str, documents_text: str = "") -> tuple[float, str]:
-        """Score that ``sentence`` makes a claim needing a citation, with a rationale.
+    def _claim_score(self, sentence: str, request_text: str,
+                     document_set: frozenset[str] | None) -> tuple[float, str]:
+        """Score that ``sentence`` makes a claim needing a citation, with a rationale; ``document_set``: the
+        cited documents' content tokens (``None``: no documents).
 
         The base is the share of the sentence's content tokens that the request does not contain (a
         restatement of the request is new in nothing). Numbers and names not in the request add 0.25 each
         (up to 0.5); words it shares with cited documents more than with the request add up to 0.25;
         report-talk phrases ("this report", "in summary") subtract 0.4.
         """
-        return self._claim_score(sentence, request_text, content_set(documents_text) if documents_text else None)
-
-    def _claim_score(self, sentence: str, request_text: str,
-                     document_set: frozenset[str] | None) -> tuple[float, str]:
-        """``claim_score`` with the documents' content tokens already gathered (``None``: no documents)."""
         sentence_tokens = content(sentence)
         if not sentence_tokens:
             return 0.0, "no content words"

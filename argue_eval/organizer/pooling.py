@@ -264,7 +264,7 @@ def _depth_pool_arrays(ordered: OrderedRuns, depth: int | None, topics: Iterable
     """The depth pool and its contribution table from ordered arrays (same result as ``build_pool``)."""
     import numpy as np
 
-    topic_list = ordered.topic_ids.tolist()
+    topic_list = ordered.request_ids.tolist()
     wanted = sorted(set(topic_list) if topics is None else set(topics), key=natural_key)
     natural = {topic: i for i, topic in enumerate(wanted)}
     q_natural = np.array([natural.get(topic, -1) for topic in topic_list], dtype=np.int64)

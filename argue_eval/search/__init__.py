@@ -130,6 +130,19 @@ def write_stamp(index_dir: Path, stamp: dict[str, object], documents: int) -> No
         handle.write(json.dumps({**stamp, "documents": documents}, indent=1) + "\n")
 
 
+def index_target(collection: Path, index_dir: str | os.PathLike[str] | None, suffix: str) -> Path:
+    """Where the ``suffix`` index of ``collection`` is kept: ``index_dir`` when given, else ``index_dir_for``'s place.
+
+    It must be absent or a directory (the index in it is replaced). A file, a FIFO or a symbolic link to nothing is
+    refused before any work: the build would replace it (or fail on it) at its end."""
+    target = Path(index_dir) if index_dir is not None else index_dir_for(collection, suffix)
+    if target.is_symlink() and not target.exists():
+        raise InputError(target, None, None, "is a symbolic link to nothing; give a directory for the index")
+    if target.exists() and not target.is_dir():
+        raise InputError(target, None, None, "is not a directory; give a directory for the index")
+    return target
+
+
 def replace_dir(fresh: Path, target: Path, work: Path) -> None:
     """Put the directory ``fresh`` in place of ``target`` with renames (the old one moves into ``work``,
     which the caller removes), so a reader never sees a half-written index."""

@@ -24,7 +24,7 @@ from typing import Any
 from ..errors import ArgueError, InputError, MissingDependencyError
 from ..extras import offline_hub
 from ..progress import progress
-from . import IndexInfo, index_dir_for, iter_collection, recorded_documents, replace_dir, source_stamp, write_stamp
+from . import IndexInfo, index_target, iter_collection, recorded_documents, replace_dir, source_stamp, write_stamp
 
 INDEX_SUFFIX = ".minilm"
 INDEX_FORMAT = "argue-eval-minilm-1"
@@ -100,7 +100,7 @@ def ensure_dense_index(
     collection = Path(collection)
     if not collection.is_file():
         raise InputError(collection, None, None, "dense search needs a JSONL collection file")
-    target = Path(index_dir) if index_dir is not None else index_dir_for(collection, INDEX_SUFFIX)
+    target = index_target(collection, index_dir, INDEX_SUFFIX)
     stamp = source_stamp(collection, INDEX_FORMAT)
     if not rebuild and (target / "embeddings.npy").is_file():
         documents = recorded_documents(target, stamp)

@@ -1,4 +1,4 @@
-"""BM25 over a Lucene index with Anserini (Pyserini's engine), and a document store backed by such an index.
+"""BM25 over a Lucene index with Anserini (Pyserini's engine).
 
 * ``ensure_index(collection)`` builds the index of a JSONL collection on first use and rebuilds it when
   the collection changes (size, mtime or sampled content, recorded in a stamp file beside the index).
@@ -8,8 +8,9 @@
   matches; the raw record is stored, so the document store gives title and text back exactly.
 * ``LuceneSearcher`` answers queries in-process through pyjnius (``io.anserini.search.SimpleSearcher``,
   the class Pyserini's ``LuceneSearcher`` wraps) with Anserini's BM25 defaults (k1 = 0.9, b = 0.4).
-* ``LuceneDocumentStore`` implements the document-store protocol (``argue_eval.collection``) over any
-  Lucene index with stored raw documents, ours or Pyserini's.
+
+Reading documents back by id from such an index (ours or Pyserini's) is the collection's job:
+``argue_eval.collection.lucene.LuceneDocumentStore``.
 
 Java and the JVM are found and started by ``argue_eval.java`` (Java 21+; one JVM per process).
 """
@@ -25,22 +26,16 @@ from pathlib import Path
 
 import orjson
 
-from ..collection.base import TEXT_FIELDS, BaseDocumentStore
+from ..collection.lucene import is_lucene_index
 from ..errors import ArgueError, InputError
-from ..model import Document
 from ..progress import progress
-from . import IndexInfo, index_dir_for, iter_collection, recorded_documents, replace_dir, source_stamp, write_stamp
+from . import IndexInfo, index_target, iter_collection, recorded_documents, replace_dir, source_stamp, write_stamp
 
 INDEX_SUFFIX = ".lucene"
 INDEX_FORMAT = "argue-eval-lucene-1"
 """Bump when the indexed record layout changes: older indexes are then rebuilt."""
 BM25_K1 = 0.9
 BM25_B = 0.4
-
-
-def is_lucene_index(path: Path) -> bool:
-    """A Lucene index directory holds a ``segments_N`` commit file."""
-    return path.is_dir() and any(child.name.startswith("segments_") for child in path.iterdir())
 
 
 def ensure_index(
@@ -63,7 +58,7 @@ def ensure_index(
         raise InputError(collection, None, None, "is a directory but not a Lucene index (no segments_N file)")
     if not collection.exists():
         raise InputError(collection, None, None, "no such file or directory")
-    target = Path(index_dir) if index_dir is not None else index_dir_for(collection, INDEX_SUFFIX)
+    target = index_target(collection, index_dir, INDEX_SUFFIX)
     stamp = source_stamp(collection, INDEX_FORMAT)
     if not rebuild and is_lucene_index(target):
         documents = recorded_documents(target, stamp)
@@ -181,66 +176,3 @@ class LuceneSearcher:
         if self._searcher is not None:
             self._searcher.close()
             self._searcher = None
-
-
-def document_from_raw(doc_id: str, raw: str | None, contents: str | None) -> Document:
-    """Rebuild a :class:`Document` from a stored raw record (ours, or any Pyserini JSON collection's)."""
-    if raw:
-        try:
-            record = orjson.loads(raw)
-        except orjson.JSONDecodeError:
-            record = None
-        if isinstance(record, dict):
-            given_title = record.get("title")
-            title = given_title if isinstance(given_title, str) else ""
-            for name in (*TEXT_FIELDS, "segment"):
-                text = record.get(name)
-                if isinstance(text, str):
-                    if name == "contents" and title and text.startswith(title + "\n"):
-                        text = text[len(title) + 1:]
-                    return Document(doc_id, text, title)
-        else:
-            return Document(doc_id, raw, "")
-    return Document(doc_id, contents or "", "")
-
-
-class LuceneDocumentStore(BaseDocumentStore):
-    """Documents by id from a Lucene index that stores raw documents (``-storeRaw``) or contents."""
-
-    def __init__(self, index_dir: str | os.PathLike[str]):
-        super().__init__()
-        self._searcher = LuceneSearcher(index_dir)
-        self.description = f"Lucene index {index_dir}"
-
-    def _fetch(self, doc_id: str) -> Document | None:
-        document = self._live().doc(doc_id)
-        if document is None:
-            return None
-        return document_from_raw(doc_id, document.get("raw"), document.get("contents"))
-
-    def _fetch_many(self, doc_ids: list[str]) -> dict[str, Document]:
-        if len(doc_ids) < 8:
-            return super()._fetch_many(doc_ids)
-        from ..java import autoclass
-
-        wanted = autoclass("java.util.ArrayList")()
-        for doc_id in doc_ids:
-            wanted.add(doc_id)
-        found = self._live().batch_get_docs(wanted, 4)
-        result = {}
-        for doc_id in doc_ids:
-            document = found.get(doc_id)
-            if document is not None:
-                result[doc_id] = document_from_raw(doc_id, document.get("raw"), document.get("contents"))
-        return result
-
-    def _live(self):
-        if self._searcher._searcher is None:
-            raise ArgueError(f"{self.description} is closed")
-        return self._searcher._searcher
-
-    def __len__(self) -> int:
-        return len(self._searcher)
-
-    def close(self) -> None:
-        self._searcher.close()

@@ -165,19 +165,10 @@ def tie_tolerance(theta_hat: np.ndarray, sorted_b: np.ndarray, n_topics: int) ->
     return 8 * np.finfo(np.float64).eps * max(n_topics, 8) * scale
 
 
-def estimate_percentile(theta_hat: np.ndarray, theta_b: np.ndarray, tol: np.ndarray | float = 0.0) -> np.ndarray:
-    """Share of bootstrap values below the estimate, values within ``tol`` of it counting half (scipy's
-    ``_percentile_of_score`` with a tolerance); BCa's bias correction is ``z0 = ndtri(share)``."""
-    theta_b = np.atleast_2d(theta_b)
-    target = np.asarray(theta_hat, dtype=np.float64).reshape(-1, 1)
-    tol = np.broadcast_to(np.asarray(tol, dtype=np.float64), (theta_b.shape[0],))[:, None]
-    below = np.count_nonzero(theta_b < target - tol, axis=-1)
-    at_or_below = np.count_nonzero(theta_b <= target + tol, axis=-1)
-    return (below + at_or_below) / (2 * theta_b.shape[-1])
-
-
-def _estimate_percentile_sorted(theta_hat: np.ndarray, sorted_b: np.ndarray, tol: np.ndarray) -> np.ndarray:
-    """``estimate_percentile`` on rows already sorted: two binary searches per row instead of two full scans."""
+def estimate_percentile(theta_hat: np.ndarray, sorted_b: np.ndarray, tol: np.ndarray) -> np.ndarray:
+    """Share of each row's bootstrap values below its estimate, values within ``tol`` of it counting half (scipy's
+    ``_percentile_of_score`` with a tolerance); BCa's bias correction is ``z0 = ndtri(share)``. ``sorted_b``
+    holds each row's bootstrap values in ascending order: two binary searches per row, not two full scans."""
     below = np.empty(sorted_b.shape[0])
     at_or_below = np.empty(sorted_b.shape[0])
     for row, (values, target, slack) in enumerate(zip(sorted_b, theta_hat, tol)):
@@ -220,7 +211,7 @@ def bca_interval(
               & np.isfinite(theta_jack).all(axis=-1))
     tol = tie_tolerance(theta_hat, sorted_b, n)
 
-    z0 = ndtri(_estimate_percentile_sorted(np.nan_to_num(theta_hat), sorted_b, tol))
+    z0 = ndtri(estimate_percentile(np.nan_to_num(theta_hat), sorted_b, tol))
 
     # Acceleration from the jackknife, in scipy's order of operations.
     jack_mean = theta_jack.mean(axis=-1, keepdims=True)

@@ -1,0 +1,82 @@
+"""``search``: a collection searched for assessors, BM25 over a Lucene index (Pyserini/Anserini) or dense
+retrieval (faiss over MiniLM embeddings), each index built on first use and rebuilt when the collection changes.
+
+What ``argue-eval search`` does minus the printing: the queries (given texts, or the requests' fields) go to
+``search.lucene`` or ``search.dense``; the command renders the hits as a table, a TREC run or JSON Lines.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from os import PathLike
+from typing import TYPE_CHECKING, NamedTuple
+
+from ..errors import ArgueError, OptionError
+
+if TYPE_CHECKING:
+    from ..search.dense import DenseSearcher
+    from ..search.lucene import LuceneSearcher
+
+__all__ = ["search", "SearchResult", "QUERY_FIELDS"]
+
+QUERY_FIELDS = ("title", "background", "problem_statement")
+"""The request fields a query can be made of."""
+
+
+class SearchResult(NamedTuple):
+    """The hits per query id, best first, and the run tag they go under (given, else ``bm25`` or ``minilm``)."""
+
+    hits: dict[str, list[tuple[str, float]]]
+    run_id: str
+
+
+def search(
+    collection: str | PathLike[str],
+    queries: str | Sequence[str] = (),
+    *,
+    requests: str | PathLike[str] | None = None,
+    query_fields: Sequence[str] = ("title", "problem_statement"),
+    k: int = 20,
+    dense: bool = False,
+    run_id: str | None = None,
+    index_dir: str | PathLike[str] | None = None,
+    rebuild: bool = False,
+    log: Callable[[str], None] | None = None,
+) -> SearchResult:
+    """The top ``k`` documents of ``collection`` (a JSONL collection or a Lucene index directory) for each query.
+
+    Exactly one of ``queries`` (a text or texts; ids ``1``, ``2``, ... or ``query`` for one) and ``requests`` (a
+    requests file; each request's ``query_fields`` joined, under its request id). ``dense``: faiss over MiniLM
+    embeddings (the ``dense`` extra) instead of BM25 (the ``search`` extra and Java 21+). ``log`` receives what
+    indexing says.
+    """
+    queries = [queries] if isinstance(queries, str) else list(queries)
+    if bool(queries) == bool(requests):
+        raise ArgueError("give either --query (one or more) or --requests")
+    fields = list(query_fields)
+    unknown = [name for name in fields if name not in QUERY_FIELDS]
+    if unknown or not fields:
+        raise OptionError("--query-fields", f"unknown field(s) {', '.join(unknown) or '(none)'}; choose from "
+                                            f"{', '.join(QUERY_FIELDS)}")
+    if requests:
+        from ..formats import read_requests
+
+        topics = {request.request_id: " ".join(getattr(request, name) for name in fields if getattr(request, name))
+                  for request in read_requests(requests)}
+    else:
+        topics = {str(i): text for i, text in enumerate(queries, 1)} if len(queries) > 1 else {"query": queries[0]}
+    searcher: DenseSearcher | LuceneSearcher
+    if dense:
+        from ..search.dense import DenseSearcher, ensure_dense_index
+
+        searcher = DenseSearcher(ensure_dense_index(collection, index_dir, rebuild=rebuild, log=log).index_dir)
+        try:
+            return SearchResult(searcher.batch_search(topics, k), run_id or "minilm")
+        finally:
+            searcher.close()
+    from ..search.lucene import LuceneSearcher, ensure_index
+
+    searcher = LuceneSearcher(ensure_index(collection, index_dir, rebuild=rebuild, log=log).index_dir)
+    try:
+        return SearchResult({query_id: searcher.search(text, k) for query_id, text in topics.items()}, run_id or "bm25")
+    finally:
+        searcher.close()
