@@ -11,11 +11,26 @@
     on the same round (scoring from the judge's own judgments): target judging <= 10x scoring. Both are
     CPU seconds of this process, the fastest of ``--repeats`` runs each (a cold judge cache every time).
 
+(c) The LLM judge's prompt tokens against their floor, from its dry run (``api.plan``: no server). The floor is
+    the least any judge asking the same questions must send: every text the prompts quote once (each cited
+    document at its size within the document budget, each sentence, nugget question and answer, request)
+    plus each call's instructions (system message, question, examples: what a call cannot do without).
+    Ratios: planned / floor, and for the texts alone (planned less instructions) / (each text once), which
+    shows how often documents are sent again. Also the share of planned prompt tokens that sit in a prefix
+    an earlier call sent, in send order (``llm_prompts.shared_prefix_tokens``: vLLM's and OpenAI's automatic
+    prefix caches, unbounded). Three plans, measured in one run: before (the ``llm-v1`` prompts: sentence
+    before document), after with Auto-ARGUE's grouping (``llm-v2``: instructions, document, answers, then
+    sentence) and after with ``--llm-group document``. Targets on the generated round: planned <= 3x the floor
+    with document grouping; shared-prefix share >= 0.5 with the default grouping. Each with the generated
+    collection (200-word documents) and without a collection, where every document counts at the full
+    1500-token budget, as long news stories do.
+
 Both on the shipped sample track and on a generated round (bench_score's generator: sentences drawn
 from per-topic pools, so runs overlap as in a real track), with a generated collection for it.
 
     python bench/bench_judge.py                               # sample track + 100 runs x 50 topics
     python bench/bench_judge.py --runs 20 --topics 10         # quicker
+    python bench/bench_judge.py --tokens-only                 # (c) only
 """
 from __future__ import annotations
 
@@ -155,6 +170,36 @@ def report(name: str, m: dict) -> None:
           "(target <= 10x)")
 
 
+TOKEN_PLANS = (("before: llm-v1, sentence", {"prompts": "llm-v1"}),
+               ("after:  llm-v2, sentence", {}),
+               ("after:  llm-v2, document", {"group": "document"}))
+
+
+def token_figures(runs: list[Path], nuggets: Path, requests: Path | None, collection: Path | None) -> list[dict]:
+    """The LLM judge's dry-run estimate under each of ``TOKEN_PLANS`` (no server, no key)."""
+    from argue_eval.api import plan
+
+    figures = []
+    for name, options in TOKEN_PLANS:
+        started = time.perf_counter()
+        planned = plan([str(p) for p in runs], str(nuggets), requests=str(requests) if requests else None,
+                       collection=str(collection) if collection else None, judge="llm",
+                       judge_options={"llm": {"base_url": "http://127.0.0.1:9/v1", "model": "planned", **options}})
+        figures.append({"name": name, "seconds": time.perf_counter() - started, **planned["estimate"]})
+    return figures
+
+
+def report_tokens(name: str, figures: list[dict]) -> None:
+    print(f"== {name}: LLM prompt tokens against the floor (dry run)")
+    for f in figures:
+        texts_sent = f["prompt_tokens"] - f["floor_instructions"]
+        print(f"   {f['name']}: {f['total_calls']:>7} calls, {f['prompt_tokens']:>11,} prompt tokens; floor "
+              f"{f['floor_tokens']:,} ({f['floor_instructions']:,} instructions + {f['floor_texts']:,} texts once): "
+              f"planned / floor = {f['prompt_tokens'] / max(f['floor_tokens'], 1):.3f}; texts sent / texts once = "
+              f"{texts_sent / max(f['floor_texts'], 1):.2f}; shared-prefix share = "
+              f"{f['shared_prefix_tokens'] / max(f['prompt_tokens'], 1):.3f} ({f['seconds']:.1f} s)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=100)
@@ -164,12 +209,19 @@ def main() -> None:
     parser.add_argument("--skip-sample", action="store_true")
     parser.add_argument("--repeats", type=int, default=3, help="time judging and scoring this many times each, "
                         "keep the fastest (default 3)")
+    parser.add_argument("--tokens-only", action="store_true", help="only (c): the LLM judge's tokens and floor")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     if not args.skip_sample:
-        sample = measure(sorted((REPO / "runs" / "sample").glob("*.jsonl")), REPO / "nuggets/sample/nuggets.jsonl",
-                         REPO / "topics/sample/collection.jsonl", REPO / "topics/sample/requests.jsonl", args.out, args.repeats)
-        report("sample track", sample)
+        sample_runs = sorted((REPO / "runs" / "sample").glob("*.jsonl"))
+        sample_inputs = (REPO / "nuggets/sample/nuggets.jsonl", REPO / "topics/sample/requests.jsonl")
+        if not args.tokens_only:
+            sample = measure(sample_runs, sample_inputs[0], REPO / "topics/sample/collection.jsonl", sample_inputs[1],
+                             args.out, args.repeats)
+            report("sample track", sample)
+        report_tokens("sample track", token_figures(sample_runs, *sample_inputs, REPO / "topics/sample/collection.jsonl"))
+        report_tokens("sample track, no collection (documents at the 1500-token budget)",
+                      token_figures(sample_runs, *sample_inputs, None))
     out = args.out / f"r{args.runs}-t{args.topics}-s{args.sentences}"
     if not (out / "generated.json").exists():
         print(f"generating {args.runs} runs x {args.topics} topics x {args.sentences} sentences into {out} ...",
@@ -178,9 +230,14 @@ def main() -> None:
         (out / "generated.json").write_text(json.dumps(sizes))
     topics = [f"{1000 + t}" for t in range(args.topics)]
     collection = write_collection(out, topics)
-    generated = measure(sorted((out / "runs").glob("*.jsonl")), out / "nuggets.jsonl", collection, None, out,
-                        args.repeats)
-    report(f"generated round {args.runs} x {args.topics} x {args.sentences}", generated)
+    name = f"generated round {args.runs} x {args.topics} x {args.sentences}"
+    generated_runs = sorted((out / "runs").glob("*.jsonl"))
+    if not args.tokens_only:
+        generated = measure(generated_runs, out / "nuggets.jsonl", collection, None, out, args.repeats)
+        report(name, generated)
+    report_tokens(name, token_figures(generated_runs, out / "nuggets.jsonl", None, collection))
+    report_tokens(f"{name}, no collection (documents at the 1500-token budget)",
+                  token_figures(generated_runs, out / "nuggets.jsonl", None, None))
 
 
 if __name__ == "__main__":

@@ -229,7 +229,16 @@ def _accept_proposals(workdir: Path) -> None:
         writer.writerows(rows)
 
 
+def _answer_batch(workdir: Path) -> None:
+    """vLLM's run-batch answers a batch file: the scripted server's replies (``llm_server.answer_batch``), as the
+    model ``MODEL`` that the example names."""
+    from llm_server import answer_batch
+
+    answer_batch(workdir / "calls-1.jsonl", workdir / "results-1.jsonl", model="MODEL")
+
+
 HUMAN_STEPS: dict[str, Callable[[Path], None]] = {
+    "# vLLM's run-batch (or the Batch API) answers calls-1.jsonl into results-1.jsonl": _answer_batch,
     "# assessors write found.csv with the bindings they found (request_id,nugget_id,answer,doc_id)": _write_found,
     "# assessors write yes in the accept column of the rows of proposals.csv to bind": _accept_proposals,
     "# assessors fill the judgment column of pool.csv with yes or no (a spreadsheet will do)": _answer_pool,

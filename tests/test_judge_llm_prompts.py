@@ -174,7 +174,7 @@ def test_cut_recorded_in_provenance() -> None:
     provenance = verdicts[0][1].provenance
     assert provenance["doc_cut"]["max_doc_tokens"] == 100 and provenance["doc_cut"]["document_words"] == 5005
     assert provenance["model"] == "m" and provenance["server_model"] == "srv-id"
-    assert provenance["prompt_version"] == prompt_version() and provenance["prompt_version"].startswith("llm-v1+")
+    assert provenance["prompt_version"] == prompt_version() and provenance["prompt_version"].startswith("llm-v2+")
     assert verdicts[0][1].judge == "llm:m"
 
 

@@ -14,7 +14,7 @@ import click
 from ..errors import InputError, OptionError
 
 __all__ = ["cache_in_use", "refuse_overwriting_inputs", "check_outputs", "check_run_options", "print_plan", "render_plan",
-           "announcer", "report_run"]
+           "announcer", "report_run", "report_batch"]
 
 
 def cache_in_use(cache_path: str | None, no_cache: bool) -> Any:
@@ -129,9 +129,11 @@ def report_run(result: Any, quiet: bool, where: str = "") -> None:
     """After a run: the questions not judged and why (a model judge's failed calls with their causes), the
     cited documents missing from the collection, and (unless ``quiet``) the summary and the model's usage."""
     from ..errors import few_items
+    from ..judges.llm_batch import WAITING
     from ..judges.runner import failure_summary
 
-    for line in failure_summary(result.run.failures) + _call_failures(result.usage):
+    failures = [failure for failure in result.run.failures if failure.reason != WAITING]  # report_batch says those
+    for line in failure_summary(failures) + _call_failures(result.usage):
         click.echo(f"warning: {line}", err=True)
     missing = result.run.stats.missing_documents
     if missing:
@@ -155,3 +157,36 @@ def _call_failures(usage: dict[str, Any] | None) -> list[str]:
         by_reason.setdefault(str(failure.get("reason")), []).append(int(failure.get("questions", 0)))
     return [f"{len(counts)} model call(s) failed ({sum(counts)} question(s)): {reason}"
             for reason, counts in sorted(by_reason.items(), key=lambda item: (-len(item[1]), item[0]))]
+
+
+BATCH_PROBLEMS_SHOWN = 20
+
+
+def report_batch(result: Any, output: str | None, quiet: bool) -> None:
+    """After a batch cycle: each result line that answered nothing (warnings, the first ``BATCH_PROBLEMS_SHOWN``
+    and a count), the results no call needed, the calls written and what to do next."""
+    summary = result.batch
+    for problem in summary.problems[:BATCH_PROBLEMS_SHOWN]:
+        click.echo(f"warning: {problem}", err=True)
+    if len(summary.problems) > BATCH_PROBLEMS_SHOWN:
+        click.echo(f"warning: ... and {len(summary.problems) - BATCH_PROBLEMS_SHOWN} more result line(s) that answered "
+                   "nothing (all in the manifest when the judgments are written)", err=True)
+    if summary.unused:
+        click.echo(f"warning: {len(summary.unused)} result(s) match no call this run still needs (a results file of "
+                   f"another plan -- other runs, nuggets, model, prompts or decoding -- or answers already in the "
+                   f"cache): {', '.join(summary.unused[:3])}{' ...' if len(summary.unused) > 3 else ''}", err=True)
+    if summary.read and not quiet:
+        click.echo(f"batch results: {summary.used} of {summary.read} result line(s) answered a call", err=True)
+    if summary.written:
+        files = ", ".join(summary.written)
+        if summary.calls:
+            later = (" Their answers open further questions (negative, requires-citation): one more cycle follows."
+                     if summary.more_rounds else " No further round depends on them: the cycle after it ends the round.")
+            write = f" -o {output}" if output not in (None, "-") else " -o OUT.jsonl"
+            click.echo(f"wrote {summary.calls} call(s) for {summary.waiting} question(s) to {files}: answer them "
+                       f"(vLLM's run-batch or the Batch API), then run this command again with --batch-in "
+                       f"RESULTS.jsonl (and --batch-out for the next cycle);{later} The judgments{write} are written "
+                       "once no call is left.", err=True)
+        elif not quiet:
+            click.echo(f"no call left: {files} is empty" + ("" if output else "; give -o to write the judgments"),
+                       err=True)

@@ -108,7 +108,9 @@ def judge_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 LLM_OPTIONS: list[tuple[str, str, Any, str]] = [
-    ("--llm-base-url", "base_url", str, "OpenAI-compatible endpoint for --judge llm, e.g. http://gpu01:8000/v1."),
+    ("--llm-base-url", "base_url", str, "OpenAI-compatible endpoint for --judge llm, e.g. http://gpu01:8000/v1; "
+     "repeat for replicas of one model (each call goes to one with free capacity; --concurrency and the rate "
+     "limits apply to each)."),
     ("--llm-model", "model", str, "The served model's name (as the endpoint lists it)."),
     ("--llm-api-key-env", "api_key_env", str,
      "Environment variable holding the API key [default: OPENAI_API_KEY; unset = no key]. The key is never "
@@ -128,6 +130,11 @@ LLM_OPTIONS: list[tuple[str, str, Any, str]] = [
     ("--llm-seed", "seed", int, "Seed sent to the endpoint, where it honours one [default: 0]."),
     ("--price-in", "price_in", float, "Price per million prompt tokens, for the cost estimate."),
     ("--price-out", "price_out", float, "Price per million completion tokens, for the cost estimate."),
+    ("--llm-group", "group", click.Choice(["sentence", "document"]),
+     "sentence: Auto-ARGUE's calls (one answers and one attested call per sentence and cited document); "
+     "document: one call per cited document and topic asks about several sentences citing it, sending the "
+     "document once [default: sentence]."),
+    ("--llm-group-cap", "group_cap", int, "With --llm-group document: sentences per call at most [default: 8]."),
 ]
 """The LLM judge's options: (flag, LLMJudge keyword, type, help). Given ones reach it as ``llm`` options."""
 
@@ -150,6 +157,8 @@ def llm_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(func)
     def fold(*args: Any, **kwargs: Any) -> Any:
+        urls = kwargs.get("llm_opt_base_url")
+        kwargs["llm_opt_base_url"] = (urls[0] if len(urls) == 1 else list(urls)) if urls else None
         given = tuple(("llm", keyword, kwargs[f"llm_opt_{keyword}"]) for _, keyword, _, _ in LLM_OPTIONS
                       if kwargs.get(f"llm_opt_{keyword}") is not None)
         for _, keyword, _, _ in LLM_OPTIONS:
@@ -162,8 +171,9 @@ def llm_options(func: Callable[..., Any]) -> Callable[..., Any]:
         metavar = {str: "NAME", int: "N", float: "X"}.get(kind) if not isinstance(kind, click.Choice) else None
         if keyword == "base_url":
             metavar = "URL"
+        several = keyword == "base_url"  # replicas: the option is repeatable
         wrapped = click.option(flag, f"llm_opt_{keyword}", type=_FiniteFloat() if kind is float else kind,
-                               default=None, metavar=metavar, help=text)(wrapped)
+                               default=None, metavar=metavar, help=text, multiple=several)(wrapped)
     return wrapped
 
 
