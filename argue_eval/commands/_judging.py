@@ -109,6 +109,11 @@ def _plan_notes(plan: dict[str, Any]) -> list[str]:
         lines.append(f"estimate: {estimate['total_calls']} call(s), about {estimate['prompt_tokens']} prompt and "
                      f"{estimate['completion_tokens']} completion tokens{cost} (documents at most "
                      f"--llm-max-doc-tokens each){saved}")
+        if estimate.get("floor_tokens"):
+            lines.append(f"estimate: the floor is {estimate['floor_tokens']} prompt tokens (each quoted text once: "
+                         f"{estimate['floor_texts']}; every call's instructions: {estimate['floor_instructions']}); "
+                         f"{estimate['shared_prefix_tokens']} planned tokens lie in a prefix an earlier call sent "
+                         "(what a server's prefix cache can skip)")
     return lines
 
 
