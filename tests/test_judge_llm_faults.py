@@ -145,13 +145,31 @@ def test_permanent_error_is_not_retried() -> None:
 
 def test_api_key_sent_only_in_the_header(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("JUDGE_KEY", "sk-live-SECRET-4242")
-    with MockChatServer(lambda n, body: ("status", 401) if n == 0 else ("ok",)) as server:
+    with MockChatServer(lambda n, body: ("error", 400, "bad request with key sk-live-SECRET-4242") if n == 0
+                        else ("ok",)) as server:
         judge = judge_for(server, api_key_env="JUDGE_KEY")
         verdicts = judge.answer_many(questions())
     assert server.headers[0]["Authorization"] == "Bearer sk-live-SECRET-4242"
     text = json.dumps([v.provenance for v in verdicts if v] + [judge.usage(), judge.identity()])
     assert "SECRET" not in text and "SECRET" not in repr(judge)
+    assert judge.usage()["failures"][0]["reason"] == "HTTP 400 from the server: bad request with key REDACTED"
     assert all("SECRET" not in json.dumps(body) for body in server.requests)
+
+
+def test_a_refused_key_stops_the_run_with_authentication_failed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # before: every call failed on its own with the server's words (which may quote the key), each question
+    # "not judged", and the run went on to the end
+    from argue_eval.errors import ArgueError
+
+    monkeypatch.setenv("JUDGE_KEY", "sk-live-SECRET-4242")
+    with MockChatServer(lambda n, body: ("error", 401, "Incorrect API key provided: sk-live-SECRET-4242")) as server:
+        judge = judge_for(server, api_key_env="JUDGE_KEY", concurrency=2)
+        with pytest.raises(ArgueError) as raised:
+            judge.answer_many(questions())
+    assert str(raised.value) == ("authentication failed: the server answered HTTP 401 (Incorrect API key provided: "
+                                 "REDACTED); check the API key in $JUDGE_KEY (--llm-api-key-env names the variable that holds "
+                                 "it) and the endpoint")
+    assert len(server.requests) <= 2  # the calls in flight when the first refusal came, no more
 
 
 def test_no_key_variable_means_no_authorization_header(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -245,9 +263,10 @@ def test_several_endpoints_share_the_calls_and_the_output_does_not_depend_on_whi
 
 def test_an_endpoint_that_keeps_failing_is_set_aside_and_its_calls_go_elsewhere() -> None:
     """One replica answers every call with 503: after 3 failures in a row it is set aside (for 5 s, longer than
-    this run), its calls are retried on the other, and every question is answered."""
+    this run), its calls are retried on the other, and every question is answered. One call in flight per
+    endpoint, so the failing one never has two at once: exactly 3 reach it."""
     with MockChatServer(model="mock") as good, MockChatServer(lambda n, body: ("status", 503), model="mock") as bad:
-        judge = judge_for(good, base_url=[bad.base_url, good.base_url], concurrency=2, max_retries=4)
+        judge = judge_for(good, base_url=[bad.base_url, good.base_url], concurrency=1, max_retries=4)
         try:
             verdicts = judge.answer_many(attested_questions(12))
             usage = judge.usage()

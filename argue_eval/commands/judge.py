@@ -4,20 +4,21 @@ from __future__ import annotations
 import click
 
 from ._options import input_options, judge_options, parse_judge_options, policy_options, verbosity_options
+from ._paths import InputPath, OutputPath
 
 
 @click.command("judge")
 @verbosity_options
 @input_options
 @judge_options
-@click.option("-o", "--output", default=None, metavar="OUT.jsonl",
+@click.option("-o", "--output", default=None, type=OutputPath(companions={".manifest.json": None}), metavar="OUT.jsonl",
               help="Judgments to write (canonical JSONL; '-' for stdout). A manifest with the judge, its "
                    "options and the counts goes beside it as OUT.jsonl.manifest.json.")
-@click.option("--batch-out", default=None, metavar="B.jsonl",
+@click.option("--batch-out", default=None, type=OutputPath(), metavar="B.jsonl",
               help="Do not call the endpoint: write the LLM calls the round still needs (not in the cache) to this "
                    "OpenAI-batch file, for vLLM's run-batch or the OpenAI Batch API (more than --batch-max-calls: "
                    "B.part1.jsonl, B.part2.jsonl, ...). -o is written once no call is left.")
-@click.option("--batch-in", multiple=True, metavar="RESULTS.jsonl",
+@click.option("--batch-in", multiple=True, type=InputPath(), metavar="RESULTS.jsonl",
               help="Results of a batch file (repeatable): each is checked against its call and its answers go to "
                    "the cache before the run continues; a result that fails a check is reported with its line.")
 @click.option("--batch-max-calls", type=click.IntRange(min=1), default=50_000, show_default=True, metavar="N",
@@ -62,31 +63,16 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     from ..argue.policies import parse_weights
     from ..errors import OptionError
     from ..judges.llm_batch import WAITING
-    from ._judging import (
-        announcer,
-        cache_in_use,
-        check_outputs,
-        check_run_options,
-        print_plan,
-        refuse_overwriting_inputs,
-        report_batch,
-        report_run,
-    )
+    from ._judging import announcer, cache_in_use, check_run_options, print_plan, report_batch, report_run
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              unbound_questions=unbound_questions, evaluated_topics=evaluated_topics,
                              weights=parse_weights(weights))
     options = parse_judge_options(judge_option, nli_model, judge_spec)
-    cache = cache_in_use(cache_path, no_cache)
-    refuse_overwriting_inputs({"-o": output}, runs=runs, nuggets=nuggets, judgments=judgments, requests=requests,
-                              qrels=qrels, collection=collection, cache=cache)
+    cache = cache_in_use(cache_path, no_cache)  # outputs against inputs: cli.py's check_paths, already run
     if (batch_out is not None or batch_in) and dry_run:
         raise OptionError("--batch-out" if batch_out is not None else "--batch-in",
                           "not with --dry-run (the dry run plans the calls; --batch-out writes them)")
-    if batch_out is not None:
-        refuse_overwriting_inputs({"--batch-out": batch_out}, runs=runs, nuggets=nuggets, judgments=judgments,
-                                  requests=requests, qrels=qrels, collection=collection, cache=cache, batch_in=batch_in)
-        check_outputs({"-o": output, "--batch-out": batch_out})
     check_run_options(dry_run, as_json, output if batch_out is None else output or "", collection,
                       "OUT.jsonl (where to write the judgments)")
     given = dict(judgments=list(judgments), requests=requests, qrels=qrels, collection=collection, judge=judge_spec,

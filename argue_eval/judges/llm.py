@@ -33,9 +33,10 @@ from typing import Any
 
 from ..errors import ArgueError, InputError, MissingDependencyError, OptionError
 from ..model import Document, normalize_text
+from ..redact import redact_text, redact_url, with_credentials
 from .base import JudgeBackend, Question, Verdict
 from .llm_batch import BatchExchange, custom_id, model_matches
-from .llm_client import CallFailed, ChatPool, Usage
+from .llm_client import AuthenticationFailed, CallFailed, ChatPool, Usage
 from .llm_prompts import (
     PROMPT_SET,
     PROMPT_SETS,
@@ -154,17 +155,22 @@ class LLMJudge(JudgeBackend):
                 raise InputError(option, None, None, f"must be at least {low}, found {value}")
         for option, limit in (("--requests-per-minute", requests_per_minute),
                               ("--tokens-per-minute", tokens_per_minute)):
-            if limit is not None and not limit > 0:  # the rate limiter's own ValueError surfaced as a traceback
-                raise InputError(option, None, None, f"must be more than 0 (leave it out for no limit), found {limit}")
+            # 0 or less: the rate limiter's ValueError surfaced as a traceback; 1e-300: every call waited forever
+            if limit is not None and not limit >= 1:
+                raise InputError(option, None, None, f"must be at least 1 a minute (leave it out for no limit), "
+                                 f"found {limit}")
         if not timeout > 0:  # no call can finish in no time: refused here, not as a failure of every call
             raise OptionError("--llm-timeout", f"must be more than 0 seconds, found {timeout}")
         for option, amount in (("--temperature", temperature), ("llm.backoff_base", backoff_base),
                                ("llm.backoff_max", backoff_max), ("--price-in", price_in), ("--price-out", price_out)):
             if amount is not None and amount < 0:  # a negative temperature, wait or price means nothing
                 raise InputError(option, None, None, f"must be 0 or more, found {amount}")
-        self.base_urls = _endpoints(base_url)
+        # the URLs shown and recorded have no credentials; the client gets them back (redact.with_credentials)
+        endpoints = _endpoints(base_url)
+        self.base_urls = tuple(redact_url(url) for url in endpoints)
         self.base_url = self.base_urls[0] if self.base_urls else None
         """The first endpoint (``None`` without one); ``base_urls`` lists them all."""
+        self._endpoints = tuple(with_credentials(url) for url in endpoints)
         self.model = model
         self.api_key_env = api_key_env
         self.concurrency = int(concurrency)
@@ -465,7 +471,7 @@ class LLMJudge(JudgeBackend):
 
             async def open_client() -> ChatPool:
                 return ChatPool(
-                    self.base_urls, self._api_key(),
+                    self._endpoints, self._api_key(),
                     concurrency=self.concurrency, timeout=self.timeout, max_retries=self.max_retries,
                     backoff_base=self.backoff_base, backoff_max=self.backoff_max,
                     requests_per_minute=self.requests_per_minute, tokens_per_minute=self.tokens_per_minute,
@@ -479,7 +485,8 @@ class LLMJudge(JudgeBackend):
                 if problems:
                     self.close()
                     raise OptionError("--llm-base-url", "every endpoint must serve --llm-model "
-                                      f"{self.model}: " + "; ".join(f"{url} {why}" for url, why in problems.items())
+                                      f"{self.model}: " + "; ".join(f"{redact_url(url)} {why}"
+                                                                    for url, why in problems.items())
                                       + " (leave out the endpoints that are down or serve another model)")
         assert self._client is not None and self._loop is not None
         return self._loop, self._client
@@ -493,10 +500,20 @@ class LLMJudge(JudgeBackend):
                     group = groups[index]
                     reply, server_model = await self._ask(client, group.prompt, group.label or group.prompt.template)
                     out.put((index, reply, server_model, None))
+                except AuthenticationFailed:
+                    raise  # every later call would be refused the same way: the run stops, saying why
                 except CallFailed as exc:
                     out.put((index, None, None, exc.reason))
 
-        await asyncio.gather(*(worker() for _ in range(min(self.concurrency, len(groups)))))
+        workers = [asyncio.ensure_future(worker())  # concurrency per endpoint
+                   for _ in range(min(self.concurrency * max(1, len(self._endpoints)), len(groups)))]
+        try:
+            await asyncio.gather(*workers)
+        except BaseException:
+            for task in workers:
+                task.cancel()
+            await asyncio.gather(*workers, return_exceptions=True)
+            raise
 
     def iter_answers(self, questions: Sequence[Question]) -> Iterator[tuple[int, Verdict | None]]:
         """Yield ``(position, verdict)`` as replies arrive."""
@@ -553,7 +570,10 @@ class LLMJudge(JudgeBackend):
             self.counts.wall_seconds += time.monotonic() - started
         if not future.cancelled() and future.exception() is not None:
             error = future.exception()
-            raise ArgueError(f"the llm judge stopped: {type(error).__name__}: {error}")
+            if isinstance(error, AuthenticationFailed):
+                raise ArgueError(error.reason)
+            raise ArgueError(f"the llm judge stopped: {type(error).__name__}: "
+                             f"{redact_text(str(error), (self._api_key(),))}")
 
     # -- batch files -----------------------------------------------------------------------------------------
     def use_batch(self, exchange: BatchExchange | None) -> None:
