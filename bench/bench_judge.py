@@ -11,11 +11,34 @@
     on the same round (scoring from the judge's own judgments): target judging <= 10x scoring. Both are
     CPU seconds of this process, the fastest of ``--repeats`` runs each (a cold judge cache every time).
 
+(c) The LLM judge's prompt tokens against their floor, from its dry run (``api.plan``: no server). The floor is
+    the least any judge asking the same questions must send: every text the prompts quote once (each cited
+    document at its size within the document budget, each sentence, nugget question and answer, request)
+    plus each call's instructions (system message, question, examples: what a call cannot do without).
+    Ratios: planned / floor, and for the texts alone (planned less instructions) / (each text once), which
+    shows how often documents are sent again. Also the share of planned prompt tokens that sit in a prefix
+    an earlier call sent, in send order (``llm_prompts.shared_prefix_tokens``: vLLM's and OpenAI's automatic
+    prefix caches, unbounded). Three plans, measured in one run: before (the ``llm-v1`` prompts: sentence
+    before document), after with Auto-ARGUE's grouping (``llm-v2``: instructions, document, answers, then
+    sentence) and after with ``--llm-group document``. Targets on the generated round: planned <= 3x the floor
+    with document grouping; shared-prefix share >= 0.5 with the default grouping. Each with the generated
+    collection (200-word documents) and without a collection, where every document counts at the full
+    1500-token budget, as long news stories do.
+
+(d) The semantic judge (``--semantic``, needs the dense extra) against its floor: sentence-transformers alone
+    encoding the same unique texts. The judge runs over the round with a fresh cache (every text it needs is
+    encoded once, in batches of similar lengths, and stored in the cache file); the texts it encoded are
+    recorded, and the bundled MiniLM model then encodes exactly those texts in one ``encode`` call (batch 64),
+    in the same process. Ratio: the judge's wall time / the encoding's; target <= 1.5x. A rerun with the
+    same cache file (answers deleted, embeddings kept) encodes nothing; its time is printed too.
+
 Both on the shipped sample track and on a generated round (bench_score's generator: sentences drawn
 from per-topic pools, so runs overlap as in a real track), with a generated collection for it.
 
     python bench/bench_judge.py                               # sample track + 100 runs x 50 topics
     python bench/bench_judge.py --runs 20 --topics 10         # quicker
+    python bench/bench_judge.py --tokens-only                 # (c) only
+    python bench/bench_judge.py --semantic-only               # (d) only
 """
 from __future__ import annotations
 
@@ -156,6 +179,89 @@ def report(name: str, m: dict) -> None:
           "(target <= 10x)")
 
 
+TOKEN_PLANS = (("before: llm-v1, sentence", {"prompts": "llm-v1"}),
+               ("after:  llm-v2, sentence", {}),
+               ("after:  llm-v2, document", {"group": "document"}))
+
+
+def token_figures(runs: list[Path], nuggets: Path, requests: Path | None, collection: Path | None) -> list[dict]:
+    """The LLM judge's dry-run estimate under each of ``TOKEN_PLANS`` (no server, no key)."""
+    from argue_eval.api import plan
+
+    figures = []
+    for name, options in TOKEN_PLANS:
+        started = time.perf_counter()
+        planned = plan([str(p) for p in runs], str(nuggets), requests=str(requests) if requests else None,
+                       collection=str(collection) if collection else None, judge="llm",
+                       judge_options={"llm": {"base_url": "http://127.0.0.1:9/v1", "model": "planned", **options}})
+        figures.append({"name": name, "seconds": time.perf_counter() - started, **planned["estimate"]})
+    return figures
+
+
+def report_tokens(name: str, figures: list[dict]) -> None:
+    print(f"== {name}: LLM prompt tokens against the floor (dry run)")
+    for f in figures:
+        texts_sent = f["prompt_tokens"] - f["floor_instructions"]
+        print(f"   {f['name']}: {f['total_calls']:>7} calls, {f['prompt_tokens']:>11,} prompt tokens; floor "
+              f"{f['floor_tokens']:,} ({f['floor_instructions']:,} instructions + {f['floor_texts']:,} texts once): "
+              f"planned / floor = {f['prompt_tokens'] / max(f['floor_tokens'], 1):.3f}; texts sent / texts once = "
+              f"{texts_sent / max(f['floor_texts'], 1):.2f}; shared-prefix share = "
+              f"{f['shared_prefix_tokens'] / max(f['prompt_tokens'], 1):.3f} ({f['seconds']:.1f} s)")
+
+
+def semantic_figures(runs: list[Path], nuggets: Path, requests: Path | None, collection: Path, workdir: Path) -> dict:
+    """The semantic judge's wall time over a round (cold cache), and the model alone on the texts it encoded."""
+    import sqlite3
+
+    from argue_eval.api import judge
+    from argue_eval.search import dense
+
+    texts: list[str] = []
+    encode = dense.encode
+
+    def spy(batch: list[str], **options):
+        texts.extend(batch)
+        return encode(batch, **options)
+
+    model = dense.load_model()  # loaded before the clock starts, as the baseline's is
+    model.encode(["warm up the model's first forward pass"], show_progress_bar=False)
+    cache = workdir / "bench-semantic.sqlite"
+    for stale in workdir.glob("bench-semantic.sqlite*"):
+        stale.unlink()
+    dense.encode = spy
+    try:
+        started, cpu = time.perf_counter(), time.process_time()
+        result = judge([str(p) for p in runs], nuggets, collection=collection, requests=requests, judge="semantic",
+                       cache=cache)
+        judging, judging_cpu = time.perf_counter() - started, time.process_time() - cpu
+        with sqlite3.connect(cache) as db:  # answers gone, embeddings kept: the rerun answers from stored vectors
+            db.execute("DELETE FROM answers")
+        encoded_first = len(texts)
+        started = time.perf_counter()
+        judge([str(p) for p in runs], nuggets, collection=collection, requests=requests, judge="semantic", cache=cache)
+        rerun = time.perf_counter() - started
+    finally:
+        dense.encode = encode
+    unique = list(dict.fromkeys(texts[:encoded_first]))
+    started, cpu = time.perf_counter(), time.process_time()
+    model.encode(unique, batch_size=64, normalize_embeddings=True, show_progress_bar=False)
+    baseline, baseline_cpu = time.perf_counter() - started, time.process_time() - cpu
+    return {"questions": len(result.judgments), "failed": len(result.run.failures), "encoded": encoded_first,
+            "unique": len(unique), "rerun_encoded": len(texts) - encoded_first, "judge_seconds": judging,
+            "judge_cpu": judging_cpu, "encode_seconds": baseline, "encode_cpu": baseline_cpu, "rerun_seconds": rerun}
+
+
+def report_semantic(name: str, m: dict) -> None:
+    print(f"== {name}: the semantic judge against sentence-transformers alone on the same unique texts")
+    print(f"   judge {m['judge_seconds']:.1f} s wall, {m['judge_cpu']:.1f} s CPU for {m['questions']} judgments "
+          f"({m['failed']} questions of kinds it does not answer); it encoded {m['encoded']} texts ({m['unique']} unique)")
+    print(f"   model.encode on those {m['unique']} texts alone {m['encode_seconds']:.1f} s wall, {m['encode_cpu']:.1f} s "
+          f"CPU: judge / encode = {m['judge_cpu'] / m['encode_cpu']:.2f}x in CPU time (target <= 1.5x; wall "
+          f"{m['judge_seconds'] / m['encode_seconds']:.2f}x, which other work on the machine moves)")
+    print(f"   rerun with the same cache file (answers deleted, embeddings kept): {m['rerun_seconds']:.1f} s, "
+          f"{m['rerun_encoded']} texts encoded")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=100)
@@ -165,12 +271,26 @@ def main() -> None:
     parser.add_argument("--skip-sample", action="store_true")
     parser.add_argument("--repeats", type=int, default=3, help="time judging and scoring this many times each, "
                         "keep the fastest (default 3)")
+    parser.add_argument("--tokens-only", action="store_true", help="only (c): the LLM judge's tokens and floor")
+    parser.add_argument("--semantic", action="store_true", help="also (d): the semantic judge (the dense extra)")
+    parser.add_argument("--semantic-only", action="store_true", help="only (d)")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     if not args.skip_sample:
-        sample = measure(sorted((REPO / "runs" / "sample").glob("*.jsonl")), REPO / "nuggets/sample/nuggets.jsonl",
-                         REPO / "topics/sample/collection.jsonl", REPO / "topics/sample/requests.jsonl", args.out, args.repeats)
-        report("sample track", sample)
+        sample_runs = sorted((REPO / "runs" / "sample").glob("*.jsonl"))
+        sample_inputs = (REPO / "nuggets/sample/nuggets.jsonl", REPO / "topics/sample/requests.jsonl")
+        if args.semantic or args.semantic_only:
+            report_semantic("sample track", semantic_figures(sample_runs, *sample_inputs,
+                                                             REPO / "topics/sample/collection.jsonl", args.out))
+        if not args.tokens_only and not args.semantic_only:
+            sample = measure(sample_runs, sample_inputs[0], REPO / "topics/sample/collection.jsonl", sample_inputs[1],
+                             args.out, args.repeats)
+            report("sample track", sample)
+        if not args.semantic_only:
+            report_tokens("sample track", token_figures(sample_runs, *sample_inputs,
+                                                        REPO / "topics/sample/collection.jsonl"))
+            report_tokens("sample track, no collection (documents at the 1500-token budget)",
+                          token_figures(sample_runs, *sample_inputs, None))
     out = args.out / f"r{args.runs}-t{args.topics}-s{args.sentences}"
     if not (out / "generated.json").exists():
         print(f"generating {args.runs} runs x {args.topics} topics x {args.sentences} sentences into {out} ...",
@@ -179,9 +299,18 @@ def main() -> None:
         (out / "generated.json").write_text(json.dumps(sizes))
     topics = [f"{1000 + t}" for t in range(args.topics)]
     collection = write_collection(out, topics)
-    generated = measure(sorted((out / "runs").glob("*.jsonl")), out / "nuggets.jsonl", collection, None, out,
-                        args.repeats)
-    report(f"generated round {args.runs} x {args.topics} x {args.sentences}", generated)
+    name = f"generated round {args.runs} x {args.topics} x {args.sentences}"
+    generated_runs = sorted((out / "runs").glob("*.jsonl"))
+    if args.semantic or args.semantic_only:
+        report_semantic(name, semantic_figures(generated_runs, out / "nuggets.jsonl", None, collection, out))
+    if args.semantic_only:
+        return
+    if not args.tokens_only:
+        generated = measure(generated_runs, out / "nuggets.jsonl", collection, None, out, args.repeats)
+        report(name, generated)
+    report_tokens(name, token_figures(generated_runs, out / "nuggets.jsonl", None, collection))
+    report_tokens(f"{name}, no collection (documents at the 1500-token budget)",
+                  token_figures(generated_runs, out / "nuggets.jsonl", None, None))
 
 
 if __name__ == "__main__":

@@ -5,6 +5,12 @@
     (at least 10) at concurrency 1, 8 and 64; reported: achieved calls/s over the ideal (target >= 0.8 at
     64). This measures the judge's own overhead (event loop, HTTP client, parsing), not a model; the
     judge's CPU time per call is printed too, since on a busy machine CPU, not the endpoint, is the limit.
+    Then two such endpoints at once (``--llm-base-url`` twice: each call goes to one with a free slot), each
+    at concurrency 64: the ideal is twice one endpoint's.
+(c) The batch-file round trip on the sample track: ``judge --batch-out`` writes the calls, a script answers the
+    file as vLLM's run-batch would (the scripted server's replies, ``llm_server.answer_batch``), ``--batch-in``
+    reads it back, until no call is left; the judgments are compared with a direct run against the scripted
+    server (byte for byte), and the cycles and calls per cycle printed.
 (b) Calls per report, as ratios measured on the same reports:
       naive       every sentence x every nugget answer of its topic, one call each
       auto-argue  two calls per sentence-citation pair (answers, attested), Auto-ARGUE's scheme
@@ -44,6 +50,8 @@ def serve(latency: float) -> None:
     reply = json.dumps({"model": "mock", "choices": [{"message": {"role": "assistant", "content": '{"attested": true}'}}],
                         "usage": {"prompt_tokens": 100, "completion_tokens": 5}}).encode()
     head = (f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(reply)}\r\n\r\n").encode()
+    models = json.dumps({"object": "list", "data": [{"id": "mock", "object": "model"}]}).encode()
+    models_head = (f"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {len(models)}\r\n\r\n").encode()
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
@@ -54,6 +62,10 @@ def serve(latency: float) -> None:
                     if line.lower().startswith(b"content-length:"):
                         length = int(line.split(b":")[1])
                 await reader.readexactly(length)
+                if headers.startswith(b"GET"):  # the model listing several endpoints are checked with
+                    writer.write(models_head + models)
+                    await writer.drain()
+                    continue
                 await asyncio.sleep(latency)
                 writer.write(head + reply)
                 await writer.drain()
@@ -68,22 +80,22 @@ def serve(latency: float) -> None:
     asyncio.run(main())
 
 
-def throughput(base_url: str, concurrency: int) -> dict[str, float]:
+def throughput(base_url: str | list[str], concurrency: int) -> dict[str, float]:
     """Calls/s of one judge at ``concurrency`` after a warm-up call (client and connections set up)."""
     from argue_eval.judges.base import Question, make_key
     from argue_eval.judges.llm import LLMJudge
     from argue_eval.model import Document
 
     doc = Document("d1", "A short document about a river that flooded on Monday and closed a bridge.")
-    n = max(10, 10 * concurrency)
-
     def questions(tag: str, count: int) -> list:
         return [Question(make_key("attested", "r1", f"{tag} sentence {i}."), f"{tag} sentence {i}.", document=doc)
                 for i in range(count)]
 
+    endpoints = 1 if isinstance(base_url, str) else len(base_url)
+    n = max(10, 10 * concurrency * endpoints)
     judge = LLMJudge(base_url=base_url, model="mock", concurrency=concurrency, timeout=30)
     try:
-        judge.answer_many(questions("warm-up", concurrency))
+        judge.answer_many(questions("warm-up", concurrency * endpoints))
         before = judge.counts.calls
         started, cpu = time.perf_counter(), time.process_time()
         verdicts = judge.answer_many(questions("timed", n))
@@ -93,8 +105,46 @@ def throughput(base_url: str, concurrency: int) -> dict[str, float]:
         judge.close()
     assert calls == n and all(v is not None for v in verdicts)
     rate = n / seconds
+    ideal = endpoints * concurrency / LATENCY
     return {"concurrency": concurrency, "calls": n, "seconds": seconds, "rate": rate, "cpu_ms": 1000 * cpu / n,
-            "ideal": concurrency / LATENCY, "ratio": rate / (concurrency / LATENCY)}
+            "ideal": ideal, "ratio": rate / ideal}
+
+
+def batch_round_trip(workdir: Path) -> dict:
+    """Cycles of --batch-out / answered file / --batch-in on the sample track, against a direct run."""
+    import shutil
+
+    from llm_server import answer_batch
+
+    from argue_eval.api import judge, write_judgments
+
+    shutil.rmtree(workdir, ignore_errors=True)
+    workdir.mkdir(parents=True)
+    inputs = dict(collection=str(REPO / "topics/sample/collection.jsonl"), requests=str(REPO / "topics/sample/requests.jsonl"),
+                  judge="llm")
+    runs = sorted(str(p) for p in (REPO / "runs" / "sample").glob("*.jsonl"))
+    nuggets = str(REPO / "nuggets/sample/nuggets.jsonl")
+    model = "mock-2026-01-01"
+    with MockChatServer(model=model) as server:
+        options = {"llm": {"base_url": server.base_url, "model": "mock", "concurrency": 16}}
+        direct = judge(runs, nuggets, judge_options=options, cache=workdir / "direct.sqlite", **inputs)
+        write_judgments(direct, workdir / "direct.jsonl", "llm", options)
+        sent = len(server.requests)
+    options = {"llm": {"model": "mock"}}
+    calls, results = [], []
+    for number in range(1, 10):
+        out = workdir / f"calls-{number}.jsonl"
+        batched = judge(runs, nuggets, judge_options=options, cache=workdir / "batch.sqlite", batch_in=results,
+                        batch_out=out, **inputs)
+        calls.append(batched.batch.calls)
+        if not batched.batch.calls:
+            break
+        answer_batch(out, workdir / f"results-{number}.jsonl", model=model)
+        results = [workdir / f"results-{number}.jsonl"]
+    write_judgments(batched, workdir / "batched.jsonl", "llm", options)
+    same = (workdir / "batched.jsonl").read_bytes() == (workdir / "direct.jsonl").read_bytes()
+    return {"cycles": len(calls) - 1, "calls": calls, "direct_calls": sent, "identical": same,
+            "judgments": len(batched.judgments)}
 
 
 def scheme_counts(reports, evaluation) -> dict[str, int]:
@@ -184,8 +234,20 @@ def main() -> None:
             t = throughput(base_url, concurrency)
             print(f"   concurrency {concurrency:>3}: {t['calls']:>4} calls in {t['seconds']:6.2f} s = {t['rate']:7.1f}/s; "
                   f"ideal {t['ideal']:6.1f}/s; achieved / ideal = {t['ratio']:.3f}; judge CPU {t['cpu_ms']:.1f} ms/call" + ("  (target >= 0.8)" if concurrency == 64 else ""))
-        server.stdin.close()
-        server.wait(timeout=30)
+        second = subprocess.Popen([sys.executable, __file__, "--serve", str(LATENCY)],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        second_url = second.stdout.readline().strip()
+        t = throughput([base_url, second_url], 64)
+        print(f"   two endpoints, concurrency 64 each: {t['calls']:>4} calls in {t['seconds']:6.2f} s = {t['rate']:7.1f}/s; "
+              f"ideal {t['ideal']:6.1f}/s; achieved / ideal = {t['ratio']:.3f}; judge CPU {t['cpu_ms']:.1f} ms/call")
+        for process in (server, second):
+            process.stdin.close()
+            process.wait(timeout=30)
+
+    trip = batch_round_trip(args.out / "batch-round-trip")
+    print(f"== batch files on the sample track: {trip['cycles']} out/in cycle(s), calls per batch file {trip['calls']} "
+          f"(a direct run sent {trip['direct_calls']}); {trip['judgments']} judgments, byte-identical to the direct "
+          f"run's: {trip['identical']}")
 
     sample = planned(sorted((REPO / "runs" / "sample").glob("*.jsonl")), REPO / "nuggets/sample/nuggets.jsonl",
                      REPO / "topics/sample/requests.jsonl", REPO / "topics/sample/collection.jsonl")

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-__all__ = ["MockChatServer", "deterministic_reply", "schema_keys"]
+__all__ = ["MockChatServer", "deterministic_reply", "schema_keys", "answer_batch"]
 
 
 def schema_keys(body: dict[str, Any]) -> list[str]:
@@ -83,6 +83,38 @@ def completion(content: str, model: str = "mock-model-2026", prompt_tokens: int 
     }
 
 
+def answer_batch(requests: Any, results: Any, model: str = "mock-model-2026",
+                 script: Callable[[int, dict], Action] | None = None) -> int:
+    """Answer an OpenAI-batch input file as vLLM's ``run-batch`` or the Batch API would: one result line per
+    request line (``custom_id``, ``response.status_code``/``body``, ``error``), each body the reply the server
+    gives the same request (``deterministic_reply``), so a batch round trip and a direct run see the same answers.
+    ``script(n, body)`` may say ``("content", text)`` (that reply), ``("status", code)`` (an error response),
+    ``("error",)`` (an error result) or ``("skip",)`` (no result line: a partial results file). Returns the lines."""
+    from pathlib import Path
+
+    lines = []
+    for n, raw in enumerate(Path(requests).read_text(encoding="utf-8").splitlines()):
+        request = json.loads(raw)
+        body = request["body"]
+        action = (script or (lambda n, body: ("ok",)))(n, body)
+        if action[0] == "skip":
+            continue
+        response = None
+        error = None
+        if action[0] == "error":
+            error = {"code": "batch_expired", "message": "This request could not be executed before the batch expired."}
+        elif action[0] == "status":
+            response = {"status_code": action[1], "request_id": f"req-{n}",
+                        "body": {"error": {"message": f"mock status {action[1]}"}}}
+        else:
+            content = action[1] if action[0] == "content" else json.dumps(deterministic_reply(body))
+            response = {"status_code": 200, "request_id": f"req-{n}", "body": completion(content, model)}
+        lines.append(json.dumps({"id": f"batch_req_{n}", "custom_id": request["custom_id"], "response": response,
+                                 "error": error}))
+    Path(results).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return len(lines)
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 256  # the listen backlog: 64 clients connecting at once must not be dropped
@@ -102,10 +134,12 @@ class MockChatServer:
     """
 
     def __init__(self, script: Callable[[int, dict], Action] | None = None, latency: float = 0.0,
-                 model: str = "mock-model-2026"):
+                 model: str = "mock-model-2026", listed_models: list[str] | None = None):
         self.script = script or (lambda n, body: ("ok",))
         self.latency = latency
         self.model = model
+        self.listed_models = list(listed_models) if listed_models is not None else [model]
+        """What ``GET /models`` lists (the served names; by default the model it reports)."""
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self._lock = threading.Lock()
@@ -121,6 +155,13 @@ class MockChatServer:
                 super().setup()
                 # no Nagle: a reply's headers and body go out at once, not after the client's delayed ACK
                 self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+            def do_GET(self) -> None:  # noqa: N802 -- the model listing (several endpoints are checked with it)
+                if self.path.rstrip("/").endswith("/models"):
+                    self._json(200, {"object": "list", "data": [{"id": name, "object": "model"}
+                                                                for name in server.listed_models]})
+                else:
+                    self._json(404, {"error": {"message": f"no route {self.path}"}})
 
             def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
                 length = int(self.headers.get("Content-Length", 0))

@@ -56,6 +56,8 @@ def test_every_answer_of_a_cache_made_by_older_code_is_found(tmp_path, monkeypat
     outputs = tmp_path / "out"
     with MockChatServer(lambda n, body: ("status", 400)) as server:
         for args in make.commands(server.base_url, outputs):
+            if args[0] == "judge" and "llm" in args:  # the file's answers were made with the llm-v1 prompts
+                args = [*args, "--judge-option", "llm.prompts=llm-v1"]
             result = CliRunner().invoke(cli, [*args, "--cache", str(cache), "-q"], catch_exceptions=False)
             assert result.exit_code == 0, (args[0], result.output)
     assert server.requests == []  # not one model call: every llm answer and every claims list was in the file
@@ -67,3 +69,25 @@ def test_every_answer_of_a_cache_made_by_older_code_is_found(tmp_path, monkeypat
     assert runner_rows == {"lexical": 25, "llm": 24}
     for name in ("lexical", "llm"):
         assert len((outputs / f"{name}.jsonl").read_text().splitlines()) == runner_rows[name]
+
+
+def test_the_llm_judges_answers_made_with_older_prompts_are_not_served_under_newer_ones(tmp_path):
+    """A prompt change is a new template version: the llm judge's 24 answers of that file, made with the llm-v1
+    prompts, are found under ``llm.prompts=llm-v1`` (above) but never served by the default (llm-v2) prompts,
+    which ask the server again (the scripted server refuses here, so nothing is judged and no row is added)."""
+    pytest.importorskip("aiohttp", reason="the llm judge needs the llm extra (aiohttp)")
+    from llm_server import MockChatServer
+
+    spec = importlib.util.spec_from_file_location("make_cache", MAKE)
+    assert spec is not None and spec.loader is not None
+    make = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make)
+    cache = tmp_path / "cache.sqlite"
+    shutil.copy(HERE / "fixtures" / "cache" / "cache-43807af.sqlite", cache)
+    before = rows(cache)
+    with MockChatServer(lambda n, body: ("status", 400)) as server:
+        args = next(a for a in make.commands(server.base_url, tmp_path) if a[0] == "judge" and "llm" in a)
+        result = CliRunner().invoke(cli, [*args, "--cache", str(cache), "-q"], catch_exceptions=False)
+    assert result.exit_code == 1  # nothing could be judged: every call was refused
+    assert len(server.requests) > 0 and all("llm-v1" not in json.dumps(r) for r in server.requests)
+    assert rows(cache) == before

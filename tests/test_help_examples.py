@@ -243,8 +243,17 @@ def _open_workbench(workdir: Path) -> None:
     assert response.status == 200 and 'name="password"' in page, page[:500]
 
 
+def _answer_batch(workdir: Path) -> None:
+    """vLLM's run-batch answers a batch file: the scripted server's replies (``llm_server.answer_batch``), as the
+    model ``MODEL`` that the example names."""
+    from llm_server import answer_batch
+
+    answer_batch(workdir / "calls-1.jsonl", workdir / "results-1.jsonl", model="MODEL")
+
+
 HUMAN_STEPS: dict[str, Callable[[Path], None]] = {
     "# open http://127.0.0.1:8080 and log in with the one-time password of `assess users add`": _open_workbench,
+    "# vLLM's run-batch (or the Batch API) answers calls-1.jsonl into results-1.jsonl": _answer_batch,
     "# assessors write found.csv with the bindings they found (request_id,nugget_id,answer,doc_id)": _write_found,
     "# assessors write yes in the accept column of the rows of proposals.csv to bind": _accept_proposals,
     "# assessors fill the judgment column of pool.csv with yes or no (a spreadsheet will do)": _answer_pool,

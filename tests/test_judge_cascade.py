@@ -197,11 +197,11 @@ def test_judge_command_with_a_lexical_semantic_cascade(tmp_path, monkeypatch):
     args = ["judge", "--run", str(fixtures / "runA.jsonl"), "--nuggets", str(fixtures / "nuggets.jsonl"),
             "--collection", str(collection), "--judge", "lexical,semantic", "--no-cache",
             "--judge-option", "cascade.threshold=1.0"]  # only a fully sure lexical answer stands
-    from argue_eval.judges import semantic
+    from argue_eval.search import dense
 
     embedded: list[str] = []
-    encode = semantic._EmbeddingCache._add
-    monkeypatch.setattr(semantic._EmbeddingCache, "_add", lambda cache, texts: embedded.extend(texts) or encode(cache, texts))
+    encode = dense.encode
+    monkeypatch.setattr(dense, "encode", lambda texts, **options: embedded.extend(texts) or encode(texts, **options))
     result = CliRunner().invoke(cli, [*args, "-o", str(out)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in out.read_text().splitlines()]

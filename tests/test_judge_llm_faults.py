@@ -16,6 +16,7 @@ pytest.importorskip("aiohttp", reason="needs the llm extra (aiohttp)")
 from helpers import DOC, NUG1, NUG2, question  # noqa: E402
 from llm_server import MockChatServer, deterministic_reply  # noqa: E402
 
+from argue_eval.errors import OptionError  # noqa: E402
 from argue_eval.judges.llm import LLMJudge  # noqa: E402
 from argue_eval.judges.llm_client import RateLimiter  # noqa: E402
 
@@ -232,3 +233,56 @@ def test_the_usage_counts_calls_under_the_kinds_the_dry_run_estimate_uses() -> N
         verdicts = judge.answer_many(asked)
     assert all(v is not None for v in verdicts) and len(server.requests) == 2
     assert {kind: entry["calls"] for kind, entry in judge.usage()["by_kind"].items()} == estimated
+
+
+def attested_questions(count: int) -> list:
+    return [question("attested", f"The bridge was closed on day {i}.", doc=DOC) for i in range(count)]
+
+
+def test_several_endpoints_share_the_calls_and_the_output_does_not_depend_on_which_answered() -> None:
+    """Two replicas of one model: each call goes to one with a free slot (both take calls), and the verdicts,
+    provenance included, are those a single endpoint gives."""
+    questions_ = attested_questions(24)
+    with MockChatServer(model="mock", latency=0.02) as a, MockChatServer(model="mock", latency=0.02) as b:
+        pool = judge_for(a, base_url=[a.base_url, b.base_url], concurrency=2)
+        try:
+            pooled = pool.answer_many(questions_)
+            usage = pool.usage()
+        finally:
+            pool.close()
+        assert len(a.requests) + len(b.requests) == 24 and len(a.requests) > 0 and len(b.requests) > 0
+        assert [e["answered"] for e in usage["endpoints"]] == [len(a.requests), len(b.requests)]
+    with MockChatServer(model="mock") as single:
+        alone = judge_for(single)
+        try:
+            direct = alone.answer_many(questions_)
+        finally:
+            alone.close()
+    assert [(v.value, v.provenance) for v in pooled] == [(v.value, v.provenance) for v in direct]
+
+
+def test_an_endpoint_that_keeps_failing_is_set_aside_and_its_calls_go_elsewhere() -> None:
+    """One replica answers every call with 503: after 3 failures in a row it is set aside (for 5 s, longer than
+    this run), its calls are retried on the other, and every question is answered. One call in flight per
+    endpoint, so the failing one never has two at once: exactly 3 reach it."""
+    with MockChatServer(model="mock") as good, MockChatServer(lambda n, body: ("status", 503), model="mock") as bad:
+        judge = judge_for(good, base_url=[bad.base_url, good.base_url], concurrency=1, max_retries=4)
+        try:
+            verdicts = judge.answer_many(attested_questions(12))
+            usage = judge.usage()
+        finally:
+            judge.close()
+    assert all(v is not None for v in verdicts)
+    assert usage["endpoints"][0] == {"endpoint": 1, "answered": 0, "set_aside": 1}
+    assert len(bad.requests) == 3 and usage["endpoints"][1]["answered"] == 12 == len(good.requests)
+    assert usage["faults"] == {"http_503": 3} and usage["retries"] == 3
+
+
+def test_every_endpoint_must_serve_the_model() -> None:
+    with MockChatServer(model="mock") as a, MockChatServer(model="other", listed_models=["other", "x"]) as b:
+        judge = judge_for(a, base_url=f"{a.base_url},{b.base_url}")
+        with pytest.raises(OptionError, match=rf"every endpoint must serve --llm-model mock: {b.base_url} serves "
+                                              r"other, x, not mock"):
+            judge.answer_many(attested_questions(1))
+        judge.close()
+        assert a.requests == [] and b.requests == []  # checked before any call

@@ -7,15 +7,19 @@ import re
 import pytest
 from helpers import DOC, NUG1, NUG2, question
 
+from argue_eval.errors import OptionError
 from argue_eval.judges.llm import LLMJudge
 from argue_eval.judges.llm_prompts import (
+    Prompt,
     ReplyError,
     build_prompt,
     cut_document,
     estimate_tokens,
+    instruction_tokens,
     parse_reply,
     prompt_version,
     quote_data,
+    shared_prefix_tokens,
 )
 from argue_eval.model import Document
 
@@ -174,7 +178,7 @@ def test_cut_recorded_in_provenance() -> None:
     provenance = verdicts[0][1].provenance
     assert provenance["doc_cut"]["max_doc_tokens"] == 100 and provenance["doc_cut"]["document_words"] == 5005
     assert provenance["model"] == "m" and provenance["server_model"] == "srv-id"
-    assert provenance["prompt_version"] == prompt_version() and provenance["prompt_version"].startswith("llm-v1+")
+    assert provenance["prompt_version"] == prompt_version() and provenance["prompt_version"].startswith("llm-v2+")
     assert verdicts[0][1].judge == "llm:m"
 
 
@@ -234,3 +238,94 @@ def test_answers_without_a_document_under_nugget_scope_all() -> None:
     _, data = data_block(groups[0].prompt.messages[1]["content"])
     assert "document" not in data and data["answers"]["A1"]["answer"] == "the river"
     assert immediate == [(1, None)]  # attestation needs the document: not judged, never "no"
+
+
+def test_llm_v2_puts_what_calls_share_before_the_sentence_and_llm_v1_keeps_its_layout() -> None:
+    """Prefix caching: in llm-v2 the cited document, then the nugget answers, come before the sentence (the
+    part that varies); the old set keeps its order and its version, so its cached answers stay reachable."""
+    s = "The bridge was closed for two days after the river flooded."
+    qs = [question("answers", s, doc=DOC, nugget=NUG1, answer="two days"), question("attested", s, doc=DOC),
+          question("nugget_agrees", s, nugget=NUG2, answer="the river")]
+    orders = {}
+    for prompts in ("llm-v1", "llm-v2"):
+        groups, _ = LLMJudge(base_url="http://127.0.0.1:9/v1", model="m", prompts=prompts)._plan(qs)
+        orders[prompts] = {g.prompt.template: list(data_block(g.prompt.messages[1]["content"])[1]) for g in groups}
+    assert orders["llm-v2"] == {"answers": ["document", "answers", "sentence"], "attested": ["document", "sentence"],
+                                "nugget_agrees": ["nuggets", "sentence"]}
+    assert orders["llm-v1"] == {"answers": ["sentence", "document", "answers"], "attested": ["sentence", "document"],
+                                "nugget_agrees": ["sentence", "nuggets"]}
+    assert prompt_version("llm-v1") == "llm-v1+e1a624d14b"  # main's version of the old prompts, unchanged
+    assert prompt_version() != prompt_version("llm-v1") and prompt_version().startswith("llm-v2+")
+    with pytest.raises(OptionError, match="llm.prompts: expected one of llm-v1, llm-v2"):
+        LLMJudge(model="m", prompts="llm-v9")
+
+
+def test_calls_are_sent_in_prefix_order() -> None:
+    """Calls about one document follow each other (sorted by template and text), whatever order the questions
+    came in: a server's prefix cache then still holds the document when the next call about it arrives."""
+    other = Document("d0", "A different story about elections held on Sunday.", "Vote")
+    qs = [question("attested", f"Sentence {i} about it.", doc=(DOC if i % 2 else other)) for i in range(6)]
+    groups, _ = LLMJudge(base_url="http://127.0.0.1:9/v1", model="m")._plan(qs)
+    documents = [data_block(g.prompt.messages[1]["content"])[1]["document"] for g in groups]
+    assert documents == sorted(documents) and len(set(documents)) == 2
+    assert [d.startswith("Floods") for d in documents] == [True, True, True, False, False, False]
+
+
+def test_document_grouping_asks_several_sentences_per_document_and_regroups_the_same_way() -> None:
+    """--llm-group document: the sentences citing one document in a topic, up to group_cap per call, each asked
+    attested and the answers bound to that document; keys S<k>_attested, S<k>_A<j>."""
+    s1, s2, s3 = "A: the bridge closed for two days.", "B: the river flooded.", "C: rain fell on Monday."
+    qs = [question("attested", s3, doc=DOC), question("answers", s1, doc=DOC, nugget=NUG1, answer="two days"),
+          question("attested", s1, doc=DOC), question("answers", s1, doc=DOC, nugget=NUG2, answer="the river"),
+          question("attested", s2, doc=DOC), question("answers", s2, doc=DOC, nugget=NUG2, answer="the river")]
+    judge = LLMJudge(base_url="http://127.0.0.1:9/v1", model="m", group="document", group_cap=2)
+    groups, immediate = judge._plan(qs)
+    assert immediate == [] and [g.prompt.template for g in groups] == ["cited", "cited"]
+    first, second = groups
+    # sentences in (normalized) text order: A and B in the first call, C in the second; answers numbered by
+    # (nugget, answer): A1 = n1 "two days", A2 = n2 "the river"
+    assert first.prompt.keys == ("S1_attested", "S1_A1", "S1_A2", "S2_attested", "S2_A2")
+    assert first.members == {"S1_attested": [2], "S1_A1": [1], "S1_A2": [3], "S2_attested": [4], "S2_A2": [5]}
+    _, data = data_block(first.prompt.messages[1]["content"])
+    assert list(data) == ["document", "answers", "sentences"] and data["sentences"] == {"S1": s1, "S2": s2}
+    assert second.prompt.keys == ("S1_attested",) and second.members == {"S1_attested": [0]}
+    # a resumed run whose first call was committed asks the second again exactly as it was
+    resumed, _ = judge._plan([qs[0]])
+    assert resumed[0].prompt == second.prompt
+    verdicts = dict(judge._verdicts(first, {"S1_attested": True, "S1_A1": False, "S1_A2": True, "S2_attested": False,
+                                            "S2_A2": True}, "srv", None))
+    assert {p: v.value for p, v in verdicts.items()} == {1: False, 2: True, 3: True, 4: False, 5: True}
+    # the grouping is part of the judge's identity (an answer given beside other sentences is another judge's)
+    assert judge.params()["group"] == "document" and judge.params()["group_cap"] == 2
+    assert "group" not in LLMJudge(model="m").params()
+    assert judge.plan_calls(qs) == {"attested": 2}  # a cited call counts as the attested call it always makes
+    with pytest.raises(OptionError, match="document grouping needs a prompt set with the cited template"):
+        LLMJudge(model="m", group="document", prompts="llm-v1")
+
+
+def test_shared_prefix_share_simulates_a_block_prefix_cache() -> None:
+    """Blocks of 64 characters (16 tokens), each identified by everything before it: prompt 1 (128 a's) shares
+    nothing; prompt 2, the same text, shares both blocks (32 tokens); prompt 3, 64 a's then 64 b's, shares its
+    first block (16 tokens) and not its second; prompt 4, 64 b's, shares nothing (a b-block after nothing is
+    another block than a b-block after 64 a's). 32 + 16 = 48."""
+    def prompt(text: str) -> Prompt:
+        return Prompt("t", ({"role": "user", "content": text},), ())
+
+    prompts = [prompt("a" * 128), prompt("a" * 128), prompt("a" * 64 + "b" * 64), prompt("b" * 64)]
+    assert shared_prefix_tokens(prompts) == 48
+
+
+def test_the_estimate_counts_the_floor_of_the_prompt_tokens() -> None:
+    """Two attested calls about one document: the floor is each call's instructions plus the document and the two
+    sentences once; the plan sends the document twice. Worked out from the same token estimate (4 characters a
+    token) applied to each text."""
+    s1, s2 = "The bridge stayed closed.", "The river flooded on Monday."
+    judge = LLMJudge(base_url="http://127.0.0.1:9/v1", model="m")
+    estimate = judge.estimate([question("attested", s1, doc=DOC), question("attested", s2, doc=DOC)])
+    document = f"{DOC.title}\n\n{DOC.text}"
+    instructions = instruction_tokens("attested", ["attested"])
+    assert estimate["floor_instructions"] == 2 * instructions
+    assert estimate["floor_texts"] == estimate_tokens(document) + estimate_tokens(s1) + estimate_tokens(s2)
+    assert estimate["floor_tokens"] == estimate["floor_instructions"] + estimate["floor_texts"]
+    assert estimate["prompt_tokens"] > estimate["floor_tokens"]  # the document went twice, and the JSON around it
+    assert 0 < estimate["shared_prefix_tokens"] < estimate["prompt_tokens"]

@@ -54,7 +54,7 @@ def test_judges_sample_items_through_structured_output(llama_server: str, monkey
     provenance = verdicts[0].provenance
     assert provenance["model"] == "smollm2-135m"
     assert isinstance(provenance["server_model"], str) and provenance["server_model"]  # as the server names it
-    assert provenance["prompt_version"].startswith("llm-v1+") and provenance["temperature"] == 0.0
+    assert provenance["prompt_version"].startswith("llm-v2+") and provenance["temperature"] == 0.0
     assert verdicts[0].judge == "llm:smollm2-135m"
     assert API_KEY not in json.dumps([v.provenance for v in verdicts] + [usage])
 

@@ -89,8 +89,11 @@ def icat(
         log.note(f"reports on {len(unknown)} topic(s) without aspects are left out: {', '.join(unknown[:5])}"
                  + (" ..." if len(unknown) > 5 else ""))
     with ExitStack() as stack:
+        from .measure_judges import open_cache
+
+        cache = open_cache(cache, stack)  # the retrieval's embeddings are kept in it too
         retrieval, size = _retrieval(collection, index, index_depth, retriever, passage_words, passage_overlap,
-                                     log, stack)
+                                     log, stack, cache)
         results, entailer, tasks, failed_topics, topics = _judge_and_score(
             reports, topics, topic_aspects, request_list, retrieval.search, aspects, claims, alignment, k,
             missing_topics, judge, judge_options, cache, log, stack)
@@ -194,11 +197,16 @@ def _alignment(alignment: str | None, topic_aspects: dict[str, list[Any]], log: 
 
 
 def _retrieval(collection: Any, index: str | None, depth: int, retriever: str, words: int, overlap: int,
-               log: NoteLog, stack: ExitStack) -> tuple[Any, str]:
+               log: NoteLog, stack: ExitStack, cache: Any = None) -> tuple[Any, str]:
     """The passage retrieval (its ``search(claims, k)``) and how it is described: an index, or passages in
-    memory."""
+    memory. Dense retrieval embeds each passage and claim once, in ``cache``'s embeddings when given."""
+    embedder = None
+    if retriever == "dense":
+        from ..search.dense import embedder as dense_embedder
+
+        embedder = dense_embedder(cache.embeddings() if cache is not None else None)
     if index is not None:
-        return (_indexed_retriever(collection, index, depth, retriever, words, overlap, log, stack),
+        return (_indexed_retriever(collection, index, depth, retriever, words, overlap, log, stack, embedder),
                 f"{index} index (depth {depth})")
     from ..progress import progress
     from ..search import iter_collection
@@ -210,12 +218,12 @@ def _retrieval(collection: Any, index: str | None, depth: int, retriever: str, w
     documents = list(progress(iter_collection(Path(collection)), desc="reading collection", unit="doc"))
     if not documents:
         raise ArgueError(f"{collection}: the collection holds no document")
-    passages = PassageIndex(documents, retriever, words, overlap)
+    passages = PassageIndex(documents, retriever, words, overlap, embedder=embedder)
     return passages, f"{len(passages)} passages"
 
 
 def _indexed_retriever(collection: Any, index: str, depth: int, retriever: str, words: int, overlap: int,
-                       log: NoteLog, stack: ExitStack) -> Any:
+                       log: NoteLog, stack: ExitStack, embedder: Any = None) -> Any:
     """``index``: the persistent searcher (Lucene BM25 or faiss) over the collection's document store."""
     from ..collection import open_collection
     from ..search.grounding import IndexedPassageRetriever
@@ -226,7 +234,7 @@ def _indexed_retriever(collection: Any, index: str, depth: int, retriever: str, 
         if retriever == "dense":
             from ..search.dense import DenseSearcher, ensure_dense_index
 
-            searcher = DenseSearcher(ensure_dense_index(path, log=log.note).index_dir)
+            searcher = DenseSearcher(ensure_dense_index(path, log=log.note).index_dir, embedder)
         else:
             from ..search.lucene import LuceneSearcher, ensure_index
 
@@ -236,7 +244,7 @@ def _indexed_retriever(collection: Any, index: str, depth: int, retriever: str, 
         if (path / "embeddings.npy").is_file():
             from ..search.dense import DenseSearcher
 
-            searcher = DenseSearcher(path)
+            searcher = DenseSearcher(path, embedder)
         elif path.is_dir() and any(child.name.startswith("segments_") for child in path.iterdir()):
             from ..search.lucene import LuceneSearcher
 

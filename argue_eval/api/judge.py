@@ -7,7 +7,7 @@ says what produced a judgments file, and ``write_judgments`` writes both (``api.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -67,6 +67,14 @@ class JudgeResult:
     """Model usage (calls, tokens, cost) when the backend reports it (``usage()``), for the manifest."""
     limits: Limits | None = None
     """What the run could not do whatever the judge answered (``api.limits``)."""
+    batch: Any = None
+    """With ``batch_in``/``batch_out``: the cycle's ``api.batch.BatchSummary`` (results used, problems per line,
+    calls written, questions waiting)."""
+
+    @property
+    def waiting(self) -> int:
+        """Questions whose LLM call waits for a batch answer (not failures: the next cycle answers them)."""
+        return self.batch.waiting if self.batch is not None else 0
 
     @property
     def judgments(self) -> list[Any]:
@@ -95,6 +103,9 @@ def judge(
     cache: str | os.PathLike[str] | JudgmentCache | None = None,
     policies: Policies | None = None,
     announce: Callable[[list[str], list[str]], None] | None = None,
+    batch_in: Sequence[str | os.PathLike[str]] = (),
+    batch_out: str | os.PathLike[str] | None = None,
+    batch_max_calls: int | None = None,
 ) -> JudgeResult:
     """Answer every flowchart question the runs need that ``judgments`` do not answer, with a judge.
 
@@ -104,6 +115,9 @@ def judge(
     (``None``: no cache). Existing ``judgments`` take precedence: the judge only fills the gaps.
     ``announce(notes, warnings)`` is called once the inputs are read and the judge made, before any
     question is asked: the notes about the inputs, and what the run cannot do (``Limits.warnings``).
+    ``batch_in``: OpenAI-batch result files whose answers the LLM judge takes (checked against its calls);
+    ``batch_out``: write the LLM calls still needed to this batch file (several of ``batch_max_calls`` lines
+    at most when they are more) instead of sending them (``api.batch``).
     """
     from ..collection import open_collection
     from ..judges.cache import JudgmentCache
@@ -128,7 +142,11 @@ def judge(
     limits = find_limits(reports, inputs.evaluation)
     backend = open_judge(judge, judge_options)
     try:
-        backend.check_installed()  # a missing package of the judge stops the run before anything is asked
+        from .batch import open_exchange
+
+        batch = open_exchange(backend, batch_in, batch_out)
+        if batch is None or getattr(backend, "base_urls", True):  # a batch alone needs no HTTP client
+            backend.check_installed()  # a missing package of the judge stops the run before anything is asked
         if announce is not None:
             announce(list(inputs.evaluation.notes), limits.warnings())
     except BaseException:
@@ -141,13 +159,20 @@ def judge(
         run = run_judge(plan_questions(reports, inputs.evaluation), backend, known=inputs.source,
                         documents=store, cache=judgment_cache)
         usage = backend.usage() if hasattr(backend, "usage") else None
+        summary = None
+        if batch is not None:
+            from .batch import finish
+
+            exchange, summary = batch
+            run.failures = finish(exchange, summary, run.failures, batch_out,
+                                  **({"max_calls": batch_max_calls} if batch_max_calls else {}))
     finally:
         backend.close()
         if own_cache and judgment_cache is not None:
             judgment_cache.close()
         if store is not None and store is not collection:
             store.close()
-    return JudgeResult(run, inputs, reports, backend.identity(), usage, limits)
+    return JudgeResult(run, inputs, reports, backend.identity(), usage, limits, summary)
 
 
 def manifest(result: JudgeResult, judge_spec: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -174,6 +199,7 @@ def manifest(result: JudgeResult, judge_spec: str, options: Mapping[str, Any]) -
                      for f in result.run.failures],
         **({"usage": result.usage} if result.usage else {}),
         **({"limits": limits} if limits else {}),
+        **({"batch": result.batch.as_dict()} if result.batch is not None else {}),
     }
 
 

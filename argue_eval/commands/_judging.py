@@ -12,8 +12,8 @@ import click
 
 from ..errors import OptionError
 
-__all__ = ["cache_in_use", "check_run_options", "print_plan", "render_plan",
-           "announcer", "report_run"]
+__all__ = ["cache_in_use", "check_batch_options", "check_run_options", "judging_failed", "print_plan", "render_plan",
+           "announcer", "report_run", "report_batch", "write_and_report"]
 
 
 def cache_in_use(cache_path: str | None, no_cache: bool) -> Any:
@@ -38,6 +38,23 @@ def check_run_options(dry_run: bool, as_json: bool, output: str | None, collecti
         raise OptionError("-o", f"missing -o {output_hint}, or use --dry-run")
     if collection is None:
         raise OptionError("--collection", "the judge reads the cited documents: give --collection C")
+
+
+def check_batch_options(dry_run: bool, batch_out: str | None, batch_in: tuple[str, ...]) -> None:
+    """Batch files are a real run's: the dry run plans the calls that ``--batch-out`` would write."""
+    if (batch_out is not None or batch_in) and dry_run:
+        raise OptionError("--batch-out" if batch_out is not None else "--batch-in",
+                          "not with --dry-run (the dry run plans the calls; --batch-out writes them)")
+
+
+def judging_failed(result: Any, batch_out: str | None) -> bool:
+    """Exit 1: a question could not be judged, or (with no ``--batch-out`` to carry them) some still wait for a
+    batch result. Questions waiting for the next batch cycle are not a failure."""
+    from ..judges.llm_batch import WAITING
+
+    if any(failure.reason != WAITING for failure in result.run.failures):
+        return True
+    return bool(result.waiting) and batch_out is None
 
 
 def print_plan(plan: dict[str, Any], as_json: bool) -> None:
@@ -81,6 +98,11 @@ def _plan_notes(plan: dict[str, Any]) -> list[str]:
         lines.append(f"estimate: {estimate['total_calls']} call(s), about {estimate['prompt_tokens']} prompt and "
                      f"{estimate['completion_tokens']} completion tokens{cost} (documents at most "
                      f"--llm-max-doc-tokens each){saved}")
+        if estimate.get("floor_tokens"):
+            lines.append(f"estimate: the floor is {estimate['floor_tokens']} prompt tokens (each quoted text once: "
+                         f"{estimate['floor_texts']}; every call's instructions: {estimate['floor_instructions']}); "
+                         f"{estimate['shared_prefix_tokens']} planned tokens lie in a prefix an earlier call sent "
+                         "(what a server's prefix cache can skip)")
     return lines
 
 
@@ -101,9 +123,11 @@ def report_run(result: Any, quiet: bool, where: str = "") -> None:
     """After a run: the questions not judged and why (a model judge's failed calls with their causes), the
     cited documents missing from the collection, and (unless ``quiet``) the summary and the model's usage."""
     from ..errors import few_items
+    from ..judges.llm_batch import WAITING
     from ..judges.runner import failure_summary
 
-    for line in failure_summary(result.run.failures) + _call_failures(result.usage):
+    failures = [failure for failure in result.run.failures if failure.reason != WAITING]  # report_batch says those
+    for line in failure_summary(failures) + _call_failures(result.usage):
         click.echo(f"warning: {line}", err=True)
     missing = result.run.stats.missing_documents
     if missing:
@@ -127,3 +151,50 @@ def _call_failures(usage: dict[str, Any] | None) -> list[str]:
         by_reason.setdefault(str(failure.get("reason")), []).append(int(failure.get("questions", 0)))
     return [f"{len(counts)} model call(s) failed ({sum(counts)} question(s)): {reason}"
             for reason, counts in sorted(by_reason.items(), key=lambda item: (-len(item[1]), item[0]))]
+
+
+BATCH_PROBLEMS_SHOWN = 20
+
+
+def write_and_report(result: Any, output: str | None, judge_spec: str, options: Any, batch_out: str | None,
+                     quiet: bool) -> None:
+    """Write the judgments, unless questions still wait for a batch cycle (``--batch-out`` carries them: the file
+    is written once no call is left), then say what was judged and, after a batch cycle, what comes next."""
+    from ..api import write_judgments
+
+    pending = batch_out is not None and result.waiting > 0
+    if output is not None and not pending:
+        write_judgments(result, output, judge_spec, options)
+    report_run(result, quiet, "" if output in ("-", None) or pending else f" -> {output}")
+    if result.batch is not None:
+        report_batch(result, output, quiet)
+
+
+def report_batch(result: Any, output: str | None, quiet: bool) -> None:
+    """After a batch cycle: each result line that answered nothing (warnings, the first ``BATCH_PROBLEMS_SHOWN``
+    and a count), the results no call needed, the calls written and what to do next."""
+    summary = result.batch
+    for problem in summary.problems[:BATCH_PROBLEMS_SHOWN]:
+        click.echo(f"warning: {problem}", err=True)
+    if len(summary.problems) > BATCH_PROBLEMS_SHOWN:
+        click.echo(f"warning: ... and {len(summary.problems) - BATCH_PROBLEMS_SHOWN} more result line(s) that answered "
+                   "nothing (all in the manifest when the judgments are written)", err=True)
+    if summary.unused:
+        click.echo(f"warning: {len(summary.unused)} result(s) match no call this run still needs (a results file of "
+                   f"another plan -- other runs, nuggets, model, prompts or decoding -- or answers already in the "
+                   f"cache): {', '.join(summary.unused[:3])}{' ...' if len(summary.unused) > 3 else ''}", err=True)
+    if summary.read and not quiet:
+        click.echo(f"batch results: {summary.used} of {summary.read} result line(s) answered a call", err=True)
+    if summary.written:
+        files = ", ".join(summary.written)
+        if summary.calls:
+            later = (" Their answers open further questions (negative, requires-citation): one more cycle follows."
+                     if summary.more_rounds else " No further round depends on them: the cycle after it ends the round.")
+            write = f" -o {output}" if output not in (None, "-") else " -o OUT.jsonl"
+            click.echo(f"wrote {summary.calls} call(s) for {summary.waiting} question(s) to {files}: answer them "
+                       f"(vLLM's run-batch or the Batch API), then run this command again with --batch-in "
+                       f"RESULTS.jsonl (and --batch-out for the next cycle);{later} The judgments{write} are written "
+                       "once no call is left.", err=True)
+        elif not quiet:
+            click.echo(f"no call left: {files} is empty" + ("" if output else "; give -o to write the judgments"),
+                       err=True)

@@ -139,7 +139,9 @@ LARGE_COUNT = click.IntRange(1, 1_000_000_000)
 
 
 LLM_OPTIONS: list[tuple[str, str, Any, str]] = [
-    ("--llm-base-url", "base_url", str, "OpenAI-compatible endpoint for --judge llm, e.g. http://gpu01:8000/v1."),
+    ("--llm-base-url", "base_url", str, "OpenAI-compatible endpoint for --judge llm, e.g. http://gpu01:8000/v1; "
+     "repeat for replicas of one model (each call goes to one with free capacity; --concurrency and the rate "
+     "limits apply to each)."),
     ("--llm-model", "model", str, "The served model's name (as the endpoint lists it)."),
     ("--llm-api-key-env", "api_key_env", str,
      "Environment variable holding the API key [default: OPENAI_API_KEY; unset = no key]. The key is never "
@@ -161,6 +163,12 @@ LLM_OPTIONS: list[tuple[str, str, Any, str]] = [
     ("--llm-seed", "seed", click.IntRange(0, 2**63 - 1), "Seed sent to the endpoint, where it honours one [default: 0]."),
     ("--price-in", "price_in", Number(min=0), "Price per million prompt tokens, for the cost estimate."),
     ("--price-out", "price_out", Number(min=0), "Price per million completion tokens, for the cost estimate."),
+    ("--llm-group", "group", click.Choice(["sentence", "document"]),
+     "sentence: Auto-ARGUE's calls (one answers and one attested call per sentence and cited document); "
+     "document: one call per cited document and topic asks about several sentences citing it, sending the "
+     "document once [default: sentence]."),
+    ("--llm-group-cap", "group_cap", click.IntRange(min=1),
+     "With --llm-group document: sentences per call at most [default: 8]."),
 ]
 """The LLM judge's options: (flag, LLMJudge keyword, type, help). Given ones reach it as ``llm`` options."""
 
@@ -170,6 +178,8 @@ def llm_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(func)
     def fold(*args: Any, **kwargs: Any) -> Any:
+        urls = kwargs.get("llm_opt_base_url")
+        kwargs["llm_opt_base_url"] = (urls[0] if len(urls) == 1 else list(urls)) if urls else None
         given = tuple(("llm", keyword, kwargs[f"llm_opt_{keyword}"]) for _, keyword, _, _ in LLM_OPTIONS
                       if kwargs.get(f"llm_opt_{keyword}") is not None)
         for _, keyword, _, _ in LLM_OPTIONS:
@@ -184,8 +194,9 @@ def llm_options(func: Callable[..., Any]) -> Callable[..., Any]:
             metavar = "N"
         elif isinstance(kind, click.FloatRange):
             metavar = "X"
+        several = keyword == "base_url"  # replicas: the option is repeatable
         wrapped = click.option(flag, f"llm_opt_{keyword}", type=kind, default=None, metavar=metavar,
-                               help=text)(wrapped)
+                               help=text, multiple=several)(wrapped)
     return wrapped
 
 

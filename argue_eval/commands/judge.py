@@ -4,7 +4,7 @@ from __future__ import annotations
 import click
 
 from ._options import input_options, judge_options, parse_judge_options, policy_options, verbosity_options
-from ._paths import OutputPath
+from ._paths import InputPath, OutputPath
 
 
 @click.command("judge")
@@ -14,11 +14,20 @@ from ._paths import OutputPath
 @click.option("-o", "--output", default=None, type=OutputPath(companions={".manifest.json": None}), metavar="OUT.jsonl",
               help="Judgments to write (canonical JSONL; '-' for stdout). A manifest with the judge, its "
                    "options and the counts goes beside it as OUT.jsonl.manifest.json.")
+@click.option("--batch-out", default=None, type=OutputPath(), metavar="B.jsonl",
+              help="Do not call the endpoint: write the LLM calls the round still needs (not in the cache) to this "
+                   "OpenAI-batch file, for vLLM's run-batch or the OpenAI Batch API (more than --batch-max-calls: "
+                   "B.part1.jsonl, B.part2.jsonl, ...). -o is written once no call is left.")
+@click.option("--batch-in", multiple=True, type=InputPath(), metavar="RESULTS.jsonl",
+              help="Results of a batch file (repeatable): each is checked against its call and its answers go to "
+                   "the cache before the run continues; a result that fails a check is reported with its line.")
+@click.option("--batch-max-calls", type=click.IntRange(min=1), default=50_000, show_default=True, metavar="N",
+              help="Calls per batch file (the OpenAI Batch API takes 50,000).")
 @policy_options
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors.")
 def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, judge_option, nli_model, cache_path,
-            no_cache, dry_run, as_json, output, relevance, nugget_scope, missing_topics, evaluated_topics,
-            unbound_questions, weights, quiet) -> None:
+            no_cache, dry_run, as_json, output, batch_out, batch_in, batch_max_calls, relevance, nugget_scope,
+            missing_topics, evaluated_topics, unbound_questions, weights, quiet) -> None:
     """Judge runs: answer every flowchart question the runs need, with an automatic judge.
 
     Lists the questions the ARGUE flowchart reaches for every report (deduplicated across runs: a
@@ -40,24 +49,36 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     \b
     What would a run ask? (no judging, no model loaded)
       argue-eval judge --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl --dry-run --json
+    \b
+    An LLM round through OpenAI-batch files (for vLLM's run-batch or the OpenAI Batch API; no endpoint):
+      argue-eval judge --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl \\
+          --judge llm --llm-model MODEL --batch-out calls-1.jsonl -o judgments.llm.jsonl
+      # vLLM's run-batch (or the Batch API) answers calls-1.jsonl into results-1.jsonl
+      argue-eval judge --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl \\
+          --judge llm --llm-model MODEL --batch-in results-1.jsonl --batch-out calls-2.jsonl -o judgments.llm.jsonl
     """
-    from ..api import judge, make_policies, plan, write_judgments
+    from ..api import judge, make_policies, plan
     from ..argue.policies import parse_weights
-    from ._judging import announcer, cache_in_use, check_run_options, print_plan, report_run
+    from . import _judging as shared
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              unbound_questions=unbound_questions, evaluated_topics=evaluated_topics,
                              weights=parse_weights(weights))
     options = parse_judge_options(judge_option, nli_model, judge_spec)
-    cache = cache_in_use(cache_path, no_cache)  # outputs against inputs: cli.py's check_paths, already run
-    check_run_options(dry_run, as_json, output, collection, "OUT.jsonl (where to write the judgments)")
-    given = dict(judgments=list(judgments), requests=requests, qrels=qrels, collection=collection, judge=judge_spec,
-                 judge_options=options, cache=cache, policies=policies)
+    cache = shared.cache_in_use(cache_path, no_cache)  # outputs against inputs: cli.py's check_paths, already run
+    shared.check_batch_options(dry_run, batch_out, batch_in)
+    shared.check_run_options(dry_run, as_json, output if batch_out is None else output or "", collection,
+                             "OUT.jsonl (where to write the judgments)")
+    given = dict(runs=list(runs) if runs else None, nuggets=nuggets, judgments=list(judgments), requests=requests,
+                 qrels=qrels, collection=collection, judge=judge_spec, judge_options=options, cache=cache,
+                 policies=policies)
     if dry_run:
-        print_plan(plan(list(runs) if runs else None, nuggets, **given), as_json)
+        shared.print_plan(plan(**given), as_json)
         return
-    result = judge(list(runs) if runs else None, nuggets, announce=announcer(quiet), **given)
-    write_judgments(result, output, judge_spec, options)
-    report_run(result, quiet, "" if output == "-" else f" -> {output}")
-    if result.run.failures:
+    result = judge(announce=shared.announcer(quiet), batch_in=list(batch_in), batch_out=batch_out,
+                   batch_max_calls=batch_max_calls, **given)
+    shared.write_and_report(result, output, judge_spec, options, batch_out, quiet)
+    if shared.judging_failed(result, batch_out):
         raise click.exceptions.Exit(1)

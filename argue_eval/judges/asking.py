@@ -93,6 +93,8 @@ class CachedJudge:
         self.fingerprint = ""
         if cache is not None:  # recorded for people inspecting the file; a dry run writes nothing
             self.fingerprint = cache.register(judge.identity()) if ask else judge_fingerprint(judge.identity())
+        if cache is not None and ask:
+            judge.use_cache(cache)
 
     def ask(self, questions: Iterable[Question], answered: Callable[[Answers, bool], None],
             failed: Callable[[Question, str], None]) -> None:

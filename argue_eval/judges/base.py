@@ -163,6 +163,10 @@ class JudgeBackend:
         HTTP client), check here.
         """
 
+    def use_cache(self, cache: Any) -> None:
+        """The judgment cache the answers go to (``asking.CachedJudge`` hands it over before it asks): a judge
+        that keeps more than answers there (the semantic judge: its embeddings) takes it; the others ignore it."""
+
     def close(self) -> None:
         """Release models, sessions or threads (the runner calls it once at the end)."""
 

@@ -24,11 +24,14 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..model import Document, JudgmentKey, verdict_field_error
 from .base import Question, Verdict
+
+if TYPE_CHECKING:
+    from ..search.embeddings import EmbeddingStore
 
 __all__ = ["JudgmentCache", "judge_fingerprint", "QuestionContexts", "row_keys", "DEFAULT_CACHE_PATH", "SCHEMA_VERSION"]
 
@@ -45,7 +48,8 @@ CREATE TABLE IF NOT EXISTS answers (
     PRIMARY KEY (judge, key)
 ) WITHOUT ROWID;
 """
-_TABLES = frozenset({"meta", "judges", "answers"})
+_TABLES = frozenset({"meta", "judges", "answers", "embeddings"})
+"""The tables of a judgment cache: answers by judge, and the sentence embeddings of ``search.embeddings``."""
 
 
 def _canonical_json(value: Any) -> str:
@@ -177,6 +181,7 @@ class JudgmentCache:
 
     def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
+        self._embeddings: EmbeddingStore | None = None
         if self.path.is_dir():
             raise InputError(str(self.path), None, None, "is a directory; --cache expects a file (SQLite), "
                              f"e.g. {self.path / 'judgments.sqlite'}")
@@ -257,6 +262,16 @@ class JudgmentCache:
                 self._db.execute("BEGIN")
                 self._db.executemany("INSERT OR REPLACE INTO answers VALUES (?, ?, ?)", stored)
         return len(stored)
+
+    def embeddings(self) -> EmbeddingStore:
+        """The cache file's store of sentence embeddings (``search.embeddings``; its table is made when first
+        asked for): the semantic judge and dense retrieval embed each text once, across runs and commands."""
+        from ..search.embeddings import EmbeddingStore
+
+        if self._embeddings is None:
+            with self._guard("opening the embeddings table"):
+                self._embeddings = EmbeddingStore(self._db)
+        return self._embeddings
 
     def count(self, judge: str | None = None) -> int:
         with self._guard("counting answers"):

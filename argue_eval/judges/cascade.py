@@ -125,6 +125,10 @@ class CascadeJudge(JudgeBackend):
         for judge in self.judges:
             judge.check_installed()
 
+    def use_cache(self, cache: Any) -> None:
+        for judge in self.judges:
+            judge.use_cache(cache)
+
     def close(self) -> None:
         for judge in self.judges:
             judge.close()

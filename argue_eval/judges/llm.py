@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import json
 import os
 import queue
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -34,10 +35,23 @@ from ..errors import ArgueError, InputError, MissingDependencyError, OptionError
 from ..model import Document, normalize_text
 from ..redact import redact_text, redact_url, with_credentials
 from .base import JudgeBackend, Question, Verdict
-from .llm_client import AuthenticationFailed, CallFailed, ChatClient, Usage
-from .llm_prompts import Prompt, ReplyError, build_prompt, cut_document, estimate_tokens, parse_reply, prompt_version
+from .llm_batch import BatchExchange, custom_id, model_matches
+from .llm_client import AuthenticationFailed, CallFailed, ChatPool, Usage
+from .llm_prompts import (
+    PROMPT_SET,
+    PROMPT_SETS,
+    Prompt,
+    ReplyError,
+    build_prompt,
+    cut_document,
+    estimate_tokens,
+    instruction_tokens,
+    parse_reply,
+    prompt_version,
+    shared_prefix_tokens,
+)
 
-__all__ = ["LLMJudge", "LLM_KINDS", "RESPONSE_FORMATS"]
+__all__ = ["LLMJudge", "LLM_KINDS", "RESPONSE_FORMATS", "GROUPINGS"]
 
 LLM_KINDS = frozenset({"answers", "attested", "negative", "nugget_agrees", "requires_citation", "first_instance"})
 """``relevant`` is a lookup in the nugget bindings (or qrels), never a model call."""
@@ -49,11 +63,17 @@ RESPONSE_FORMATS = ("json_schema", "json_object", "none")
 or not at all (the reply is still checked)."""
 
 
-_TEMPLATE_KIND = {"answers": "answers", "attested": "attested", "uncited": "negative",
+_TEMPLATE_KIND = {"answers": "answers", "attested": "attested", "cited": "attested", "uncited": "negative",
                   "requires_citation": "requires_citation", "nugget_agrees": "nugget_agrees",
                   "first_instance": "first_instance"}
 """Prompt template (or a group's label) -> the question kind its calls are counted under (the uncited prompt
-opens with ``negative``; asked for requires-citation alone it is labelled ``requires_citation``)."""
+opens with ``negative``; asked for requires-citation alone it is labelled ``requires_citation``; a ``cited``
+call, several sentences citing one document, asks each whether the document attests it)."""
+
+GROUPINGS = ("sentence", "document")
+"""How citation questions are put into calls: ``sentence`` (Auto-ARGUE's: one answers call and one attested
+call per sentence and cited document) or ``document`` (one ``cited`` call per cited document and topic for up
+to ``group_cap`` sentences citing it, asking each whether the document attests it and the answers bound to it)."""
 
 
 @dataclass
@@ -73,17 +93,23 @@ class _Group:
     label: str | None = None
     """What the dry run and the usage count the call as, when not its template: the combined uncited prompt
     asked only for its requires-citation answer counts as a ``requires_citation`` call."""
+    texts: tuple[tuple[str, str, str], ...] = ()
+    """The texts the prompt quotes, as (what, identity, text): a document by id, a sentence by its normalized
+    form, a nugget question, an answer, a request by id. The floor of a round's prompt tokens counts each once."""
 
 
 class LLMJudge(JudgeBackend):
     """Answers the model-judged flowchart questions through an OpenAI-compatible ``/chat/completions``.
 
-    Options (the CLI's ``--llm-*`` flags): ``base_url`` (e.g. ``http://gpu01:8000/v1``), ``model`` (the
+    Options (the CLI's ``--llm-*`` flags): ``base_url`` (e.g. ``http://gpu01:8000/v1``; several, as a list or
+    a comma-separated string: replicas of one model, each call to one with free capacity), ``model`` (the
     served model's name), ``api_key_env`` (the environment variable holding the key; unset = no key, as a
-    local vLLM needs), ``concurrency``, ``requests_per_minute``, ``tokens_per_minute``, ``timeout``
-    (seconds per call), ``max_retries``, ``max_doc_tokens``, ``temperature`` (0), ``seed`` (0),
+    local vLLM needs), ``concurrency``, ``requests_per_minute``, ``tokens_per_minute`` (each per endpoint),
+    ``timeout`` (seconds per call), ``max_retries``, ``max_doc_tokens``, ``temperature`` (0), ``seed`` (0),
     ``response_format`` (``json_schema``, ``json_object`` or ``none``), ``price_in``/``price_out``
-    (per million tokens, for the cost in the usage record).
+    (per million tokens, for the cost in the usage record), ``prompts`` (the template set, ``llm-v2``),
+    ``group`` (``sentence``, Auto-ARGUE's calls, or ``document``) and ``group_cap`` (sentences per
+    ``document`` call, 8).
     """
 
     name = "llm"
@@ -92,7 +118,7 @@ class LLMJudge(JudgeBackend):
 
     def __init__(
         self,
-        base_url: str | None = None,
+        base_url: str | Sequence[str] | None = None,
         model: str | None = None,
         api_key_env: str = "OPENAI_API_KEY",
         concurrency: int = 8,
@@ -108,13 +134,23 @@ class LLMJudge(JudgeBackend):
         response_format: str = "json_schema",
         price_in: float | None = None,
         price_out: float | None = None,
+        prompts: str = PROMPT_SET,
+        group: str = "sentence",
+        group_cap: int = 8,
     ):
         if not model:
             raise OptionError("--llm-model", "the llm judge needs the served model's name (--llm-model NAME)")
         if response_format not in RESPONSE_FORMATS:
             raise OptionError("--llm-response-format", f"expected one of {', '.join(RESPONSE_FORMATS)}, found {response_format!r}")
+        if prompts not in PROMPT_SETS:
+            raise OptionError("--judge-option", f"llm.prompts: expected one of {', '.join(PROMPT_SETS)}, found {prompts!r}")
+        if group not in GROUPINGS:
+            raise OptionError("--llm-group", f"expected one of {', '.join(GROUPINGS)}, found {group!r}")
+        if group == "document" and "cited" not in PROMPT_SETS[prompts]:
+            raise OptionError("--llm-group", f"document grouping needs a prompt set with the cited template "
+                              f"({', '.join(n for n, t in PROMPT_SETS.items() if 'cited' in t)}), not {prompts}")
         for option, value, low in (("--concurrency", concurrency, 1), ("--llm-max-doc-tokens", max_doc_tokens, 32),
-                                   ("--llm-max-retries", max_retries, 0)):
+                                   ("--llm-max-retries", max_retries, 0), ("--llm-group-cap", group_cap, 1)):
             if value < low:
                 raise InputError(option, None, None, f"must be at least {low}, found {value}")
         for option, limit in (("--requests-per-minute", requests_per_minute),
@@ -129,9 +165,12 @@ class LLMJudge(JudgeBackend):
                                ("llm.backoff_max", backoff_max), ("--price-in", price_in), ("--price-out", price_out)):
             if amount is not None and amount < 0:  # a negative temperature, wait or price means nothing
                 raise InputError(option, None, None, f"must be 0 or more, found {amount}")
-        # the URL shown and recorded has no credentials; the client gets them back (redact.with_credentials)
-        self.base_url = None if base_url is None else redact_url(base_url)
-        self._endpoint = None if base_url is None else with_credentials(base_url)
+        # the URLs shown and recorded have no credentials; the client gets them back (redact.with_credentials)
+        endpoints = _endpoints(base_url)
+        self.base_urls = tuple(redact_url(url) for url in endpoints)
+        self.base_url = self.base_urls[0] if self.base_urls else None
+        """The first endpoint (``None`` without one); ``base_urls`` lists them all."""
+        self._endpoints = tuple(with_credentials(url) for url in endpoints)
         self.model = model
         self.api_key_env = api_key_env
         self.concurrency = int(concurrency)
@@ -147,27 +186,39 @@ class LLMJudge(JudgeBackend):
         self.response_format = response_format
         self.price_in = price_in
         self.price_out = price_out
+        self.prompts = prompts
+        self._v1 = prompts == "llm-v1"  # the old layout: the sentence before the document
+        self.group = group
+        self.group_cap = int(group_cap)
         self.counts = Usage()
         self.server_model: str | None = None
         self._memo: dict[tuple[str, str], tuple[bool, str | None]] = {}
         self._failures: list[dict[str, Any]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
-        self._client: ChatClient | None = None
+        self._client: ChatPool | None = None
+        self.batch: BatchExchange | None = None
+        """Batch results to answer calls from, and (collecting) the calls to write instead of sending them:
+        ``use_batch``. ``None``: every call goes to the endpoint."""
 
     def __repr__(self) -> str:
-        return f"LLMJudge(model={self.model!r}, base_url={self.base_url!r})"
+        urls = self.base_url if len(self.base_urls) <= 1 else list(self.base_urls)
+        return f"LLMJudge(model={self.model!r}, base_url={urls!r})"
 
     # -- identity and provenance -------------------------------------------------------------------------
     def params(self) -> dict[str, Any]:
-        """What changes answers: model, prompts, decoding, document budget (never the URL or the key)."""
-        return {
+        """What changes answers: model, prompts, decoding, document budget, and the grouping when it is not
+        Auto-ARGUE's (never the URL or the key)."""
+        params: dict[str, Any] = {
             "model": self.model,
-            "prompt_version": prompt_version(),
+            "prompt_version": prompt_version(self.prompts),
             "temperature": self.temperature,
             "seed": self.seed,
             "max_doc_tokens": self.max_doc_tokens,
         }
+        if self.group != "sentence":  # an answer given beside other sentences is another judge's
+            params.update(group=self.group, group_cap=self.group_cap)
+        return params
 
     @property
     def judge_label(self) -> str:
@@ -180,21 +231,33 @@ class LLMJudge(JudgeBackend):
     # -- planning: questions -> prompts ------------------------------------------------------------------
     def _plan(self, questions: Sequence[Question], estimating: bool = False
               ) -> tuple[list[_Group], list[tuple[int, Verdict | None]]]:
-        """Group questions into prompts (Auto-ARGUE's batching); answers known without a call come back at once.
+        """Group questions into prompts (Auto-ARGUE's batching, or by cited document with ``group="document"``);
+        answers known without a call come back at once. The prompts come in send order: sorted by template and
+        text, so that prompts sharing a prefix (the same cited document, request or earlier sentences) are sent
+        one after another, while the server's prefix cache still holds it.
 
         ``estimating``: a question without its document (a dry run attaches none) stands for a document of
         the full ``max_doc_tokens`` budget, so the token estimate is an upper bound.
         """
-        if estimating:
-            placeholder = Document("", "xxx " * self.max_doc_tokens)
+        if estimating:  # one placeholder per document id: each its own text, as real documents are
+            placeholders: dict[str, Document] = {}
+
+            def placeholder(doc_id: str) -> Document:
+                if doc_id not in placeholders:
+                    words = self.max_doc_tokens - estimate_tokens(doc_id + " ")
+                    placeholders[doc_id] = Document(doc_id, doc_id + " " + "xxx " * max(0, words))
+                return placeholders[doc_id]
+
             questions = [q if q.document is not None or q.key.doc_id is None or q.kind not in ("answers", "attested")
-                         else replace(q, document=placeholder) for q in questions]
+                         else replace(q, document=placeholder(q.key.doc_id)) for q in questions]
         immediate: list[tuple[int, Verdict | None]] = []
         answers: dict[tuple, list[int]] = {}
         attested: dict[tuple, list[int]] = {}
+        cited: dict[tuple[str, str], dict[str, list[int]]] = {}  # (request, document) -> sentence -> positions
         uncited: dict[tuple, dict[str, list[int]]] = {}
         agrees: dict[tuple, list[int]] = {}
         firsts: dict[tuple, list[int]] = {}
+        by_document = self.group == "document"
         for position, question in enumerate(questions):
             key = question.key
             kind = key.kind
@@ -203,6 +266,8 @@ class LLMJudge(JudgeBackend):
             elif kind in ("answers", "attested"):
                 if question.document is None and (key.doc_id is not None or kind == "attested"):
                     immediate.append((position, None))  # the runner reports the missing document
+                elif by_document and key.doc_id is not None:
+                    cited.setdefault((key.request_id, key.doc_id), {}).setdefault(key.sentence, []).append(position)
                 else:
                     target = answers if kind == "answers" else attested
                     target.setdefault((key.request_id, key.sentence, key.doc_id), []).append(position)
@@ -221,13 +286,20 @@ class LLMJudge(JudgeBackend):
 
         groups: list[_Group] = []
         data: dict[str, Any]
-        for (_, _, _), positions in answers.items():
+        for positions in answers.values():
             groups.append(self._answers_group(questions, positions, "answers", "A"))
         for positions in attested.values():
             question = questions[positions[0]]
             text, cut = self._document_text(question, question.sentence)
-            data = {"sentence": question.sentence, "document": text}
-            groups.append(_Group(build_prompt("attested", data, ["attested"]), {"attested": positions}, cut))
+            data = ({"sentence": question.sentence, "document": text} if self._v1
+                    else {"document": text, "sentence": question.sentence})
+            groups.append(_Group(self._prompt("attested", data, ["attested"]), {"attested": positions}, cut,
+                                 texts=(("document", question.key.doc_id or "", text),
+                                        ("sentence", question.key.sentence, question.sentence))))
+        for sentences in cited.values():
+            ordered = sorted(sentences.items())
+            for start in range(0, len(ordered), self.group_cap):
+                groups.append(self._cited_group(questions, ordered[start:start + self.group_cap]))
         for memo_key, by_kind in uncited.items():
             # requires-citation without negative (its answer forgotten: a resumed run, or negative answered
             # by an imported file or a cheaper judge) is asked in the same combined prompt, so its answer never
@@ -235,37 +307,63 @@ class LLMJudge(JudgeBackend):
             # (normalized): copies of it that differ only in spacing are one question, and the negative round
             # and a requires-citation round may meet different copies first, but must send one prompt.
             question = questions[(by_kind.get("negative") or by_kind["requires_citation"])[0]]
-            data = {"request": _request_text(question), "sentence": memo_key[1]}
-            prompt = build_prompt("uncited", data, ["negative", "requires_citation"])
+            request = _request_text(question)
+            data = {"request": request, "sentence": memo_key[1]}
+            prompt = self._prompt("uncited", data, ["negative", "requires_citation"])
             label = "uncited" if "negative" in by_kind else "requires_citation"
-            groups.append(_Group(prompt, dict(by_kind), memo=memo_key, label=label))
+            groups.append(_Group(prompt, dict(by_kind), memo=memo_key, label=label,
+                                 texts=(("request", memo_key[0], json.dumps(request)),
+                                        ("sentence", memo_key[1], memo_key[1]))))
         for branch, positions in agrees.items():
             groups.append(self._answers_group(questions, positions, "nugget_agrees", "N"))
             groups[-1].branch = branch
-        for positions in firsts.values():
+        for (_, _, earlier), positions in firsts.items():
             question = questions[positions[0]]
             data = {"earlier_sentences": list(question.earlier_sentences), "sentence": question.sentence}
-            groups.append(_Group(build_prompt("first_instance", data, ["first_instance"]), {"first_instance": positions},
-                                 branch=(question.key.request_id, question.key.sentence)))
+            texts = tuple(("sentence", normalized, text) for normalized, text in zip(earlier, question.earlier_sentences))
+            groups.append(_Group(self._prompt("first_instance", data, ["first_instance"]),
+                                 {"first_instance": positions}, branch=(question.key.request_id, question.key.sentence),
+                                 texts=(*texts, ("sentence", question.key.sentence, question.sentence))))
         for group in groups:
             group.positions = sorted(p for members in group.members.values() for p in members)
+        groups.sort(key=lambda group: (group.prompt.template, group.prompt.messages[-1]["content"]))
         return groups, immediate
+
+    def _prompt(self, template: str, data: dict[str, Any], keys: list[str]) -> Prompt:
+        return build_prompt(template, data, keys, self.prompts)
+
+    def _answer_items(self, questions: Sequence[Question], positions: Iterable[int], prefix: str
+                      ) -> tuple[dict[str, dict[str, str]], dict[tuple[str, str], str]]:
+        """The nugget answers asked at ``positions``, numbered ``prefix``1, 2, ... in (nugget, answer) order:
+        the items of the prompt, and each (nugget id, answer) key's item id."""
+        first: dict[tuple[str, str], int] = {}
+        for position in positions:
+            key = questions[position].key
+            first.setdefault((key.nugget_id or "", key.answer or ""), position)
+        items: dict[str, dict[str, str]] = {}
+        ids: dict[tuple[str, str], str] = {}
+        for number, (pair, position) in enumerate(sorted(first.items()), start=1):
+            question = questions[position]
+            items[f"{prefix}{number}"] = {
+                "question": question.nugget.question if question.nugget else "",
+                "answer": question.answer if question.answer is not None else (question.key.answer or "")}
+            ids[pair] = f"{prefix}{number}"
+        return items, ids
+
+    @staticmethod
+    def _item_texts(items: dict[str, dict[str, str]]) -> tuple[tuple[str, str, str], ...]:
+        return tuple(text for item in items.values()
+                     for text in (("nugget", item["question"], item["question"]), ("answer", item["answer"], item["answer"])))
 
     def _answers_group(self, questions: Sequence[Question], positions: list[int], template: str, prefix: str) -> _Group:
         """One prompt listing every nugget answer asked about one sentence (and one cited document)."""
-        by_answer: dict[tuple[str, str], list[int]] = {}
+        items, ids = self._answer_items(questions, positions, prefix)
+        members: dict[str, list[int]] = {}
         for position in positions:
             key = questions[position].key
-            by_answer.setdefault((key.nugget_id or "", key.answer or ""), []).append(position)
-        items: dict[str, dict[str, str]] = {}
-        members: dict[str, list[int]] = {}
-        for number, ((_, _), members_here) in enumerate(sorted(by_answer.items()), start=1):
-            question = questions[members_here[0]]
-            item_id = f"{prefix}{number}"
-            items[item_id] = {"question": question.nugget.question if question.nugget else "",
-                              "answer": question.answer if question.answer is not None else (question.key.answer or "")}
-            members[item_id] = members_here
+            members.setdefault(ids[(key.nugget_id or "", key.answer or "")], []).append(position)
         first = questions[positions[0]]
+        texts = (("sentence", first.key.sentence, first.sentence), *self._item_texts(items))
         data: dict[str, Any] = {"sentence": first.sentence}
         cut = None
         if template == "answers":
@@ -273,10 +371,38 @@ class LLMJudge(JudgeBackend):
                 query = " ".join([first.sentence, *(item["answer"] for item in items.values())])
                 text, cut = self._document_text(first, query)
                 data["document"] = text
+                texts += (("document", first.key.doc_id or "", text),)
             data["answers"] = items
         else:
             data["nuggets"] = items
-        return _Group(build_prompt(template, data, list(items)), members, cut)
+        if not self._v1:  # what calls share first: the document, the nugget items; the sentence last
+            data = {name: data[name] for name in ("document", "answers", "nuggets", "sentence") if name in data}
+        return _Group(self._prompt(template, data, list(items)), members, cut, texts=texts)
+
+    def _cited_group(self, questions: Sequence[Question], sentences: list[tuple[str, list[int]]]) -> _Group:
+        """One ``cited`` prompt: several sentences citing one document, each asked ``attested`` and the nugget
+        answers bound to that document (``--llm-group document``). ``sentences``: (normalized sentence, its
+        questions' positions), at most ``group_cap`` of them, in sentence order."""
+        everything = [p for _, positions in sentences for p in positions]
+        items, ids = self._answer_items(questions, [p for p in everything if questions[p].kind == "answers"], "A")
+        first = questions[everything[0]]
+        query = " ".join([*(questions[positions[0]].sentence for _, positions in sentences),
+                          *(item["answer"] for item in items.values())])
+        text, cut = self._document_text(first, query)
+        texts: tuple[tuple[str, str, str], ...] = (("document", first.key.doc_id or "", text), *self._item_texts(items))
+        shown: dict[str, str] = {}
+        members: dict[str, list[int]] = {}
+        for number, (normalized, positions) in enumerate(sentences, start=1):
+            label = f"S{number}"
+            shown[label] = questions[positions[0]].sentence
+            texts += (("sentence", normalized, shown[label]),)
+            for position in positions:
+                key = questions[position].key
+                item = "attested" if key.kind == "attested" else ids[(key.nugget_id or "", key.answer or "")]
+                members.setdefault(f"{label}_{item}", []).append(position)
+        keys = sorted(members, key=_reply_order)
+        data = {"document": text, **({"answers": items} if items else {}), "sentences": shown}
+        return _Group(self._prompt("cited", data, keys), {key: members[key] for key in keys}, cut, texts=texts)
 
     def _document_text(self, question: Question, query: str) -> tuple[str, dict[str, Any] | None]:
         document = question.document
@@ -301,7 +427,7 @@ class LLMJudge(JudgeBackend):
             body["response_format"] = {"type": "json_object", "schema": prompt.schema}
         return body
 
-    async def _ask(self, client: ChatClient, prompt: Prompt, kind: str) -> tuple[dict[str, bool], str | None]:
+    async def _ask(self, client: ChatPool, prompt: Prompt, kind: str) -> tuple[dict[str, bool], str | None]:
         """The checked reply to ``prompt``: one re-ask after an unusable reply, then ``CallFailed``. ``kind``:
         what the usage counts the call under (the group's label, as the dry-run estimate counts it)."""
         messages = [dict(m) for m in prompt.messages]
@@ -327,33 +453,45 @@ class LLMJudge(JudgeBackend):
         if importlib.util.find_spec("aiohttp") is None:
             raise MissingDependencyError(FEATURE, "llm", "no module named 'aiohttp'")
 
-    def _session(self) -> tuple[asyncio.AbstractEventLoop, ChatClient]:
-        """One event loop thread and one HTTP client for the judge's lifetime.
+    def _session(self) -> tuple[asyncio.AbstractEventLoop, ChatPool]:
+        """One event loop thread and one HTTP client pool (one client per endpoint) for the judge's lifetime.
 
         The runner calls ``iter_answer_groups`` once per topic and round (hundreds of times in a round);
         opening a client each time would redo the TLS setup and the connections every time. ``close`` ends both.
+        With several endpoints, each must serve the model (``GET /models``) before the first call: answers
+        must not depend on which replica gave them.
         """
         if self._loop is None:
             self.check_installed()
+            if not self.base_urls:
+                raise OptionError("--llm-base-url", "the llm judge needs the endpoint (--llm-base-url http://HOST:PORT/v1)")
             loop = asyncio.new_event_loop()
             thread = threading.Thread(target=loop.run_forever, name="argue-eval-llm", daemon=True)
             thread.start()
 
-            async def open_client() -> ChatClient:
-                return ChatClient(
-                    self._endpoint or "", self._api_key(),
+            async def open_client() -> ChatPool:
+                return ChatPool(
+                    self._endpoints, self._api_key(),
                     concurrency=self.concurrency, timeout=self.timeout, max_retries=self.max_retries,
                     backoff_base=self.backoff_base, backoff_max=self.backoff_max,
                     requests_per_minute=self.requests_per_minute, tokens_per_minute=self.tokens_per_minute,
                     usage=self.counts, jitter_seed=self.seed, key_name=self.api_key_env,
                 )
 
-            self._client = asyncio.run_coroutine_threadsafe(open_client(), loop).result()
-            self._loop, self._thread = loop, thread
-        assert self._client is not None
+            client = asyncio.run_coroutine_threadsafe(open_client(), loop).result()
+            self._loop, self._thread, self._client = loop, thread, client
+            if len(self.base_urls) > 1:
+                problems = asyncio.run_coroutine_threadsafe(client.check_models(self.model), loop).result()
+                if problems:
+                    self.close()
+                    raise OptionError("--llm-base-url", "every endpoint must serve --llm-model "
+                                      f"{self.model}: " + "; ".join(f"{redact_url(url)} {why}"
+                                                                    for url, why in problems.items())
+                                      + " (leave out the endpoints that are down or serve another model)")
+        assert self._client is not None and self._loop is not None
         return self._loop, self._client
 
-    async def _drive(self, client: ChatClient, groups: list[_Group], out: queue.Queue[Any]) -> None:
+    async def _drive(self, client: ChatPool, groups: list[_Group], out: queue.Queue[Any]) -> None:
         pending = iter(range(len(groups)))
 
         async def worker() -> None:
@@ -367,7 +505,8 @@ class LLMJudge(JudgeBackend):
                 except CallFailed as exc:
                     out.put((index, None, None, exc.reason))
 
-        workers = [asyncio.ensure_future(worker()) for _ in range(min(self.concurrency, len(groups)))]
+        workers = [asyncio.ensure_future(worker())  # concurrency per endpoint
+                   for _ in range(min(self.concurrency * max(1, len(self._endpoints)), len(groups)))]
         try:
             await asyncio.gather(*workers)
         except BaseException:
@@ -383,14 +522,31 @@ class LLMJudge(JudgeBackend):
 
     def iter_answer_groups(self, questions: Sequence[Question]) -> Iterator[list[tuple[int, Verdict | None]]]:
         """Yield each reply's answers as one group as replies arrive (the runner commits a group whole,
-        so a resumed run asks an interrupted prompt again as it was, never a shorter one)."""
-        if self.base_url is None:
+        so a resumed run asks an interrupted prompt again as it was, never a shorter one). With a batch
+        exchange (``use_batch``), a call its results answer is answered from them, and a call they do not is
+        written to the batch file (its questions ``None``, named in ``batch.waiting``) when collecting, else
+        sent to the endpoint."""
+        if not self.base_urls and self.batch is None:
             raise OptionError("--llm-base-url", "the llm judge needs the endpoint (--llm-base-url http://HOST:PORT/v1)")
         started = time.monotonic()
         groups, immediate = self._plan(questions)
         self.counts.answered_items += sum(1 for _, verdict in immediate if verdict is not None)
         for item in immediate:  # known without a call (a remembered answer) or not answerable: alone
             yield [item]
+        if self.batch is not None:
+            live: list[_Group] = []
+            for group in groups:
+                answered = self._from_batch(group, questions)
+                if answered is not None:
+                    yield answered
+                elif self.batch.collect or not self.base_urls:
+                    if self.batch.collect:
+                        self.batch.add(self._body(group.prompt, [dict(m) for m in group.prompt.messages]))
+                    self.batch.waiting.update(questions[p].key for p in group.positions)
+                    yield [(position, None) for position in group.positions]
+                else:
+                    live.append(group)
+            groups = live
         if not groups:
             return
         loop, client = self._session()
@@ -418,6 +574,42 @@ class LLMJudge(JudgeBackend):
                 raise ArgueError(error.reason)
             raise ArgueError(f"the llm judge stopped: {type(error).__name__}: "
                              f"{redact_text(str(error), (self._api_key(),))}")
+
+    # -- batch files -----------------------------------------------------------------------------------------
+    def use_batch(self, exchange: BatchExchange | None) -> None:
+        """Answer calls from ``exchange``'s results and, when it collects, write the others to it instead of
+        sending them (``judge --batch-in/--batch-out``); ``None`` sends every call again."""
+        self.batch = exchange
+
+    def _from_batch(self, group: _Group, questions: Sequence[Question]) -> list[tuple[int, Verdict | None]] | None:
+        """The answers of ``group``'s call from the batch results, checked against the call; ``None`` when no
+        usable result answers it (a result that fails a check is recorded in ``batch.problems``)."""
+        assert self.batch is not None
+        body = self._body(group.prompt, [dict(m) for m in group.prompt.messages])
+        cid = custom_id(body)
+        result = self.batch.results.get(cid)
+        if result is None:
+            return None
+        self.batch.used.add(cid)
+        if result.completion is None:
+            self.batch.problems.append(f"{result.where}: {result.problem}")
+            return None
+        completion = result.completion
+        if not model_matches(self.model, completion.model):
+            self.batch.problems.append(f"{result.where}: response.body.model: answered by {completion.model!r}, "
+                                       f"not by the model asked for ({self.model!r})")
+            return None
+        try:
+            reply = parse_reply(completion.content, group.prompt.keys)
+        except ReplyError as exc:
+            self.batch.problems.append(f"{result.where}: response.body.choices[0].message.content: the reply is not "
+                                       f"the call's JSON object ({exc})")
+            return None
+        self.batch.answered += 1
+        self.counts.calls += 1
+        self.counts.add_tokens(group.label or group.prompt.template, completion.prompt_tokens,
+                               completion.completion_tokens)
+        return list(self._verdicts(group, reply, completion.model, None))
 
     def close(self) -> None:
         """Close the HTTP client and stop the event loop thread (the runner calls this once at the end)."""
@@ -478,8 +670,10 @@ class LLMJudge(JudgeBackend):
         record = self.counts.as_dict(self.price_in, self.price_out)
         record["model"] = self.model
         record["server_model"] = self.server_model
-        record["prompt_version"] = prompt_version()
+        record["prompt_version"] = prompt_version(self.prompts)
         record["failures"] = list(self._failures)
+        if self._client is not None and len(self._client.clients) > 1:
+            record["endpoints"] = self._client.endpoint_usage()
         return record
 
     def plan_calls(self, questions: Sequence[Question]) -> dict[str, int]:
@@ -493,37 +687,66 @@ class LLMJudge(JudgeBackend):
     def estimate(self, questions: Sequence[Question]) -> dict[str, Any]:
         """What judging ``questions`` would cost, with no network call and no key: calls, tokens, cost.
 
-        Prompts are built exactly as a run builds them; a question without its document counts at the full
-        ``max_doc_tokens`` budget. Prompt tokens are estimated from text length (about 4 characters a
-        token), completion tokens from the length of the reply's JSON object.
+        Prompts are built exactly as a run builds them, in its send order; a question without its document
+        counts at the full ``max_doc_tokens`` budget. Prompt tokens are estimated from text length (about 4
+        characters a token), completion tokens from the length of the reply's JSON object.
+
+        Beside the total: ``floor_tokens``, the least any judge asking these questions must send (each text
+        the prompts quote once: every cited document at its size within the budget, every sentence, nugget
+        question, answer and request; plus every call's instructions, ``floor_instructions``), and
+        ``shared_prefix_tokens``, the prompt tokens that sit in a prefix an earlier call sent
+        (``llm_prompts.shared_prefix_tokens``: what servers' automatic prefix caches can skip).
         """
         groups, immediate = self._plan(questions, estimating=True)
         groups = _one_branch(groups)
         calls: dict[str, int] = {}
         prompt_tokens: dict[str, int] = {}
         completion_tokens: dict[str, int] = {}
+        instructions = 0
+        unique: dict[tuple[str, str], int] = {}
+        fixed: dict[tuple[str, tuple[str, ...]], int] = {}
         for group in groups:
             kind = group.label or group.prompt.template
             calls[kind] = calls.get(kind, 0) + 1
             prompt_tokens[kind] = prompt_tokens.get(kind, 0) + group.prompt.estimated_prompt_tokens()
             completion_tokens[kind] = completion_tokens.get(kind, 0) + estimate_tokens(
                 "{" + ", ".join(f'"{k}": false' for k in group.prompt.keys) + "}")
+            shape = (group.prompt.template, group.prompt.keys)
+            if shape not in fixed:
+                fixed[shape] = instruction_tokens(group.prompt.template, list(group.prompt.keys), self.prompts)
+            instructions += fixed[shape]
+            for what, identity, text in group.texts:
+                size = estimate_tokens(text)
+                if size > unique.get((what, identity), -1):  # a document cut differently: its largest cut
+                    unique[(what, identity)] = size
         total_in = sum(prompt_tokens.values())
         total_out = sum(completion_tokens.values())
         cost = None
         if self.price_in is not None or self.price_out is not None:
             cost = (total_in * (self.price_in or 0.0) + total_out * (self.price_out or 0.0)) / 1e6
+        floor_data = sum(unique.values())
         return {
             "calls": dict(sorted(calls.items())),
             "total_calls": sum(calls.values()),
             "prompt_tokens": total_in,
             "completion_tokens": total_out,
             "prompt_tokens_by_kind": dict(sorted(prompt_tokens.items())),
+            "floor_tokens": instructions + floor_data,
+            "floor_instructions": instructions,
+            "floor_texts": floor_data,
+            "shared_prefix_tokens": shared_prefix_tokens(group.prompt for group in groups),
+            "group": self.group,
             "unanswerable": sum(1 for _, v in immediate if v is None),
             "price_in": self.price_in,
             "price_out": self.price_out,
             "cost": cost,
         }
+
+
+def _reply_order(key: str) -> tuple[int, bool, int]:
+    """``S2_A10`` after ``S2_A9`` after ``S2_attested`` after ``S1_...``: the keys of a ``cited`` reply in order."""
+    label, _, item = key.partition("_")
+    return int(label[1:]), item != "attested", 0 if item == "attested" else int(item[1:])
 
 
 def _one_branch(groups: list[_Group]) -> list[_Group]:
@@ -543,6 +766,15 @@ def _one_branch(groups: list[_Group]) -> list[_Group]:
             cheaper = agrees if len(agrees) < len(firsts) else firsts
             dropped.update(id(group) for group in cheaper)
     return [group for group in groups if id(group) not in dropped]
+
+
+def _endpoints(base_url: str | Sequence[str] | None) -> tuple[str, ...]:
+    """The endpoints ``base_url`` names: one URL, a comma-separated string of them, or a list; each once."""
+    if base_url is None:
+        return ()
+    parts = base_url.split(",") if isinstance(base_url, str) else [str(url) for url in base_url]
+    urls = tuple(dict.fromkeys(part.strip().rstrip("/") for part in parts if part.strip()))
+    return urls
 
 
 def _request_text(question: Question) -> dict[str, str] | None:

@@ -24,7 +24,8 @@ from typing import Any
 
 from ..redact import redact_text, redact_url
 
-__all__ = ["ChatClient", "ChatResult", "CallFailed", "AuthenticationFailed", "Usage", "RateLimiter", "TRANSIENT_STATUS"]
+__all__ = ["ChatClient", "ChatPool", "ChatResult", "CallFailed", "AuthenticationFailed", "Usage", "RateLimiter",
+           "TRANSIENT_STATUS", "read_completion"]
 
 TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 """HTTP statuses worth retrying: rate limits and server-side trouble. Others (400, 401, 404) fail at once."""
@@ -181,7 +182,8 @@ class ChatClient:
         jitter_seed: int = 0,
         key_name: str | None = None,
     ):
-        self._url = base_url.rstrip("/") + "/chat/completions"
+        self._base = base_url.rstrip("/")
+        self._url = self._base + "/chat/completions"
         # what a refusal says: whether a key was sent, and where it is read from (the variable's name, never the key)
         where = f" in ${key_name}" if key_name else ""
         self._auth_hint = (f"check the API key{where} (--llm-api-key-env names the variable that holds it) and the "
@@ -202,6 +204,8 @@ class ChatClient:
         self._tpm = RateLimiter(tokens_per_minute) if tokens_per_minute else None
         self.usage = usage if usage is not None else Usage()
         self._random = random.Random(jitter_seed)
+        self.pending = 0
+        """Calls handed to this endpoint and not finished (waiting for a rate limit or a slot, or in flight)."""
 
     def _open(self) -> Any:
         if self._session is None:
@@ -231,46 +235,229 @@ class ChatClient:
         for attempt in range(self.max_retries + 1):
             if attempt:
                 self.usage.retries += 1
-            if self._rpm is not None:
-                await self._rpm.acquire(1)
-            if self._tpm is not None:
-                await self._tpm.acquire(estimated_tokens)
-            retry_after = None
-            async with self._semaphore:
-                self.usage.calls += 1
-                try:
-                    async with self._open().post(self._url, data=json.dumps(body).encode()) as response:
-                        status = response.status
-                        raw = await response.read()
-                        if status == 200:
-                            result = _read_completion(json.loads(raw), estimated_tokens)
-                            self.usage.add_tokens(kind, result.prompt_tokens, result.completion_tokens)
-                            return result
-                        if status in AUTH_STATUS:
-                            raise AuthenticationFailed(
-                                f"authentication failed: the server answered HTTP {status} "
-                                f"({_error_text(raw, self._secrets)}); {self._auth_hint}")
-                        if status not in TRANSIENT_STATUS and status < 500:
-                            raise CallFailed(f"HTTP {status} from the server: {_error_text(raw, self._secrets)}")
-                        fault = f"http_{status}"
-                        last = f"HTTP {status}"
-                        retry_after = _retry_after(response.headers.get("Retry-After"))
-                except asyncio.TimeoutError:
-                    fault, last = "timeout", "timed out"
-                except aiohttp_errors() as exc:
-                    fault, last = "connection", _connection_fault(exc)
-                except (ValueError, KeyError, TypeError, IndexError):
-                    fault, last = "bad_body", "unreadable response body"
+            outcome = await self.attempt(body, kind, estimated_tokens)
+            if isinstance(outcome, ChatResult):
+                return outcome
+            fault, last, retry_after = outcome
             self.usage.faults[fault] += 1
             if attempt < self.max_retries:
                 await asyncio.sleep(self._backoff(attempt, retry_after))
         attempts = self.max_retries + 1
         raise CallFailed(f"{last} after {attempts} attempt{'s' if attempts != 1 else ''}")
 
+    async def attempt(self, body: dict[str, Any], kind: str, estimated_tokens: int
+                      ) -> ChatResult | tuple[str, str, float | None]:
+        """One request within this endpoint's limits: the result, or a transient fault as (fault type, what
+        happened, the server's ``Retry-After``); a permanent error raises ``CallFailed``."""
+        self.pending += 1
+        try:
+            return await self._attempt(body, kind, estimated_tokens)
+        finally:
+            self.pending -= 1
+
+    async def _attempt(self, body: dict[str, Any], kind: str, estimated_tokens: int
+                       ) -> ChatResult | tuple[str, str, float | None]:
+        if self._rpm is not None:
+            await self._rpm.acquire(1)
+        if self._tpm is not None:
+            await self._tpm.acquire(estimated_tokens)
+        retry_after = None
+        async with self._semaphore:
+            self.usage.calls += 1
+            try:
+                async with self._open().post(self._url, data=json.dumps(body).encode()) as response:
+                    status = response.status
+                    raw = await response.read()
+                    if status == 200:
+                        result = read_completion(json.loads(raw), estimated_tokens)
+                        self.usage.add_tokens(kind, result.prompt_tokens, result.completion_tokens)
+                        return result
+                    if status in AUTH_STATUS:
+                        raise AuthenticationFailed(
+                            f"authentication failed: the server answered HTTP {status} "
+                            f"({_error_text(raw, self._secrets)}); {self._auth_hint}")
+                    if status not in TRANSIENT_STATUS and status < 500:
+                        raise CallFailed(f"HTTP {status} from the server: {_error_text(raw, self._secrets)}")
+                    fault = f"http_{status}"
+                    last = f"HTTP {status}"
+                    retry_after = _retry_after(response.headers.get("Retry-After"))
+            except asyncio.TimeoutError:
+                fault, last = "timeout", "timed out"
+            except aiohttp_errors() as exc:
+                fault, last = "connection", _connection_fault(exc)
+            except (ValueError, KeyError, TypeError, IndexError):
+                fault, last = "bad_body", "unreadable response body"
+        return fault, last, retry_after
+
+    async def models(self) -> list[str]:
+        """The model ids the endpoint serves (``GET /models``); ``CallFailed`` when it cannot say."""
+        try:
+            async with self._open().get(self._base + "/models") as response:
+                raw = await response.read()
+                if response.status in AUTH_STATUS:
+                    raise AuthenticationFailed(f"authentication failed: the server answered HTTP {response.status} "
+                                               f"for /models ({_error_text(raw, self._secrets)}); {self._auth_hint}")
+                if response.status != 200:
+                    raise CallFailed(f"HTTP {response.status} for /models: {_error_text(raw, self._secrets)}")
+                listing = json.loads(raw)
+                return [str(entry["id"]) for entry in listing["data"]]
+        except asyncio.TimeoutError:
+            raise CallFailed("timed out asking for /models") from None
+        except aiohttp_errors() as exc:
+            raise CallFailed(_connection_fault(exc)) from None
+        except (ValueError, KeyError, TypeError):
+            raise CallFailed("unreadable /models listing") from None
+
+    @property
+    def free(self) -> int:
+        """Calls this endpoint could start now without waiting (its concurrency less the calls it holds)."""
+        return self._concurrency - self.pending
+
     async def aclose(self) -> None:
         if self._session is not None:
             await self._session.close()
             self._session = None
+
+
+class ChatPool:
+    """Several endpoints serving one model (replicas): each call goes to an endpoint with free capacity.
+
+    Each endpoint is a ``ChatClient`` with its own concurrency bound and rate limits. A call goes to the
+    endpoint with the most free slots among those not set aside (the first given, on a tie), and waits for a
+    slot when all are busy. A transient fault is retried (with the backoff of ``ChatClient.chat``) on another
+    endpoint when one is free; an endpoint whose last ``fail_limit`` attempts all failed is *set aside* for
+    ``cooldown`` seconds (doubling each time again, up to ``cooldown_max``), then tried again, and one
+    answer brings it back for good. When every endpoint is set aside, calls wait for the first to come back.
+    ``check_models`` says, before any call, whether every endpoint serves the model: answers must not
+    depend on which replica gave them. The same ``chat`` as ``ChatClient``, so callers take either.
+    """
+
+    def __init__(self, base_urls: list[str] | tuple[str, ...], api_key: str | None, *, usage: Usage | None = None,
+                 fail_limit: int = 3, cooldown: float = 5.0, cooldown_max: float = 120.0,
+                 clock=time.monotonic, **client_options: Any):
+        if not base_urls:
+            raise ValueError("a pool needs at least one endpoint")
+        self.usage = usage if usage is not None else Usage()
+        self.clients = [ChatClient(url, api_key, usage=self.usage, **client_options) for url in base_urls]
+        self.urls = list(base_urls)
+        self.max_retries = self.clients[0].max_retries
+        self.fail_limit = fail_limit
+        self.cooldown = cooldown
+        self.cooldown_max = cooldown_max
+        self._clock = clock
+        self._failures = [0] * len(self.clients)
+        self._away_until = [0.0] * len(self.clients)
+        self._away_for = [cooldown] * len(self.clients)
+        self.set_aside = [0] * len(self.clients)
+        """How often each endpoint was set aside (for the usage record)."""
+        self.answered = [0] * len(self.clients)
+        """Calls each endpoint answered."""
+        self._changed = asyncio.Condition()
+
+    def __repr__(self) -> str:
+        return f"ChatPool({self.urls!r})"
+
+    async def check_models(self, model: str) -> dict[str, str]:
+        """Every endpoint's answer to ``GET /models``: ``{}`` when all serve ``model``, else the problem per
+        endpoint URL (serves other models, or could not be asked)."""
+        problems: dict[str, str] = {}
+        listings = await asyncio.gather(*(client.models() for client in self.clients), return_exceptions=True)
+        for url, listing in zip(self.urls, listings):
+            if isinstance(listing, CallFailed):
+                problems[url] = f"could not list its models: {listing.reason}"
+            elif isinstance(listing, BaseException):
+                raise listing
+            elif model not in listing:
+                problems[url] = f"serves {', '.join(listing) or 'no model'}, not {model}"
+        return problems
+
+    def _pick(self, avoid: int | None) -> int | None:
+        """The endpoint to send to now: free, not set aside, preferably not ``avoid``; ``None`` if none is."""
+        now = self._clock()
+        ready = [i for i, client in enumerate(self.clients) if client.free > 0 and self._away_until[i] <= now]
+        if not ready:
+            return None
+        if avoid is not None and len(ready) > 1:
+            ready = [i for i in ready if i != avoid] or ready
+        return max(ready, key=lambda i: (self.clients[i].free, -i))
+
+    async def _endpoint(self, avoid: int | None) -> int:
+        async with self._changed:
+            while True:
+                chosen = self._pick(avoid)
+                if chosen is not None:
+                    self.clients[chosen].pending += 1  # held until attempt() takes over the count
+                    return chosen
+                now = self._clock()
+                back = min((t for t in self._away_until if t > now), default=None)
+                try:
+                    await asyncio.wait_for(self._changed.wait(), None if back is None else max(0.0, back - now) + 0.01)
+                except asyncio.TimeoutError:
+                    pass
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    def _failed(self, index: int) -> None:
+        self._failures[index] += 1
+        if self._failures[index] >= self.fail_limit and len(self.clients) > 1:
+            self._away_until[index] = self._clock() + self._away_for[index]
+            self._away_for[index] = min(self.cooldown_max, self._away_for[index] * 2)
+            self._failures[index] = 0
+            self.set_aside[index] += 1
+
+    def _answered(self, index: int) -> None:
+        self._failures[index] = 0
+        self._away_for[index] = self.cooldown
+        self.answered[index] += 1
+
+    async def chat(self, body: dict[str, Any], kind: str, estimated_tokens: int) -> ChatResult:
+        """One chat completion from whichever endpoint is free, retried on transient faults (on another
+        endpoint when one is free); ``CallFailed`` when it cannot be had."""
+        last = "no attempt"
+        avoid: int | None = None
+        for attempt in range(self.max_retries + 1):
+            if attempt:
+                self.usage.retries += 1
+            index = await self._endpoint(avoid)
+            client = self.clients[index]
+            client.pending -= 1  # attempt() counts it again
+            try:
+                outcome = await client.attempt(body, kind, estimated_tokens)
+            finally:
+                await self._notify()
+            if isinstance(outcome, ChatResult):
+                self._answered(index)
+                return outcome
+            fault, last, retry_after = outcome
+            self.usage.faults[fault] += 1
+            self._failed(index)
+            avoid = index
+            if len(self.clients) > 1:
+                last = f"{last} (at {_host(self.urls[index])})"
+            if attempt < self.max_retries:
+                await asyncio.sleep(client._backoff(attempt, retry_after))
+        attempts = self.max_retries + 1
+        raise CallFailed(f"{last} after {attempts} attempt{'s' if attempts != 1 else ''}")
+
+    def endpoint_usage(self) -> list[dict[str, Any]]:
+        """Per endpoint, in the order given: calls answered and times set aside (no URL: it may hold a secret)."""
+        return [{"endpoint": i + 1, "answered": self.answered[i], "set_aside": self.set_aside[i]}
+                for i in range(len(self.clients))]
+
+    async def aclose(self) -> None:
+        for client in self.clients:
+            await client.aclose()
+
+
+def _host(url: str) -> str:
+    """``host:port`` of an endpoint URL, for messages (never a user name or password it may hold)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    host = parts.hostname or url
+    return f"{host}:{parts.port}" if parts.port else host
 
 
 def aiohttp_errors() -> tuple[type[BaseException], ...]:
@@ -290,7 +477,7 @@ def _connection_fault(error: BaseException) -> str:
     return f"connection failed ({type(error).__name__})"
 
 
-def _read_completion(payload: Any, estimated_tokens: int) -> ChatResult:
+def read_completion(payload: Any, estimated_tokens: int) -> ChatResult:
     """The reply text, model id and token counts of a chat completion body (``KeyError`` etc. if malformed)."""
     choice = payload["choices"][0]
     content = choice["message"].get("content")

