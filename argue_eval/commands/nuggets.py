@@ -266,9 +266,10 @@ def _propose(path: str, output: str, collection: str, retriever: str, judge_spec
 
 
 def _add_creation_commands() -> None:
-    from .nuggets_create import create_command
+    from .nuggets_create import compare_command, create_command
 
     command.add_command(create_command)
+    command.add_command(compare_command)
 
 
 _add_creation_commands()

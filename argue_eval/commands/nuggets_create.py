@@ -1,4 +1,5 @@
-"""``argue-eval nuggets create``: an LLM-proposed nugget bank from a pool. The work is ``api.create``'s."""
+"""``argue-eval nuggets create`` and ``nuggets compare``: an LLM-proposed nugget bank from a pool, and how close
+a created bank comes to a human one. The work is ``api.create`` and ``api.nugget_compare``'s."""
 from __future__ import annotations
 
 import json
@@ -9,7 +10,7 @@ import click
 from ..errors import OptionError
 from ._options import llm_options, verbosity_options
 
-__all__ = ["create_command"]
+__all__ = ["create_command", "compare_command"]
 
 
 @click.command(name="create")
@@ -167,3 +168,66 @@ def render_plan(plan: dict[str, Any]) -> str:
         lines.append(f"verify with {verify['judge']}: {verify['cached']} binding(s) answered by the cache, "
                      f"{verify['to_ask']} to ask, of the bindings known from cached calls")
     return "\n".join(lines)
+
+
+@click.command(name="compare")
+@verbosity_options
+@click.argument("created", type=click.Path(exists=True))
+@click.argument("human", type=click.Path(exists=True))
+@click.option("--judge", "judge_spec", default="lexical", show_default=True, metavar="JUDGE",
+              help="Decides whether a created answer matches a human one (its 'question answer' read as a "
+                   "sentence that gives the human answer): lexical (offline), semantic, nli, llm, or a cascade.")
+@click.option("--judge-option", "judge_option", multiple=True, metavar="BACKEND.NAME=VALUE",
+              help="A judge backend option (repeatable), as for `judge`.")
+@click.option("--nli-model", default=None, metavar="PATH", help="Local NLI model directory (for --judge nli).")
+@click.option("--requests", default=None, type=click.Path(exists=True, dir_okay=False), metavar="R",
+              help="The requests: the judge reads each topic's request as context.")
+@click.option("--pool", default=None, type=click.Path(exists=True, dir_okay=False), metavar="POOL",
+              help="The documents the creation read: a human binding to another document is not counted in the "
+                   "binding agreement.")
+@click.option("-o", "--output", default=None, type=click.Path(dir_okay=False), metavar="OUT.tsv",
+              help="Write the table here (TSV) instead of stdout.")
+@click.option("--details", "details_path", default=None, type=click.Path(dir_okay=False), metavar="D.jsonl",
+              help="Per topic: the matched pairs with their documents, and the unmatched answers of each bank.")
+@click.option("--cache", "cache_path", default=None, metavar="PATH",
+              help="SQLite judgment cache. Default: .argue-cache/judgments.sqlite.")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the judgment cache.")
+@llm_options
+def compare_command(created: str, human: str, judge_spec: str, judge_option: tuple[Any, ...], nli_model: str | None,
+                    requests: str | None, pool: str | None, output: str | None, details_path: str | None,
+                    cache_path: str | None, no_cache: bool) -> None:
+    """Compare a created nugget bank with a human one, per topic of the human bank: recall (the share of
+    human answers some created answer matches), precision (the share of created answers that match a human
+    answer) and the binding agreement of the matched pairs (of the documents bound to either answer, the
+    share bound to both; with --pool, only the pooled documents count on the human side). The `all` row is
+    computed from the summed counts. A pair the judge could not judge is counted, never a match or a miss
+    (exit status 1).
+
+    \b
+    Example on the sample track (the human bank against itself: recall and precision 1):
+      argue-eval nuggets compare nuggets/sample/nuggets.jsonl nuggets/sample/nuggets.jsonl --no-cache
+    \b
+    A created bank against the assessors':
+      argue-eval nuggets compare created.jsonl nuggets/sample/nuggets.jsonl --pool pool.qrels -o compare.tsv
+    """
+    from ..api.nugget_compare import compare_nuggets
+    from ..organizer.nugget_compare import COMPARE_COLUMNS
+    from ._common import emit_tsv
+    from ._judging import cache_in_use
+    from ._options import parse_judge_options
+
+    result = compare_nuggets(created, human, judge=judge_spec,
+                             judge_options=parse_judge_options(judge_option, nli_model, judge_spec),
+                             cache=cache_in_use(cache_path, no_cache), requests=requests, pool=pool)
+    for note in result.notes:
+        click.echo(f"note: {note}", err=True)
+    from ..writing import commit_together, write_jsonl
+
+    with commit_together():  # the table and its details as one set
+        if details_path is not None:
+            write_jsonl(details_path, result.details)
+        emit_tsv(COMPARE_COLUMNS, result.rows, output)
+    for warning in result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    if not result.complete:
+        raise click.exceptions.Exit(1)

@@ -1,5 +1,5 @@
 """What ``nuggets create`` reads: the requests, each topic's documents (a pool file, or the documents runs
-rank or cite) and their texts.
+rank or cite) and their texts; and the two banks ``nuggets compare`` sets side by side.
 
 A pool file is the ``pool`` command's output (qrels-shaped ``topic 0 doc_id -1`` lines, in the order to
 assess); runs are pooled by depth as ``pool --depth K`` pools them (ranked runs by rank, report runs by first
@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..errors import InputError, few_items
 from ..model import Request
 from ..organizer.nugget_create import TopicDocuments
 
-__all__ = ["pool_documents", "run_documents", "creation_topics", "CreationInputs", "describe_missing"]
+__all__ = ["pool_documents", "run_documents", "creation_topics", "CreationInputs", "describe_missing", "read_bank"]
 
 
 def pool_documents(pool: str | os.PathLike[str] | Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
@@ -77,3 +78,13 @@ def creation_topics(requests: Any, topic_documents: Mapping[str, Sequence[str]],
 
 def describe_missing(missing: Sequence[str]) -> str:
     return f"{len(missing)} pooled document(s) are not in the collection and are left out: {few_items(list(missing))}"
+
+
+def read_bank(bank: Any) -> list[Any]:
+    """A nugget bank from a path (any nugget format) or ``TopicNuggets`` records (``nuggets compare``)."""
+    from .scoring import read_nugget_list
+
+    if isinstance(bank, (str, os.PathLike)) and not Path(bank).exists():
+        raise InputError(str(bank), None, None, "no such file or directory")
+    return read_nugget_list(bank)
+
