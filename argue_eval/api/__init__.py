@@ -18,6 +18,9 @@ function               what it does                                             
 ``comprehensiveness``  context statements reached through entailments                ``api.comprehensiveness``
 ``nuggetizer``         TREC RAG nuggetizer scores of assignments (read or judged)    ``api.nuggetizer``
 ``retrieval``          trec_eval's measures of ranked runs or of reports' citations  ``api.retrieval``
+``create_nuggets``     an LLM-proposed nugget bank bound to documents, to revise     ``api.create``
+``plan_create``        what ``create_nuggets`` would ask and cost (dry run)          ``api.create``
+``compare_nuggets``    a created bank against a human one: recall, precision, ...    ``api.nugget_compare``
 =====================  ============================================================  ========================
 
 The alternate measures return a ``MeasureResult`` (``api.measure_result``): ``table`` (a DataFrame),
@@ -27,11 +30,13 @@ list or a ``JudgeBackend``), ``judge_options`` (per backend) and ``cache`` (a pa
 from __future__ import annotations
 
 from .comprehensiveness import comprehensiveness
+from .create import CreateResult, create_nuggets, plan_create
 from .icat import icat
 from .judge import EvaluateResult, JudgeResult, evaluate, judge, manifest, plan_questions, score_judged, write_judgments
 from .limits import Limits
 from .longrecall import longrecall
 from .measure_result import MeasureResult, Note
+from .nugget_compare import CompareResult, compare_nuggets
 from .nuggetizer import nuggetizer
 from .plan import plan
 from .retrieval import RetrievalResult, retrieval
@@ -39,4 +44,5 @@ from .score import ScoreResult, make_policies, score
 
 __all__ = ["score", "ScoreResult", "make_policies", "judge", "JudgeResult", "evaluate", "EvaluateResult",
            "plan_questions", "score_judged", "plan", "manifest", "write_judgments", "Limits", "icat", "longrecall",
-           "comprehensiveness", "nuggetizer", "MeasureResult", "Note", "retrieval", "RetrievalResult"]
+           "comprehensiveness", "nuggetizer", "MeasureResult", "Note", "retrieval", "RetrievalResult", "create_nuggets",
+           "plan_create", "CreateResult", "compare_nuggets", "CompareResult"]
