@@ -71,14 +71,15 @@ def create_command(more_runs: tuple[str, ...], requests: str, pool: str | None, 
     A failed call is said in a warning (exit status 1) and asked again on the next run.
 
     \b
-    Example on the sample track (a model served at an OpenAI-compatible endpoint; the llm extra):
+    Example on the sample track (MODEL served at an OpenAI-compatible endpoint; the llm extra):
       argue-eval pool runs/sample/*.jsonl --depth 10 -o pool.qrels
       argue-eval nuggets create --requests topics/sample/requests.jsonl --pool pool.qrels \\
-          --collection topics/sample/collection.jsonl --llm-base-url http://localhost:8000/v1 \\
-          --llm-model MODEL -o created.jsonl --details created.details.jsonl
+          --collection topics/sample/collection.jsonl --judge-option llm.base_url=http://localhost:8000/v1 \\
+          --judge-option llm.model=MODEL -o created.jsonl --details created.details.jsonl
       argue-eval nuggets validate created.jsonl --collection topics/sample/collection.jsonl
     \b
-    What it would cost, asking nothing (no endpoint needed):
+    What it would cost, asking nothing (no endpoint needed; --llm-base-url and --llm-model work as well):
+      argue-eval pool runs/sample/*.jsonl --depth 10 -o pool.qrels
       argue-eval nuggets create --requests topics/sample/requests.jsonl --pool pool.qrels \\
           --collection topics/sample/collection.jsonl --llm-model MODEL --dry-run
     """
@@ -207,7 +208,11 @@ def compare_command(created: str, human: str, judge_spec: str, judge_option: tup
     Example on the sample track (the human bank against itself: recall and precision 1):
       argue-eval nuggets compare nuggets/sample/nuggets.jsonl nuggets/sample/nuggets.jsonl --no-cache
     \b
-    A created bank against the assessors':
+    A bank created by MODEL (see `nuggets create`) against the assessors':
+      argue-eval pool runs/sample/*.jsonl --depth 10 -o pool.qrels
+      argue-eval nuggets create --requests topics/sample/requests.jsonl --pool pool.qrels \\
+          --collection topics/sample/collection.jsonl --judge-option llm.base_url=http://localhost:8000/v1 \\
+          --judge-option llm.model=MODEL -o created.jsonl
       argue-eval nuggets compare created.jsonl nuggets/sample/nuggets.jsonl --pool pool.qrels -o compare.tsv
     """
     from ..api.nugget_compare import compare_nuggets
