@@ -282,9 +282,17 @@ def test_runs_give_their_cited_documents_in_order_of_first_citation(track, repo)
     (["--pool", "{pool}", "--dry-run", "--llm-model", "m", "--verify", "nope"], "Invalid value for '--verify'"),
     (["--pool", "{pool}", "--collection", "{collection}", "--llm-model", "m", "-o", "{dir}/x.jsonl", "--to", "nope"],
      "--to: "),
+    # a pool whose topics are not the requests': nothing to create from, said, and nothing written
+    (["--pool", "{other_pool}", "--collection", "{collection}", "--llm-model", "m", "--llm-base-url",
+      "http://127.0.0.1:9/v1", "-o", "{dir}/x.jsonl"],
+     "no request has a document of --pool in the collection: nothing to create nuggets from (2 request(s) have "
+     "no pooled document in the collection and get no nuggets: t1, t2; 1 pooled topic(s) are not requests and are "
+     "left out: t9)"),
 ])
 def test_bad_options_are_one_line_errors_before_any_call(track, args, message):
-    filled = [arg.format(**track) for arg in args]
+    other_pool = Path(track["dir"]) / "other.qrels"
+    other_pool.write_text("t9 0 d1 -1\n")
+    filled = [arg.format(**track, other_pool=other_pool) for arg in args]
     done = CliRunner().invoke(cli, ["nuggets", "create", "--requests", track["requests"], *filled])
     assert done.exit_code == 2, done.output
     assert message in done.output and "Traceback" not in done.output

@@ -120,6 +120,12 @@ def _inputs(requests: Any, pool: Any, runs: Any, depth: int | None, max_document
                      f"{few_items(found.outside_requests)}")
     if found.missing_documents:
         notes.append(describe_missing(found.missing_documents))
+    if not found.topics:  # a wrong pool or collection, not a bank to write empty
+        from ..errors import ArgueError
+
+        where = "--pool" if pool is not None else "--runs"
+        raise ArgueError(f"no request has a document of {where} in the collection: nothing to create nuggets from "
+                         f"({'; '.join(notes) or 'the pool is empty'})")
     return found, notes
 
 
