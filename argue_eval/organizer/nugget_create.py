@@ -167,7 +167,8 @@ def create_banks(topics: Sequence[TopicDocuments], tasks: Any, settings: CreateS
             else:
                 record.update(status="answered", proposals=result,
                               outcomes=state.bank.add_reply(result, number, labels))
-                state.replayed += not ask
+                if not ask:
+                    state.replayed += 1
             state.calls.append(record)
             state.done += 1
 
