@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import TextIO
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, TextIO
 
 import click
 
 from . import __version__
-from .errors import ArgueError
+from .errors import ArgueError, printable
 
 # name -> (module:attribute, one-line help). Keep the help in step with each command's docstring.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -66,8 +68,49 @@ def add_lenient_option(command: click.Command) -> None:
     ))
 
 
+class _TerminalSafe:
+    """A text stream that writes control characters out as ``\\xNN`` (``errors.printable``): an id, a file name
+    or a server's message echoed in a note, a warning or an error never reaches the terminal as an escape
+    sequence. Everything else (encoding, fileno, the binary ``buffer``) is the wrapped stream's."""
+
+    def __init__(self, stream: Any):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(printable(text) if isinstance(text, str) else text)
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def terminal_safe_streams() -> Iterator[None]:
+    """Within the block, stderr (messages only, always) and stdout when it is a terminal escape control
+    characters; stdout into a pipe or file carries data and is left byte for byte."""
+    saved = sys.stdout, sys.stderr
+    sys.stderr = _TerminalSafe(sys.stderr)
+    try:
+        if sys.stdout.isatty():
+            sys.stdout = _TerminalSafe(sys.stdout)
+    except (AttributeError, ValueError):  # a closed or unusual stdout: left as it is
+        pass
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
 class LazyGroup(click.Group):
     """A click group that imports a subcommand's module only when that subcommand runs."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        with terminal_safe_streams():  # click's own usage errors, printed after the command, included
+            return super().main(*args, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(COMMANDS) | set(self.commands))
@@ -80,6 +123,9 @@ class LazyGroup(click.Group):
         module_name, attribute = COMMANDS[name][0].split(":")
         command = getattr(importlib.import_module(module_name), attribute)
         add_lenient_option(command)
+        from .commands._paths import add_path_check
+
+        add_path_check(command)  # every command: no output on an input, no two outputs on one file
         self.commands[name] = command
         return command
 
@@ -99,7 +145,7 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="argue-eval")
-@click.option("--max-line-mib", type=click.IntRange(min=1), default=64, show_default=True, metavar="N",
+@click.option("--max-line-mib", type=click.IntRange(1, 1_048_576), default=64, show_default=True, metavar="N",
               help="Refuse input lines longer than N MiB (a file without line breaks, a decompression bomb).")
 def cli(max_line_mib: int) -> None:
     """Evaluate report-generation runs (NeuCLIR, RAGTIME, TREC RAG) with ARGUE and friends.
@@ -110,10 +156,11 @@ def cli(max_line_mib: int) -> None:
       argue-eval validate runs/sample/careful.jsonl --requests topics/sample/requests.jsonl
     Run "argue-eval COMMAND --help" for a command's options and a worked example.
     """
-    from .reading import set_lenient, set_max_line_bytes
+    from .reading import forget_spooled, set_lenient, set_max_line_bytes
 
     set_max_line_bytes(max_line_mib * 1024 * 1024)
     set_lenient(False)  # a subcommand's --lenient turns it on (parsed after this)
+    forget_spooled()  # pipes read by an earlier command in this process (tests) are not this command's
     _show_lossy_writes_as_warnings()
 
 

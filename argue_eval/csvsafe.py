@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import csv
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import IO, Any
 
 _FORMULA = re.compile(r"'*[=+\-@\t\r]")
@@ -40,3 +42,20 @@ def cell(value: Any) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
     return guard(str(value))
+
+
+LONGEST_CELL = 2**31 - 1
+"""The longest cell the kit's CSV readers take: a cited document's whole text (``pool --package --collection``,
+``assess export --collection``) is one cell, far beyond the csv module's default 131,072 characters. Lines
+are still capped by ``argue-eval --max-line-mib``."""
+
+
+@contextmanager
+def long_cells() -> Iterator[None]:
+    """Read CSV cells up to ``LONGEST_CELL`` characters inside the block: whatever the kit's CSV writers put in a
+    cell, its readers take back. (The csv module's limit is global, so it is restored afterwards.)"""
+    limit = csv.field_size_limit(LONGEST_CELL)
+    try:
+        yield
+    finally:
+        csv.field_size_limit(limit)

@@ -47,6 +47,31 @@ def control_character(text: str) -> str | None:
     return None if match is None else f"U+{ord(match.group()):04X}"
 
 
+_TERMINAL_UNSAFE = re.compile(r"\x1b(?!\[A)|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character (tab, CR and LF excepted) written out as ``\\xNN``, for a terminal.
+
+    An id, a file name or a server's message echoed raw could carry an escape sequence that retitles the
+    window, rewrites the screen or (OSC 52) the clipboard. The one sequence let through is ``ESC [ A``
+    (cursor up), which progress bars use to redraw themselves.
+    """
+    return _TERMINAL_UNSAFE.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+_ID_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def id_control_character(text: str) -> str | None:
+    """The first control character in an id, tab, CR and LF included, as ``U+XXXX``, or ``None``.
+
+    An id is one field of one line of every table the kit writes (TSV scores, TREC runs and qrels), so a tab or
+    a line break in it is refused when it is read, as the other control characters are."""
+    match = _ID_CONTROL.search(text)
+    return None if match is None else f"U+{ord(match.group()):04X}"
+
+
 MISSING = object()
 """A field absent from its JSON object (``obj.get(key, MISSING)``), told apart from an explicit null."""
 

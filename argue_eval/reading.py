@@ -9,9 +9,11 @@ problem, so a well-formed 1 GB file costs one pass and a broken one gets a preci
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import os
 import re
+import stat
 import sys
 import zlib
 from collections.abc import Callable, Generator, Iterator
@@ -23,15 +25,23 @@ import orjson
 from .errors import InputError
 
 BOM = b"\xef\xbb\xbf"
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 def open_binary(path: str | os.PathLike[str]) -> IO[bytes]:
     """Open a file for binary reading, transparently un-gzipping ``*.gz``.
 
     A ``.gz`` file that is not gzip, or is cut short, fails while it is being read, far from here; the
-    handle turns those failures into an ``InputError`` naming the file instead of a traceback.
+    handle turns those failures into an ``InputError`` naming the file instead of a traceback. A pipe or
+    device (``--run <(zcat run.gz)``, ``/dev/stdin``) is read once into memory (``spooled``), so detecting
+    its format and then reading it both see the whole stream.
     """
     path = Path(path)
+    content = spooled(path)
+    if content is not None:  # gzip is told by its magic number here: a pipe's name has no .gz
+        if content[:2] == GZIP_MAGIC:
+            return cast(IO[bytes], _CheckedGzipFile(path, io.BytesIO(content)))
+        return io.BytesIO(content)
     try:
         if path.suffix == ".gz":
             return cast(IO[bytes], _CheckedGzipFile(path))  # typeshed's GzipFile is a BufferedIOBase, not an IO
@@ -42,14 +52,60 @@ def open_binary(path: str | os.PathLike[str]) -> IO[bytes]:
         raise InputError(path, None, None, "is a directory, expected a file") from None
     except PermissionError:
         raise InputError(path, None, None, "permission denied") from None
+    except OSError as error:  # a name too long, a symbolic link that loops, an I/O error
+        raise InputError(path, None, None, f"cannot be read: {error.strerror or error}") from None
+
+
+_spool: dict[tuple[int, int], bytes] = {}
+
+
+def spooled(path: str | os.PathLike[str]) -> bytes | None:
+    """The whole content of a pipe, FIFO or character device (``None`` for a regular file or a directory), read
+    at its first use and kept for the next ones (by device and inode, so another pipe is read afresh).
+
+    A stream can be read only once: format detection read its first lines and the reader then found the rest,
+    or nothing. Lines are capped as everywhere (``--max-line-mib``). ``forget_spooled`` empties the store
+    (each command starts with it empty).
+    """
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode):
+        return None
+    key = (info.st_dev, info.st_ino)
+    if key not in _spool:
+        try:
+            with open(path, "rb") as handle:
+                _spool[key] = read_capped(handle, path)
+        except OSError as error:
+            raise InputError(path, None, None, f"cannot be read: {error.strerror or error}") from None
+    return _spool[key]
+
+
+def forget_spooled() -> None:
+    """Drop the streams ``spooled`` holds."""
+    _spool.clear()
+
+
+def is_stream(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a pipe, FIFO, socket or device rather than a file one can seek in."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 class _CheckedGzipFile(gzip.GzipFile):
     """A gzip reader whose decompression errors (not gzip, corrupt, truncated) are ``InputError``s."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, content: IO[bytes] | None = None):
         self._argue_path = path
-        super().__init__(path, "rb")
+        if content is None:
+            super().__init__(path, "rb")
+        else:
+            super().__init__(os.fspath(path), "rb", fileobj=content)
 
     def _failed(self, error: Exception) -> InputError:
         return InputError(self._argue_path, None, None, f"cannot decompress this .gz file ({error}); is it gzip, and complete?")

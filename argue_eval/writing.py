@@ -6,6 +6,7 @@ set. ``-`` is standard output; devices and FIFOs are written in place. Reading i
 """
 from __future__ import annotations
 
+import errno
 import os
 import re
 import shutil
@@ -238,6 +239,7 @@ def atomic_writer(path: str | os.PathLike[str], mode: str = "w", encoding: str |
         output.finish()
         return
     given = Path(path)
+    refuse_unsafe_output(given)
     if given.is_dir():
         raise InputError(given, None, None, "is a directory; give the output a file name")
     target = Path(os.path.realpath(given)) if given.is_symlink() else given
@@ -270,6 +272,7 @@ def atomic_writer(path: str | os.PathLike[str], mode: str = "w", encoding: str |
     try:
         yield output  # type: ignore[misc]
         output.finish(sync=True)
+        keep_mode_and_owner(created[0], target)
         pending = _pending_commit.get()
         if pending is not None:
             pending.append((created[0], target))
@@ -280,6 +283,91 @@ def atomic_writer(path: str | os.PathLike[str], mode: str = "w", encoding: str |
         for tmp in created:
             tmp.unlink(missing_ok=True)
         raise
+
+
+def keep_mode_and_owner(new: str | os.PathLike[str], old: str | os.PathLike[str]) -> None:
+    """Give ``new`` (a finished temporary file or directory about to replace ``old``) ``old``'s mode bits, and its
+    owner and group where this process may set them (as root; a group the user belongs to).
+
+    Replacing a file by renaming a new one over it would otherwise turn a private 0600 output into the umask's
+    0644 and hand another user's file to whoever ran the command. A new output (no ``old``) keeps the mode
+    the umask gives it.
+    """
+    try:
+        before = os.stat(old)
+        now = os.stat(new)
+    except OSError:
+        return
+    if (before.st_uid, before.st_gid) != (now.st_uid, now.st_gid):
+        for uid in (before.st_uid, -1):  # the owner only as root; the group alone where we belong to it
+            try:
+                os.chown(new, uid, before.st_gid)
+                break
+            except OSError:
+                continue
+    try:
+        os.chmod(new, stat.S_IMODE(before.st_mode))  # after chown, which may clear set-id bits
+    except OSError:
+        pass
+
+
+def refuse_unsafe_output(path: str | os.PathLike[str]) -> None:
+    """Refuse to write through a symbolic link that could not be meant, with a message that says why.
+
+    - a dangling link (the output itself, or a directory on its way): writing would create its target, and
+      its missing parent directories, wherever the link points;
+    - a link in a world-writable sticky directory (``/tmp``) owned neither by this user nor by the directory's
+      owner: another user planted it, and following it could overwrite a file of their choosing. This is the
+      rule the kernel applies with ``fs.protected_symlinks`` (which does not protect every system, nor root
+      on every kernel).
+    """
+    if is_stdout(path):
+        return
+    given = Path(os.path.abspath(path))
+    for link in [*reversed(given.parents), given]:
+        try:
+            if not stat.S_ISLNK(os.lstat(link).st_mode):
+                continue
+        except OSError as error:
+            if error.errno == errno.ENAMETOOLONG:
+                longest = max(len(os.fsencode(part)) for part in given.parts)
+                raise InputError(path, None, None, f"cannot be created: the name is too long for the file system "
+                                 f"(a part of {longest} bytes; most file systems take at most 255)") from None
+            break  # the rest of the path does not exist yet: no link there
+        what = "the output" if link == given else "a directory of the output's path"
+        try:
+            os.stat(link)
+        except OSError as error:
+            if error.errno == errno.ELOOP:
+                raise InputError(path, None, None, f"{what} ({link}) is a symbolic link that loops back on itself; "
+                                 "not writing through it") from None
+            target = os.readlink(link)
+            raise InputError(path, None, None, f"{what} ({link}) is a dangling symbolic link (to {target}, which "
+                             "does not exist); not writing or creating directories through it: remove the link or "
+                             "create its target first") from None
+        _refuse_planted_link(path, link)
+
+
+def _refuse_planted_link(path: str | os.PathLike[str], link: Path) -> None:
+    """The ``fs.protected_symlinks`` rule for one link on the output's path (see ``refuse_unsafe_output``)."""
+    try:
+        folder = os.stat(link.parent)
+        owner = os.lstat(link).st_uid
+    except OSError:
+        return
+    if planted_link(folder.st_mode, folder.st_uid, owner, os.geteuid()):
+        raise InputError(path, None, None, f"{link} is a symbolic link in the world-writable sticky directory "
+                         f"{link.parent} and belongs to another user (uid {owner}), neither you nor the "
+                         "directory's owner: following it could overwrite a file of that user's choosing (the "
+                         "rule of the kernel's fs.protected_symlinks); write to a path you own")
+
+
+def planted_link(folder_mode: int, folder_owner: int, link_owner: int, user: int) -> bool:
+    """Whether a symlink owned by ``link_owner`` in a folder (mode, owner) is one the kernel's
+    ``fs.protected_symlinks`` would not let ``user`` follow: a world-writable sticky folder, a link owned by
+    neither the user nor the folder's owner."""
+    sticky_shared = bool(folder_mode & stat.S_ISVTX) and bool(folder_mode & stat.S_IWOTH)
+    return sticky_shared and link_owner not in (user, folder_owner)
 
 
 def _stdout_stream(binary: bool) -> IO[Any]:

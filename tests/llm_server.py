@@ -171,6 +171,8 @@ class MockChatServer:
                         self._json(200, completion(action[1], server.model))
                     elif kind == "status":
                         self._json(action[1], {"error": {"message": f"mock status {action[1]}"}}, action[2] if len(action) > 2 else {})
+                    elif kind == "error":  # ("error", status, message): a server's own words, e.g. quoting the key
+                        self._json(action[1], {"error": {"message": action[2]}})
                     elif kind == "garbage":
                         self._raw(200, b"{this is not json")
                     elif kind == "drop":

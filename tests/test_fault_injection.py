@@ -1,15 +1,17 @@
-"""Fault injection: every command x every hostile input class (issue 13).
+"""Fault injection: every command x every hostile input class (issue 13), and every option x hostile values (issue 23).
 
 Each case puts one hostile file in one input slot of one command, runs it in-process (click's CliRunner) and
-asserts what a user must get: exit status 1 or 2, no traceback, and a message that names the file (with the
-line, for faults that sit on a line). A few classes describe input that is still valid (CRLF line ends,
-duplicate JSON keys, numeric ids, a BOM where the format tolerates one): there, exit 0 is allowed too, but
-never a traceback, and a refusal must still name the file.
+asserts what a user must get: exit status 1 or 2, no traceback, no escape sequence echoed, and a message that
+names the file (with the line, for faults that sit on a line). A few classes describe input that is still valid
+(CRLF line ends, duplicate JSON keys, numeric ids, a BOM where the format tolerates one): there, exit 0 is
+allowed too, but never a traceback, and a refusal must still name the file.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -43,8 +45,11 @@ BASES: dict[str, tuple[str, Callable[[], bytes]]] = {
     "qrels": (".trec", lambda: _head(QRELS, 20)),
     "scores": (".tsv", lambda: SCORES.read_bytes()),
     "collection": (".jsonl", lambda: _head(ROOT / "topics" / "sample" / "collection.jsonl", 3)),
+    "assignments": (".jsonl", lambda: b'{"qid": "s01", "run_id": "A", "nuggets": [{"text": "t", "importance": '
+                                      b'"vital", "assignment": "support"}]}\n'),
+    "context": (".jsonl", lambda: b'{"request_id": "s01", "statements": ["Ridgefield water was contaminated."]}\n'),
 }
-JSON_SLOTS = {"run", "requests", "nuggets", "judgments", "collection"}
+JSON_SLOTS = {"run", "requests", "nuggets", "judgments", "collection", "assignments", "context"}
 
 # A line each text (non-JSON) slot reads as one record, with a number the class can spoil.
 TEXT_LINE = {"ranked": "s01 Q0 nw-0001 1 {} bm25", "qrels": "s01 0 nw-0001 {}", "scores": "sysA\tt1\tf1\t{}"}
@@ -56,11 +61,25 @@ def _insert_mid_first_line(data: bytes, insert: bytes) -> bytes:
 
 
 def _replace_first_id(slot: str, data: bytes) -> bytes:
-    for pattern in (rb'"(request_id|topic_id|doc_id|run_id)": "([^"]+)"',):
+    for pattern in (rb'"(request_id|topic_id|doc_id|run_id|qid)": ?"([^"]+)"',):
         match = re.search(pattern, data)
         if match:
             return data[: match.start()] + b'"' + match.group(1) + b'": 101' + data[match.end():]
     return data  # text formats have no id types: the file stays valid
+
+
+def _escape_in_first_id(slot: str, data: bytes) -> bytes:
+    """The first id with a terminal escape sequence (OSC: retitle the window) in it: JSON-escaped in JSON files,
+    raw in text ones."""
+    if slot in JSON_SLOTS:
+        match = re.search(rb'"(request_id|topic_id|doc_id|run_id|qid)": ?"([^"]+)"', data)
+        assert match is not None
+        return data[: match.end() - 1] + b"\\u001b]0;pwned\\u0007" + data[match.end() - 1:]
+    lines = data.split(b"\n")
+    row = 1 if slot == "scores" else 0  # a score table's first line is its header
+    first, *others = lines[row].split(b"\t" if slot == "scores" else b" ")
+    lines[row] = (b"\t" if slot == "scores" else b" ").join([first + b"\x1b]0;pwned\x07", *others])
+    return b"\n".join(lines)
 
 
 def _spoiled_number(slot: str, data: bytes, value: str) -> bytes:
@@ -82,6 +101,7 @@ CLASSES: dict[str, tuple[Callable[[str, bytes], bytes] | None, bool, bool]] = {
     "duplicate_keys": (lambda slot, data: (data.replace(b"{", b'{"request_id": "s99", ', 1) if slot in JSON_SLOTS
                                           else data + data.split(b"\n", 1)[0] + b"\n"), False, True),
     "numeric_ids": (_replace_first_id, False, True),
+    "escape_in_id": (_escape_in_first_id, True, True),
     "nan_infinity": (lambda slot, data: _spoiled_number(slot, data, "NaN" if slot in JSON_SLOTS else "nan"), True, True),
     "out_of_range": (lambda slot, data: _spoiled_number(slot, data, "1e400" if slot != "qrels" else "9" * 26), True, True),
     "empty": (lambda slot, data: b"", True, False),
@@ -143,6 +163,12 @@ COMMANDS: dict[str, tuple[str, Builder, str | None]] = {
     "evaluate --nuggets": ("nuggets", lambda p, t, f: ["evaluate", "--run", str(SAMPLE_RUN), "--nuggets", p,
                                                        "--collection", str(COLLECTION), "--no-cache", "-q",
                                                        "-o", _out(t)], None),
+    "nuggetizer": ("assignments", lambda p, t, f: ["nuggetizer", p, "-q", "-o", _out(t)], None),
+    "comprehensiveness --context": ("context", lambda p, t, f: ["comprehensiveness", "--run", str(SAMPLE_RUN),
+                                                               "--context", p, "--no-cache", "-q", "-o", _out(t)],
+                                    None),
+    "icat --collection": ("collection", lambda p, t, f: ["icat", "--run", str(SAMPLE_RUN), "--nuggets", str(NUGGETS),
+                                                         "--collection", p, "--no-cache", "-q", "-o", _out(t)], None),
 }
 WRONG_FORMAT = {"run": "rag24", "requests": "rag24", "nuggets": "nuggetizer", "scores": "trec_eval", "ranked": "trec-qrels"}
 
@@ -175,7 +201,10 @@ CASES = [(command, fault) for command in COMMANDS for fault in CLASSES
          and not (command in HEAVY and fault in TOLERATED)]
 
 
-@pytest.mark.parametrize(("command", "fault"), CASES, ids=[f"{c}-{f}".replace(" ", "_") for c, f in CASES])
+CASE_IDS = [f"{command}-{fault}".replace(" ", "_") for command, fault in CASES]
+
+
+@pytest.mark.parametrize(("command", "fault"), CASES, ids=CASE_IDS)
 def test_hostile_input(tmp_path: Path, command: str, fault: str):
     slot, build, format_option = COMMANDS[command]
     hostile = _make(slot, fault, tmp_path)
@@ -184,6 +213,7 @@ def test_hostile_input(tmp_path: Path, command: str, fault: str):
     result = CliRunner().invoke(cli, ["--max-line-mib", "1", *args])
     output = result.output
     assert "Traceback" not in output
+    assert "\x1b" not in output and "\x07" not in output  # nothing echoed reaches a terminal as an escape sequence
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"uncaught {type(result.exception).__name__}: {result.exception}") from result.exception
     must_refuse, located = CLASSES[fault][1], CLASSES[fault][2]
@@ -197,3 +227,223 @@ def test_hostile_input(tmp_path: Path, command: str, fault: str):
         if located and must_refuse:
             assert re.search(re.escape(str(hostile)) + r":\d+:", output), output
     assert not [name for name in os.listdir(tmp_path) if name.endswith(".tmp")]
+
+
+# --- hostile option values (issue 23): every numeric and file option of every command ------------------------------
+#
+# For each command of `argue-eval --help`, a small valid invocation (BASE); then each of its number options gets
+# nan, inf, -1, 0 and a 30-digit number, and each of its file options a 300-byte name, a directory, a FIFO (fed or
+# drained by a thread, as a shell's <(...) would be), a dangling and a self-looping symbolic link. Whatever the
+# command makes of the value, it must end with exit status 0, 1 or 2 and never a traceback.
+
+RUN_HEAD = "run.jsonl"  # BASE's files, made per test in tmp (small copies: a run with 2 reports, ...)
+ASSIGNED = {"qid": "s01", "run_id": "A", "nuggets": [{"text": "t", "importance": "vital", "assignment": "support"}]}
+
+
+def _probe_files(tmp: Path) -> dict[str, str]:
+    files = {
+        "RUN": (RUN_HEAD, _head(SAMPLE_RUN, 2)),
+        "NUGGETS": ("nuggets.jsonl", _head(NUGGETS, 2)),
+        "REQUESTS": ("requests.jsonl", _head(REQUESTS, 2)),
+        "JUDGMENTS": ("judgments.jsonl", _head(JUDGMENTS, 40)),
+        "RANKED": ("ranked.trec", _head(SAMPLE_RANKED, 20)),
+        "QRELS": ("qrels.trec", _head(QRELS, 20)),
+        "SCORES": ("scores.tsv", SCORES.read_bytes()),
+        "COLLECTION": ("collection.jsonl", COLLECTION.read_bytes()),
+        "ASSIGNMENTS": ("a.assignments.jsonl", (json.dumps(ASSIGNED) + "\n").encode()),
+        "CONTEXT": ("context.jsonl", b'{"request_id": "s01", "statements": ["Ridgefield water was contaminated."]}\n'),
+        "POOL": ("pool.csv", b'"request_id","doc_id","pool_rank","relevance"\n"s01","nw-0001","1","1"\n'),
+        "BINDINGS": ("bindings.jsonl", b'{"request_id": "s01", "nugget_id": "s01-n1", "answer": "E. coli", '
+                                       b'"doc_id": "nw-0002"}\n'),
+    }
+    paths = {}
+    for key, (name, data) in files.items():
+        (tmp / name).write_bytes(data)
+        paths[key] = str(tmp / name)
+    paths["OUT"] = str(tmp / "out" / "result")
+    paths["OUT_DIR"] = str(tmp / "out" / "index")
+    return paths
+
+
+# command -> its small valid invocation (upper-case words are the files above); a positional argument is
+# ("@NAME", value) so the probe can replace it
+BASE: dict[str, list] = {
+    "agree": ["agree", ("@SCORES_A", "SCORES"), ("@SCORES_B", "SCORES"), "-m", "f1", "--resamples", "20",
+              "-o", "OUT"],
+    "agree-judgments": ["agree-judgments", ("@JUDGMENTS_A", "JUDGMENTS"), ("@JUDGMENTS_B", "JUDGMENTS"), "-o", "OUT"],
+    "assess export": ["assess", "export", "--run", "RUN", "--nuggets", "NUGGETS", "--collection", "COLLECTION",
+                      "-o", "OUT"],
+    "assess import": ["assess", "import", ("@FILLED", "POOL"), "--assessor", "a", "-o", "OUT"],
+    "collection get": ["collection", "get", ("@SPEC", "COLLECTION"), "nw-0001"],
+    "collection index": ["collection", "index", ("@PATH", "COLLECTION")],
+    "collection info": ["collection", "info", ("@SPEC", "COLLECTION")],
+    "compare": ["compare", ("@SCORES", "SCORES"), "-m", "f1", "--resamples", "20", "-o", "OUT"],
+    "comprehensiveness": ["comprehensiveness", "--run", "RUN", "--context", "CONTEXT", "--no-cache", "-o", "OUT"],
+    "convert": ["convert", ("@PATH", "RUN"), "--to", "neuclir24", "-o", "OUT"],
+    "evaluate": ["evaluate", "--run", "RUN", "--nuggets", "NUGGETS", "--collection", "COLLECTION", "--no-cache",
+                 "-q", "-o", "OUT"],
+    "icat": ["icat", "--run", "RUN", "--nuggets", "NUGGETS", "--collection", "COLLECTION", "--no-cache", "-q",
+             "-o", "OUT"],
+    "inspect": ["inspect", ("@PATH", "RUN")],
+    "judge": ["judge", "--run", "RUN", "--nuggets", "NUGGETS", "--collection", "COLLECTION", "--no-cache", "-q",
+              "-o", "OUT"],
+    "longrecall": ["longrecall", "--run", "RUN", "--nuggets", "NUGGETS", "--semantic", "off", "--no-cache", "-q",
+                   "-o", "OUT"],
+    "nuggetizer": ["nuggetizer", ("@ASSIGNMENTS", "ASSIGNMENTS"), "-q", "-o", "OUT"],
+    "nuggets bind": ["nuggets", "bind", ("@PATH", "NUGGETS"), ("@BINDINGS", "BINDINGS"), "-o", "OUT"],
+    "nuggets merge": ["nuggets", "merge", ("@FIRST", "NUGGETS"), ("@SECOND", "NUGGETS"), "-o", "OUT"],
+    "nuggets stats": ["nuggets", "stats", ("@PATH", "NUGGETS"), "-o", "OUT"],
+    "nuggets validate": ["nuggets", "validate", ("@PATH", "NUGGETS")],
+    "pool": ["pool", ("@RUN_FILES", "RANKED"), "--depth", "5", "-o", "OUT"],
+    "qrels build": ["qrels", "build", ("@ASSESSMENTS", "POOL"), "-o", "OUT"],
+    "qrels from-nuggets": ["qrels", "from-nuggets", ("@NUGGETS", "NUGGETS"), "-o", "OUT"],
+    "qrels merge": ["qrels", "merge", ("@QRELS_FILES", "QRELS"), "-o", "OUT"],
+    "qrels stats": ["qrels", "stats", ("@QRELS_FILE", "QRELS"), "-o", "OUT"],
+    "report": ["report", "--scores", "SCORES", "--resamples", "20", "-q", "-o", "OUT"],
+    "requests export": ["requests", "export", ("@PATH", "REQUESTS"), "-o", "OUT"],
+    "requests new": ["requests", "new", ("@PATH", "OUT"), "--request-id", "z9", "--title", "t", "--background", "b",
+                     "--problem-statement", "p", "--limit", "100"],
+    "requests validate": ["requests", "validate", ("@PATH", "REQUESTS")],
+    "retrieval": ["retrieval", "--qrels", "QRELS", ("@RUN_FILES", "RANKED"), "-m", "P@5", "-o", "OUT"],
+    "score": ["score", "--run", "RUN", "--nuggets", "NUGGETS", "--judgments", "JUDGMENTS", "-q", "-o", "OUT"],
+    "search": ["search", "-c", "COLLECTION", "-q", "water", "-k", "3", "--index-dir", "OUT_DIR"],
+    "validate": ["validate", ("@RUNS", "RUN"), "--requests", "REQUESTS"],
+}
+LLM_DRY_RUN = ["--judge", "llm", "--llm-model", "m", "--llm-base-url", "http://127.0.0.1:9/v1", "--dry-run"]
+NUMBERS = ["nan", "inf", "-1", "0", "9" * 30]
+FILE_FAULTS = ["long_name", "directory", "fifo", "dangling_symlink", "looping_symlink"]
+
+
+def _probe_params(name: str) -> list[tuple[str, str, str]]:
+    """(parameter name, kind: number or input/output/updated, hostile value) for every probe of a command."""
+    import click
+
+    from argue_eval.commands._paths import file_role
+
+    context = click.Context(cli)
+    command: click.Command = cli
+    for part in name.split():
+        command = command.get_command(context, part)  # type: ignore[attr-defined]
+    probes = []
+    for param in command.params:
+        if isinstance(param.type, click.types._NumberParamTypeBase):
+            probes += [(param.name, "number", value) for value in NUMBERS]
+        elif file_role(param):
+            probes += [(param.name, file_role(param), fault) for fault in FILE_FAULTS]
+        elif isinstance(param.type, click.File):  # --ids-from: a file click opens itself
+            probes += [(param.name, "input", fault) for fault in FILE_FAULTS]
+        elif isinstance(param.type, click.Path):  # an index or cache directory the kit keeps
+            probes += [(param.name, "path", fault) for fault in FILE_FAULTS]
+    return probes
+
+
+PROBES = [(name, *probe) for name, base in BASE.items() if base is not None for probe in _probe_params(name)]
+
+
+def _hostile_file(tmp: Path, fault: str) -> Path:
+    path = tmp / "hostile"
+    if fault == "long_name":
+        return tmp / ("a" * 300)
+    if fault == "directory":
+        path.mkdir()
+    elif fault == "fifo":
+        os.mkfifo(path)
+    elif fault == "dangling_symlink":
+        path.symlink_to(tmp / "nowhere" / "file")
+    elif fault == "looping_symlink":
+        path.symlink_to(path)
+    return path
+
+
+def _argv(name: str, files: dict[str, str], param: str, value: str) -> list[str]:
+    import click
+
+    context = click.Context(cli)
+    command: click.Command = cli
+    for part in name.split():
+        command = command.get_command(context, part)  # type: ignore[attr-defined]
+    target = next(p for p in command.params if p.name == param)
+    argv: list[str] = []
+    replaced = False
+    tokens = list(BASE[name])
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if isinstance(token, tuple):  # a positional argument
+            own = token[0][1:].lower() == param
+            argv.append(value if own else files.get(token[1], token[1]))
+            replaced = replaced or own
+        elif isinstance(target, click.Option) and token in target.opts and not replaced:
+            argv += [token, value]
+            replaced = True
+            index += 1
+        else:
+            argv.append(files.get(token, token))
+        index += 1
+    if not replaced:
+        flag = target.opts[0]
+        argv += [flag, value, *([value] if target.nargs == 2 else [])]
+        if name in ("judge", "evaluate") and flag in {opt for opt, *_ in _llm_flags()}:
+            argv += LLM_DRY_RUN
+    return argv
+
+
+def _llm_flags():
+    from argue_eval.commands._options import LLM_OPTIONS
+
+    return LLM_OPTIONS
+
+
+def _open_other_end(fifo: str) -> None:
+    """Be the FIFO's missing peer for a moment: a command blocked opening it (or a pump) goes on, and reads EOF."""
+    descriptor = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)
+    os.close(descriptor)
+
+
+@pytest.mark.parametrize(("name", "param", "kind", "value"), PROBES,
+                         ids=[f"{n}-{p}-{v[:8]}".replace(" ", "_") for n, p, _, v in PROBES])
+def test_hostile_option_values_never_end_in_a_traceback(tmp_path, name, param, kind, value):
+    (tmp_path / "out").mkdir()
+    files = _probe_files(tmp_path)
+    hostile = str(_hostile_file(tmp_path, value)) if kind != "number" else value
+    pump = watchdog = None
+    stuck: list[bool] = []
+    if kind in ("input", "output", "updated") and value == "fifo":
+        def feed():  # a writer for an input (once, as a shell's <(...)); a reader draining an output
+            try:
+                if kind == "input":
+                    with open(hostile, "wb") as handle:
+                        handle.write(_head(SAMPLE_RUN, 1))
+                else:
+                    with open(hostile, "rb") as handle:
+                        handle.read()
+            except BrokenPipeError:  # the command refused the FIFO without reading it: as a shell's cat would
+                pass
+        pump = threading.Thread(target=feed, daemon=True)
+        pump.start()
+    if value == "fifo":
+        def release():  # a command that opens the FIFO a second time would wait forever for a second writer
+            stuck.append(True)
+            _open_other_end(hostile)
+        watchdog = threading.Timer(120, release)
+        watchdog.start()
+    try:
+        result = CliRunner().invoke(cli, _argv(name, files, param, hostile))
+    finally:
+        if watchdog is not None:
+            watchdog.cancel()
+            _open_other_end(hostile)  # the command never opened the FIFO: the pump must not wait for it
+        if pump is not None:
+            pump.join(10)
+    assert not stuck, f"{name} waited on the FIFO {param} after reading it"
+    assert "Traceback" not in result.output, result.output
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise AssertionError(f"uncaught {type(result.exception).__name__}: {result.exception}") from result.exception
+    assert result.exit_code in (0, 1, 2), result.output
+
+
+@pytest.mark.parametrize("value", NUMBERS)
+def test_hostile_max_line_mib(value):
+    result = CliRunner().invoke(cli, ["--max-line-mib", value, "inspect", str(SAMPLE_RUN)])
+    assert "Traceback" not in result.output and isinstance(result.exception, (SystemExit, type(None)))
+    assert result.exit_code == 2, result.output

@@ -237,10 +237,10 @@ def test_bad_judge_inputs_are_one_line_errors(tmp_path, monkeypatch):
     # a rate limit of 0 or less was a traceback from the rate limiter when the first call went out
     cases.append((["judge", *args, "--judge", "llm", "--llm-model", "m", "--llm-base-url", "http://127.0.0.1:9/v1",
                    "--requests-per-minute", "-5", "-o", tmp_path / "x"],
-                  "--requests-per-minute: must be more than 0 (leave it out for no limit), found -5.0"))
+                  "Invalid value for '--requests-per-minute': -5.0 is not in the range x>=1."))
     cases.append((["judge", *args, "--judge", "llm", "--llm-model", "m", "--llm-base-url", "http://127.0.0.1:9/v1",
                    "--tokens-per-minute", "0", "-o", tmp_path / "x"],
-                  "--tokens-per-minute: must be more than 0 (leave it out for no limit), found 0.0"))
+                  "Invalid value for '--tokens-per-minute': 0.0 is not in the range x>=1."))
     # a model judge's own flag without that judge in --judge names the flag and the cascade that takes it
     cases.append((["judge", *args, "--nli-model", tmp_path, "-o", tmp_path / "x"],
                   "--nli-model: is an option of the nli judge, which --judge lexical does not include"))

@@ -144,13 +144,31 @@ def test_permanent_error_is_not_retried() -> None:
 
 def test_api_key_sent_only_in_the_header(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("JUDGE_KEY", "sk-live-SECRET-4242")
-    with MockChatServer(lambda n, body: ("status", 401) if n == 0 else ("ok",)) as server:
+    with MockChatServer(lambda n, body: ("error", 400, "bad request with key sk-live-SECRET-4242") if n == 0
+                        else ("ok",)) as server:
         judge = judge_for(server, api_key_env="JUDGE_KEY")
         verdicts = judge.answer_many(questions())
     assert server.headers[0]["Authorization"] == "Bearer sk-live-SECRET-4242"
     text = json.dumps([v.provenance for v in verdicts if v] + [judge.usage(), judge.identity()])
     assert "SECRET" not in text and "SECRET" not in repr(judge)
+    assert judge.usage()["failures"][0]["reason"] == "HTTP 400 from the server: bad request with key REDACTED"
     assert all("SECRET" not in json.dumps(body) for body in server.requests)
+
+
+def test_a_refused_key_stops_the_run_with_authentication_failed(monkeypatch: pytest.MonkeyPatch) -> None:
+    # before: every call failed on its own with the server's words (which may quote the key), each question
+    # "not judged", and the run went on to the end
+    from argue_eval.errors import ArgueError
+
+    monkeypatch.setenv("JUDGE_KEY", "sk-live-SECRET-4242")
+    with MockChatServer(lambda n, body: ("error", 401, "Incorrect API key provided: sk-live-SECRET-4242")) as server:
+        judge = judge_for(server, api_key_env="JUDGE_KEY", concurrency=2)
+        with pytest.raises(ArgueError) as raised:
+            judge.answer_many(questions())
+    assert str(raised.value) == ("authentication failed: the server answered HTTP 401 (Incorrect API key provided: "
+                                 "REDACTED); check the API key (--llm-api-key-env names the variable that holds "
+                                 "it) and the endpoint")
+    assert len(server.requests) <= 2  # the calls in flight when the first refusal came, no more
 
 
 def test_no_key_variable_means_no_authorization_header(monkeypatch: pytest.MonkeyPatch) -> None:

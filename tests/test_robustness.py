@@ -366,3 +366,646 @@ def test_tukey_intervals_are_simultaneous_and_every_format_labels_pair_intervals
         text = invoke("compare", scores, "-m", "f1", "--test", "tukey", "--format", fmt, "--table", "pairs",
                       "--resamples", "200")[1]
         assert "simultaneous 95% Tukey HSD intervals" in text, fmt
+
+
+# === issue 23: outputs and edges =================================================================================
+
+QRELS = ROOT / "qrels" / "sample" / "qrels.trec"
+SCORES = ROOT / "tests" / "fixtures" / "stats" / "scores.tsv"
+COLLECTION = ROOT / "topics" / "sample" / "collection.jsonl"
+ROOTED = os.geteuid() == 0  # only root can give a file to another user, or plant another user's link
+
+
+# --- 2. a rewritten output keeps its mode and owner -----------------------------------------------------------
+
+# every writer of the kit, each given an output to replace (OUT); the table's name says which writer it is
+WRITERS: dict[str, list[object]] = {
+    "convert": ["convert", RUN, "--to", "neuclir24", "-o", "OUT"],
+    "score": ["score", "--run", RUN, "--nuggets", NUGGETS, "--judgments", JUDGMENTS, "-q", "-o", "OUT"],
+    "score --details": ["score", "--run", RUN, "--nuggets", NUGGETS, "--judgments", JUDGMENTS, "-q",
+                        "-o", "/dev/null", "--details", "OUT"],
+    "judge": ["judge", "--run", RUN, "--nuggets", NUGGETS, "--collection", COLLECTION, "--no-cache", "-q",
+              "-o", "OUT"],
+    "pool": ["pool", *RANKED, "--depth", "2", "-o", "OUT"],
+    "pool --package": ["pool", *RANKED, "--depth", "2", "-o", "/dev/null", "--contributions", "/dev/null",
+                       "--sizes", "/dev/null", "--package", "OUT"],
+    "qrels merge": ["qrels", "merge", QRELS, "-o", "OUT"],
+    "qrels from-nuggets": ["qrels", "from-nuggets", NUGGETS, "-o", "OUT"],
+    "qrels stats": ["qrels", "stats", QRELS, "-o", "OUT"],
+    "requests export": ["requests", "export", REQUESTS, "-o", "OUT"],
+    "nuggets merge": ["nuggets", "merge", NUGGETS, NUGGETS, "-o", "OUT"],
+    "nuggets stats": ["nuggets", "stats", NUGGETS, "-o", "OUT"],
+    "compare": ["compare", SCORES, "-m", "f1", "--resamples", "20", "-o", "OUT"],
+    "agree": ["agree", SCORES, SCORES, "-m", "f1", "--resamples", "20", "-o", "OUT"],
+    "agree-judgments": ["agree-judgments", JUDGMENTS, JUDGMENTS, "-o", "OUT"],
+    "report": ["report", "--scores", SCORES, "--resamples", "20", "-q", "-o", "OUT"],
+}
+
+
+@pytest.mark.parametrize("writer", list(WRITERS))
+def test_a_rewritten_output_keeps_its_mode_and_owner(tmp_path, writer):
+    # the temporary file renamed over the output got the umask's 0644 and root's ownership: a private 0600
+    # output became readable by all, another user's file became root's
+    out = tmp_path / "out"
+    out.write_text("old\n")
+    os.chmod(out, 0o600)
+    if ROOTED:
+        os.chown(out, 4321, 4322)
+    code, output = invoke(*[out if arg == "OUT" else arg for arg in WRITERS[writer]])
+    assert code == 0, output
+    assert out.read_text() != "old\n"
+    info = os.stat(out)
+    assert stat.S_IMODE(info.st_mode) == 0o600
+    if ROOTED:
+        assert (info.st_uid, info.st_gid) == (4321, 4322)
+
+
+def test_a_new_output_gets_the_umasks_mode_and_a_v3_bank_keeps_its_directorys(tmp_path):
+    umask = os.umask(0o027)
+    try:
+        code, _ = invoke("convert", RUN, "--to", "neuclir24", "-o", tmp_path / "new.jsonl")
+        assert code == 0 and stat.S_IMODE(os.stat(tmp_path / "new.jsonl").st_mode) == 0o640  # 0666 & ~0027
+    finally:
+        os.umask(umask)
+    bank = tmp_path / "bank"
+    bank.mkdir()
+    os.chmod(bank, 0o700)
+    code, output = invoke("convert", NUGGETS, "--to", "autoargue-v3", "-o", bank)
+    assert code == 0, output
+    assert stat.S_IMODE(os.stat(bank).st_mode) == 0o700 and len(list(bank.iterdir())) == 8
+
+
+# --- 3. symbolic links at the output ----------------------------------------------------------------------------
+
+
+def test_a_dangling_symlink_output_is_refused_and_no_directory_is_made_through_it(tmp_path):
+    # before: the link's target and its missing parent directories were created wherever the link pointed
+    link = tmp_path / "out.jsonl"
+    link.symlink_to(tmp_path / "elsewhere" / "deep" / "file.jsonl")
+    code, output = invoke("convert", RUN, "--to", "neuclir24", "-o", link)
+    assert code == 2 and output.startswith(f"{link}: the output ({link}) is a dangling symbolic link (to ")
+    assert not (tmp_path / "elsewhere").exists()
+    folder = tmp_path / "dir-link"
+    folder.symlink_to(tmp_path / "missing")
+    code, output = invoke("convert", RUN, "--to", "neuclir24", "-o", folder / "sub" / "out.jsonl")
+    assert code == 2 and f"a directory of the output's path ({folder}) is a dangling symbolic link" in output
+    assert not (tmp_path / "missing").exists()
+    loop = tmp_path / "loop.jsonl"
+    loop.symlink_to(loop)
+    code, output = invoke("score", "--run", RUN, "--nuggets", NUGGETS, "--judgments", JUDGMENTS, "-o", loop)
+    assert code == 2 and "is a symbolic link that loops back on itself" in output
+
+
+def test_the_protected_symlinks_rule_by_hand():
+    # fs.protected_symlinks: in a world-writable sticky folder a link may be followed only by its owner, or when
+    # the folder's owner also owns the link. /tmp is 1777, owned by root (0); user 1000 runs the kit
+    shared = stat.S_IFDIR | 0o1777
+    assert writing.planted_link(shared, 0, link_owner=2000, user=1000)  # another user's link: refused
+    assert not writing.planted_link(shared, 0, link_owner=1000, user=1000)  # our own link
+    assert not writing.planted_link(shared, 0, link_owner=0, user=1000)  # the folder owner's link
+    assert not writing.planted_link(stat.S_IFDIR | 0o0777, 0, link_owner=2000, user=1000)  # not sticky
+    assert not writing.planted_link(stat.S_IFDIR | 0o1775, 0, link_owner=2000, user=1000)  # not world-writable
+
+
+@pytest.mark.skipif(not ROOTED, reason="planting another user's symbolic link needs root")
+def test_another_users_link_in_a_sticky_world_writable_directory_is_refused(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o1777)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    planted = shared / "out.jsonl"
+    planted.symlink_to(victim)
+    os.lchown(planted, 4321, 4321)
+    code, output = invoke("convert", RUN, "--to", "neuclir24", "-o", planted)
+    assert code == 2 and "fs.protected_symlinks" in output and "(uid 4321)" in output
+    assert victim.read_text() == "precious\n"
+    os.lchown(planted, os.geteuid(), os.getegid())  # our own link there is followed as before
+    assert invoke("convert", RUN, "--to", "neuclir24", "-o", planted)[0] == 0 and victim.read_text() != "precious\n"
+
+
+# --- 1. an output never destroys an input ----------------------------------------------------------------------
+
+IN = "IN"  # the input file the output must not replace; the check runs before any file is read, so any file does
+# every command of `argue-eval --help`: arguments that name the input IN as an output, or None for a command
+# without an output option (it writes to stdout, or in place: `requests new`, `collection index`)
+CLOBBER: dict[str, list[object] | None] = {
+    "agree": ["agree", IN, SCORES, "-m", "f1", "-o", IN],
+    "agree-judgments": ["agree-judgments", IN, JUDGMENTS, "-o", IN],
+    "assess export": ["assess", "export", "--run", IN, "--nuggets", NUGGETS, "-o", IN],
+    "assess import": ["assess", "import", IN, "--assessor", "a", "-o", IN],
+    "collection get": None,
+    "collection index": None,
+    "collection info": None,
+    "compare": ["compare", IN, "-m", "f1", "-o", IN],
+    "comprehensiveness": ["comprehensiveness", "--run", RUN, "--context", IN, "-o", IN],
+    "convert": ["convert", IN, "--to", "argue", "-o", IN],
+    "evaluate": ["evaluate", "--run", RUN, "--nuggets", NUGGETS, "--judgments", IN, "--collection", COLLECTION,
+                 "-o", "/dev/null", "--html", IN],
+    "icat": ["icat", "--run", RUN, "--nuggets", NUGGETS, "--collection", IN, "-o", IN],
+    "inspect": None,
+    "judge": ["judge", "--run", RUN, "--nuggets", NUGGETS, "--requests", IN, "--collection", COLLECTION, "-o", IN],
+    "longrecall": ["longrecall", "--run", RUN, "--reference", IN, "--details", IN, "-o", "-"],
+    "nuggetizer": ["nuggetizer", IN, "-o", IN],
+    "nuggets bind": ["nuggets", "bind", NUGGETS, IN, "-o", IN],
+    "nuggets merge": ["nuggets", "merge", IN, NUGGETS, "-o", IN],
+    "nuggets stats": ["nuggets", "stats", IN, "-o", IN],
+    "nuggets validate": None,
+    "pool": ["pool", IN, "-o", "/dev/null", "--package", IN],
+    "qrels build": ["qrels", "build", IN, "-o", IN],
+    "qrels from-nuggets": ["qrels", "from-nuggets", IN, "-o", IN],
+    "qrels merge": ["qrels", "merge", QRELS, IN, "-o", IN],
+    "qrels stats": ["qrels", "stats", IN, "-o", IN],
+    "report": ["report", "--scores", SCORES, "--details", IN, "-o", IN],
+    "requests export": ["requests", "export", IN, "-o", IN],
+    "requests new": None,
+    "requests validate": None,
+    "retrieval": ["retrieval", "--qrels", IN, RANKED[0], "-o", IN],
+    "score": ["score", "--judgments", IN, "--run", RUN, "--nuggets", NUGGETS, "-o", IN],
+    "search": ["search", "-c", COLLECTION, "--requests", IN, "-o", IN],
+    "validate": None,
+}
+
+
+def _leaf_commands() -> dict[str, object]:
+    import click
+
+    context = click.Context(cli)
+    found: dict[str, object] = {}
+
+    def walk(command, path):
+        if isinstance(command, click.Group):
+            for name in command.list_commands(context):
+                walk(command.get_command(context, name), [*path, name])
+        else:
+            found[" ".join(path)] = command
+
+    walk(cli, [])
+    return found
+
+
+def test_the_clobber_table_covers_every_command_of_the_help():
+    from argue_eval.commands._paths import file_role
+
+    commands = _leaf_commands()
+    assert set(CLOBBER) == set(commands)
+    for name, command in commands.items():  # a command listed without an output really has no output option
+        outputs = [param.name for param in command.params if file_role(param) == "output"]
+        assert bool(outputs) == (CLOBBER[name] is not None), (name, outputs)
+
+
+@pytest.mark.parametrize("name", [name for name, argv in CLOBBER.items() if argv is not None])
+@pytest.mark.parametrize("through", ["name", "symlink", "hardlink"])
+def test_no_command_writes_an_output_over_one_of_its_inputs(tmp_path, name, through):
+    # before: `score --judgments j.jsonl -o j.jsonl` turned the judgments into a score table and exited 0, and
+    # convert, pool, report, compare, assess import and requests export did the same, also through a link
+    source = tmp_path / "input.jsonl"
+    source.write_bytes(JUDGMENTS.read_bytes())
+    before = source.read_bytes()
+    output = source
+    if through == "symlink":
+        output = tmp_path / "link.out"
+        output.symlink_to(source.name)
+    elif through == "hardlink":
+        output = tmp_path / "hard.out"
+        os.link(source, output)
+    argv = [source if arg == IN else arg for arg in CLOBBER[name]]  # type: ignore[union-attr]
+    argv[len(argv) - 1 - argv[::-1].index(source)] = output  # the last IN is the output
+    code, text = invoke(*argv)
+    assert code == 2, text
+    assert text.startswith(f"{output}: is also an input (") and "would destroy it" in text, text
+    assert source.read_bytes() == before and temps(tmp_path) == []
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["score", "--run", RUN, "--nuggets", NUGGETS, "--judgments", JUDGMENTS, "-o", "OUT", "--details", "OUT"],
+     "OUT: -o and --details name the same file"),
+    (["evaluate", "--run", RUN, "--nuggets", NUGGETS, "--collection", COLLECTION, "--no-cache", "-o", "OUT",
+      "--html", "OUT"], "OUT: -o and --html name the same file"),
+    (["evaluate", "--run", RUN, "--nuggets", NUGGETS, "--collection", COLLECTION, "--no-cache", "-o", "x.tsv",
+      "--judgments-out", "OUT", "--details", "OUT.manifest.json"],
+     "OUT.manifest.json: --judgments-out's manifest.json file and --details name the same file"),
+    (["pool", *RANKED, "-o", "OUT", "--package", "OUT"], "OUT: -o and --package name the same file"),
+    (["pool", *RANKED, "-o", "OUT", "--sizes", "OUT.runs.tsv"],
+     "OUT.runs.tsv: -o's runs.tsv file and --sizes name the same file"),
+    (["icat", "--run", RUN, "--nuggets", NUGGETS, "--collection", COLLECTION, "-o", "OUT", "--details", "OUT"],
+     "OUT: -o and --details name the same file"),
+    (["icat", "--run", RUN, "--nuggets", NUGGETS, "--collection", COLLECTION, "-o", "OUT", "--cache", "OUT"],
+     "OUT: is also an input (--cache); -o would destroy it"),
+    (["nuggetizer", RUN, "-o", "x.tsv", "--details", "OUT", "--cache", "OUT"],
+     "OUT: is also an input (--cache); --details would destroy it"),
+    (["judge", "--run", RUN, "--nuggets", NUGGETS, "--judgments", "OUT", "--cache", "OUT", "--dry-run"],
+     "OUT: is also an input (--judgments); --cache is read and written in place"),
+    (["score", "--run", RUN, "--nuggets", NUGGETS, "--judgments", JUDGMENTS, "-o", "-", "--details", "-"],
+     "-o, --details: only one output can go to standard output ('-')"),
+])
+def test_two_outputs_on_one_file_and_the_cache_as_an_input_or_output_are_refused(tmp_path, monkeypatch, argv, message):
+    out = tmp_path / "out"
+    if "--judgments" in argv and argv[argv.index("--judgments") + 1] == "OUT":
+        out.write_bytes(JUDGMENTS.read_bytes())
+    argv = [str(arg).replace("OUT", str(out)) if str(arg).startswith("OUT") else arg for arg in argv]
+    monkeypatch.chdir(tmp_path)  # x.tsv and friends land here
+    code, text = invoke(*argv)
+    assert code == 2 and text.startswith(message.replace("OUT", str(out))), text
+    assert sorted(os.listdir(tmp_path)) == (["out"] if out.exists() else [])
+
+
+def test_the_check_runs_before_any_input_is_read(tmp_path):
+    # a missing run would be the first error of a command that read its inputs first
+    code, text = invoke("score", "--run", tmp_path / "missing.jsonl", "--nuggets", NUGGETS, "-o", tmp_path / "x",
+                        "--details", tmp_path / "x")
+    assert code == 2 and "-o and --details name the same file" in text
+
+
+def test_a_directory_output_holding_an_input_and_an_output_inside_an_input_bank_are_refused(tmp_path):
+    bank = tmp_path / "bank"
+    assert invoke("convert", NUGGETS, "--to", "autoargue-v3", "-o", bank)[0] == 0
+    files = sorted(bank.iterdir())
+    code, text = invoke("convert", files[0], "--to", "autoargue-v3", "-o", bank)
+    assert code == 2 and "-o is a directory that holds the input PATH" in text
+    code, text = invoke("convert", bank, "--to", "argue", "-o", files[1])
+    assert code == 2 and "-o lies inside the input directory PATH" in text
+    assert sorted(bank.iterdir()) == files
+    # a stream is never replaced, so two of them may share a device
+    assert invoke("pool", *RANKED, "--depth", "1", "-o", "/dev/null", "--sizes", "/dev/null",
+                  "--contributions", "/dev/null")[0] == 0
+
+
+# Every option of every command is a file the command reads or writes (typed so the check above sees it) or one of
+# these values that are not files; a new file option must be typed, a new text option listed here.
+NOT_FILES = {"--metric", "--metric-b", "--scores-format", "--weights", "--assessor", "DOC_IDS", "--baseline",
+             "--judge", "--judge-option", "--to", "--format", "--llm-base-url", "--llm-model", "--llm-api-key-env",
+             "--measure", "--title", "--request-id", "--background", "--problem-statement", "--language", "--aspect",
+             "--collections", "--requests-format", "--measures", "--query", "--query-fields", "--run-id",
+             # a model directory only read by the library; index and cache directories the kit keeps itself;
+             # ids read from a stream (collection get has no output)
+             "--nli-model", "--cache-dir", "--index-dir", "--ids-from",
+             "report --runs",  # run ids, comma-separated
+             "requests new --collection"}  # collection ids
+
+
+def test_every_file_option_has_a_role():
+    import click
+
+    from argue_eval.commands._paths import file_role
+
+    untyped = []
+    for name, command in _leaf_commands().items():
+        for param in command.params:  # type: ignore[attr-defined]
+            flag = param.opts[0] if isinstance(param, click.Option) else (param.name or "").upper()
+            if file_role(param) or flag in NOT_FILES or f"{name} {flag}" in NOT_FILES:
+                continue
+            if (isinstance(param, click.Option) and param.is_flag) or isinstance(
+                    param.type, (click.Choice, click.types._NumberParamTypeBase, click.types.BoolParamType)):
+                continue
+            untyped.append(f"{name} {flag}")
+    assert untyped == []
+
+
+# --- 5. round trips: what the kit writes, the kit reads -----------------------------------------------------------
+
+
+def _fill_package(package: Path, grade: str = "1") -> None:
+    with csvsafe.long_cells():
+        rows = list(csv.reader(package.open(newline="")))
+    relevance = rows[0].index("relevance")
+    with package.open("w", newline="") as handle:
+        csvsafe.writer(handle).writerows([rows[0]] + [row[:relevance] + [grade] + row[relevance + 1:] for row in rows[1:]])
+
+
+def test_a_package_with_a_long_document_text_goes_back_through_qrels_build(tmp_path):
+    # before: pool wrote the 200,000-character text in one cell, and qrels build refused its own package
+    # ("field larger than field limit (131072)", and at line 2, the short row before the long one)
+    collection = tmp_path / "docs.jsonl"
+    collection.write_text(json.dumps({"doc_id": "short", "text": "a few words"}) + "\n"
+                          + json.dumps({"doc_id": "long", "text": "word " * 40_000}) + "\n")
+    run = tmp_path / "run.trec"
+    run.write_text("s1 Q0 short 1 2 r\ns1 Q0 long 2 1 r\n")
+    package = tmp_path / "pool.csv"
+    code, output = invoke("pool", run, "-o", tmp_path / "pool.qrels", "--package", package, "--collection", collection)
+    assert code == 0, output
+    _fill_package(package)
+    code, output = invoke("qrels", "build", "--pool", tmp_path / "pool.qrels", package, "-o", tmp_path / "q.trec")
+    assert code == 0, output
+    assert (tmp_path / "q.trec").read_text() == "s1 0 long 1\ns1 0 short 1\n"
+
+
+def test_a_csv_error_names_the_line_its_row_starts_on(tmp_path, monkeypatch):
+    # the header is line 1 and the short row line 2; the long cell is on line 3, where the error must point
+    package = tmp_path / "pool.csv"
+    package.write_text('"request_id","doc_id","relevance","text"\n"s1","a","1","short"\n"s1","b","1","'
+                       + "x" * 500 + '"\n')
+    monkeypatch.setattr(csvsafe, "LONGEST_CELL", 100)
+    code, output = invoke("qrels", "build", package, "-o", tmp_path / "q.trec")
+    assert code == 2 and output.startswith(f"{package}:3: not readable as CSV: field larger than field limit (100)")
+
+
+def test_qrels_build_refuses_a_header_only_package_and_a_row_cut_short(tmp_path):
+    # before: the header alone wrote an empty qrels file, and a row cut short read as a document not yet judged
+    package = tmp_path / "pool.csv"
+    header = '"request_id","doc_id","pool_rank","relevance"\n'
+    package.write_text(header)
+    code, output = invoke("qrels", "build", package, "-o", tmp_path / "q.trec")
+    assert code == 2 and output.startswith(f"{package}: no assessment rows (only a header?)")
+    package.write_text(header + '"s1","a","1","2"\n"s1","b","2"\n')
+    code, output = invoke("qrels", "build", package, "-o", tmp_path / "q.trec")
+    assert code == 2 and output.startswith(f"{package}:3: 1 cell(s) fewer than the header's 4 columns")
+    assert not (tmp_path / "q.trec").exists()
+
+
+# --- 6. no traceback from any option value -----------------------------------------------------------------------
+# (tests/test_fault_injection.py feeds every number and file option of every command nan, inf, -1, 0, 30 digits, a
+# 300-byte name, a directory, a FIFO and dangling or looping links; these are the values the probe of issue 23 found)
+
+THIRTY = "9" * 30
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["convert", RUN, "--to", "argue", "-o", "a" * 300], "the name is too long for the file system (a part of 300 bytes"),
+    (["score", "--run", "a" * 300, "--nuggets", NUGGETS, "-o", "x"], "the name is too long for the file system"),
+    (["compare", SCORES, "-m", "f1", "--seed", "-1"], "Invalid value for '--seed': -1 is not in the range 0<=x<=4294967295."),
+    (["--max-line-mib", THIRTY, "inspect", RUN], f"'--max-line-mib': {THIRTY} is not in the range 1<=x<=1048576."),
+    (["compare", SCORES, "-m", "f1", "--resamples", THIRTY], "'--resamples': 9999"),
+    (["compare", SCORES, "-m", "f1", "--confidence", "nan"], "Invalid value for '--confidence': 'nan' is not a finite number."),
+    (["judge", "--run", RUN, "--nuggets", NUGGETS, "--judge", "llm", "--llm-model", "m", "--concurrency", THIRTY,
+      "--dry-run"], "'--concurrency': 9999"),
+    (["judge", "--run", RUN, "--nuggets", NUGGETS, "--judge", "llm", "--llm-model", "m", "--llm-max-doc-tokens",
+      THIRTY, "--dry-run"], "'--llm-max-doc-tokens': 9999"),
+    (["judge", "--run", RUN, "--nuggets", NUGGETS, "--judge-option", f"lexical.passage_words={THIRTY}", "--dry-run"],
+     "lexical.passage_words: expected a whole number of at most 1000000000"),
+    (["judge", "--run", RUN, "--nuggets", NUGGETS, "--judge", "llm", "--judge-option", "llm.model=m",
+      "--judge-option", f"llm.seed={THIRTY}", "--dry-run"], "llm.seed: expected a whole number"),
+    (["requests", "new", "NEW", "--request-id", "z", "--title", "t", "--background", "b", "--problem-statement", "p",
+      "--limit", THIRTY], "'--limit': 9999"),
+    (["retrieval", "-m", "ndcg@99999999999", "--qrels", QRELS, RANKED[0]],
+     "--measures: measure 'ndcg@99999999999': the cutoff must be between 1 and 1000000000"),
+    (["nuggetizer", RUN, "--okay-weight", "nan", "-o", "x"], "'--okay-weight': 'nan' is not a finite number."),
+    (["validate", RUN, "--citation-score-range", "nan", "inf"], "'--citation-score-range': 'nan' is not a finite number."),
+    (["judge", "--run", RUN, "--nuggets", NUGGETS, "--judge", "llm", "--llm-model", "m", "--llm-base-url",
+      "http://127.0.0.1:9/v1", "--requests-per-minute", "1e-300", "--dry-run"],
+     "'--requests-per-minute': 1e-300 is not in the range x>=1."),
+])
+def test_an_option_value_is_a_one_line_error_at_its_flag(tmp_path, monkeypatch, args, message):
+    # before: an OSError (name too long), numpy's ValueError (--seed -1, --resamples), an OverflowError
+    # (--max-line-mib), an IndexError (--confidence nan), orjson's "Integer exceeds 64-bit range", a KeyError from
+    # trec_eval, or, for --requests-per-minute 1e-300, a wait of 10^300 minutes before each call
+    monkeypatch.chdir(tmp_path)
+    code, output = invoke(*[tmp_path / "new.jsonl" if arg == "NEW" else arg for arg in args])
+    assert code == 2 and message in output, output
+
+
+def test_a_self_looping_symlink_as_input_is_named_as_one(tmp_path):
+    loop = tmp_path / "loop.jsonl"
+    loop.symlink_to(loop)
+    for args in (["inspect", loop], ["score", "--run", loop, "--nuggets", NUGGETS, "-o", tmp_path / "s.tsv"],
+                 ["qrels", "stats", loop]):
+        code, output = invoke(*args)
+        assert code == 2 and "is a symbolic link that loops back on itself" in output, output
+
+
+def test_requests_new_refuses_a_gzip_file_and_validate_reads_a_wrong_format_as_a_problem(tmp_path):
+    gz = tmp_path / "requests.jsonl.gz"
+    gz.write_bytes(gzip.compress(REQUESTS.read_bytes()))
+    code, output = invoke("requests", "new", gz, "--request-id", "z9", "--title", "t", "--background", "b",
+                          "--problem-statement", "p", "--limit", "100")
+    assert code == 2 and output.startswith(f"{gz}: requests new appends a line to a plain JSON Lines file, and this "
+                                           "one is gzip")
+    assert gzip.decompress(gz.read_bytes()) == REQUESTS.read_bytes()  # before: a UnicodeDecodeError traceback
+    # the XML reader given a JSON Lines file: its one problem, located (before: read line by line as JSON and
+    # refused as an unknown JSON format, though web-xml is a known one)
+    code, output = invoke("requests", "validate", REQUESTS, "--format", "web-xml")
+    assert code == 1 and output.startswith(f"{REQUESTS}:1: invalid XML: not well-formed")
+
+
+def test_runs_from_a_pipe_are_read_whole_and_a_collection_from_a_pipe_must_be_a_file(tmp_path):
+    import subprocess
+    import sys
+
+    # the shell's <(...) is /dev/fd/N, a pipe: format detection read its first line, and the reader found the rest
+    # (a line cut in the middle: "invalid JSON") or nothing
+    script = (f"{sys.executable} -m argue_eval.cli score --run <(cat {RUN}) --nuggets <(cat {NUGGETS}) "
+              f"--judgments <(gzip -c {JUDGMENTS}) -q -o {tmp_path}/pipe.tsv; echo rc=$?; "
+              f"cat {RUN} | {sys.executable} -m argue_eval.cli score --run /dev/stdin --nuggets {NUGGETS} "
+              f"--judgments {JUDGMENTS} -q -o {tmp_path}/stdin.tsv; echo rc=$?; "
+              f"{sys.executable} -m argue_eval.cli judge --run {RUN} --nuggets {NUGGETS} --collection "
+              f"<(cat {COLLECTION}) --no-cache -q -o {tmp_path}/j.jsonl; echo rc=$?")
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.stdout.split() == ["rc=0", "rc=0", "rc=2"], done.stderr
+    assert "Traceback" not in done.stderr
+    assert "is a pipe or device, not a file: a JSONL collection is looked up by byte offset" in done.stderr
+    code, _ = invoke("score", "--run", RUN, "--nuggets", NUGGETS, "--judgments", JUDGMENTS, "-q",
+                     "-o", tmp_path / "file.tsv")
+    assert code == 0
+    assert (tmp_path / "pipe.tsv").read_bytes() == (tmp_path / "file.tsv").read_bytes()
+    assert (tmp_path / "stdin.tsv").read_bytes() == (tmp_path / "file.tsv").read_bytes()
+
+
+# --- 7. secrets and terminal safety ---------------------------------------------------------------------------
+
+
+def test_redact_url_by_hand():
+    from argue_eval.redact import redact_text, redact_url
+
+    for plain in ("http://gpu01:8000/v1", "https://api.example.org/v1?model=x&stream=false", "http://[::1]:9/v1",
+                  "http://host/v1#frag", "gpu01:8000/v1"):
+        assert redact_url(plain) == plain  # no credentials: the very same string (what identities hash)
+    assert redact_url("https://alice:pa55@host:8000/v1") == "https://REDACTED@host:8000/v1"
+    assert redact_url("https://sk-abc@host/v1") == "https://REDACTED@host/v1"
+    assert redact_url("https://host/v1?api_key=sk-1&model=m&access_token=t0k") == \
+        "https://host/v1?api_key=REDACTED&model=m&access_token=REDACTED"
+    assert redact_text("Incorrect API key provided: sk-proj-abcdefgh1234. See https://u:p@h/x", ["abcdefgh"]) == \
+        "Incorrect API key provided: REDACTED. See https://REDACTED@h/x"
+    assert redact_text("got Bearer abc.def-ghi from x") == "got Bearer REDACTED from x"
+
+
+def test_url_credentials_reach_the_server_and_nothing_the_kit_writes(tmp_path, monkeypatch):
+    # before: --llm-base-url https://user:password@host/v1 was written verbatim into the manifest's judge options
+    pytest.importorskip("aiohttp", reason="needs the llm extra (aiohttp)")
+    import base64
+
+    from llm_server import MockChatServer
+
+    from argue_eval.judges.cache import judge_fingerprint
+    from argue_eval.judges.llm import LLMJudge
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with MockChatServer() as server:
+        url = server.base_url.replace("http://", "http://alice:pa55-SECRET@")
+        out = tmp_path / "j.jsonl"
+        code, output = invoke("judge", "--run", RUN, "--nuggets", NUGGETS, "--collection", COLLECTION,
+                              "--judge", "llm", "--llm-base-url", url, "--llm-model", "mock", "--concurrency", "1",
+                              "--cache", tmp_path / "cache.sqlite", "-o", out)
+    assert code == 0, output
+    assert server.headers[0]["Authorization"] == "Basic " + base64.b64encode(b"alice:pa55-SECRET").decode()
+    manifest = json.loads((tmp_path / "j.jsonl.manifest.json").read_text())
+    assert manifest["judge_options"]["llm"]["base_url"] == server.base_url.replace("http://", "http://REDACTED@")
+    for path in tmp_path.iterdir():
+        assert b"SECRET" not in path.read_bytes(), path
+    assert "SECRET" not in output
+    # the cache is keyed by what changes answers, never by the URL: the same with or without credentials
+    assert judge_fingerprint(LLMJudge(base_url=url, model="mock").identity()) == \
+        judge_fingerprint(LLMJudge(base_url=server.base_url, model="mock").identity())
+    assert "SECRET" not in repr(LLMJudge(base_url=url, model="mock"))
+
+
+def test_a_refused_key_says_authentication_failed_on_stderr(tmp_path, monkeypatch):
+    pytest.importorskip("aiohttp", reason="needs the llm extra (aiohttp)")
+    from llm_server import MockChatServer
+
+    monkeypatch.setenv("MOCK_KEY", "sk-mock-SECRET-99")
+    with MockChatServer(lambda n, body: ("error", 401, "invalid key sk-mock-SECRET-99")) as server:
+        result = CliRunner().invoke(cli, [str(a) for a in (
+            "judge", "--run", RUN, "--nuggets", NUGGETS, "--collection", COLLECTION, "--judge", "llm",
+            "--llm-base-url", server.base_url, "--llm-model", "mock", "--llm-api-key-env", "MOCK_KEY",
+            "--no-cache", "-o", tmp_path / "j.jsonl")])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("authentication failed: the server answered HTTP 401 (invalid key REDACTED)")
+    assert "SECRET" not in result.output and not (tmp_path / "j.jsonl").exists()
+
+
+OSC = "\x1b]0;pwned\x07"  # an escape sequence that retitles a terminal window
+
+
+def _with_first(path: Path, edit) -> str:
+    """The first line of a JSONL file, edited (``edit(record)``), as text."""
+    record = json.loads(path.read_text().splitlines()[0])
+    edit(record)
+    return json.dumps(record) + "\n"
+
+
+def test_a_control_character_in_any_id_field_is_refused(tmp_path):
+    # before: judgments' request_id, a collection's doc_id, nuggetizer's qid, nugget bindings and citations took
+    # any character, and an id with an escape sequence reached the terminal in notes
+    judgments = tmp_path / "judgments.jsonl"
+    judgments.write_text(_with_first(JUDGMENTS, lambda r: r.update(request_id="s01" + OSC)))
+    code, output = invoke("score", "--run", RUN, "--nuggets", NUGGETS, "--judgments", judgments, "-o", tmp_path / "s")
+    assert code == 2 and output.startswith(f"{judgments}:1: request_id: id contains the control character U+001B")
+    collection = tmp_path / "docs.jsonl"
+    collection.write_text('{"doc_id": "nw-0001", "text": "a"}\n{"doc_id": "nw\\u001b[2J", "text": "b"}\n')
+    code, output = invoke("collection", "info", collection)
+    assert code == 2 and output.startswith(f"{collection}:2: doc_id: id contains the control character U+001B")
+    code, output = invoke("icat", "--run", RUN, "--nuggets", NUGGETS, "--collection", collection, "--no-cache",
+                          "-o", tmp_path / "i.tsv")
+    assert code == 2 and output.startswith(f"{collection}:2: doc_id: id contains the control character U+001B")
+    assignments = tmp_path / "a.jsonl"
+    assignments.write_text(json.dumps({"qid": "q\x07", "nuggets": []}) + "\n")
+    code, output = invoke("nuggetizer", assignments, "-o", tmp_path / "n.tsv")
+    assert code == 2 and output.startswith(f"{assignments}:1: qid: id contains the control character U+0007")
+    bank = tmp_path / "nuggets.jsonl"
+    bank.write_text(_with_first(NUGGETS, lambda r: r["nuggets"][0]["answers"][0]["doc_ids"].append("nw\x9b1m")))
+    code, output = invoke("nuggets", "validate", bank)
+    assert code == 1 and "nuggets[0].answers[0].doc_ids[5]: id contains the control character U+009B" in output
+    run = tmp_path / "run.jsonl"
+    run.write_text(_with_first(RUN, lambda r: r["sentences"][0].update(citations=["nw-0001\x1b"])))
+    code, output = invoke("score", "--run", run, "--nuggets", NUGGETS, "--judgments", JUDGMENTS, "-o", tmp_path / "s")
+    assert code == 2 and output.startswith(f"{run}:1: sentences[0].citations[0]: id contains the control character")
+
+
+def test_validate_refuses_the_run_ids_score_cannot_write(tmp_path):
+    # before: validate said 0 errors for a run id with a tab, and score refused the run when writing its table
+    run = tmp_path / "run.jsonl"
+    run.write_text(_with_first(RUN, lambda r: r.update(run_id="care\tful")))
+    code, output = invoke("validate", run, "--requests", REQUESTS)
+    assert code == 1 and output.startswith(f"{run}:1: run_id: id contains the control character U+0009")
+    code, output = invoke("score", "--run", run, "--nuggets", NUGGETS, "--judgments", JUDGMENTS, "-o", tmp_path / "s")
+    assert code == 2 and output.startswith(f"{run}:1: run_id: id contains the control character U+0009")
+
+
+def test_nothing_echoed_reaches_the_terminal_as_an_escape_sequence(tmp_path):
+    # a file name and an option value are echoed in errors; stderr writes their control characters out
+    named = tmp_path / f"run{OSC}.jsonl"
+    named.write_text("not json\n")
+    for args in (["inspect", named], ["inspect", RUN, "--format", f"x{OSC}"],
+                 ["compare", SCORES, "-m", "f1", "--baseline", f"b{OSC}", "--resamples", "10"]):
+        result = CliRunner().invoke(cli, [str(arg) for arg in args])
+        assert result.exit_code == 2 and "\x1b" not in result.output and "\x07" not in result.output, result.output
+        assert "\\x1b]0;pwned\\x07" in result.stderr, result.stderr
+    # data on stdout that is not a terminal is left byte for byte (a sentence may hold any character)
+    run = tmp_path / "run.jsonl"
+    run.write_text(_with_first(RUN, lambda r: r["sentences"][0].update(text="bell \x07 in the text")))
+    result = CliRunner().invoke(cli, ["assess", "export", "--run", str(run), "--nuggets", str(NUGGETS), "--csv",
+                                      "-o", "-"])
+    assert result.exit_code == 0 and "bell \x07 in the text" in result.stdout
+
+
+# --- 8. degenerate inputs -----------------------------------------------------------------------------------------
+
+
+def test_an_empty_assignments_context_or_details_file_is_an_error(tmp_path):
+    # before: each wrote a score table (or a report) of nothing and exited 0
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n  \n")
+    code, output = invoke("nuggetizer", empty, "-o", tmp_path / "n.tsv")
+    assert code == 2 and output.startswith(f"{empty}: no assignments (the file is empty)")
+    code, output = invoke("comprehensiveness", "--run", RUN, "--context", empty, "-o", tmp_path / "c.tsv")
+    assert code == 2 and f"Invalid value for '--context': '{empty}' is empty" in output
+    code, output = invoke("report", "--scores", SCORES, "--details", empty, "--resamples", "10", "-o", tmp_path / "r.html")
+    assert code == 2 and output.startswith(f"{empty}: no details records (the file is empty)")
+    assert sorted(os.listdir(tmp_path)) == ["empty.jsonl"]
+
+
+def test_icat_refuses_a_collection_with_a_duplicate_doc_id(tmp_path):
+    # before: the in-memory index took both texts under one id; the offset index refused the same file
+    collection = tmp_path / "docs.jsonl"
+    lines = COLLECTION.read_text().splitlines()
+    collection.write_text("\n".join(lines + lines[:1]) + "\n")
+    code, output = invoke("icat", "--run", RUN, "--nuggets", NUGGETS, "--collection", collection, "--no-cache",
+                          "-o", tmp_path / "i.tsv")
+    assert code == 2 and output.startswith(f"{collection}:{len(lines) + 1}: duplicate document id 'nw-0001' "
+                                           "(first on line 1)")
+    assert invoke("collection", "info", collection)[0] == 2  # as every other reader
+
+
+def test_score_with_qrels_relevance_refuses_conflicting_duplicate_qrels_lines(tmp_path):
+    qrels = tmp_path / "q.trec"
+    first = QRELS.read_text().splitlines()
+    doc = first[0].split()
+    qrels.write_text("\n".join(first + [f"{doc[0]} 0 {doc[2]} 0"]) + "\n")  # graded 2 on line 1, 0 here
+    args = ["score", "--run", RUN, "--nuggets", NUGGETS, "--judgments", JUDGMENTS, "--relevance", "qrels",
+            "--qrels", qrels, "--missing-judgments", "zero", "-q", "-o", tmp_path / "s.tsv"]
+    code, output = invoke(*args)
+    assert code == 2 and output.startswith(f"{qrels}:{len(first) + 1}: relevance: topic 's01', document 'nw-0001' "
+                                           "is judged 0 here and 2 on line 1")
+    assert invoke("qrels", "stats", qrels)[0] == 2  # the rule of qrels stats
+    qrels.write_text("\n".join(first + first[:1]) + "\n")  # the same grade twice agrees
+    assert invoke(*args)[0] == 0
+
+
+def _judge_with_cache(tmp_path: Path, cache: Path) -> tuple[int, str]:
+    return invoke("judge", "--run", RUN, "--nuggets", NUGGETS, "--collection", COLLECTION, "--cache", cache, "-q",
+                  "-o", tmp_path / "j.jsonl")
+
+
+def test_a_locked_judgment_cache_says_so(tmp_path):
+    import sqlite3
+
+    cache = tmp_path / "cache.sqlite"
+    assert _judge_with_cache(tmp_path, cache)[0] == 0
+    holder = sqlite3.connect(cache, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # another run in the middle of a write
+    try:
+        code, output = _judge_with_cache(tmp_path, cache)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    # before: "... (database is locked); is the file damaged?", which sent people to delete a good cache
+    assert code == 2 and output.startswith(f"{cache}: the judgment cache is locked by another process")
+
+
+def test_a_read_only_judgment_cache_says_so(tmp_path):
+    import shutil
+    import subprocess
+
+    cache = tmp_path / "cache.sqlite"
+    assert _judge_with_cache(tmp_path, cache)[0] == 0
+    if ROOTED:  # root writes any file whatever its mode: only the immutable attribute stops it
+        if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(cache)]).returncode != 0:
+            pytest.skip("chattr +i is not available here")
+    else:
+        os.chmod(cache, 0o444)
+    try:
+        code, output = _judge_with_cache(tmp_path, cache)
+    finally:
+        if ROOTED:
+            subprocess.run(["chattr", "-i", str(cache)], check=True)
+    assert code == 2 and output.startswith(f"{cache}: the judgment cache is read-only here")

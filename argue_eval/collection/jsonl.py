@@ -29,10 +29,10 @@ from typing import IO, Any, Literal
 
 import orjson
 
-from ..errors import ArgueError, InputError, Problem
+from ..errors import ArgueError, InputError, Problem, id_control_character
 from ..model import Document
 from ..progress import progress
-from ..reading import diagnose_line, iter_lines
+from ..reading import diagnose_line, is_stream, iter_lines
 from ..writing import temp_file_beside, write_jsonl
 from .base import ID_FIELDS, TEXT_FIELDS, BaseDocumentStore, document_from_record, pick_field
 
@@ -115,6 +115,9 @@ def check_collection_file(path: Path) -> None:
         raise InputError(path, None, None, "no such file or directory")
     if path.is_dir():
         raise InputError(path, None, None, "is a directory; a JSONL collection must be given as the file itself")
+    if is_stream(path):  # <(zcat docs.jsonl.gz), /dev/stdin: read once, and then there is nothing to seek in
+        raise InputError(path, None, None, "is a pipe or device, not a file: a JSONL collection is looked up by "
+                         "byte offset, so give it as a file (decompress or copy it to one first)")
     try:
         with open(path, "rb") as handle:
             head = handle.read(6)
@@ -349,6 +352,10 @@ def _doc_id(path: Path, lineno: int, raw: bytes, handle: IO[bytes], fields: dict
     doc_id = str(doc_id)
     if not doc_id.strip():
         raise _BadLine(Problem(str(path), lineno, id_field, "empty document id"))
+    bad = id_control_character(doc_id)
+    if bad is not None:
+        raise _BadLine(Problem(str(path), lineno, id_field, f"id contains the control character {bad}; ids must be "
+                               "printable text"))
     text = record.get(text_field)
     if not isinstance(text, str):
         what = "missing" if text is None else f"expected a string, found {type(text).__name__}"

@@ -6,14 +6,13 @@ options say together and renders what the API returns.
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
 import click
 
-from ..errors import InputError, OptionError
+from ..errors import OptionError
 
-__all__ = ["cache_in_use", "refuse_overwriting_inputs", "check_outputs", "check_run_options", "print_plan", "render_plan",
+__all__ = ["cache_in_use", "check_run_options", "print_plan", "render_plan",
            "announcer", "report_run"]
 
 
@@ -24,33 +23,6 @@ def cache_in_use(cache_path: str | None, no_cache: bool) -> Any:
     if no_cache and cache_path is not None:
         raise OptionError("--no-cache", f"contradicts --cache {cache_path}: give one of them")
     return None if no_cache else (cache_path or DEFAULT_CACHE_PATH)
-
-
-def refuse_overwriting_inputs(outputs: dict[str, str | None], **inputs: Any) -> None:
-    """An output that is one of the input files is a user error: the judge writes only its own answers, so
-    ``--judgments human.jsonl -o human.jsonl`` would replace the assessors' judgments with the gaps it filled."""
-
-    def same(output: str, path: Any) -> bool:
-        if os.path.isfile(output) and os.path.isfile(path):
-            return os.path.samefile(output, path)
-        # not there yet: the cache, which the run creates before it writes -o (and -o then replaced it)
-        return not os.path.exists(output) and os.path.realpath(output) == os.path.realpath(path)
-
-    for flag, output in outputs.items():
-        if output is None or output == "-":
-            continue
-        for name, given in inputs.items():
-            for path in (given if isinstance(given, (list, tuple)) else [given]):
-                if path is not None and same(str(output), path):
-                    raise InputError(output, None, None, f"is also an input (--{name}); {flag} would replace it: "
-                                     "write to another file (score reads several --judgments files)")
-
-
-def check_outputs(outputs: dict[str, str | None]) -> None:
-    """Several outputs of one command, by flag: at most one may be standard output ('-')."""
-    on_stdout = [flag for flag, path in outputs.items() if path == "-"]
-    if len(on_stdout) > 1:
-        raise InputError(", ".join(on_stdout), None, None, "only one output can go to standard output ('-')")
 
 
 def check_run_options(dry_run: bool, as_json: bool, output: str | None, collection: str | None,

@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from ..model import ALL_TOPICS
+from ._paths import UpdatedPath, default_cache_path
 
 __all__ = ["measure_judge_options", "judge_arguments", "echo_note", "write_outputs", "summary", "unjudged_by_run",
            "finish"]
@@ -29,6 +30,7 @@ def measure_judge_options(func: Any) -> Any:
         click.option("--nli-model", default=None, metavar="PATH",
                      help="Local directory of a transformers NLI model (for --judge nli); never downloaded."),
         click.option("--cache", "cache_path", default=None, metavar="PATH",
+                     type=UpdatedPath(default=default_cache_path, disabled_by="no_cache"),
                      help="SQLite judgment cache shared with `judge` (answers committed before use). "
                           "Default: .argue-cache/judgments.sqlite."),
         click.option("--no-cache", is_flag=True, help="Do not read or write the judgment cache."),

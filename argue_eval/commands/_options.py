@@ -18,6 +18,8 @@ import click
 
 from ..argue.policies import EVALUATED_TOPICS, MISSING_TOPICS, NUGGET_SCOPES, RELEVANCE_SOURCES, UNBOUND_QUESTIONS
 from ..errors import OptionError
+from ..redact import hold_credentials
+from ._paths import InputPath, UpdatedPath, default_cache_path
 
 __all__ = ["input_options", "judge_options", "policy_options", "verbosity_options"]
 
@@ -32,18 +34,19 @@ def input_options(func: Callable[..., Any]) -> Callable[..., Any]:
         return func(*args, **kwargs)
 
     options = [
-        click.argument("more_runs", nargs=-1, metavar="[RUN]..."),
-        click.option("--run", "runs", multiple=True, metavar="RUN",
+        click.argument("more_runs", nargs=-1, type=InputPath(), metavar="[RUN]..."),
+        click.option("--run", "runs", multiple=True, type=InputPath(), metavar="RUN",
                      help="Run file (any run format); repeat for several. Default: the reports inside "
                           "Auto-ARGUE judgment files."),
-        click.option("--nuggets", "nuggets", required=True, metavar="N",
+        click.option("--nuggets", "nuggets", required=True, type=InputPath(folder=True), metavar="N",
                      help="Nuggets (canonical, NeuCLIR, report_gen_eval, Auto-ARGUE v3 directory, RAGTIME, ...)."),
-        click.option("--judgments", "judgments", multiple=True, metavar="J",
+        click.option("--judgments", "judgments", multiple=True, type=InputPath(), metavar="J",
                      help="Judgments file (canonical or Auto-ARGUE); repeat: later files override earlier ones."),
-        click.option("--requests", "requests", default=None, metavar="R",
+        click.option("--requests", "requests", default=None, type=InputPath(), metavar="R",
                      help="Requests: the topics to score, of those with nuggets (default: the nuggets' topics); "
                           "texts for judges and assessors."),
-        click.option("--qrels", "qrels", default=None, metavar="Q", help="TREC qrels (for --relevance qrels)."),
+        click.option("--qrels", "qrels", default=None, type=InputPath(), metavar="Q",
+                     help="TREC qrels (for --relevance qrels)."),
     ]
     wrapped: Callable[..., Any] = merge_runs
     for option in reversed(options):
@@ -80,7 +83,7 @@ def policy_options(func: Callable[..., Any]) -> Callable[..., Any]:
 def judge_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--collection``, ``--judge``, backend options, ``--cache``/``--no-cache``, ``--dry-run``/``--json``."""
     options = [
-        click.option("--collection", default=None, metavar="C",
+        click.option("--collection", default=None, type=InputPath(folder=True), metavar="C",
                      help="Document collection (JSONL, irds:ID or Lucene index): the judge reads the cited "
                           "documents. Needed unless --dry-run."),
         click.option("--judge", "judge_spec", default="lexical", show_default=True, metavar="JUDGE",
@@ -94,6 +97,7 @@ def judge_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--nli-model", default=None, metavar="PATH",
                      help="Local directory of a transformers NLI model (for --judge nli); never downloaded."),
         click.option("--cache", "cache_path", default=None, metavar="PATH",
+                     type=UpdatedPath(default=default_cache_path, disabled_by="no_cache"),
                      help="SQLite judgment cache: answers are committed here before use, so a killed run "
                           "resumes where it stopped. Default: .argue-cache/judgments.sqlite."),
         click.option("--no-cache", is_flag=True, help="Do not read or write the judgment cache."),
@@ -107,42 +111,58 @@ def judge_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
+# --- bounded numbers -------------------------------------------------------------------------------------------
+# Every number an option takes has bounds in its click type, so --help shows them and a value outside them (nan,
+# inf, -1, 30 digits) is one line at the flag typed, never a traceback from numpy, orjson or a C library, nor
+# a wait that never ends.
+
+
+class Number(click.FloatRange):
+    """A finite number, optionally within a range. ``click.FloatRange`` alone lets ``nan`` through (every
+    comparison with nan is false) and ``inf`` whenever no bound is set; JSON cannot record either."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = click.FLOAT.convert(value, param, ctx)  # parsed first: the range check below needs a number
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number.", param, ctx)
+        return super().convert(number, param, ctx)
+
+
+SEED = click.IntRange(0, 2**32 - 1)
+"""A random seed (numpy takes no negative seed)."""
+RESAMPLES = click.IntRange(1, 1_000_000)
+"""Bootstrap resamples or permutations: each is a row of the topics' index matrix, so 10^6 x 50 topics is
+already 400 MB."""
+LARGE_COUNT = click.IntRange(1, 1_000_000_000)
+"""A count of documents, words or characters (depth, budget, limit): far above any real need, far below what a
+64-bit JSON integer and the C libraries hold."""
+
+
 LLM_OPTIONS: list[tuple[str, str, Any, str]] = [
     ("--llm-base-url", "base_url", str, "OpenAI-compatible endpoint for --judge llm, e.g. http://gpu01:8000/v1."),
     ("--llm-model", "model", str, "The served model's name (as the endpoint lists it)."),
     ("--llm-api-key-env", "api_key_env", str,
      "Environment variable holding the API key [default: OPENAI_API_KEY; unset = no key]. The key is never "
      "written anywhere."),
-    ("--concurrency", "concurrency", int, "Model calls in flight at once [default: 8]."),
-    ("--requests-per-minute", "requests_per_minute", float, "Limit on model calls per minute."),
-    ("--tokens-per-minute", "tokens_per_minute", float, "Limit on (estimated) tokens per minute."),
-    ("--llm-timeout", "timeout", float, "Seconds per call before it is retried [default: 120]."),
-    ("--llm-max-retries", "max_retries", int,
+    ("--concurrency", "concurrency", click.IntRange(1, 1024), "Model calls in flight at once [default: 8]."),
+    ("--requests-per-minute", "requests_per_minute", Number(min=1),
+     "Limit on model calls per minute (at least one a minute)."),
+    ("--tokens-per-minute", "tokens_per_minute", Number(min=1), "Limit on (estimated) tokens per minute."),
+    ("--llm-timeout", "timeout", Number(0, 86_400, min_open=True),
+     "Seconds per call before it is retried [default: 120]."),
+    ("--llm-max-retries", "max_retries", click.IntRange(0, 100),
      "Retries of a call after a timeout, dropped connection, 429 or 5xx [default: 6]."),
-    ("--llm-max-doc-tokens", "max_doc_tokens", int,
+    ("--llm-max-doc-tokens", "max_doc_tokens", click.IntRange(32, 10_000_000),
      "Cited documents are cut to this many tokens around the best-matching passage [default: 1500]."),
     ("--llm-response-format", "response_format", click.Choice(["json_schema", "json_object", "none"]),
      "How the reply's JSON schema is sent: json_schema (vLLM, OpenAI, llama-server), json_object "
      "(llama-cpp-python's server), none [default: json_schema]. Replies are checked either way."),
-    ("--temperature", "temperature", float, "Sampling temperature of the LLM judge [default: 0]."),
-    ("--llm-seed", "seed", int, "Seed sent to the endpoint, where it honours one [default: 0]."),
-    ("--price-in", "price_in", float, "Price per million prompt tokens, for the cost estimate."),
-    ("--price-out", "price_out", float, "Price per million completion tokens, for the cost estimate."),
+    ("--temperature", "temperature", Number(0, 100), "Sampling temperature of the LLM judge [default: 0]."),
+    ("--llm-seed", "seed", click.IntRange(0, 2**63 - 1), "Seed sent to the endpoint, where it honours one [default: 0]."),
+    ("--price-in", "price_in", Number(min=0), "Price per million prompt tokens, for the cost estimate."),
+    ("--price-out", "price_out", Number(min=0), "Price per million completion tokens, for the cost estimate."),
 ]
 """The LLM judge's options: (flag, LLMJudge keyword, type, help). Given ones reach it as ``llm`` options."""
-
-
-class _FiniteFloat(click.types.FloatParamType):
-    """A float flag that refuses ``nan`` and ``inf`` (which ``float()`` takes) at the flag the user typed: the
-    judge would refuse them too, but named as ``--judge-option llm.NAME``."""
-
-    name = "float"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        number = super().convert(value, param, ctx)
-        if not math.isfinite(number):
-            self.fail(f"{value!r} is not a finite number.", param, ctx)
-        return number
 
 
 def llm_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -159,11 +179,13 @@ def llm_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
     wrapped: Callable[..., Any] = fold
     for flag, keyword, kind, text in reversed(LLM_OPTIONS):
-        metavar = {str: "NAME", int: "N", float: "X"}.get(kind) if not isinstance(kind, click.Choice) else None
-        if keyword == "base_url":
-            metavar = "URL"
-        wrapped = click.option(flag, f"llm_opt_{keyword}", type=_FiniteFloat() if kind is float else kind,
-                               default=None, metavar=metavar, help=text)(wrapped)
+        metavar = "URL" if keyword == "base_url" else "NAME" if kind is str else None
+        if isinstance(kind, click.IntRange):
+            metavar = "N"
+        elif isinstance(kind, click.FloatRange):
+            metavar = "X"
+        wrapped = click.option(flag, f"llm_opt_{keyword}", type=kind, default=None, metavar=metavar,
+                               help=text)(wrapped)
     return wrapped
 
 
@@ -201,6 +223,11 @@ def parse_judge_options(items: tuple[str, ...], nli_model: str | None,
     if nli_model is not None:
         refuse_unless("nli", "--nli-model")
         options.setdefault("nli", {})["model_path"] = nli_model
+    for backend_options in options.values():
+        # the options are written to manifests and shown in messages: an endpoint's credentials are held aside
+        # (redact.hold_credentials) and only the HTTP client gets them back
+        if isinstance(backend_options.get("base_url"), str):
+            backend_options["base_url"] = hold_credentials(backend_options["base_url"])
     return options
 
 

@@ -14,7 +14,8 @@ from ..views import write_output
 if TYPE_CHECKING:
     from ..stats.agreement import Agreement
     from ..stats.judgment_agreement import JudgmentAgreement
-from ._options import verbosity_options
+from ._options import RESAMPLES, SEED, Number, verbosity_options
+from ._paths import InputPath, OutputPath
 from .compare import CONTEXT
 
 
@@ -78,15 +79,15 @@ def build_agreement_tables(result: Agreement, label_a: str, label_b: str, per_to
 
 @click.command("agree", context_settings=CONTEXT)
 @verbosity_options
-@click.argument("scores_a", type=click.Path(path_type=Path))
-@click.argument("scores_b", type=click.Path(path_type=Path))
+@click.argument("scores_a", type=InputPath(path_type=Path))
+@click.argument("scores_b", type=InputPath(path_type=Path))
 @click.option("--metric", "-m", required=True, help="Measure to compare in both tables, e.g. f1.")
 @click.option("--metric-b", default=None, help="A different measure from B (to compare two metrics) [default: --metric].")
-@click.option("--top-k", "top_k", type=click.IntRange(min=2), multiple=True, default=(10,), show_default=True,
+@click.option("--top-k", "top_k", type=click.IntRange(2, 1_000_000), multiple=True, default=(10,), show_default=True,
               help="Also report agreement on the k best systems under A (repeatable).")
-@click.option("--resamples", type=click.IntRange(min=1), default=10_000, show_default=True, help="Bootstrap resamples over topics.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed: same seed, same output bytes.")
-@click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95, show_default=True)
+@click.option("--resamples", type=RESAMPLES, default=10_000, show_default=True, help="Bootstrap resamples over topics.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed: same seed, same output bytes.")
+@click.option("--confidence", type=Number(0, 1, min_open=True, max_open=True), default=0.95, show_default=True)
 @click.option("--interval", type=click.Choice(["percentile", "bca"]), default="percentile", show_default=True,
               help="Bootstrap interval method (rank correlations are biased under resampling; see docs/statistics.md).")
 @click.option("--missing", type=click.Choice(["zero", "drop-topic"]), default="zero", show_default=True,
@@ -95,7 +96,7 @@ def build_agreement_tables(result: Agreement, label_a: str, label_b: str, per_to
 @click.option("--per-topic", is_flag=True, help="Also print every topic's tau-b (JSON always has them).")
 @click.option("--systems", is_flag=True, help="Also print both leaderboards side by side (mean and rank under A and B).")
 @click.option("--format", "output_format", type=click.Choice(RENDER_FORMATS), default="text", show_default=True)
-@click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="Write here instead of stdout.")
+@click.option("--output", "-o", type=OutputPath(path_type=Path), default=None, help="Write here instead of stdout.")
 def command(scores_a, scores_b, metric, metric_b, top_k, resamples, seed, confidence, interval, missing, scores_format,
             per_topic, systems, output_format, output) -> None:
     """Agreement between two evaluations of the same systems (Kendall's tau, ...).
@@ -154,17 +155,17 @@ def build_judgment_tables(result: JudgmentAgreement, label_a: str, label_b: str)
 
 @click.command("agree-judgments", context_settings=CONTEXT)
 @verbosity_options
-@click.argument("judgments_a", type=click.Path(path_type=Path))
-@click.argument("judgments_b", type=click.Path(path_type=Path))
+@click.argument("judgments_a", type=InputPath(path_type=Path))
+@click.argument("judgments_b", type=InputPath(path_type=Path))
 @click.option("--judgments-format", default=None, type=click.Choice(JUDGMENT_FORMATS),
               help="Format of both files if detection should not guess.")
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(JUDGMENT_KINDS),
               help="Only these question kinds (repeatable), e.g. --kind answers --kind attested.")
-@click.option("--nuggets", default=None, metavar="N",
+@click.option("--nuggets", default=None, type=InputPath(folder=True), metavar="N",
               help="Read Auto-ARGUE files with this nugget bank: answers under the bank's nugget ids, and the cited "
                    "document's answers that were not matched as no (as `score` and `convert` read them).")
 @click.option("--format", "output_format", type=click.Choice(RENDER_FORMATS), default="text", show_default=True)
-@click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="Write here instead of stdout.")
+@click.option("--output", "-o", type=OutputPath(path_type=Path), default=None, help="Write here instead of stdout.")
 def judgments_command(judgments_a, judgments_b, judgments_format, kinds, nuggets, output_format, output) -> None:
     """Agreement between two judgment files (accuracy, Cohen's kappa).
 

@@ -6,6 +6,7 @@ from collections import Counter
 import click
 
 from ._options import input_options, policy_options, verbosity_options
+from ._paths import InputPath, OutputPath
 
 
 @click.group("assess")
@@ -26,9 +27,9 @@ def command() -> None:
 @command.command("export")
 @verbosity_options
 @input_options
-@click.option("--collection", default=None, metavar="C",
+@click.option("--collection", default=None, type=InputPath(folder=True), metavar="C",
               help="Document collection (JSONL, irds:ID or Lucene index) to include cited document texts.")
-@click.option("-o", "--output", required=True, metavar="POOL", help="Pool to write: JSONL, or CSV for a .csv name.")
+@click.option("-o", "--output", required=True, type=OutputPath(), metavar="POOL", help="Pool to write: JSONL, or CSV for a .csv name.")
 @click.option("--csv", "as_csv", is_flag=True, default=None, help="Write CSV whatever the output's name.")
 @policy_options
 def export_command(runs, nuggets, judgments, requests, qrels, collection, output, as_csv, relevance, nugget_scope,
@@ -83,9 +84,9 @@ def export_command(runs, nuggets, judgments, requests, qrels, collection, output
 
 @command.command("import")
 @verbosity_options
-@click.argument("filled", metavar="FILLED")
+@click.argument("filled", type=InputPath(), metavar="FILLED")
 @click.option("--assessor", required=True, metavar="NAME", help="Who assessed: judgments get judge = human:NAME.")
-@click.option("-o", "--output", required=True, metavar="OUT.jsonl", help="Canonical judgments JSONL to write.")
+@click.option("-o", "--output", required=True, type=OutputPath(), metavar="OUT.jsonl", help="Canonical judgments JSONL to write.")
 def import_command(filled: str, assessor: str, output: str) -> None:
     """Turn a filled assessment pool (JSONL or CSV) into canonical judgments.
 

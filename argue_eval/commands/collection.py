@@ -9,10 +9,11 @@ import click
 
 from ..errors import OptionError
 from ._options import verbosity_options
+from ._paths import CheckedPath, InputPath
 
 cache_dir_option = click.option(
     "--cache-dir",
-    type=click.Path(file_okay=False),
+    type=CheckedPath(file_okay=False),
     default=None,
     help="Where to put the index when the collection's directory is read-only "
     "(default: $ARGUE_EVAL_CACHE, else ~/.cache/argue-eval).",
@@ -36,7 +37,7 @@ def command() -> None:
 
 @command.command(name="index")
 @verbosity_options
-@click.argument("path", type=click.Path(dir_okay=False))
+@click.argument("path", type=InputPath(dir_okay=False))
 @click.option("--rebuild", is_flag=True, help="Rebuild the index even if it is up to date.")
 @click.option(
     "--skip-bad-lines",
@@ -76,7 +77,7 @@ def index_command(path: str, rebuild: bool, skip_bad_lines: bool, cache_dir: str
 
 @command.command(name="get")
 @verbosity_options
-@click.argument("spec")
+@click.argument("spec", type=InputPath(folder=True))
 @click.argument("doc_ids", nargs=-1)
 @click.option(
     "--ids-from",
@@ -120,7 +121,7 @@ def get_command(spec: str, doc_ids: tuple[str, ...], ids_from: TextIO | None, ca
 
 @command.command(name="info")
 @verbosity_options
-@click.argument("spec")
+@click.argument("spec", type=InputPath(folder=True))
 @cache_dir_option
 def info_command(spec: str, cache_dir: str | None) -> None:
     """Say what backend holds a collection and how many documents it has (indexing a JSONL file if needed).

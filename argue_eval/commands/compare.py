@@ -8,14 +8,15 @@ import click
 from ..errors import OptionError
 from ..tables import RENDER_FORMATS, dumps_json, render_tables
 from ..views import build_tables, write_output
-from ._options import verbosity_options
+from ._options import RESAMPLES, SEED, Number, verbosity_options
+from ._paths import InputPath, OutputPath
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 @click.command("compare", context_settings=CONTEXT)
 @verbosity_options
-@click.argument("scores", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("scores", nargs=-1, required=True, type=InputPath(path_type=Path))
 @click.option("--metric", "-m", "metrics", required=True, multiple=True,
               help="Measure to compare, e.g. f1, nugget_coverage, ndcg_cut_10; repeat it to compare several in one call.")
 @click.option("--baseline", default=None, metavar="RUN", help="Test every run against this one (default: all pairs).")
@@ -25,13 +26,13 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 @click.option("--correction", type=click.Choice(["holm", "bh", "bonferroni", "none"]), default=None,
               help="Multiple-comparison control over the compared pairs [default: holm for randomization and t; none "
                    "for tukey].")
-@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
+@click.option("--alpha", type=Number(0, 1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="Significance level for the adjusted p-values (significant: p_adjusted <= alpha).")
-@click.option("--confidence", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.95, show_default=True,
+@click.option("--confidence", type=Number(0, 1, min_open=True, max_open=True), default=0.95, show_default=True,
               help="Confidence level of the bootstrap intervals.")
-@click.option("--resamples", type=click.IntRange(min=1), default=10_000, show_default=True,
+@click.option("--resamples", type=RESAMPLES, default=10_000, show_default=True,
               help="Bootstrap resamples; also sign vectors (randomization) and permutations (tukey).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed: same seed, same output bytes.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed: same seed, same output bytes.")
 @click.option("--missing", type=click.Choice(["zero", "drop-topic"]), default="zero", show_default=True,
               help="A topic a run lacks: score it 0 (as trec_eval -c) or drop the topic for every run.")
 @click.option("--scores-format", default=None, metavar="NAME",
@@ -40,7 +41,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
               help="Output: aligned text, TSV, Markdown, LaTeX, or JSON with every number.")
 @click.option("--table", "which", type=click.Choice(["both", "systems", "pairs"]), default=None,
               help="Which table(s) to print [default: both; systems for tsv]. JSON always has both.")
-@click.option("--output", "-o", type=click.Path(path_type=Path), default=None, help="Write here instead of stdout.")
+@click.option("--output", "-o", type=OutputPath(path_type=Path), default=None, help="Write here instead of stdout.")
 @click.option("--quiet", "-q", is_flag=True, help="Leave out the notes under the tables (the JSON keeps them).")
 def command(scores, metrics, baseline, test, correction, alpha, confidence, resamples, seed, missing, scores_format,
             output_format, which, output, quiet) -> None:

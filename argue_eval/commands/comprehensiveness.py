@@ -4,23 +4,24 @@ from __future__ import annotations
 import click
 
 from ._measure_cli import measure_judge_options
-from ._options import verbosity_options
+from ._options import Number, verbosity_options
+from ._paths import InputPath, OutputPath
 
 
 @click.command("comprehensiveness")
 @verbosity_options
-@click.argument("more_runs", nargs=-1, metavar="[RUN]...")
-@click.option("--run", "runs", multiple=True, metavar="RUN", help="Run file (any run format); repeat for several.")
-@click.option("--nuggets", default=None, metavar="N",
+@click.argument("more_runs", nargs=-1, type=InputPath(), metavar="[RUN]...")
+@click.option("--run", "runs", multiple=True, type=InputPath(), metavar="RUN", help="Run file (any run format); repeat for several.")
+@click.option("--nuggets", default=None, type=InputPath(folder=True), metavar="N",
               help="Context atoms from a nugget bank: each answer, stated with its question.")
-@click.option("--context", default=None, metavar="FILE",
+@click.option("--context", default=None, type=InputPath(nonempty=True), metavar="FILE",
               help="Context atoms from a JSONL file: {request_id, statements: [...]} (one atom each) or "
                    "{request_id, texts: [...]} (one atom per sentence).")
-@click.option("-o", "--output", required=True, metavar="OUT.tsv", help="Score table (long TSV); '-' for stdout.")
-@click.option("--details", "details_path", default=None, metavar="D.jsonl",
+@click.option("-o", "--output", required=True, type=OutputPath(), metavar="OUT.tsv", help="Score table (long TSV); '-' for stdout.")
+@click.option("--details", "details_path", default=None, type=OutputPath(), metavar="D.jsonl",
               help="One JSON line per run x topic: covered, uncovered and unjudged clusters, the uncovered "
                    "basis (what the report should have said) and the entailment edges.")
-@click.option("--min-overlap", type=click.FloatRange(0, 1), default=0.1, show_default=True,
+@click.option("--min-overlap", type=Number(0, 1), default=0.1, show_default=True,
               help="Pairs whose fuzzy token Jaccard is below this are not asked (no edge).")
 @click.option("--claims", type=click.Choice(("sentences", "llm")), default="sentences", show_default=True,
               help="Response atoms: the report's sentences, or the LLM's atomic claims of each sentence (a "

@@ -11,6 +11,7 @@ from ..errors import OptionError
 from ..formats.base import KINDS
 from ._common import format_option
 from ._options import verbosity_options
+from ._paths import InputPath, OutputPath
 
 CONVERT_KINDS = (*KINDS, "collection")
 COLLECTION_FORMAT = "jsonl"
@@ -18,15 +19,15 @@ COLLECTION_FORMAT = "jsonl"
 
 @click.command(name="convert")
 @verbosity_options
-@click.argument("path", type=click.Path(exists=True))
+@click.argument("path", type=InputPath(exists=True, folder=True))
 @click.option("--to", "target", required=True, metavar="FORMAT",
               help="Output format (e.g. argue, neuclir24, ragtime, autoargue-v3; jsonl for --kind collection).")
-@click.option("-o", "--output", required=True, type=click.Path(), help="Output file (a directory for autoargue-v3).")
+@click.option("-o", "--output", required=True, type=OutputPath(folder=True), help="Output file (a directory for autoargue-v3).")
 @click.option("--kind", type=click.Choice(CONVERT_KINDS), default=None,
               help="What to read the file as, if detection should not guess. From an Auto-ARGUE judgments file: "
                    "runs = the judged reports, collection = the cited documents' texts.")
 @format_option
-@click.option("--nuggets", default=None, metavar="N",
+@click.option("--nuggets", default=None, type=InputPath(folder=True), metavar="N",
               help="The nugget bank an Auto-ARGUE judgments file was judged with (any nugget format); needed to "
                    "convert its judgments: nugget ids, and the answers shown to the judge and not matched (no).")
 def command(path: str, target: str, output: str, kind: str | None, format_name: str | None,

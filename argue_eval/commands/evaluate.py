@@ -8,24 +8,25 @@ import click
 
 from ..argue.policies import MISSING_JUDGMENTS
 from ._options import input_options, judge_options, parse_judge_options, policy_options, verbosity_options
+from ._paths import OutputPath
 
 
 @click.command("evaluate")
 @verbosity_options
 @input_options
 @judge_options
-@click.option("-o", "--output", required=False, default=None, metavar="OUT.tsv",
+@click.option("-o", "--output", required=False, default=None, type=OutputPath(), metavar="OUT.tsv",
               help="Score table (TSV: run_id request_id metric value); '-' for stdout.")
-@click.option("--judgments-out", default=None, metavar="J.jsonl",
+@click.option("--judgments-out", default=None, type=OutputPath(companions={".manifest.json": None}), metavar="J.jsonl",
               help="Also write the judge's judgments (canonical JSONL, reusable with `score`).")
-@click.option("--details", "details_path", default=None, metavar="D.jsonl",
+@click.option("--details", "details_path", default=None, type=OutputPath(), metavar="D.jsonl",
               help="Also write one JSON line per report: outcomes, flowchart paths, judges, nuggets matched.")
 @policy_options
 @click.option("--missing-judgments", type=click.Choice(MISSING_JUDGMENTS), default="error", show_default=True,
               help="A question nobody could answer (a cited document missing from the collection, a judge "
                    "failure): stop (error), count it as no (zero), or leave out the report (skip).")
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")
-@click.option("--html", "html_path", default=None, metavar="REPORT.html",
+@click.option("--html", "html_path", default=None, type=OutputPath(), metavar="REPORT.html",
               help="Also write the self-contained HTML report (leaderboard, heatmap, every report's sentences with "
                    "the judge's answers and rationales; see `argue-eval report`).")
 def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, judge_option, nli_model, cache_path,
@@ -53,11 +54,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
                              missing_judgments=missing_judgments, unbound_questions=unbound_questions,
                              evaluated_topics=evaluated_topics, weights=parse_weights(weights))
     options = parse_judge_options(judge_option, nli_model, judge_spec)
-    outputs = {"-o": output, "--judgments-out": judgments_out, "--details": details_path, "--html": html_path}
-    shared.check_outputs(outputs)
-    cache = shared.cache_in_use(cache_path, no_cache)
-    shared.refuse_overwriting_inputs(outputs, runs=runs, nuggets=nuggets, judgments=judgments, requests=requests,
-                                     qrels=qrels, collection=collection, cache=cache)
+    cache = shared.cache_in_use(cache_path, no_cache)  # outputs against inputs: cli.py's check_paths, already run
     shared.check_run_options(dry_run, as_json, output, collection, "OUT.tsv (where to write the scores)")
     given = dict(judgments=list(judgments), requests=requests, qrels=qrels, collection=collection, judge=judge_spec,
                  judge_options=options, cache=cache, policies=policies)
@@ -70,6 +67,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
                            missing_hint=_missing_hint(result, judge_spec))
     for note in scoring.notes:
         click.echo(f"note: {note}", err=True)
+    outputs = {"-o": output, "--judgments-out": judgments_out, "--details": details_path, "--html": html_path}
     _write_outputs(result, scoring, outputs, judge_spec, options, collection, list(judgments))
     click.echo(f"judged with {result.identity.get('backend', '?')} ({result.run.stats.summary()}); scored "
                f"{len({row[0] for row in scoring.rows})} run(s)" + ("" if output == "-" else f" -> {output}"), err=True)

@@ -5,32 +5,33 @@ import click
 
 from ..api.icat import ASPECT_SOURCES, CLAIM_SOURCES
 from ._measure_cli import measure_judge_options
-from ._options import verbosity_options
+from ._options import Number, verbosity_options
+from ._paths import InputPath, OutputPath
 
 
 @click.command("icat")
 @verbosity_options
-@click.argument("more_runs", nargs=-1, metavar="[RUN]...")
-@click.option("--run", "runs", multiple=True, metavar="RUN", help="Run file (any run format); repeat for several.")
-@click.option("--nuggets", default=None, metavar="N",
+@click.argument("more_runs", nargs=-1, type=InputPath(), metavar="[RUN]...")
+@click.option("--run", "runs", multiple=True, type=InputPath(), metavar="RUN", help="Run file (any run format); repeat for several.")
+@click.option("--nuggets", default=None, type=InputPath(folder=True), metavar="N",
               help="Nuggets: each nugget question is an aspect, bound to its answers' documents (ICAT-M).")
-@click.option("--requests", default=None, metavar="R",
+@click.option("--requests", default=None, type=InputPath(), metavar="R",
               help="Requests: with --aspects request, their aspects field; otherwise only the topic set.")
-@click.option("--qrels", default=None, metavar="Q",
+@click.option("--qrels", default=None, type=InputPath(), metavar="Q",
               help="With --aspects qrels: TREC diversity qrels whose second column is the subtopic; each "
                    "subtopic is an aspect bound to its documents with relevance > 0.")
-@click.option("--collection", required=True, metavar="C",
+@click.option("--collection", required=True, type=InputPath(folder=True), metavar="C",
               help="Collection that grounds the claims: a JSONL file (doc_id/text/title), indexed in memory "
                    "unless --index is given; with --index also a Lucene index directory or irds:DATASET.")
-@click.option("--index", "index_spec", default=None, metavar="DIR|auto",
+@click.option("--index", "index_spec", default=None, type=InputPath(folder=True), metavar="DIR|auto",
               help="For a large collection: a persistent index finds each claim's top --index-depth documents "
                    "and only their passages are ranked. DIR: a Lucene (Pyserini) index or a dense index "
                    "(embeddings.npy); auto: the collection's own BM25 (or, with --retriever dense, faiss) "
                    "index, built once beside it (the search extra for BM25, dense for faiss).")
-@click.option("--index-depth", type=click.IntRange(min=1), default=20, show_default=True,
+@click.option("--index-depth", type=click.IntRange(1, 100_000), default=20, show_default=True,
               help="With --index: documents retrieved per claim before passage ranking.")
-@click.option("-o", "--output", required=True, metavar="OUT.tsv", help="Score table (long TSV); '-' for stdout.")
-@click.option("--details", "details_path", default=None, metavar="D.jsonl",
+@click.option("-o", "--output", required=True, type=OutputPath(), metavar="OUT.tsv", help="Score table (long TSV); '-' for stdout.")
+@click.option("--details", "details_path", default=None, type=OutputPath(), metavar="D.jsonl",
               help="One JSON line per run x topic: every claim (grounded, ungrounded, unjudged; its evidence "
                    "passage and aspects) and every aspect (covered, by which claims).")
 @click.option("--claims", type=click.Choice(CLAIM_SOURCES), default="sentences", show_default=True,
@@ -43,13 +44,13 @@ from ._options import verbosity_options
                    "the aspects of its first entailing document. judge (ICAT-S/A): the judge decides.")
 @click.option("--retriever", type=click.Choice(("bm25", "dense")), default="bm25", show_default=True,
               help="Passage retrieval per claim (dense needs the dense extra).")
-@click.option("-k", "--top-k", "k", type=click.IntRange(min=1), default=10, show_default=True,
+@click.option("-k", "--top-k", "k", type=click.IntRange(1, 100_000), default=10, show_default=True,
               help="Passages retrieved per claim.")
-@click.option("--passage-words", type=click.IntRange(min=8), default=128, show_default=True,
+@click.option("--passage-words", type=click.IntRange(8, 1_000_000), default=128, show_default=True,
               help="Passage length in words.")
-@click.option("--passage-overlap", type=click.IntRange(min=0), default=32, show_default=True,
+@click.option("--passage-overlap", type=click.IntRange(0, 1_000_000), default=32, show_default=True,
               help="Words shared by consecutive passages.")
-@click.option("--beta", type=float, default=1.0, show_default=True,
+@click.option("--beta", type=Number(0, 1_000_000, min_open=True), default=1.0, show_default=True,
               help="ICAT_beta weight: beta > 1 weighs coverage more, beta < 1 factuality.")
 @click.option("--missing-topics", type=click.Choice(("zero", "skip")), default="zero", show_default=True,
               help="A topic with aspects but no report in a run: scored with no claims (zero) or left out.")

@@ -5,11 +5,12 @@ import click
 
 from ._common import format_option, kind_option
 from ._options import verbosity_options
+from ._paths import InputPath
 
 
 @click.command(name="inspect")
 @verbosity_options
-@click.argument("path", type=click.Path(exists=True))
+@click.argument("path", type=InputPath(exists=True, folder=True))
 @kind_option
 @format_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the readable summary.")

@@ -4,13 +4,14 @@ from __future__ import annotations
 import click
 
 from ._options import input_options, judge_options, parse_judge_options, policy_options, verbosity_options
+from ._paths import OutputPath
 
 
 @click.command("judge")
 @verbosity_options
 @input_options
 @judge_options
-@click.option("-o", "--output", default=None, metavar="OUT.jsonl",
+@click.option("-o", "--output", default=None, type=OutputPath(companions={".manifest.json": None}), metavar="OUT.jsonl",
               help="Judgments to write (canonical JSONL; '-' for stdout). A manifest with the judge, its "
                    "options and the counts goes beside it as OUT.jsonl.manifest.json.")
 @policy_options
@@ -42,15 +43,13 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     """
     from ..api import judge, make_policies, plan, write_judgments
     from ..argue.policies import parse_weights
-    from ._judging import announcer, cache_in_use, check_run_options, print_plan, refuse_overwriting_inputs, report_run
+    from ._judging import announcer, cache_in_use, check_run_options, print_plan, report_run
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              unbound_questions=unbound_questions, evaluated_topics=evaluated_topics,
                              weights=parse_weights(weights))
     options = parse_judge_options(judge_option, nli_model, judge_spec)
-    cache = cache_in_use(cache_path, no_cache)
-    refuse_overwriting_inputs({"-o": output}, runs=runs, nuggets=nuggets, judgments=judgments, requests=requests,
-                              qrels=qrels, collection=collection, cache=cache)
+    cache = cache_in_use(cache_path, no_cache)  # outputs against inputs: cli.py's check_paths, already run
     check_run_options(dry_run, as_json, output, collection, "OUT.jsonl (where to write the judgments)")
     given = dict(judgments=list(judgments), requests=requests, qrels=qrels, collection=collection, judge=judge_spec,
                  judge_options=options, cache=cache, policies=policies)

@@ -4,38 +4,39 @@ from __future__ import annotations
 import click
 
 from ._measure_cli import measure_judge_options
-from ._options import verbosity_options
+from ._options import Number, verbosity_options
+from ._paths import InputPath, OutputPath
 
 
 @click.command("longrecall")
 @verbosity_options
-@click.argument("more_runs", nargs=-1, metavar="[RUN]...")
-@click.option("--run", "runs", multiple=True, metavar="RUN", help="Run file (any run format); repeat for several.")
-@click.option("--nuggets", default=None, metavar="N", help="Reference facts from a nugget bank (see --fact-unit).")
-@click.option("--reference", default=None, metavar="REPORTS",
+@click.argument("more_runs", nargs=-1, type=InputPath(), metavar="[RUN]...")
+@click.option("--run", "runs", multiple=True, type=InputPath(), metavar="RUN", help="Run file (any run format); repeat for several.")
+@click.option("--nuggets", default=None, type=InputPath(folder=True), metavar="N", help="Reference facts from a nugget bank (see --fact-unit).")
+@click.option("--reference", default=None, type=InputPath(), metavar="REPORTS",
               help="Reference facts from reference reports (a run file, e.g. the organizers' gold reports): "
                    "one fact per sentence.")
-@click.option("-o", "--output", required=True, metavar="OUT.tsv", help="Score table (long TSV); '-' for stdout.")
-@click.option("--details", "details_path", default=None, metavar="D.jsonl",
+@click.option("-o", "--output", required=True, type=OutputPath(), metavar="OUT.tsv", help="Score table (long TSV); '-' for stdout.")
+@click.option("--details", "details_path", default=None, type=OutputPath(), metavar="D.jsonl",
               help="One JSON line per run x topic: every fact, its candidates per stage, the verdicts, the "
                    "sentence that covers it (or why none does).")
 @click.option("--fact-unit", type=click.Choice(("question", "answer")), default="question", show_default=True,
               help="With --nuggets: one fact per question (stated by any of its answers) or per answer.")
 @click.option("--semantic", type=click.Choice(("auto", "on", "off")), default="auto", show_default=True,
               help="Semantic candidate stage (MiniLM embeddings, the dense extra): auto = on when installed.")
-@click.option("--jaccard-threshold", type=click.FloatRange(0, 1), default=0.3, show_default=True,
+@click.option("--jaccard-threshold", type=Number(0, 1), default=0.3, show_default=True,
               help="Lexical candidate: fuzzy token Jaccard at least this ...")
-@click.option("--lcs-threshold", type=click.FloatRange(0, 1), default=0.6, show_default=True,
+@click.option("--lcs-threshold", type=Number(0, 1), default=0.6, show_default=True,
               help="... or token LCS / fact length at least this.")
-@click.option("--fuzzy-ratio", type=click.FloatRange(0, 1), default=0.85, show_default=True,
+@click.option("--fuzzy-ratio", type=Number(0, 1), default=0.85, show_default=True,
               help="Two tokens match in the fuzzy Jaccard when their edit similarity is at least this.")
-@click.option("--lexical-k", type=click.IntRange(min=1), default=3, show_default=True,
+@click.option("--lexical-k", type=click.IntRange(1, 1000), default=3, show_default=True,
               help="Lexical candidates checked per fact.")
-@click.option("--cosine-threshold", type=click.FloatRange(-1, 1), default=0.6, show_default=True,
+@click.option("--cosine-threshold", type=Number(-1, 1), default=0.6, show_default=True,
               help="Semantic candidate: embedding cosine at least this.")
-@click.option("--semantic-k", type=click.IntRange(min=1), default=3, show_default=True,
+@click.option("--semantic-k", type=click.IntRange(1, 1000), default=3, show_default=True,
               help="Semantic candidates checked per fact.")
-@click.option("--substring-threshold", type=click.FloatRange(0, 1), default=0.4, show_default=True,
+@click.option("--substring-threshold", type=Number(0, 1), default=0.4, show_default=True,
               help="lcs_recall baseline: longest common substring / fact length at least this.")
 @click.option("--claims", type=click.Choice(("sentences", "llm")), default="sentences", show_default=True,
               help="Generated facts: the report's sentences, or the LLM's atomic claims of each sentence (a "

@@ -4,20 +4,21 @@ from __future__ import annotations
 import click
 
 from ._measure_cli import measure_judge_options
-from ._options import verbosity_options
+from ._options import Number, verbosity_options
+from ._paths import InputPath, OutputPath
 
 
 @click.command("nuggetizer")
 @verbosity_options
-@click.argument("assignments", nargs=-1, metavar="[ASSIGNMENTS]...")
-@click.option("--run", "runs", multiple=True, metavar="RUN",
+@click.argument("assignments", nargs=-1, type=InputPath(), metavar="[ASSIGNMENTS]...")
+@click.option("--run", "runs", multiple=True, type=InputPath(), metavar="RUN",
               help="Judge the assignments ourselves for this run (repeatable), instead of reading them.")
-@click.option("--nuggets", default=None, metavar="N", help="With --run: the nuggets (their importance labels).")
-@click.option("--collection", default=None, metavar="C", help="With --run: the documents the runs cite.")
-@click.option("-o", "--output", required=True, metavar="OUT.tsv", help="Score table (long TSV); '-' for stdout.")
-@click.option("--details", "details_path", default=None, metavar="D.jsonl",
+@click.option("--nuggets", default=None, type=InputPath(folder=True), metavar="N", help="With --run: the nuggets (their importance labels).")
+@click.option("--collection", default=None, type=InputPath(folder=True), metavar="C", help="With --run: the documents the runs cite.")
+@click.option("-o", "--output", required=True, type=OutputPath(), metavar="OUT.tsv", help="Score table (long TSV); '-' for stdout.")
+@click.option("--details", "details_path", default=None, type=OutputPath(), metavar="D.jsonl",
               help="One JSON line per run x topic: every nugget, its importance, assignment and credit.")
-@click.option("--okay-weight", type=click.FloatRange(0, 1), default=0.5, show_default=True,
+@click.option("--okay-weight", type=Number(0, 1), default=0.5, show_default=True,
               help="Weight of an okay nugget in the weighted score (a vital one weighs 1).")
 @measure_judge_options
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")

@@ -9,6 +9,7 @@ import click
 
 from ..errors import OptionError
 from ._options import verbosity_options
+from ._paths import InputPath, OutputPath
 
 output_format_option = click.option(
     "--to", "to_format", default="argue", show_default=True, metavar="FORMAT",
@@ -38,9 +39,9 @@ def _nugget_check_list() -> str:
 @command.command(name="validate", epilog="\b\nChecks (name, severity, what it catches; --strict makes every warning "
                  "an error):\n" + _nugget_check_list())
 @verbosity_options
-@click.argument("path", type=click.Path(exists=True))
-@click.option("--collection", default=None, help="Check that every bound document exists (JSONL, Lucene index or irds:ID).")
-@click.option("--requests", type=click.Path(exists=True), default=None, help="Check that topics and requests correspond.")
+@click.argument("path", type=InputPath(exists=True, folder=True))
+@click.option("--collection", default=None, type=InputPath(folder=True), help="Check that every bound document exists (JSONL, Lucene index or irds:ID).")
+@click.option("--requests", type=InputPath(exists=True), default=None, help="Check that topics and requests correspond.")
 @click.option("--format", "format_name", default=None, metavar="NAME", help="The file's format, if detection should not guess.")
 @click.option("--strict", is_flag=True, help="Report every warning as an error (exit status 1 when there is any).")
 def validate_command(path: str, collection: str | None, requests: str | None, format_name: str | None,
@@ -91,8 +92,8 @@ def validate_command(path: str, collection: str | None, requests: str | None, fo
 
 @command.command(name="stats")
 @verbosity_options
-@click.argument("path", type=click.Path(exists=True))
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the table here instead of stdout.")
+@click.argument("path", type=InputPath(exists=True, folder=True))
+@click.option("-o", "--output", type=OutputPath(dir_okay=False), default=None, help="Write the table here instead of stdout.")
 @click.option("--format", "format_name", default=None, metavar="NAME", help="The file's format, if detection should not guess.")
 def stats_command(path: str, output: str | None, format_name: str | None) -> None:
     """Per-topic summary as a TSV: questions, answers, bindings (answer-document pairs), distinct documents,
@@ -112,9 +113,9 @@ def stats_command(path: str, output: str | None, format_name: str | None) -> Non
 
 @command.command(name="merge")
 @verbosity_options
-@click.argument("first", type=click.Path(exists=True))
-@click.argument("second", type=click.Path(exists=True))
-@click.option("-o", "--output", required=True, type=click.Path(), help="The merged bank.")
+@click.argument("first", type=InputPath(exists=True, folder=True))
+@click.argument("second", type=InputPath(exists=True, folder=True))
+@click.option("-o", "--output", required=True, type=OutputPath(folder=True), help="The merged bank.")
 @output_format_option
 def merge_command(first: str, second: str, output: str, to_format: str) -> None:
     """Merge two nugget banks (any formats): questions matched after normalization (case, spacing, end
@@ -142,16 +143,16 @@ def merge_command(first: str, second: str, output: str, to_format: str) -> None:
 
 @command.command(name="bind")
 @verbosity_options
-@click.argument("path", type=click.Path(exists=True))
-@click.argument("bindings", required=False, type=click.Path(exists=True, dir_okay=False))
-@click.option("-o", "--output", required=True, type=click.Path(),
+@click.argument("path", type=InputPath(exists=True, folder=True))
+@click.argument("bindings", required=False, type=InputPath(exists=True, dir_okay=False))
+@click.option("-o", "--output", required=True, type=OutputPath(folder=True),
               help="The bank with the new bindings; with --propose, the assessor sheet (CSV).")
 @click.option("--no-new-answers", is_flag=True, help="An answer text the nugget does not have is an error (default: added).")
 @output_format_option
 @click.option("--propose", is_flag=True,
               help="Do not bind: search --collection for every answer bound to no document and write candidate "
                    "documents as an assessor sheet (CSV) to confirm; bind the reviewed sheet afterwards.")
-@click.option("--collection", default=None, metavar="C", help="With --propose: the JSONL collection to search.")
+@click.option("--collection", default=None, type=InputPath(folder=True), metavar="C", help="With --propose: the JSONL collection to search.")
 @click.option("--search", "retriever", type=click.Choice(["bm25", "dense"]), default="bm25", show_default=True,
               help="With --propose: BM25 over passages, or dense (MiniLM; the dense extra).")
 @click.option("--judge", "judge_spec", default=None, metavar="JUDGE",
@@ -159,7 +160,7 @@ def merge_command(first: str, second: str, output: str, to_format: str) -> None:
                    "and says whether it attests the answer; without one, search scores alone rank the candidates.")
 @click.option("--judge-option", "judge_option", multiple=True, metavar="BACKEND.NAME=VALUE",
               help="A judge backend option (repeatable), as for `judge`.")
-@click.option("--depth", type=click.IntRange(min=1), default=5, show_default=True,
+@click.option("--depth", type=click.IntRange(1, 1000), default=5, show_default=True,
               help="With --propose: candidate documents per answer.")
 def bind_command(path: str, bindings: str | None, output: str, no_new_answers: bool, to_format: str, propose: bool,
                  collection: str | None, retriever: str, judge_spec: str | None, judge_option: tuple[str, ...],

@@ -7,36 +7,38 @@ import click
 
 from ..errors import OptionError
 from ._common import format_option
-from ._options import verbosity_options
+from ._options import LARGE_COUNT, verbosity_options
+from ._paths import InputPath, OutputPath
 
 
 @click.command(name="pool")
 @verbosity_options
-@click.argument("run_files", nargs=-1, type=click.Path(exists=True))
-@click.option("--runs", "more_runs", multiple=True, type=click.Path(exists=True), metavar="RUN",
+@click.argument("run_files", nargs=-1, type=InputPath(exists=True))
+@click.option("--runs", "more_runs", multiple=True, type=InputPath(exists=True), metavar="RUN",
               help="A run to pool (repeatable; same as giving it as an argument).")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+@click.option("-o", "--output", required=True,
+              type=OutputPath(dir_okay=False, companions={".runs.tsv": "contributions", ".sizes.tsv": "sizes"}),
               help="The pool, as qrels-shaped lines `topic 0 doc_id -1` (-1 = not judged yet), in pool order.")
 @click.option("--strategy", type=click.Choice(["depth", "rrf", "mtf", "budget"]), default="depth", show_default=True,
               help="depth: union of each run's top K; rrf: reciprocal rank fusion order, cut to --budget; "
               "mtf: move-to-front (uses --qrels as feedback); budget: depth pooling as deep as --budget allows.")
-@click.option("--depth", type=click.IntRange(min=1), default=100, show_default=True,
+@click.option("--depth", type=LARGE_COUNT, default=100, show_default=True,
               help="How many documents of each run (per topic) are considered.")
-@click.option("--budget", type=click.IntRange(min=1), default=None,
+@click.option("--budget", type=LARGE_COUNT, default=None,
               help="Documents per topic (required for mtf and budget; optional cut for rrf).")
-@click.option("--rrf-k", type=click.IntRange(min=0), default=60, show_default=True, help="The k of RRF: 1/(k + rank).")
-@click.option("--qrels", "judged", type=click.Path(exists=True, dir_okay=False), default=None,
+@click.option("--rrf-k", type=click.IntRange(0, 1_000_000_000), default=60, show_default=True, help="The k of RRF: 1/(k + rank).")
+@click.option("--qrels", "judged", type=InputPath(exists=True, dir_okay=False), default=None,
               help="Existing judgments that guide mtf (a run keeps its turn while its documents are relevant).")
-@click.option("--requests", type=click.Path(exists=True), default=None,
+@click.option("--requests", type=InputPath(exists=True), default=None,
               help="Requests file: pool exactly these topics (and put their text in the assessor package).")
-@click.option("--contributions", type=click.Path(dir_okay=False), default=None,
+@click.option("--contributions", type=OutputPath(dir_okay=False), default=None,
               help="Per-run contribution table (default: OUTPUT.runs.tsv): pooled and unique documents per run and topic.")
-@click.option("--sizes", type=click.Path(dir_okay=False), default=None,
+@click.option("--sizes", type=OutputPath(dir_okay=False), default=None,
               help="Per-topic pool sizes (default: OUTPUT.sizes.tsv).")
-@click.option("--package", type=click.Path(dir_okay=False), default=None,
+@click.option("--package", type=OutputPath(dir_okay=False), default=None,
               help="Assessor package to write: JSONL, or CSV when the name ends in .csv; one row per pooled "
               "document with an empty 'relevance' column to fill in.")
-@click.option("--collection", default=None,
+@click.option("--collection", default=None, type=InputPath(folder=True),
               help="Collection (JSONL, Lucene index or irds:ID) to put each document's title and text in the package.")
 @format_option
 def command(

@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from ._options import verbosity_options
+from ._paths import InputPath, OutputPath
 
 on_duplicate_option = click.option(
     "--on-duplicate",
@@ -28,9 +29,9 @@ def command() -> None:
 
 @command.command(name="build")
 @verbosity_options
-@click.argument("assessments", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Qrels file to write.")
-@click.option("--pool", type=click.Path(exists=True, dir_okay=False), default=None,
+@click.argument("assessments", nargs=-1, required=True, type=InputPath(exists=True, dir_okay=False))
+@click.option("-o", "--output", required=True, type=OutputPath(dir_okay=False), help="Qrels file to write.")
+@click.option("--pool", type=InputPath(exists=True, dir_okay=False), default=None,
               help="The pool that was assessed (from `argue-eval pool`): every pooled document must be judged.")
 @click.option("--unjudged", type=click.Choice(["error", "drop", "nonrelevant"]), default="error", show_default=True,
               help="Pooled documents without a judgment: stop, leave them out, or judge them 0.")
@@ -65,8 +66,8 @@ def build_command(assessments: tuple[str, ...], output: str, pool: str | None, u
 
 @command.command(name="from-nuggets")
 @verbosity_options
-@click.argument("nuggets", type=click.Path(exists=True))
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Qrels file to write.")
+@click.argument("nuggets", type=InputPath(exists=True, folder=True))
+@click.option("-o", "--output", required=True, type=OutputPath(dir_okay=False), help="Qrels file to write.")
 @click.option("--grade", type=click.Choice(["count", "weighted"]), default="count", show_default=True,
               help="count: number of nuggets whose answers the document attests; weighted: the same with vital = 2, okay = 1.")
 @click.option("--format", "format_name", default=None, metavar="NAME", help="The nugget file's format, if detection should not guess.")
@@ -88,8 +89,8 @@ def from_nuggets_command(nuggets: str, output: str, grade: str, format_name: str
 
 @command.command(name="merge")
 @verbosity_options
-@click.argument("qrels_files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Qrels file to write.")
+@click.argument("qrels_files", nargs=-1, required=True, type=InputPath(exists=True, dir_okay=False))
+@click.option("-o", "--output", required=True, type=OutputPath(dir_okay=False), help="Qrels file to write.")
 @on_duplicate_option
 def merge_command(qrels_files: tuple[str, ...], output: str, on_duplicate: str) -> None:
     """Merge qrels files. The same grade for a pair in several files agrees; different grades are a
@@ -113,8 +114,8 @@ def merge_command(qrels_files: tuple[str, ...], output: str, on_duplicate: str) 
 
 @command.command(name="stats")
 @verbosity_options
-@click.argument("qrels_file", type=click.Path(exists=True, dir_okay=False))
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the table here instead of stdout.")
+@click.argument("qrels_file", type=InputPath(exists=True, dir_okay=False))
+@click.option("-o", "--output", type=OutputPath(dir_okay=False), default=None, help="Write the table here instead of stdout.")
 @on_duplicate_option
 def stats_command(qrels_file: str, output: str | None, on_duplicate: str) -> None:
     """Per-topic summary of qrels as a TSV: judged documents, relevant ones (grade > 0) and the number at

@@ -6,22 +6,23 @@ from pathlib import Path
 import click
 
 from ..report.data import DEFAULT_DOC_CHARS
-from ._options import verbosity_options
+from ._options import RESAMPLES, SEED, verbosity_options
+from ._paths import InputPath, OutputPath
 
 
 @click.command("report", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @verbosity_options
-@click.option("--scores", "scores", required=True, multiple=True, type=click.Path(path_type=Path), metavar="S.tsv",
+@click.option("--scores", "scores", required=True, multiple=True, type=InputPath(path_type=Path), metavar="S.tsv",
               help="Score table(s) from `score` (or trec_eval -q / ir_measures tables); repeatable.")
-@click.option("--details", "details", multiple=True, type=click.Path(path_type=Path), metavar="D.jsonl",
+@click.option("--details", "details", multiple=True, type=InputPath(path_type=Path), metavar="D.jsonl",
               help="`score --details` output: enables the report, nugget and judge views; repeatable.")
 @click.option("--runs", "runs", default=None, metavar="RUN,RUN",
               help="Only these run ids (comma-separated; default: every run in the score table).")
-@click.option("--nuggets", default=None, metavar="N", help="Nugget file: answers and attesting documents per nugget.")
-@click.option("--requests", default=None, metavar="R", help="Requests file: each topic's title, background and request.")
-@click.option("--judgments", multiple=True, type=click.Path(path_type=Path), metavar="J",
+@click.option("--nuggets", default=None, type=InputPath(folder=True), metavar="N", help="Nugget file: answers and attesting documents per nugget.")
+@click.option("--requests", default=None, type=InputPath(), metavar="R", help="Requests file: each topic's title, background and request.")
+@click.option("--judgments", multiple=True, type=InputPath(path_type=Path), metavar="J",
               help="Judgment file(s) whose rationale and confidence are shown beside each answer; repeatable.")
-@click.option("--collection", default=None, metavar="C",
+@click.option("--collection", default=None, type=InputPath(folder=True), metavar="C",
               help="Document collection (JSONL, Lucene index or irds:ID): cited documents' text, shown on demand.")
 @click.option("--baseline", default=None, metavar="RUN",
               help="Mark runs significantly above/below this one (default: letter groups over all pairs).")
@@ -33,13 +34,13 @@ from ._options import verbosity_options
               help="Significance level of the groups and marks.")
 @click.option("--measure", default="f1", show_default=True, help="The measure the leaderboard ranks by at first.")
 @click.option("--title", default="ARGUE evaluation report", show_default=True, help="The page title.")
-@click.option("--resamples", type=click.IntRange(min=1), default=10_000, show_default=True,
+@click.option("--resamples", type=RESAMPLES, default=10_000, show_default=True,
               help="Bootstrap resamples and Tukey HSD permutations.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed: same inputs and seed, same bytes.")
-@click.option("--doc-chars", type=click.IntRange(min=0), default=DEFAULT_DOC_CHARS, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed: same inputs and seed, same bytes.")
+@click.option("--doc-chars", type=click.IntRange(0, 1_000_000_000), default=DEFAULT_DOC_CHARS, show_default=True,
               help="Characters of each cited document kept in the page (with --collection).")
 @click.option("--scores-format", default=None, metavar="NAME", help="Score table format if detection should not guess.")
-@click.option("-o", "--output", required=True, type=click.Path(path_type=Path), metavar="OUT.html", help="The HTML file.")
+@click.option("-o", "--output", required=True, type=OutputPath(path_type=Path), metavar="OUT.html", help="The HTML file.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 @click.option("--verbose", "-v", is_flag=True, help="Also print every note (left-out records, missing documents, ...).")
 def command(scores, details, runs, nuggets, requests, judgments, collection, baseline, test, correction, alpha, measure,

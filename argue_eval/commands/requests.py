@@ -6,7 +6,8 @@ from dataclasses import replace
 
 import click
 
-from ._options import verbosity_options
+from ._options import LARGE_COUNT, verbosity_options
+from ._paths import InputPath, OutputPath, UpdatedPath
 
 
 @click.group(name="requests")
@@ -33,7 +34,7 @@ def _print_problems(problems) -> tuple[int, int]:
 
 @command.command(name="validate")
 @verbosity_options
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.argument("path", type=InputPath(exists=True, dir_okay=False))
 @click.option("--collections", default=None, help="Comma-separated collection ids the requests may name (others are errors).")
 @click.option("--no-limit-ok", is_flag=True, help="Accept requests without a length limit.")
 @click.option("--format", "format_name", default=None, metavar="NAME", help="The file's format, if detection should not guess.")
@@ -63,12 +64,12 @@ def validate_command(path: str, collections: str | None, no_limit_ok: bool, form
 
 @command.command(name="new")
 @verbosity_options
-@click.argument("path", type=click.Path(dir_okay=False))
+@click.argument("path", type=UpdatedPath(dir_okay=False))
 @click.option("--request-id", prompt="Request id", help="A new, unique id (kept as a string).")
 @click.option("--title", prompt="Title", help="Short title.")
 @click.option("--background", prompt="Background (who asks and why)", default="", show_default=False)
 @click.option("--problem-statement", prompt="Problem statement (what the report must cover)", default="", show_default=False)
-@click.option("--limit", type=click.IntRange(min=1), prompt="Length limit", default=2000, show_default=True)
+@click.option("--limit", type=LARGE_COUNT, prompt="Length limit", default=2000, show_default=True)
 @click.option("--limit-unit", type=click.Choice(["chars", "words"]), default="chars", show_default=True)
 @click.option("--collection", "collections", multiple=True, help="Collection id (repeatable).")
 @click.option("--language", default=None, help="Language the report should be written in.")
@@ -101,9 +102,15 @@ def new_command(
     from ..formats import read_requests
     from ..formats.requests import request_to_argue
     from ..organizer.request_tools import new_request
+    from ..reading import GZIP_MAGIC, is_stream
     from ..writing import atomic_writer, dumps_line
 
     target = Path(path)
+    if is_stream(target):
+        raise ArgueError(f"{path}: is a pipe or device; requests new appends a request to a file")
+    if target.suffix == ".gz" or (target.is_file() and _starts_with(target, GZIP_MAGIC)):
+        raise ArgueError(f"{path}: requests new appends a line to a plain JSON Lines file, and this one is gzip: "
+                         "decompress it first (gunzip), or give a new .jsonl file")
     existing = list(read_requests(target)) if target.exists() and target.stat().st_size else []
     if existing and target.exists():
         from ..formats import detect
@@ -123,8 +130,8 @@ def new_command(
 
 @command.command(name="export")
 @verbosity_options
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="File to write (JSONL).")
+@click.argument("path", type=InputPath(exists=True, dir_okay=False))
+@click.option("-o", "--output", required=True, type=OutputPath(dir_okay=False), help="File to write (JSONL).")
 @click.option("--for", "audience", type=click.Choice(["participants", "organizers"]), default="participants", show_default=True,
               help="participants: organizer-only fields (aspects, notes, any unknown field) are removed.")
 @click.option("--to", "shape", type=click.Choice(["neuclir24", "ragtime26", "rag25", "argue"]), default="neuclir24",
@@ -142,3 +149,8 @@ def export_command(path: str, output: str, audience: str, shape: str, format_nam
 
     count = export_requests(read_requests(path, format_name), output, shape, audience == "participants")
     click.echo(f"exported {count} requests ({shape}, for {audience}) -> {output}", err=output == "-")  # with -o -, stdout holds the data
+
+
+def _starts_with(path, magic: bytes) -> bool:
+    with open(path, "rb") as handle:
+        return handle.read(len(magic)) == magic

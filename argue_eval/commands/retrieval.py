@@ -7,16 +7,17 @@ import click
 
 from ._common import format_option
 from ._options import verbosity_options
+from ._paths import InputPath, OutputPath
 
 
 @click.command(name="retrieval")
 @verbosity_options
-@click.argument("run_files", nargs=-1, type=click.Path(exists=True))
-@click.option("--run", "more_runs", multiple=True, type=click.Path(exists=True), metavar="RUN",
+@click.argument("run_files", nargs=-1, type=InputPath(exists=True))
+@click.option("--run", "more_runs", multiple=True, type=InputPath(exists=True), metavar="RUN",
               help="A ranked run (TREC 6-column) or report run to evaluate (repeatable; same as an argument).")
-@click.option("--qrels", type=click.Path(exists=True, dir_okay=False), default=None,
+@click.option("--qrels", type=InputPath(exists=True, dir_okay=False), default=None,
               help="TREC qrels (topic iteration doc_id grade).")
-@click.option("--nuggets", type=click.Path(exists=True), default=None,
+@click.option("--nuggets", type=InputPath(exists=True, folder=True), default=None,
               help="Instead of --qrels: derive relevance from a nugget bank (grade = nuggets a document attests).")
 @click.option("--measures", "-m", "measures", multiple=True, default=("ndcg@20", "recall@100", "map", "P@10"),
               show_default=True,
@@ -35,7 +36,7 @@ from ._options import verbosity_options
 @click.option("--trec-eval", "trec_eval_text", is_flag=True,
               help="Print trec_eval -q text (measure, topic, value to 4 decimals; trec_eval's measure names) "
               "instead of the score table.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+@click.option("-o", "--output", type=OutputPath(dir_okay=False), default=None,
               help="Write the score table (TSV: run_id request_id metric value) here instead of stdout.")
 @format_option
 def command(run_files: tuple[str, ...], more_runs: tuple[str, ...], qrels: str | None, nuggets: str | None,

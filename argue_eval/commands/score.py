@@ -10,14 +10,15 @@ from ..argue.policies import MISSING_JUDGMENTS
 from ..measures.argue import SCORE_TABLE_LAYOUTS
 from ..model import ALL_TOPICS
 from ._options import input_options, policy_options, verbosity_options
+from ._paths import OutputPath
 
 
 @click.command("score")
 @verbosity_options
 @input_options
-@click.option("-o", "--output", required=True, metavar="OUT.tsv",
+@click.option("-o", "--output", required=True, type=OutputPath(), metavar="OUT.tsv",
               help="Score table (TSV: run_id request_id metric value); '-' for stdout.")
-@click.option("--details", "details_path", default=None, metavar="OUT.jsonl",
+@click.option("--details", "details_path", default=None, type=OutputPath(), metavar="OUT.jsonl",
               help="Also write one JSON line per report: every sentence's outcome, its path through the "
                    "flowchart, the judgments used (with their judge) and the nuggets matched.")
 @policy_options

@@ -7,6 +7,7 @@ import click
 
 from ..errors import OptionError
 from ._options import verbosity_options
+from ._paths import CheckedPath, InputPath, OutputPath
 
 if TYPE_CHECKING:
     from ..search.dense import DenseSearcher
@@ -17,21 +18,21 @@ QUERY_FIELDS = ("title", "background", "problem_statement")
 
 @click.command(name="search")
 @verbosity_options
-@click.option("--collection", "-c", required=True,
+@click.option("--collection", "-c", required=True, type=InputPath(folder=True),
               help="A JSONL collection (indexed on first use, cached beside it) or a Lucene index directory.")
 @click.option("--query", "-q", "queries", multiple=True, help="Query text (repeatable).")
-@click.option("--requests", type=click.Path(exists=True), default=None,
+@click.option("--requests", type=InputPath(exists=True), default=None,
               help="Search every request of this file instead (query = the fields of --query-fields).")
 @click.option("--query-fields", default="title,problem_statement", show_default=True,
               help="Request fields joined into the query with --requests (title, background, problem_statement).")
-@click.option("-k", "--hits", "k", type=click.IntRange(min=1), default=20, show_default=True, help="Documents per query.")
+@click.option("-k", "--hits", "k", type=click.IntRange(1, 100_000), default=20, show_default=True, help="Documents per query.")
 @click.option("--dense", is_flag=True, help="Dense search (faiss over all-MiniLM-L6-v2 embeddings) instead of BM25.")
 @click.option("--output-format", "output_format", type=click.Choice(["table", "trec", "jsonl"]), default=None,
               help="table (rank, score, id, title/snippet; the default for --query), trec (a ranked run; the "
               "default with --requests or -o) or jsonl.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write results here instead of stdout.")
+@click.option("-o", "--output", type=OutputPath(dir_okay=False), default=None, help="Write results here instead of stdout.")
 @click.option("--run-id", default=None, help="Run tag in trec output (default: bm25 or minilm).")
-@click.option("--index-dir", type=click.Path(file_okay=False), default=None,
+@click.option("--index-dir", type=CheckedPath(file_okay=False), default=None,
               help="Where to keep the index (default: .argue-cache/ beside the collection).")
 @click.option("--rebuild", is_flag=True, help="Rebuild the index even if it is up to date.")
 def command(

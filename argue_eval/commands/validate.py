@@ -7,7 +7,8 @@ from ..errors import OptionError
 from ..tracks import TRACKS, track_names
 from ..validate import CHECKS
 from ._common import format_option
-from ._options import verbosity_options
+from ._options import Number, verbosity_options
+from ._paths import InputPath
 
 _CHECK_LIST = "\n".join(f"  {name:<27} {severity:<8} {what}" for name, (severity, what) in CHECKS.items())
 
@@ -17,20 +18,20 @@ _CHECK_LIST = "\n".join(f"  {name:<27} {severity:<8} {what}" for name, (severity
     epilog="\b\nChecks (name, default severity, what it catches); --warn/--error change the severity:\n" + _CHECK_LIST,
 )
 @verbosity_options
-@click.argument("runs", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--requests", "requests_path", type=click.Path(dir_okay=False), default=None,
+@click.argument("runs", nargs=-1, required=True, type=InputPath(dir_okay=False))
+@click.option("--requests", "requests_path", type=InputPath(dir_okay=False), default=None,
               help="The requests (topics) file, any request format. Without it the topic checks are skipped.")
 @click.option("--requests-format", default=None, metavar="NAME", help="The requests file's format, if detection should not guess.")
-@click.option("--collection", default=None, metavar="SPEC",
+@click.option("--collection", default=None, type=InputPath(folder=True), metavar="SPEC",
               help="Check that cited documents exist: a JSONL collection, an ir_datasets id or a Lucene index.")
-@click.option("--limit", type=click.IntRange(min=0), default=None,
+@click.option("--limit", type=click.IntRange(0, 1_000_000_000), default=None,
               help="Length limit for every report, overriding the requests' limits.")
 @click.option("--unit", type=click.Choice(["chars", "words"]), default=None,
               help="Unit of the length limit, overriding the requests' unit (default: the request's, else chars); "
                    "a --track limit keeps the track's unit.")
-@click.option("--max-citations-per-sentence", "max_citations", type=click.IntRange(min=0), default=None, metavar="K",
+@click.option("--max-citations-per-sentence", "max_citations", type=click.IntRange(0, 1_000_000), default=None, metavar="K",
               help="Flag sentences that cite more than K documents.")
-@click.option("--citation-score-range", "score_range", nargs=2, type=float, default=None, metavar="MIN MAX",
+@click.option("--citation-score-range", "score_range", nargs=2, type=Number(), default=None, metavar="MIN MAX",
               help="Flag citation scores outside [MIN, MAX] (RAGTIME {doc_id: score} citations, citation_scores). "
               "Off by default: the RAGTIME run schema only requires numbers.")
 @click.option("--track", type=click.Choice(track_names(), case_sensitive=False), default=None,

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..errors import MISSING, InputError, Problem, control_character, type_name, unknown_name
+from ..errors import MISSING, InputError, Problem, id_control_character, type_name, unknown_name
 from ..reading import iter_jsonl
 
 
@@ -84,7 +84,7 @@ class Fields:
             if not value.strip():
                 self.error(field, "expected a non-empty string id, found an empty string")
                 return None
-            bad = control_character(value)
+            bad = id_control_character(value)
             if bad is not None:
                 self.error(field, f"id contains the control character {bad}; ids must be printable text")
                 return None
@@ -130,10 +130,10 @@ class Fields:
             return ()
         out: list[str] = []
         for index, item in enumerate(value):
-            if type(item) is str and item.strip():
+            if type(item) is str and item.strip() and id_control_character(item) is None:
                 out.append(item)
                 continue
-            where = f"{field}[{index}]"
+            where = f"{field}[{index}]"  # ident_value below says what is wrong with it (a control character too)
             if key is not None and type(item) is dict:
                 if key not in item:
                     self.error(where, f"expected a reference object with a {key!r} field")

@@ -12,7 +12,7 @@ from os import PathLike
 from pathlib import Path
 from typing import NamedTuple
 
-from ..errors import InputError
+from ..errors import InputError, id_control_character
 from ..model import Assigned
 from ..reading import iter_jsonl
 
@@ -49,6 +49,7 @@ def _label(path: Path, line: int, field: str, value: object, allowed: tuple[str,
 def read_assignments(path: str | PathLike[str]) -> Iterator[AssignedAnswer]:
     path = Path(path)
     default_run = path.name.split(".")[0]
+    answers = 0
     for line, record in iter_jsonl(path):
         qid = record.get("qid", record.get("request_id"))
         if not isinstance(qid, (str, int)) or isinstance(qid, bool) or str(qid).strip() == "":
@@ -56,6 +57,11 @@ def read_assignments(path: str | PathLike[str]) -> Iterator[AssignedAnswer]:
         run_id = record.get("run_id", default_run)
         if not isinstance(run_id, str) or not run_id.strip():
             raise InputError(path, line, "run_id", "expected a non-empty string")
+        for field, ident in (("qid", str(qid)), ("run_id", run_id)):
+            bad = id_control_character(ident)
+            if bad is not None:
+                raise InputError(path, line, field, f"id contains the control character {bad}; ids must be "
+                                 "printable text")
         nuggets = record.get("nuggets")
         if not isinstance(nuggets, list):
             raise InputError(path, line, "nuggets", "expected a list of {text, importance, assignment}")
@@ -69,4 +75,8 @@ def read_assignments(path: str | PathLike[str]) -> Iterator[AssignedAnswer]:
                 _label(path, line, where + ".importance", nugget.get("importance"), ("vital", "okay")),
                 _label(path, line, where + ".assignment", nugget.get("assignment"), ASSIGNMENTS),
             ))
+        answers += 1
         yield AssignedAnswer(run_id, str(qid), assigned, str(path), line)
+    if not answers:  # a score table of nothing would look like a result
+        raise InputError(path, None, None, "no assignments (the file is empty); expected nuggetizer's assignment "
+                         "output, one answer per line")

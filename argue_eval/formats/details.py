@@ -21,7 +21,9 @@ _REQUIRED: tuple[tuple[str, type, str], ...] = (
 
 
 def read_details(path: str | PathLike[str]) -> Iterator[dict[str, Any]]:
-    """Yield the details records of ``path`` (gzipped or not), each checked for its run, topic, sentences and nuggets."""
+    """Yield the details records of ``path`` (gzipped or not), each checked for its run, topic, sentences and
+    nuggets; a file with none is an error (a report built on it would show nothing, as if nothing was scored)."""
+    records = 0
     for lineno, record in iter_jsonl(path):
         for name, kind, noun in _REQUIRED:
             if name not in record:
@@ -31,4 +33,8 @@ def read_details(path: str | PathLike[str]) -> Iterator[dict[str, Any]]:
         for k, sentence in enumerate(record["sentences"]):
             if not isinstance(sentence, dict) or not isinstance(sentence.get("text"), str):
                 raise InputError(path, lineno, f"sentences[{k}]", "must be an object with a text")
+        records += 1
         yield record
+    if not records:
+        raise InputError(path, None, None, "no details records (the file is empty); expected the output of "
+                         "`argue-eval score --details`")

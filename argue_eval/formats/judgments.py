@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from ..errors import InputError, Problem
+from ..errors import InputError, Problem, id_control_character
 from ..model import (
     CONTEXT_KINDS,
     JUDGMENT_KINDS,
@@ -96,6 +96,10 @@ def parse_judgment(obj: dict[str, Any], path: str, line: int | None) -> Judgment
             return None
         if type(value) is not str:
             raise fail(key, f"expected a string, found {type_name(value)}")
+        if key in _ID_FIELDS:
+            bad = id_control_character(value)
+            if bad is not None:  # an id is echoed in notes and written into pools and tables
+                raise fail(key, f"id contains the control character {bad}; ids must be printable text")
         return value
 
     kind = obj.get("kind")
@@ -138,6 +142,7 @@ def parse_judgment(obj: dict[str, Any], path: str, line: int | None) -> Judgment
 
 
 _KINDS = frozenset(JUDGMENT_KINDS)
+_ID_FIELDS = frozenset({"request_id", "doc_id", "nugget_id", "run_id"})
 
 
 def iter_judgment_rows(path: Path) -> Iterator[JudgmentRow]:
@@ -171,6 +176,10 @@ def iter_judgment_rows(path: Path) -> Iterator[JudgmentRow]:
                  else ((run_id is None or type(run_id) is str) and (index is None or type(index) is int)))
             and obj.get("confidence") is None and obj.get("rationale") is None
             and (obj.get("provenance") is None or type(obj.get("provenance")) is dict)
+            # printable ids (the common case, checked cheaply); any other line goes to parse_judgment, which
+            # refuses a control character and takes other non-printable text (a no-break space)
+            and request_id.isprintable() and (doc_id is None or doc_id.isprintable())
+            and (nugget_id is None or nugget_id.isprintable()) and (run_id is None or run_id.isprintable())
         ):
             yield (kind, request_id, sentence, doc_id, nugget_id, answer, run_id, index, value, judge, line)
             continue
@@ -316,6 +325,10 @@ def _report_ids(report_obj: dict[str, Any], metadata: dict[str, Any], fail: _Fai
         raise fail("report.metadata.topic_id", f"expected the report's topic id (a string), found {type_name(request_id)}")
     if type(run_id) is not str or not run_id:
         raise fail("report.metadata.run_id", f"expected the report's run id (a string), found {type_name(run_id)}")
+    for field, ident in (("report.metadata.topic_id", request_id), ("report.metadata.run_id", run_id)):
+        bad = id_control_character(ident)
+        if bad is not None:
+            raise fail(field, f"id contains the control character {bad}; ids must be printable text")
     return request_id, run_id
 
 
@@ -334,6 +347,10 @@ def _sentence(segment: Any, prefix: str, fail: _Fail) -> Sentence:
         doc_id = citation.get("doc_id") if type(citation) is dict else citation
         if type(doc_id) is not str:
             raise fail(f"{prefix}.citations[{c_index}].doc_id", f"expected a document id, found {type_name(doc_id)}")
+        bad = id_control_character(doc_id)
+        if bad is not None:
+            raise fail(f"{prefix}.citations[{c_index}].doc_id", f"id contains the control character {bad}; ids "
+                       "must be printable text")
         citations.append(doc_id)
     return Sentence(text, tuple(citations))
 
@@ -358,6 +375,9 @@ def _add_judgment(item: Any, field: str, request_id: str, text: str, location: L
         return str(type_id)
     if type(doc_id) is not str:
         raise fail(f"{field}.provenance.doc_id", f"expected the judged document id, found {type_name(doc_id)}")
+    bad = id_control_character(doc_id)
+    if bad is not None:
+        raise fail(f"{field}.provenance.doc_id", f"id contains the control character {bad}; ids must be printable text")
     if type_id == _ANSWERS:
         matched = _matched_nuggets(response, field, fail)
         answer_sets.append(AnswerSet(request_id, text, doc_id, frozenset(matched), judge, location))

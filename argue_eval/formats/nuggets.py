@@ -26,7 +26,15 @@ import orjson
 from ..errors import InputError, OptionError, Problem
 from ..model import AGGREGATORS, Aggregator, Answer, Importance, Location, Nugget, TopicNuggets
 from ..reading import read_json
-from ..writing import atomic_writer, current_umask, remove_stale_temps, temp_tag, write_jsonl
+from ..writing import (
+    atomic_writer,
+    current_umask,
+    keep_mode_and_owner,
+    refuse_unsafe_output,
+    remove_stale_temps,
+    temp_tag,
+    write_jsonl,
+)
 from ._fields import Fields, jsonl_reader, parse_object, type_name, unknown, warn_lossy
 from .base import FormatSpec, Probe
 
@@ -653,6 +661,7 @@ def write_v3(topics: Iterable[TopicNuggets], path: Path) -> int:
     import tempfile
 
     path = Path(path)
+    refuse_unsafe_output(path)
     if path.exists() and not path.is_dir():
         raise InputError(path, None, None, "NuggetBank v3 is written as a directory (one file per topic), but a file exists here")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -674,6 +683,7 @@ def write_v3(topics: Iterable[TopicNuggets], path: Path) -> int:
                 handle.write(data)
             count += 1
         os.chmod(staging, 0o777 & ~current_umask())  # mkdtemp makes it private; the bank is an ordinary output
+        keep_mode_and_owner(staging, path)  # ... unless it replaces a bank whose mode and owner were chosen
         backup = None
         if path.exists():
             backup = Path(tempfile.mkdtemp(prefix=f".{path.name}.old.", dir=path.parent))

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import Problem, control_character
+from ..errors import Problem, id_control_character
 from ..model import Location, Report, Sentence
 from ..reading import iter_jsonl
 from ..writing import write_jsonl
@@ -267,8 +267,11 @@ def _doc_id_list(value: Any, field: str, f: Fields) -> tuple[str, ...]:
         return ()
     out: list[str] = []
     for index, item in enumerate(value):
-        if type(item) is str and item:
+        bad = id_control_character(item) if type(item) is str else None
+        if type(item) is str and item and bad is None:
             out.append(item)
+        elif bad is not None:
+            f.error(f"{field}[{index}]", f"id contains the control character {bad}; ids must be printable text")
         elif type(item) is str:
             f.error(f"{field}[{index}]", "expected a document id, found an empty string")
         else:
@@ -288,6 +291,10 @@ def _citations_list_or_dict(value: Any, field: str, f: Fields) -> tuple[tuple[st
     for doc_id, score in value.items():
         if not doc_id:
             f.error(field, "expected a document id as key, found an empty string")
+            continue
+        bad = id_control_character(doc_id)
+        if bad is not None:
+            f.error(f"{field}[{len(doc_ids)}]", f"id contains the control character {bad}; ids must be printable text")
             continue
         if not is_number(score):
             f.error(f"{field}.{doc_id}", f"expected a numeric citation score, found {type_name(score)}")
@@ -413,7 +420,7 @@ def _fast_sentences(obj: dict[str, Any], path: str, line: int) -> Report | None:
             append(Sentence(text, tuple(citations)))
         ids = "".join((run_id, request_id, *collection_ids, *(references or ()),
                        *(doc_id for sentence in sentences for doc_id in sentence.citations)))
-        if control_character(ids) is not None:  # the careful parser names the id
+        if id_control_character(ids) is not None:  # the careful parser names the id
             return None
     except (KeyError, TypeError, AttributeError):
         return None

@@ -10,7 +10,7 @@ import re
 from os import PathLike
 from typing import Any
 
-from ..errors import ArgueError, InputError
+from ..errors import ArgueError, InputError, id_control_character
 from ..measures.longrecall import Fact
 from ..model import TopicNuggets
 from .runs import read_runs, report_sentences
@@ -88,6 +88,9 @@ def context_atoms(path: str | PathLike[str]) -> dict[str, list[Fact]]:
         request_id = record.get("request_id")
         if not isinstance(request_id, (str, int)) or isinstance(request_id, bool):
             raise InputError(path, line, "request_id", "expected the topic id")
+        bad = id_control_character(str(request_id))
+        if bad is not None:  # an id is one field of every table written: refused like every reader refuses it
+            raise InputError(path, line, "request_id", f"id contains the control character {bad}; ids must be printable text")
         split = "statements" not in record
         texts = record.get("texts") if split else record["statements"]
         if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):

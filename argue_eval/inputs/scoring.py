@@ -65,11 +65,33 @@ def read_request_list(requests: Any) -> list[Request] | None:
 
 
 def read_qrels_rows(qrels: Any) -> list[QrelsRow] | None:
-    from ..formats import read_qrels
+    """The rows of a qrels file (or the rows given). A (topic, document) pair judged twice with two grades is a
+    located error, as in ``qrels stats``: which grade holds would depend on the order of the lines. The same
+    grade twice agrees and is kept once."""
+    from pathlib import Path
+
+    from ..formats import resolve
+    from ..formats.qrels import iter_qrels_lines
 
     if qrels is None:
         return None
-    return list(read_qrels(qrels)) if isinstance(qrels, (str, PathLike)) else list(qrels)
+    if not isinstance(qrels, (str, PathLike)):
+        return list(qrels)
+    resolve(qrels, "qrels")  # a file of another kind is refused as such, before its lines are read
+    rows: list[QrelsRow] = []
+    first: dict[tuple[str, str], tuple[int, int]] = {}
+    for line, row in iter_qrels_lines(Path(qrels)):
+        pair = (row.request_id, row.doc_id)
+        if pair in first:
+            grade, earlier = first[pair]
+            if grade != row.relevance:
+                raise InputError(qrels, line, "relevance", f"topic {row.request_id!r}, document {row.doc_id!r} is "
+                                 f"judged {row.relevance} here and {grade} on line {earlier}; keep one (argue-eval "
+                                 "qrels merge --on-duplicate max|last resolves duplicates)")
+            continue
+        first[pair] = (row.relevance, line)
+        rows.append(row)
+    return rows
 
 
 def add_judgment_file(source: ImportedJudgments, path: str | PathLike[str], format: str | None = None,

@@ -157,6 +157,21 @@ def _verdict(text: str) -> Verdict | None:
                    provenance=data.get("provenance"))
 
 
+def _access_error(path: Path, error: sqlite3.DatabaseError) -> InputError | None:
+    """The message for a cache that is fine but cannot be used now: locked by another writer, or read-only.
+    (Either read as "is the file damaged?", which sent people to delete a good cache.)"""
+    text = str(error).lower()
+    if "locked" in text or "busy" in text:
+        return InputError(str(path), None, None, "the judgment cache is locked by another process (another run "
+                          "with the same --cache still writing to it?): wait for it to finish, or give this run "
+                          "another --cache file, or --no-cache")
+    if "readonly" in text or "read-only" in text or "read only" in text:
+        return InputError(str(path), None, None, "the judgment cache is read-only here (file or directory "
+                          "permissions, a read-only mount): every answer is committed to it before use, so give a "
+                          "--cache file this user can write, or --no-cache")
+    return None
+
+
 class JudgmentCache:
     """Answers by (judge fingerprint, judgment key) in one SQLite file; ``put_many`` commits before returning."""
 
@@ -184,9 +199,9 @@ class JudgmentCache:
                 raise InputError(str(self.path), None, None, f"judgment cache of schema version {row[0]}; this "
                                  f"argue-eval writes version {SCHEMA_VERSION}: use another --cache file")
         except sqlite3.DatabaseError as error:
-            raise InputError(str(self.path), None, None,
-                             f"cannot be used as a judgment cache ({error}); is it another kind of file? "
-                             "Name a new --cache path, or --no-cache") from None
+            raise _access_error(self.path, error) or InputError(
+                str(self.path), None, None, f"cannot be used as a judgment cache ({error}); is it another kind of "
+                "file? Name a new --cache path, or --no-cache") from None
         except OSError as error:
             raise InputError(str(self.path), None, None, f"cannot open the judgment cache: {error.strerror or error}; "
                              "name another with --cache PATH, or --no-cache") from None
@@ -198,8 +213,9 @@ class JudgmentCache:
         try:
             yield
         except sqlite3.DatabaseError as error:
-            raise InputError(str(self.path), None, None, f"the judgment cache failed while {action} ({error}); "
-                             "is the file damaged? Name a new --cache path, or --no-cache") from None
+            raise _access_error(self.path, error) or InputError(
+                str(self.path), None, None, f"the judgment cache failed while {action} ({error}); is the file "
+                "damaged? Name a new --cache path, or --no-cache") from None
 
     def register(self, identity: Mapping[str, Any]) -> str:
         """Record a judge identity (for people inspecting the file); returns its fingerprint."""

@@ -32,8 +32,9 @@ from typing import Any
 
 from ..errors import ArgueError, InputError, MissingDependencyError, OptionError
 from ..model import Document, normalize_text
+from ..redact import redact_text, redact_url, with_credentials
 from .base import JudgeBackend, Question, Verdict
-from .llm_client import CallFailed, ChatClient, Usage
+from .llm_client import AuthenticationFailed, CallFailed, ChatClient, Usage
 from .llm_prompts import Prompt, ReplyError, build_prompt, cut_document, estimate_tokens, parse_reply, prompt_version
 
 __all__ = ["LLMJudge", "LLM_KINDS", "RESPONSE_FORMATS"]
@@ -118,15 +119,19 @@ class LLMJudge(JudgeBackend):
                 raise InputError(option, None, None, f"must be at least {low}, found {value}")
         for option, limit in (("--requests-per-minute", requests_per_minute),
                               ("--tokens-per-minute", tokens_per_minute)):
-            if limit is not None and not limit > 0:  # the rate limiter's own ValueError surfaced as a traceback
-                raise InputError(option, None, None, f"must be more than 0 (leave it out for no limit), found {limit}")
+            # 0 or less: the rate limiter's ValueError surfaced as a traceback; 1e-300: every call waited forever
+            if limit is not None and not limit >= 1:
+                raise InputError(option, None, None, f"must be at least 1 a minute (leave it out for no limit), "
+                                 f"found {limit}")
         if not timeout > 0:  # no call can finish in no time: refused here, not as a failure of every call
             raise OptionError("--llm-timeout", f"must be more than 0 seconds, found {timeout}")
         for option, amount in (("--temperature", temperature), ("llm.backoff_base", backoff_base),
                                ("llm.backoff_max", backoff_max), ("--price-in", price_in), ("--price-out", price_out)):
             if amount is not None and amount < 0:  # a negative temperature, wait or price means nothing
                 raise InputError(option, None, None, f"must be 0 or more, found {amount}")
-        self.base_url = base_url
+        # the URL shown and recorded has no credentials; the client gets them back (redact.with_credentials)
+        self.base_url = None if base_url is None else redact_url(base_url)
+        self._endpoint = None if base_url is None else with_credentials(base_url)
         self.model = model
         self.api_key_env = api_key_env
         self.concurrency = int(concurrency)
@@ -336,7 +341,7 @@ class LLMJudge(JudgeBackend):
 
             async def open_client() -> ChatClient:
                 return ChatClient(
-                    self.base_url or "", self._api_key(),
+                    self._endpoint or "", self._api_key(),
                     concurrency=self.concurrency, timeout=self.timeout, max_retries=self.max_retries,
                     backoff_base=self.backoff_base, backoff_max=self.backoff_max,
                     requests_per_minute=self.requests_per_minute, tokens_per_minute=self.tokens_per_minute,
@@ -357,10 +362,19 @@ class LLMJudge(JudgeBackend):
                     group = groups[index]
                     reply, server_model = await self._ask(client, group.prompt, group.label or group.prompt.template)
                     out.put((index, reply, server_model, None))
+                except AuthenticationFailed:
+                    raise  # every later call would be refused the same way: the run stops, saying why
                 except CallFailed as exc:
                     out.put((index, None, None, exc.reason))
 
-        await asyncio.gather(*(worker() for _ in range(min(self.concurrency, len(groups)))))
+        workers = [asyncio.ensure_future(worker()) for _ in range(min(self.concurrency, len(groups)))]
+        try:
+            await asyncio.gather(*workers)
+        except BaseException:
+            for task in workers:
+                task.cancel()
+            await asyncio.gather(*workers, return_exceptions=True)
+            raise
 
     def iter_answers(self, questions: Sequence[Question]) -> Iterator[tuple[int, Verdict | None]]:
         """Yield ``(position, verdict)`` as replies arrive."""
@@ -400,7 +414,10 @@ class LLMJudge(JudgeBackend):
             self.counts.wall_seconds += time.monotonic() - started
         if not future.cancelled() and future.exception() is not None:
             error = future.exception()
-            raise ArgueError(f"the llm judge stopped: {type(error).__name__}: {error}")
+            if isinstance(error, AuthenticationFailed):
+                raise ArgueError(error.reason)
+            raise ArgueError(f"the llm judge stopped: {type(error).__name__}: "
+                             f"{redact_text(str(error), (self._api_key(),))}")
 
     def close(self) -> None:
         """Close the HTTP client and stop the event loop thread (the runner calls this once at the end)."""

@@ -22,7 +22,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["ChatClient", "ChatResult", "CallFailed", "Usage", "RateLimiter", "TRANSIENT_STATUS"]
+from ..redact import redact_text, redact_url
+
+__all__ = ["ChatClient", "ChatResult", "CallFailed", "AuthenticationFailed", "Usage", "RateLimiter", "TRANSIENT_STATUS"]
 
 TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 """HTTP statuses worth retrying: rate limits and server-side trouble. Others (400, 401, 404) fail at once."""
@@ -34,6 +36,13 @@ class CallFailed(Exception):
     def __init__(self, reason: str):
         self.reason = reason
         super().__init__(reason)
+
+
+class AuthenticationFailed(CallFailed):
+    """The server refused the credentials (HTTP 401 or 403): every later call would fail the same way."""
+
+
+AUTH_STATUS = frozenset({401, 403})
 
 
 @dataclass
@@ -173,10 +182,12 @@ class ChatClient:
         key_name: str | None = None,
     ):
         self._url = base_url.rstrip("/") + "/chat/completions"
-        # what a 401 says: whether a key was sent, and where it is read from (the variable's name, never the key)
+        # what a refusal says: whether a key was sent, and where it is read from (the variable's name, never the key)
         where = f" in ${key_name}" if key_name else ""
-        self._auth_hint = (f"authentication failed: check the API key{where}" if api_key
-                           else f"authentication failed: no API key was sent (set one{where})")
+        self._auth_hint = (f"check the API key{where} (--llm-api-key-env names the variable that holds it) and the "
+                           "endpoint" if api_key else
+                           f"no API key was sent (set one{where}, or name its variable with --llm-api-key-env)")
+        self._secrets = (api_key,)  # what an error text must never repeat
         self._headers = {"Content-Type": "application/json"}
         if api_key:
             self._headers["Authorization"] = f"Bearer {api_key}"
@@ -203,8 +214,8 @@ class ChatClient:
             )
         return self._session
 
-    def __repr__(self) -> str:  # never the headers: they hold the key
-        return f"ChatClient({self._url!r})"
+    def __repr__(self) -> str:  # never the headers, which hold the key, nor the URL's credentials
+        return f"ChatClient({redact_url(self._url)!r})"
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         """Exponential backoff with full jitter; a server's ``Retry-After`` is a floor, not a suggestion."""
@@ -235,9 +246,12 @@ class ChatClient:
                             result = _read_completion(json.loads(raw), estimated_tokens)
                             self.usage.add_tokens(kind, result.prompt_tokens, result.completion_tokens)
                             return result
+                        if status in AUTH_STATUS:
+                            raise AuthenticationFailed(
+                                f"authentication failed: the server answered HTTP {status} "
+                                f"({_error_text(raw, self._secrets)}); {self._auth_hint}")
                         if status not in TRANSIENT_STATUS and status < 500:
-                            meaning = f" ({self._auth_hint})" if status == 401 else ""
-                            raise CallFailed(f"HTTP {status} from the server{meaning}: {_error_text(raw)}")
+                            raise CallFailed(f"HTTP {status} from the server: {_error_text(raw, self._secrets)}")
                         fault = f"http_{status}"
                         last = f"HTTP {status}"
                         retry_after = _retry_after(response.headers.get("Retry-After"))
@@ -291,8 +305,13 @@ def _read_completion(payload: Any, estimated_tokens: int) -> ChatResult:
     )
 
 
-def _error_text(raw: bytes) -> str:
-    """A short, printable server error message (servers never echo our Authorization header)."""
+ERROR_EXCERPT = 120
+"""Characters of a server's error message kept in a failure's reason (which the manifest records)."""
+
+
+def _error_text(raw: bytes, secrets: tuple[str | None, ...] = ()) -> str:
+    """A short, printable, redacted excerpt of a server's error message: a server may quote the key it refused
+    ("Incorrect API key provided: sk-...") or the URL, and the reason is printed and written to the manifest."""
     try:
         detail: Any = json.loads(raw)
         if isinstance(detail, dict) and isinstance(detail.get("error"), dict):
@@ -300,4 +319,6 @@ def _error_text(raw: bytes) -> str:
         text = detail if isinstance(detail, str) else json.dumps(detail)
     except ValueError:
         text = raw.decode("utf-8", "replace")
-    return " ".join(str(text).split())[:200]
+    text = redact_text(" ".join(str(text).split()), secrets)
+    text = "".join(char if char.isprintable() else "?" for char in text)
+    return text if len(text) <= ERROR_EXCERPT else text[:ERROR_EXCERPT - 3] + "..."

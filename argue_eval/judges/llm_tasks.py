@@ -29,11 +29,11 @@ from importlib import resources
 from string import Template
 from typing import Any
 
-from ..errors import OptionError
+from ..errors import ArgueError, OptionError
 from ..model import JudgmentKey
 from .asking import CachedJudge
 from .base import JudgeBackend, Question, Verdict
-from .llm_client import CallFailed
+from .llm_client import AuthenticationFailed, CallFailed
 from .llm_prompts import ReplyError, estimate_tokens, quote_data
 
 __all__ = ["TASK_SET", "TASKS", "Task", "TaskItem", "LLMTasks", "task_version", "MAX_CLAIMS", "MAX_ASPECTS",
@@ -303,6 +303,8 @@ class LLMTasks:
         async def one(item: TaskItem) -> tuple[Any, str | None]:
             try:
                 return await self._ask(client, task, item.data)
+            except AuthenticationFailed:
+                raise  # every other call would be refused too: the run stops, saying why
             except CallFailed as exc:
                 judge.counts.failed_calls += 1
                 judge.counts.failed_items += 1
@@ -317,6 +319,9 @@ class LLMTasks:
         positions = {future: position for position, future in enumerate(futures)}
         try:
             for future in concurrent.futures.as_completed(futures):
+                refused = None if future.cancelled() else future.exception()
+                if isinstance(refused, AuthenticationFailed):  # every other call would be refused too
+                    raise ArgueError(refused.reason)
                 result = future.result()
                 if result[0] is not None:
                     self.judge.counts.answered_items += 1

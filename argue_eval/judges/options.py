@@ -48,10 +48,17 @@ def number_option(backend: str, option: str, value: Any, low: float | None = Non
     raise option_error(backend, option, f"expected {wanted}, found {value!r}")
 
 
-def whole_option(backend: str, option: str, value: Any, least: int = 1) -> int:
-    """``value`` as an int of at least ``least``, or the user error saying so."""
+LARGEST_WHOLE = 1_000_000_000
+"""The largest whole-number option a backend takes (passage words, batch sizes, cache sizes): far above any use,
+and a number the judgments' provenance (64-bit JSON integers) and the libraries below can hold."""
+
+
+def whole_option(backend: str, option: str, value: Any, least: int = 1, most: int = LARGEST_WHOLE) -> int:
+    """``value`` as an int of at least ``least`` and at most ``most``, or the user error saying so."""
     if is_whole(value) and value >= least:
-        return int(value)
+        if value <= most:
+            return int(value)
+        raise option_error(backend, option, f"expected a whole number of at most {most}, found {value!r}")
     raise option_error(backend, option, f"expected a whole number of at least {least}, found {value!r}")
 
 

@@ -120,6 +120,10 @@ def _typed(name: str, option: str, value: Any, parameter: inspect.Parameter) -> 
         if not is_number(value):
             return value, option_error(name, option, f"expected a number, found {value!r}")
         return float(value), None
-    if not is_whole(value):
+    if not is_whole(value) or not -LARGEST_INT <= value <= LARGEST_INT:  # JSON provenance holds 64-bit integers
         return value, option_error(name, option, f"expected a whole number, found {value!r}")
     return int(value), None
+
+
+LARGEST_INT = 2**63 - 1
+"""The largest whole number a backend option may be given: what a judgment's provenance (JSON) can record."""

@@ -119,6 +119,11 @@ class Measure:
         return f"{cut[k]}{c}" if k in cut else self.name
 
 
+LARGEST_CUTOFF = 1_000_000_000
+"""The deepest cutoff a measure takes (``ndcg@k``): deeper than any ranking, and within the C integers trec_eval
+parses it into (a cutoff of 10^24 came back under another measure's name)."""
+
+
 def parse_measures(spec: str | Sequence[str]) -> list[Measure]:
     """Parse ``"ndcg@20 recall@100 map P@10"`` (spaces or commas) into measures, accepting trec_eval names.
 
@@ -149,8 +154,8 @@ def _parse(token: str) -> Measure:
         key = _ALIASES.get(name.lower(), name.lower())
         if (key in _RANX_MEASURES and key != "rbp") or key in _OTHER_MEASURES:
             cutoff = None if cutoff_text is None else int(cutoff_text)
-            if cutoff is not None and cutoff < 1:
-                raise ArgueError(f"measure {token!r}: the cutoff must be at least 1")
+            if cutoff is not None and not 1 <= cutoff <= LARGEST_CUTOFF:  # trec_eval reads it into a C long
+                raise OptionError("--measures", f"measure {token!r}: the cutoff must be between 1 and {LARGEST_CUTOFF}")
             if cutoff is None and key in _CUTOFF_REQUIRED:
                 raise ArgueError(f"measure {token!r} needs a cutoff (e.g. {name}@20)")
             ranx = None

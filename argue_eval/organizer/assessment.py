@@ -31,7 +31,7 @@ from ..argue.questions import KIND_ORDER, PendingQuestion, list_questions
 from ..errors import InputError, OptionError
 from ..judges.base import JudgmentLookup, make_key
 from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey, Location, Report, normalize_text
-from ..reading import iter_jsonl, text_lines
+from ..reading import iter_jsonl, open_binary, text_lines
 from ..writing import atomic_writer, write_jsonl
 
 __all__ = ["PROMPTS", "CSV_COLUMNS", "export_pool", "write_pool", "read_pool", "import_pool", "ImportSummary",
@@ -195,7 +195,7 @@ def read_pool(path: str | PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]
         raise InputError(path, None, None, "no such file")
     if path.is_dir():
         raise InputError(path, None, None, "is a directory; expected a filled assessment pool (JSONL or CSV)")
-    with open(path, "rb") as handle:
+    with open_binary(path) as handle:  # a pipe is read once (reading.spooled), then from memory
         head = handle.read(4096).lstrip(b"\xef\xbb\xbf").lstrip()
     if not head:
         raise InputError(path, None, None, "file is empty; expected a filled assessment pool (JSONL or CSV)")
@@ -207,7 +207,7 @@ def read_pool(path: str | PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]
 
 def _not_utf8(path: Path) -> InputError:
     """The located error for a pool that is not UTF-8 (the decoder reads in blocks, so the line is found here)."""
-    with open(path, "rb") as handle:
+    with open_binary(path) as handle:
         for lineno, raw in enumerate(handle, start=1):
             try:
                 raw.decode("utf-8")
@@ -218,31 +218,25 @@ def _not_utf8(path: Path) -> InputError:
 
 
 def _read_csv(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    # cited document texts can exceed the csv module's default cell limit (128 KiB); the limit is global, so it is
-    # raised only while this file is read
-    limit = csv.field_size_limit(2**31 - 1)
-    try:
-        with closing(text_lines(path)) as lines:
-            reader = csv.DictReader(lines)
-            try:
-                header = reader.fieldnames or []
-                absent = [name for name in ("item_id", "kind", "judgment", "hash") if name not in header]
-                if absent:
-                    raise InputError(path, 1, None, f"not an assessment pool: the header lacks {', '.join(absent)}")
-                row_start = 2
-                for row in reader:
-                    extra = row.get(None)
-                    if extra:  # a shifted row (a cell split in two) must not be read as the wrong columns
-                        raise InputError(path, row_start, None, f"{len(extra)} more cell(s) than the header's "
-                                         f"{len(header)} columns; was a cell split by an unquoted comma?")
-                    yield row_start, {name: _csv_value(value or "") for name, value in row.items() if name}
-                    row_start = reader.line_num + 1
-            except UnicodeDecodeError:
-                raise _not_utf8(path) from None
-            except csv.Error as error:
-                raise InputError(path, reader.line_num, None, f"not readable as CSV: {error}") from None
-    finally:
-        csv.field_size_limit(limit)
+    with csvsafe.long_cells(), closing(text_lines(path)) as lines:  # a cited document's text is one cell
+        reader = csv.DictReader(lines)
+        row_start = 2
+        try:
+            header = reader.fieldnames or []
+            absent = [name for name in ("item_id", "kind", "judgment", "hash") if name not in header]
+            if absent:
+                raise InputError(path, 1, None, f"not an assessment pool: the header lacks {', '.join(absent)}")
+            for row in reader:
+                extra = row.get(None)
+                if extra:  # a shifted row (a cell split in two) must not be read as the wrong columns
+                    raise InputError(path, row_start, None, f"{len(extra)} more cell(s) than the header's "
+                                     f"{len(header)} columns; was a cell split by an unquoted comma?")
+                yield row_start, {name: _csv_value(value or "") for name, value in row.items() if name}
+                row_start = reader.line_num + 1
+        except UnicodeDecodeError:
+            raise _not_utf8(path) from None
+        except csv.Error as error:
+            raise InputError(path, row_start, None, f"not readable as CSV: {error}") from None
 
 
 @dataclass

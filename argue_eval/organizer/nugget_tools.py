@@ -16,7 +16,7 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
-from ..csvsafe import unguard
+from ..csvsafe import long_cells, unguard
 from ..errors import ArgueError, InputError, Problem, Severity
 from ..formats.nuggets import source_field, source_line
 from ..model import ALL_TOPICS, IMPORTANCE_LEVELS, Answer, Nugget, TopicNuggets, normalize_text
@@ -352,7 +352,7 @@ def read_bindings(path: str | PathLike[str]) -> Iterator[Binding]:
     if suffix in (".csv", ".tsv", ".txt"):
         delimiter = "\t" if suffix != ".csv" else ","
         try:
-            with closing(text_lines(path)) as lines:
+            with long_cells(), closing(text_lines(path)) as lines:  # the proposal sheet's passages are cells
                 reader = csv.DictReader(lines, delimiter=delimiter)
                 # headers as a spreadsheet may leave them ("Accept", "accept "): matched stripped and case-folded
                 reader.fieldnames = [(name or "").strip().casefold() for name in reader.fieldnames or ()]

@@ -16,8 +16,8 @@ from os import PathLike
 from pathlib import Path
 from typing import Literal
 
-from ..csvsafe import unguard
-from ..errors import ArgueError, InputError, control_character, unknown_name
+from ..csvsafe import long_cells, unguard
+from ..errors import ArgueError, InputError, id_control_character, unknown_name
 from ..formats.qrels import parse_grade
 from ..model import ALL_TOPICS, QrelsRow, TopicNuggets, natural_key
 from ..reading import text_lines
@@ -187,7 +187,7 @@ def read_assessments(path: str | PathLike[str], on_duplicate: OnDuplicate = "err
                 raise InputError(path, lineno, name, f"expected a non-empty id, found {record.get(name)!r}")
         topic_id, doc_id = str(record["request_id"]), str(record["doc_id"])
         for name, id_text in (("request_id", topic_id), ("doc_id", doc_id)):
-            bad = control_character(id_text)
+            bad = id_control_character(id_text)
             if bad is not None:
                 raise InputError(path, lineno, name, f"id contains the control character {bad}")
         value = record.get("relevance")
@@ -214,29 +214,45 @@ def _starts_with_json(path: Path) -> bool:
 
 
 def _package_rows(path: Path) -> Iterator[tuple[int, dict]]:
+    """The rows of an assessor package (JSONL or CSV) with the line each starts on. A CSV row with more or fewer
+    cells than the header, and a package with no row at all, are errors: a row cut short would otherwise read
+    as not yet judged, and a header alone as an empty qrels file."""
+    rows = 0
     if path.suffix.lower() == ".csv":
+        row_start = 2
         try:
-            with closing(text_lines(path)) as lines:
+            with long_cells(), closing(text_lines(path)) as lines:  # a document's text (--collection) is one cell
                 reader = csv.DictReader(lines)
                 for name in ("request_id", "doc_id", "relevance"):
                     if reader.fieldnames is None or name not in reader.fieldnames:
                         raise InputError(path, 1, name, "missing column (expected request_id, doc_id, relevance)")
+                columns = len(reader.fieldnames or ())
                 for record in reader:
                     if None in record:
-                        raise InputError(path, reader.line_num, None, f"{len(record[None])} more cell(s) than the "
-                                         f"header's {len(reader.fieldnames or ())} columns")
-                    yield reader.line_num, {name: None if value is None else unguard(value)
-                                            for name, value in record.items()}
+                        raise InputError(path, row_start, None, f"{len(record[None])} more cell(s) than the "
+                                         f"header's {columns} columns")
+                    missing = sum(1 for value in record.values() if value is None)
+                    if missing:
+                        raise InputError(path, row_start, None, f"{missing} cell(s) fewer than the header's {columns} "
+                                         "columns: is the row cut short?")
+                    rows += 1
+                    yield row_start, {name: unguard(value) for name, value in record.items()}
+                    row_start = reader.line_num + 1
         except FileNotFoundError:
             raise InputError(path, None, None, "no such file") from None
         except csv.Error as error:
-            raise InputError(path, reader.line_num, None, f"not readable as CSV: {error}") from None
+            raise InputError(path, row_start, None, f"not readable as CSV: {error}") from None
         except UnicodeDecodeError:
             raise InputError(path, None, None, "invalid UTF-8 (save the spreadsheet as CSV UTF-8)") from None
-        return
-    from ..reading import iter_jsonl
+    else:
+        from ..reading import iter_jsonl
 
-    yield from iter_jsonl(path)
+        for row in iter_jsonl(path):
+            rows += 1
+            yield row
+    if not rows:
+        raise InputError(path, None, None, "no assessment rows (only a header?); expected the assessor package of "
+                         "`argue-eval pool --package` with its relevance column filled in")
 
 
 UnjudgedPolicy = Literal["error", "drop", "nonrelevant"]

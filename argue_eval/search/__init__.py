@@ -48,11 +48,15 @@ def index_dir_for(collection: Path, suffix: str, cache_dir: str | os.PathLike[st
 
 def iter_collection(path: Path) -> Iterator[Document]:
     """Stream a JSONL collection's documents (id field ``doc_id``/``docid``/``id``/``_id``, text field
-    ``text``/``contents``/``body``, optional ``title``), with a located error for a record without them."""
+    ``text``/``contents``/``body``, optional ``title``), with a located error for a record without them, for an
+    id with a control character, and for an id given twice (as the offset index refuses them: two texts under
+    one id would make which one grounds a claim depend on the order of the file)."""
     from ..collection.base import ID_FIELDS, TEXT_FIELDS, document_from_record, pick_field
+    from ..errors import id_control_character
     from ..reading import iter_jsonl
 
     id_field = text_field = None
+    first_line: dict[str, int] = {}
     for lineno, record in iter_jsonl(path):
         if id_field is None or id_field not in record:
             id_field = pick_field(record, ID_FIELDS)
@@ -66,7 +70,16 @@ def iter_collection(path: Path) -> Iterator[Document]:
             raise InputError(path, lineno, id_field, f"expected a string id, found {record[id_field]!r}")
         if not isinstance(record[text_field], str):
             raise InputError(path, lineno, text_field, "expected a string")
-        yield document_from_record(record, id_field, text_field)
+        document = document_from_record(record, id_field, text_field)
+        bad = id_control_character(document.doc_id)
+        if bad is not None:
+            raise InputError(path, lineno, id_field, f"id contains the control character {bad}; ids must be "
+                             "printable text")
+        if document.doc_id in first_line:
+            raise InputError(path, lineno, None, f"duplicate document id {document.doc_id!r} (first on line "
+                             f"{first_line[document.doc_id]})")
+        first_line[document.doc_id] = lineno
+        yield document
 
 
 # --- index freshness and replacement, shared by the BM25 and the dense index ------------------------------
@@ -83,7 +96,11 @@ def source_stamp(collection: Path, index_format: str) -> dict[str, object]:
     """What identifies the collection an index is built from (path, size, mtime, sampled content) and the
     index layout, so a changed collection or a new layout makes the index stale."""
     from ..collection.jsonl import source_state
+    from ..reading import is_stream
 
+    if is_stream(collection):  # <(zcat docs.jsonl.gz): nothing to fingerprint, or to read again for the index
+        raise InputError(collection, None, None, "is a pipe or device, not a file: a search index is built from a "
+                         "collection file and rebuilt when it changes, so give it as a file")
     state = source_state(collection)
     return {
         "format": index_format,
