@@ -8,49 +8,51 @@ from typing import Any
 import click
 
 from ..errors import OptionError
-from ._options import llm_options, verbosity_options
+from ._options import LARGE_COUNT, Number, llm_options, verbosity_options
+from ._paths import InputPath, OutputPath, UpdatedPath, default_cache_path
 
 __all__ = ["create_command", "compare_command"]
 
 
 @click.command(name="create")
 @verbosity_options
-@click.argument("more_runs", nargs=-1, metavar="[RUN]...")
-@click.option("--requests", required=True, type=click.Path(exists=True, dir_okay=False), metavar="R",
+@click.argument("more_runs", nargs=-1, type=InputPath(), metavar="[RUN]...")
+@click.option("--requests", required=True, type=InputPath(exists=True, dir_okay=False), metavar="R",
               help="The requests (any request format): the topics to create nuggets for, and their text.")
-@click.option("--pool", default=None, type=click.Path(exists=True, dir_okay=False), metavar="POOL",
+@click.option("--pool", default=None, type=InputPath(exists=True, dir_okay=False), metavar="POOL",
               help="The documents to read per topic, in order: the `pool` command's output (qrels-shaped lines).")
-@click.option("--runs", "runs", multiple=True, metavar="RUN",
+@click.option("--runs", "runs", multiple=True, type=InputPath(exists=True), metavar="RUN",
               help="Instead of --pool: runs whose ranked or cited documents are pooled to --depth (as `pool` "
                    "does); repeatable, and takes the extra paths a shell glob expands to.")
-@click.option("--depth", type=click.IntRange(min=1), default=100, show_default=True,
+@click.option("--depth", type=LARGE_COUNT, default=100, show_default=True,
               help="With --runs: each run's top documents per topic that are pooled.")
-@click.option("--max-documents", type=click.IntRange(min=1), default=None, metavar="N",
+@click.option("--max-documents", type=LARGE_COUNT, default=None, metavar="N",
               help="Read at most the first N documents of each topic's pool (default: all).")
-@click.option("--collection", default=None, metavar="C",
+@click.option("--collection", default=None, type=InputPath(folder=True), metavar="C",
               help="The documents' texts (JSONL, Lucene index or irds:ID). Needed unless --dry-run.")
 @click.option("--judge", "judge_spec", type=click.Choice(["llm"]), default="llm", show_default=True,
               help="The model that proposes and labels the nuggets: the LLM judge's endpoint (--llm-* options).")
 @click.option("--judge-option", "judge_option", multiple=True, metavar="BACKEND.NAME=VALUE",
               help="A backend option: llm.NAME for the model, or the --verify judge's (lexical.attested_threshold=0.5).")
-@click.option("--batch-size", type=click.IntRange(min=1), default=10, show_default=True,
+@click.option("--batch-size", type=click.IntRange(1, 1000), default=10, show_default=True,
               help="Documents per call (AutoNuggetizer reads 10 at a time).")
-@click.option("--max-nuggets", type=click.IntRange(min=1), default=30, show_default=True,
+@click.option("--max-nuggets", type=click.IntRange(1, 100_000), default=30, show_default=True,
               help="Nuggets kept per topic, the most supported (bound to the most documents) first.")
-@click.option("--merge-threshold", type=click.FloatRange(0, 1, min_open=True), default=0.8, show_default=True,
+@click.option("--merge-threshold", type=Number(0, 1, min_open=True), default=0.8, show_default=True,
               help="Questions whose words overlap this much (Jaccard, same numbers) are one nugget.")
 @click.option("--verify", type=click.Choice(["lexical", "semantic", "nli", "llm"]), default=None,
               help="Check every binding with this judge (does the document attest 'question answer'?); rejected "
                    "bindings are dropped. Default: no check.")
 @click.option("--nli-model", default=None, metavar="PATH", help="With --verify nli: a local NLI model directory.")
-@click.option("-o", "--output", default=None, type=click.Path(dir_okay=True), metavar="N.jsonl",
+@click.option("-o", "--output", default=None, type=OutputPath(folder=True), metavar="N.jsonl",
               help="The bank (canonical nuggets with a provenance per nugget; --to autoargue-v3 for a v3 directory).")
 @click.option("--to", "to_format", default="argue", show_default=True, metavar="FORMAT",
               help="Output format: argue (our JSONL) or autoargue-v3.")
-@click.option("--details", "details_path", default=None, type=click.Path(dir_okay=False), metavar="D.jsonl",
+@click.option("--details", "details_path", default=None, type=OutputPath(dir_okay=False), metavar="D.jsonl",
               help="Every call's proposals and what became of each (new, merged, dropped and why), then the "
                    "verification, cap and labels, one JSON line per call or step.")
 @click.option("--cache", "cache_path", default=None, metavar="PATH",
+              type=UpdatedPath(default=default_cache_path, disabled_by="no_cache"),
               help="SQLite judgment cache shared with `judge`: every reply is committed before use, so a killed "
                    "run resumes without asking again. Default: .argue-cache/judgments.sqlite.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the judgment cache.")
@@ -173,24 +175,25 @@ def render_plan(plan: dict[str, Any]) -> str:
 
 @click.command(name="compare")
 @verbosity_options
-@click.argument("created", type=click.Path(exists=True))
-@click.argument("human", type=click.Path(exists=True))
+@click.argument("created", type=InputPath(exists=True, folder=True))
+@click.argument("human", type=InputPath(exists=True, folder=True))
 @click.option("--judge", "judge_spec", default="lexical", show_default=True, metavar="JUDGE",
               help="Decides whether a created answer matches a human one (its 'question answer' read as a "
                    "sentence that gives the human answer): lexical (offline), semantic, nli, llm, or a cascade.")
 @click.option("--judge-option", "judge_option", multiple=True, metavar="BACKEND.NAME=VALUE",
               help="A judge backend option (repeatable), as for `judge`.")
 @click.option("--nli-model", default=None, metavar="PATH", help="Local NLI model directory (for --judge nli).")
-@click.option("--requests", default=None, type=click.Path(exists=True, dir_okay=False), metavar="R",
+@click.option("--requests", default=None, type=InputPath(exists=True, dir_okay=False), metavar="R",
               help="The requests: the judge reads each topic's request as context.")
-@click.option("--pool", default=None, type=click.Path(exists=True, dir_okay=False), metavar="POOL",
+@click.option("--pool", default=None, type=InputPath(exists=True, dir_okay=False), metavar="POOL",
               help="The documents the creation read: a human binding to another document is not counted in the "
                    "binding agreement.")
-@click.option("-o", "--output", default=None, type=click.Path(dir_okay=False), metavar="OUT.tsv",
+@click.option("-o", "--output", default=None, type=OutputPath(dir_okay=False), metavar="OUT.tsv",
               help="Write the table here (TSV) instead of stdout.")
-@click.option("--details", "details_path", default=None, type=click.Path(dir_okay=False), metavar="D.jsonl",
+@click.option("--details", "details_path", default=None, type=OutputPath(dir_okay=False), metavar="D.jsonl",
               help="Per topic: the matched pairs with their documents, and the unmatched answers of each bank.")
 @click.option("--cache", "cache_path", default=None, metavar="PATH",
+              type=UpdatedPath(default=default_cache_path, disabled_by="no_cache"),
               help="SQLite judgment cache. Default: .argue-cache/judgments.sqlite.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the judgment cache.")
 @llm_options
