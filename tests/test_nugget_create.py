@@ -346,3 +346,18 @@ def test_a_killed_run_resumes_without_asking_again_and_writes_the_same_bytes(tra
                        timeout=120)
     assert out.read_bytes() == reference.read_bytes()
     assert Path(str(out) + ".details").read_bytes() == Path(str(reference) + ".details").read_bytes()
+
+
+def test_a_refused_key_stops_the_run_saying_why_and_writes_nothing(track, monkeypatch):
+    monkeypatch.setenv("MOCK_KEY", "sk-mock-SECRET-7")
+    out = Path(track["dir"]) / "created.jsonl"
+    with MockChatServer(lambda n, body: ("error", 401, "invalid key sk-mock-SECRET-7")) as server:
+        done = CliRunner().invoke(cli, ["nuggets", "create", "--requests", track["requests"], "--pool", track["pool"],
+                                        "--collection", track["collection"], "--llm-base-url", server.base_url,
+                                        "--llm-model", "mock", "--llm-api-key-env", "MOCK_KEY", "--no-cache",
+                                        "-o", str(out)])
+    assert done.exit_code == 2, done.output
+    assert done.stderr.startswith("authentication failed: the server answered HTTP 401 (invalid key REDACTED); check "
+                                  "the API key in $MOCK_KEY")
+    assert "SECRET" not in done.output and not out.exists()
+    assert len(server.requests) == 2  # round 1's two calls, refused at once (401 is not retried); no label call

@@ -181,6 +181,7 @@ def create_nuggets(
         tasks = LLMTasks(llm, cache=judgment_cache, progress=progress, registry=TASKS)
         settings = CreateSettings(batch_size, max_nuggets, merge_threshold, llm.max_doc_tokens)
         states = create_banks(found.topics, tasks, settings)
+        _stop_on_refused_key(llm)
         verified: Counter[str] = Counter()
         if verifier is not None:
             verified = verify_bindings(states, verifier, judgment_cache, store)
@@ -219,6 +220,17 @@ def create_nuggets(
                        **({"verify": verifier.identity()} if verifier is not None else {})}
     return CreateResult(topics, detail_records(states), counts, dict(sorted(dropped.items())), settings_record, usage,
                         notes, warnings)
+
+
+def _stop_on_refused_key(llm: Any) -> None:
+    """A server that refused the credentials refuses every call: the run stops, saying why (as the LLM judge
+    does), instead of writing a bank of nothing beside one warning per call."""
+    from ..errors import ArgueError
+
+    for failure in llm.usage()["failures"]:
+        reason = str(failure.get("reason") or "")
+        if reason.startswith("authentication failed"):
+            raise ArgueError(reason)
 
 
 def _warnings(failed_batches: int, batches: int, unlabelled: int, verified: Counter[str], usage: dict[str, Any]) -> list[str]:
