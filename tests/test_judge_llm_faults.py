@@ -166,7 +166,7 @@ def test_a_refused_key_stops_the_run_with_authentication_failed(monkeypatch: pyt
         with pytest.raises(ArgueError) as raised:
             judge.answer_many(questions())
     assert str(raised.value) == ("authentication failed: the server answered HTTP 401 (Incorrect API key provided: "
-                                 "REDACTED); check the API key (--llm-api-key-env names the variable that holds "
+                                 "REDACTED); check the API key in $JUDGE_KEY (--llm-api-key-env names the variable that holds "
                                  "it) and the endpoint")
     assert len(server.requests) <= 2  # the calls in flight when the first refusal came, no more
 

@@ -59,20 +59,23 @@ def test_judges_sample_items_through_structured_output(llama_server: str, monkey
     assert API_KEY not in json.dumps([v.provenance for v in verdicts] + [usage])
 
 
-def test_wrong_key_is_a_reported_failure(llama_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_wrong_key_stops_the_judge_with_authentication_failed(llama_server: str,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from argue_eval.errors import ArgueError
+
     monkeypatch.setenv("LOCAL_LLM_KEY", "sk-wrong")
     judge = LLMJudge(base_url=llama_server, model="smollm2-135m", api_key_env="LOCAL_LLM_KEY",
                      response_format="json_object", max_retries=1)
-    verdicts = judge.answer_many([question("attested", "The river flooded.", doc=DOC)])
-    usage = judge.usage()
-    assert verdicts == [None] and usage["calls"] == 1 and usage["retries"] == 0  # 401 is not retried
-    assert usage["failures"][0]["reason"].startswith("HTTP 401")
-    assert "sk-wrong" not in json.dumps(usage)
+    with pytest.raises(ArgueError) as raised:  # every other call would be refused too: no question is "not judged"
+        judge.answer_many([question("attested", "The river flooded.", doc=DOC)])
+    assert str(raised.value).startswith("authentication failed: the server answered HTTP 401")
+    assert "check the API key in $LOCAL_LLM_KEY" in str(raised.value) and "sk-wrong" not in str(raised.value)
+    assert judge.usage()["retries"] == 0  # 401 is not retried
 
 
 def test_judge_with_a_wrong_key_says_on_stderr_that_authentication_failed(llama_server: str, tmp_path) -> None:
-    """The real server refuses the key: `judge` exits 1 and says why (the server's 401 and where the key comes
-    from), not only in the manifest, and never prints the key."""
+    """The real server refuses the key: `judge` stops (exit 2) and says why (the server's 401 and where the key
+    comes from), and never prints the key."""
     import os
     import subprocess
     import sys
@@ -87,8 +90,7 @@ def test_judge_with_a_wrong_key_says_on_stderr_that_authentication_failed(llama_
          "topics/sample/collection.jsonl", "--judge", "llm", "--llm-base-url", llama_server, "--llm-model",
          "smollm2-135m", "--llm-api-key-env", "LOCAL_LLM_KEY", "--llm-max-retries", "0", "--no-cache", "-o", str(out)],
         cwd=repo, env=env, capture_output=True, text=True, timeout=600)
-    usage = json.loads(Path(str(out) + ".manifest.json").read_text())["usage"]
-    assert done.returncode == 1 and usage["failed_calls"] == usage["calls"] > 0
-    assert (f"warning: {usage['failed_calls']} model call(s) failed ({usage['failed_items']} question(s)): HTTP 401 "
-            "from the server (authentication failed: check the API key in $LOCAL_LLM_KEY)") in done.stderr
-    assert "sk-wrong-5150" not in done.stderr + done.stdout + out.read_text()
+    assert done.returncode == 2 and not out.exists()  # the run stops at the refusal: nothing written
+    assert ("authentication failed: the server answered HTTP 401" in done.stderr
+            and "check the API key in $LOCAL_LLM_KEY" in done.stderr)
+    assert "sk-wrong-5150" not in done.stderr + done.stdout

@@ -74,7 +74,7 @@ def run(toy, server, *args):
     return result, values
 
 
-WHY = r"\(\d+ call\(s\) to the model failed, the first: HTTP 500 after 1 attempts\)"
+WHY = r"\(\d+ call\(s\) to the model failed, the first: HTTP 500 after 1 attempt\)"
 
 
 def icat(toy, server):

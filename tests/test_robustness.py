@@ -863,7 +863,8 @@ def test_a_refused_key_says_authentication_failed_on_stderr(tmp_path, monkeypatc
             "--llm-base-url", server.base_url, "--llm-model", "mock", "--llm-api-key-env", "MOCK_KEY",
             "--no-cache", "-o", tmp_path / "j.jsonl")])
     assert result.exit_code == 2, result.output
-    assert result.stderr.startswith("authentication failed: the server answered HTTP 401 (invalid key REDACTED)")
+    assert any(line.startswith("authentication failed: the server answered HTTP 401 (invalid key REDACTED)")
+               for line in result.stderr.splitlines())
     assert "SECRET" not in result.output and not (tmp_path / "j.jsonl").exists()
 
 

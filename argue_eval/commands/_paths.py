@@ -58,6 +58,11 @@ class CheckedPath(click.Path):
                     self.fail(f"{os.fspath(value)!r} is a symbolic link that loops back on itself", param, ctx)
             except ValueError:  # a NUL byte in the name
                 self.fail(f"{os.fspath(value)!r} is not a usable file name", param, ctx)
+            if not self.file_okay and os.path.lexists(value) and not os.path.isdir(value):
+                # a directory option (an index, a cache) is replaced whole: never over a FIFO, a device or a link
+                # to nothing, which a rename would swap out or fail on after the work was done
+                what = "a symbolic link to nothing" if os.path.islink(value) else "not a directory"
+                self.fail(f"{os.fspath(value)!r} is {what}; give a directory, or a name not yet taken", param, ctx)
         return super().convert(value, param, ctx)
 
 

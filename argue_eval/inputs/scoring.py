@@ -65,9 +65,10 @@ def read_request_list(requests: Any) -> list[Request] | None:
 
 
 def read_qrels_rows(qrels: Any) -> list[QrelsRow] | None:
-    """The rows of a qrels file (or the rows given). A (topic, document) pair judged twice with two grades is a
-    located error, as in ``qrels stats``: which grade holds would depend on the order of the lines. The same
-    grade twice agrees and is kept once."""
+    """The rows of a qrels file (or the rows given). A (topic, document) pair judged twice with two grades (in
+    one iteration column: diversity qrels judge a document per subtopic there) is a located error, as in
+    ``qrels stats``: which grade holds would depend on the order of the lines. The same grade twice agrees and
+    is kept once."""
     from pathlib import Path
 
     from ..formats import resolve
@@ -79,9 +80,10 @@ def read_qrels_rows(qrels: Any) -> list[QrelsRow] | None:
         return list(qrels)
     resolve(qrels, "qrels")  # a file of another kind is refused as such, before its lines are read
     rows: list[QrelsRow] = []
-    first: dict[tuple[str, str], tuple[int, int]] = {}
+    first: dict[tuple[str, str, str], tuple[int, int]] = {}
     for line, row in iter_qrels_lines(Path(qrels)):
-        pair = (row.request_id, row.doc_id)
+        # the second column is a subtopic in diversity qrels: one document judged for two subtopics is no conflict
+        pair = (row.request_id, row.iteration, row.doc_id)
         if pair in first:
             grade, earlier = first[pair]
             if grade != row.relevance:
