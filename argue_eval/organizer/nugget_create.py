@@ -133,6 +133,7 @@ def _batches(documents: Sequence[Document], size: int) -> list[list[Document]]:
 
 
 def start(topics: Sequence[TopicDocuments], settings: CreateSettings) -> list[TopicCreation]:
+    """Each topic's creation before any call: its documents cut into batches, an empty bank."""
     return [TopicCreation(topic.request, _batches(topic.documents, settings.batch_size),
                           settings.bank(topic.request.request_id)) for topic in topics]
 
