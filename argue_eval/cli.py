@@ -36,7 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "agree": ("argue_eval.commands.agree:command", "Agreement between two evaluations of the same systems (Kendall's tau, ...)."),
     "agree-judgments": ("argue_eval.commands.agree:judgments_command", "Agreement between two judgment files (accuracy, Cohen's kappa)."),
     "requests": ("argue_eval.commands.requests:command", "Create, validate and export report requests (topics)."),
-    "nuggets": ("argue_eval.commands.nuggets:command", "Validate, summarize, merge and bind nugget banks."),
+    "nuggets": ("argue_eval.commands.nuggets:command", "Validate, summarize, merge, bind, create (LLM) and compare nugget banks."),
     "pool": ("argue_eval.commands.pool:command", "Pool ranked or cited documents for assessors."),
     "qrels": ("argue_eval.commands.qrels:command", "Build, merge and summarize qrels."),
     "retrieval": ("argue_eval.commands.retrieval:command", "Retrieval measures (nDCG, MAP, recall, ...) for ranked runs or cited documents."),

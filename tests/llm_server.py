@@ -43,8 +43,9 @@ def deterministic_reply(body: dict[str, Any]) -> dict[str, Any]:
 
     Booleans for the judge's yes/no questions; for the measures' structured tasks (``judges/llm_tasks.py``)
     a value of the shape the schema asks for: one of its enum values (coverage labels), a subset of an
-    enum list (the candidates a choice selects), or a list of texts taken from the data (the sentence's
-    first 30 words as its one claim, the request's text as its one aspect)."""
+    enum list (the candidates a choice selects), a list of texts taken from the data (the sentence's
+    first 30 words as its one claim, the request's text as its one aspect), or a list of one record
+    (``nuggets create``'s proposal: its texts the first words of the batch's first document)."""
     data = _data(body)
     items = data.get("answers") or data.get("nuggets") or {}
     properties = _schema(body).get("properties") or {}
@@ -62,14 +63,37 @@ def deterministic_reply(body: dict[str, Any]) -> dict[str, Any]:
     return reply
 
 
-def _list_reply(spec: dict[str, Any], data: dict[str, Any], digest: bytes) -> list[str]:
-    choices = (spec.get("items") or {}).get("enum")
-    if choices is not None:  # a choice among ids: every other one, by the hash
-        return [choice for index, choice in enumerate(choices) if (digest[index % len(digest)] % 2) == 0]
+def _list_reply(spec: dict[str, Any], data: dict[str, Any], digest: bytes) -> list[Any]:
+    items = spec.get("items") or {}
+    choices = items.get("enum")
+    if choices is not None:  # a choice among ids: every other one, by the hash (at least minItems of them)
+        chosen = [choice for index, choice in enumerate(choices) if (digest[index % len(digest)] % 2) == 0]
+        return chosen or choices[:spec.get("minItems", 0)]
+    if items.get("type") == "object":  # a list of records (nuggets create's proposals): one, filled from the data
+        return [_object_reply(items, data, digest)] if spec.get("maxItems", 1) else []
     request = data.get("request") if isinstance(data.get("request"), dict) else {}
     texts = [value for value in (data.get("sentence"), request.get("problem_statement"), request.get("title"))
              if isinstance(value, str) and value.strip()]
     return [" ".join(texts[0].split()[:30])] if texts and spec.get("maxItems", 1) else []  # short, as a model writes
+
+
+def _object_reply(spec: dict[str, Any], data: dict[str, Any], digest: bytes) -> dict[str, Any]:
+    """An object of the schema ``spec``: every required property, a text from the data for a string (the first
+    words of the data's first document, else of its request), lists and nested objects as above."""
+    out: dict[str, Any] = {}
+    for name in spec.get("required", []):
+        field = (spec.get("properties") or {}).get(name) or {}
+        if field.get("type") == "array":
+            out[name] = _list_reply(field, data, digest)
+        elif field.get("type") == "object":
+            out[name] = _object_reply(field, data, digest)
+        else:
+            documents = data.get("documents") if isinstance(data.get("documents"), dict) else {}
+            first = next(iter(documents.values()), {}) if documents else {}
+            request = data.get("request") if isinstance(data.get("request"), dict) else {}
+            text = first.get("text") or request.get("problem_statement") or request.get("title") or "text"
+            out[name] = " ".join(str(text).split()[:6])
+    return out
 
 
 def completion(content: str, model: str = "mock-model-2026", prompt_tokens: int = 100, completion_tokens: int = 9) -> dict:

@@ -22,6 +22,9 @@ function               what it does                                             
 ``search``             BM25 or dense search of a collection, for assessors           ``api.search``
 ``validate``           every problem of run files, located                           ``api.validate``
 ``convert``            a file rewritten in another format of its kind                ``api.convert``
+``create_nuggets``     an LLM-proposed nugget bank bound to documents, to revise     ``api.create``
+``plan_create``        what ``create_nuggets`` would ask and cost (dry run)          ``api.create``
+``compare_nuggets``    a created bank against a human one: recall, precision, ...    ``api.nugget_compare``
 =====================  ============================================================  ========================
 
 The alternate measures return a ``MeasureResult`` (``api.measure_result``): ``table`` (a DataFrame),
@@ -32,11 +35,13 @@ from __future__ import annotations
 
 from .comprehensiveness import comprehensiveness
 from .convert import Conversion, convert
+from .create import CreateResult, create_nuggets, plan_create
 from .icat import icat
 from .judge import EvaluateResult, JudgeResult, evaluate, judge, manifest, plan_questions, score_judged, write_judgments
 from .limits import Limits
 from .longrecall import longrecall
 from .measure_result import MeasureResult, Note
+from .nugget_compare import CompareResult, compare_nuggets
 from .nuggetizer import nuggetizer
 from .plan import plan
 from .pool import PoolResult, pool, write_pool
@@ -47,5 +52,6 @@ from .validate import validate
 
 __all__ = ["score", "ScoreResult", "make_policies", "judge", "JudgeResult", "evaluate", "EvaluateResult",
            "plan_questions", "score_judged", "plan", "manifest", "write_judgments", "Limits", "icat", "longrecall",
-           "comprehensiveness", "nuggetizer", "MeasureResult", "Note", "retrieval", "RetrievalResult", "pool", "PoolResult",
-           "write_pool", "search", "SearchResult", "validate", "convert", "Conversion"]
+           "comprehensiveness", "nuggetizer", "MeasureResult", "Note", "retrieval", "RetrievalResult", "pool",
+           "PoolResult", "write_pool", "search", "SearchResult", "validate", "convert", "Conversion", "create_nuggets",
+           "plan_create", "CreateResult", "compare_nuggets", "CompareResult"]

@@ -1,4 +1,5 @@
-"""``argue-eval nuggets``: validate, summarize, merge and bind nugget banks."""
+"""``argue-eval nuggets``: validate, summarize, merge and bind nugget banks; create one with an LLM and compare it
+with a human one (``commands.nuggets_create``)."""
 from __future__ import annotations
 
 import sys
@@ -18,8 +19,9 @@ output_format_option = click.option(
 
 @click.group(name="nuggets")
 def command() -> None:
-    """Validate, summarize, merge and bind nugget banks (any nugget format in; ours or Auto-ARGUE v3 out;
-    `argue-eval convert` converts between formats).
+    """Validate, summarize, merge and bind nugget banks; create one with an LLM for assessors to revise, and
+    compare a created bank with a human one (any nugget format in; ours or Auto-ARGUE v3 out; `argue-eval
+    convert` converts between formats).
 
     \b
     Example on the sample track:
@@ -262,3 +264,13 @@ def _propose(path: str, output: str, collection: str, retriever: str, judge_spec
                + (f", judged by {judge_spec}" if judge_spec else ", ranked by search score") + f" -> {output}; "
                "mark accept = yes on the rows to keep, then: argue-eval nuggets bind "
                f"{path} {output} -o BOUND", err=True)
+
+
+def _add_creation_commands() -> None:
+    from .nuggets_create import compare_command, create_command
+
+    command.add_command(create_command)
+    command.add_command(compare_command)
+
+
+_add_creation_commands()

@@ -22,7 +22,7 @@ import concurrent.futures
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -52,15 +52,19 @@ COVERED, UNCOVERED = "covered", "uncovered"
 
 
 @cache
-def _template(name: str) -> str:
-    return resources.files(__package__).joinpath("prompts").joinpath(TASK_SET).joinpath(f"{name}.txt").read_text(encoding="utf-8")
+def _template(name: str, template_set: str = TASK_SET) -> str:
+    return (resources.files(__package__).joinpath("prompts").joinpath(template_set).joinpath(f"{name}.txt")
+            .read_text(encoding="utf-8"))
 
 
 @cache
-def task_version(name: str) -> str:
-    """``tasks-v1/<name>+<sha256 of the system and task templates, 10 hex digits>``."""
-    digest = hashlib.sha256((_template("system") + "\0" + _template(name)).encode("utf-8")).hexdigest()[:10]
-    return f"{TASK_SET}/{name}+{digest}"
+def task_version(task: str | Task) -> str:
+    """``<set>/<name>+<sha256 of the set's system template and the task's template, 10 hex digits>``
+    (``tasks-v1/claims+...``); ``task`` is a task of ``TASKS`` by name, or a ``Task`` of another set."""
+    found = TASKS[task] if isinstance(task, str) else task
+    system, body = _template("system", found.template_set), _template(found.name, found.template_set)
+    digest = hashlib.sha256((system + "\0" + body).encode("utf-8")).hexdigest()[:10]
+    return f"{found.template_set}/{found.name}+{digest}"
 
 
 def _string_list(value: Any, key: str, low: int, high: int) -> list[str]:
@@ -96,6 +100,9 @@ class Task:
     fill: Callable[[dict[str, Any]], dict[str, str]]
     """Template fields besides ``$data`` (limits, the ids a reply may use)."""
     max_tokens: Callable[[dict[str, Any]], int]
+    template_set: str = TASK_SET
+    """The folder of ``prompts/`` that holds its template and the system prompt it opens with: a task of
+    another job (``nugget_tasks``: creating nugget banks) keeps its own versioned set beside ``tasks-v1``."""
 
 
 def _ids(data: dict[str, Any], field: str) -> list[str]:
@@ -174,8 +181,9 @@ class TaskItem:
 
 def build_messages(task: Task, data: dict[str, Any]) -> list[dict[str, str]]:
     """The conversation for one item: the task system prompt, then the template with the data quoted."""
-    body = Template(_template(task.name)).substitute(data=quote_data(data), **task.fill(data))
-    return [{"role": "system", "content": _template("system").strip()}, {"role": "user", "content": body.strip()}]
+    body = Template(_template(task.name, task.template_set)).substitute(data=quote_data(data), **task.fill(data))
+    return [{"role": "system", "content": _template("system", task.template_set).strip()},
+            {"role": "user", "content": body.strip()}]
 
 
 def parse_json(content: str | None) -> Any:
@@ -198,11 +206,14 @@ class LLMTasks:
     ``judge.usage()['failures']``); ``calls`` counts the items really sent to the model (cache misses).
     """
 
-    def __init__(self, judge: Any, cache: Any = None, progress: Callable[[int], None] | None = None):
+    def __init__(self, judge: Any, cache: Any = None, progress: Callable[[int], None] | None = None,
+                 registry: Mapping[str, Task] = TASKS):
         self.judge = judge
         self.cache = cache
         self.progress = progress
         """Called with 1 as each model answer (or failure) arrives."""
+        self.registry = registry
+        """The tasks by name that ``run`` knows (``TASKS``, or another job's set such as ``nugget_tasks.TASKS``)."""
         self.calls_by_task: Counter[str] = Counter()
         self.failed_by_task: Counter[str] = Counter()
         """Items sent to the model, and those that failed, per task (``claims``, ``choice``, ...): one
@@ -220,13 +231,15 @@ class LLMTasks:
 
     def identity(self, task: str) -> dict[str, Any]:
         """What changes a task's answers: model, task version, decoding (never the URL or the key)."""
-        return {"backend": "llm-task", "task": task, "task_version": task_version(task), "model": self.judge.model,
+        return {"backend": "llm-task", "task": task, "task_version": task_version(self.registry[task]), "model": self.judge.model,
                 "temperature": self.judge.temperature, "seed": self.judge.seed}
 
-    def run(self, task_name: str, items: Sequence[TaskItem]) -> list[Any]:
+    def run(self, task_name: str, items: Sequence[TaskItem], ask: bool = True) -> list[Any]:
         """One result per item, in order (``None``: failed). The cache answers first; the model's results are
         committed to it as they arrive, before they are used: the read-through every judge is asked by
-        (``asking.CachedJudge``), with one question per item (its ``key``), so a killed run keeps them."""
+        (``asking.CachedJudge``), with one question per item (its ``key``), so a killed run keeps them.
+        ``ask=False`` (a dry run): the cache alone answers, nothing is sent or written, and an item it does not
+        hold is ``None`` without counting as a failure."""
         if not items:
             return []
         by_key: dict[JudgmentKey, TaskItem] = {}
@@ -240,10 +253,11 @@ class LLMTasks:
                 found[question.key] = json.loads(verdict.rationale or "null")
 
         def failed(question: Question, reason: str) -> None:
-            self.failed_by_task[task_name] += 1
+            if ask:
+                self.failed_by_task[task_name] += 1
 
         asker = _TaskJudge(self, task_name, by_key)
-        CachedJudge(asker, self.cache).ask([Question(key, "") for key in by_key], answered, failed)
+        CachedJudge(asker, self.cache, ask=ask).ask([Question(key, "") for key in by_key], answered, failed)
         return [found.get(key) for key in keys]
 
     # -- the calls --------------------------------------------------------------------------------------
@@ -337,7 +351,7 @@ class _TaskJudge(JudgeBackend):
     def iter_answer_groups(self, questions: Sequence[Question]) -> Iterator[list[tuple[int, Verdict | None]]]:
         tasks = self.tasks
         items = [self.items[question.key] for question in questions]
-        stream = tasks.stream(TASKS[self.task_name], items)
+        stream = tasks.stream(tasks.registry[self.task_name], items)
         tasks.calls_by_task[self.task_name] += len(items)
         tasks.failed_by_task[self.task_name] += 0  # listed beside the calls, 0 when none fails
         label = f"llm:{tasks.judge.model}"
