@@ -143,6 +143,15 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 256  # the listen backlog: 64 clients connecting at once must not be dropped
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hangs up before its reply is written (a run stopped by a refused key closes its other
+        calls) is what these tests make happen, not a server fault: say nothing, as a real server logs nothing
+        on the client's stderr. Anything else is printed as the standard library does."""
+        import sys
+
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
 
 Action = tuple
 """What to do with one request: ``("ok",)`` (the deterministic reply), ``("content", text)``,
