@@ -201,11 +201,15 @@ def create_app(store: Store, collection: str | None = None, search_mode: str = "
             return viewer, redirect("/password")
         return viewer, None
 
-    def topic_gate(request: Request, viewer: Viewer) -> tuple[str, Response | None]:
+    def topic_gate(request: Request) -> tuple[Viewer | None, str, Response | None]:
+        """``gate`` for a page of one topic: also 403 when the topic of the URL is not the viewer's."""
+        viewer, stop = gate(request)
         topic = request.path_params["topic"]
+        if stop is not None or viewer is None:
+            return viewer, topic, stop or redirect("/login")
         if not store.may_open(viewer.name, viewer.admin, topic):
-            return topic, refuse(request, viewer, 403, f"Topic {topic} is not assigned to you.")
-        return topic, None
+            return viewer, topic, refuse(request, viewer, 403, f"Topic {topic} is not assigned to you.")
+        return viewer, topic, None
 
     def dashboard_sync(request: Request, viewer: Viewer) -> Response:
         requests = store.requests()
@@ -259,12 +263,9 @@ def create_app(store: Store, collection: str | None = None, search_mode: str = "
         )
 
     async def authoring(request: Request) -> Response:
-        viewer, stop = gate(request)
+        viewer, topic, stop = topic_gate(request)
         if stop is not None or viewer is None:
             return stop or redirect("/login")
-        topic, stop = topic_gate(request, viewer)
-        if stop is not None:
-            return stop
         if request.method == "POST":
             form = await request.form()
             if not csrf_ok(viewer, form):
@@ -347,12 +348,9 @@ def create_app(store: Store, collection: str | None = None, search_mode: str = "
         return redirect(f"{here}?g={quote(group.group_id)}", f"{message}; recorded as given by this sentence")
 
     async def stage_page(request: Request) -> Response:
-        viewer, stop = gate(request)
+        viewer, topic, stop = topic_gate(request)
         if stop is not None or viewer is None:
             return stop or redirect("/login")
-        topic, stop = topic_gate(request, viewer)
-        if stop is not None:
-            return stop
         stage = request.path_params["stage"]
         if stage not in STAGES[1:]:
             return refuse(request, viewer, 404, "No such page.")
