@@ -130,3 +130,18 @@ def answer_everything(store, request_id: str, user: str, reference: dict[str, bo
         record_answers(store, user, "assessor",
                        [Given(i, reference.get(i.item_id, default), None) for i in open_items])
         given += len(open_items)
+
+
+def select_document_text(browser, phrase: str, start: int | None = None) -> None:
+    """Select ``phrase`` in the workbench's document pane as a person does with the mouse, then release the
+    button: the page fills the new answer and its offsets from the selection. ``start`` is where the phrase
+    begins in the text as shown (a test of the offsets gives it); by default its first occurrence."""
+    where = str(start) if start is not None else f"node.textContent.indexOf({json.dumps(phrase)})"
+    browser.evaluate(f"""(() => {{
+        const node = document.getElementById('doc-text').firstChild;
+        const start = {where};
+        const range = document.createRange();
+        range.setStart(node, start); range.setEnd(node, start + {json.dumps(phrase)}.length);
+        window.getSelection().removeAllRanges(); window.getSelection().addRange(range);
+        document.getElementById('doc-text').dispatchEvent(new MouseEvent('mouseup', {{bubbles: true}}));
+    }})()""")

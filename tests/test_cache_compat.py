@@ -14,6 +14,7 @@ import shutil
 import sqlite3
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -29,18 +30,24 @@ def rows(path: Path) -> list[tuple[str, str, str]]:
         return db.execute("SELECT judge, key, verdict FROM answers ORDER BY judge, key").fetchall()
 
 
-def test_every_answer_of_a_cache_made_by_older_code_is_found(tmp_path, monkeypatch):
-    pytest.importorskip("aiohttp", reason="the llm judge's and the LLM tasks' rows need the llm extra (aiohttp)")
-    from llm_server import MockChatServer
-
-    from argue_eval.judges.lexical import LexicalJudge
-
+def old_cache(tmp_path: Path) -> tuple[Any, Path]:
+    """The script that made the fixture (its ``commands``) and a copy of the cache file it made at 43807af."""
     spec = importlib.util.spec_from_file_location("make_cache", MAKE)
     assert spec is not None and spec.loader is not None
     make = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(make)
     cache = tmp_path / "cache.sqlite"
     shutil.copy(HERE / "fixtures" / "cache" / "cache-43807af.sqlite", cache)
+    return make, cache
+
+
+def test_every_answer_of_a_cache_made_by_older_code_is_found(tmp_path, monkeypatch):
+    pytest.importorskip("aiohttp", reason="the llm judge's and the LLM tasks' rows need the llm extra (aiohttp)")
+    from llm_server import MockChatServer
+
+    from argue_eval.judges.lexical import LexicalJudge
+
+    make, cache = old_cache(tmp_path)
     before = rows(cache)
     # 54 lexical rows (the runner's and ask_judge's), 24 of the llm judge, 13 claims calls
     assert len(before) == 91
@@ -78,12 +85,7 @@ def test_the_llm_judges_answers_made_with_older_prompts_are_not_served_under_new
     pytest.importorskip("aiohttp", reason="the llm judge needs the llm extra (aiohttp)")
     from llm_server import MockChatServer
 
-    spec = importlib.util.spec_from_file_location("make_cache", MAKE)
-    assert spec is not None and spec.loader is not None
-    make = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(make)
-    cache = tmp_path / "cache.sqlite"
-    shutil.copy(HERE / "fixtures" / "cache" / "cache-43807af.sqlite", cache)
+    make, cache = old_cache(tmp_path)
     before = rows(cache)
     with MockChatServer(lambda n, body: ("status", 400)) as server:
         args = next(a for a in make.commands(server.base_url, tmp_path) if a[0] == "judge" and "llm" in a)

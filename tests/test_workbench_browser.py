@@ -18,7 +18,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
-from helpers import SAMPLE_ROOT, sample_reference_answers
+from helpers import SAMPLE_ROOT, sample_reference_answers, select_document_text
 
 pytestmark = pytest.mark.browser
 
@@ -210,13 +210,7 @@ def test_an_assessor_writes_a_nugget_answers_both_stages_by_keyboard_and_the_exp
         text = documents["nw-0004"]["text"]
         phrase = "young children or people over 70"
         start = text.index(phrase)  # the expected offsets, found in the collection file with str.index
-        browser.evaluate(f"""(() => {{
-            const node = document.getElementById('doc-text').firstChild;
-            const range = document.createRange();
-            range.setStart(node, {start}); range.setEnd(node, {start + len(phrase)});
-            const selection = window.getSelection(); selection.removeAllRanges(); selection.addRange(range);
-            document.getElementById('doc-text').dispatchEvent(new MouseEvent('mouseup', {{bubbles: true}}));
-        }})()""")
+        select_document_text(browser, phrase, start)
         assert browser.evaluate("document.getElementById('new-answer').value") == phrase
         assert browser.evaluate("document.querySelector('#new-nugget input[name=start]').value") == str(start)
         browser.evaluate("document.getElementById('new-question').value = 'Who was most affected?'")
@@ -505,15 +499,8 @@ def test_selection_offsets_count_code_points_of_the_text_as_shown(browser, tmp_p
         log_in(browser, server, "alice", password)
         go(browser, server.base + "/t/s01/nuggets?doc=x1")
         phrase = "the target phrase"
-        browser.evaluate(f"""(() => {{
-            const node = document.getElementById('doc-text').firstChild;
-            const start = node.textContent.indexOf({json.dumps(phrase)});
-            const range = document.createRange();
-            range.setStart(node, start); range.setEnd(node, start + {len(phrase)});
-            window.getSelection().removeAllRanges(); window.getSelection().addRange(range);
-            document.getElementById('doc-text').dispatchEvent(new MouseEvent('mouseup', {{bubbles: true}}));
-            document.getElementById('new-question').value = 'What is the phrase?';
-        }})()""")
+        select_document_text(browser, phrase)
+        browser.evaluate("document.getElementById('new-question').value = 'What is the phrase?'")
         then_ready(browser, "document.getElementById('create-nugget').click()")
         assert "added" in browser.evaluate("document.getElementById('flash').textContent")
     finally:

@@ -33,6 +33,7 @@ def run(*args: object) -> str:
 
 def main() -> None:
     from cdp import Browser
+    from helpers import select_document_text
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=REPO / "docs")
@@ -101,16 +102,9 @@ def main() -> None:
             log_in("alice")
             go("/t/s01/nuggets?doc=nw-0004")
             phrase = "young children or people over 70"
-            browser.evaluate(f"""(() => {{
-                const node = document.getElementById('doc-text').firstChild;
-                const start = node.textContent.indexOf({json.dumps(phrase)});
-                const range = document.createRange();
-                range.setStart(node, start); range.setEnd(node, start + {len(phrase)});
-                window.getSelection().removeAllRanges(); window.getSelection().addRange(range);
-                document.getElementById('doc-text').dispatchEvent(new MouseEvent('mouseup', {{bubbles: true}}));
-                document.getElementById('new-question').value = 'Who was most affected by the illness?';
-                document.getElementById('new-question').scrollIntoView();
-            }})()""")
+            select_document_text(browser, phrase)
+            browser.evaluate("document.getElementById('new-question').value = 'Who was most affected by the illness?';"
+                             "document.getElementById('new-question').scrollIntoView()")
             shot("authoring")
             then("document.getElementById('create-nugget').click()")
             go("/t/s01/citations")
