@@ -43,8 +43,10 @@ from .longrecall import longrecall
 from .measure_result import MeasureResult
 from .nugget_compare import CompareResult, compare_nuggets
 from .nuggetizer import nuggetizer
+from .outputs import commit_together, write_records, write_scores
 from .plan import plan
 from .pool import PoolResult, pool, write_pool
+from .report import ReportInputs, read_judgment_files, report_inputs
 from .result import Note, Result
 from .retrieval import RetrievalResult, retrieval
 from .score import ScoreResult, make_policies, score
@@ -55,4 +57,5 @@ __all__ = ["score", "ScoreResult", "make_policies", "judge", "JudgeResult", "eva
            "plan_questions", "score_judged", "plan", "manifest", "write_judgments", "Limits", "icat", "longrecall",
            "comprehensiveness", "nuggetizer", "Result", "MeasureResult", "Note", "retrieval", "RetrievalResult", "pool",
            "PoolResult", "write_pool", "search", "SearchResult", "validate", "convert", "Conversion", "create_nuggets",
-           "plan_create", "CreateResult", "compare_nuggets", "CompareResult"]
+           "plan_create", "CreateResult", "compare_nuggets", "CompareResult", "write_scores", "write_records",
+           "commit_together", "report_inputs", "ReportInputs", "read_judgment_files"]

@@ -8,20 +8,23 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any
 
 from ..argue.api import Evaluation, run_scoring
-from ..argue.policies import Policies
+from ..argue.policies import make_policies
 from ..errors import few_items
 from ..inputs import Inputs, check_one_report_per_topic, load_inputs
 from ..judges.base import JudgeBackend
 from ..model import Report, natural_key
 from .limits import Limits, find_limits
+from .result import Note, NoteLog, Result
+from .score import scored_result
 
 if TYPE_CHECKING:
-    import pandas as pd
+    from typing_extensions import Unpack
 
+    from ..argue.policies import PolicyOptions
     from ..judges.cache import JudgmentCache
     from ..judges.runner import JudgeRun
 
@@ -80,6 +83,36 @@ class JudgeResult:
     def judgments(self) -> list[Any]:
         return self.run.judgments
 
+    @property
+    def failed(self) -> list[Any]:
+        """The questions that could not be judged (``judges.runner.Failure``), leaving out those waiting for a batch
+        answer (``waiting``)."""
+        from ..judges.llm_batch import WAITING
+
+        return [failure for failure in self.run.failures if failure.reason != WAITING]
+
+    def unjudged(self) -> list[str]:
+        """What could not be judged, one line per reason with a count per kind (a ``Result``'s ``unjudged``)."""
+        from ..judges.runner import failure_summary
+
+        return failure_summary(self.failed)
+
+    def warnings(self) -> list[str]:
+        """What the run could not judge, for the user: ``unjudged``, then one line per cause of a model judge's
+        failed calls (the manifest lists every call), then the cited documents missing from the collection."""
+        return self.unjudged() + self._other_warnings()
+
+    def _other_warnings(self) -> list[str]:
+        by_reason: dict[str, list[int]] = {}
+        for failure in (self.usage or {}).get("failures", ()):
+            by_reason.setdefault(str(failure.get("reason")), []).append(int(failure.get("questions", 0)))
+        lines = [f"{len(counts)} model call(s) failed ({sum(counts)} question(s)): {reason}"
+                 for reason, counts in sorted(by_reason.items(), key=lambda item: (-len(item[1]), item[0]))]
+        missing = self.run.stats.missing_documents
+        if missing:
+            lines.append(f"{len(missing)} cited document(s) not in the collection: {few_items(missing)}")
+        return lines
+
 
 def open_judge(judge_spec: str | JudgeBackend, judge_options: Mapping[str, Mapping[str, Any]] | None) -> JudgeBackend:
     """The backend ``judge_spec`` names (or is), made with ``judge_options`` (keyword options per backend name)."""
@@ -101,18 +134,20 @@ def judge(
     requests: Any = None,
     qrels: Any = None,
     cache: str | os.PathLike[str] | JudgmentCache | None = None,
-    policies: Policies | None = None,
     announce: Callable[[list[str], list[str]], None] | None = None,
     batch_in: Sequence[str | os.PathLike[str]] = (),
     batch_out: str | os.PathLike[str] | None = None,
     batch_max_calls: int | None = None,
+    **policies: Unpack[PolicyOptions],
 ) -> JudgeResult:
     """Answer every flowchart question the runs need that ``judgments`` do not answer, with a judge.
 
     ``collection``: a path/spec for ``open_collection`` or an open ``DocumentStore``; ``judge``: a
     backend name (``lexical``, ``semantic``, ``nli``, ``llm``), a comma list for a cascade, or a backend;
     ``judge_options``: keyword options per backend name; ``cache``: a SQLite cache path or object
-    (``None``: no cache). Existing ``judgments`` take precedence: the judge only fills the gaps.
+    (``None``: no cache). Existing ``judgments`` take precedence: the judge only fills the gaps. The other
+    keywords are the scoring policies (the fields of ``argue.policies.Policies``, as for ``score``): they decide
+    which questions the flowchart asks.
     ``announce(notes, warnings)`` is called once the inputs are read and the judge made, before any
     question is asked: the notes about the inputs, and what the run cannot do (``Limits.warnings``).
     ``batch_in``: OpenAI-batch result files whose answers the LLM judge takes (checked against its calls);
@@ -123,8 +158,7 @@ def judge(
     from ..judges.cache import JudgmentCache
     from ..judges.runner import run_judge
 
-    policies = policies or Policies()
-    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
+    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, make_policies(**policies))
     reports = list(inputs.reports())
     check_one_report_per_topic(reports, inputs.evaluation.topics)
     outside: dict[str, list[str]] = {}
@@ -230,13 +264,12 @@ def score_judged(judged: JudgeResult, *, details: bool = True, missing_hint: str
     return run_scoring(judged.reports, judged.inputs.evaluation, lookup, details=details, missing_hint=missing_hint)
 
 
-class EvaluateResult(NamedTuple):
-    """``evaluate``'s result: the score table and details, and the judge run behind them."""
+@dataclass
+class EvaluateResult(Result):
+    """``evaluate``'s result: ``score``'s ``Result`` (the score table, details, notes), and the judge run behind
+    it (``judged``: its judgments, counts, failures and usage)."""
 
-    table: pd.DataFrame
-    details: list[dict[str, Any]]
-    judged: JudgeResult
-    notes: list[str]
+    judged: JudgeResult = field(kw_only=True)
 
 
 def evaluate(
@@ -244,22 +277,39 @@ def evaluate(
     nuggets: Any,
     *,
     details: bool = True,
-    missing_judgments: str = "error",
-    **judge_kwargs: Any,
+    missing_hint: str | Callable[[JudgeResult], str] | None = None,
+    on_note: Callable[[Note], None] | None = None,
+    **keywords: Any,
 ) -> EvaluateResult:
-    """Judge, then score: ``judge(...)`` with the same keywords, then the ARGUE measures.
+    """Judge, then score: ``judge(...)`` with the same keywords (the judge's and the policies), then the ARGUE
+    measures.
 
     The scorer sees the imported judgments first and the judge's answers under them, so human or
-    Auto-ARGUE judgments win wherever they answer a question.
+    Auto-ARGUE judgments win wherever they answer a question. The result's ``notes`` are what ``argue-eval
+    evaluate`` prints, in order: what the run cannot do (before anything is asked), what could not be judged
+    (also in ``unjudged``), then the scoring's notes; ``on_note`` gets each as it arises. ``missing_hint`` (a text,
+    or a function of the judge run giving one) says how to produce missing judgments, as for ``score``.
     """
-    import pandas as pd
+    log = NoteLog(on_note)
+    given = keywords.pop("announce", None)
 
-    policies: Policies = judge_kwargs.pop("policies", None) or Policies()
-    if missing_judgments != policies.missing_judgments:
-        from dataclasses import replace
+    def announce(notes: list[str], warnings: list[str]) -> None:
+        if given is not None:
+            given(notes, warnings)
+        for warning in warnings:
+            log.warn(warning)
 
-        policies = replace(policies, missing_judgments=missing_judgments)  # type: ignore[arg-type]
-    judged = judge(runs, nuggets, policies=policies, **judge_kwargs)
-    result = score_judged(judged, details=details)
-    frame = pd.DataFrame(result.rows, columns=["run_id", "request_id", "metric", "value"])
-    return EvaluateResult(frame, result.details, judged, result.notes)
+    judged = judge(runs, nuggets, announce=announce, **keywords)
+    for line in judged.unjudged():
+        log.not_judged(line)
+    for line in judged._other_warnings():
+        log.warn(line)
+    hint = missing_hint(judged) if callable(missing_hint) else missing_hint
+    result = scored_result(score_judged(judged, details=details, missing_hint=hint))
+    for note in result.notes:
+        log.note(note.text)
+    values = {name: getattr(result, name) for name in RESULT_FIELDS}
+    return EvaluateResult(**{**values, "notes": log.notes, "unjudged": log.unjudged}, judged=judged)
+
+
+RESULT_FIELDS = tuple(item.name for item in fields(Result))

@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..formats.scores import SCORE_COLUMNS
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -29,10 +31,6 @@ __all__ = ["Result", "Note", "NoteLog", "Row", "SCORE_COLUMNS", "notes_of"]
 
 Row = tuple[str, str, str, float]
 """A row of the long score table: ``(run_id, request_id, metric, value)``."""
-
-SCORE_COLUMNS = ("run_id", "request_id", "metric", "value")
-"""The columns of every score table of the kit (ir_measures' long shape, trec_eval's columns)."""
-
 
 class Note(NamedTuple):
     """A line for the user beside the results: context (a note) or something missing (a warning)."""

@@ -16,12 +16,25 @@ from typing import Any
 
 import click
 
-from ..argue.policies import EVALUATED_TOPICS, MISSING_TOPICS, NUGGET_SCOPES, RELEVANCE_SOURCES, UNBOUND_QUESTIONS
+from ..argue.policies import (
+    DEFAULTS,
+    EVALUATED_TOPICS,
+    MISSING_JUDGMENTS,
+    MISSING_TOPICS,
+    NUGGET_SCOPES,
+    POLICY_FIELDS,
+    RELEVANCE_SOURCES,
+    UNBOUND_QUESTIONS,
+    format_weights,
+    parse_weights,
+)
 from ..errors import OptionError
+from ..measures.argue import SCORE_TABLE_LAYOUTS
 from ..redact import hold_credentials
 from ._paths import InputPath, UpdatedPath, default_cache_path
 
-__all__ = ["input_options", "judge_options", "policy_options", "verbosity_options"]
+__all__ = ["input_options", "judge_options", "policy_options", "missing_judgments_option", "verbosity_options",
+           "DEFAULTS", "SCORE_TABLE_LAYOUTS"]
 
 
 def input_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -55,29 +68,55 @@ def input_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def policy_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--relevance``, ``--nugget-scope``, ``--evaluated-topics``, ``--missing-topics``, ``--unbound-questions`` and
+    ``--weights``, each defaulting to ``argue.policies.DEFAULTS`` (the dataclass's defaults, the only ones). The
+    command receives them as one ``policies`` dict of keyword options (``argue.policies.PolicyOptions``, the
+    weights parsed), with ``--missing-judgments`` folded in where the command declares it, to pass on as
+    ``api.score(..., **policies)``."""
+
+    @functools.wraps(func)  # keeps the options already attached below (click's __click_params__)
+    def fold(*args: Any, **kwargs: Any) -> Any:
+        policies = {name: kwargs.pop(name) for name in POLICY_FIELDS if name in kwargs}
+        policies["weights"] = parse_weights(policies["weights"])
+        kwargs["policies"] = policies
+        return func(*args, **kwargs)
+
     options = [
-        click.option("--relevance", type=click.Choice(RELEVANCE_SOURCES), default="nuggets", show_default=True,
+        click.option("--relevance", type=click.Choice(RELEVANCE_SOURCES), default=DEFAULTS.relevance,
+                     show_default=True,
                      help="Cited document relevant iff it attests a nugget answer (nuggets), has rel > 0 in "
                           "--qrels (qrels), or as `relevant` judgments say (judgments)."),
-        click.option("--nugget-scope", type=click.Choice(NUGGET_SCOPES), default="cited", show_default=True,
+        click.option("--nugget-scope", type=click.Choice(NUGGET_SCOPES), default=DEFAULTS.nugget_scope,
+                     show_default=True,
                      help="cited: a sentence supplies only answers its cited document attests; all: any answer "
                           "of the topic (asked once per cited sentence, no document)."),
-        click.option("--evaluated-topics", type=click.Choice(EVALUATED_TOPICS), default="judged", show_default=True,
+        click.option("--evaluated-topics", type=click.Choice(EVALUATED_TOPICS), default=DEFAULTS.evaluated_topics,
+                     show_default=True,
                      help="judged: the topics with nuggets (and in --requests, if given), as trec_eval evaluates "
                           "the judged topics; a requested topic without nuggets is listed, not judged, not "
                           "averaged in. requests: every requested topic, one without nuggets scoring 0."),
-        click.option("--missing-topics", type=click.Choice(MISSING_TOPICS), default="zero", show_default=True,
+        click.option("--missing-topics", type=click.Choice(MISSING_TOPICS), default=DEFAULTS.missing_topics,
+                     show_default=True,
                      help="An evaluated topic with no report in a run scores 0 (zero, as trec_eval -c) or is "
                           "left out (skip)."),
-        click.option("--unbound-questions", type=click.Choice(UNBOUND_QUESTIONS), default="drop", show_default=True,
+        click.option("--unbound-questions", type=click.Choice(UNBOUND_QUESTIONS), default=DEFAULTS.unbound_questions,
+                     show_default=True,
                      help="Nuggets with no answer bound to a document: drop (listed), count as negative "
                           "nuggets, or keep (findable with --nugget-scope all)."),
-        click.option("--weights", default="vital=2,okay=1,none=1", show_default=True, metavar="W",
+        click.option("--weights", default=format_weights(DEFAULTS.weights), show_default=True, metavar="W",
                      help="Nugget weights by importance for the *_weighted measures."),
     ]
+    wrapped: Callable[..., Any] = fold
     for option in reversed(options):
-        func = option(func)
-    return func
+        wrapped = option(wrapped)
+    return wrapped
+
+
+def missing_judgments_option(text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--missing-judgments`` (default ``DEFAULTS.missing_judgments``) with the command's own ``text``; put it
+    below ``policy_options``, which folds it into ``policies``."""
+    return click.option("--missing-judgments", type=click.Choice(MISSING_JUDGMENTS),
+                        default=DEFAULTS.missing_judgments, show_default=True, help=text)
 
 
 def judge_options(func: Callable[..., Any]) -> Callable[..., Any]:

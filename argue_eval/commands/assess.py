@@ -54,8 +54,7 @@ def command() -> None:
 @click.option("-o", "--output", required=True, type=OutputPath(), metavar="POOL", help="Pool to write: JSONL, or CSV for a .csv name.")
 @click.option("--csv", "as_csv", is_flag=True, default=None, help="Write CSV whatever the output's name.")
 @policy_options
-def export_command(runs, nuggets, judgments, requests, qrels, collection, output, as_csv, relevance, nugget_scope,
-                   missing_topics, evaluated_topics, unbound_questions, weights) -> None:
+def export_command(runs, nuggets, judgments, requests, qrels, collection, output, as_csv, policies) -> None:
     """Write the judgments scoring still lacks, one item per unique judgment.
 
     The same flowchart as `score` runs over every report; every question it needs that the given
@@ -78,15 +77,10 @@ def export_command(runs, nuggets, judgments, requests, qrels, collection, output
           --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl -o pool.jsonl
     """
     from ..api import make_policies
-    from ..argue.policies import parse_weights
+    from ..inputs import load_inputs
     from ..organizer.assessment import export_pool, write_pool
 
-    policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
-                             missing_judgments="error", unbound_questions=unbound_questions,
-                             evaluated_topics=evaluated_topics, weights=parse_weights(weights))
-    from ..inputs import load_inputs
-
-    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
+    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, make_policies(**policies))
     store = None
     if collection:
         from ..collection import open_collection

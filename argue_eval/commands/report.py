@@ -64,25 +64,19 @@ def command(scores, details, runs, nuggets, requests, judgments, collection, bas
           --requests topics/sample/requests.jsonl --judgments qrels/sample/judgments.jsonl \\
           --collection topics/sample/collection.jsonl --baseline careful -o report.html
     """
-    from ..formats import read_judgments, read_nuggets, read_requests
-    from ..formats.details import read_details
-    from ..formats.scores import read_scores
+    from ..api import report_inputs
     from ..report import ReportOptions, write_report
 
     options = ReportOptions(baseline=baseline, test=test, correction=correction, alpha=alpha, measure=measure,
                             resamples=resamples, seed=seed, title=title, doc_chars=doc_chars,
                             scores_source=" ".join(str(path) for path in scores)
                             + (f" --scores-format {scores_format}" if scores_format else ""))
-    records = [record for path in scores for record in read_scores(path, scores_format)]
+    inputs = report_inputs(scores, details=details, requests=requests, nuggets=nuggets, judgments=judgments,
+                           scores_format=scores_format)
     run_ids = [run.strip() for run in runs.split(",") if run.strip()] if runs else None
-    data = write_report(
-        output, records, collection=collection,
-        details=(record for path in details for record in read_details(path)),
-        requests=list(read_requests(requests)) if requests else (),
-        nuggets=list(read_nuggets(nuggets)) if nuggets else (),
-        judgments=(judgment for path in judgments for judgment in read_judgments(path)),
-        options=options, run_ids=run_ids,
-    )
+    data = write_report(output, inputs.scores, collection=collection, details=inputs.details,
+                        requests=inputs.requests, nuggets=inputs.nuggets, judgments=inputs.judgments,
+                        options=options, run_ids=run_ids)
     if quiet:
         return
     main = data.main
