@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from os import PathLike
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import unknown_name
 from .model import ALL_TOPICS, natural_key
@@ -189,6 +189,36 @@ def build_tables(result: Comparison, which: str) -> list[Table]:
     if tables:
         tables[-1].notes = list(result.notes)
     return tables
+
+
+def inventory_text(summary: dict[str, Any], as_json: bool = False) -> str:
+    """``inspect``'s output of an ``api.inspect`` summary: one canonical JSON line (``as_json``), or one ``name
+    value`` line per count, maps and lists inline, then the per-topic counts."""
+    if as_json:
+        from .writing import dumps_line
+
+        return dumps_line(summary)
+    lines = [f"{summary['path']}: {summary['kind']} ({summary['format']})"]
+    width = max(len(key) for key in summary)
+    for key, value in summary.items():
+        if key in ("path", "kind", "format", "per_topic"):
+            continue
+        lines.append(f"  {key:<{width}}  {_inventory_value(value)}")
+    per_topic = summary.get("per_topic")
+    if per_topic:
+        lines.append("  per topic:")
+        for qid, value in per_topic.items():
+            lines.append(f"    {qid}  {_inventory_value(value)}")
+    return "\n".join(lines)
+
+
+def _inventory_value(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items()) or "-"
+    if isinstance(value, list):
+        shown = ", ".join(str(v) for v in value[:20])
+        return (shown + f", ... ({len(value)} in all)") if len(value) > 20 else (shown or "-")
+    return str(value)
 
 
 def write_output(text: str, output: str | PathLike[str] | None) -> None:

@@ -33,20 +33,34 @@ list or a ``JudgeBackend``), ``judge_options`` (per backend) and ``cache`` (a pa
 """
 from __future__ import annotations
 
+from .agree import agree
+from .compare import compare
 from .comprehensiveness import comprehensiveness
 from .convert import Conversion, convert
 from .create import CreateResult, create_nuggets, plan_create
 from .icat import icat
+from .inspect import inspect
 from .judge import EvaluateResult, JudgeResult, evaluate, judge, manifest, plan_questions, score_judged, write_judgments
 from .limits import Limits
 from .longrecall import longrecall
 from .measure_result import MeasureResult
 from .nugget_compare import CompareResult, compare_nuggets
 from .nuggetizer import nuggetizer
+from .nuggets import (
+           bind_nuggets,
+           merge_nuggets,
+           nugget_stats,
+           propose_bindings,
+           validate_nuggets,
+           write_nuggets,
+           write_proposals,
+)
 from .outputs import commit_together, write_records, write_scores
 from .plan import plan
 from .pool import PoolResult, pool, write_pool
+from .qrels import build_qrels, merge_qrels, qrels_from_nuggets, qrels_stats, write_qrels
 from .report import ReportInputs, read_judgment_files, report_inputs
+from .requests import add_request, export_requests, validate_requests
 from .result import Note, Result
 from .retrieval import RetrievalResult, retrieval
 from .score import ScoreResult, make_policies, score
@@ -58,4 +72,7 @@ __all__ = ["score", "ScoreResult", "make_policies", "judge", "JudgeResult", "eva
            "comprehensiveness", "nuggetizer", "Result", "MeasureResult", "Note", "retrieval", "RetrievalResult", "pool",
            "PoolResult", "write_pool", "search", "SearchResult", "validate", "convert", "Conversion", "create_nuggets",
            "plan_create", "CreateResult", "compare_nuggets", "CompareResult", "write_scores", "write_records",
-           "commit_together", "report_inputs", "ReportInputs", "read_judgment_files"]
+           "commit_together", "report_inputs", "ReportInputs", "read_judgment_files", "compare", "agree", "inspect",
+           "build_qrels", "qrels_from_nuggets", "merge_qrels", "qrels_stats", "write_qrels", "validate_requests",
+           "add_request", "export_requests", "validate_nuggets", "nugget_stats", "merge_nuggets", "bind_nuggets",
+           "propose_bindings", "write_nuggets", "write_proposals"]

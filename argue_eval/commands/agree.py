@@ -118,16 +118,13 @@ def command(scores_a, scores_b, metric, metric_b, top_k, resamples, seed, confid
       argue-eval agree scores.human.tsv scores.auto.tsv -m f1 --top-k 3 --per-topic --format markdown
       argue-eval agree scores.human.tsv scores.auto.tsv -m f1 --systems    # both leaderboards side by side
     """
-    from ..inputs import load_matrix
-    from ..stats.agreement import agreement
+    from ..api import agree
 
-    matrix_a = load_matrix([scores_a], metric, scores_format, missing)
-    matrix_b = load_matrix([scores_b], metric_b or metric, scores_format, missing)
-    result = agreement(matrix_a, matrix_b, resamples=resamples, seed=seed, confidence=confidence, top_k=tuple(top_k),
-                       interval=interval)
+    found = agree(scores_a, scores_b, metric, metric_b=metric_b, top_k=top_k, resamples=resamples, seed=seed,
+                  confidence=confidence, interval=interval, missing=missing, scores_format=scores_format)
+    result = found.data
     if output_format == "json":
-        document = {"a": str(scores_a), "b": str(scores_b), **result.to_dict()}
-        text = dumps_json(document)
+        text = dumps_json(found.details[0])
     else:
         tables = build_agreement_tables(result, str(scores_a), str(scores_b), per_topic,
                                         systems and output_format != "tsv")

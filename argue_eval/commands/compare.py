@@ -5,7 +5,6 @@ from pathlib import Path
 
 import click
 
-from ..errors import OptionError
 from ..tables import RENDER_FORMATS, dumps_json, render_tables
 from ..views import build_tables, write_output
 from ._options import RESAMPLES, SEED, Number, verbosity_options
@@ -63,33 +62,18 @@ def command(scores, metrics, baseline, test, correction, alpha, confidence, resa
       argue-eval compare scores.tsv -m f1 --format json --resamples 20000 --seed 7
       argue-eval compare scores.tsv -m f1 -m sentence_support -m nugget_coverage --table systems
     """
-    from ..stats.comparison import compare
-    from ..stats.pairwise import default_test
+    from ..api import compare
 
-    if (test or default_test(baseline is not None)) == "tukey" and correction not in (None, "none"):
-        raise OptionError("--correction", f"--test tukey{'' if test else ' (the default)'} already controls the family-wise "
-                          "error over all pairs; drop --correction (or use --correction none), or choose --test "
-                          "randomization or --test t")
-    from ..formats.scores import read_scores
-    from ..stats.matrix import records_to_matrix
-
-    records = [record for path in scores for record in read_scores(path, scores_format)]
-    source = ", ".join(str(path) for path in scores) if len(scores) <= 3 else f"{len(scores)} score tables"
-    results = []
-    for metric in dict.fromkeys(metrics):
-        matrix = records_to_matrix(records, metric, missing, source)
-        if baseline is not None and baseline not in matrix.runs:
-            raise OptionError("--baseline", f"{baseline!r} is not among the runs for {metric!r}: {', '.join(matrix.runs)}")
-        results.append(compare(matrix, baseline=baseline, test=test, correction=correction, alpha=alpha,
-                               resamples=resamples, seed=seed, confidence=confidence))
+    result = compare(scores, metrics, baseline=baseline, test=test, correction=correction, alpha=alpha,
+                     confidence=confidence, resamples=resamples, seed=seed, missing=missing, scores_format=scores_format)
     if output_format == "json":
-        documents = [result.to_dict() for result in results]
+        documents = result.details
         text = dumps_json(documents[0] if len(documents) == 1 else documents)
     else:
         chosen = which or ("systems" if output_format == "tsv" else "both")
         tables = []
-        for result in results:
-            built = build_tables(result, chosen)
+        for comparison in result.data:
+            built = build_tables(comparison, chosen)
             if quiet:
                 for table in built:
                     table.notes = []
