@@ -195,9 +195,7 @@ def inventory_text(summary: dict[str, Any], as_json: bool = False) -> str:
     """``inspect``'s output of an ``api.inspect`` summary: one canonical JSON line (``as_json``), or one ``name
     value`` line per count, maps and lists inline, then the per-topic counts."""
     if as_json:
-        from .writing import dumps_line
-
-        return dumps_line(summary)
+        return json_line(summary)
     lines = [f"{summary['path']}: {summary['kind']} ({summary['format']})"]
     width = max(len(key) for key in summary)
     for key, value in summary.items():
@@ -219,6 +217,14 @@ def _inventory_value(value: Any) -> str:
         shown = ", ".join(str(v) for v in value[:20])
         return (shown + f", ... ({len(value)} in all)") if len(value) > 20 else (shown or "-")
     return str(value)
+
+
+def json_line(value: Any) -> str:
+    """One canonical JSON line (UTF-8 text, keys in the order given, newline-terminated), as ``writing`` writes
+    JSON Lines files."""
+    from .writing import dumps_line
+
+    return dumps_line(value)
 
 
 def write_output(text: str, output: str | PathLike[str] | None) -> None:

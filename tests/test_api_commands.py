@@ -14,7 +14,7 @@ from argue_eval import api
 from argue_eval.api import Note
 from argue_eval.argue.api import MissingJudgmentsError
 from argue_eval.cli import cli
-from argue_eval.errors import ArgueError, OptionError
+from argue_eval.errors import ArgueError, InputError, OptionError
 
 F = Path(__file__).parent / "fixtures" / "argue"
 DROPPED = ("1 nugget question(s) with no answer bound to a document were dropped (--unbound-questions "
@@ -309,3 +309,25 @@ def test_the_commands_print_the_notes_of_the_results(tmp_path):
                                       "--on-duplicate", "last", "-o", str(tmp_path / "m.trec")])
     assert merged.stderr.splitlines()[0] == str(api.merge_qrels([tmp_path / "a.trec", tmp_path / "b.trec"],
                                                                 on_duplicate="last").notes[0])
+
+
+# --- collection ---------------------------------------------------------------------------------------------------
+
+
+def test_collection_functions_index_get_and_describe(tmp_path):
+    (tmp_path / "c.jsonl").write_text('{"doc_id": "d1", "title": "One", "text": "first"}\n'
+                                      '{"doc_id": "d2", "text": "second"}\nnot json\n')
+    with pytest.raises(InputError, match="c.jsonl:3: invalid JSON"):
+        api.index_collection(tmp_path / "c.jsonl")
+    built = api.index_collection(tmp_path / "c.jsonl", skip_bad_lines=True)
+    assert {k: built.counts[k] for k in ("documents", "skipped", "built")} == {"documents": 2, "skipped": 1, "built": True}
+    assert len(built.notes) == 1 and built.notes[0].warning and ":3" in built.notes[0].text
+    assert api.index_collection(tmp_path / "c.jsonl", skip_bad_lines=True).counts["built"] is False
+    (tmp_path / "clean.jsonl").write_text("".join((tmp_path / "c.jsonl").read_text().splitlines(True)[:2]))
+    got = api.get_documents(tmp_path / "clean.jsonl", ["d2", "d9", "d1"])
+    assert got.rows == [("d2", "", "second"), ("d1", "One", "first")]
+    assert got.notes == [Note(f"{tmp_path / 'clean.jsonl'}: no document with id 'd9'", True)]
+    assert got.counts == {"documents": 2, "missing": 1}
+    info = dict(api.collection_info(tmp_path / "clean.jsonl").rows)
+    assert (info["documents"], info["id_field"], info["text_field"]) == (2, "doc_id", "text")
+    assert "skipped_lines" not in info

@@ -34,6 +34,7 @@ list or a ``JudgeBackend``), ``judge_options`` (per backend) and ``cache`` (a pa
 from __future__ import annotations
 
 from .agree import agree
+from .collection import collection_info, get_documents, index_collection
 from .compare import compare
 from .comprehensiveness import comprehensiveness
 from .convert import Conversion, convert
@@ -47,13 +48,14 @@ from .measure_result import MeasureResult
 from .nugget_compare import CompareResult, compare_nuggets
 from .nuggetizer import nuggetizer
 from .nuggets import (
-           bind_nuggets,
-           merge_nuggets,
-           nugget_stats,
-           propose_bindings,
-           validate_nuggets,
-           write_nuggets,
-           write_proposals,
+    bind_nuggets,
+    check_nugget_format,
+    merge_nuggets,
+    nugget_stats,
+    propose_bindings,
+    validate_nuggets,
+    write_nuggets,
+    write_proposals,
 )
 from .outputs import commit_together, write_records, write_scores
 from .plan import plan
@@ -75,4 +77,5 @@ __all__ = ["score", "ScoreResult", "make_policies", "judge", "JudgeResult", "eva
            "commit_together", "report_inputs", "ReportInputs", "read_judgment_files", "compare", "agree", "inspect",
            "build_qrels", "qrels_from_nuggets", "merge_qrels", "qrels_stats", "write_qrels", "validate_requests",
            "add_request", "export_requests", "validate_nuggets", "nugget_stats", "merge_nuggets", "bind_nuggets",
-           "propose_bindings", "write_nuggets", "write_proposals"]
+           "propose_bindings", "write_nuggets", "write_proposals", "index_collection", "get_documents",
+           "collection_info", "check_nugget_format"]

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from os import PathLike
+from typing import TYPE_CHECKING
 
 from ..stats.bootstrap import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED
 from .result import Result, notes_of
+
+if TYPE_CHECKING:
+    from ..stats.agreement import Agreement
 
 __all__ = ["agree"]
 
@@ -45,8 +49,8 @@ def agree(
 
     matrix_a = load_matrix([scores_a], metric, scores_format, missing)
     matrix_b = load_matrix([scores_b], metric_b or metric, scores_format, missing)
-    found = agreement(matrix_a, matrix_b, resamples=resamples, seed=seed, confidence=confidence, top_k=tuple(top_k),
-                      interval=interval)
+    found: Agreement = agreement(matrix_a, matrix_b, resamples=resamples, seed=seed, confidence=confidence,
+                                 top_k=tuple(top_k), interval=interval)
     rows = [(item.name, item.value, item.ci_low, item.ci_high, item.ci_method) for item in found.statistics]
     settings = {"metric_a": found.metric_a, "metric_b": found.metric_b, "resamples": resamples, "seed": seed,
                 "confidence": confidence, "interval": interval, "missing": missing}

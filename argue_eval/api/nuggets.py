@@ -7,7 +7,7 @@ What ``argue-eval nuggets validate|stats|merge|bind`` does minus the printing; `
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from os import PathLike
 from pathlib import Path
 from typing import Any
@@ -16,7 +16,7 @@ from .requests import problems_result
 from .result import Note, Result
 
 __all__ = ["validate_nuggets", "nugget_stats", "merge_nuggets", "bind_nuggets", "propose_bindings", "write_nuggets",
-           "write_proposals"]
+           "write_proposals", "check_nugget_format"]
 
 PathArg = str | PathLike[str]
 
@@ -138,11 +138,19 @@ def propose_bindings(nuggets: Any, collection: PathArg, *, retriever: str = "bm2
                   columns=tuple(PROPOSAL_COLUMNS), data=proposals)
 
 
-def write_nuggets(result: Result, output: PathArg, to: str = "argue") -> int:
-    """A bank ``Result``'s topics in the nugget format ``to`` (``argue``, ``autoargue-v3``), atomically; the count."""
+def check_nugget_format(to: str) -> None:
+    """Refuse a ``to`` that names no nugget format we write (``--to``), before any work is done or paid for."""
+    from ..formats import get_format
+
+    get_format(to, "nuggets", "--to")
+
+
+def write_nuggets(topics: Result | Iterable[Any], output: PathArg, to: str = "argue") -> int:
+    """A bank (a ``Result`` whose ``data`` are its topics, or ``TopicNuggets``) in the nugget format ``to``
+    (``argue``, ``autoargue-v3``), atomically; the number of topics."""
     from ..formats import write
 
-    return write(result.data, output, to, "nuggets")
+    return write(topics.data if isinstance(topics, Result) else topics, output, to, "nuggets")
 
 
 def write_proposals(result: Result, output: PathArg) -> None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from ..formats.base import KINDS
+from ._choices import KINDS
 
 kind_option = click.option(
     "--kind", type=click.Choice(KINDS), default=None, help="What the file holds, if detection should not guess."
@@ -15,7 +15,7 @@ format_option = click.option(
 
 def nugget_check_list() -> str:
     """The checks of ``nuggets validate`` (name, severity, what it catches), for its help."""
-    from ..organizer.nugget_tools import NUGGET_CHECKS
+    from ._choices import NUGGET_CHECKS
 
     return "\n".join(f"  {name:<24} {severity:<8} {what}" for name, (severity, what) in NUGGET_CHECKS.items())
 

@@ -61,7 +61,7 @@ def print_plan(plan: dict[str, Any], as_json: bool) -> None:
 
 def render_plan(plan: dict[str, Any]) -> str:
     """The plan as text: what cannot be done first, then the questions and calls per kind, then notes."""
-    from ..model import JUDGMENT_KINDS
+    from ._choices import JUDGMENT_KINDS
 
     lines = [f"dry run of the {plan['judge']} judge over {plan['reports']} report(s), {plan['sentences']} sentence(s):"]
     lines += [f"cannot: {line}" for line in plan.get("limits", ())]

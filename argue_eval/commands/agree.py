@@ -12,7 +12,7 @@ from ..tables import RENDER_FORMATS, Table, count_noun, dumps_json, fmt_number, 
 from ..views import write_output
 
 if TYPE_CHECKING:
-    from ..stats.agreement import Agreement
+    from ..api.agree import Agreement
     from ..stats.judgment_agreement import JudgmentAgreement
 from ._options import RESAMPLES, SEED, Number, verbosity_options
 from ._paths import InputPath, OutputPath

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from ..formats.base import KINDS
+from ._choices import KINDS
 from ._common import format_option
 from ._options import verbosity_options
 from ._paths import InputPath, OutputPath

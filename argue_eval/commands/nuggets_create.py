@@ -117,22 +117,20 @@ def create_command(more_runs: tuple[str, ...], requests: str, pool: str | None, 
 
 def _create(requests: str, arguments: dict[str, Any], output: str | None, to_format: str,
             details_path: str | None) -> None:
-    from ..api.create import create_nuggets
-    from ..formats import get_format, write
+    from ..api import check_nugget_format, commit_together, create_nuggets, write_nuggets, write_records
     from ..progress import progress_bar
-    from ..writing import commit_together, write_jsonl
 
     assert output is not None
-    get_format(to_format, "nuggets", "--to")  # a wrong --to is refused before any call is paid for
+    check_nugget_format(to_format)  # a wrong --to is refused before any call is paid for
     bar = progress_bar("LLM calls", unit="call")
     result = create_nuggets(requests, progress=bar.update, **arguments)
     bar.close()
     for note in result.notes:
         click.echo(f"note: {note}", err=True)
     with commit_together():
-        write(result.topics, output, to_format, "nuggets")
+        write_nuggets(result.topics, output, to_format)
         if details_path is not None:
-            write_jsonl(details_path, result.details)
+            write_records(result.details, details_path)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     counts, usage = result.counts, result.usage
@@ -218,8 +216,7 @@ def compare_command(created: str, human: str, judge_spec: str, judge_option: tup
           --judge-option llm.model=MODEL -o created.jsonl
       argue-eval nuggets compare created.jsonl nuggets/sample/nuggets.jsonl --pool pool.qrels -o compare.tsv
     """
-    from ..api.nugget_compare import compare_nuggets
-    from ..organizer.nugget_compare import COMPARE_COLUMNS
+    from ..api import commit_together, compare_nuggets, write_records
     from ._common import emit_tsv
     from ._judging import cache_in_use
     from ._options import parse_judge_options
@@ -229,12 +226,10 @@ def compare_command(created: str, human: str, judge_spec: str, judge_option: tup
                              cache=cache_in_use(cache_path, no_cache), requests=requests, pool=pool)
     for note in result.notes:
         click.echo(f"note: {note}", err=True)
-    from ..writing import commit_together, write_jsonl
-
     with commit_together():  # the table and its details as one set
         if details_path is not None:
-            write_jsonl(details_path, result.details)
-        emit_tsv(COMPARE_COLUMNS, result.rows, output)
+            write_records(result.details, details_path)
+        emit_tsv(result.columns, result.rows, output)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     if not result.complete:

@@ -4,8 +4,7 @@ from __future__ import annotations
 import click
 
 from ..errors import OptionError
-from ..tracks import TRACKS, track_names
-from ..validate import CHECKS
+from ._choices import CHECKS, TRACKS, track_names
 from ._common import format_option
 from ._options import Number, verbosity_options
 from ._paths import InputPath
@@ -119,7 +118,7 @@ def _details(runs: tuple[str, ...], validation, track: str | None) -> None:
     from collections import Counter
 
     if track is not None:
-        from ..tracks import get_track
+        from ._choices import get_track
 
         preset = get_track(track)
         limit = f"{preset.limit} {preset.unit}" if preset.limit is not None else f"the requests' ({preset.unit})"
