@@ -331,3 +331,12 @@ def test_collection_functions_index_get_and_describe(tmp_path):
     info = dict(api.collection_info(tmp_path / "clean.jsonl").rows)
     assert (info["documents"], info["id_field"], info["text_field"]) == (2, "doc_id", "text")
     assert "skipped_lines" not in info
+
+
+def test_compare_takes_a_score_result_as_it_takes_its_table(tmp_path):
+    result = api.score([F / "runA.jsonl", F / "runB.jsonl"], F / "nuggets.jsonl", F / "judgments.jsonl")
+    api.write_scores(result.rows, tmp_path / "s.tsv")
+    from_result, from_file = api.compare(result, "f1", resamples=100), api.compare(tmp_path / "s.tsv", "f1", resamples=100)
+    assert from_result.rows == from_file.rows
+    # runA: (0.6 + 2/3) / 2; runB: (0.4 + 0) / 2 (T2 has no report and scores 0)
+    assert [(row[2], row[3]) for row in from_result.rows] == [("runA", pytest.approx(19 / 30)), ("runB", 0.2)]

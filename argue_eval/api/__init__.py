@@ -2,8 +2,11 @@
 
 What the CLI commands do, minus the printing (the commands parse options, call these and render; the
 assessment workbench calls them too). Each function assembles its inputs through ``argue_eval.inputs``,
-runs the pure engines (the ARGUE scorer, the judge runner, a measure family) and returns plain records and
-pandas DataFrames in the long ``run_id request_id metric value`` shape that every table of the kit shares.
+runs the pure engines (the ARGUE scorer, the judge runner, a measure family, the statistics) and returns one
+shape, a ``Result`` (``api.result``): the long table (``rows``, and ``table`` as a pandas DataFrame; for scores
+the ``run_id request_id metric value`` shape every table of the kit shares), ``details``, ``counts`` and the
+``notes`` the command prints. The scoring policies are keywords named after ``argue.policies.Policies``' fields
+(``score``, ``judge``, ``plan``, ``evaluate``), their defaults the dataclass's.
 
 =====================  ============================================================  ========================
 function               what it does                                                  module
@@ -25,11 +28,25 @@ function               what it does                                             
 ``create_nuggets``     an LLM-proposed nugget bank bound to documents, to revise     ``api.create``
 ``plan_create``        what ``create_nuggets`` would ask and cost (dry run)          ``api.create``
 ``compare_nuggets``    a created bank against a human one: recall, precision, ...    ``api.nugget_compare``
+``compare``            a leaderboard with intervals and significance tests            ``api.compare``
+``agree``              agreement of two evaluations of the same systems (tau, ...)    ``api.agree``
+``inspect``            what a file is and what it holds, counted                      ``api.inspect``
+``build_qrels``        qrels from assessor files (``qrels_from_nuggets``,            ``api.qrels``
+                       ``merge_qrels``, ``qrels_stats``, ``write_qrels``)
+``validate_requests``  every problem of a requests file (``add_request``,             ``api.requests``
+                       ``export_requests``)
+``validate_nuggets``   every problem of a nugget bank (``nugget_stats``,              ``api.nuggets``
+                       ``merge_nuggets``, ``bind_nuggets``, ``propose_bindings``,
+                       ``write_nuggets``, ``write_proposals``)
+``index_collection``   a JSONL collection's index (``get_documents``,                ``api.collection``
+                       ``collection_info``)
+``report_inputs``      what the HTML report shows, read from files                    ``api.report``
+``write_scores``       a score table (``write_records``, ``commit_together``)        ``api.outputs``
 =====================  ============================================================  ========================
 
-The alternate measures return a ``Result`` (``api.result``; also named ``MeasureResult``): ``table`` (a
-DataFrame), ``rows``, ``details``, ``counts`` and ``notes``; they take the judge as ``judge`` (a backend name, a comma
-list or a ``JudgeBackend``), ``judge_options`` (per backend) and ``cache`` (a path or a ``JudgmentCache``).
+The alternate measures' ``Result`` is also named ``MeasureResult`` (``api.measure_result``); they take the judge
+as ``judge`` (a backend name, a comma list or a ``JudgeBackend``), ``judge_options`` (per backend) and ``cache`` (a
+path or a ``JudgmentCache``).
 """
 from __future__ import annotations
 

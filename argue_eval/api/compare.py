@@ -18,7 +18,7 @@ PathArg = str | PathLike[str]
 
 
 def compare(
-    scores: PathArg | Sequence[PathArg],
+    scores: PathArg | Sequence[PathArg] | Result,
     metrics: str | Sequence[str],
     *,
     baseline: str | None = None,
@@ -31,7 +31,8 @@ def compare(
     missing: str = "zero",
     scores_format: str | None = None,
 ) -> Result:
-    """Compare the runs of one or more score tables on each of ``metrics`` (each once, in order).
+    """Compare the runs of one or more score tables (paths, any per-topic shape; or a score ``Result`` such as
+    ``score``'s) on each of ``metrics`` (each once, in order).
 
     ``baseline``: test every run against it (default: all pairs); ``test``: ``tukey`` (randomized Tukey HSD, the
     default over all pairs), ``randomization`` (the default against a baseline) or ``t``; ``correction``: ``holm``
@@ -53,10 +54,17 @@ def compare(
         raise OptionError("--correction", f"--test tukey{'' if test else ' (the default)'} already controls the family-wise "
                           "error over all pairs; drop --correction (or use --correction none), or choose --test "
                           "randomization or --test t")
-    paths = [scores] if isinstance(scores, (str, PathLike)) else list(scores)
     names = [metrics] if isinstance(metrics, str) else list(metrics)
-    records = [record for path in paths for record in read_scores(path, scores_format)]
-    source = ", ".join(str(path) for path in paths) if len(paths) <= 3 else f"{len(paths)} score tables"
+    if isinstance(scores, Result):
+        from ..model import ScoreRecord
+
+        source = f"the {scores.measure} result"
+        records = [ScoreRecord(run_id, request_id, metric, value, source, index)
+                   for index, (run_id, request_id, metric, value) in enumerate(scores.rows, 1)]
+    else:
+        paths = [scores] if isinstance(scores, (str, PathLike)) else list(scores)
+        records = [record for path in paths for record in read_scores(path, scores_format)]
+        source = ", ".join(str(path) for path in paths) if len(paths) <= 3 else f"{len(paths)} score tables"
     comparisons = []
     for metric in dict.fromkeys(names):
         matrix = records_to_matrix(records, metric, missing, source)
