@@ -22,6 +22,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import OptionError, contradiction
@@ -40,6 +41,10 @@ __all__ = ["agree_judgments", "JudgeAgreementResult", "JudgeSide", "ADJUDICATION
 
 ADJUDICATION_SUFFIX = ":adjudication"
 """The workbench names an admin's decision ``human:NAME:adjudication``: a decision, not another assessor."""
+
+COUNT_STATISTICS = frozenset({"n", "yes_yes", "yes_no", "no_yes", "no_no", "units", "pairs", "same",
+                              "both_significant", "both_not", "only_a", "only_b", "opposite"})
+"""The rows of ``JudgeAgreementResult.rows`` that are counts (integers, no interval)."""
 
 SYSTEM_STATISTICS = ("kendall_tau_b", "tau_ap", "pearson")
 """The system-level statistics the tables show (the JSON has every one ``stats.agreement`` computes)."""
@@ -111,8 +116,9 @@ class JudgeAgreementResult:
                 out.append((who, kind, "alpha", result.alpha.value, result.alpha.ci_low, result.alpha.ci_high))
         for side in self.judges:
             if side.systems is not None:
-                for item in side.systems.statistics:
-                    out.append((side.label, "systems", item.name, item.value, item.ci_low, item.ci_high))
+                for statistic in side.systems.statistics:
+                    out.append((side.label, "systems", statistic.name, statistic.value, statistic.ci_low,
+                                statistic.ci_high))
             if side.decisions is not None:
                 counts = side.decisions.counts
                 for name in ("pairs", "same", "both_significant", "both_not", "only_a", "only_b", "opposite"):
@@ -201,9 +207,9 @@ def _read(source: JudgmentSource, judgments_format: str | None, bank: list[Topic
     if isinstance(source, (str, os.PathLike)):
         spec = resolve(source, "judgments", judgments_format)
         if bank is not None and spec.name == "autoargue":
-            records = read_autoargue(source, bank)
+            records = read_autoargue(Path(source), bank)
         else:
-            records = spec.read(source)
+            records = spec.read(Path(source))
         judgments = [j for j in records if not kinds or j.kind in kinds]
         return str(source), str(source), judgments, spec.name == "argue"
     label, records = source
@@ -315,7 +321,7 @@ def agree_judgments(
     labels = _labels(sources)
     reference, answers = _assessor_answers(human_list, human_label, human_strict)
     assessors = sorted({name for per in answers.values() for name in per}, key=natural_key)
-    stats_args = {"resamples": resamples, "seed": seed, "confidence": confidence}
+    stats_args: dict[str, Any] = {"resamples": resamples, "seed": seed, "confidence": confidence}
 
     def values(key: JudgmentKey) -> bool:
         return bool(reference[key].value)
@@ -333,16 +339,27 @@ def agree_judgments(
                     kind: label_agreement([(key.request_id, answers[key][first], answers[key][second]) for key in keys],
                                           **stats_args)
                     for kind, keys in _by_kind(shared).items()}
+    repeated = sum(1 for judgment in human_list) - len(reference)
+    if repeated:
+        split = sum(1 for key in double if len(set(answers[key].values())) > 1)
+        log.note(f"people: {len(double)} question(s) answered by two or more assessors ({split} differently), "
+                 f"{repeated} line(s) in all repeat a question: the reference is each question's last line, as "
+                 "`score` reads the file")
+    if len(reference) and len({key.kind for key in reference}) > 1:
+        log.note("the 'all' rows pool different questions; read the per-kind rows first")
     if len(assessors) >= 2 and not double:
         log.note(f"{len(assessors)} assessors in {human_label}, but no question answered by two of them: no "
                  "agreement between people to report")
 
     sides = []
     judge_maps = []
-    for label, (source_label, path, judgments, strict), in zip(labels, sources):
+    for label, (_, path, judgments, strict) in zip(labels, sources):
         legacy = judgment_agreement(human_list, judgments, strict=(human_strict, strict))
         for note in legacy.notes:
-            log.note(f"{label}: {note.replace('A:', 'people:').replace('B:', 'judge:')}")
+            if note.startswith("B: "):
+                log.note(f"{label}: {note[3:]}")
+            elif not note.startswith("A: ") and "'all' row pools" not in note:
+                log.note(f"{label}: {note}")
         last = _last(judgments)
         judge_maps.append(last)
         shared = [key for key in reference if key in last]
@@ -480,10 +497,10 @@ def _disagreements(reference: dict[JudgmentKey, Judgment], answers: dict[Judgmen
 
     questions = {(nugget.request_id, nugget.nugget_id): nugget.question
                  for topic in bank or () for nugget in topic.nuggets}
-    records = []
+    records: list[dict[str, Any]] = []
     for key, judgment in reference.items():
         value = bool(judgment.value)
-        sides = []
+        sides: list[dict[str, Any]] = []
         for label, last in zip(labels, judge_maps):
             other = last.get(key)
             if other is not None and bool(other.value) != value:
