@@ -311,6 +311,10 @@ def test_bad_input_is_one_located_line_and_exit_2(tmp_path):
     result = runner.invoke(cli, ["agree-judgments", str(human), str(human), "--run", str(RUNS[0])])
     assert result.exit_code == 2 and result.output.strip() == (
         "--run: scoring the runs under both judgments needs the nugget bank (--nuggets)")
+    # `--run runs/*.jsonl`: the shell leaves all but the first run to JUDGE...
+    result = runner.invoke(cli, ["agree-judgments", str(SAMPLE_JUDGMENTS), str(SAMPLE_JUDGMENTS), "--run", str(RUNS[0]),
+                                 str(RUNS[1]), "--nuggets", str(NUGGETS)])
+    assert result.exit_code == 2 and result.output.startswith(f"{RUNS[1]}: a run file among the JUDGE files")
     result = runner.invoke(cli, ["agree-judgments", str(human)])
     assert result.exit_code == 2 and "Missing argument 'JUDGE...'" in result.output
     # the people's judgments do not cover the runs: scoring under them says what is missing, once

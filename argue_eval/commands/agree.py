@@ -248,6 +248,22 @@ def long_table(result: JudgeAgreementResult) -> Table:
                  [str(note).removeprefix("note: ") for note in result.notes])
 
 
+def _refuse_runs_as_judges(judges) -> None:
+    """``--run runs/*.jsonl`` gives --run the first file and the rest to JUDGE...: say so, not "not judgments"."""
+    from ..errors import InputError
+    from ..formats import detect
+
+    for path in judges:
+        try:
+            kind = detect(path).kind
+        except InputError:
+            continue  # reading it says what is wrong
+        if kind == "runs":
+            raise InputError(path, None, None, "a run file among the JUDGE files: --run takes one file, so a shell "
+                             "glob after it leaves the rest to JUDGE...; repeat --run for each run "
+                             "(--run a.jsonl --run b.jsonl)")
+
+
 @click.command("agree-judgments", context_settings=CONTEXT)
 @verbosity_options
 @click.argument("human", type=InputPath(path_type=Path), metavar="HUMAN")
@@ -316,15 +332,20 @@ def judgments_command(human, judges, judgments_format, kinds, nuggets, collectio
       argue-eval agree-judgments qrels/sample/judgments.jsonl judgments.lexical.jsonl --resamples 1000
       argue-eval agree-judgments qrels/sample/judgments.jsonl judgments.lexical.jsonl --kind answers --format json \\
           -o agreement.json
-      argue-eval agree-judgments qrels/sample/judgments.jsonl judgments.lexical.jsonl --run runs/sample/*.jsonl \\
-          --nuggets nuggets/sample/nuggets.jsonl --requests topics/sample/requests.jsonl \\
-          --collection topics/sample/collection.jsonl --resamples 1000 --disagreements adjudicate.jsonl
+      argue-eval agree-judgments qrels/sample/judgments.jsonl judgments.lexical.jsonl \\
+          --run runs/sample/careful.jsonl --run runs/sample/hallucinating.jsonl --run runs/sample/wrong-cites.jsonl \\
+          --run runs/sample/no-citations.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl --resamples 1000 \\
+          --disagreements adjudicate.jsonl
       argue-eval agree-judgments qrels/sample/hallucinating.autoargue.judgments.jsonl qrels/sample/judgments.jsonl \\
           --nuggets nuggets/sample/nuggets.jsonl
     """
     from ..api import agree_judgments, make_policies
     from ..argue.policies import parse_weights
     from ..writing import write_jsonl
+
+    if runs:
+        _refuse_runs_as_judges(judges)
 
     score_options = None
     if runs:
