@@ -220,7 +220,7 @@ def build_judgment_tables(result: JudgeAgreementResult, show: int) -> list[Table
             ["rank", "judge", "conf", "kind", "request_id", "people", "judge_said", "sentence", "answer", "doc_id"],
             [[str(r["rank"]), r["judges"][0]["judge"], fmt_number(r["judges"][0]["confidence"], 2), r["kind"],
               r["request_id"], "yes" if r["people"]["value"] else "no", "yes" if r["judges"][0]["value"] else "no",
-              _clip(r["sentence"], 60), _clip(r["answer"], 24), r["doc_id"]] for r in worst],
+              _clip(r["sentence"], 60), _clip(r["answer"], 24) or "", r["doc_id"] or ""] for r in worst],
             "rllllllll" + "l",
             f"disagreements, worst first (the judge's most confident wrong answers first): {len(worst)} of "
             f"{len(result.details)}" + ("; --show N for more, --disagreements OUT.jsonl writes them all with "
