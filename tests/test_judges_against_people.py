@@ -324,3 +324,78 @@ def test_bad_input_is_one_located_line_and_exit_2(tmp_path):
                                  "--nuggets", str(NUGGETS)])
     assert result.exit_code == 2 and "judgments missing" in result.output and "the people's" in result.output
     assert "Traceback" not in result.output
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The HTML report's "judges against people" view.
+
+def _report(tmp_path: Path, *extra: str) -> Path:
+    """The sample runs scored with the sample judgments (the judge here: the same file relabelled, one
+    `attested` answer of s01 flipped), reported with the people's file as --human."""
+    lines = [json.loads(line) for line in SAMPLE_JUDGMENTS.read_text().splitlines()]
+    first = next(k for k, line in enumerate(lines) if line["kind"] == "attested")
+    judged = [{**line, "judge": "judge:x", "confidence": 0.9 if k == first else None,
+               "value": (not line["value"]) if k == first else line["value"]} for k, line in enumerate(lines)]
+    judge = tmp_path / "judge.jsonl"
+    judge.write_text("".join(json.dumps(line) + "\n" for line in judged))
+    args = ["score", "--nuggets", str(NUGGETS), "--requests", str(REQUESTS), "--judgments", str(judge),
+            "-o", str(tmp_path / "scores.tsv"), "--details", str(tmp_path / "details.jsonl"), "--quiet"]
+    for run in RUNS:
+        args += ["--run", str(run)]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    out = tmp_path / "report.html"
+    result = CliRunner().invoke(cli, ["report", "--scores", str(tmp_path / "scores.tsv"), "--details",
+                                      str(tmp_path / "details.jsonl"), "--nuggets", str(NUGGETS), "--judgments",
+                                      str(judge), "--collection", str(COLLECTION), "--resamples", "200", "-q",
+                                      "-o", str(out), *extra])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def _main_data(page: Path) -> dict:
+    import re
+
+    return json.loads(re.search(r'<script type="application/json" id="report-data">(.*?)</script>',
+                                page.read_text()).group(1))
+
+
+def test_the_report_embeds_the_view_only_with_human_judgments(tmp_path):
+    plain = _report(tmp_path)
+    assert "people" not in _main_data(plain) and 'data-view="people"' not in plain.read_text()
+    page = _report(tmp_path, "--human", str(SAMPLE_JUDGMENTS))
+    people = _main_data(page)["people"]
+    [judge] = people["judges"]
+    attested = next(row for row in judge["kinds"] if row["kind"] == "attested")
+    n = attested["n"]
+    # one of the n attested answers flipped: accuracy (n - 1)/n
+    assert attested["accuracy"][0] == pytest.approx((n - 1) / n) and sum(attested["confusion"]) == n
+    assert people["n_disagreements"] == 1 and people["disagreements"][0]["confidence"] == 0.9
+    assert people["disagreements"][0]["doc_passage"]
+    assert 'data-view="people"' in page.read_text()
+    # the people's file without judges to compare is a one-line usage error
+    result = CliRunner().invoke(cli, ["report", "--scores", str(tmp_path / "scores.tsv"), "--human",
+                                      str(SAMPLE_JUDGMENTS), "-o", str(tmp_path / "x.html")])
+    assert result.exit_code == 2 and result.output.startswith("--human: ") and not (tmp_path / "x.html").exists()
+
+
+@pytest.mark.browser
+def test_the_view_in_chromium(tmp_path):
+    pytest.importorskip("websocket", reason="websocket-client (the test extra) drives the browser")
+    from cdp import Browser, find_browser
+
+    if find_browser() is None:
+        pytest.skip("no Chromium on this machine (Debian's chromium package; .ci/run installs it)")
+    page = _report(tmp_path, "--human", str(SAMPLE_JUDGMENTS))
+    with Browser(tmp_path / "chromium") as browser:
+        browser.open(page)
+        browser.evaluate("location.hash = '#people'")
+        browser.evaluate("new Promise(r => setTimeout(r, 200))")
+        assert browser.evaluate("document.getElementById('view-people').hidden") is False
+        cells = browser.evaluate("Array.from(document.querySelectorAll('#people-judge-0 tbody tr')).map("
+                                 "r => Array.from(r.cells).map(c => c.textContent))")
+        attested = next(row for row in cells if row[0] == "attested")
+        n = int(attested[1])
+        assert attested[2].startswith(f"{(n - 1) / n:.3f} [")
+        assert browser.evaluate("document.querySelectorAll('#people-disagreements li').length") == 1
+        assert "judge:x" in browser.evaluate("document.querySelector('#people-disagreements li').textContent")
+        browser.screenshot(tmp_path / "people.png")

@@ -153,6 +153,48 @@ class JudgeAgreementResult:
             out.append(line)
         return out
 
+    def report_section(self, limit: int = 50) -> dict[str, Any]:
+        """What the HTML report's "judges against people" view shows: compact and JSON-able (the report layer
+        embeds it as given). Statistics are ``[value, ci_low, ci_high]``; ``limit`` disagreements, worst first."""
+        def triple(item: Any) -> list[float | None]:
+            return [item.value, item.ci_low, item.ci_high]
+
+        judges = []
+        for side in self.judges:
+            coverage = {row.kind: row for row in [*side.legacy.kinds, side.legacy.overall]}
+            kinds = []
+            for kind, item in side.kinds.items():
+                row = coverage.get(kind)
+                kinds.append({"kind": kind, "n": item.n, "n_people": row.n_a if row else None,
+                              "n_judge": row.n_b if row else None, "confusion": list(item.confusion),
+                              **{stat.name: triple(stat) for stat in item.statistics}})
+            entry: dict[str, Any] = {
+                "label": side.label, "kinds": kinds,
+                "with_people": [{"kind": kind, "units": a.units, "alpha": triple(a.alpha)}
+                                for kind, a in side.with_people.items()]}
+            if side.systems is not None and side.decisions is not None:
+                entry["systems"] = {name: triple(side.systems.statistic(name)) for name in SYSTEM_STATISTICS}
+                entry["systems"].update(n_systems=len(side.systems.runs), n_topics=len(side.systems.topics))
+                entry["decisions"] = {**side.decisions.counts, "agreement": side.decisions.agreement}
+            judges.append(entry)
+        keep = ("rank", "kind", "request_id", "sentence", "answer", "nugget_question", "doc_id", "doc_title",
+                "doc_passage")
+        return {
+            "human": self.human, "settings": dict(self.settings), "metric": self.metric,
+            "assessors": list(self.assessors), "judges": judges,
+            "people": [{"kind": kind, "units": a.units, "agreement": a.observed_agreement, "alpha": triple(a.alpha)}
+                       for kind, a in self.people.items()],
+            "pairs": [{"a": first, "b": second, "kind": kind, "n": item.n, "kappa": triple(item.statistic("kappa")),
+                       "accuracy": triple(item.statistic("accuracy"))}
+                      for (first, second), kinds in self.pairs.items() for kind, item in kinds.items()],
+            "disagreements": [{**{name: record[name] for name in keep}, "people": record["people"]["value"],
+                               "assessors": record["assessors"], "judge": record["judges"][0]["judge"],
+                               "value": record["judges"][0]["value"], "confidence": record["judges"][0]["confidence"],
+                               "rationale": record["judges"][0]["rationale"]} for record in self.details[:limit]],
+            "n_disagreements": len(self.details),
+            "notes": [note.text for note in self.notes],
+        }
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON document. ``kinds``/``overall`` (and ``a``, ``b``) repeat the first judge's coverage rows as
         ``agree-judgments`` wrote them before it took several judges, extended by the new statistics."""

@@ -163,11 +163,9 @@ def _clip(text: str | None, width: int) -> str | None:
 def build_judgment_tables(result: JudgeAgreementResult, show: int) -> list[Table]:
     """The tables an organizer reads: each judge against the people (with intervals), coverage and confusion,
     the people among themselves, the system rankings and pairwise decisions, the worst disagreements."""
-    from ..api.agree_judgments import SYSTEM_STATISTICS
-
     settings = result.settings
-    level = f"{settings['confidence']:.0%}"
-    boot = f"{level} intervals resampling topics ({settings['resamples']} resamples, seed {settings['seed']})"
+    boot = (f"{settings['confidence']:.0%} intervals resampling topics ({settings['resamples']} resamples, "
+            f"seed {settings['seed']})")
     names = ("accuracy", "precision", "recall", "f1", "kappa", "alpha")
     rows: list[list[str | None]] = [[side.label, kind, str(item.n), *(_cell(item.statistic(name)) for name in names)]
                                     for side in result.judges for kind, item in side.kinds.items()]
@@ -183,54 +181,72 @@ def build_judgment_tables(result: JudgeAgreementResult, show: int) -> list[Table
                         coverage, "llrrrrrrr", "coverage and confusion counts (people's answer first), matched on "
                                                "the judgment key"))
     if result.people:
-        people: list[list[str | None]] = []
-        for kind, alpha in result.people.items():
-            people.append(["people", kind, str(alpha.units), fmt_number(alpha.observed_agreement, 3), "",
-                           _cell(alpha.alpha)])
-        for (first, second), kinds in result.pairs.items():
-            for kind, item in kinds.items():
-                people.append([f"{second} vs {first}", kind, str(item.n), _cell(item.statistic("accuracy")),
-                               _cell(item.statistic("kappa")), _cell(item.statistic("alpha"))])
-        for side in result.judges:
-            for kind, alpha in side.with_people.items():
-                people.append([f"people+{side.label}", kind, str(alpha.units), fmt_number(alpha.observed_agreement, 3),
-                               "", _cell(alpha.alpha)])
-        tables.append(Table(["coders", "kind", "items", "agreement", "kappa", "alpha"], people, "llrrrr",
-                            f"double assessment: {', '.join(result.assessors)} on the items two or more of them "
-                            "answered (agreement: share of agreeing pairs of answers; kappa per pair of assessors); "
-                            f"people+JUDGE adds the judge as one more coder on those items; {boot}"))
+        tables.append(_people_table(result, boot))
     if any(side.systems is not None for side in result.judges):
-        system_rows = []
-        for side in result.judges:
-            if side.systems is None or side.decisions is None:
-                continue
-            counts = side.decisions.counts
-            system_rows.append([side.label, str(len(side.systems.runs)), str(len(side.systems.topics))]
-                               + [_cell(side.systems.statistic(name)) for name in SYSTEM_STATISTICS]
-                               + [fmt_number(side.decisions.agreement, 3), f"{counts['same']}/{counts['pairs']}",
-                                  str(counts["only_a"]), str(counts["only_b"]), str(counts["opposite"])])
-        tables.append(Table(["judge", "systems", "topics", *SYSTEM_STATISTICS, "same_decision", "pairs",
-                             "people_only", "judge_only", "opposite"], system_rows, "lrrrrrrrrrr",
-                            f"systems: {result.metric} under the people's judgments (reference) and the judge's; "
-                            f"{boot}; pairwise decisions: {describe(settings['test'], settings['correction'])}, "
-                            f"alpha {settings['alpha']} (people_only: significant under the people's only)"))
-    worst = result.details[:show]
-    if worst:
-        tables.append(Table(
-            ["rank", "judge", "conf", "kind", "request_id", "people", "judge_said", "sentence", "answer", "doc_id"],
-            [[str(r["rank"]), r["judges"][0]["judge"], fmt_number(r["judges"][0]["confidence"], 2), r["kind"],
-              r["request_id"], "yes" if r["people"]["value"] else "no", "yes" if r["judges"][0]["value"] else "no",
-              _clip(r["sentence"], 60), _clip(r["answer"], 24) or "", r["doc_id"] or ""] for r in worst],
-            "rllllllll" + "l",
-            f"disagreements, worst first (the judge's most confident wrong answers first): {len(worst)} of "
-            f"{len(result.details)}" + ("; --show N for more, --disagreements OUT.jsonl writes them all with "
-                                        "their texts" if len(result.details) > len(worst) else "")))
+        tables.append(_systems_table(result, boot))
+    if result.details[:show]:
+        tables.append(_disagreements_table(result, show))
     notes = [str(note).removeprefix("note: ") for note in result.notes]
     if any(row[i] is None for table in tables for row in table.rows for i in range(len(row))):
         notes.append("n/a: undefined (no item, no yes to find, or one shared answer on every item); the JSON "
                      "output says why for each")
     tables[-1].notes = notes
     return tables
+
+
+def _people_table(result: JudgeAgreementResult, boot: str) -> Table:
+    """Double assessment: alpha across the assessors, each pair's agreement and kappa, alpha with each judge."""
+    people: list[list[str | None]] = []
+    for kind, alpha in result.people.items():
+        people.append(["people", kind, str(alpha.units), fmt_number(alpha.observed_agreement, 3), "",
+                       _cell(alpha.alpha)])
+    for (first, second), kinds in result.pairs.items():
+        for kind, item in kinds.items():
+            people.append([f"{second} vs {first}", kind, str(item.n), _cell(item.statistic("accuracy")),
+                           _cell(item.statistic("kappa")), _cell(item.statistic("alpha"))])
+    for side in result.judges:
+        for kind, alpha in side.with_people.items():
+            people.append([f"people+{side.label}", kind, str(alpha.units), fmt_number(alpha.observed_agreement, 3),
+                           "", _cell(alpha.alpha)])
+    return Table(["coders", "kind", "items", "agreement", "kappa", "alpha"], people, "llrrrr",
+                 f"double assessment: {', '.join(result.assessors)} on the items two or more of them answered "
+                 "(agreement: share of agreeing pairs of answers; kappa per pair of assessors); people+JUDGE adds "
+                 f"the judge as one more coder on those items; {boot}")
+
+
+def _systems_table(result: JudgeAgreementResult, boot: str) -> Table:
+    """Rank agreement of the leaderboards and the pairwise decisions, one row per judge."""
+    from ..api.agree_judgments import SYSTEM_STATISTICS
+
+    settings = result.settings
+    rows: list[list[str | None]] = []
+    for side in result.judges:
+        if side.systems is None or side.decisions is None:
+            continue
+        counts = side.decisions.counts
+        rows.append([side.label, str(len(side.systems.runs)), str(len(side.systems.topics))]
+                    + [_cell(side.systems.statistic(name)) for name in SYSTEM_STATISTICS]
+                    + [fmt_number(side.decisions.agreement, 3), f"{counts['same']}/{counts['pairs']}",
+                       str(counts["only_a"]), str(counts["only_b"]), str(counts["opposite"])])
+    return Table(["judge", "systems", "topics", *SYSTEM_STATISTICS, "same_decision", "pairs", "people_only",
+                  "judge_only", "opposite"], rows, "lrrrrrrrrrr",
+                 f"systems: {result.metric} under the people's judgments (reference) and the judge's; {boot}; "
+                 f"pairwise decisions: {describe(settings['test'], settings['correction'])}, alpha "
+                 f"{settings['alpha']} (people_only: significant under the people's only)")
+
+
+def _disagreements_table(result: JudgeAgreementResult, show: int) -> Table:
+    worst = result.details[:show]
+    more = len(result.details) > len(worst)
+    return Table(
+        ["rank", "judge", "conf", "kind", "request_id", "people", "judge_said", "sentence", "answer", "doc_id"],
+        [[str(r["rank"]), r["judges"][0]["judge"], fmt_number(r["judges"][0]["confidence"], 2), r["kind"],
+          r["request_id"], "yes" if r["people"]["value"] else "no", "yes" if r["judges"][0]["value"] else "no",
+          _clip(r["sentence"], 60), _clip(r["answer"], 24) or "", r["doc_id"] or ""] for r in worst],
+        "rlrlllllll",
+        f"disagreements, worst first (the judge's most confident wrong answers first): {len(worst)} of "
+        f"{len(result.details)}" + ("; --show N for more, --disagreements OUT.jsonl writes them all with their "
+                                    "texts" if more else ""))
 
 
 def long_table(result: JudgeAgreementResult) -> Table:
@@ -349,12 +365,10 @@ def judgments_command(human, judges, judgments_format, kinds, nuggets, collectio
 
     score_options = None
     if runs:
-        make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
-                      missing_judgments=missing_judgments, unbound_questions=unbound_questions,
-                      evaluated_topics=evaluated_topics, weights=parse_weights(weights))  # checked before reading
         score_options = {"relevance": relevance, "nugget_scope": nugget_scope, "missing_topics": missing_topics,
                          "missing_judgments": missing_judgments, "unbound_questions": unbound_questions,
                          "evaluated_topics": evaluated_topics, "weights": parse_weights(weights)}
+        make_policies(**score_options)  # a bad policy is an error before any file is read
     result = agree_judgments(human, list(judges), kinds=kinds, judgments_format=judgments_format, nuggets=nuggets,
                              collection=collection, runs=list(runs) or None, requests=requests, qrels=qrels,
                              metric=metric, score_options=score_options, resamples=resamples, seed=seed,
