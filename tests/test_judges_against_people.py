@@ -399,3 +399,32 @@ def test_the_view_in_chromium(tmp_path):
         assert browser.evaluate("document.querySelectorAll('#people-disagreements li').length") == 1
         assert "judge:x" in browser.evaluate("document.querySelector('#people-disagreements li').textContent")
         browser.screenshot(tmp_path / "people.png")
+
+
+def test_the_simulated_second_assessor_flips_the_share_asked(tmp_path):
+    """tools/sample_track/fill_pool.py (the docs' double-assessed round): --flip 0 fills the sample assessor's
+    answers, --flip 1 reverses every one, the same seed writes the same bytes."""
+    import subprocess
+    import sys
+
+    pool = tmp_path / "pool.jsonl"
+    result = CliRunner().invoke(cli, ["assess", "export", "--run", str(REPO / "runs/sample/careful.jsonl"),
+                                      "--nuggets", str(NUGGETS), "--requests", str(REQUESTS), "-o", str(pool)])
+    assert result.exit_code == 0, result.output
+
+    def fill(name: str, *args: str) -> list[dict]:
+        out = tmp_path / name
+        subprocess.run([sys.executable, str(REPO / "tools/sample_track/fill_pool.py"), str(pool), "-o", str(out),
+                        *args], check=True, capture_output=True)
+        return [json.loads(line) for line in out.read_text().splitlines()]
+
+    same, reversed_, flipped = fill("a.jsonl"), fill("b.jsonl", "--flip", "1"), fill("c.jsonl", "--flip", "0.5")
+    assert all(line["judgment"] in ("yes", "no") for line in same)
+    assert [a["judgment"] != b["judgment"] for a, b in zip(same, reversed_)] == [True] * len(same)
+    changed = sum(a["judgment"] != c["judgment"] for a, c in zip(same, flipped))
+    assert 0 < changed < len(same) and fill("d.jsonl", "--flip", "0.5") == flipped
+    from argue_eval.formats import read_judgments
+    from argue_eval.organizer.assessment import item_id_for
+
+    reference = {item_id_for(j.key): j.value for j in read_judgments(SAMPLE_JUDGMENTS)}
+    assert all((line["judgment"] == "yes") == reference[line["item_id"]] for line in same)
