@@ -28,10 +28,9 @@ from typing import TYPE_CHECKING, Any
 from ..errors import OptionError, contradiction
 from ..model import JUDGMENT_KINDS, Document, Judgment, JudgmentKey, Location, TopicNuggets, natural_key
 from ..stats.bootstrap import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED
-from .measure_result import Note, NoteLog
+from .result import Note, NoteLog, Result
 
 if TYPE_CHECKING:
-    import pandas as pd
 
     from ..stats.agreement import Agreement
     from ..stats.judgment_agreement import JudgmentAgreement
@@ -65,76 +64,32 @@ class JudgeSide:
     decisions: DecisionAgreement | None = None
 
 
+AGREEMENT_COLUMNS = ("judge", "kind", "statistic", "value", "ci_low", "ci_high")
+"""The columns of ``JudgeAgreementResult.rows`` (``table``)."""
+
+
 @dataclass
-class JudgeAgreementResult:
-    """What ``agree_judgments`` measured; ``table`` is the long table (judge, kind, statistic, value, interval).
+class JudgeAgreementResult(Result):
+    """What ``agree_judgments`` measured, as every API function returns it (``api.result.Result``): ``rows`` /
+    ``table`` the long table (``judge, kind, statistic, value, ci_low, ci_high``; counts without interval),
+    ``details`` the disagreements (worst first, one record per question), ``settings``, ``counts``, ``notes``;
+    and the structured figures behind them."""
 
-    The attribute names follow ``MeasureResult``: ``rows``/``table``, ``details`` (the disagreements, worst
-    first, one record per question), ``settings``, ``counts``, ``notes``.
-    """
-
-    human: str
-    judges: list[JudgeSide]
-    assessors: list[str]
-    people: dict[str, AlphaResult]
+    measure: str = "agree-judgments"
+    columns: tuple[str, ...] = AGREEMENT_COLUMNS
+    human: str = ""
+    judges: list[JudgeSide] = field(default_factory=list)
+    assessors: list[str] = field(default_factory=list)
+    people: dict[str, AlphaResult] = field(default_factory=dict)
     """Per kind, alpha across the assessors on the items at least two of them answered."""
-    pairs: dict[tuple[str, str], dict[str, LabelAgreement]]
+    pairs: dict[tuple[str, str], dict[str, LabelAgreement]] = field(default_factory=dict)
     """Per pair of assessors (natural order) and kind, the first one's answers taken as the reference."""
-    details: list[dict[str, Any]]
-    settings: dict[str, Any]
     metric: str | None = None
-    notes: list[Note] = field(default_factory=list)
 
-    @property
-    def kinds(self) -> list[str]:
-        present = {kind for side in self.judges for kind in side.kinds} | set(self.people)
-        return [kind for kind in (*JUDGMENT_KINDS, "all") if kind in present] + sorted(
-            present - set(JUDGMENT_KINDS) - {"all"})
-
-    @property
-    def rows(self) -> list[tuple[str, str, str, float | None, float | None, float | None]]:
-        """``(who, kind, statistic, value, ci_low, ci_high)``: each judge against the people, then each pair
-        of assessors, then alpha across the assessors (``people``) and with each judge; counts have no interval."""
-        out: list[tuple[str, str, str, float | None, float | None, float | None]] = []
-
-        def add(who: str, kind: str, item: LabelAgreement) -> None:
-            yy, yn, ny, nn = item.confusion
-            for name, count in (("n", item.n), ("yes_yes", yy), ("yes_no", yn), ("no_yes", ny), ("no_no", nn)):
-                out.append((who, kind, name, float(count), None, None))
-            for statistic in item.statistics:
-                out.append((who, kind, statistic.name, statistic.value, statistic.ci_low, statistic.ci_high))
-
-        for side in self.judges:
-            for kind, item in side.kinds.items():
-                add(side.label, kind, item)
-        for (first, second), kinds in self.pairs.items():
-            for kind, item in kinds.items():
-                add(f"{second} vs {first}", kind, item)
-        for who, table in [("people", self.people)] + [(f"people+{side.label}", side.with_people) for side in self.judges]:
-            for kind, result in table.items():
-                out.append((who, kind, "units", float(result.units), None, None))
-                out.append((who, kind, "alpha", result.alpha.value, result.alpha.ci_low, result.alpha.ci_high))
-        for side in self.judges:
-            if side.systems is not None:
-                for statistic in side.systems.statistics:
-                    out.append((side.label, "systems", statistic.name, statistic.value, statistic.ci_low,
-                                statistic.ci_high))
-            if side.decisions is not None:
-                counts = side.decisions.counts
-                for name in ("pairs", "same", "both_significant", "both_not", "only_a", "only_b", "opposite"):
-                    out.append((side.label, "decisions", name, float(counts[name]), None, None))
-                out.append((side.label, "decisions", "agreement", side.decisions.agreement, None, None))
-        return out
-
-    @property
-    def table(self) -> pd.DataFrame:
-        import pandas as pd
-
-        return pd.DataFrame(self.rows, columns=["judge", "kind", "statistic", "value", "ci_low", "ci_high"])
-
-    @property
-    def counts(self) -> dict[str, Any]:
-        return {"judges": len(self.judges), "assessors": len(self.assessors), "disagreements": len(self.details)}
+    def __post_init__(self) -> None:
+        self.rows = self.rows or _rows(self)
+        self.counts = self.counts or {"judges": len(self.judges), "assessors": len(self.assessors),
+                                      "disagreements": len(self.details)}
 
     def adjudication_lines(self) -> list[dict[str, Any]]:
         """The disagreements as ``assess init --disagreements`` loads them: per question its item id and
@@ -210,6 +165,42 @@ class JudgeAgreementResult:
                    disagreements=self.details,
                    notes=[str(note) for note in self.notes])
         return out
+
+
+def _rows(result: JudgeAgreementResult) -> list[tuple[str, str, str, float | None, float | None, float | None]]:
+    """``(who, kind, statistic, value, ci_low, ci_high)``: each judge against the people, then each pair of
+    assessors, then alpha across the assessors (``people``) and with each judge, then the systems and decisions."""
+    out: list[tuple[str, str, str, float | None, float | None, float | None]] = []
+
+    def add(who: str, kind: str, item: LabelAgreement) -> None:
+        yy, yn, ny, nn = item.confusion
+        for name, count in (("n", item.n), ("yes_yes", yy), ("yes_no", yn), ("no_yes", ny), ("no_no", nn)):
+            out.append((who, kind, name, float(count), None, None))
+        for statistic in item.statistics:
+            out.append((who, kind, statistic.name, statistic.value, statistic.ci_low, statistic.ci_high))
+
+    for side in result.judges:
+        for kind, item in side.kinds.items():
+            add(side.label, kind, item)
+    for (first, second), kinds in result.pairs.items():
+        for kind, item in kinds.items():
+            add(f"{second} vs {first}", kind, item)
+    tables = [("people", result.people)] + [(f"people+{side.label}", side.with_people) for side in result.judges]
+    for who, table in tables:
+        for kind, alpha in table.items():
+            out.append((who, kind, "units", float(alpha.units), None, None))
+            out.append((who, kind, "alpha", alpha.alpha.value, alpha.alpha.ci_low, alpha.alpha.ci_high))
+    for side in result.judges:
+        if side.systems is not None:
+            for statistic in side.systems.statistics:
+                out.append((side.label, "systems", statistic.name, statistic.value, statistic.ci_low,
+                            statistic.ci_high))
+        if side.decisions is not None:
+            counts = side.decisions.counts
+            for name in ("pairs", "same", "both_significant", "both_not", "only_a", "only_b", "opposite"):
+                out.append((side.label, "decisions", name, float(counts[name]), None, None))
+            out.append((side.label, "decisions", "agreement", side.decisions.agreement, None, None))
+    return out
 
 
 def _side_dict(side: JudgeSide) -> dict[str, Any]:
@@ -431,8 +422,9 @@ def agree_judgments(
     finally:
         if lookup is not None and hasattr(lookup, "close"):
             lookup.close()
-    return JudgeAgreementResult(human_label, sides, assessors, people, pairs, details, settings,
-                                metric if runs is not None else None, log.notes)
+    return JudgeAgreementResult(settings=settings, details=details, notes=log.notes, human=human_label,
+                                judges=sides, assessors=assessors, people=people, pairs=pairs,
+                                metric=metric if runs is not None else None)
 
 
 def _as_source(source: JudgmentSource) -> JudgmentSource:
