@@ -349,7 +349,7 @@ def agree_judgments(
     wanted = set(kinds)
     human, judges = _as_source(human), [_as_source(source) for source in judges]
     bank = read_nugget_list(nuggets) if nuggets is not None else None
-    human_label, human_path, human_list, human_strict = _read(human, judgments_format, bank, wanted)
+    human_label, _, human_list, human_strict = _read(human, judgments_format, bank, wanted)
     sources = [_read(source, judgments_format, bank, wanted) for source in judges]
     labels = _labels(sources)
     reference, answers = _assessor_answers(human_list, human_label, human_strict)
