@@ -25,6 +25,7 @@ function               what it does                                             
 ``create_nuggets``     an LLM-proposed nugget bank bound to documents, to revise     ``api.create``
 ``plan_create``        what ``create_nuggets`` would ask and cost (dry run)          ``api.create``
 ``compare_nuggets``    a created bank against a human one: recall, precision, ...    ``api.nugget_compare``
+``agree_judgments``    judges against people: kappa, alpha, F1, rankings, decisions   ``api.agree_judgments``
 =====================  ============================================================  ========================
 
 The alternate measures return a ``Result`` (``api.result``; also named ``MeasureResult``): ``table`` (a
@@ -33,6 +34,7 @@ list or a ``JudgeBackend``), ``judge_options`` (per backend) and ``cache`` (a pa
 """
 from __future__ import annotations
 
+from .agree_judgments import JudgeAgreementResult, agree_judgments
 from .comprehensiveness import comprehensiveness
 from .convert import Conversion, convert
 from .create import CreateResult, create_nuggets, plan_create
@@ -55,4 +57,5 @@ __all__ = ["score", "ScoreResult", "make_policies", "judge", "JudgeResult", "eva
            "plan_questions", "score_judged", "plan", "manifest", "write_judgments", "Limits", "icat", "longrecall",
            "comprehensiveness", "nuggetizer", "Result", "MeasureResult", "Note", "retrieval", "RetrievalResult", "pool",
            "PoolResult", "write_pool", "search", "SearchResult", "validate", "convert", "Conversion", "create_nuggets",
-           "plan_create", "CreateResult", "compare_nuggets", "CompareResult"]
+           "plan_create", "CreateResult", "compare_nuggets", "CompareResult", "agree_judgments",
+           "JudgeAgreementResult"]
