@@ -56,9 +56,9 @@ PENDING: dict[tuple[str, str], str] = {
            "comprehensiveness": ("inputs.runs",), "icat": ("inputs.runs",), "longrecall": ("inputs.runs",),
            "retrieval": ("formats.scores", "writing"),
        }.items() for target in targets},
-    **{("agree", target): "agree-judgments: the agree branch (issue 30) moves it onto api.agree_judgments"
-       for target in ("formats.judgments", "model", "stats.judgment_agreement", "formats", "organizer.assessment",
-                      "writing")},
+    **{("agree", target): "agree-judgments (issue 30's agree branch, merged): its --judgments-format and --kind "
+                          "choices belong in commands/_choices, describe and write_jsonl behind api.agree_judgments"
+       for target in ("formats.judgments", "model", "stats.pairwise", "formats", "writing")},
     **{("assess", target): "the assessment commands: wbstore (issue 33 item 3) moves them onto api and the store"
        for target in ("inputs", "organizer.assessment", "formats.judgments", "collection")},
 }

@@ -42,6 +42,7 @@ function               what it does                                             
                        ``collection_info``)
 ``report_inputs``      what the HTML report shows, read from files                    ``api.report``
 ``write_scores``       a score table (``write_records``, ``commit_together``)        ``api.outputs``
+``agree_judgments``    judges against people: kappa, alpha, F1, rankings, decisions   ``api.agree_judgments``
 =====================  ============================================================  ========================
 
 The alternate measures' ``Result`` is also named ``MeasureResult`` (``api.measure_result``); they take the judge
@@ -51,6 +52,7 @@ path or a ``JudgmentCache``).
 from __future__ import annotations
 
 from .agree import agree
+from .agree_judgments import JudgeAgreementResult, agree_judgments
 from .collection import collection_info, get_documents, index_collection
 from .compare import compare
 from .comprehensiveness import comprehensiveness
@@ -95,4 +97,5 @@ __all__ = ["score", "ScoreResult", "make_policies", "judge", "JudgeResult", "eva
            "build_qrels", "qrels_from_nuggets", "merge_qrels", "qrels_stats", "write_qrels", "validate_requests",
            "add_request", "export_requests", "validate_nuggets", "nugget_stats", "merge_nuggets", "bind_nuggets",
            "propose_bindings", "write_nuggets", "write_proposals", "index_collection", "get_documents",
-           "collection_info", "check_nugget_format"]
+           "collection_info", "check_nugget_format", "agree_judgments",
+           "JudgeAgreementResult"]
