@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 import tempfile
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..argue.policies import Policies
@@ -21,18 +21,23 @@ from ..errors import ArgueError, OptionError, few_items
 from ..inputs import check_one_report_per_topic, load_inputs
 from ..model import DOCUMENT_KINDS, JUDGMENT_KINDS, JudgmentKey, natural_key
 from ..organizer.calibration import OBJECTIVES, Calibration
+from .result import Note, NoteLog, Result
 
-__all__ = ["calibrate", "CalibrateResult", "write_profile"]
+__all__ = ["calibrate", "Calibrated", "write_profile", "COLUMNS"]
+
+
+COLUMNS = ("kind", "labels", "answered", "default_accuracy", "default_kappa", "fitted_accuracy", "fitted_kappa",
+           "objective_change")
+"""The columns of ``calibrate``'s table: per question kind, the held-out figures of the default and the fitted judge."""
 
 
 @dataclass
-class CalibrateResult:
-    """``calibrate``'s result: the calibration (figures, fitted options) and the profile to write."""
+class Calibrated:
+    """``calibrate``'s own objects (``Result.data``): the calibration (figures, fitted options) and the profile."""
 
     calibration: Calibration
     profile: dict[str, Any]
     """The judge profile's JSON object (``formats.profiles``)."""
-    notes: list[str] = field(default_factory=list)
 
     @property
     def refused(self) -> bool:
@@ -46,7 +51,18 @@ class CalibrateResult:
         return profile_id(self.profile)
 
 
-def _labels(paths: Sequence[str | os.PathLike[str]], notes: list[str]) -> dict[JudgmentKey, bool]:
+def _rows(calibration: Calibration) -> list[tuple[Any, ...]]:
+    rows = [(f.kind, f.labels, f.answered, f.default["accuracy"], f.default["kappa"], f.fitted["accuracy"],
+             f.fitted["kappa"], f.delta["objective"]) for f in calibration.kinds]
+    if calibration.overall is not None:
+        f = calibration.overall
+        rows.append((f.kind, f.labels, f.answered, None, f.default["objective"] if calibration.objective == "kappa"
+                     else None, None, f.fitted["objective"] if calibration.objective == "kappa" else None,
+                     f.delta["objective"]))
+    return rows
+
+
+def _labels(paths: Sequence[str | os.PathLike[str]], log: NoteLog) -> dict[JudgmentKey, bool]:
     """One answer per question from the human judgment files: the answer of most of the labels a question has;
     a question labelled yes and no equally often is left out (noted)."""
     from ..formats import read_judgments
@@ -64,8 +80,8 @@ def _labels(paths: Sequence[str | os.PathLike[str]], notes: list[str]) -> dict[J
         labels[key] = counter[True] > counter[False]
     doubled = sum(1 for counter in votes.values() if sum(counter.values()) > 1)
     if doubled:
-        notes.append(f"{doubled} question(s) carry several human labels: the answer most of them give is taken"
-                     + (f"; {split} answered yes and no equally often are left out" if split else ""))
+        log.note(f"{doubled} question(s) carry several human labels: the answer most of them give is taken"
+                 + (f"; {split} answered yes and no equally often are left out" if split else ""))
     return labels
 
 
@@ -105,7 +121,8 @@ def calibrate(
     kinds: Iterable[str] | None = None,
     objective: str = "kappa",
     resamples: int = 1000,
-) -> CalibrateResult:
+    on_note: Callable[[Note], None] | None = None,
+) -> Result:
     """Fit ``judge``'s thresholds (and the weights that matter) to the ``human`` labels of these runs' questions.
 
     The inputs are ``judge``'s (runs, nuggets, requests, collection, ...; ``judgments`` answer questions the
@@ -113,7 +130,12 @@ def calibrate(
     import`` output, any canonical file; several assessors allowed). ``folds`` folds over the labelled topics,
     dealt with ``seed``; ``kinds``: fit only these kinds; ``objective``: ``kappa`` or ``balanced-accuracy``;
     ``resamples``: topic resamples for the intervals. ``cache``: the judgment cache (a path, an open cache or
-    ``None``), where the semantic judge keeps its embeddings and a cascade's model member its answers.
+    ``None``), where the semantic judge keeps its embeddings and a cascade's model member its answers;
+    ``on_note(Note)`` sees each note as it arises.
+
+    The result's table has a row per labelled kind (``COLUMNS``: the held-out figures of the default and the fitted
+    judge) and one for their mean; its ``data`` is a ``Calibrated`` (the calibration and the profile record, which
+    ``write_profile`` writes unless the calibration is refused).
     """
     from .. import __version__
     from ..argue.questions import list_questions
@@ -145,29 +167,37 @@ def calibrate(
             raise OptionError("--judge-option", f"options for {backend!r}, which is not in --judge {spec!r}")
     baseline, pinned = _baseline(names, given)
     policies = policies or Policies()
-    notes: list[str] = []
+    log = NoteLog(on_note)
     inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
     reports = list(inputs.reports())
     check_one_report_per_topic(reports, inputs.evaluation.topics)
-    labels = _labels(human, notes)
+    for note in inputs.evaluation.notes:
+        log.note(note)
+    if requests is None:  # what the judge reads changes without it (as `judge` says)
+        log.note("no --requests: the judge sees no request text, as a round of `judge` without it would not")
+    labels = _labels(human, log)
     pending = list_questions(reports, inputs.evaluation, inputs.source, "both", show_progress=False)
     questions = [item.question(inputs.evaluation) for item in pending if item.key in labels]
     asked = {item.key for item in pending}
     outside = Counter(key.kind for key in labels if key not in asked)
     if outside:
-        notes.append(f"{sum(outside.values())} human label(s) answer no question these runs ask under the policies "
-                     f"({', '.join(f'{k} {outside[k]}' for k in JUDGMENT_KINDS if outside[k])}): left out")
+        log.note(f"{sum(outside.values())} human label(s) answer no question these runs ask under the policies "
+                 f"({', '.join(f'{k} {outside[k]}' for k in JUDGMENT_KINDS if outside[k])}): left out")
+    matched = Counter(question.kind for question in questions)
+    log.note(f"{len(questions)} of the {len(pending)} questions a round on these runs can ask have a human label ("
+             + ", ".join(f"{k} {matched[k]}" for k in JUDGMENT_KINDS if matched[k]) + ")")
     with ExitStack() as stack:
         store = collection
         if isinstance(collection, (str, os.PathLike)):
             store = stack.enter_context(open_collection(collection))
         found = store.get_many(documents_needed(questions)) if store is not None else {}
         attached = [with_documents(question, found) for question in questions]
+        lacking = [q for q in attached if q.kind in DOCUMENT_KINDS and q.key.doc_id is not None and q.document is None]
         ready = [q for q in attached if not (q.kind in DOCUMENT_KINDS and q.key.doc_id is not None and q.document is None)]
-        if len(ready) < len(attached):
-            missing = sorted({q.key.doc_id or "" for q in attached if q not in ready}, key=natural_key)
-            notes.append(f"{len(attached) - len(ready)} labelled question(s) cite a document the collection lacks "
-                         f"({few_items(missing)}): left out")
+        if lacking:
+            missing = sorted({q.key.doc_id or "" for q in lacking}, key=natural_key)
+            log.warn(f"{len(lacking)} labelled question(s) cite a document the collection lacks "
+                     f"({few_items(missing)}): left out, not counted as disagreements")
         labelled = Labelled.build((question, labels[question.key]) for question in ready)
         if len(labelled.topics) < 2:
             raise ArgueError("the human labels answer questions of "
@@ -182,15 +212,16 @@ def calibrate(
         answerer = Answerer(labelled, judgment_cache)
         calibration = fit(spec, labelled, answerer, baseline=baseline, pinned=pinned, kinds=kinds, folds=folds,
                           seed=seed, objective=objective, resamples=resamples)
-    notes.extend(calibration.notes)
+    for note in calibration.notes:
+        log.note(note)
     members = [*names, "cascade"] if len(names) > 1 else names
-    counts = Counter(labelled.kinds.tolist())
+    per_kind = Counter(labelled.kinds.tolist())
     record = profile_record(
         spec, {name: backend_class(name).version for name in members}, calibration.options,
         fitted_on={
             "human": [os.fspath(path) for path in human],
             "labels": len(labelled.questions),
-            "kinds": {kind: counts[kind] for kind in JUDGMENT_KINDS if counts[kind]},
+            "kinds": {kind: per_kind[kind] for kind in JUDGMENT_KINDS if per_kind[kind]},
             "topics": labelled.topics,
             "runs": sorted({report.run_id for report in reports}, key=natural_key),
             "policies": policies.describe(),
@@ -206,14 +237,23 @@ def calibrate(
         cross_validation=calibration.cross_validation(),
         argue_eval=__version__,
     )
-    return CalibrateResult(calibration, record, notes)
+    settings = {"judge": spec, "objective": objective, "folds": calibration.folds, "seed": seed,
+                "resamples": resamples, "confidence": calibration.confidence, "baseline": calibration.baseline,
+                "options": calibration.options, "refused": bool(calibration.worse), "worse": calibration.worse}
+    counts = {"labels": len(labelled.questions), "topics": len(labelled.topics),
+              "kinds": {kind: per_kind[kind] for kind in JUDGMENT_KINDS if per_kind[kind]}}
+    return Result("calibrate", _rows(calibration), settings, [f.to_dict() for f in calibration.kinds],
+                  record["fitted_on"]["runs"], labelled.topics, counts, log.notes, columns=COLUMNS,
+                  data=Calibrated(calibration, record))
 
 
-def write_profile(result: CalibrateResult, path: str | os.PathLike[str]) -> str:
-    """Write the profile of ``result`` (atomically); return its id. A refused calibration writes nothing."""
+def write_profile(result: Result, path: str | os.PathLike[str]) -> str:
+    """Write the profile of a ``calibrate`` result (atomically); return its id. A refused calibration writes
+    nothing: it is an error to ask."""
     from ..formats.profiles import write_profile as write
 
-    if result.refused:
+    calibrated: Calibrated = result.data
+    if calibrated.refused:
         raise ArgueError(f"no profile written: the fitted options agree less with the people than the defaults on "
-                         f"the held-out folds ({', '.join(result.calibration.worse)})")
-    return write(path, result.profile)
+                         f"the held-out folds ({', '.join(calibrated.calibration.worse)})")
+    return write(path, calibrated.profile)

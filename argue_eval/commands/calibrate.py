@@ -77,54 +77,63 @@ def command(runs, nuggets, judgments, requests, qrels, human, collection, judge_
     evaluate and the measure commands; answers made under it are cached apart from any other's.
 
     \b
-    Example (the sample track: calibrate on four assessed topics, judge the round, compare with the people):
+    Example (the sample track: assessors answer the questions of two runs as a pool file; the profile fitted on
+    their answers then judges all six runs):
+      argue-eval assess export --run runs/sample/hallucinating.jsonl --run runs/sample/wrong-cites.jsonl \\
+          --nuggets nuggets/sample/nuggets.jsonl --requests topics/sample/requests.jsonl \\
+          --collection topics/sample/collection.jsonl -o pool.csv
+      # assessors fill the judgment column of pool.csv with yes or no (a spreadsheet will do)
+      argue-eval assess import pool.csv --assessor alice -o human.jsonl
       argue-eval judge calibrate --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl \\
-          --human qrels/sample/judgments.jsonl --judge semantic --folds 4 -o profile.json
+          --human human.jsonl -o profile.json
+        ...
+        kind  labels  default accuracy  default kappa  fitted accuracy  fitted kappa  kappa change
+        ...
       argue-eval judge --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl \\
-          --judge semantic --judge-option profile=profile.json -o judgments.calibrated.jsonl
-      argue-eval agree-judgments qrels/sample/judgments.jsonl judgments.calibrated.jsonl
+          --judge-option profile=profile.json -o judgments.calibrated.jsonl
     """
     from ..api import make_policies
-    from ..api.calibrate import calibrate, write_profile
+    from ..api.calibrate import calibrate
     from ..argue.policies import parse_weights
+    from ..errors import OptionError
     from . import _judging as shared
 
+    if collection is None:
+        raise OptionError("--collection", "the judge reads the cited documents: give --collection C")
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              unbound_questions=unbound_questions, evaluated_topics=evaluated_topics,
                              weights=parse_weights(weights))
-    options = parse_judge_options(judge_option, nli_model, judge_spec)
-    cache = shared.cache_in_use(cache_path, no_cache)
-    if collection is None:
-        from ..errors import OptionError
-
-        raise OptionError("--collection", "the judge reads the cited documents: give --collection C")
-    wanted = [kind.strip() for kind in kinds.split(",") if kind.strip()] if kinds is not None else None
     result = calibrate(list(runs) if runs else None, nuggets, human=list(human), collection=collection,
-                       judge=judge_spec, judge_options=options, judgments=list(judgments), requests=requests,
-                       qrels=qrels, cache=cache, policies=policies, folds=folds, seed=seed, kinds=wanted,
-                       objective=objective, resamples=resamples)
-    for note in result.notes:
-        click.echo(f"note: {note}", err=True)
-    if as_json:
-        click.echo(json.dumps(_as_json(result), indent=2))
-    else:
-        click.echo(render(result), nl=False)
-    if result.refused:
+                       judge=judge_spec, judge_options=parse_judge_options(judge_option, nli_model, judge_spec),
+                       judgments=list(judgments), requests=requests, qrels=qrels,
+                       cache=shared.cache_in_use(cache_path, no_cache), policies=policies, folds=folds, seed=seed,
+                       kinds=[k.strip() for k in kinds.split(",") if k.strip()] if kinds is not None else None,
+                       objective=objective, resamples=resamples, on_note=lambda note: click.echo(str(note), err=True))
+    finish(result, output, as_json)
+
+
+def finish(result: Any, output: str, as_json: bool) -> None:
+    """Print the figures; write the profile, or say why not and exit 1."""
+    from ..api.calibrate import write_profile
+
+    calibrated = result.data
+    click.echo(json.dumps(_as_json(calibrated), indent=2) if as_json else render(calibrated), nl=as_json)
+    if calibrated.refused:
         click.echo(f"refused: the fitted options agree less with the people than the defaults on the held-out folds "
-                   f"({', '.join(result.calibration.worse)}); no profile written. Label more topics, or keep those "
+                   f"({', '.join(calibrated.calibration.worse)}); no profile written. Label more topics, or keep those "
                    "kinds at their defaults with --kinds.", err=True)
         raise click.exceptions.Exit(1)
     profile_id = write_profile(result, output)
     click.echo(f"wrote judge profile {output} ({profile_id}): use it with --judge-option profile={output}", err=True)
 
 
-def _as_json(result: Any) -> dict[str, Any]:
-    calibration = result.calibration
+def _as_json(calibrated: Any) -> dict[str, Any]:
+    calibration = calibrated.calibration
     return {"judge": calibration.judge, "objective": calibration.objective, "options": calibration.options,
-            "baseline": calibration.baseline, "refused": result.refused,
-            "profile_id": None if result.refused else result.profile_id, **calibration.cross_validation()}
+            "baseline": calibration.baseline, "refused": calibrated.refused,
+            "profile_id": None if calibrated.refused else calibrated.profile_id, **calibration.cross_validation()}
 
 
 def _with_interval(value: float | None, interval: list[float | None] | None) -> str | None:
@@ -138,11 +147,11 @@ def _with_interval(value: float | None, interval: list[float | None] | None) -> 
     return f"{shown} [{fmt_number(interval[0], 3)}, {fmt_number(interval[1], 3)}]"
 
 
-def render(result: Any) -> str:
-    """The held-out figures per kind, the options that moved, and what happens to the profile."""
+def render(calibrated: Any) -> str:
+    """The held-out figures per kind (a ``Calibrated``, ``api.calibrate``) and the options that moved."""
     from ..tables import Table, render_text
 
-    calibration = result.calibration
+    calibration = calibrated.calibration
     folds = calibration.folds
     rows = []
     for figures in calibration.kinds:

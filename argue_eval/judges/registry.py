@@ -58,7 +58,7 @@ def backend_class(name: str) -> type[JudgeBackend]:
     return getattr(module, class_name)
 
 
-_backend_class = backend_class
+_backend_class = backend_class  # the name tests knew it by
 
 
 def make_judge(spec: str, options: dict[str, dict[str, Any]] | None = None, profile: str | None = None) -> JudgeBackend:
@@ -73,7 +73,7 @@ def make_judge(spec: str, options: dict[str, dict[str, Any]] | None = None, prof
     for backend in options:
         if backend not in names and not (backend == "cascade" and len(names) > 1):
             raise OptionError("--judge-option", f"options for {backend!r}, which is not in --judge {spec!r}")
-    judges = [_construct(_backend_class(name), name, options.get(name, {})) for name in names]
+    judges = [_construct(backend_class(name), name, options.get(name, {})) for name in names]
     if len(judges) == 1:
         built = judges[0]
     else:

@@ -286,9 +286,11 @@ class Answerer:
         self.labelled = labelled
         self.cache = cache
         self.make = make or make_judge
-        self.made = 0
+        self.progress: Any = None
+        """A progress bar (``update(1)`` per option set answered), when someone watches."""
+        self.unanswered: dict[str, int] = {}
+        """Per backend without a plan, the questions it could not answer (left out, never counted as "no")."""
         self._memo: dict[Any, list[Verdict | None]] = {}
-        self._bar: Any = None
 
     def verdicts(self, backend: str, options: Mapping[str, Any], kinds: Iterable[str]) -> list[Verdict | None]:
         """One verdict (or ``None``) per labelled question: ``backend``'s answer with ``options`` where the
@@ -309,13 +311,13 @@ class Answerer:
                 got = judge.answer_many(questions) if questions else []
             else:
                 got = self._through_cache(judge, questions)
+                self.unanswered[backend] = sum(1 for verdict in got if verdict is None)
             for position, verdict in zip(asked, got):
                 answers[position] = verdict
         finally:
             judge.close()
-        self.made += 1
-        if self._bar is not None:
-            self._bar.update(1)
+        if self.progress is not None:
+            self.progress.update(1)
         self._memo[memo_key] = answers
         return answers
 
@@ -327,7 +329,9 @@ class Answerer:
             questions, lambda answers, _: found.update((q.key, v) for q, v in answers), lambda question, reason: None)
         return [found.get(question.key) for question in questions]
 
-    def values(self, verdicts: Sequence[Verdict | None]) -> np.ndarray:
+    @staticmethod
+    def values(verdicts: Sequence[Verdict | None]) -> np.ndarray:
+        """The verdicts as 1 (yes), 0 (no) and -1 (no answer)."""
         return np.array([-1 if v is None else int(bool(v.value)) for v in verdicts], dtype=np.int8)
 
 
@@ -473,7 +477,7 @@ def calibrate(judge: str, labelled: Labelled, answerer: Answerer, *, baseline: M
     if unanswered:
         notes.append(f"labels of kinds the {judge} judge does not answer are left out: {', '.join(unanswered)}")
     all_kinds = frozenset(present)
-    answerer._bar = progress_bar(f"calibrating ({judge})", total=None, unit="grid point")
+    answerer.progress = progress_bar(f"calibrating ({judge})", total=None, unit="option set")
 
     def counts_of(verdicts: list[Verdict | None], kind: str) -> np.ndarray:
         return confusion_by_topic(answerer.values(verdicts), labelled.labels, labelled.topic_index,
@@ -523,12 +527,24 @@ def calibrate(judge: str, labelled: Labelled, answerer: Answerer, *, baseline: M
         final = fit(np.ones(len(labelled.topics), dtype=bool), seed)
         default_values = answerer.values(model.verdicts(baseline, all_kinds))
     finally:
-        answerer._bar.close()
-        answerer._bar = None
+        answerer.progress.close()
+        answerer.progress = None
+    for backend, count in answerer.unanswered.items():
+        if count:
+            notes.append(f"the {backend} judge could not answer {count} labelled question(s): left out of its "
+                         "figures, never counted as no")
     figures, overall = _figures(labelled, present, default_values, held_out, objective, resamples, seed, confidence)
     worse = [f.kind for f in figures
              if f.kind in fitting and _finite(f.fitted["objective"]) and _finite(f.default["objective"])
              and f.fitted["objective"] < f.default["objective"] - 1e-9]
+    for kind_figures in figures:
+        moved = [f"{grid.backend}.{option}" for grid in _grids_of(stages, kind_figures.kind) for option in grid.options
+                 if final[grid.backend][option] != baseline[grid.backend][option]]
+        low, high = kind_figures.delta["interval"]
+        if moved and low is not None and high is not None and low <= 0:
+            notes.append(f"{kind_figures.kind}: the fit moves {', '.join(moved)}, but the held-out gain's interval "
+                         f"[{low:.3f}, {high:.3f}] reaches 0: these topics do not show that it holds on others; "
+                         "label more topics before trusting it")
     unfitted = [kind for kind in present if kind not in fitting]
     if unfitted:
         notes.append(f"kinds not fitted (they keep the options they have without a profile): {', '.join(unfitted)}")
@@ -541,6 +557,10 @@ def calibrate(judge: str, labelled: Labelled, answerer: Answerer, *, baseline: M
     base = _profile_options(names, {k: dict(v) for k, v in baseline.items()}, stages, cascade_grid, pins)
     return Calibration(judge, objective, base, profile_options, dealt, fold_profile, figures, overall, grid_list,
                        worse, notes, seed, resamples, confidence)
+
+
+def _grids_of(stages: Mapping[str, list[list[Grid]]], kind: str) -> list[Grid]:
+    return [grid for stage_list in stages.values() for stage in stage_list for grid in stage if grid.kind == kind]
 
 
 def _finite(value: Any) -> bool:
