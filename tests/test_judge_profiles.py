@@ -259,3 +259,15 @@ def test_judge_calibrate_leaves_judge_as_it_was(track):
     assert "Usage: cli judge [OPTIONS] [RUN]..." in invoke("judge", "--help").output
     plain = invoke("judge", track / "run.jsonl", "--nuggets", track / "nuggets.jsonl", "--dry-run", "--json")
     assert plain.exit_code == 0 and json.loads(plain.output)["questions"]["answers"] == 12
+
+
+def test_calibrate_json_holds_the_figures_and_the_profile_id(track):
+    result, profile = calibrated(track, "--json")
+    assert result.exit_code == 0
+    figures = json.loads(result.stdout)
+    assert figures["refused"] is False and figures["profile_id"] == read_profile(profile).id
+    assert figures["options"]["lexical"]["answer_threshold"] == 0.55
+    assert figures["baseline"]["lexical"]["answer_threshold"] == 0.45
+    (kind,) = figures["kinds"]
+    assert kind["default"]["confusion"] == {"yes_yes": 6, "yes_no": 0, "no_yes": 3, "no_no": 3}
+    assert kind["fitted"]["confusion"] == {"yes_yes": 6, "yes_no": 0, "no_yes": 0, "no_no": 6}
