@@ -110,7 +110,10 @@ def test_calibrate_refuses_a_profile_worse_than_the_default_held_out(track):
     profile = track / "profile.json"
     result = invoke("judge", "calibrate", *inputs(track), "--human", labels, "--no-cache", "--folds", 2, "-o", profile)
     assert result.exit_code == 1
-    assert "refused:" in result.stderr and "(answers)" in result.stderr
+    assert f"error: refused to write {profile}: " in result.stderr and "(answers)" in result.stderr
+    quiet = invoke("judge", "calibrate", *inputs(track), "--human", labels, "--no-cache", "--folds", 2, "-o", profile,
+                   "--quiet")
+    assert quiet.exit_code == 1 and quiet.stderr.startswith("error: refused to write")
     row = next(line.split() for line in result.stdout.splitlines() if line.startswith("answers"))
     assert row[5] == "0.714" and row[11] == "0.467"
     assert not profile.exists()
@@ -271,3 +274,24 @@ def test_calibrate_json_holds_the_figures_and_the_profile_id(track):
     (kind,) = figures["kinds"]
     assert kind["default"]["confusion"] == {"yes_yes": 6, "yes_no": 0, "no_yes": 3, "no_no": 3}
     assert kind["fitted"]["confusion"] == {"yes_yes": 6, "yes_no": 0, "no_yes": 0, "no_no": 6}
+
+
+def test_several_assessors_give_the_label_most_of_them_give(tmp_path):
+    from argue_eval.api.calibrate import _labels
+    from argue_eval.api.result import NoteLog
+
+    def row(sentence: str, value: bool, judge: str) -> dict:
+        return {"kind": "attested", "request_id": "t1", "sentence": sentence, "doc_id": "d", "nugget_id": None,
+                "answer": None, "run_id": None, "sentence_index": None, "value": value, "judge": judge}
+
+    # alice changes her mind on "A." (her last answer counts); bob and carol split "A." 1-1 with her: yes 2, no 1;
+    # "B." is yes for alice, no for bob: a tie, left out
+    alice = _jsonl(tmp_path / "alice.jsonl", [row("A.", False, "human:alice"), row("A.", True, "human:alice"),
+                                               row("B.", True, "human:alice")])
+    others = _jsonl(tmp_path / "others.jsonl", [row("A.", True, "human:bob"), row("A.", False, "human:carol"),
+                                                 row("B.", False, "human:bob")])
+    log = NoteLog()
+    labels = _labels([alice, others], log)
+    assert {key.sentence: value for key, value in labels.items()} == {"A.": True}
+    assert log.notes[0].text == ("2 question(s) are answered by several assessors: the answer most of them give is "
+                                 "taken; 1 answered yes and no equally often are left out")

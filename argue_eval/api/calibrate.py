@@ -63,14 +63,18 @@ def _rows(calibration: Calibration) -> list[tuple[Any, ...]]:
 
 
 def _labels(paths: Sequence[str | os.PathLike[str]], log: NoteLog) -> dict[JudgmentKey, bool]:
-    """One answer per question from the human judgment files: the answer of most of the labels a question has;
-    a question labelled yes and no equally often is left out (noted)."""
+    """One answer per question from the human judgment files: each assessor's (``judge``'s) last answer to it, as
+    every reader of judgments takes it, then the answer most assessors give; a question the assessors answer yes
+    and no equally often is left out (noted)."""
     from ..formats import read_judgments
 
-    votes: dict[JudgmentKey, Counter[bool]] = {}
+    last: dict[tuple[JudgmentKey, str], bool] = {}
     for path in paths:
         for judgment in read_judgments(path):
-            votes.setdefault(judgment.key, Counter())[bool(judgment.value)] += 1
+            last[(judgment.key, judgment.judge)] = bool(judgment.value)
+    votes: dict[JudgmentKey, Counter[bool]] = {}
+    for (key, _), value in last.items():
+        votes.setdefault(key, Counter())[value] += 1
     labels: dict[JudgmentKey, bool] = {}
     split = 0
     for key, counter in votes.items():
@@ -80,7 +84,7 @@ def _labels(paths: Sequence[str | os.PathLike[str]], log: NoteLog) -> dict[Judgm
         labels[key] = counter[True] > counter[False]
     doubled = sum(1 for counter in votes.values() if sum(counter.values()) > 1)
     if doubled:
-        log.note(f"{doubled} question(s) carry several human labels: the answer most of them give is taken"
+        log.note(f"{doubled} question(s) are answered by several assessors: the answer most of them give is taken"
                  + (f"; {split} answered yes and no equally often are left out" if split else ""))
     return labels
 

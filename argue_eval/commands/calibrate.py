@@ -121,9 +121,9 @@ def finish(result: Any, output: str, as_json: bool) -> None:
     calibrated = result.data
     click.echo(json.dumps(_as_json(calibrated), indent=2) if as_json else render(calibrated), nl=as_json)
     if calibrated.refused:
-        click.echo(f"refused: the fitted options agree less with the people than the defaults on the held-out folds "
-                   f"({', '.join(calibrated.calibration.worse)}); no profile written. Label more topics, or keep those "
-                   "kinds at their defaults with --kinds.", err=True)
+        click.echo(f"error: refused to write {output}: the fitted options agree less with the people than the "
+                   f"defaults on the held-out folds ({', '.join(calibrated.calibration.worse)}). Label more topics, or "
+                   "keep those kinds at their defaults with --kinds.", err=True)  # kept under --quiet
         raise click.exceptions.Exit(1)
     profile_id = write_profile(result, output)
     click.echo(f"wrote judge profile {output} ({profile_id}): use it with --judge-option profile={output}", err=True)
