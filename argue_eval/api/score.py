@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..argue.api import run_scoring
 from ..argue.policies import Policies
 from ..errors import InputError
+from ..formats.scores import SCORE_TABLE_LAYOUTS, autoargue_rows
 from ..inputs import load_inputs
-from ..measures.argue import SCORE_TABLE_LAYOUTS, autoargue_rows
 from ..model import ALL_TOPICS
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The measures home: every measure family of the kit, listed in one registry.
 
-A family (``argue_eval.measures.base.Family``) has a name, parameters, per-topic counts and the ratios
+A family (``argue_eval.family.Family``) has a name, parameters, per-topic counts and the ratios
 that follow from them; ``family_rows`` turns per-topic counts into the long ``run_id request_id metric
 value`` table that ``score`` writes and ``compare``/``agree`` read. Families are imported only when asked
 for (``get_family``), so listing them loads no judge, model or pandas.
@@ -8,7 +8,7 @@ for (``get_family``), so listing them loads no judge, model or pandas.
 =============  ============================================================  =====================
 family         what it measures                                              module
 =============  ============================================================  =====================
-``argue``      ARGUE flowchart outcomes: support, coverage, F1               ``measures.argue``
+``argue``      ARGUE flowchart outcomes: support, coverage, F1               ``argue.counting``
 ``icat``       ICAT: grounded claims (factuality) x covered aspects          ``measures.icat``
 ``longrecall`` LongRecall: reference facts entailed by the report (recall)   ``measures.longrecall``
 ``nuggetizer`` TREC RAG nuggetizer scores (vital / all, strict, weighted)      ``measures.nuggetizer``
@@ -22,13 +22,13 @@ import importlib.util
 from typing import Any
 
 from ..errors import unknown_name
-from .base import ALL_TOPICS, Family, FMeasure, Ratio, Summary, TopicCounts, family_rows
+from ..family import ALL_TOPICS, Family, FMeasure, Ratio, Summary, TopicCounts, family_rows
 
 __all__ = ["FAMILIES", "available_families", "get_family", "Family", "FMeasure", "Ratio", "Summary", "TopicCounts",
            "family_rows", "ALL_TOPICS"]
 
 FAMILIES: dict[str, str] = {
-    "argue": "argue_eval.measures.argue:family",
+    "argue": "argue_eval.argue.counting:family",
     "icat": "argue_eval.measures.icat:family",
     "longrecall": "argue_eval.measures.longrecall:family",
     "nuggetizer": "argue_eval.measures.nuggetizer:family",

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..errors import unknown_name
+from ..family import Family, FMeasure, Ratio
 from ..search.passages import Hit
-from .base import Family, FMeasure, Ratio
 from .entail import Entailer
 
 __all__ = ["Hit", "Aspect", "ClaimResult", "TopicICAT", "family", "COUNTS", "ALIGNMENTS", "score_topics",

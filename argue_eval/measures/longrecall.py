@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, NamedTuple
 
-from .base import Family, Ratio
+from ..family import Family, Ratio
 
 __all__ = ["Fact", "Settings", "TopicFacts", "FactResult", "TopicLongRecall", "family", "score_topics",
            "COUNTS", "tokens", "fuzzy_jaccard", "lcs_ratio", "substring_ratio", "normalize"]
