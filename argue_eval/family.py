@@ -128,7 +128,7 @@ class Family:
     at: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     """Measure name -> (the parameter its ``@VALUE`` sets, the metric it then reads): ICAT's ``f`` ->
     ``("beta", "icat")``; ARGUE's ``nugget_coverage`` -> ``("importance", "nugget_coverage_weighted")``."""
-    resolve: Callable[[str, str | None, Mapping[str, Any]], tuple[str, dict[str, Any]]] | None = field(
+    resolve: Callable[[str, str | None, dict[str, Any]], tuple[str, dict[str, Any]]] | None = field(
         default=None, compare=False)
     """For a family whose measures are open-ended (retrieval): ``(name, at, params)`` -> ``(metric, the
     family's parameters)``, raising an error that names the known measures; ``None``: the names above."""
@@ -162,9 +162,8 @@ class Family:
         if at is None:
             return metric, params
         if name not in self.at:
-            with_at = ", ".join(f"{self.name}.{known}@{self.at[known][0].upper()}" for known in self.at)
             raise OptionError("measure", f"{self.name}.{name}@{at}: {self.name}.{name} takes no @"
-                             + (f" (these do: {with_at})" if with_at else ""))
+                              + (f" (of {self.name}'s measures, these do: {', '.join(self.at)})" if self.at else ""))
         parameter, metric = self.at[name]
         if parameter in params and str(params[parameter]) != at:
             raise OptionError("measure", f"{self.name}.{name}@{at}: {parameter} given twice ({params[parameter]} and {at})")

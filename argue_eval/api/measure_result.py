@@ -80,6 +80,9 @@ class MeasureResult:
     counts: dict[str, Any] = field(default_factory=dict)
     notes: list[Note] = field(default_factory=list)
     unjudged: list[str] = field(default_factory=list)
+    judge_run: Any = None
+    """The judge run behind the scores when the family asked a judge for them (ARGUE with a judge: an
+    ``api.judge.JudgeResult``, whose judgments ``evaluate`` writes), else ``None``."""
 
     @property
     def complete(self) -> bool:

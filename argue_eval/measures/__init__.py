@@ -13,7 +13,11 @@ family         what it measures                                              mod
 ``longrecall`` LongRecall: reference facts entailed by the report (recall)   ``measures.longrecall``
 ``nuggetizer`` TREC RAG nuggetizer scores (vital / all, strict, weighted)      ``measures.nuggetizer``
 ``comprehensiveness`` context clusters reached in the entailment graph     ``measures.comprehensiveness``
+``retrieval``  trec_eval's measures of ranked runs or of reports' citations  ``measures.retrieval``
 =============  ============================================================  =====================
+
+Measures are named ``FAMILY.MEASURE`` (``argue.f1``, ``icat.f@2``, ``retrieval.ndcg@20``): the grammar and its
+parser are ``measures.names`` (``parse_measure``); ``argue_eval.api.calc`` computes any list of them.
 """
 from __future__ import annotations
 
@@ -33,6 +37,7 @@ FAMILIES: dict[str, str] = {
     "longrecall": "argue_eval.measures.longrecall:family",
     "nuggetizer": "argue_eval.measures.nuggetizer:family",
     "comprehensiveness": "argue_eval.measures.comprehensiveness:family",
+    "retrieval": "argue_eval.measures.retrieval:family",
 }
 """Family name -> ``module:factory``: a function of the family's parameters returning its ``Family``."""
 

@@ -68,6 +68,8 @@ def family(beta: float = 1.0, **params: Any) -> Family:
                 Ratio("icat_coverage", "covered_aspects", "judged_aspects"),
                 FMeasure("icat", "icat_fact", "icat_coverage", beta=beta)),
         params={"beta": beta, **params},
+        aliases={"fact": "icat_fact", "coverage": "icat_coverage", "f": "icat"},
+        at={"f": ("beta", "icat"), "icat": ("beta", "icat")},
         description="ICAT (Samarinas et al.): grounded claims (S_fact), covered aspects (S_coverage), F_beta.",
     )
 

@@ -79,6 +79,7 @@ def family(**params: Any) -> Family:
                 Ratio("answer_recall", "answer_found", "facts"),
                 Ratio("lcs_recall", "lcs_found", "facts")),
         params=params,
+        aliases={"recall": "longrecall"},
         description="LongRecall (Ardestani et al.): reference facts entailed by the report, staged candidates.",
     )
 
