@@ -66,7 +66,14 @@ def _compute(supply: Supply, params: dict[str, Any], metrics: list[str], whole: 
                          {"missing": dict(scoring.missing)}, notes, judge_run=judged)
 
 
+def _defaults(supply: Supply) -> dict[str, Any]:
+    """A measure's policies when it sets none: the caller's (``calc(policies=...)``), else ``Policies``' defaults."""
+    policies = supply.policies or Policies()
+    return {**{name: getattr(policies, name) for name in _POLICY_PARAMETERS}, "importance": None}
+
+
 PROVIDER = Provider("argue", {**_POLICY_PARAMETERS, "importance": None}, _compute,
-                    options=("missing_hint", "announce", "batch_in", "batch_out", "batch_max_calls"))
+                    options=("missing_hint", "announce", "batch_in", "batch_out", "batch_max_calls"),
+                    defaults=_defaults)
 """The ARGUE family on ``api.calc``'s road: ``argue.f1``, ``argue.nugget_coverage@vital``,
 ``argue.f1(relevance=qrels)``."""

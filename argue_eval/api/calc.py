@@ -137,12 +137,20 @@ class Provider:
     their defaults, by whose type a name's text is read (``k=20`` an int, ``beta=2`` a float, ``e2e=true`` a
     bool); ``options``: the keyword options of ``calc`` only this family reads (its own input files);
     ``compute(supply, params, metrics, whole)``: the family's ``MeasureResult`` for the given parameters
-    (the others at their defaults), every metric in ``metrics`` among its rows."""
+    (the others at their defaults), every metric in ``metrics`` among its rows. ``defaults(supply)``: the
+    parameters' values when a measure does not set them, if they depend on the supply (ARGUE's are the
+    caller's policies); by default ``parameters``."""
 
     family: str
     parameters: Mapping[str, Any]
     compute: Compute
     options: tuple[str, ...] = ()
+    defaults: Callable[[Supply], Mapping[str, Any]] | None = None
+
+    def settings(self, supply: Supply, params: Mapping[str, Any]) -> dict[str, Any]:
+        """Every parameter's value for a measure that sets ``params``: the measures of one family with the same
+        settings are one computation (``icat.fact`` and ``icat.f@1``: beta is 1 by default)."""
+        return {**(self.defaults(supply) if self.defaults is not None else self.parameters), **params}
 
 
 def keyword_defaults(function: Callable[..., Any], *names: str) -> dict[str, Any]:
@@ -246,10 +254,10 @@ def calc(
     (``Policies``; a measure's parameters override them); ``details``: ARGUE's per-report details;
     ``on_note(Note)`` sees each note as it arises; ``options``: the families' own inputs (``reference=``,
     ``context=``, ``assignments=``, ``index=``, ...). Everything is checked before anything is read."""
-    groups = _plan(parse_measures(measures), options)
     supply = Supply(runs=runs, nuggets=nuggets, judgments=judgments, requests=requests, qrels=qrels,
                     collection=collection, judge=judge, judge_options=judge_options, cache_spec=cache,
                     policies=policies, details=details, on_note=on_note, options=dict(options))
+    groups = _plan(parse_measures(measures), supply)
     rows: list[Row] = []
     results: list[MeasureResult] = []
     with supply.stack:
@@ -265,7 +273,7 @@ def iter_calc(measures: str | MeasureName | Iterable[str | MeasureName], **input
     family after family, each family computed when the iteration reaches it (names and options are all
     checked first). The ``all`` values are ``calc``'s."""
     supply = _supply(inputs)
-    groups = _plan(parse_measures(measures), supply.options)
+    groups = _plan(parse_measures(measures), supply)
     with supply.stack:
         for group in groups:
             result = _compute(group, supply)
@@ -294,21 +302,22 @@ def calc_family(family: str, params: Mapping[str, Any] | None = None, *, metrics
     names = ([MeasureName(family, family, None, None, tuple(given.items()))] if metrics is None else
              [MeasureName(f"{family}.{metric}", family, metric, metric, tuple(given.items())) for metric in metrics])
     supply = _supply(inputs)
-    (group,) = _plan(names, supply.options)
+    (group,) = _plan(names, supply)
     with supply.stack:
         return _compute(group, supply)
 
 
-def _plan(measures: Sequence[MeasureName], options: Mapping[str, Any]) -> list[_Group]:
-    """Group the measures by family and typed parameters (in the order first asked), checking every
-    parameter and option against the families' providers."""
+def _plan(measures: Sequence[MeasureName], supply: Supply) -> list[_Group]:
+    """Group the measures by family and settings (every parameter's value; in the order first asked),
+    checking every parameter and option against the families' providers."""
     groups: dict[tuple[str, tuple[tuple[str, Any], ...]], _Group] = {}
     providers: dict[str, Provider] = {}
+    options = supply.options
     for measure in measures:
         found = providers.get(measure.family) or provider(measure.family)
         providers[measure.family] = found
-        params = _typed(found, measure)
-        key = (measure.family, tuple(sorted(params.items(), key=lambda item: item[0])))
+        params = found.settings(supply, _typed(found, measure))
+        key = (measure.family, tuple(sorted(((k, repr(v)) for k, v in params.items()), key=lambda item: item[0])))
         groups.setdefault(key, _Group(measure.family, params, [])).measures.append(measure)
     unused = [name for name in options if options[name] is not None
               and not any(name in found.options for found in providers.values())]
