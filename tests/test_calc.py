@@ -7,6 +7,7 @@ with a judge whose rule can be followed by eye (``WordsJudge``)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from helpers import ARGUE_FIXTURES, load_judgments, load_nuggets, load_reports
@@ -17,6 +18,7 @@ from argue_eval.judges.base import JudgeBackend, Verdict
 from argue_eval.measures import FAMILIES, get_family
 from argue_eval.measures.names import parse_measure, parse_measures
 
+REPO = Path(__file__).resolve().parent.parent
 RUN_A = ARGUE_FIXTURES / "runA.jsonl"
 COLLECTION = ARGUE_FIXTURES / "collection.jsonl"
 
@@ -173,3 +175,14 @@ def test_every_family_of_the_registry_has_a_provider_and_names():
         assert family.measure_names, name
         for parameter, default in found.parameters.items():
             assert default is None or isinstance(default, (bool, int, float, str)), (name, parameter)
+
+
+def test_the_python_example_of_docs_measures_prints_what_it_says(monkeypatch, capsys):
+    """docs/measures.md, "Measures by name": its example, run on the sample track, prints its text block."""
+    doc = (REPO / "docs" / "measures.md").read_text(encoding="utf-8")
+    section = doc.split("## Measures by name", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    expected = section.split("```text\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(REPO)
+    exec(compile(code, "docs/measures.md", "exec"), {})
+    assert capsys.readouterr().out == expected
