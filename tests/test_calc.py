@@ -186,3 +186,22 @@ def test_the_python_example_of_docs_measures_prints_what_it_says(monkeypatch, ca
     monkeypatch.chdir(REPO)
     exec(compile(code, "docs/measures.md", "exec"), {})
     assert capsys.readouterr().out == expected
+
+
+def test_argue_on_the_road_writes_the_score_commands_bytes(tmp_path):
+    """The ARGUE family's own table through ``calc_family`` (what ``api.score`` and ``api.evaluate`` are) is the
+    ``score`` command's file, byte for byte: counts stay integers in its rows."""
+    from click.testing import CliRunner
+
+    from argue_eval.api.calc import calc_family
+    from argue_eval.cli import cli
+    from argue_eval.formats.scores import score_lines
+
+    out = tmp_path / "scores.tsv"
+    invoked = CliRunner().invoke(cli, ["score", "--run", str(RUN_A), "--nuggets", str(ARGUE_FIXTURES / "nuggets.jsonl"),
+                                       "--judgments", str(ARGUE_FIXTURES / "judgments.jsonl"), "-o", str(out), "-q"])
+    assert invoked.exit_code == 0, invoked.output
+    result = calc_family("argue", runs=[str(RUN_A)], nuggets=str(ARGUE_FIXTURES / "nuggets.jsonl"),
+                         judgments=[str(ARGUE_FIXTURES / "judgments.jsonl")])
+    assert "".join(score_lines(result.rows)) == out.read_text()
+    assert result.judge_run is None and result.counts == {"missing": {}}
