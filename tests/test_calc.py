@@ -67,8 +67,9 @@ def test_argue_and_icat_by_name_worked_by_hand():
     assert [(r.measure, r.settings.get("beta")) for r in result.results] == [("argue", None), ("icat", 1.0),
                                                                           ("icat", 2.0)]
     # ARGUE's judgments answer every question: the judge, given for ICAT, was asked nothing for ARGUE
-    assert not result.results[0].judge_run.run.stats.new
-    assert result.complete
+    assert not result.results[0].data.run.stats.new
+    assert result.complete and result.measure == "calc" and (result.runs, result.topics) == (["runA"], ["T1", "T2"])
+    assert list(result.table.columns) == ["run_id", "request_id", "measure", "value"]
 
 
 def test_nugget_measures_at_one_importance():
@@ -204,4 +205,4 @@ def test_argue_on_the_road_writes_the_score_commands_bytes(tmp_path):
     result = calc_family("argue", runs=[str(RUN_A)], nuggets=str(ARGUE_FIXTURES / "nuggets.jsonl"),
                          judgments=[str(ARGUE_FIXTURES / "judgments.jsonl")])
     assert "".join(score_lines(result.rows)) == out.read_text()
-    assert result.judge_run is None and result.counts == {"missing": {}}
+    assert result.data is None and result.counts == {"missing": {}}

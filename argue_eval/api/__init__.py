@@ -32,9 +32,10 @@ function               what it does                                             
 
 Every measure is computed on one road, ``calc``'s: the measure functions below (``score``, ``evaluate``,
 ``icat``, ...) are its families' own tables (``calc_family``), each family computed by its provider
-(``api.<family>.PROVIDER``). The alternate measures return a ``MeasureResult`` (``api.measure_result``): ``table`` (a DataFrame),
-``rows``, ``details``, ``counts`` and ``notes``; they take the judge as ``judge`` (a backend name, a comma
-list or a ``JudgeBackend``), ``judge_options`` (per backend) and ``cache`` (a path or a ``JudgmentCache``).
+(``api.<family>.PROVIDER``). The alternate measures return a ``Result`` (``api.result``; also named
+``MeasureResult``): ``table`` (a DataFrame), ``rows``, ``details``, ``counts`` and ``notes``; they take the judge
+as ``judge`` (a backend name, a comma list or a ``JudgeBackend``), ``judge_options`` (per backend) and ``cache``
+(a path or a ``JudgmentCache``).
 """
 from __future__ import annotations
 
@@ -47,11 +48,12 @@ from .icat import icat
 from .judge import EvaluateResult, JudgeResult, evaluate, judge, manifest, plan_questions, score_judged, write_judgments
 from .limits import Limits
 from .longrecall import longrecall
-from .measure_result import MeasureResult, Note
+from .measure_result import MeasureResult
 from .nugget_compare import CompareResult, compare_nuggets
 from .nuggetizer import nuggetizer
 from .plan import plan
 from .pool import PoolResult, pool, write_pool
+from .result import Note, Result
 from .retrieval import RetrievalResult, retrieval
 from .score import ScoreResult, make_policies, score
 from .search import SearchResult, search
@@ -60,6 +62,6 @@ from .validate import validate
 __all__ = ["calc", "iter_calc", "calc_family", "CalcResult", "Metric", "MeasureName", "parse_measure", "parse_measures",
            "score", "ScoreResult", "make_policies", "judge", "JudgeResult", "evaluate", "EvaluateResult",
            "plan_questions", "score_judged", "plan", "manifest", "write_judgments", "Limits", "icat", "longrecall",
-           "comprehensiveness", "nuggetizer", "MeasureResult", "Note", "retrieval", "RetrievalResult", "pool",
+           "comprehensiveness", "nuggetizer", "Result", "MeasureResult", "Note", "retrieval", "RetrievalResult", "pool",
            "PoolResult", "write_pool", "search", "SearchResult", "validate", "convert", "Conversion", "create_nuggets",
            "plan_create", "CreateResult", "compare_nuggets", "CompareResult"]

@@ -15,7 +15,7 @@ from ..argue.policies import DEFAULT_WEIGHTS, Policies
 from ..errors import unknown_name
 from ..model import ALL_TOPICS, natural_key
 from .calc import Provider, Supply
-from .measure_result import MeasureResult, Note
+from .result import Result, notes_of
 
 __all__ = ["PROVIDER", "policies_of"]
 
@@ -34,9 +34,10 @@ def policies_of(policies: Policies | None, params: dict[str, Any]) -> Policies:
     return replace(policies, **params) if params else policies
 
 
-def _compute(supply: Supply, params: dict[str, Any], metrics: list[str], whole: bool) -> MeasureResult:
+def _compute(supply: Supply, params: dict[str, Any], metrics: list[str], whole: bool) -> Result:
     """ARGUE's table under the supply's policies and ``params``: from the judgments alone (``score``), or with
-    the supply's judge answering what they leave open (``evaluate``; the judge run is ``judge_run``)."""
+    the supply's judge answering what they leave open (``evaluate``; the judge run, an ``api.judge.JudgeResult``
+    whose judgments ``evaluate`` writes, is the result's ``data``)."""
     from .judge import judge, score_judged
 
     policies = policies_of(supply.policies, params)
@@ -56,14 +57,14 @@ def _compute(supply: Supply, params: dict[str, Any], metrics: list[str], whole: 
                        batch_in=supply.option("batch_in", ()), batch_out=supply.option("batch_out"),
                        batch_max_calls=supply.option("batch_max_calls"))
         scoring = score_judged(judged, details=supply.details, missing_hint=hint)
-    notes = [Note(text) for text in scoring.notes]
+    notes = notes_of(scoring.notes)
     if supply.on_note is not None:
         for note in notes:
             supply.on_note(note)
     runs = list(dict.fromkeys(row[0] for row in scoring.rows))
     topics = sorted({row[1] for row in scoring.rows if row[1] != ALL_TOPICS}, key=natural_key)
-    return MeasureResult("argue", scoring.rows, {"policies": policies.describe()}, scoring.details, runs, topics,
-                         {"missing": dict(scoring.missing)}, notes, judge_run=judged)
+    return Result("argue", scoring.rows, {"policies": policies.describe()}, scoring.details, runs, topics,
+                  {"missing": dict(scoring.missing)}, notes, data=judged)
 
 
 def _defaults(supply: Supply) -> dict[str, Any]:

@@ -24,7 +24,7 @@ The road every measure takes, the commands' included (``score``, ``evaluate``, `
 3. the inputs are assembled once (``Supply``: the caller's runs, nuggets, judgments, requests, qrels,
    collection and judge, the judgment cache opened once for every family, the runs read once for the
    families that read reports), and each group is computed by its provider into the family's own table
-   (a ``MeasureResult``, byte for byte what the family's command writes);
+   (a ``Result``, byte for byte what the family's command writes);
 4. the asked measures are taken from those tables: per run and topic the measure's value, and per run its
    ``all`` value (a ratio's macro average by default, ``agg=micro`` its micro one; a count's sum; a
    retrieval measure's mean).
@@ -47,16 +47,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import OptionError, unknown_name
 from ..measures.names import MeasureName, parse_measures
-from ..model import ALL_TOPICS
-from .measure_result import MeasureResult, Note
+from ..model import ALL_TOPICS, natural_key
+from .result import Note, Result
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from ..argue.policies import Policies
     from ..model import Report
 
-__all__ = ["calc", "iter_calc", "calc_family", "CalcResult", "Metric", "Provider", "Supply", "provider",
+__all__ = ["calc", "iter_calc", "calc_family", "CalcResult", "CALC_COLUMNS", "Metric", "Provider", "Supply", "provider",
            "keyword_defaults", "PROVIDER_TARGET"]
 
 Row = tuple[str, str, str, float]
@@ -125,7 +123,7 @@ class Supply:
         return self.judge if self.judge is not None else "lexical"
 
 
-Compute = Callable[[Supply, dict[str, Any], list[str], bool], MeasureResult]
+Compute = Callable[[Supply, dict[str, Any], list[str], bool], Result]
 """``(supply, parameters, metrics asked, whole family asked)`` -> the family's table."""
 
 
@@ -136,7 +134,7 @@ class Provider:
     ``parameters``: the family's parameters (what a measure name sets in parentheses or with ``@``) with
     their defaults, by whose type a name's text is read (``k=20`` an int, ``beta=2`` a float, ``e2e=true`` a
     bool); ``options``: the keyword options of ``calc`` only this family reads (its own input files);
-    ``compute(supply, params, metrics, whole)``: the family's ``MeasureResult`` for the given parameters
+    ``compute(supply, params, metrics, whole)``: the family's ``Result`` for the given parameters
     (the others at their defaults), every metric in ``metrics`` among its rows. ``defaults(supply)``: the
     parameters' values when a measure does not set them, if they depend on the supply (ARGUE's are the
     caller's policies); by default ``parameters``."""
@@ -190,35 +188,25 @@ class _Group:
         return list(dict.fromkeys(m.metric for m in self.measures if m.metric is not None))
 
 
+CALC_COLUMNS = ("run_id", "request_id", "measure", "value")
+
+
 @dataclass
-class CalcResult:
-    """What ``calc`` computed: ``rows`` (per asked measure, run and topic, then each run's ``all`` value: the
-    long table of the kit, with ``family.measure`` names), each family's own table (``results``, one
-    ``MeasureResult`` per family and parameters, with its details), and the notes in order."""
+class CalcResult(Result):
+    """What ``calc`` computed, in the API's one result shape: ``rows`` (per asked measure, run and topic, then
+    each run's ``all`` value: the long table of the kit under ``CALC_COLUMNS``, with ``family.measure`` names);
+    ``data``, also ``results``: each family's own table (one ``Result`` per family and settings, with its
+    details, settings and counts); ``notes``/``unjudged``: theirs, in order; ``asked``: the measures parsed."""
 
-    measures: list[MeasureName]
-    rows: list[Row]
-    results: list[MeasureResult]
-
-    @property
-    def table(self) -> pd.DataFrame:
-        """``rows`` as a DataFrame (columns ``run_id, request_id, measure, value``)."""
-        import pandas as pd
-
-        return pd.DataFrame(self.rows, columns=["run_id", "request_id", "measure", "value"])
+    asked: list[MeasureName] = field(default_factory=list)
 
     @property
-    def notes(self) -> list[Note]:
-        return [note for result in self.results for note in result.notes]
-
-    @property
-    def complete(self) -> bool:
-        """Whether every family judged every item (see ``MeasureResult.complete``)."""
-        return all(result.complete for result in self.results)
+    def results(self) -> list[Result]:
+        return list(self.data or ())
 
     def aggregates(self) -> dict[str, dict[str, float]]:
         """``{measure: {run_id: all value}}``, as ir_measures' ``calc_aggregate`` gives (per run here)."""
-        out: dict[str, dict[str, float]] = {str(m): {} for m in self.measures}
+        out: dict[str, dict[str, float]] = {str(m): {} for m in self.asked}
         for run_id, request_id, measure, value in self.rows:
             if request_id == ALL_TOPICS:
                 out[measure][run_id] = value
@@ -259,13 +247,22 @@ def calc(
                     policies=policies, details=details, on_note=on_note, options=dict(options))
     groups = _plan(parse_measures(measures), supply)
     rows: list[Row] = []
-    results: list[MeasureResult] = []
+    results: list[Result] = []
     with supply.stack:
         for group in groups:
             result = _compute(group, supply)
             results.append(result)
             rows.extend(_measure_rows(group, result))
-    return CalcResult([m for group in groups for m in group.measures], rows, results)
+    return _calc_result(groups, rows, results)
+
+
+def _calc_result(groups: Sequence[_Group], rows: list[Row], results: list[Result]) -> CalcResult:
+    asked = [measure for group in groups for measure in group.measures]
+    return CalcResult("calc", rows, {"measures": [str(measure) for measure in asked]}, [],
+                      list(dict.fromkeys(run for result in results for run in result.runs)),
+                      sorted({topic for result in results for topic in result.topics}, key=natural_key), {},
+                      [note for result in results for note in result.notes],
+                      [text for result in results for text in result.unjudged], CALC_COLUMNS, results, asked)
 
 
 def iter_calc(measures: str | MeasureName | Iterable[str | MeasureName], **inputs: Any) -> Iterator[Metric]:
@@ -294,7 +291,7 @@ def _supply(inputs: Mapping[str, Any]) -> Supply:
 
 
 def calc_family(family: str, params: Mapping[str, Any] | None = None, *, metrics: Sequence[str] | None = None,
-                **inputs: Any) -> MeasureResult:
+                **inputs: Any) -> Result:
     """One family's own table through ``calc``'s road (what the family's API function returns): every measure
     of ``family`` (or only ``metrics``) with ``params`` (typed values; ``None`` ones take the defaults), and
     ``calc``'s keywords for the inputs."""
@@ -362,12 +359,12 @@ def _value(default: Any, text: str, where: str) -> Any:
     return text
 
 
-def _compute(group: _Group, supply: Supply) -> MeasureResult:
+def _compute(group: _Group, supply: Supply) -> Result:
     """One group, by its family's provider."""
     return provider(group.family).compute(supply, dict(group.params), group.metrics, group.whole)
 
 
-def _measure_rows(group: _Group, result: MeasureResult) -> list[Row]:
+def _measure_rows(group: _Group, result: Result) -> list[Row]:
     """The asked measures' rows from a family's table: per run, its topics (each measure in the order asked),
     then its ``all`` values. A whole family asked is every measure of it (its counts and ratios, or for
     retrieval every measure computed)."""
@@ -403,7 +400,7 @@ def _suffix(measure: MeasureName) -> str:
     return f"({head[2]}" if head[1] else ""
 
 
-def _metrics_of(result: MeasureResult) -> list[str]:
+def _metrics_of(result: Result) -> list[str]:
     """The metrics of an open-ended family's table (retrieval), in their order."""
     return list(dict.fromkeys(metric for _, request_id, metric, _ in result.rows if request_id != ALL_TOPICS))
 

@@ -265,7 +265,7 @@ def evaluate(
         raise TypeError(f"evaluate() got an unexpected keyword argument {unknown[0]!r}")
     result = calc_family("argue", runs=runs, nuggets=nuggets, policies=policies, details=details,
                          **{"judge": "lexical", **judge_kwargs})
-    return EvaluateResult(result.table, result.details, result.judge_run, [note.text for note in result.notes])
+    return EvaluateResult(result.table, result.details, result.data, [note.text for note in result.notes])
 
 
 _JUDGE_KEYWORDS = frozenset({"collection", "judge", "judge_options", "judgments", "requests", "qrels", "cache",
