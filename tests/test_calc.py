@@ -105,6 +105,14 @@ def test_a_whole_family_is_its_commands_table_and_every_measure_of_it():
     assert values(by_calc)[("runA", "all", "argue.sentences")] == 11  # a count's run value is its sum
 
 
+def test_records_given_as_a_generator_serve_every_family():
+    """Two families read the runs (ARGUE, then ICAT): a generator would be empty for the second."""
+    result = api.calc("argue.sentences icat.claims", runs=iter(load_reports(RUN_A)), nuggets=load_nuggets().values(),
+                      judgments=load_judgments(), collection=str(COLLECTION), judge=WordsJudge())
+    v = values(result)
+    assert (v[("runA", "all", "argue.sentences")], v[("runA", "all", "icat.claims")]) == (11, 11)
+
+
 def test_iter_calc_yields_the_per_topic_values_family_after_family():
     metrics = list(api.iter_calc(["argue.sentence_support", "argue.nugget_coverage"], **fixture_inputs()))
     assert [(m.request_id, m.measure, m.value) for m in metrics] == [

@@ -97,6 +97,12 @@ class Supply:
     _cache: Any = None
     _cache_open: bool = False
 
+    def __post_init__(self) -> None:
+        # a generator of records would be used up by the first family that reads it: keep its records
+        for name in ("runs", "nuggets", "judgments", "requests", "qrels"):
+            if isinstance(getattr(self, name), Iterator):
+                setattr(self, name, list(getattr(self, name)))
+
     def option(self, name: str, default: Any = None) -> Any:
         """A family's keyword option (``reference``, ``index``, ...), or ``default`` when not given."""
         value = self.options.get(name)
