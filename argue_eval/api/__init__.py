@@ -28,6 +28,7 @@ function               what it does                                             
 ``create_nuggets``     an LLM-proposed nugget bank bound to documents, to revise     ``api.create``
 ``plan_create``        what ``create_nuggets`` would ask and cost (dry run)          ``api.create``
 ``compare_nuggets``    a created bank against a human one: recall, precision, ...    ``api.nugget_compare``
+``agree_judgments``    judges against people: kappa, alpha, F1, rankings, decisions   ``api.agree_judgments``
 =====================  ============================================================  ========================
 
 Every measure is computed on one road, ``calc``'s: the measure functions below (``score``, ``evaluate``,
@@ -40,6 +41,7 @@ as ``judge`` (a backend name, a comma list or a ``JudgeBackend``), ``judge_optio
 from __future__ import annotations
 
 from ..measures.names import MeasureName, parse_measure, parse_measures
+from .agree_judgments import JudgeAgreementResult, agree_judgments
 from .calc import CalcResult, Metric, calc, calc_family, iter_calc
 from .comprehensiveness import comprehensiveness
 from .convert import Conversion, convert
@@ -64,4 +66,5 @@ __all__ = ["calc", "iter_calc", "calc_family", "CalcResult", "Metric", "MeasureN
            "plan_questions", "score_judged", "plan", "manifest", "write_judgments", "Limits", "icat", "longrecall",
            "comprehensiveness", "nuggetizer", "Result", "MeasureResult", "Note", "retrieval", "RetrievalResult", "pool",
            "PoolResult", "write_pool", "search", "SearchResult", "validate", "convert", "Conversion", "create_nuggets",
-           "plan_create", "CreateResult", "compare_nuggets", "CompareResult"]
+           "plan_create", "CreateResult", "compare_nuggets", "CompareResult", "agree_judgments",
+           "JudgeAgreementResult"]
