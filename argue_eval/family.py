@@ -157,7 +157,7 @@ class Family:
         if self.resolve is not None:
             return self.resolve(name, at, params)
         metric = self.aliases.get(name, name)
-        if metric not in self.metrics or metric in self.hidden:
+        if metric not in self.metrics:
             raise unknown_name("measure", f"{self.name} measure", name, self.measure_names)
         if at is None:
             return metric, params

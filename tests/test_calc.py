@@ -172,6 +172,23 @@ def test_the_grammar_parses_to_family_metric_and_parameters():
         parse_measure("icat.f(beta=1)@2")
 
 
+def test_a_family_names_its_measures_by_metric_alias_and_at():
+    """A toy family: ``hit`` reads the ratio ``hit_rate``; ``f@2`` reads ``f`` with beta 2; a hidden count is no measure."""
+    from argue_eval.family import Family, FMeasure, Ratio
+
+    toy = Family("toy", ("found", "due"), (Ratio("hit_rate", "found", "due"), FMeasure("f", "hit_rate",
+                 "hit_rate")), hidden=("secret",), aliases={"hit": "hit_rate"}, at={"f": ("beta", "f")})
+    assert toy.measure("hit") == ("hit_rate", {}) and toy.measure("found", params={"k": 1}) == ("found", {"k": 1})
+    assert toy.measure("f", "2") == ("f", {"beta": "2"})
+    assert toy.measure_names == ("found", "due", "hit_rate", "f", "hit")
+    with pytest.raises(OptionError, match="unknown toy measure 'secret'; known: found, due, hit_rate, f, hit"):
+        toy.measure("secret")
+    with pytest.raises(OptionError, match=r"toy.hit takes no @ \(of toy's measures, these do: f\)"):
+        toy.measure("hit", "3")
+    with pytest.raises(ValueError, match="@ of 'f' must name a measure and a metric"):
+        Family("bad", ("a",), (), at={"f": ("beta", "a")})
+
+
 def test_every_family_of_the_registry_has_a_provider_and_names():
     """A family is its module, its registry line and its provider (api/<family>.py): a registry line without a
     provider fails here, and so does a parameter a measure name could not set (not a plain value)."""
