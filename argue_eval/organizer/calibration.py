@@ -48,6 +48,7 @@ from ..judges.base import JudgeBackend, Question, Verdict
 from ..model import JUDGMENT_KINDS, natural_key
 from ..progress import progress_bar
 from ..stats.bootstrap import percentile_interval, resample_counts, resample_indices
+from ..stats.label_agreement import confusion_statistics
 
 __all__ = ["PLANS", "OBJECTIVES", "Grid", "Labelled", "Answerer", "Calibration", "KindFigures", "topic_folds",
            "choose", "confusion_by_topic", "kappa", "balanced_accuracy", "calibrate", "plan_grids"]
@@ -128,7 +129,7 @@ class Labelled:
 
 # --- agreement from confusion counts ---------------------------------------------------------------------------
 # Counts are (people yes & judge yes, people yes & judge no, people no & judge yes, people no & judge no), the
-# order of ``stats.judgment_agreement``; the last axis of every array below.
+# order of ``stats.label_agreement``; the last axis of every array below.
 
 
 def confusion_by_topic(values: np.ndarray, labels: np.ndarray, topic_index: np.ndarray, n_topics: int,
@@ -144,23 +145,13 @@ def confusion_by_topic(values: np.ndarray, labels: np.ndarray, topic_index: np.n
 
 
 def kappa(counts: np.ndarray) -> np.ndarray:
-    """Cohen's kappa of confusion counts (..., 4); NaN where it is undefined (no item, or chance agreement 1)."""
-    counts = np.asarray(counts, dtype=np.float64)
-    total = counts.sum(axis=-1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        observed = (counts[..., 0] + counts[..., 3]) / total
-        yes_people = (counts[..., 0] + counts[..., 1]) / total
-        yes_judge = (counts[..., 0] + counts[..., 2]) / total
-        expected = yes_people * yes_judge + (1 - yes_people) * (1 - yes_judge)
-        value = (observed - expected) / (1 - expected)
-    return np.where((total > 0) & (expected < 1 - 1e-12), value, np.nan)
+    """Cohen's kappa of confusion counts (..., 4) (``stats.label_agreement``); NaN where it is undefined (no item,
+    or chance agreement 1)."""
+    return confusion_statistics(counts)["kappa"]
 
 
 def accuracy(counts: np.ndarray) -> np.ndarray:
-    counts = np.asarray(counts, dtype=np.float64)
-    total = counts.sum(axis=-1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0, (counts[..., 0] + counts[..., 3]) / total, np.nan)
+    return confusion_statistics(counts)["accuracy"]
 
 
 def balanced_accuracy(counts: np.ndarray) -> np.ndarray:
