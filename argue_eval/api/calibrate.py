@@ -23,7 +23,7 @@ from ..model import DOCUMENT_KINDS, JUDGMENT_KINDS, JudgmentKey, natural_key
 from ..organizer.calibration import OBJECTIVES, Calibration
 from .result import Note, NoteLog, Result
 
-__all__ = ["calibrate", "Calibrated", "write_profile", "COLUMNS"]
+__all__ = ["calibrate", "Calibrated", "write_profile", "COLUMNS", "OBJECTIVES"]
 
 
 COLUMNS = ("kind", "labels", "answered", "default_accuracy", "default_kappa", "fitted_accuracy", "fitted_kappa",

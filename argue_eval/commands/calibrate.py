@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from ..organizer.calibration import OBJECTIVES
+from ..api.calibrate import OBJECTIVES
 from ._options import (
     RESAMPLES,
     SEED,
