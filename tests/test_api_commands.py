@@ -36,7 +36,7 @@ def test_score_returns_the_table_and_the_notes_the_command_prints():
     assert f1[("runA", "T1")] == pytest.approx(0.6) and f1[("runA", "T2")] == pytest.approx(2 / 3)
     assert f1[("runB", "T2")] == 0
     assert result.notes == [Note(DROPPED), Note("run runB: no report for 1 topic(s), which score 0 (--missing-topics): T2")]
-    assert (result.runs, result.topics, result.counts) == (["runA", "runB"], ["T1", "T2"], {"missing_judgments": {}})
+    assert (result.runs, result.topics, result.counts) == (["runA", "runB"], ["T1", "T2"], {"missing": {}})
     assert result.settings["policies"].startswith("relevance=nuggets nugget-scope=cited missing-topics=zero ")
     assert list(result.table.columns) == ["run_id", "request_id", "metric", "value"]
     assert len(result.details) == 3  # runA T1, T2; runB T1
@@ -76,7 +76,7 @@ def test_evaluate_carries_the_judge_warnings_then_the_scoring_notes(without_d9):
         Note("run runB: 1 judgment(s) missing, counted as no (--missing-judgments zero)"),
     ]
     assert result.unjudged == [not_judged] and not result.complete
-    assert result.counts == {"missing_judgments": {"attested": 1}}
+    assert result.counts == {"missing": {"attested": 1}}
     assert values(result, "nugget_coverage") == {("runB", "T1"): 0.25, ("runB", "T2"): 0}
     assert result.judged.run.stats.missing_documents == ["d9"]
 

@@ -29,9 +29,9 @@ ALLOWED: dict[str, str] = {
 HELPERS: dict[str, dict[str, str]] = {
     "_options": {
         "argue.policies": "the policies' choices and defaults (DEFAULTS) of --relevance, --weights, ...",
-        "measures.argue": "the --table-format choices (SCORE_TABLE_LAYOUTS)",
         "judges.registry": "--judge checked before anything runs (parse_judge_spec)",
         "redact": "an endpoint's credentials held out of the option values (hold_credentials)",
+        "inputs.profiles": "--judge-option profile=P.json: the option's name, the profile checked before anything runs",
     },
     "_paths": {
         "reading": "what an input path option accepts (a pipe read once, gzip)",
@@ -45,14 +45,15 @@ HELPERS: dict[str, dict[str, str]] = {
         "model": "the question kinds, in their order (JUDGMENT_KINDS)",
         "formats.judgments": "--judgments-format (the judgment formats)",
         "organizer.nugget_tools": "the checks nuggets validate lists in its help (NUGGET_CHECKS)",
+        "formats.scores": "score's --table-format (SCORE_TABLE_LAYOUTS)",
     },
 }
 """Option helper module -> the modules below ``api/`` it may import, each with what for."""
 
 PENDING: dict[tuple[str, str], str] = {
-    **{(module, target): "the measure commands: road (issue 33 item 1) moves them onto api.calc"
+    **{(module, target): "the measure commands (road, issue 33 item 1): their options, rendering and writing"
        for module, targets in {
-           "_measure_cli": ("model", "judges.cache", "formats.scores", "writing"),
+           "_measure_cli": ("model", "inputs.profiles", "judges.cache", "formats.scores", "writing"),
            "comprehensiveness": ("inputs.runs",), "icat": ("inputs.runs",), "longrecall": ("inputs.runs",),
            "retrieval": ("formats.scores", "writing"),
        }.items() for target in targets},

@@ -19,7 +19,6 @@ from ..judges.base import JudgeBackend
 from ..model import Report, natural_key
 from .limits import Limits, find_limits
 from .result import Note, NoteLog, Result
-from .score import scored_result
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -100,9 +99,9 @@ class JudgeResult:
     def warnings(self) -> list[str]:
         """What the run could not judge, for the user: ``unjudged``, then one line per cause of a model judge's
         failed calls (the manifest lists every call), then the cited documents missing from the collection."""
-        return self.unjudged() + self._other_warnings()
+        return self.unjudged() + self.other_warnings()
 
-    def _other_warnings(self) -> list[str]:
+    def other_warnings(self) -> list[str]:
         by_reason: dict[str, list[int]] = {}
         for failure in (self.usage or {}).get("failures", ()):
             by_reason.setdefault(str(failure.get("reason")), []).append(int(failure.get("questions", 0)))
@@ -114,13 +113,16 @@ class JudgeResult:
         return lines
 
 
-def open_judge(judge_spec: str | JudgeBackend, judge_options: Mapping[str, Mapping[str, Any]] | None) -> JudgeBackend:
-    """The backend ``judge_spec`` names (or is), made with ``judge_options`` (keyword options per backend name)."""
+def open_judge(judge_spec: str | JudgeBackend, judge_options: Mapping[str, Any] | None) -> JudgeBackend:
+    """The backend ``judge_spec`` names (or is), made with ``judge_options`` (keyword options per backend name;
+    ``"profile"``: a judge profile's path, whose options the given ones override: ``inputs.profiles``)."""
     if isinstance(judge_spec, JudgeBackend):
         return judge_spec
+    from ..inputs.profiles import apply_profile
     from ..judges.registry import make_judge
 
-    return make_judge(judge_spec, {k: dict(v) for k, v in (judge_options or {}).items()})
+    options, profile = apply_profile(judge_spec, judge_options)
+    return make_judge(judge_spec, options, profile)
 
 
 def judge(
@@ -282,7 +284,7 @@ def evaluate(
     **keywords: Any,
 ) -> EvaluateResult:
     """Judge, then score: ``judge(...)`` with the same keywords (the judge's and the policies), then the ARGUE
-    measures.
+    measures (the ARGUE family on ``api.calc``'s road, with a judge).
 
     The scorer sees the imported judgments first and the judge's answers under them, so human or
     Auto-ARGUE judgments win wherever they answer a question. The result's ``notes`` are what ``argue-eval
@@ -290,6 +292,13 @@ def evaluate(
     (also in ``unjudged``), then the scoring's notes; ``on_note`` gets each as it arises. ``missing_hint`` (a text,
     or a function of the judge run giving one) says how to produce missing judgments, as for ``score``.
     """
+    from ..argue.policies import POLICY_FIELDS
+    from .calc import calc_family
+
+    policies = make_policies(**{name: keywords.pop(name) for name in POLICY_FIELDS if name in keywords})
+    unknown = sorted(set(keywords) - _JUDGE_KEYWORDS)
+    if unknown:
+        raise TypeError(f"evaluate() got an unexpected keyword argument {unknown[0]!r}")
     log = NoteLog(on_note)
     given = keywords.pop("announce", None)
 
@@ -299,17 +308,15 @@ def evaluate(
         for warning in warnings:
             log.warn(warning)
 
-    judged = judge(runs, nuggets, announce=announce, **keywords)
-    for line in judged.unjudged():
-        log.not_judged(line)
-    for line in judged._other_warnings():
-        log.warn(line)
-    hint = missing_hint(judged) if callable(missing_hint) else missing_hint
-    result = scored_result(score_judged(judged, details=details, missing_hint=hint))
-    for note in result.notes:
-        log.note(note.text)
+    result = calc_family("argue", runs=runs, nuggets=nuggets, policies=policies, details=details,
+                         missing_hint=missing_hint, on_note=log.forward, announce=announce,
+                         **{"judge": "lexical", **keywords})
     values = {name: getattr(result, name) for name in RESULT_FIELDS}
-    return EvaluateResult(**{**values, "notes": log.notes, "unjudged": log.unjudged}, judged=judged)
+    return EvaluateResult(**{**values, "notes": log.notes + result.notes}, judged=result.data)
 
 
 RESULT_FIELDS = tuple(item.name for item in fields(Result))
+
+_JUDGE_KEYWORDS = frozenset({"collection", "judge", "judge_options", "judgments", "requests", "qrels", "cache",
+                             "announce", "batch_in", "batch_out", "batch_max_calls"})
+"""``judge``'s keywords that ``evaluate`` passes on (``calc``'s inputs, and ARGUE's options)."""

@@ -12,15 +12,24 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from ..formats.scores import score_lines, write_scores_tsv
+from ..formats.scores import autoargue_rows, score_lines, write_scores_tsv
 from ..writing import commit_together, write_jsonl
 
 __all__ = ["write_scores", "write_records", "commit_together"]
 
 
-def write_scores(rows: Iterable[tuple[str, str, str, float | int]], output: str | os.PathLike[str]) -> None:
+def write_scores(rows: Iterable[tuple[str, str, str, float | int]], output: str | os.PathLike[str],
+                 layout: str = "argue") -> None:
     """The long score table (``run_id request_id metric value``, a ``Result``'s ``rows``) to ``output`` (``-``:
-    standard output)."""
+    standard output); ``layout="autoargue"`` lays ARGUE's rows out as an Auto-ARGUE score file (its measures, ``all``
+    rows first, values as floats: ``formats.scores.SCORE_TABLE_LAYOUTS``)."""
+    if layout != "argue":
+        from ..errors import OptionError
+        from ..formats.scores import SCORE_TABLE_LAYOUTS
+
+        if layout not in SCORE_TABLE_LAYOUTS:
+            raise OptionError("--table-format", f"expected one of {', '.join(SCORE_TABLE_LAYOUTS)}, found {layout!r}")
+        rows = autoargue_rows(list(rows))
     if os.fspath(output) == "-":
         sys.stdout.writelines(score_lines(rows))
     else:

@@ -1,15 +1,15 @@
-"""``score``: the ARGUE measures of runs from existing judgments (paths or records in, a ``Result`` out)."""
+"""``score``: the ARGUE measures of runs from existing judgments (paths or records in, a ``Result`` out), the
+ARGUE family's table on ``api.calc``'s road (``api.argue``)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..argue.api import run_scoring
 from ..argue.policies import make_policies
 from ..errors import InputError
-from ..inputs import load_inputs
-from ..measures.argue import SCORE_TABLE_LAYOUTS, autoargue_rows
+from ..formats.scores import SCORE_TABLE_LAYOUTS, autoargue_rows
 from ..model import ALL_TOPICS
-from .result import Result, notes_of
+from .calc import calc_family
+from .result import Result
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -42,30 +42,21 @@ def score(
     optional paths or records. The other keywords are the policies (``relevance``, ``nugget_scope``,
     ``missing_topics``, ``missing_judgments``, ``unbound_questions``, ``weights``, ``evaluated_topics``: the
     fields of ``argue.policies.Policies``, whose defaults are docs/scoring.md's). ``table_format="autoargue"``
-    lays the table out as an Auto-ARGUE score file (``autoargue_rows``). ``missing_hint`` says how to produce
-    missing judgments in the error that lists them (``missing_judgments="error"``).
+    lays the table out as an Auto-ARGUE score file (``formats.scores.autoargue_rows``; ``write_scores`` can lay
+    out our rows so too). ``missing_hint`` says how to produce missing judgments in the error that lists them
+    (``missing_judgments="error"``).
 
     Returns a ``Result``: ``table`` (columns ``run_id, request_id, metric, value``) and ``rows``, one ``details``
     record per scored report (with ``details=True``), the ``notes`` ``argue-eval score`` prints (topics not
     evaluated, reports outside the evaluation, missing topics and judgments), ``runs`` and ``topics`` scored,
-    ``settings`` (the policies and the layout), ``counts`` (missing judgments per kind) and ``data``, the scoring
-    engine's ``argue.api.Scoring`` (its ``rows`` in our layout whatever ``table_format``).
+    ``settings`` (the policies and the layout) and ``counts`` (missing judgments per kind).
     """
     if table_format not in SCORE_TABLE_LAYOUTS:  # before any file is read
         raise InputError("table_format", None, None,
                          f"expected one of {', '.join(SCORE_TABLE_LAYOUTS)}, found {table_format!r}")
-    chosen = make_policies(**policies)
-    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, chosen)
-    scoring = run_scoring(inputs.reports(), inputs.evaluation, inputs.source, details=details, missing_hint=missing_hint)
-    return scored_result(scoring, table_format)
-
-
-def scored_result(scoring: Any, table_format: str = "argue") -> Result:
-    """An ``argue.api.Scoring`` as the API's ``Result`` (rows laid out by ``table_format``; the scoring as ``data``)."""
-    rows = autoargue_rows(scoring.rows, ALL_TOPICS) if table_format == "autoargue" else scoring.rows
-    runs = list(dict.fromkeys(row[0] for row in scoring.rows))
-    topics = list(dict.fromkeys(row[1] for row in scoring.rows if row[1] != ALL_TOPICS))
-    settings = {"policies": scoring.policies.describe(), "table_format": table_format}
-    counts = {"missing_judgments": dict(scoring.missing)}
-    return Result("argue", rows, settings, scoring.details, runs, topics, counts, notes_of(scoring.notes),
-                  data=scoring)
+    result = calc_family("argue", runs=runs, nuggets=nuggets, judgments=judgments, requests=requests, qrels=qrels,
+                         policies=make_policies(**policies), details=details, missing_hint=missing_hint)
+    if table_format == "autoargue":
+        result.rows = autoargue_rows(result.rows, ALL_TOPICS)
+    result.settings["table_format"] = table_format
+    return result

@@ -3,7 +3,7 @@ them. Each is loaded when a command first names it (a module ``__getattr__``), s
 layers its own options need, and no command imports below ``api/`` for them itself (``tests/test_architecture.py``).
 
 ``KINDS``, ``CHECKS``, ``TRACKS``, ``track_names``, ``get_track``, ``JUDGMENT_KINDS``, ``JUDGMENT_FORMAT_SPECS``,
-``NUGGET_CHECKS``.
+``NUGGET_CHECKS``, ``SCORE_TABLE_LAYOUTS``.
 """
 from __future__ import annotations
 
@@ -31,6 +31,10 @@ def __getattr__(name: str) -> Any:
         from ..formats.judgments import FORMATS
 
         return FORMATS
+    if name == "SCORE_TABLE_LAYOUTS":  # score's --table-format: the score table's layouts
+        from ..formats.scores import SCORE_TABLE_LAYOUTS
+
+        return SCORE_TABLE_LAYOUTS
     if name == "NUGGET_CHECKS":  # the checks nuggets validate lists in its help
         from ..organizer.nugget_tools import NUGGET_CHECKS
 

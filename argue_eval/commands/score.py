@@ -5,14 +5,8 @@ import shlex
 
 import click
 
-from ._options import (
-    DEFAULTS,
-    SCORE_TABLE_LAYOUTS,
-    input_options,
-    missing_judgments_option,
-    policy_options,
-    verbosity_options,
-)
+from ._choices import SCORE_TABLE_LAYOUTS
+from ._options import DEFAULTS, input_options, missing_judgments_option, policy_options, verbosity_options
 from ._paths import OutputPath
 
 
@@ -69,16 +63,16 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, pol
         runs, nuggets, judgments, requests, qrels, policies
     ) + "\nthen fill the pool, `argue-eval assess import` it, and pass the result as one more --judgments"
     result = score(runs, nuggets, judgments, requests=requests, qrels=qrels, details=details_path is not None,
-                   table_format=table_format, missing_hint=hint, **policies)
+                   missing_hint=hint, **policies)
     for note in result.notes:
         click.echo(str(note), err=True)
-    write_scores(result.rows, output)
+    write_scores(result.rows, output, layout=table_format)
     if details_path is not None:
         write_records(result.details, details_path)
     click.echo(f"scored {len(result.runs)} run(s) on {len(result.topics)} topic(s) "
                f"({result.settings['policies']})" + ("" if output == "-" else f" -> {output}"), err=True)
     if output != "-" and not quiet:
-        _print_summaries(result.data.rows, per_topic, verbose)  # our layout, whatever --table-format
+        _print_summaries(result.rows, per_topic, verbose)  # our layout, whatever --table-format
 
 
 def _print_summaries(rows, per_topic: bool, verbose: bool) -> None:
