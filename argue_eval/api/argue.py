@@ -8,6 +8,7 @@ with that importance weighing 1 and the others 0).
 """
 from __future__ import annotations
 
+import os
 from dataclasses import fields, replace
 from typing import Any
 
@@ -53,9 +54,11 @@ def _compute(supply: Supply, params: dict[str, Any], metrics: list[str], whole: 
         scoring = run_scoring(inputs.reports(), inputs.evaluation, inputs.source, details=supply.details,
                               missing_hint=hint)
     else:
+        # a cache given as a path is opened by judge once the inputs are checked (a refused run creates no file)
+        cache = supply.cache_spec if isinstance(supply.cache_spec, (str, os.PathLike)) else supply.cache()
         judged = judge(supply.runs, supply.nuggets, collection=supply.collection, judge=supply.judge,
                        judge_options=supply.judge_options, judgments=supply.judgments, requests=supply.requests,
-                       qrels=supply.qrels, cache=supply.cache(), announce=supply.option("announce"),
+                       qrels=supply.qrels, cache=cache, announce=supply.option("announce"),
                        batch_in=supply.option("batch_in", ()), batch_out=supply.option("batch_out"),
                        batch_max_calls=supply.option("batch_max_calls"), **policies.options())
         for line in judged.unjudged():  # what the judge could not answer, said before scoring can stop on it
