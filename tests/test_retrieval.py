@@ -47,6 +47,8 @@ def _table(rows):
     return {(run, topic, metric): value for run, topic, metric, value in rows}
 
 
+# The [ranx] cases name ranx in their ids, so that `pytest -n` runs them in one worker, where ranx's kernels
+# compile (on a fresh install) or load once (tests/scheduling.py).
 ENGINES = pytest.mark.parametrize("engine", ["ir_measures", "ranx"])
 
 
