@@ -2,27 +2,27 @@
 
 ``make_judge("lexical")``, ``make_judge("lexical,semantic")`` (a cascade, cheapest first) and
 ``available_judges()`` are what the CLI, the Python API and the alternate measures use, so a new backend
-is one entry in ``BACKENDS``.
+is one entry in ``BACKENDS`` (an ``argue_eval.registry.Registry``).
 """
 from __future__ import annotations
 
-import importlib
 import inspect
 import typing
 from typing import Any
 
 from ..errors import InputError, OptionError
+from ..registry import Registry
 from .base import JudgeBackend
 from .options import is_number, is_whole, option_error
 
 __all__ = ["BACKENDS", "DEFAULT_JUDGE", "make_judge", "available_judges", "parse_judge_spec"]
 
-BACKENDS: dict[str, str] = {
+BACKENDS: Registry[type[JudgeBackend]] = Registry("judge", {
     "lexical": "argue_eval.judges.lexical:LexicalJudge",
     "semantic": "argue_eval.judges.semantic:SemanticJudge",
     "nli": "argue_eval.judges.nli:NLIJudge",
     "llm": "argue_eval.judges.llm:LLMJudge",
-}
+}, option="--judge")
 """Backend name -> ``module:class``; the class takes its options as keyword arguments."""
 
 DEFAULT_JUDGE = "lexical"
@@ -46,12 +46,6 @@ def parse_judge_spec(spec: str) -> list[str]:
     return names
 
 
-def _backend_class(name: str) -> type[JudgeBackend]:
-    module_name, _, class_name = BACKENDS[name].partition(":")
-    module = importlib.import_module(module_name)
-    return getattr(module, class_name)
-
-
 def make_judge(spec: str, options: dict[str, dict[str, Any]] | None = None) -> JudgeBackend:
     """The judge named by ``spec``; ``options`` maps a backend name to its keyword options.
 
@@ -63,7 +57,7 @@ def make_judge(spec: str, options: dict[str, dict[str, Any]] | None = None) -> J
     for backend in options:
         if backend not in names and not (backend == "cascade" and len(names) > 1):
             raise OptionError("--judge-option", f"options for {backend!r}, which is not in --judge {spec!r}")
-    judges = [_construct(_backend_class(name), name, options.get(name, {})) for name in names]
+    judges = [_construct(BACKENDS.get(name), name, options.get(name, {})) for name in names]
     if len(judges) == 1:
         return judges[0]
     from .cascade import CascadeJudge
