@@ -13,8 +13,8 @@ test's id and its file's source, so nothing depends on pytest's internals:
 * the file: every test of a file that defines a module- or session-scoped fixture;
 * otherwise the test alone (so the 68 help examples, say, run side by side).
 
-xdist hands out the largest units first, so the ranx compile starts at once on one worker while the other
-takes the rest. (``xdist_group`` marks with ``--dist loadgroup`` would say the same, but with pytest 9.2 and
+xdist hands out the largest units first, and the ranx unit before all (its compile is the longest), so it
+starts at once on one worker while the other takes the rest. (``xdist_group`` marks with ``--dist loadgroup`` would say the same, but with pytest 9.2 and
 pytest-xdist 3.8 they silently group nothing: pytest-xdist issue #1386.)
 """
 from __future__ import annotations
@@ -41,10 +41,17 @@ def unit_of(nodeid: str, root: Path) -> str:
 
 
 class SharedSetupScheduling(LoadScopeScheduling):
-    """xdist's ``loadscope`` scheduling with :func:`unit_of` as the scope."""
+    """xdist's ``loadscope`` scheduling with :func:`unit_of` as the scope, and the ranx unit handed out first."""
 
     def _split_scope(self, nodeid: str) -> str:
         return unit_of(nodeid, self.config.rootpath)
+
+    def _assign_work_unit(self, node) -> None:  # noqa: ANN001  (xdist's WorkerController)
+        # On a fresh install the ranx unit is the longest (its compile, one process, minutes on a busy machine):
+        # started first, it runs beside everything else instead of after it.
+        if "ranx" in self.workqueue:
+            self.workqueue.move_to_end("ranx", last=False)
+        super()._assign_work_unit(node)
 
 
 def _fixture_scope(node: ast.AST) -> str | None:
