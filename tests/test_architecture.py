@@ -89,7 +89,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "organizer": ("argue", "csvsafe", "errors", "formats", "judges", "model", "reading", "writing"),
     "inputs": ("argue", "errors", "formats", "judges", "measures", "model", "organizer", "reading", "stats"),
     "api": ("__init__", "argue", "collection", "errors", "formats", "inputs", "judges", "measures", "model", "organizer",
-            "progress", "reading", "search", "validate", "writing"),
+            "passages", "progress", "reading", "search", "stats", "validate", "writing"),
     "tables": ("errors",),
     "views": ("errors", "model", "stats", "tables", "writing"),
     "report": ("collection", "errors", "measures", "model", "stats", "views", "writing"),
