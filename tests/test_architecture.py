@@ -437,6 +437,83 @@ def test_the_private_name_check_can_fail(tmp_path):
     ]
 
 
+KNOWN_CYCLES: dict[tuple[str, ...], str] = {
+    ("errors", "model"): "model's checks raise errors' types; errors names model's types for type checkers only",
+    ("__init__", "api", "api.judge", "api.plan"): "the package re-exports argue_eval.score lazily; api.judge writes "
+                                                    "the package's __version__ into manifests",
+    ("formats", "formats.qrels", "formats.ranked"): "formats.ranked reads report runs as rankings through the "
+                                                      "package's readers (load_rankings), which list it in MODULES",
+}
+"""The import cycles among our modules (counting imports inside functions and registry targets), each with why it
+is there; any other cycle fails (the formats circle autoargue -> judgments -> runs -> autoargue is gone)."""
+
+
+def import_cycles(package: Path | None = None) -> list[tuple[str, ...]]:
+    """The strongly connected components of more than one module in the import graph, each sorted, in order."""
+    package = package or PACKAGE
+    graph: dict[str, set[str]] = {}
+    for path in package.rglob("*.py"):
+        parts = path.relative_to(package).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" and len(parts) > 1 else parts)
+        graph.setdefault(name, set())
+        for _, target in imported_names(path, package):
+            if target != "click" and target != name:
+                graph[name].add(target)
+    for targets in graph.values():  # a target that is a name inside a module stands for that module
+        for target in list(targets):
+            module = target
+            while module not in graph and "." in module:
+                module = module.rsplit(".", 1)[0]
+            targets.discard(target)
+            if module in graph:
+                targets.add(module)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles = []
+
+    def visit(node: str) -> None:  # Tarjan's algorithm
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in sorted(graph[node]):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                cycles.append(tuple(sorted(component)))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(cycles)
+
+
+def test_no_import_cycle_but_the_known_ones():
+    assert import_cycles() == sorted(KNOWN_CYCLES)
+
+
+def test_the_cycle_check_sees_a_circle_through_a_function_level_import(tmp_path):
+    """The formats circle as it was: autoargue -> judgments at the top, judgments -> runs, and runs -> autoargue
+    inside a function; and a registry target in a package's __init__ that its module imports back."""
+    (tmp_path / "formats").mkdir()
+    (tmp_path / "formats" / "__init__.py").write_text('MODULES = {"runs": "argue_eval.formats.ranked:FORMATS"}\n')
+    (tmp_path / "formats" / "autoargue.py").write_text("from .judgments import parse\n")
+    (tmp_path / "formats" / "judgments.py").write_text("from .runs import parse_report\n")
+    (tmp_path / "formats" / "runs.py").write_text("def parse():\n    from .autoargue import parse_line\n")
+    (tmp_path / "formats" / "ranked.py").write_text("def load():\n    from . import read_reports\n")
+    assert import_cycles(tmp_path) == [("formats", "formats.ranked"),
+                                       ("formats.autoargue", "formats.judgments", "formats.runs")]
+
+
 COMMAND_FUNCTION_LINES = 60
 """The most lines a function under ``argue_eval/commands/`` may have, from ``def`` to its end, docstring included:
 a command parses its options, calls the API (``api/``, ``organizer/``) and renders the result; the work is there."""
