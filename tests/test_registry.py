@@ -59,5 +59,5 @@ def test_the_four_registries_are_registries_and_their_errors_name_their_option()
     assert BACKENDS.get("lexical").__name__ == "LexicalJudge"
     assert [spec.name for spec in MODULES.get("qrels")] == ["trec-qrels"]
     with pytest.raises(OptionError, match=r"^measure: unknown measure family 'bleu'; known: argue, icat, longrecall, "
-                                          r"nuggetizer, comprehensiveness$"):
+                                          r"nuggetizer, comprehensiveness, retrieval$"):
         get_family("bleu")
