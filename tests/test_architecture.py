@@ -12,6 +12,7 @@ and must name a module of ours that defines the attribute. No module imports ano
 from __future__ import annotations
 
 import ast
+import fnmatch
 import re
 from pathlib import Path
 
@@ -88,7 +89,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "measures": ("argue", "errors", "family", "judges", "model", "registry", "search"),
     "stats": ("errors", "model"),
     # above the engines
-    "organizer": ("argue", "csvsafe", "errors", "formats", "judges", "model", "reading", "writing"),
+    "organizer": ("argue", "csvsafe", "errors", "formats", "judges", "model", "progress", "reading", "stats", "writing"),
     "inputs": ("argue", "errors", "formats", "judges", "measures", "model", "organizer", "reading", "stats"),
     "api": ("__init__", "argue", "collection", "errors", "formats", "inputs", "judges", "measures", "model", "organizer",
             "passages", "progress", "reading", "search", "stats", "validate", "writing"),
@@ -437,13 +438,14 @@ def test_the_private_name_check_can_fail(tmp_path):
 
 KNOWN_CYCLES: dict[tuple[str, ...], str] = {
     ("errors", "model"): "model's checks raise errors' types; errors names model's types for type checkers only",
-    ("__init__", "api", "api.judge", "api.plan"): "the package re-exports argue_eval.score lazily; api.judge writes "
-                                                    "the package's __version__ into manifests",
+    ("__init__", "api", "api.*"): "the package re-exports argue_eval.score lazily; API modules write the package's "
+                                  "__version__ into manifests and profiles",
     ("formats", "formats.qrels", "formats.ranked"): "formats.ranked reads report runs as rankings through the "
                                                       "package's readers (load_rankings), which list it in MODULES",
 }
-"""The import cycles among our modules (counting imports inside functions and registry targets), each with why it
-is there; any other cycle fails (the formats circle autoargue -> judgments -> runs -> autoargue is gone)."""
+"""The import cycles among our modules (counting imports inside functions and registry targets), each as the
+modules (``fnmatch`` patterns) it stays within and why it is there; any other cycle fails (the formats circle
+autoargue -> judgments -> runs -> autoargue is gone), and so does an entry whose cycle is gone."""
 
 
 def import_cycles(package: Path | None = None) -> list[tuple[str, ...]]:
@@ -495,8 +497,23 @@ def import_cycles(package: Path | None = None) -> list[tuple[str, ...]]:
     return sorted(cycles)
 
 
+def unexplained_cycles(cycles: list[tuple[str, ...]]) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+    """(the cycles no ``KNOWN_CYCLES`` entry covers, the entries that cover no cycle)."""
+    def covers(entry: tuple[str, ...], cycle: tuple[str, ...]) -> bool:
+        return all(any(fnmatch.fnmatchcase(member, pattern) for pattern in entry) for member in cycle)
+
+    return ([cycle for cycle in cycles if not any(covers(entry, cycle) for entry in KNOWN_CYCLES)],
+            [entry for entry in KNOWN_CYCLES if not any(covers(entry, cycle) for cycle in cycles)])
+
+
 def test_no_import_cycle_but_the_known_ones():
-    assert import_cycles() == sorted(KNOWN_CYCLES)
+    assert unexplained_cycles(import_cycles()) == ([], [])
+
+
+def test_a_cycle_outside_the_known_ones_is_named_and_so_is_a_known_one_gone():
+    found = [("__init__", "api", "api.calibrate", "api.judge"), ("formats.judgments", "formats.runs")]
+    assert unexplained_cycles(found) == ([("formats.judgments", "formats.runs")],
+                                         [("errors", "model"), ("formats", "formats.qrels", "formats.ranked")])
 
 
 def test_the_cycle_check_sees_a_circle_through_a_function_level_import(tmp_path):
