@@ -91,17 +91,17 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     # above the engines
     "organizer": ("argue", "csvsafe", "errors", "formats", "judges", "model", "progress", "reading", "stats", "writing"),
     "inputs": ("argue", "errors", "formats", "judges", "measures", "model", "organizer", "reading", "stats"),
-    "api": ("__init__", "argue", "collection", "errors", "formats", "inputs", "judges", "measures", "model", "organizer",
-            "passages", "progress", "reading", "search", "stats", "validate", "writing"),
+    "api": ("__init__", "argue", "collection", "csvsafe", "errors", "formats", "inputs", "judges", "measures", "model",
+            "organizer", "passages", "progress", "reading", "search", "stats", "validate", "writing"),
     "tables": ("errors",),
     "views": ("errors", "model", "stats", "tables", "writing"),
     "report": ("collection", "errors", "measures", "model", "stats", "views", "writing"),
     "workbench": ("argue", "collection", "errors", "formats", "judges", "model", "organizer", "reading", "search",
                   "stats", "writing"),
     "cli": ("__init__", "click", "commands", "errors", "formats", "reading", "registry"),
-    "commands": ("api", "argue", "click", "collection", "csvsafe", "errors", "formats", "inputs", "judges", "model",
-                 "organizer", "progress", "reading", "redact", "report", "search", "stats", "tables", "tracks", "validate",
-                 "views", "workbench", "writing"),
+    "commands": ("api", "argue", "click", "collection", "errors", "formats", "inputs", "judges", "model", "organizer",
+                 "progress", "reading", "redact", "report", "stats", "tables", "tracks", "validate", "views", "workbench",
+                 "writing"),
     "__init__": ("api",),
 }
 """Top-level name -> the names of ours (and ``click``) it imports today: within its ``BORDERS`` row, and no wider
