@@ -58,6 +58,8 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
 
 ALLOWED: dict[tuple[str, str], str] = {
     ("argue", "measures.argue"): "ARGUE's own measure family: the scoring engine counts and aggregates with it",
+    ("inputs", "workbench.store"): "a workbench database is a judgments and nuggets source; its schema and SQL stay "
+                                   "in the one module that owns them (which imports nothing above the engines)",
 }
 """(module layer, imported module) pairs that cross a border on purpose, each with its reason."""
 
