@@ -1,8 +1,9 @@
 """The workbench in the system Chromium over the DevTools protocol, against a real uvicorn server on a free
 loopback port and a real SQLite file: an assessor logs in, writes a nugget bound to selected document text,
 answers the citation and sentence stages with the keyboard and logs out, and the export scores like the
-same answers through the CSV path; a run's script payload stays text; a POST without the CSRF token, a topic
-of someone else and a guessed password are refused; a SIGKILL loses no committed answer."""
+same answers through the CSV path, and like the database itself; a run's script payload stays text; a POST
+without the CSRF token, a topic of someone else and a guessed password are refused; a SIGKILL loses no
+committed answer."""
 from __future__ import annotations
 
 import http.client
@@ -245,6 +246,8 @@ def test_an_assessor_writes_a_nugget_answers_both_stages_by_keyboard_and_the_exp
     bank = [json.loads(line) for line in (tmp_path / "n.jsonl").read_text().splitlines()]
     assert any(n["question"] == "Who was most affected?" for n in bank[0]["nuggets"])
     workbench = score(runs, tmp_path / "n.jsonl", tmp_path / "j.jsonl", requests=requests).table
+    # the round scored straight from its database, as made through the pages: the same table
+    assert score(runs, db, db, requests=requests).table.to_dict("records") == workbench.to_dict("records")
     inputs = load_inputs(runs, tmp_path / "n.jsonl", None, requests, None, make_policies())
     items = export_pool(inputs.reports(), inputs.evaluation, inputs.source)
     for item in items:
