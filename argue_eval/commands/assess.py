@@ -38,7 +38,7 @@ def command() -> None:
       argue-eval assess serve --db round.sqlite               # serves http://127.0.0.1:8080 until stopped
       # open http://127.0.0.1:8080 and log in with the one-time password of `assess users add`
       argue-eval assess status --db round.sqlite
-      argue-eval score --run runs/sample/careful.jsonl --nuggets round.sqlite --judgments round.sqlite
+      argue-eval score --nuggets round.sqlite --judgments round.sqlite --missing-judgments skip -o so-far.tsv
       argue-eval assess export-db --db round.sqlite --nuggets-out nuggets.jsonl --judgments-out human.jsonl
 
     \b
@@ -434,7 +434,8 @@ def export_db_command(db: str, nuggets_out: str, judgments_out: str) -> None:
       argue-eval nuggets stats nuggets.jsonl
 
     Once the assessors have answered, score with what they answered: argue-eval score --run
-    runs/sample/careful.jsonl --nuggets nuggets.jsonl --judgments human.jsonl -o scores.tsv.
+    runs/sample/careful.jsonl --nuggets nuggets.jsonl --judgments human.jsonl -o scores.tsv (or, the
+    same table, --nuggets round.sqlite --judgments round.sqlite).
     """
     from ..workbench.exporting import export_round
     from ..workbench.store import Store

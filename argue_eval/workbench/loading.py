@@ -5,6 +5,8 @@ sentences; a changed copy is counted and named), a nugget id already in the bank
 edits, and answers given in the workbench are never touched. The pool is the ``pool`` command's output
 (qrels-shaped lines, in pool order) when given, else the documents the reports cite, in citation order;
 the texts of pooled and cited documents are copied from the collection, so serving needs no collection.
+The files are read through ``inputs``, as ``score`` reads them (so another round's database serves as
+``--nuggets``, ``--judgments`` or ``--suggest`` too).
 """
 from __future__ import annotations
 
