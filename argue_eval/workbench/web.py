@@ -148,6 +148,9 @@ class View:
 
     what = "This page"
     """What the page is called where a refusal names it ("Adjudication is for admins.")."""
+    blocking = True
+    """Whether the view reads the database (or otherwise blocks): it then runs in the thread pool; a view that
+    only returns bytes in memory (the static files) runs on the event loop, never queued behind the database."""
 
     def get(self, visit: Visit) -> Response:
         return visit.refuse(405, "Not possible here.")
@@ -211,6 +214,9 @@ def endpoint(workbench: Workbench, view: View, access: Access, csrf: CsrfRule) -
 
     async def handle(request: Request) -> Response:
         form = await request.form() if request.method == "POST" else None
-        return await run_in_threadpool(_serve, Visit(workbench, request, form=form), view, access, csrf)
+        visit = Visit(workbench, request, form=form)
+        if not view.blocking and access == "public":
+            return _serve(visit, view, access, csrf)
+        return await run_in_threadpool(_serve, visit, view, access, csrf)
 
     return handle

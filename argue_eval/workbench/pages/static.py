@@ -16,6 +16,7 @@ class StaticFiles(View):
     """``/static/wb.js`` and ``/static/wb.css``, read once at start-up (never half a file being replaced)."""
 
     FILES = {"wb.js": "text/javascript", "wb.css": "text/css"}
+    blocking = False
 
     def __init__(self) -> None:
         self.contents = {name: (STATIC / name).read_bytes() for name in self.FILES}
@@ -28,5 +29,7 @@ class StaticFiles(View):
 
 
 class NoFavicon(View):
+    blocking = False
+
     def get(self, visit: Visit) -> Response:
         return Response(status_code=204)
