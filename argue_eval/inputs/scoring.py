@@ -57,10 +57,10 @@ def read_nugget_list(nuggets: Any) -> list[TopicNuggets]:
 
     if not isinstance(nuggets, (str, PathLike)):
         return list(nuggets)
-    from .workbench import is_workbench_database, read_round
+    from .workbench import is_workbench_database, read_bank
 
     if is_workbench_database(nuggets):
-        return read_round(nuggets)[0]
+        return read_bank(nuggets)
     return list(read_nuggets(nuggets))
 
 

@@ -26,7 +26,7 @@ from typing import Any
 from ..model import Judgment, Report, TopicNuggets, normalize_text
 from ..workbench.store import Store, is_sqlite_file, order_key, verdict_judgment
 
-__all__ = ["RoundJudgments", "is_workbench_database", "read_round", "round_bank", "round_judgments"]
+__all__ = ["RoundJudgments", "is_workbench_database", "read_bank", "read_round", "round_bank", "round_judgments"]
 
 
 def is_workbench_database(path: str | os.PathLike[str]) -> bool:
@@ -96,6 +96,15 @@ def round_judgments(store: Store, bank: list[TopicNuggets]) -> RoundJudgments:
     result.adjudicated = len(adjudicated)
     result.unresolved = sum(1 for item, vals in values.items() if len(vals) > 1 and item not in adjudicated)
     return result
+
+
+def read_bank(path: str | os.PathLike[str]) -> list[TopicNuggets]:
+    """The bank of the workbench database at ``path``, as it stands (``--nuggets W.sqlite``)."""
+    store = Store.open(path, read_only=True)
+    try:
+        return round_bank(store)
+    finally:
+        store.close()
 
 
 def read_round(path: str | os.PathLike[str]) -> tuple[list[TopicNuggets], RoundJudgments, list[Report]]:

@@ -7,7 +7,7 @@ asks no judgment: its page edits the bank), then each (sentence, cited document)
 it asks (``argue.questions`` kinds); every kind the flowchart asks belongs to exactly one stage.
 
 Adding a stage is one ``Stage`` here (its kinds move from the stage that asked them before) and, when its
-page differs from the two kinds of page there are, a view in ``pages/`` and its row in ``pages.PAGES``.
+page differs from the two kinds of page there are, a view in ``pages/`` and its row in ``pages.pages()``.
 """
 from __future__ import annotations
 

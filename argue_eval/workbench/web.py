@@ -1,10 +1,11 @@
 """How a page is served: who is asking, what they may open, the CSRF check, and the page's reply.
 
-Every page is a view (``pages/``) registered in one table (``pages.PAGES``) with the rule it is served
+Every page is a view (``pages/``) registered in one table (``pages.pages()``) with the rule it is served
 under (``Page.access``, ``Page.csrf``); ``endpoint`` turns a row into a Starlette endpoint that applies the
 rule before the view runs, so no view checks a session, a topic permission or a token itself and a new page
 cannot forget one. Views are plain synchronous methods run in the server's thread pool (each thread has its
-own database connection, ``store.Store``); they read and write the database through the store only.
+own database connection, ``store.Store``; a view that touches nothing but memory, ``View.blocking = False``,
+runs on the event loop); they read and write the database through the store only.
 
 The rules, in the order they are applied:
 

@@ -1,4 +1,4 @@
-"""The workbench's pages, registered in one table (``PAGES``), as datasette registers its views.
+"""The workbench's pages, registered in one table (``pages()``), as datasette registers its views.
 
 Each row is a URL, the view that answers it (``web.View``: ``get``, and ``post`` for a page that changes
 something), who may open it and which CSRF token its POST carries (``web`` applies both before the view
