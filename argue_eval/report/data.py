@@ -202,6 +202,7 @@ def build_report_data(
     documents: Callable[[str], Document | None] | None = None,
     options: ReportOptions | None = None,
     run_ids: Iterable[str] | None = None,
+    people: Mapping[str, Any] | None = None,
 ) -> ReportData:
     """Everything the report shows, from score rows (required) and, when given, the rest.
 
@@ -209,7 +210,8 @@ def build_report_data(
     (``None`` when it is not in the collection); ``run_ids`` limits the report to these runs. A measure is
     selectable when the score rows hold it per topic; its statistics (BCa interval of the mean, and
     significance against ``options.baseline`` or letter groups over all pairs) come from ``argue_eval.stats``,
-    decided by the same function as ``argue-eval compare``'s.
+    decided by the same function as ``argue-eval compare``'s. ``people`` is the "judges against people" view's
+    data (``api.agree_judgments(...).report_section()``), embedded as given; without it the page has no such view.
     """
     from ..errors import ArgueError
     from ..stats.matrix import records_to_matrix
@@ -311,6 +313,8 @@ def build_report_data(
         "documents": documents is not None,
         "notes": unique_notes,
     }
+    if people is not None:
+        main["people"] = dict(people)
     return ReportData(main, builder.blocks(), unique_notes)
 
 
