@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -105,8 +106,12 @@ def now() -> str:
 
 
 def is_sqlite_file(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` is a file that starts like an SQLite database (16 bytes read; nothing is opened as one)."""
+    """Whether ``path`` is a regular file that starts like an SQLite database (16 bytes read; nothing is opened
+    as one). A pipe (a shell's ``<(...)``, ``/dev/stdin``) is never read here: its bytes are its reader's, and a
+    database is never a pipe."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
         with open(path, "rb") as handle:
             return handle.read(len(SQLITE_HEADER)) == SQLITE_HEADER
     except OSError:
