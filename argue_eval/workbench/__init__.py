@@ -3,8 +3,9 @@ sentences, and an admin adjudicates disagreements (``argue-eval assess init/user
 
 One SQLite file holds everything of a round: the requests, the pool, the reports to assess, the nugget bank
 being built with its history, the assessors, their assignments, and every answer with who gave it, when, in
-which stage and what a judge had suggested. ``store`` is that database and the only module that speaks SQL
-(one method per query). The questions asked are those ``score`` still lacks
+which stage and what a judge had suggested. ``store`` is that database as the workbench writes and reads it
+(one method per query), built on ``inputs.workbench``, which holds the file's schema and what ``score``
+reads from it. The questions asked are those ``score`` still lacks
 (``argue.questions.list_questions``, the same list ``assess export`` writes), computed per topic and assessor
 from the current nugget bank and that assessor's answers (``items``), so an assessor is asked exactly what the
 flowchart reaches and nothing else; ``stages`` declares the stages they are asked in. ``actions`` records
@@ -20,5 +21,5 @@ on the server (``templates/``); the only script is ``static/wb.js`` (keyboard an
 from the app itself.
 
 This package sits beside the CLI: it uses ``api``, ``inputs``, ``organizer``, ``argue`` and ``formats``;
-nothing below it imports it but ``inputs.workbench``, which reads a round's database through ``store``.
+nothing below it imports it.
 """

@@ -1,4 +1,5 @@
-"""The workbench database: one SQLite file (WAL) that holds a whole assessment round, and every query on it.
+"""The workbench database: one SQLite file (WAL) that holds a whole assessment round, written and read by the
+workbench through ``Store``.
 
 Why SQLite: one file an organizer can copy, back up and inspect; transactions, so an answer is on disk
 (``synchronous=FULL``) before the page moves on and a server killed with SIGKILL loses nothing it
@@ -6,31 +7,23 @@ acknowledged; WAL, so assessors' reads (and a ``score`` reading a round in progr
 writer. Every connection is opened by ``Store`` (one per thread: the web server answers requests from a
 thread pool).
 
-This module is the only one that speaks SQL (``tests/test_workbench_structure.py`` fails on SQL anywhere
-else in the workbench): one method per query, each query written once, as datasette keeps its queries
-behind its ``Database`` class. A method that writes runs in a transaction of its own, or in the caller's
-(``with store.transaction():`` groups several writes into one commit); a method that reads sees the
-caller's transaction when there is one. Callers get records (``model``) and plain rows (dicts, tuples),
+The file's schema and the reads ``score`` needs are ``inputs.workbench.WorkbenchDatabase``'s (the reading
+is an input's job, and the schema lives with its reader); ``Store`` builds on it with everything else the
+workbench asks, as datasette keeps its queries behind its ``Database`` class. These two modules are the
+only ones that speak SQL (``tests/test_workbench_structure.py`` fails on SQL anywhere else in the workbench):
+one method per query, each query written once. A method that writes runs in a transaction of its own, or in
+the caller's (``with store.transaction():`` groups several writes into one commit); a method that reads sees
+the caller's transaction when there is one. Callers get records (``model``) and plain rows (dicts, tuples),
 never a connection.
 
-Tables (``SCHEMA``): ``meta`` (schema version, policies), ``requests``, ``documents`` (the texts of pooled
-and cited documents, copied at ``init`` so serving needs no collection), ``pool`` (documents per topic, in
-pool order), ``reports`` (the reports to assess), the nugget bank (``nuggets``, ``answers``, ``bindings``:
-the document an answer is bound to and, as provenance, the offsets of the selected text) with its
-``history``, ``users``, ``sessions``, ``assignments``, ``prior`` judgments (given at init: not asked
-again), judge ``suggestions``, ``verdicts`` (the latest answer of each assessor to each item, and the
-adjudicated answers), ``verdict_log`` (every answer ever posted), ``adjudication_items`` (disagreements
-loaded from ``agree-judgments --disagreements``) and ``seen`` (pooled documents an assessor has opened).
-
-A database from a newer version, a damaged or foreign file, or a read-only one (unless opened
-``read_only``) is refused with a one-line ``InputError`` (exit 2) before anything is read.
+A database from a newer version, a damaged or foreign file, or a read-only one is refused with a one-line
+``InputError`` (exit 2) before anything is read.
 """
 from __future__ import annotations
 
 import json
 import os
 import sqlite3
-import stat
 import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -40,61 +33,21 @@ from typing import Any
 
 from ..argue.policies import Policies
 from ..errors import InputError
-from ..model import Answer, Document, Judgment, Nugget, Report, Request, Sentence, TopicNuggets, natural_key
+from ..inputs.workbench import (
+    SCHEMA,
+    SCHEMA_VERSION,
+    VERDICT_COLUMNS,
+    WorkbenchDatabase,
+    order_key,
+    report_json,
+    request_from,
+    request_json,
+    unusable,
+    verdict_judgment,
+)
+from ..model import Document, Judgment, Nugget, Report, Request, natural_key
 
-__all__ = ["SCHEMA_VERSION", "SQLITE_HEADER", "Store", "now", "order_key", "verdict_judgment", "judgment_json",
-           "is_sqlite_file"]
-
-SCHEMA_VERSION = 1
-SQLITE_HEADER = b"SQLite format 3\x00"
-"""The first 16 bytes of every SQLite database file (what tells a workbench database from a JSONL file)."""
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS requests(request_id TEXT PRIMARY KEY, data TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS documents(doc_id TEXT PRIMARY KEY, title TEXT NOT NULL, text TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS pool(request_id TEXT NOT NULL, doc_id TEXT NOT NULL, position INTEGER NOT NULL,
-    source TEXT NOT NULL, PRIMARY KEY(request_id, doc_id));
-CREATE TABLE IF NOT EXISTS reports(run_id TEXT NOT NULL, request_id TEXT NOT NULL, data TEXT NOT NULL,
-    PRIMARY KEY(run_id, request_id));
-CREATE TABLE IF NOT EXISTS nuggets(nugget_id TEXT PRIMARY KEY, request_id TEXT NOT NULL, position INTEGER NOT NULL,
-    question TEXT NOT NULL, importance TEXT, aggregator TEXT NOT NULL DEFAULT 'OR', negative INTEGER NOT NULL DEFAULT 0,
-    deleted INTEGER NOT NULL DEFAULT 0, extra TEXT NOT NULL DEFAULT '{}');
-CREATE INDEX IF NOT EXISTS nuggets_topic ON nuggets(request_id, position);
-CREATE TABLE IF NOT EXISTS answers(answer_id INTEGER PRIMARY KEY, nugget_id TEXT NOT NULL, position INTEGER NOT NULL,
-    text TEXT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, extra TEXT NOT NULL DEFAULT '{}');
-CREATE INDEX IF NOT EXISTS answers_nugget ON answers(nugget_id, position);
-CREATE TABLE IF NOT EXISTS bindings(answer_id INTEGER NOT NULL, doc_id TEXT NOT NULL, start INTEGER, end INTEGER,
-    quote TEXT, user TEXT, at TEXT, position INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS bindings_answer ON bindings(answer_id, position);
-CREATE TABLE IF NOT EXISTS history(id INTEGER PRIMARY KEY, request_id TEXT NOT NULL, nugget_id TEXT, user TEXT NOT NULL,
-    at TEXT NOT NULL, action TEXT NOT NULL, detail TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS users(name TEXT PRIMARY KEY, admin INTEGER NOT NULL, salt BLOB NOT NULL, hash BLOB NOT NULL,
-    must_change INTEGER NOT NULL DEFAULT 1, created_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS sessions(token_hash TEXT PRIMARY KEY, user TEXT NOT NULL, csrf TEXT NOT NULL,
-    expires REAL NOT NULL);
-CREATE TABLE IF NOT EXISTS assignments(request_id TEXT NOT NULL, user TEXT NOT NULL, PRIMARY KEY(request_id, user));
-CREATE TABLE IF NOT EXISTS prior(item_id TEXT PRIMARY KEY, data TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS suggestions(item_id TEXT PRIMARY KEY, value INTEGER NOT NULL, judge TEXT NOT NULL,
-    rationale TEXT);
-CREATE TABLE IF NOT EXISTS verdicts(item_id TEXT NOT NULL, user TEXT NOT NULL, role TEXT NOT NULL, kind TEXT NOT NULL,
-    request_id TEXT NOT NULL, sentence TEXT NOT NULL, doc_id TEXT, nugget_id TEXT, answer TEXT, run_id TEXT,
-    sentence_index INTEGER, value INTEGER NOT NULL, stage TEXT NOT NULL, at TEXT NOT NULL, rationale TEXT,
-    suggested_value INTEGER, suggested_judge TEXT, ord TEXT NOT NULL, PRIMARY KEY(item_id, user, role));
-CREATE INDEX IF NOT EXISTS verdicts_topic ON verdicts(request_id, user);
-CREATE TABLE IF NOT EXISTS verdict_log(id INTEGER PRIMARY KEY, item_id TEXT NOT NULL, user TEXT NOT NULL,
-    role TEXT NOT NULL, value INTEGER NOT NULL, at TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS verdict_log_user ON verdict_log(user, id);
-CREATE INDEX IF NOT EXISTS history_topic ON history(request_id, id);
-CREATE TABLE IF NOT EXISTS adjudication_items(item_id TEXT PRIMARY KEY, source TEXT NOT NULL, data TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS seen(request_id TEXT NOT NULL, doc_id TEXT NOT NULL, user TEXT NOT NULL,
-    PRIMARY KEY(request_id, doc_id, user));
-"""
-
-VERDICT_COLUMNS = ("item_id", "user", "role", "kind", "request_id", "sentence", "doc_id", "nugget_id", "answer",
-                   "run_id", "sentence_index", "value", "stage", "at", "rationale", "suggested_value",
-                   "suggested_judge", "ord")
-"""The columns of ``verdicts``, in table order: ``Store.verdict_rows`` returns them by these names."""
+__all__ = ["SCHEMA_VERSION", "Store", "now", "order_key", "verdict_judgment", "judgment_json"]
 
 _READ_ONLY = ("read-only: the workbench writes its database (and its -wal and -shm files beside it); make it "
               "writable or copy it somewhere writable")
@@ -105,50 +58,7 @@ def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-def is_sqlite_file(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` is a regular file that starts like an SQLite database (16 bytes read; nothing is opened
-    as one). A pipe (a shell's ``<(...)``, ``/dev/stdin``) is never read here: its bytes are its reader's, and a
-    database is never a pipe."""
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return False
-        with open(path, "rb") as handle:
-            return handle.read(len(SQLITE_HEADER)) == SQLITE_HEADER
-    except OSError:
-        return False
-
-
 # -- how records are kept in their columns ------------------------------------------------------------
-def _request_json(request: Request) -> str:
-    return json.dumps({
-        "request_id": request.request_id, "title": request.title, "background": request.background,
-        "problem_statement": request.problem_statement, "limit": request.limit, "limit_unit": request.limit_unit,
-        "collection_ids": list(request.collection_ids), "aspects": list(request.aspects), "language": request.language,
-    }, ensure_ascii=False, sort_keys=True)
-
-
-def _request_from(data: str) -> Request:
-    obj = json.loads(data)
-    return Request(obj["request_id"], obj["title"], obj["background"], obj["problem_statement"], obj["limit"],
-                   obj["limit_unit"], tuple(obj["collection_ids"]), tuple(obj["aspects"]), obj["language"])
-
-
-def _report_json(report: Report) -> str:
-    return json.dumps({
-        "run_id": report.run_id, "request_id": report.request_id,
-        "sentences": [{"text": s.text, "citations": list(s.citations)} for s in report.sentences],
-        "references": list(report.references) if report.references is not None else None,
-    }, ensure_ascii=False, sort_keys=True)
-
-
-def _report_from(data: str) -> Report:
-    obj = json.loads(data)
-    references = obj.get("references")
-    return Report(obj["run_id"], obj["request_id"],
-                  [Sentence(s["text"], tuple(s["citations"])) for s in obj["sentences"]],
-                  tuple(references) if references is not None else None)
-
-
 def judgment_json(judgment: Judgment) -> str:
     """A prior judgment as the ``prior`` table keeps it."""
     return json.dumps({
@@ -165,28 +75,13 @@ def _judgment_from(obj: dict[str, Any]) -> Judgment:
                     run_id=obj["run_id"], sentence_index=obj["sentence_index"], rationale=obj.get("rationale"))
 
 
-def verdict_judgment(row: dict[str, Any], judge: str | None = None, provenance: dict[str, Any] | None = None) -> Judgment:
-    """A stored verdict as a canonical judgment (``human:NAME``)."""
-    return Judgment(kind=row["kind"], request_id=row["request_id"], sentence=row["sentence"], value=bool(row["value"]),
-                    judge=judge or f"human:{row['user']}", doc_id=row["doc_id"], nugget_id=row["nugget_id"],
-                    answer=row["answer"], run_id=row["run_id"], sentence_index=row["sentence_index"],
-                    rationale=row["rationale"], provenance=provenance)
+class Store(WorkbenchDatabase):
+    """One workbench database, opened to be written: ``Store.open`` checks the file (``create``: makes a new
+    one). The connection, the schema and the reads ``score`` needs are ``inputs.workbench.WorkbenchDatabase``'s;
+    here are the writes and everything else the workbench asks."""
 
-
-def order_key(order: list[Any]) -> tuple[Any, ...]:
-    """Sort key of a verdict's ``ord`` column: (topic, run, sentence index, kind, document, nugget, answer)."""
-    request_id, run_id, index, kind, doc_id, nugget_id, answer = order
-    return natural_key(request_id), natural_key(run_id), index, kind, doc_id, nugget_id, answer
-
-
-class Store:
-    """One workbench database. ``Store.open`` checks the file (``create``: makes a new one; ``read_only``: opens
-    it for reading only, as ``score`` does)."""
-
-    def __init__(self, path: Path, read_only: bool = False):
-        self.path = Path(path)
-        self.read_only = read_only
-        self._local = threading.local()
+    def __init__(self, path: str | os.PathLike[str]):
+        super().__init__(path)
         # The server's threads take turns here rather than in SQLite's busy handler, which sleeps in growing
         # steps while it polls the lock (the long tail of answer times under load); other processes (a
         # concurrent `assess init`) are still waited for by SQLite's busy timeout.
@@ -194,16 +89,10 @@ class Store:
 
     # -- opening -------------------------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str | os.PathLike[str], *, create: bool = False, read_only: bool = False) -> Store:
+    def open(cls, path: str | os.PathLike[str], *, create: bool = False) -> Store:
         """Open (or with ``create``, create) a workbench database; a user error is a one-line ``InputError``."""
         path = Path(path)
-        if path.is_dir():
-            raise InputError(path, None, None, "is a directory; expected a workbench database file")
-        exists = path.exists()
-        if not exists and not create:
-            raise InputError(path, None, None, "no such workbench database; create it with `argue-eval assess init`")
-        if read_only:
-            return cls._open_read_only(path)
+        exists = cls._exists(path, create)
         # the write bits, not only access(2): root may write anything, yet a file without write bits is meant
         # to stay as it is
         if exists and (not os.access(path, os.W_OK) or not path.stat().st_mode & 0o222):
@@ -228,51 +117,11 @@ class Store:
             store.close()
             if "readonly" in str(error):
                 raise InputError(path, None, None, _READ_ONLY) from None
-            raise _unusable(path, error) from None
+            raise unusable(path, error) from None
         except sqlite3.DatabaseError as error:
             store.close()
-            raise _unusable(path, error) from None
+            raise unusable(path, error) from None
         return store
-
-    @classmethod
-    def _open_read_only(cls, path: Path) -> Store:
-        store = cls(path, read_only=True)
-        try:
-            with store.snapshot():
-                store._check()
-        except sqlite3.DatabaseError as error:
-            store.close()
-            raise _unusable(path, error) from None
-        return store
-
-    def _check(self) -> None:
-        tables = {row[0] for row in self._rows("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if "meta" not in tables:
-            raise InputError(self.path, None, None, "not a workbench database (an SQLite file without the workbench's "
-                             "tables); create one with `argue-eval assess init`")
-        value = self.meta("schema_version")
-        version = int(value) if value is not None and str(value).isdigit() else None
-        if version is None:
-            raise InputError(self.path, None, None, "not a workbench database (no schema version)")
-        if version > SCHEMA_VERSION:
-            raise InputError(self.path, None, None, f"made by a newer argue-eval (workbench schema {version}; this "
-                             f"version reads up to {SCHEMA_VERSION}): upgrade argue-eval to open it")
-
-    def _connection(self) -> sqlite3.Connection:
-        """This thread's connection (WAL, full sync, foreign writers waited for up to 30 s)."""
-        db = getattr(self._local, "db", None)
-        if db is None:
-            if self.read_only:
-                db = sqlite3.connect(self.path.resolve().as_uri() + "?mode=ro", uri=True, timeout=30,
-                                     isolation_level=None, check_same_thread=False)
-            else:
-                db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-                db.execute("PRAGMA journal_mode=WAL")
-                db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA busy_timeout=30000")
-            self._local.db = db
-            self._local.depth, self._local.writing = 0, False
-        return db
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -305,49 +154,11 @@ class Store:
                     db.execute("ROLLBACK")
                 raise
 
-    @contextmanager
-    def snapshot(self) -> Iterator[None]:
-        """Several reads that see one state of the database (a read transaction; inside a write transaction,
-        that transaction), so a reader never mixes the bank before an edit with the answers after it."""
-        db = self._connection()
-        if self._local.depth:
-            self._local.depth += 1
-            try:
-                yield
-            finally:
-                self._local.depth -= 1
-            return
-        db.execute("BEGIN")
-        self._local.depth = 1
-        try:
-            yield
-        finally:
-            self._local.depth = 0
-            db.execute("COMMIT")
-
-    def _rows(self, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
-        return self._connection().execute(sql, tuple(params)).fetchall()
-
-    def _value(self, sql: str, params: Iterable[Any] = ()) -> Any:
-        """The first column of the first row (``None`` when there is no row)."""
-        row = self._connection().execute(sql, tuple(params)).fetchone()
-        return None if row is None else row[0]
-
     def _write(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Cursor:
         with self.transaction():
             return self._connection().execute(sql, tuple(params))
 
-    def close(self) -> None:
-        db = getattr(self._local, "db", None)
-        if db is not None:
-            db.close()
-            self._local.db = None
-
     # -- meta ----------------------------------------------------------------------------------------
-    def meta(self, key: str, default: str | None = None) -> str | None:
-        value = self._value("SELECT value FROM meta WHERE key = ?", (key,))
-        return default if value is None else value
-
     def set_meta(self, key: str, value: str) -> None:
         self._write("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                     (key, value))
@@ -362,15 +173,11 @@ class Store:
     # -- requests, documents, pool, reports ----------------------------------------------------------
     def add_request(self, request: Request) -> None:
         self._write("INSERT INTO requests(request_id, data) VALUES (?, ?) ON CONFLICT(request_id) DO UPDATE "
-                    "SET data = excluded.data", (request.request_id, _request_json(request)))
-
-    def requests(self) -> dict[str, Request]:
-        out = [_request_from(row[0]) for row in self._rows("SELECT data FROM requests")]
-        return {r.request_id: r for r in sorted(out, key=lambda r: natural_key(r.request_id))}
+                    "SET data = excluded.data", (request.request_id, request_json(request)))
 
     def request(self, request_id: str) -> Request | None:
         data = self._value("SELECT data FROM requests WHERE request_id = ?", (request_id,))
-        return _request_from(data) if data is not None else None
+        return request_from(data) if data is not None else None
 
     def add_document(self, document: Document) -> bool:
         cursor = self._write("INSERT OR IGNORE INTO documents(doc_id, title, text) VALUES (?, ?, ?)",
@@ -406,7 +213,7 @@ class Store:
 
     def add_report(self, report: Report) -> str:
         """Store a report; ``added``, ``same`` (already there) or ``changed`` (kept the first: answers refer to it)."""
-        data = _report_json(report)
+        data = report_json(report)
         with self.transaction():
             stored = self._value("SELECT data FROM reports WHERE run_id = ? AND request_id = ?",
                                  (report.run_id, report.request_id))
@@ -416,57 +223,7 @@ class Store:
                 return "added"
         return "same" if stored == data else "changed"
 
-    def reports(self, request_id: str | None = None) -> list[Report]:
-        if request_id is None:
-            rows = self._rows("SELECT data FROM reports")
-        else:
-            rows = self._rows("SELECT data FROM reports WHERE request_id = ?", (request_id,))
-        reports = [_report_from(row[0]) for row in rows]
-        return sorted(reports, key=lambda r: (natural_key(r.request_id), natural_key(r.run_id)))
-
     # -- the nugget bank: reading --------------------------------------------------------------------
-    def _bank(self, request_id: str) -> list[dict[str, Any]]:
-        """The topic's live bank as rows: nuggets in the authors' order, each with its live answers (answer id,
-        text, extra) and each answer with its bindings (document and selected span), in their order."""
-        with self.snapshot():
-            nuggets = self._rows("SELECT nugget_id, question, importance, aggregator, negative, extra FROM nuggets "
-                                 "WHERE request_id = ? AND deleted = 0 ORDER BY position, rowid", (request_id,))
-            answers = self._rows(
-                "SELECT a.nugget_id, a.answer_id, a.text, a.extra FROM answers a JOIN nuggets n USING(nugget_id) "
-                "WHERE n.request_id = ? AND n.deleted = 0 AND a.deleted = 0 ORDER BY a.position, a.answer_id",
-                (request_id,))
-            bindings = self._rows(
-                "SELECT b.answer_id, b.doc_id, b.start, b.end, b.quote FROM bindings b JOIN answers a USING(answer_id) "
-                "JOIN nuggets n USING(nugget_id) WHERE n.request_id = ? AND n.deleted = 0 AND a.deleted = 0 "
-                "ORDER BY b.position, b.rowid", (request_id,))
-        bound: dict[int, list[dict[str, Any]]] = {}
-        for answer_id, doc_id, start, end, quote in bindings:
-            bound.setdefault(answer_id, []).append({"doc_id": doc_id, "start": start, "end": end, "quote": quote})
-        given: dict[str, list[dict[str, Any]]] = {}
-        for nugget_id, answer_id, text, extra in answers:
-            given.setdefault(nugget_id, []).append({"answer_id": answer_id, "text": text, "extra": json.loads(extra),
-                                                    "bindings": bound.get(answer_id, [])})
-        return [{"nugget_id": nugget_id, "question": question, "importance": importance, "aggregator": aggregator,
-                 "negative": bool(negative), "extra": json.loads(extra), "answers": given.get(nugget_id, [])}
-                for nugget_id, question, importance, aggregator, negative, extra in nuggets]
-
-    def topic_nuggets(self, request_id: str, selections: bool = False) -> TopicNuggets:
-        """The topic's current bank (deleted nuggets and answers left out), in the authors' order; with
-        ``selections``, each answer bound by a text selection keeps it in ``extra["selections"]`` (the export)."""
-        nuggets = []
-        for row in self._bank(request_id):
-            answers = []
-            for answer in row["answers"]:
-                extra = dict(answer["extra"])
-                chosen = [b for b in answer["bindings"] if b["start"] is not None]
-                if selections and chosen:
-                    extra["selections"] = chosen
-                docs = tuple(dict.fromkeys(b["doc_id"] for b in answer["bindings"]))
-                answers.append(Answer(answer["text"], docs, extra or None))
-            nuggets.append(Nugget(row["nugget_id"], request_id, row["question"], answers, row["importance"],
-                                  row["aggregator"], row["negative"], row["extra"]))
-        return TopicNuggets(request_id, nuggets)
-
     def nugget_rows(self, request_id: str) -> list[dict[str, Any]]:
         """The bank as the authoring page shows it: nuggets with answer ids and bindings with offsets."""
         return [{"nugget_id": row["nugget_id"], "question": row["question"], "importance": row["importance"],
@@ -720,25 +477,6 @@ class Store:
             "(SELECT COUNT(*) FROM suggestions)", (request_id, user, request_id))
         return tuple(row[0])
 
-    def verdict_rows(self, *, request_id: str | None = None, user: str | None = None, role: str | None = None,
-                     answer: str | None = None, suggested: bool = False) -> list[dict[str, Any]]:
-        """The stored verdicts (every one, or those of the given topic, user, role, nugget answer text; with
-        ``suggested``, only those given where a judge's suggestion was shown), by ``VERDICT_COLUMNS`` name."""
-        conditions = [(column, value) for column, value in
-                      (("request_id", request_id), ("user", user), ("role", role), ("answer", answer))
-                      if value is not None]
-        where = [f"{column} = ?" for column, _ in conditions] + (["suggested_judge IS NOT NULL"] if suggested else [])
-        sql = f"SELECT {', '.join(VERDICT_COLUMNS)} FROM verdicts" + (f" WHERE {' AND '.join(where)}" if where else "")
-        out = []
-        for row in self._rows(sql, [value for _, value in conditions]):
-            item = dict(zip(VERDICT_COLUMNS, row))
-            item["value"] = bool(item["value"])
-            if item["suggested_value"] is not None:
-                item["suggested_value"] = bool(item["suggested_value"])
-            item["ord"] = json.loads(item["ord"])
-            out.append(item)
-        return out
-
     def user_judgments(self, request_id: str, user: str) -> list[Judgment]:
         """What this assessor answered on this topic, as judgments (their path through the flowchart)."""
         return [verdict_judgment(row) for row in self.verdict_rows(request_id=request_id, user=user, role="assessor")]
@@ -772,7 +510,3 @@ class Store:
                                                     "WHERE role = 'assessor' GROUP BY request_id, user, stage"):
             done.setdefault(topic, {}).setdefault(user, {})[stage] = count
         return done
-
-
-def _unusable(path: Path, error: Exception) -> InputError:
-    return InputError(path, None, None, f"not a usable workbench database (damaged, or another kind of file: {error})")
