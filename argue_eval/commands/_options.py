@@ -51,9 +51,11 @@ def input_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="Run file (any run format); repeat for several. Default: the reports inside "
                           "Auto-ARGUE judgment files."),
         click.option("--nuggets", "nuggets", required=True, type=InputPath(folder=True), metavar="N",
-                     help="Nuggets (canonical, NeuCLIR, report_gen_eval, Auto-ARGUE v3 directory, RAGTIME, ...)."),
+                     help="Nuggets (canonical, NeuCLIR, report_gen_eval, Auto-ARGUE v3 directory, RAGTIME, ..., or a "
+                          "workbench database: its bank as it stands)."),
         click.option("--judgments", "judgments", multiple=True, type=InputPath(), metavar="J",
-                     help="Judgments file (canonical or Auto-ARGUE); repeat: later files override earlier ones."),
+                     help="Judgments file (canonical, Auto-ARGUE, or a workbench database: its answers so far); repeat: "
+                          "later files override earlier ones."),
         click.option("--requests", "requests", default=None, type=InputPath(), metavar="R",
                      help="Requests: the topics to score, of those with nuggets (default: the nuggets' topics); "
                           "texts for judges and assessors."),
