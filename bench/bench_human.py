@@ -56,7 +56,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -728,6 +728,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--row", action="append", default=[], metavar="LABEL",
                         help="run this row only (repeat for several; default every row); baselines always run")
     parser.add_argument("--nli-model", metavar="PATH", help="a local NLI model: adds the nli and lexical,nli rows")
+    parser.add_argument("--semantic", choices=("auto", "on", "off"),
+                        help="LongRecall's semantic candidate stage for every judge row (default: the route's own "
+                             "default, auto = on when the dense extra is installed); off for quick lexical work")
     parser.add_argument("--no-human", action="store_true", help="leave out the human-labels sanity row")
     parser.add_argument("--errors", type=int, default=0, metavar="N",
                         help="print N disagreements of each class for every judge row")
@@ -739,6 +742,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{HUMAN_DEV} not found (set ARGUE_EVAL_HUMAN_DEV)", file=sys.stderr)
         return 2
     rows = list(ROWS) + (nli_rows(args.nli_model) if args.nli_model else [])
+    if args.semantic:
+        rows = [replace(row, semantic=args.semantic) for row in rows]
     if args.row:
         unknown = sorted(set(args.row) - {row.label for row in rows})
         if unknown:

@@ -263,12 +263,16 @@ def _lexical_candidates(fact: Fact, sentence_tokens: list[list[str]],
                         settings: Settings) -> list[tuple[int, float, float, float]]:
     scored = []
     variants = [tokens(variant) for variant in fact.variants]
+    distinct = [list(dict.fromkeys(variant_tokens)) for variant_tokens in variants]
     for index, tokens_g in enumerate(sentence_tokens):
         best_j = best_l = best_c = 0.0
-        for variant_tokens in variants:
-            best_j = max(best_j, fuzzy_jaccard(variant_tokens, tokens_g, settings.fuzzy_ratio))
+        right = list(dict.fromkeys(tokens_g))
+        for variant_tokens, left in zip(variants, distinct):
+            if left or right:  # one matching gives both the Jaccard and the coverage
+                matched = _fuzzy_matches(left, right, settings.fuzzy_ratio)
+                best_j = max(best_j, matched / (len(left) + len(right) - matched))
+                best_c = max(best_c, matched / len(left) if left else 0.0)
             best_l = max(best_l, lcs_ratio(variant_tokens, tokens_g))
-            best_c = max(best_c, fuzzy_coverage(variant_tokens, tokens_g, settings.fuzzy_ratio))
         if (best_c >= settings.coverage_threshold or best_j >= settings.jaccard_threshold
                 or best_l >= settings.lcs_threshold):
             scored.append((index, best_j, best_l, best_c))
