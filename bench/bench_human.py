@@ -8,8 +8,8 @@ script writes under ``bench/out/`` (outside the repository's tracked files):
 realsumm  nugget presence (REALSumm: 25 systems' summaries of 50 CNN/DailyMail articles; people marked which
           of the reference's atomic facts, SCUs, each summary contains). Each example is a request; each SCU a
           canonical nugget whose question is the SCU and whose one answer is the SCU itself, bound to the
-          example's article (an SCU is a statement with no question: docs/judging.md, "Statements as
-          nuggets"); each system a run whose reports' sentences are the summary's sentences, no citations.
+          example's article (an SCU is a statement with no question; docs/measures.md, LongRecall, says how
+          statement nuggets are read); each system a run whose reports' sentences are the summary's sentences, no citations.
           ``api.longrecall(runs, nuggets=..., judge=...)`` (``argue-eval longrecall --nuggets``) says which
           facts each report covers; a fact ``covered`` in the details is the judge's "present".
 wice      citation support (WiCE dev: a Wikipedia sentence, the sentences of the web page it cites, and
