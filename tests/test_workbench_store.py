@@ -234,7 +234,9 @@ def test_agree_judgments_writes_the_disagreements_the_workbench_loads(tmp_path):
                       "request_id": "s01", "sentence": "Sentence 1.", "doc_id": "nw-0001", "nugget_id": None,
                       "answer": None, "run_id": None, "sentence_index": None,
                       "a": {"value": True, "judge": "human:x", "rationale": None},
-                      "b": {"value": False, "judge": "llm:y", "rationale": "why"}}]
+                      "b": {"value": False, "judge": "llm:y", "confidence": None, "rationale": "why"},
+                      "rank": 1, "judges": [{"value": False, "judge": "llm:y", "confidence": None, "rationale": "why"}],
+                      "assessors": {"human:x": True}, "nugget_question": None, "doc_title": None, "doc_passage": None}]
     db = init(tmp_path, "--disagreements", tmp_path / "d.jsonl", requests=one_topic_requests(tmp_path))
     store = Store.open(db)
     queue = adjudication_queue(store)

@@ -12,9 +12,11 @@ from ..tables import RENDER_FORMATS, Table, count_noun, dumps_json, fmt_number, 
 from ..views import write_output
 
 if TYPE_CHECKING:
+    from ..api.agree_judgments import JudgeAgreementResult
     from ..stats.agreement import Agreement
-    from ..stats.judgment_agreement import JudgmentAgreement
-from ._options import RESAMPLES, SEED, Number, verbosity_options
+from ..argue.policies import MISSING_JUDGMENTS
+from ..stats.pairwise import describe
+from ._options import RESAMPLES, SEED, Number, policy_options, verbosity_options
 from ._paths import InputPath, OutputPath
 from .compare import CONTEXT
 
@@ -141,103 +143,242 @@ def command(scores_a, scores_b, metric, metric_b, top_k, resamples, seed, confid
 JUDGMENT_FORMATS: tuple[str, ...] = tuple(name for spec in JUDGMENT_SPECS for name in (spec.name, *spec.aliases))
 
 
-def build_judgment_tables(result: JudgmentAgreement, label_a: str, label_b: str) -> list[Table]:
-    rows = []
-    for item in [*result.kinds, result.overall]:
-        rows.append([item.kind, str(item.n_a), str(item.n_b), str(item.overlap), fmt_number(item.accuracy),
-                     fmt_number(item.kappa), str(item.yes_yes), str(item.yes_no), str(item.no_yes), str(item.no_no)])
-    title = (f"judgment agreement: A = {label_a} (reference), B = {label_b}; matched on the judgment key; "
-             "confusion columns are A/B answers")
-    table = Table(["kind", "n_a", "n_b", "overlap", "accuracy", "kappa", "yes/yes", "yes/no", "no/yes", "no/no"],
-                  rows, "lrrrrrrrrr", title, list(result.notes))
-    return [table]
+def _cell(item, digits: int = 3) -> str | None:
+    """``0.952 [0.928, 0.974]``: a statistic with its interval, ``None`` (n/a) when undefined."""
+    if item.value is None:
+        return None
+    text = fmt_number(item.value, digits)
+    if item.ci_low is None:
+        return text
+    return f"{text} [{fmt_number(item.ci_low, digits)}, {fmt_number(item.ci_high, digits)}]"
+
+
+def _clip(text: str | None, width: int) -> str | None:
+    if text is None:
+        return None
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "\u2026"
+
+
+def build_judgment_tables(result: JudgeAgreementResult, show: int) -> list[Table]:
+    """The tables an organizer reads: each judge against the people (with intervals), coverage and confusion,
+    the people among themselves, the system rankings and pairwise decisions, the worst disagreements."""
+    settings = result.settings
+    boot = (f"{settings['confidence']:.0%} intervals resampling topics ({settings['resamples']} resamples, "
+            f"seed {settings['seed']})")
+    names = ("accuracy", "precision", "recall", "f1", "kappa", "alpha")
+    rows: list[list[str | None]] = [[side.label, kind, str(item.n), *(_cell(item.statistic(name)) for name in names)]
+                                    for side in result.judges for kind, item in side.kinds.items()]
+    tables = [Table(["judge", "kind", "n", *names], rows, "llr" + "r" * len(names),
+                    f"judges against people: reference = {result.human} (its last answer to each question, as "
+                    f"`score` reads it); precision/recall/F1 of yes; alpha: Krippendorff's, nominal; {boot}")]
+    coverage: list[list[str | None]] = []
+    for side in result.judges:
+        for row in [*side.legacy.kinds, *([side.legacy.overall] if len(side.legacy.kinds) > 1 else [])]:
+            coverage.append([side.label, row.kind, str(row.n_a), str(row.n_b), str(row.overlap), str(row.yes_yes),
+                             str(row.yes_no), str(row.no_yes), str(row.no_no)])
+    tables.append(Table(["judge", "kind", "n_people", "n_judge", "overlap", "yes/yes", "yes/no", "no/yes", "no/no"],
+                        coverage, "llrrrrrrr", "coverage and confusion counts (people's answer first), matched on "
+                                               "the judgment key"))
+    if result.people:
+        tables.append(_people_table(result, boot))
+    if any(side.systems is not None for side in result.judges):
+        tables.append(_systems_table(result, boot))
+    if result.details[:show]:
+        tables.append(_disagreements_table(result, show))
+    notes = [str(note).removeprefix("note: ") for note in result.notes]
+    if any(row[i] is None for table in tables for row in table.rows for i in range(len(row))):
+        notes.append("n/a: undefined (no item, no yes to find, or one shared answer on every item); the JSON "
+                     "output says why for each")
+    tables[-1].notes = notes
+    return tables
+
+
+def _people_table(result: JudgeAgreementResult, boot: str) -> Table:
+    """Double assessment: alpha across the assessors, each pair's agreement and kappa, alpha with each judge."""
+    people: list[list[str | None]] = []
+    for kind, alpha in result.people.items():
+        people.append(["people", kind, str(alpha.units), fmt_number(alpha.observed_agreement, 3), "",
+                       _cell(alpha.alpha)])
+    for (first, second), kinds in result.pairs.items():
+        for kind, item in kinds.items():
+            people.append([f"{second} vs {first}", kind, str(item.n), _cell(item.statistic("accuracy")),
+                           _cell(item.statistic("kappa")), _cell(item.statistic("alpha"))])
+    for side in result.judges:
+        for kind, alpha in side.with_people.items():
+            people.append([f"people+{side.label}", kind, str(alpha.units), fmt_number(alpha.observed_agreement, 3),
+                           "", _cell(alpha.alpha)])
+    return Table(["coders", "kind", "items", "agreement", "kappa", "alpha"], people, "llrrrr",
+                 f"double assessment: {', '.join(result.assessors)} on the items two or more of them answered "
+                 "(agreement: share of agreeing pairs of answers; kappa per pair of assessors); people+JUDGE adds "
+                 f"the judge as one more coder on those items; {boot}")
+
+
+def _systems_table(result: JudgeAgreementResult, boot: str) -> Table:
+    """Rank agreement of the leaderboards and the pairwise decisions, one row per judge."""
+    from ..api.agree_judgments import SYSTEM_STATISTICS
+
+    settings = result.settings
+    rows: list[list[str | None]] = []
+    for side in result.judges:
+        if side.systems is None or side.decisions is None:
+            continue
+        counts = side.decisions.counts
+        rows.append([side.label, str(len(side.systems.runs)), str(len(side.systems.topics))]
+                    + [_cell(side.systems.statistic(name)) for name in SYSTEM_STATISTICS]
+                    + [fmt_number(side.decisions.agreement, 3), f"{counts['same']}/{counts['pairs']}",
+                       str(counts["only_a"]), str(counts["only_b"]), str(counts["opposite"])])
+    return Table(["judge", "systems", "topics", *SYSTEM_STATISTICS, "same_decision", "pairs", "people_only",
+                  "judge_only", "opposite"], rows, "lrrrrrrrrrr",
+                 f"systems: {result.metric} under the people's judgments (reference) and the judge's; {boot}; "
+                 f"pairwise decisions: {describe(settings['test'], settings['correction'])}, alpha "
+                 f"{settings['alpha']} (people_only: significant under the people's only)")
+
+
+def _disagreements_table(result: JudgeAgreementResult, show: int) -> Table:
+    worst = result.details[:show]
+    more = len(result.details) > len(worst)
+    return Table(
+        ["rank", "judge", "conf", "kind", "request_id", "people", "judge_said", "sentence", "answer", "doc_id"],
+        [[str(r["rank"]), r["judges"][0]["judge"], fmt_number(r["judges"][0]["confidence"], 2), r["kind"],
+          r["request_id"], "yes" if r["people"]["value"] else "no", "yes" if r["judges"][0]["value"] else "no",
+          _clip(r["sentence"], 60), _clip(r["answer"], 24) or "", r["doc_id"] or ""] for r in worst],
+        "rlrlllllll",
+        f"disagreements, worst first (the judge's most confident wrong answers first): {len(worst)} of "
+        f"{len(result.details)}" + ("; --show N for more, --disagreements OUT.jsonl writes them all with their "
+                                    "texts" if more else ""))
+
+
+def long_table(result: JudgeAgreementResult) -> Table:
+    """Every figure as one long table (TSV): judge, kind, statistic, value, interval; full precision."""
+    from ..api.agree_judgments import COUNT_STATISTICS
+
+    def number(value: float | None, count: bool = False) -> str | None:
+        if value is None or value != value:
+            return None
+        return str(int(value)) if count else repr(float(value))
+
+    rows = [[who, kind, name, number(value, name in COUNT_STATISTICS), number(low), number(high)]
+            for who, kind, name, value, low, high in result.rows]
+    return Table(["judge", "kind", "statistic", "value", "ci_low", "ci_high"], rows, "lllrrr", None,
+                 [str(note).removeprefix("note: ") for note in result.notes])
+
+
+def _refuse_runs_as_judges(judges) -> None:
+    """``--run runs/*.jsonl`` gives --run the first file and the rest to JUDGE...: say so, not "not judgments"."""
+    from ..errors import InputError
+    from ..formats import detect
+
+    for path in judges:
+        try:
+            kind = detect(path).kind
+        except InputError:
+            continue  # reading it says what is wrong
+        if kind == "runs":
+            raise InputError(path, None, None, "a run file among the JUDGE files: --run takes one file, so a shell "
+                             "glob after it leaves the rest to JUDGE...; repeat --run for each run "
+                             "(--run a.jsonl --run b.jsonl)")
 
 
 @click.command("agree-judgments", context_settings=CONTEXT)
 @verbosity_options
-@click.argument("judgments_a", type=InputPath(path_type=Path))
-@click.argument("judgments_b", type=InputPath(path_type=Path))
+@click.argument("human", type=InputPath(path_type=Path), metavar="HUMAN")
+@click.argument("judges", nargs=-1, required=True, type=InputPath(path_type=Path), metavar="JUDGE...")
 @click.option("--judgments-format", default=None, type=click.Choice(JUDGMENT_FORMATS),
-              help="Format of both files if detection should not guess.")
+              help="Format of every judgments file if detection should not guess.")
 @click.option("--kind", "kinds", multiple=True, type=click.Choice(JUDGMENT_KINDS),
               help="Only these question kinds (repeatable), e.g. --kind answers --kind attested.")
 @click.option("--nuggets", default=None, type=InputPath(folder=True), metavar="N",
-              help="Read Auto-ARGUE files with this nugget bank: answers under the bank's nugget ids, and the cited "
-                   "document's answers that were not matched as no (as `score` and `convert` read them).")
-@click.option("--format", "output_format", type=click.Choice(RENDER_FORMATS), default="text", show_default=True)
+              help="The nugget bank: reads Auto-ARGUE files as `score` does (the bank's nugget ids, the cited "
+                   "document's unmatched answers as no), shows the nuggets' questions, and with --run scores.")
+@click.option("--collection", default=None, type=InputPath(folder=True), metavar="C",
+              help="Documents (JSONL, Lucene index or irds:ID): each disagreement gets the passage of its cited "
+                   "document closest to the sentence and answer.")
+@click.option("--run", "runs", multiple=True, type=InputPath(), metavar="RUN",
+              help="Runs to score under the people's judgments and under each judge's (repeatable; needs "
+                   "--nuggets): rank agreement and pairwise decisions.")
+@click.option("--requests", default=None, type=InputPath(), metavar="R", help="Requests, as for `score`.")
+@click.option("--qrels", default=None, type=InputPath(), metavar="Q", help="TREC qrels, as for `score`.")
+@policy_options
+@click.option("--missing-judgments", type=click.Choice(MISSING_JUDGMENTS), default="error", show_default=True,
+              help="Scoring with --run, a needed judgment is absent: as for `score`.")
+@click.option("--metric", "-m", default="f1", show_default=True, help="The measure the leaderboards compare (with --run).")
+@click.option("--test", type=click.Choice(["randomization", "t", "tukey"]), default=None,
+              help="Paired test of the pairwise decisions [default, as `compare` over all pairs: tukey].")
+@click.option("--correction", type=click.Choice(["holm", "bh", "bonferroni", "none"]), default=None,
+              help="As for `compare` [default: holm for randomization and t; none for tukey].")
+@click.option("--alpha", "significance", type=Number(0, 1, min_open=True, max_open=True), default=0.05,
+              show_default=True, help="Significance level of the pairwise decisions.")
+@click.option("--resamples", type=RESAMPLES, default=10_000, show_default=True,
+              help="Bootstrap resamples over topics (and the tests' permutations).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Random seed: same seed, same output bytes.")
+@click.option("--confidence", type=Number(0, 1, min_open=True, max_open=True), default=0.95, show_default=True)
+@click.option("--show", type=click.IntRange(0, 1_000_000), default=10, show_default=True,
+              help="Disagreements listed in the text output (JSON and --disagreements have all).")
+@click.option("--format", "output_format", type=click.Choice(RENDER_FORMATS), default="text", show_default=True,
+              help="text/markdown/latex: the tables; tsv: every figure as one long table; json: everything.")
 @click.option("--output", "-o", type=OutputPath(path_type=Path), default=None, help="Write here instead of stdout.")
 @click.option("--disagreements", type=OutputPath(path_type=Path), default=None, metavar="OUT.jsonl",
-              help="Also write every question the two files answer differently, one JSON line each (the item id of "
-                   "`assess export`, the question, A's and B's answer): `assess init --disagreements` loads it "
-                   "into the workbench for adjudication.")
-def judgments_command(judgments_a, judgments_b, judgments_format, kinds, nuggets, output_format, output,
-                      disagreements) -> None:
-    """Agreement between two judgment files (accuracy, Cohen's kappa).
+              help="Also write every question a judge answers unlike the people, worst first, one JSON line each "
+                   "(the item id of `assess export`, the question, the people's answer as a, the most confident "
+                   "disagreeing judge's as b, the texts): `assess init --disagreements` loads it into the "
+                   "workbench for adjudication.")
+def judgments_command(human, judges, judgments_format, kinds, nuggets, collection, runs, requests, qrels, relevance,
+                      nugget_scope, evaluated_topics, missing_topics, unbound_questions, weights, missing_judgments,
+                      metric, test, correction, significance, resamples, seed, confidence, show, output_format,
+                      output, disagreements) -> None:
+    """Judges measured against people: agreement of judgment files with a reference (e.g. assessors).
 
-    A is the reference (e.g. human assessors), B the candidate (e.g. an LLM judge). Judgments are matched on
-    their identity (kind, request, normalized sentence, document, nugget/answer; never the run), so each
-    question counts once. Per question kind: how many judgments each file has and share, observed agreement,
-    Cohen's kappa and the yes/no confusion matrix; a pooled row closes the table. An Auto-ARGUE file names
-    nuggets by question text and lists only matched answers; with --nuggets its answers are compared as a
-    canonical file holds them (the bank's nugget ids, unmatched answers of the cited document as no).
+    HUMAN is the reference: a workbench export, `assess import` output or any judgments file, with one or
+    several assessors (each its own judge name, human:NAME); its last answer to a question is the one
+    `score` uses (an adjudication, written last, counts). Each JUDGE file is compared with it per question
+    kind: accuracy, precision / recall / F1 of "yes", Cohen's kappa and Krippendorff's alpha, each with a
+    bootstrap interval resampling topics, and the confusion counts. Judgments are matched on their identity
+    (kind, request, normalized sentence, document, nugget/answer; never the run). Where two or more assessors
+    answered a question (double assessment): alpha across them, each pair's kappa, and alpha with each judge
+    added as a coder. With --run (and --nuggets) the runs are scored under HUMAN and under each judge: Kendall
+    tau-b, tau_AP and Pearson of the leaderboards, and, for every run pair, whether the paired tests reach the
+    same decision at --alpha. The disagreements come worst first, with their texts (--collection adds the
+    document's passage); --disagreements writes them for the workbench's adjudication.
 
     \b
     Example on the sample track (the assessors' judgments against the offline lexical judge's):
       argue-eval judge --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl -o judgments.lexical.jsonl
-      argue-eval agree-judgments qrels/sample/judgments.jsonl judgments.lexical.jsonl
+      argue-eval agree-judgments qrels/sample/judgments.jsonl judgments.lexical.jsonl --resamples 1000
       argue-eval agree-judgments qrels/sample/judgments.jsonl judgments.lexical.jsonl --kind answers --format json \\
           -o agreement.json
+      argue-eval agree-judgments qrels/sample/judgments.jsonl judgments.lexical.jsonl \\
+          --run runs/sample/careful.jsonl --run runs/sample/hallucinating.jsonl --run runs/sample/wrong-cites.jsonl \\
+          --run runs/sample/no-citations.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl --resamples 1000 \\
+          --disagreements adjudicate.jsonl
       argue-eval agree-judgments qrels/sample/hallucinating.autoargue.judgments.jsonl qrels/sample/judgments.jsonl \\
           --nuggets nuggets/sample/nuggets.jsonl
     """
-    from ..formats import read_nuggets, resolve
-    from ..formats.judgments import read_autoargue
-    from ..stats.judgment_agreement import judgment_agreement
-
-    wanted = set(kinds)
-    specs = [resolve(path, "judgments", judgments_format) for path in (judgments_a, judgments_b)]
-
-    bank = list(read_nuggets(nuggets)) if nuggets is not None else None
-
-    def load(path: Path, spec):
-        read = spec.read if bank is None or spec.name != "autoargue" else (lambda p: read_autoargue(p, bank))
-        for judgment in read(path):
-            if not wanted or judgment.kind in wanted:
-                yield judgment
-
-    # canonical files are held to score's rule (one judge contradicting itself is an error); Auto-ARGUE
-    # files judge report by report, where a later report's answer replaces an earlier one
-    strict = (specs[0].name == "argue", specs[1].name == "argue")
-    if disagreements is not None:
-        list_a, list_b = list(load(judgments_a, specs[0])), list(load(judgments_b, specs[1]))
-        result = judgment_agreement(list_a, list_b, strict=strict)
-        write_disagreements(list_a, list_b, disagreements)
-    else:
-        result = judgment_agreement(load(judgments_a, specs[0]), load(judgments_b, specs[1]), strict=strict)
-    if output_format == "json":
-        text = dumps_json({"a": str(judgments_a), "b": str(judgments_b), **result.to_dict()})
-    else:
-        text = render_tables(build_judgment_tables(result, str(judgments_a), str(judgments_b)), output_format)
-    write_output(text, output)
-
-
-def write_disagreements(judgments_a, judgments_b, path: Path) -> int:
-    """One line per question answered differently: its pool item id and fields, then A's and B's answers, in
-    topic and item order (byte-identical on rerun)."""
-    from ..model import natural_key
-    from ..organizer.assessment import item_id_for
-    from ..stats.judgment_agreement import disagreements
+    from ..api import agree_judgments, make_policies
+    from ..argue.policies import parse_weights
     from ..writing import write_jsonl
 
-    def side(judgment) -> dict:
-        return {"value": bool(judgment.value), "judge": judgment.judge, "rationale": judgment.rationale}
+    if runs:
+        _refuse_runs_as_judges(judges)
 
-    lines = []
-    for a, b in disagreements(judgments_a, judgments_b):
-        key = a.key
-        lines.append({"item_id": item_id_for(key), "kind": a.kind, "request_id": a.request_id, "sentence": a.sentence,
-                      "doc_id": key.doc_id, "nugget_id": key.nugget_id, "answer": a.answer if key.answer else None,
-                      "run_id": key.run_id, "sentence_index": key.sentence_index, "a": side(a), "b": side(b)})
-    lines.sort(key=lambda line: (natural_key(str(line["request_id"])), str(line["item_id"])))
-    return write_jsonl(path, lines)
+    score_options = None
+    if runs:
+        score_options = {"relevance": relevance, "nugget_scope": nugget_scope, "missing_topics": missing_topics,
+                         "missing_judgments": missing_judgments, "unbound_questions": unbound_questions,
+                         "evaluated_topics": evaluated_topics, "weights": parse_weights(weights)}
+        make_policies(**score_options)  # a bad policy is an error before any file is read
+    result = agree_judgments(human, list(judges), kinds=kinds, judgments_format=judgments_format, nuggets=nuggets,
+                             collection=collection, runs=list(runs) or None, requests=requests, qrels=qrels,
+                             metric=metric, score_options=score_options, resamples=resamples, seed=seed,
+                             confidence=confidence, alpha=significance, test=test, correction=correction)
+    if output_format == "json":
+        text = dumps_json(result.to_dict())
+    elif output_format == "tsv":
+        text = render_tables([long_table(result)], "tsv")
+    else:
+        text = render_tables(build_judgment_tables(result, show), output_format)
+    if disagreements is not None:
+        write_jsonl(disagreements, result.adjudication_lines())
+    write_output(text, output)

@@ -22,6 +22,9 @@ from ._paths import InputPath, OutputPath
 @click.option("--requests", default=None, type=InputPath(), metavar="R", help="Requests file: each topic's title, background and request.")
 @click.option("--judgments", multiple=True, type=InputPath(path_type=Path), metavar="J",
               help="Judgment file(s) whose rationale and confidence are shown beside each answer; repeatable.")
+@click.option("--human", default=None, type=InputPath(path_type=Path), metavar="H.jsonl",
+              help="The people's judgments (workbench export, `assess import`, any judgments file): adds a \"judges "
+                   "against people\" view comparing each --judgments file with them, as `agree-judgments` does.")
 @click.option("--collection", default=None, type=InputPath(folder=True), metavar="C",
               help="Document collection (JSONL, Lucene index or irds:ID): cited documents' text, shown on demand.")
 @click.option("--baseline", default=None, metavar="RUN",
@@ -43,7 +46,7 @@ from ._paths import InputPath, OutputPath
 @click.option("-o", "--output", required=True, type=OutputPath(path_type=Path), metavar="OUT.html", help="The HTML file.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 @click.option("--verbose", "-v", is_flag=True, help="Also print every note (left-out records, missing documents, ...).")
-def command(scores, details, runs, nuggets, requests, judgments, collection, baseline, test, correction, alpha, measure,
+def command(scores, details, runs, nuggets, requests, judgments, human, collection, baseline, test, correction, alpha, measure,
             title, resamples, seed, doc_chars, scores_format, output, quiet, verbose) -> None:
     """Write one self-contained HTML report: open it in any browser, offline.
 
@@ -53,7 +56,8 @@ def command(scores, details, runs, nuggets, requests, judgments, collection, bas
     heatmap with each topic's difficulty; a click opens a report with its sentences coloured by flowchart
     outcome, each citation's relevance and support, the judges' answers (and rationales with
     --judgments), the nuggets it covered, and the cited documents (with --collection); the nuggets view
-    shows which runs covered each nugget. CSS, script and data are inside the file; it loads nothing.
+    shows which runs covered each nugget; with --human, a view compares each --judgments file with the people's
+    judgments as `agree-judgments` does. CSS, script and data are inside the file; it loads nothing.
 
     \b
     Example (the shipped sample track):
@@ -63,6 +67,12 @@ def command(scores, details, runs, nuggets, requests, judgments, collection, bas
       argue-eval report --scores scores.tsv --details details.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --requests topics/sample/requests.jsonl --judgments qrels/sample/judgments.jsonl \\
           --collection topics/sample/collection.jsonl --baseline careful -o report.html
+      argue-eval judge --run runs/sample/careful.jsonl --run runs/sample/hallucinating.jsonl \\
+          --nuggets nuggets/sample/nuggets.jsonl --requests topics/sample/requests.jsonl \\
+          --collection topics/sample/collection.jsonl -o judgments.lexical.jsonl
+      argue-eval report --scores scores.tsv --details details.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --judgments judgments.lexical.jsonl --human qrels/sample/judgments.jsonl \\
+          --collection topics/sample/collection.jsonl --resamples 1000 -o report.people.html
     """
     from ..formats import read_judgments, read_nuggets, read_requests
     from ..formats.details import read_details
@@ -73,6 +83,7 @@ def command(scores, details, runs, nuggets, requests, judgments, collection, bas
                             resamples=resamples, seed=seed, title=title, doc_chars=doc_chars,
                             scores_source=" ".join(str(path) for path in scores)
                             + (f" --scores-format {scores_format}" if scores_format else ""))
+    people = _people_view(human, judgments, nuggets, collection, resamples, seed) if human is not None else None
     records = [record for path in scores for record in read_scores(path, scores_format)]
     run_ids = [run.strip() for run in runs.split(",") if run.strip()] if runs else None
     data = write_report(
@@ -81,7 +92,7 @@ def command(scores, details, runs, nuggets, requests, judgments, collection, bas
         requests=list(read_requests(requests)) if requests else (),
         nuggets=list(read_nuggets(nuggets)) if nuggets else (),
         judgments=(judgment for path in judgments for judgment in read_judgments(path)),
-        options=options, run_ids=run_ids,
+        options=options, run_ids=run_ids, people=people,
     )
     if quiet:
         return
@@ -95,3 +106,15 @@ def command(scores, details, runs, nuggets, requests, judgments, collection, bas
     if len(data.notes) > len(notes):
         click.echo(f"note: {len(data.notes) - len(notes)} more note(s): --verbose prints them, the page lists them all",
                    err=True)
+
+
+def _people_view(human, judgments, nuggets, collection, resamples: int, seed: int) -> dict:
+    """The "judges against people" view's data: each --judgments file against --human (``api.agree_judgments``)."""
+    from ..api import agree_judgments
+    from ..errors import OptionError
+
+    if not judgments:
+        raise OptionError("--human", "the judges against people view compares judges' judgments with the people's: "
+                          "give them with --judgments J (repeatable)")
+    return agree_judgments(human, list(judgments), nuggets=nuggets, collection=collection, resamples=resamples,
+                           seed=seed).report_section()

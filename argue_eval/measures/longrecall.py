@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, NamedTuple
 
-from .base import Family, Ratio
+from ..family import Family, Ratio
 
 __all__ = ["Fact", "Settings", "TopicFacts", "FactResult", "TopicLongRecall", "family", "score_topics",
            "COUNTS", "tokens", "fuzzy_jaccard", "fuzzy_coverage", "lcs_ratio", "substring_ratio", "normalize"]
@@ -87,6 +87,7 @@ def family(**params: Any) -> Family:
                 Ratio("answer_recall", "answer_found", "facts"),
                 Ratio("lcs_recall", "lcs_found", "facts")),
         params=params,
+        aliases={"recall": "longrecall"},
         description="LongRecall (Ardestani et al.): reference facts entailed by the report, staged candidates.",
     )
 

@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 
 from ..errors import OptionError
-from ..measures.argue import COUNT_MEASURES, OUTCOME_MEASURES, RATIO_MEASURES
 from ..model import (
     ALL_TOPICS,
     Document,
@@ -59,8 +58,8 @@ LABELS: dict[str, str] = {
 }
 """Readable names of the measures the kit computes; any other measure is shown by its name (ndcg_cut_10, ...)."""
 
-_NOT_MEASURES = frozenset(COUNT_MEASURES) | frozenset(OUTCOME_MEASURES) | {
-    "missing_topics", "missing_judgments", "topics", "character_count_max", "character_count_median"}
+_NOT_MEASURES = frozenset({  # besides every family's counts (ARGUE's outcome tallies among them)
+    "missing_topics", "missing_judgments", "topics", "character_count_max", "character_count_median"})
 
 
 @lru_cache(maxsize=1)
@@ -116,7 +115,7 @@ class ReportData:
 def is_measure(metric: str) -> bool:
     """A per-topic effectiveness measure worth a leaderboard column (not a count, flag or outcome tally)."""
     counts, ratios = _families()
-    if metric in RATIO_MEASURES or metric in ratios:
+    if metric in ratios:
         return True
     return not (metric in _NOT_MEASURES or metric in counts or metric.endswith("_undefined")
                 or metric.startswith("param_"))
@@ -202,6 +201,7 @@ def build_report_data(
     documents: Callable[[str], Document | None] | None = None,
     options: ReportOptions | None = None,
     run_ids: Iterable[str] | None = None,
+    people: Mapping[str, Any] | None = None,
 ) -> ReportData:
     """Everything the report shows, from score rows (required) and, when given, the rest.
 
@@ -209,7 +209,8 @@ def build_report_data(
     (``None`` when it is not in the collection); ``run_ids`` limits the report to these runs. A measure is
     selectable when the score rows hold it per topic; its statistics (BCa interval of the mean, and
     significance against ``options.baseline`` or letter groups over all pairs) come from ``argue_eval.stats``,
-    decided by the same function as ``argue-eval compare``'s.
+    decided by the same function as ``argue-eval compare``'s. ``people`` is the "judges against people" view's
+    data (``api.agree_judgments(...).report_section()``), embedded as given; without it the page has no such view.
     """
     from ..errors import ArgueError
     from ..stats.matrix import records_to_matrix
@@ -311,6 +312,8 @@ def build_report_data(
         "documents": documents is not None,
         "notes": unique_notes,
     }
+    if people is not None:
+        main["people"] = dict(people)
     return ReportData(main, builder.blocks(), unique_notes)
 
 

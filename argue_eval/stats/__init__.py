@@ -11,7 +11,9 @@ Everything starts from a systems x topics matrix of one metric (``argue_eval.inp
   report share, with their common defaults;
 * ``comparison.compare``: all of the above as one leaderboard (what ``argue-eval compare`` prints);
 * ``agreement.agreement``: two evaluations of the same systems (tau-b, tau_AP, Spearman, Pearson, ...);
-* ``judgment_agreement``: two judgment files (accuracy, Cohen's kappa, confusion matrices).
+* ``judgment_agreement``: two judgment files (accuracy, Cohen's kappa, confusion matrices);
+* ``label_agreement``: judges against people (precision/recall/F1 of yes, kappa, Krippendorff's alpha with
+  topic-bootstrap intervals; alpha across assessors; the agreement of pairwise significance decisions).
 
 Import the submodules directly; this package imports nothing heavy by itself.
 """

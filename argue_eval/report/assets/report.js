@@ -672,6 +672,75 @@
         el("tfoot", null, foot))));
   }
 
+  // ---------------------------------------------------------------- judges against people
+  // Present only when `report --human H` was given: the judges' answers against the people's, per question
+  // kind, with topic-bootstrap intervals (computed by argue-eval agree-judgments' code, embedded as data).
+  function withCi(t) {
+    if (!t || t[0] === null) return "n/a";
+    return t[1] === null ? fmt(t[0]) : fmt(t[0]) + " [" + fmt(t[1]) + ", " + fmt(t[2]) + "]";
+  }
+  function simpleTable(id, heads, rows) {
+    var head = el("tr", null, heads.map(function (h, k) { return el("th", { scope: "col", cls: k > 1 ? "num" : null }, h); }));
+    return el("div", { cls: "scroll" }, el("table", { cls: "plain people-table", id: id }, el("thead", null, head),
+      el("tbody", null, rows.map(function (row) {
+        return el("tr", null, row.map(function (cell, k) { return el("td", { cls: k > 1 ? "num" : null }, cell); }));
+      }))));
+  }
+  function renderPeople(root) {
+    clear(root);
+    var P = DATA.people, s = P.settings;
+    var boot = Math.round(s.confidence * 100) + "% intervals resampling topics (" + s.resamples + " resamples, seed " + s.seed + ")";
+    append(root, el("h2", null, "Judges against people"),
+      el("p", { cls: "explain" }, "Reference: " + P.human + " (its last answer to each question, as scoring reads it" +
+        (P.assessors.length ? "; assessors " + P.assessors.join(", ") : "") + "). Precision, recall and F1 are of \u201cyes\u201d " +
+        "with the people's answer as the truth; alpha is Krippendorff's (nominal); " + boot + "."));
+    var names = ["accuracy", "precision", "recall", "f1", "kappa", "alpha"];
+    P.judges.forEach(function (j, k) {
+      append(root, el("h3", null, j.label),
+        simpleTable("people-judge-" + k, ["kind", "n"].concat(names, ["confusion (yy yn ny nn)"]), j.kinds.map(function (row) {
+          return [row.kind, String(row.n)].concat(names.map(function (n) { return withCi(row[n]); }), [row.confusion.join(" ")]);
+        })));
+      if (j.systems) {
+        var d = j.decisions;
+        append(root, el("p", null, "Leaderboards (" + P.metric + ", " + j.systems.n_systems + " runs, " + j.systems.n_topics +
+          " topics): Kendall tau-b " + withCi(j.systems.kendall_tau_b) + ", tau_AP " + withCi(j.systems.tau_ap) + ", Pearson " +
+          withCi(j.systems.pearson) + ". Pairwise decisions: the same on " + d.same + " of " + d.pairs + " run pairs (" +
+          fmt(d.agreement) + "); significant for the people only " + d.only_a + ", for the judge only " + d.only_b +
+          ", opposite " + d.opposite + "."));
+      }
+    });
+    if (P.people.length) {
+      var rows = P.people.map(function (row) { return ["people", row.kind, String(row.units), fmt(row.agreement), "", withCi(row.alpha)]; });
+      P.pairs.forEach(function (row) { rows.push([row.b + " vs " + row.a, row.kind, String(row.n), withCi(row.accuracy), withCi(row.kappa), ""]); });
+      P.judges.forEach(function (j) {
+        j.with_people.forEach(function (row) { rows.push(["people + " + j.label, row.kind, String(row.units), "", "", withCi(row.alpha)]); });
+      });
+      append(root, el("h3", null, "Double assessment"),
+        el("p", { cls: "explain" }, "On the questions two or more assessors answered: alpha across them, each pair's agreement " +
+          "and kappa, and alpha with each judge added as one more coder (if it barely moves, the judge is as good as another assessor)."),
+        simpleTable("people-double", ["coders", "kind", "items", "agreement", "kappa", "alpha"], rows));
+    }
+    append(root, el("h3", null, "Disagreements, worst first"),
+      el("p", { cls: "explain" }, P.disagreements.length + " of " + P.n_disagreements + " questions a judge answers unlike the people, " +
+        "its most confident wrong answers first. `agree-judgments --disagreements` writes them all for the workbench's adjudication."));
+    var list = el("ol", { cls: "disagreements", id: "people-disagreements" });
+    P.disagreements.forEach(function (r) {
+      var who = Object.keys(r.assessors).map(function (a) { return a + " " + (r.assessors[a] ? "yes" : "no"); }).join(", ");
+      list.appendChild(el("li", null,
+        el("div", null, el("span", { cls: "tag" }, r.kind), " ", r.request_id, r.doc_id ? " \u00b7 " + r.doc_id : "",
+          " \u00b7 people ", el("b", null, r.people ? "yes" : "no"), who ? " (" + who + ")" : "",
+          " \u00b7 " + r.judge + " ", el("b", null, r.value ? "yes" : "no"),
+          r.confidence !== null ? " (confidence " + fmt(r.confidence, 2) + ")" : ""),
+        el("div", { cls: "sentence-text" }, r.sentence),
+        r.answer ? el("div", { cls: "muted" }, (r.nugget_question ? r.nugget_question + " \u2192 " : "answer: ") + r.answer) : null,
+        r.rationale ? el("div", { cls: "muted" }, "judge: " + r.rationale) : null,
+        r.doc_passage ? el("details", null, el("summary", null, "passage of " + r.doc_id + (r.doc_title ? ": " + r.doc_title : "")),
+          el("p", null, r.doc_passage)) : null));
+    });
+    append(root, list);
+    if (P.notes.length) append(root, el("h3", null, "Notes"), el("ul", null, P.notes.map(function (n) { return el("li", null, n); })));
+  }
+
   // ---------------------------------------------------------------- about
   function renderAbout(root) {
     clear(root);
@@ -711,6 +780,7 @@
     qrels: "relevance looked up in the qrels; no model"
   };
   var views = { leaderboard: renderLeaderboard, topics: renderTopics, report: null, nuggets: null, about: renderAbout };
+  if (DATA.people) views.people = renderPeople;
   function route() {
     var parts = location.hash.replace(/^#/, "").split("/").map(decodeURIComponent);
     var name = views.hasOwnProperty(parts[0]) ? parts[0] : "leaderboard";
