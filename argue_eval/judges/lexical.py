@@ -518,9 +518,10 @@ class LexicalJudge(JudgeBackend):
         that says something else ("Jane Doe left Paris") has most of its weighted tokens: the relation is
         what tells the two apart, and none of it in the sentence caps the score below the threshold (as a
         name in a sentence about something else does for an answer). A number or designation of the
-        statement missing from the sentence caps the score below the threshold, as for an answer; so, less firmly, does a name of several words
-        given inside another name ("John Doe" for "Jane Doe", ``_inside_other_name``). Names are read from
-        the statement's capitals (``_statement_names``): a lower-cased sentence needs none.
+        statement missing from the sentence caps the score at half the threshold, as for an answer; a name
+        of several words given in part inside another name ("John Doe" for "Jane Doe",
+        ``_inside_other_name``) at 0.8 x the threshold. Names are read from the statement's capitals
+        (``_statement_names``): a lower-cased sentence needs none.
         """
         statement_tokens = content(statement) or tuple(t.text for t in tokens(statement))
         sentence_set = content_set(sentence) if content(statement) else frozenset(t.text for t in tokens(sentence))
