@@ -92,6 +92,12 @@ class Row:
     name to its keyword options (what ``--judge-option backend.name=value`` gives); ``settings`` overrides
     LongRecall's thresholds (``measures.longrecall.Settings``) and ``semantic`` its semantic stage.
     ``per_run``: one LongRecall call per system (only for a judge that must know the run).
+
+    A row measured under cross-validation (a judge profile fitted on the other folds' labels) is a factory:
+    it gets the set's data, labels included (``RealSumm``, or the ``Claim`` list), fits one backend per fold
+    of examples on the other folds, and returns a backend that answers each question with its fold's
+    (the fold of ``question.key.request_id`` for WiCE, of the nugget id's example for REALSumm); the route
+    and the figures stay the same as for every other row.
     """
 
     label: str
