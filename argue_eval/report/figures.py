@@ -34,8 +34,8 @@ from ..extras import require_modules
 
 if TYPE_CHECKING:
     import pandas as pd
-    from numpy.typing import ArrayLike
     from matplotlib.figure import Figure
+    from numpy.typing import ArrayLike
 
 __all__ = ["FORMATS", "FIGURES", "STYLE", "FigureFile", "require_matplotlib", "figure_name", "leaderboard_figure",
            "topics_figure", "run_figure", "people_figure", "power_figure", "swaps_figure", "reusability_figure",
