@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from ..stats.matrix import ScoreMatrix
 
 __all__ = ["compare_replicates", "compare_systems", "discriminative_power", "swap_rates", "topic_set_size",
-           "circularity", "score_records", "score_matrices"]
+           "circularity", "team_map", "score_records", "score_matrices"]
 
 PathArg = str | PathLike[str]
 Scores = PathArg | Sequence[PathArg] | Result
@@ -261,3 +261,19 @@ def _judge_models(judgments: Any) -> list[str]:
         if isinstance(model, str) and model:
             found.setdefault(model)
     return list(found)
+
+
+def team_map(runs: Sequence[str], *, teams: Mapping[str, str] | None = None, team_pattern: str | None = None,
+             run_files: Any = None) -> tuple[dict[str, str], list[str]]:
+    """Which team each of ``runs`` is (``organizer.teams.assign_teams``): ``teams`` (run -> team) first, then the
+    ``team_id`` metadata of the reports in ``run_files`` (when given and no ``team_pattern``), then the pattern.
+    Returns the mapping and notes saying how the teams were found."""
+    from ..organizer.teams import assign_teams
+
+    metadata: dict[str, dict[str, Any]] = {}
+    if run_files is not None:
+        from ..inputs import iter_reports
+
+        for report in iter_reports(run_files):
+            metadata.setdefault(report.run_id, dict(report.metadata))
+    return assign_teams(list(runs), teams, team_pattern, metadata)
