@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "collection": ("argue_eval.commands.collection:command", "Index a document collection and look documents up by id."),
     "score": ("argue_eval.commands.score:command", "Score runs with the ARGUE flowchart from existing judgments."),
     "judge": ("argue_eval.commands.judge:command", "Answer the flowchart's questions for runs with an automatic judge."),
+    "judge calibrate": ("argue_eval.commands.calibrate:command", "Calibrate a judge: fit its thresholds to human labels, with cross-validation by topic."),
     "evaluate": ("argue_eval.commands.evaluate:command", "Judge runs with an automatic judge, then score them with ARGUE."),
     "icat": ("argue_eval.commands.icat:command", "ICAT: claims grounded in the collection and aspects they cover."),
     "longrecall": ("argue_eval.commands.longrecall:command", "LongRecall: reference facts (nuggets, gold report) the report entails."),
@@ -128,6 +129,15 @@ class LazyGroup(click.Group):
         add_path_check(command)  # every command: no output on an input, no two outputs on one file
         self.commands[name] = command
         return command
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        """``judge calibrate ...`` is the command named by two words (``COMMANDS``' ``"judge calibrate"``) before it
+        is ``judge`` with the arguments ``calibrate ...``: a command with run-file arguments cannot also be a
+        group of subcommands, and ``judge --run ...`` stays as it was."""
+        if len(args) >= 2 and f"{args[0]} {args[1]}" in COMMANDS:
+            name = f"{args[0]} {args[1]}"
+            return name, self.get_command(ctx, name), args[2:]
+        return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1] if name in COMMANDS else (self.commands[name].get_short_help_str())) for name in self.list_commands(ctx)]

@@ -16,6 +16,8 @@ function               what it does                                             
 ``evaluate``           ``judge``, then ``score`` with the judge's answers            ``api.judge``
 ``plan``               what ``judge`` would ask and cost, judging nothing (dry run)   ``api.plan``
 ``write_judgments``    a judge run's judgments and their manifest, as one set        ``api.judge``
+``calibrate``          a judge's thresholds fitted to human labels (cross-validated)  ``api.calibrate``
+``write_profile``      the judge profile a ``calibrate`` result holds, unless refused ``api.calibrate``
 ``icat``               ICAT: claims grounded in the collection, aspects covered      ``api.icat``
 ``longrecall``         LongRecall: reference facts the report entails                ``api.longrecall``
 ``comprehensiveness``  context statements reached through entailments                ``api.comprehensiveness``
@@ -43,6 +45,7 @@ from __future__ import annotations
 from ..measures.names import MeasureName, parse_measure, parse_measures
 from .agree_judgments import JudgeAgreementResult, agree_judgments
 from .calc import CalcResult, Metric, calc, calc_family, iter_calc
+from .calibrate import Calibrated, calibrate, write_profile
 from .comprehensiveness import comprehensiveness
 from .convert import Conversion, convert
 from .create import CreateResult, create_nuggets, plan_create
@@ -67,4 +70,4 @@ __all__ = ["calc", "iter_calc", "calc_family", "CalcResult", "Metric", "MeasureN
            "comprehensiveness", "nuggetizer", "Result", "MeasureResult", "Note", "retrieval", "RetrievalResult", "pool",
            "PoolResult", "write_pool", "search", "SearchResult", "validate", "convert", "Conversion", "create_nuggets",
            "plan_create", "CreateResult", "compare_nuggets", "CompareResult", "agree_judgments",
-           "JudgeAgreementResult"]
+           "JudgeAgreementResult", "calibrate", "Calibrated", "write_profile"]

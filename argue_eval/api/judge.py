@@ -81,13 +81,16 @@ class JudgeResult:
         return self.run.judgments
 
 
-def open_judge(judge_spec: str | JudgeBackend, judge_options: Mapping[str, Mapping[str, Any]] | None) -> JudgeBackend:
-    """The backend ``judge_spec`` names (or is), made with ``judge_options`` (keyword options per backend name)."""
+def open_judge(judge_spec: str | JudgeBackend, judge_options: Mapping[str, Any] | None) -> JudgeBackend:
+    """The backend ``judge_spec`` names (or is), made with ``judge_options`` (keyword options per backend name;
+    ``"profile"``: a judge profile's path, whose options the given ones override: ``inputs.profiles``)."""
     if isinstance(judge_spec, JudgeBackend):
         return judge_spec
+    from ..inputs.profiles import apply_profile
     from ..judges.registry import make_judge
 
-    return make_judge(judge_spec, {k: dict(v) for k, v in (judge_options or {}).items()})
+    options, profile = apply_profile(judge_spec, judge_options)
+    return make_judge(judge_spec, options, profile)
 
 
 def judge(
