@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from os import PathLike
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import unknown_name
 from .model import ALL_TOPICS, natural_key
@@ -201,3 +201,37 @@ def write_output(text: str, output: str | PathLike[str] | None) -> None:
 
     with atomic_writer(output) as handle:
         handle.write(text)
+
+
+def frame_table(frame: Any, title: str | None = None, notes: Iterable[str] = (), digits: int = 4,
+                columns: Iterable[str] | None = None) -> Table:
+    """A DataFrame as a ``Table`` (an analysis's table): floats to ``digits`` decimals (NaN as n/a), integers
+    and text as they are, booleans as yes/no; numeric columns right-aligned. ``columns`` picks and orders them."""
+    import math
+
+    names = list(columns) if columns is not None else [str(name) for name in frame.columns]
+    rows: list[list[Cell]] = []
+    numeric = {name: True for name in names}
+    for record in frame[names].itertuples(index=False, name=None):
+        row: list[Cell] = []
+        for name, value in zip(names, record):
+            if value is None or type(value).__name__ == "NAType":
+                row.append(None)
+            elif isinstance(value, (bool,)) or type(value).__name__ == "bool_":
+                row.append("yes" if value else "no")
+                numeric[name] = False
+            elif isinstance(value, int) or type(value).__name__.startswith("int"):
+                row.append(str(int(value)))
+            elif isinstance(value, float) or type(value).__name__.startswith("float"):
+                row.append(None if math.isnan(float(value)) else fmt_number(float(value), digits))
+            else:
+                row.append(str(value))
+                numeric[name] = False
+        rows.append(row)
+    align = "".join("r" if numeric[name] and rows else "l" for name in names)
+    return Table(names, rows, align, title, list(notes))
+
+
+def analysis_tables(result: Any, title: str, columns: Iterable[str] | None = None, digits: int = 4) -> list[Table]:
+    """An analysis ``Result`` (``api.analysis``) as one table under ``title``, its notes below it."""
+    return [frame_table(result.table, title, [note.text for note in result.notes], digits, columns)]

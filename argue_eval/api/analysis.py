@@ -206,8 +206,14 @@ def topic_set_size(
     from ..stats.power import topic_set_size as design
 
     matrices = score_matrices(scores, metrics, missing, scores_format)
+    from ..stats.power import MAX_TOPICS
+
     frame = design(matrices, deltas, alpha, power)
     notes = [note for matrix in matrices for note in matrix.notes]
+    beyond = frame[frame["topics_needed"].isna()]
+    if len(beyond):
+        notes.append(f"topics_needed is n/a for {len(beyond)} row(s): more than {MAX_TOPICS:,} topics, or no variance "
+                     "to design with")
     settings = {"deltas": list(deltas), "alpha": alpha, "power": power, "missing": missing}
     return _frame_result("topic-set-size", frame, settings, frame.to_dict(orient="records"), notes)
 

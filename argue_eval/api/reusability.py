@@ -165,6 +165,8 @@ def _largest(teams: Any, metric: str) -> list[str]:
         return []
     worst = teams.loc[teams["largest_change"].abs().idxmax()]
     falls = teams.loc[teams["largest_rank_change"].abs().idxmax()]
+    ranks = (f"largest rank change: {falls['team']} ({int(falls['largest_rank_change']):+d})"
+             if falls["largest_rank_change"] else "no run changes rank")
     return [f"largest {metric} change when a team is left out: {worst['team']} ({worst['largest_change']:+.4f}; "
             f"{worst['unique_documents']} unique document(s), {worst['removed_nuggets']} nugget(s) found only "
-            f"through it); largest rank change: {falls['team']} ({int(falls['largest_rank_change']):+d})"]
+            f"through it); {ranks}"]

@@ -144,7 +144,7 @@ def detectable_difference(n: int, sigma_d: float, alpha: float = DEFAULT_ALPHA, 
 def topic_set_size(matrices: Mapping[str, ScoreMatrix | pd.DataFrame] | Sequence[ScoreMatrix],
                    deltas: Sequence[float], alpha: float = DEFAULT_ALPHA, power: float = DEFAULT_POWER) -> pd.DataFrame:
     """Per measure and ``delta``: ``V_E``, the difference's standard deviation ``sqrt(2 V_E)``, the topics needed
-    (``topics_needed``; NaN when undefined or above ``MAX_TOPICS``), the current topic count, the power the
+    (``topics_needed``, a nullable integer: missing when undefined or above ``MAX_TOPICS``), the current topic count, the power the
     current topics give for ``delta``, and the smallest difference the current topics detect with ``power``."""
     if not 0 < power < 1:
         raise OptionError("--power", f"must be between 0 and 1, found {power}")
@@ -161,8 +161,10 @@ def topic_set_size(matrices: Mapping[str, ScoreMatrix | pd.DataFrame] | Sequence
             needed = topics_needed(delta, sigma_d, alpha, power) if sigma_d > 0 else None
             rows.append({"metric": metric, "delta": float(delta), "alpha": alpha, "power": power,
                          "residual_variance": variance, "sigma_d": sigma_d,
-                         "topics_needed": float("nan") if needed is None else needed, "n_topics": current,
+                         "topics_needed": None if needed is None else needed, "n_topics": current,
                          "power_now": t_test_power(current, delta, sigma_d, alpha) if sigma_d > 0 else float("nan"),
                          "detectable_now": detectable_difference(current, sigma_d, alpha, power)})
-    return pd.DataFrame(rows, columns=["metric", "delta", "alpha", "power", "residual_variance", "sigma_d",
-                                       "topics_needed", "n_topics", "power_now", "detectable_now"])
+    frame = pd.DataFrame(rows, columns=["metric", "delta", "alpha", "power", "residual_variance", "sigma_d",
+                                        "topics_needed", "n_topics", "power_now", "detectable_now"])
+    frame["topics_needed"] = frame["topics_needed"].astype("Int64")  # a count, missing where undefined
+    return frame
