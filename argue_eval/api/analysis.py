@@ -84,8 +84,8 @@ def _concat(frames: Sequence[pd.DataFrame], metric_column: Sequence[str] | None 
 
 def compare_replicates(
     replicates: Sequence[PathArg | Result], metrics: str | Sequence[str], *, names: Sequence[str] | None = None,
-    resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, confidence: float = DEFAULT_CONFIDENCE,
-    missing: str = "zero", scores_format: str | None = None,
+    systems: Mapping[str, str] | None = None, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
+    confidence: float = DEFAULT_CONFIDENCE, missing: str = "zero", scores_format: str | None = None,
 ) -> Result:
     """The leaderboard under judge uncertainty: each of ``replicates`` is one score table (a path or a score
     ``Result``) of the same runs that differs only in the judge (seed, temperature, prompt, model).
@@ -93,8 +93,9 @@ def compare_replicates(
     Per metric (``stats.replicates.analyze_replicates``): each run's mean with the two-stage bootstrap interval
     (topics, then replicates) and the topics-only one, its best and worst rank over the replicates, its variance
     components and judge share, its mean under each replicate; the replicates' Kendall taus and every pair's
-    swaps. ``table``: the leaderboards (``metric`` first); ``details``: one JSON document per metric; ``data``:
-    the ``ReplicateAnalysis`` objects.
+    swaps. ``systems`` (run -> system) compares systems of several runs in every replicate (``compare_systems``).
+    ``table``: the leaderboards (``metric`` first); ``details``: one JSON document per metric; ``data``: the
+    ``ReplicateAnalysis`` objects.
     """
     from ..errors import ArgueError
     from ..stats.replicates import analyze_replicates, stack
@@ -104,12 +105,17 @@ def compare_replicates(
         raise ArgueError(f"--replicates needs at least two score tables of the same runs, found {len(items)}")
     labels = list(names) if names is not None else [_label(item, k) for k, item in enumerate(items, 1)]
     per_table = [score_matrices(item, metrics, missing, scores_format) for item in items]
+    if systems:
+        from ..stats.systems import system_matrix
+
+        per_table = [[system_matrix(matrix, systems) for matrix in tables] for tables in per_table]
     analyses = []
     for position in range(len(per_table[0])):
         analyses.append(analyze_replicates(stack([tables[position] for tables in per_table], labels),
                                            resamples, seed, confidence))
     frame = _concat([analysis.systems for analysis in analyses], [analysis.metric for analysis in analyses])
-    settings = {"replicates": labels, "resamples": resamples, "seed": seed, "confidence": confidence, "missing": missing}
+    settings = {"replicates": labels, "resamples": resamples, "seed": seed, "confidence": confidence, "missing": missing,
+                **({"systems": dict(systems)} if systems else {})}
     return _frame_result("compare-replicates", frame, settings, [a.to_dict() for a in analyses],
                          (note for a in analyses for note in a.notes), analyses,
                          runs=list(dict.fromkeys(r for a in analyses for r in a.systems["run_id"])),
