@@ -670,7 +670,7 @@ NOT_FILES = {"--metric", "--metric-b", "--scores-format", "--weights", "--assess
              "judge calibrate --kinds",  # question kinds
              # model names and words looked for in run metadata; run=team pairs; a regular expression on run ids
              "analyze circularity --judge-model", "analyze circularity --term", "analyze reusability --team",
-             "analyze reusability --team-pattern", "compare --system"}
+             "analyze reusability --team-pattern", "compare --system", "report --team", "report --team-pattern"}
 
 
 def test_every_file_option_has_a_role():

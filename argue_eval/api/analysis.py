@@ -33,7 +33,8 @@ if TYPE_CHECKING:
     from ..stats.matrix import ScoreMatrix
 
 __all__ = ["compare_replicates", "compare_systems", "discriminative_power", "swap_rates", "topic_set_size",
-           "circularity", "team_map", "score_records", "score_matrices"]
+           "circularity", "team_map", "run_mapping", "read_flags", "read_reusability", "score_records",
+           "score_matrices"]
 
 PathArg = str | PathLike[str]
 Scores = PathArg | Sequence[PathArg] | Result
@@ -289,3 +290,25 @@ def team_map(runs: Sequence[str], *, teams: Mapping[str, str] | None = None, tea
         for report in iter_reports(run_files):
             metadata.setdefault(report.run_id, dict(report.metadata))
     return assign_teams(list(runs), teams, team_pattern, metadata)
+
+
+def run_mapping(pairs: Sequence[str], files: Sequence[PathArg], option: str) -> dict[str, str]:
+    """A run -> name mapping from ``RUN=NAME`` values and ``RUN NAME`` files (``inputs.mapping``; the values
+    over the files), for ``--system``/``--systems`` and ``--team``/``--teams``."""
+    from ..inputs.mapping import merge_mappings, parse_pairs
+
+    return merge_mappings(parse_pairs(pairs, option), files, f"{option}s")
+
+
+def read_flags(path: PathArg) -> dict[str, list[tuple[str, str, str]]]:
+    """Circularity flags as ``analyze circularity --format tsv`` writes them, per run."""
+    from ..inputs.analysis_tables import read_flags as read
+
+    return read(path)
+
+
+def read_reusability(path: PathArg) -> pd.DataFrame:
+    """The table ``analyze reusability --format tsv`` writes, as a DataFrame (for ``report --reusability``)."""
+    from ..inputs.analysis_tables import read_reusability as read
+
+    return read(path)

@@ -249,16 +249,16 @@ def reusability_command(runs, nuggets, judgments, requests, qrels, relevance, nu
           -m f1 -m citation_relevance --format tsv -o reuse.tsv
     """
     from ..api import make_policies
+    from ..api.analysis import run_mapping
     from ..api.reusability import reusability
     from ..argue.policies import parse_weights
-    from ..inputs.mapping import merge_mappings, parse_pairs
     from ..tables import dumps_json
     from ..views import write_output
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              unbound_questions=unbound_questions, evaluated_topics=evaluated_topics,
                              weights=parse_weights(weights))
-    teams = merge_mappings(parse_pairs(team_pairs, "--team"), team_files, "--teams")
+    teams = run_mapping(team_pairs, team_files, "--team")
     result = reusability(list(runs), nuggets, list(judgments), metrics=list(metrics) or ("f1", "nugget_coverage"),
                          teams=teams or None, team_pattern=team_pattern, depth=depth, pool=pool, requests=requests,
                          qrels=qrels, policies=policies)

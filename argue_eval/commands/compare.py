@@ -86,9 +86,9 @@ def command(scores, metrics, baseline, test, correction, alpha, confidence, resa
           --judge-option lexical.attested_threshold=0.35 --no-cache -o lexical-b.tsv
       argue-eval compare --replicates lexical.tsv lexical-b.tsv -m f1 --resamples 2000
     """
-    from ..inputs.mapping import merge_mappings, parse_pairs, read_flags
+    from ..api.analysis import read_flags, run_mapping
 
-    systems = merge_mappings(parse_pairs(system_pairs, "--system"), system_files, "--systems")
+    systems = run_mapping(system_pairs, system_files, "--system")
     if replicates:
         if baseline is not None:
             raise OptionError("--baseline", "does not apply to --replicates (the replicates' leaderboard has no "

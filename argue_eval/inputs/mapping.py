@@ -13,7 +13,7 @@ from os import PathLike
 from ..errors import InputError, OptionError, id_control_character
 from ..reading import text_lines
 
-__all__ = ["read_mapping", "parse_pairs", "merge_mappings", "read_flags"]
+__all__ = ["read_mapping", "parse_pairs", "merge_mappings"]
 
 
 def read_mapping(path: str | PathLike[str]) -> dict[str, str]:
@@ -67,24 +67,3 @@ def merge_mappings(pairs: Mapping[str, str], files: Iterable[str | PathLike[str]
     out.update(pairs)
     return out
 
-
-def read_flags(path: str | PathLike[str]) -> dict[str, list[tuple[str, str, str]]]:
-    """Circularity flags as ``analyze circularity --format tsv`` writes them (header ``run_id flag field
-    evidence``): per run its ``(flag, field, evidence)``, in file order."""
-    out: dict[str, list[tuple[str, str, str]]] = {}
-    header = ("run_id", "flag", "field", "evidence")
-    for lineno, line in enumerate(text_lines(path), 1):
-        text = line.rstrip("\r\n")
-        if lineno == 1:
-            if tuple(text.split("\t")) != header:
-                raise InputError(path, 1, None, f"expected the header {chr(9).join(header)!r} of `analyze "
-                                 "circularity --format tsv`")
-            continue
-        if not text.strip() or text.startswith("# "):
-            continue
-        parts = text.split("\t")
-        if len(parts) != 4 or not parts[0]:
-            raise InputError(path, lineno, None, f"expected 4 tab-separated fields (run_id flag field evidence), "
-                             f"found {len(parts)}")
-        out.setdefault(parts[0], []).append((parts[1], parts[2], parts[3]))
-    return out

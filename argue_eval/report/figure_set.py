@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
     from ..stats.matrix import ScoreMatrix
 
-__all__ = ["PeopleScores", "write_figures", "figure_entries", "POWER_MEASURES"]
+__all__ = ["PeopleScores", "write_figures", "write_round_figures", "figure_entries", "POWER_MEASURES"]
 
 POWER_MEASURES: tuple[str, ...] = ("f1", "nugget_coverage", "sentence_support", "citation_support", "icat",
                                    "longrecall")
@@ -50,6 +50,7 @@ class PeopleScores:
 
     matrix: ScoreMatrix
     judge_label: str = "the judge"
+    people_label: str = "the people's judgments"
 
 
 def write_figures(directory: str | PathLike[str], matrices: Mapping[str, ScoreMatrix], measure: str,
@@ -92,7 +93,7 @@ def write_figures(directory: str | PathLike[str], matrices: Mapping[str, ScoreMa
             human = people.matrix.values.loc[shared, topics].mean(axis=1).to_numpy()
             judged = matrix.values.loc[shared, topics].mean(axis=1).to_numpy()
             tau = kendall_tau_b(human, judged) if len(shared) > 1 else None
-            figure = people_figure(shared, human, judged, measure, people.judge_label, tau)
+            figure = people_figure(shared, human, judged, measure, people.judge_label, tau, people.people_label)
             written.append(save_figure(figure, out_dir, "people", titles["people"], formats))
         chosen = [m for m in (power_measures or POWER_MEASURES) if m in matrices] or [measure]
         if len(matrix.runs) > 1:
@@ -128,3 +129,37 @@ def figure_entries(figures: Sequence[FigureFile], page: str | PathLike[str], emb
             entry["png"] = "data:image/png;base64," + base64.b64encode(figure.png).decode("ascii")
         out.append(entry)
     return out
+
+
+def write_round_figures(directory: str | PathLike[str], scores: Any, options: ReportOptions | None = None, *,
+                        people_scores: Any = None, judge_label: str = "the judge",
+                        people_label: str = "the people's judgments",
+                        reusability: pd.DataFrame | None = None, run_ids: Sequence[str] | None = None,
+                        formats: Sequence[str] = FORMATS) -> list[FigureFile]:
+    """``report --figures DIR``: every figure of the round from its score rows (records, tuples or a DataFrame,
+    as ``build_report_data`` takes them), the people's score rows for the judge-against-people figure, and the
+    leave-one-team-out table for the reusability figure. The leaderboard's measure is ``options.measure`` (or the
+    first measure the table has, as the page chooses)."""
+    from ..errors import OptionError
+    from ..stats.matrix import records_to_matrix
+    from .data import _records, is_measure
+    from .figures import require_matplotlib
+
+    require_matplotlib()
+    options = options or ReportOptions()
+    records = _records(scores)
+    if run_ids is not None:
+        keep = set(run_ids)
+        records = [record for record in records if record.run_id in keep]
+    measures = sorted({r.metric for r in records if r.request_id != "all" and is_measure(r.metric)})
+    if not measures:
+        raise OptionError("--figures", "the score rows hold no per-topic measure to draw")
+    measure = options.measure if options.measure in measures else measures[0]
+    wanted = [m for m in dict.fromkeys([measure, *POWER_MEASURES]) if m in measures]
+    matrices = {m: records_to_matrix(records, m, "zero", "the score table") for m in wanted}
+    people = None
+    if people_scores is not None:
+        people = PeopleScores(records_to_matrix(_records(people_scores), measure, "zero", "the people's score table"),
+                              judge_label, people_label)
+    return write_figures(directory, matrices, measure, options, people=people, reusability=reusability,
+                         formats=formats)

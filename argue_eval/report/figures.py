@@ -213,7 +213,7 @@ def run_figure(values: pd.DataFrame, run: str, measure: str, field_values: pd.Da
 
 
 def people_figure(runs: Sequence[str], people: ArrayLike, judge: ArrayLike, measure: str,
-                  judge_label: str, tau: float | None) -> Figure:
+                  judge_label: str, tau: float | None, people_label: str = "the people's judgments") -> Figure:
     """Each run's mean under the people's judgments (x) against under the judge's (y), with the diagonal."""
     x = np.asarray(people, dtype=float)
     y = np.asarray(judge, dtype=float)
@@ -228,8 +228,8 @@ def people_figure(runs: Sequence[str], people: ArrayLike, judge: ArrayLike, meas
         if len(runs) <= 30:
             for run, a, b in zip(runs, x, y):
                 axes.annotate(run, (a, b), xytext=(3, 3), textcoords="offset points", fontsize=6)
-        axes.set_xlabel(f"{measure} with the people's judgments")
-        axes.set_ylabel(f"{measure} with {judge_label}")
+        axes.set_xlabel(f"{measure}, people ({people_label})")
+        axes.set_ylabel(f"{measure}, judge ({judge_label})")
         axes.set_title("Judge against people" + (f" (Kendall's tau-b {tau:.3f})" if tau is not None else ""))
         axes.set_aspect("equal", adjustable="datalim")
     return figure
