@@ -219,6 +219,9 @@ def circularity_command(more_runs, runs, judgments, judge_models, terms, output_
 @verbosity_options
 @input_options
 @policy_options
+@click.option("--missing-judgments", type=click.Choice(["error", "zero", "skip"]), default="error", show_default=True,
+              help="A needed judgment is absent: stop (error), count it as no (zero), or leave out the reports "
+                   "that lack any (skip), as for `score`.")
 @click.option("--metric", "-m", "metrics", multiple=True, metavar="M",
               help="ARGUE measure to rescore (repeatable) [default: f1 and nugget_coverage].")
 @click.option("--team", "team_pairs", multiple=True, metavar="RUN=TEAM", help="A run's team (repeatable).")
@@ -237,7 +240,8 @@ def circularity_command(more_runs, runs, judgments, judge_models, terms, output_
 @click.option("--output", "-o", type=OutputPath(path_type=Path), default=None, help="Write here instead of stdout.")
 @click.option("--quiet", "-q", is_flag=True, help="Leave out the notes under the table.")
 def reusability_command(runs, nuggets, judgments, requests, qrels, relevance, nugget_scope, missing_topics,
-                        evaluated_topics, unbound_questions, weights, metrics, team_pairs, team_files, team_pattern,
+                        evaluated_topics, unbound_questions, weights, missing_judgments, metrics, team_pairs, team_files,
+                        team_pattern,
                         pool, depth, details_path, output_format, output, quiet) -> None:
     """Leave one team out: rebuild the pool and the nugget bank without the documents only it contributed,
     rescore its runs, and show each run's score and rank change (the pool-bias test, for nugget banks).
@@ -257,7 +261,7 @@ def reusability_command(runs, nuggets, judgments, requests, qrels, relevance, nu
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              unbound_questions=unbound_questions, evaluated_topics=evaluated_topics,
-                             weights=parse_weights(weights))
+                             missing_judgments=missing_judgments, weights=parse_weights(weights))
     teams = run_mapping(team_pairs, team_files, "--team")
     result = reusability(list(runs), nuggets, list(judgments), metrics=list(metrics) or ("f1", "nugget_coverage"),
                          teams=teams or None, team_pattern=team_pattern, depth=depth, pool=pool, requests=requests,

@@ -45,6 +45,14 @@ FORMATS: tuple[str, ...] = ("png", "svg", "pdf")
 FIGURES: tuple[str, ...] = ("leaderboard", "topics", "people", "power", "swaps", "reusability", "run-RUN")
 COLOURS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
 """Okabe and Ito's palette (blue, orange, green, vermilion, purple, sky blue, yellow, black)."""
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+LINES = ("-", "--", "-.", ":")
+"""Each curve also has its own marker and line style: two measures with the same curve stay told apart."""
+
+
+def _curve_style(k: int) -> dict[str, Any]:
+    return {"color": COLOURS[k % len(COLOURS)], "marker": MARKERS[k % len(MARKERS)],
+            "linestyle": LINES[k % len(LINES)], "markersize": 4, "linewidth": 1.2}
 STYLE: dict[str, Any] = {
     "font.family": "DejaVu Sans",
     "font.size": 9,
@@ -195,7 +203,7 @@ def run_figure(values: pd.DataFrame, run: str, measure: str, field_values: pd.Da
     everyone = field_frame.to_numpy(dtype=float)
     x = np.arange(len(topics))
     with _style():
-        figure = _figure(max(4.0, 1.2 + 0.3 * len(topics)), 3.4)
+        figure = _figure(max(5.6, 2.4 + 0.3 * len(topics)), 3.6)
         axes = figure.add_subplot()
         axes.bar(x, np.nan_to_num(mine), width=0.7, color=COLOURS[5], label=run)
         axes.plot(x, np.median(everyone, axis=0), "_", color=COLOURS[3], markersize=14, markeredgewidth=2,
@@ -207,7 +215,7 @@ def run_figure(values: pd.DataFrame, run: str, measure: str, field_values: pd.Da
         axes.set_ylim(-0.04 * (top or 1.0), 1.06 * (top or 1.0))  # the markers at 0 and at the top stay visible
         axes.set_xlabel("topic")
         axes.set_ylabel(measure)
-        axes.set_title(f"{run}: {measure} per topic against all runs")
+        axes.set_title(f"{run}\n{measure} per topic against all runs")
         axes.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7, frameon=False)
     return figure
 
@@ -243,9 +251,12 @@ def power_figure(curves: pd.DataFrame, alpha: float) -> Figure:
         for k, (metric, part) in enumerate(curves.groupby("metric", sort=False)):
             p = part["p_adjusted"].to_numpy(dtype=float)
             share = int(np.count_nonzero(p <= alpha))
-            axes.plot(part["position"].to_numpy(), p, color=COLOURS[k % len(COLOURS)], linewidth=1.2,
-                      label=f"{metric} ({share}/{len(p)} pairs significant)")
+            style = _curve_style(k)
+            if len(p) > 30:
+                style["marker"] = None
+            axes.plot(part["position"].to_numpy(), p, label=f"{metric} ({share}/{len(p)} pairs significant)", **style)
         axes.axhline(alpha, color="#555555", linestyle="--", linewidth=0.8)
+        axes.xaxis.set_major_locator(_locator(integer=True))
         axes.set_xlabel("run pairs, sorted by adjusted p-value")
         axes.set_ylabel("adjusted p-value")
         axes.set_title(f"Discriminative power (alpha = {alpha})")
@@ -260,8 +271,8 @@ def swaps_figure(rates: pd.DataFrame) -> Figure:
         figure = _figure(5.2, 3.4)
         axes = figure.add_subplot()
         for k, (metric, part) in enumerate(whole.groupby("metric", sort=False)):
-            axes.plot(part["topics"].to_numpy(), part["swap_rate"].to_numpy(dtype=float), marker="o", markersize=3,
-                      color=COLOURS[k % len(COLOURS)], linewidth=1.2, label=str(metric))
+            axes.plot(part["topics"].to_numpy(), part["swap_rate"].to_numpy(dtype=float), label=str(metric),
+                      **_curve_style(k))
         axes.xaxis.set_major_locator(_locator(integer=True))
         axes.set_xlabel("topics in each of the two disjoint sets")
         axes.set_ylabel("swap rate (share of run pairs)")
@@ -288,8 +299,8 @@ def reusability_figure(changes: pd.DataFrame, metric: str) -> Figure:
         for position, (value, rank) in enumerate(zip(change, part["rank_change"])):
             axes.annotate(f"rank {int(rank):+d}", (value, y[position]), xytext=(4 if value >= 0 else -4, 0),
                           textcoords="offset points", va="center", ha="left" if value >= 0 else "right", fontsize=7)
-        axes.set_xlabel(f"change in {metric} with the run's team left out of the pool and the bank")
-        axes.set_title("Reusability: leave one team out")
+        axes.set_xlabel(f"change in {metric}, the run's team left out")
+        axes.set_title("Reusability: leave one team out\n(the pool and the bank without its own documents)")
         axes.margins(x=0.25, y=0.5 / max(len(part), 1))
     return figure
 
