@@ -76,3 +76,15 @@ def test_a_rerun_writes_the_same_bytes_in_every_format(tmp_path: Path):
 
 def test_run_figure_names_are_safe_file_names():
     assert figure_name("team/run 1:x") == "run-team_run_1_x"
+
+
+def test_without_matplotlib_the_figures_extra_is_named(monkeypatch: pytest.MonkeyPatch):
+    import importlib.util
+
+    from argue_eval.errors import MissingDependencyError
+    from argue_eval.report.figures import require_matplotlib
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    with pytest.raises(MissingDependencyError, match=r"pip install 'argue-eval\[figures\]'"):
+        require_matplotlib()
