@@ -31,6 +31,13 @@ function               what it does                                             
 ``plan_create``        what ``create_nuggets`` would ask and cost (dry run)          ``api.create``
 ``compare_nuggets``    a created bank against a human one: recall, precision, ...    ``api.nugget_compare``
 ``agree_judgments``    judges against people: kappa, alpha, F1, rankings, decisions   ``api.agree_judgments``
+compare_replicates     the leaderboard under judge uncertainty (replicate tables)    ``api.analysis``
+``compare_systems``    systems of several runs: per-topic means, tests, spread       ``api.analysis``
+discriminative_power   the share of run pairs a measure tells apart (Sakai)          ``api.analysis``
+``swap_rates``         swap rate between disjoint topic sets (Voorhees, Buckley)     ``api.analysis``
+``topic_set_size``     topics needed to detect a difference (Sakai)                  ``api.analysis``
+``reusability``        leave one team out of the pool and the bank, rescore          ``api.reusability``
+``circularity``        runs whose metadata names the judge's model or resources      ``api.analysis``
 =====================  ============================================================  ========================
 
 Every measure is computed on one road, ``calc``'s: the measure functions below (``score``, ``evaluate``,
@@ -44,6 +51,15 @@ from __future__ import annotations
 
 from ..measures.names import MeasureName, parse_measure, parse_measures
 from .agree_judgments import JudgeAgreementResult, agree_judgments
+from .analysis import (
+    circularity,
+    compare_replicates,
+    compare_systems,
+    discriminative_power,
+    swap_rates,
+    team_map,
+    topic_set_size,
+)
 from .calc import CalcResult, Metric, calc, calc_family, iter_calc
 from .calibrate import Calibrated, calibrate, write_profile
 from .comprehensiveness import comprehensiveness
@@ -60,6 +76,7 @@ from .plan import plan
 from .pool import PoolResult, pool, write_pool
 from .result import Note, Result
 from .retrieval import RetrievalResult, retrieval
+from .reusability import reusability
 from .score import ScoreResult, make_policies, score
 from .search import SearchResult, search
 from .validate import validate
@@ -70,4 +87,5 @@ __all__ = ["calc", "iter_calc", "calc_family", "CalcResult", "Metric", "MeasureN
            "comprehensiveness", "nuggetizer", "Result", "MeasureResult", "Note", "retrieval", "RetrievalResult", "pool",
            "PoolResult", "write_pool", "search", "SearchResult", "validate", "convert", "Conversion", "create_nuggets",
            "plan_create", "CreateResult", "compare_nuggets", "CompareResult", "agree_judgments",
-           "JudgeAgreementResult", "calibrate", "Calibrated", "write_profile"]
+           "JudgeAgreementResult", "calibrate", "Calibrated", "write_profile", "compare_replicates", "compare_systems",
+           "discriminative_power", "swap_rates", "topic_set_size", "reusability", "circularity", "team_map"]
