@@ -127,7 +127,7 @@ def _measure_order(metric: str) -> tuple:
     return (0, known.index(metric), "") if metric in known else (1, 0, metric)
 
 
-def _records(scores: Iterable[Any]) -> list[ScoreRecord]:
+def as_score_records(scores: Iterable[Any]) -> list[ScoreRecord]:
     """Score rows as ``ScoreRecord``: records from ``formats.read_scores``, plain tuples, or a DataFrame."""
     rows: Iterable[Any] = scores
     if hasattr(scores, "itertuples"):  # a DataFrame
@@ -222,7 +222,7 @@ def build_report_data(
 
     options = options or ReportOptions()
     test, correction = resolve_test(options.test, options.correction, options.baseline is not None)
-    records = _records(scores)
+    records = as_score_records(scores)
     keep = set(run_ids) if run_ids is not None else None
     if keep is not None:
         records = [record for record in records if record.run_id in keep]

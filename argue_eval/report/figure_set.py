@@ -142,12 +142,12 @@ def write_round_figures(directory: str | PathLike[str], scores: Any, options: Re
     first measure the table has, as the page chooses)."""
     from ..errors import OptionError
     from ..stats.matrix import records_to_matrix
-    from .data import _records, is_measure
+    from .data import as_score_records, is_measure
     from .figures import require_matplotlib
 
     require_matplotlib()
     options = options or ReportOptions()
-    records = _records(scores)
+    records = as_score_records(scores)
     if run_ids is not None:
         keep = set(run_ids)
         records = [record for record in records if record.run_id in keep]
@@ -159,7 +159,7 @@ def write_round_figures(directory: str | PathLike[str], scores: Any, options: Re
     matrices = {m: records_to_matrix(records, m, "zero", "the score table") for m in wanted}
     people = None
     if people_scores is not None:
-        people = PeopleScores(records_to_matrix(_records(people_scores), measure, "zero", "the people's score table"),
+        people = PeopleScores(records_to_matrix(as_score_records(people_scores), measure, "zero", "the people's score table"),
                               judge_label, people_label)
     return write_figures(directory, matrices, measure, options, people=people, reusability=reusability,
                          formats=formats)

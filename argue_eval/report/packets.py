@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..model import ALL_TOPICS, ScoreRecord, natural_key, normalize_text
-from .data import ReportData, ReportOptions, _records, build_report_data, is_measure
+from .data import ReportData, ReportOptions, as_score_records, build_report_data, is_measure
 
 __all__ = ["FIELD_COLUMNS", "PACKET_FILES", "Packet", "field_stats", "field_rows", "build_packets", "folder_name",
            "write_packets"]
@@ -110,7 +110,7 @@ def build_packets(
     team: only its reports' records reach its page)."""
     from ..stats.matrix import records_to_matrix
 
-    records: list[ScoreRecord] = _records(scores)
+    records: list[ScoreRecord] = as_score_records(scores)
     detail_list = list(details)
     judgment_list = list(judgments)
     request_list, nugget_list = list(requests), list(nuggets)

@@ -238,7 +238,7 @@ class ReplicateAnalysis:
     notes: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        from .comparison import _clean_record
+        from .comparison import clean_record
 
         tau = self.taus["kendall_tau_b"].to_numpy(dtype=float)
         finite = tau[np.isfinite(tau)]
@@ -248,9 +248,9 @@ class ReplicateAnalysis:
             "seed": self.seed, "confidence": self.confidence,
             "kendall_tau_b_mean": float(finite.mean()) if finite.size else None,
             "kendall_tau_b_min": float(finite.min()) if finite.size else None,
-            "systems": [_clean_record(row) for row in self.systems.to_dict(orient="records")],
-            "taus": [_clean_record(row) for row in self.taus.to_dict(orient="records")],
-            "swaps": [_clean_record(row) for row in self.swaps.to_dict(orient="records")],
+            "systems": [clean_record(row) for row in self.systems.to_dict(orient="records")],
+            "taus": [clean_record(row) for row in self.taus.to_dict(orient="records")],
+            "swaps": [clean_record(row) for row in self.swaps.to_dict(orient="records")],
             "notes": list(self.notes),
         }
 
