@@ -34,6 +34,7 @@ COMMANDS: Registry[click.Command] = Registry("command", {
     "assess": ("argue_eval.commands.assess:command", "Human assessment: a pool file for spreadsheets, or the assessment workbench (a local web app)."),
     "compare": ("argue_eval.commands.compare:command", "Leaderboard with confidence intervals and significance tests."),
     "report": ("argue_eval.commands.report:command", "Write one self-contained HTML report: open it in any browser, offline."),
+    "analyze": ("argue_eval.commands.analyze:command", "Analyse a round: discriminative power, swap rates, topic-set size, reusability, circularity."),
     "agree": ("argue_eval.commands.agree:command", "Agreement between two evaluations of the same systems (Kendall's tau, ...)."),
     "agree-judgments": ("argue_eval.commands.agree:judgments_command", "Agreement between two judgment files (accuracy, Cohen's kappa)."),
     "requests": ("argue_eval.commands.requests:command", "Create, validate and export report requests (topics)."),

@@ -95,7 +95,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
             "organizer", "passages", "progress", "reading", "search", "stats", "validate", "writing"),
     "tables": ("errors",),
     "views": ("errors", "model", "stats", "tables", "writing"),
-    "report": ("collection", "errors", "measures", "model", "stats", "views", "writing"),
+    "report": ("collection", "errors", "extras", "measures", "model", "stats", "views", "writing"),
     "workbench": ("argue", "collection", "errors", "formats", "inputs", "judges", "model", "organizer", "reading",
                   "search", "stats", "writing"),
     "cli": ("__init__", "click", "commands", "errors", "formats", "reading", "registry"),

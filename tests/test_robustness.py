@@ -495,6 +495,12 @@ IN = "IN"  # the input file the output must not replace; the check runs before a
 CLOBBER: dict[str, list[object] | None] = {
     "agree": ["agree", IN, SCORES, "-m", "f1", "-o", IN],
     "agree-judgments": ["agree-judgments", IN, JUDGMENTS, "-o", IN],
+    "analyze power": ["analyze", "power", SCORES, IN, "-m", "f1", "--curve", IN],
+    "analyze swaps": ["analyze", "swaps", IN, "-m", "f1", "-o", IN],
+    "analyze topic-set-size": ["analyze", "topic-set-size", IN, "-m", "f1", "--delta", "0.1", "-o", IN],
+    "analyze reusability": ["analyze", "reusability", "--run", RUN, "--nuggets", NUGGETS, "--judgments", IN,
+                            "--details", IN],
+    "analyze circularity": ["analyze", "circularity", "--run", IN, "-o", IN],
     "assess export": ["assess", "export", "--run", IN, "--nuggets", NUGGETS, "-o", IN],
     "assess import": ["assess", "import", IN, "--assessor", "a", "-o", IN],
     "assess init": None,  # its one written file, --db, is read and written in place (no other input or output)
@@ -661,7 +667,10 @@ NOT_FILES = {"--metric", "--metric-b", "--scores-format", "--weights", "--assess
              "assess assign --topics", "assess assign --to", "assess users add NAME", "assess users reset NAME",
              "assess serve --host",
              "requests new --collection",  # collection ids
-             "judge calibrate --kinds"}  # question kinds
+             "judge calibrate --kinds",  # question kinds
+             # model names and words looked for in run metadata; run=team pairs; a regular expression on run ids
+             "analyze circularity --judge-model", "analyze circularity --term", "analyze reusability --team",
+             "analyze reusability --team-pattern", "compare --system", "report --team", "report --team-pattern"}
 
 
 def test_every_file_option_has_a_role():

@@ -48,6 +48,13 @@ function               what it does                                             
 ``report_inputs``      what the HTML report shows, read from files                    ``api.report``
 ``write_scores``       a score table (``write_records``, ``commit_together``)        ``api.outputs``
 ``agree_judgments``    judges against people: kappa, alpha, F1, rankings, decisions   ``api.agree_judgments``
+compare_replicates     the leaderboard under judge uncertainty (replicate tables)    ``api.analysis``
+``compare_systems``    systems of several runs: per-topic means, tests, spread       ``api.analysis``
+discriminative_power   the share of run pairs a measure tells apart (Sakai)          ``api.analysis``
+``swap_rates``         swap rate between disjoint topic sets (Voorhees, Buckley)     ``api.analysis``
+``topic_set_size``     topics needed to detect a difference (Sakai)                  ``api.analysis``
+``reusability``        leave one team out of the pool and the bank, rescore          ``api.reusability``
+``circularity``        runs whose metadata names the judge's model or resources      ``api.analysis``
 =====================  ============================================================  ========================
 
 Every measure is computed on one road, ``calc``'s: the measure functions below (``score``, ``evaluate``,
@@ -61,6 +68,15 @@ from __future__ import annotations
 from ..measures.names import MeasureName, parse_measure, parse_measures
 from .agree import agree
 from .agree_judgments import JudgeAgreementResult, agree_judgments
+from .analysis import (
+    circularity,
+    compare_replicates,
+    compare_systems,
+    discriminative_power,
+    swap_rates,
+    team_map,
+    topic_set_size,
+)
 from .calc import CalcResult, Metric, calc, calc_family, iter_calc
 from .calibrate import Calibrated, calibrate, write_profile
 from .collection import collection_info, get_documents, index_collection
@@ -94,6 +110,7 @@ from .report import ReportInputs, read_judgment_files, report_inputs
 from .requests import add_request, export_requests, validate_requests
 from .result import Note, Result
 from .retrieval import RetrievalResult, retrieval
+from .reusability import reusability
 from .score import ScoreResult, make_policies, score
 from .search import SearchResult, search
 from .validate import validate
@@ -109,4 +126,6 @@ __all__ = ["calc", "iter_calc", "calc_family", "CalcResult", "Metric", "MeasureN
            "add_request", "export_requests", "validate_nuggets", "nugget_stats", "merge_nuggets", "bind_nuggets",
            "propose_bindings", "write_nuggets", "write_proposals", "index_collection", "get_documents",
            "collection_info", "check_nugget_format", "agree_judgments", "JudgeAgreementResult", "calibrate",
-           "Calibrated", "write_profile"]
+           "Calibrated", "write_profile", "compare_replicates",
+           "compare_systems", "discriminative_power", "swap_rates", "topic_set_size", "reusability", "circularity",
+           "team_map"]

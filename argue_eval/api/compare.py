@@ -12,9 +12,21 @@ from os import PathLike
 from ..stats.bootstrap import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED
 from .result import Result, notes_of
 
-__all__ = ["compare"]
+__all__ = ["compare", "check_test"]
 
 PathArg = str | PathLike[str]
+
+
+def check_test(test: str | None, correction: str | None, baseline: str | None) -> None:
+    """Refuse a correction on top of Tukey HSD (the default over all pairs), which already controls the
+    family-wise error: the combination would report p-values corrected twice."""
+    from ..errors import OptionError
+    from ..stats.pairwise import default_test
+
+    if (test or default_test(baseline is not None)) == "tukey" and correction not in (None, "none"):
+        raise OptionError("--correction", f"--test tukey{'' if test else ' (the default)'} already controls the family-wise "
+                          "error over all pairs; drop --correction (or use --correction none), or choose --test "
+                          "randomization or --test t")
 
 
 def compare(
@@ -48,12 +60,8 @@ def compare(
     from ..formats.scores import read_scores
     from ..stats.comparison import compare as compare_matrix
     from ..stats.matrix import records_to_matrix
-    from ..stats.pairwise import default_test
 
-    if (test or default_test(baseline is not None)) == "tukey" and correction not in (None, "none"):
-        raise OptionError("--correction", f"--test tukey{'' if test else ' (the default)'} already controls the family-wise "
-                          "error over all pairs; drop --correction (or use --correction none), or choose --test "
-                          "randomization or --test t")
+    check_test(test, correction, baseline)
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     if isinstance(scores, Result):
         from ..model import ScoreRecord

@@ -201,7 +201,13 @@ LLM_OPTIONS: list[tuple[str, str, Any, str]] = [
      "How the reply's JSON schema is sent: json_schema (vLLM, OpenAI, llama-server), json_object "
      "(llama-cpp-python's server), none [default: json_schema]. Replies are checked either way."),
     ("--temperature", "temperature", Number(0, 100), "Sampling temperature of the LLM judge [default: 0]."),
-    ("--llm-seed", "seed", click.IntRange(0, 2**63 - 1), "Seed sent to the endpoint, where it honours one [default: 0]."),
+    ("--llm-seed", "seed", click.IntRange(0, 2**63 - 1),
+     "Seed sent to the endpoint, where it honours one [default: 0]. With --temperature above 0, each seed is a "
+     "replicate of the judge (its own identity and cache entries): score tables of several seeds go to "
+     "`compare --replicates`."),
+    ("--llm-top-p", "top_p", Number(0, 1, min_open=True),
+     "Nucleus sampling of the LLM judge: sample from the smallest set of tokens whose probability reaches X "
+     "[default: the server's; recorded in the judge's identity when given]."),
     ("--price-in", "price_in", Number(min=0), "Price per million prompt tokens, for the cost estimate."),
     ("--price-out", "price_out", Number(min=0), "Price per million completion tokens, for the cost estimate."),
     ("--llm-group", "group", click.Choice(["sentence", "document"]),

@@ -106,6 +106,7 @@ class LLMJudge(JudgeBackend):
     served model's name), ``api_key_env`` (the environment variable holding the key; unset = no key, as a
     local vLLM needs), ``concurrency``, ``requests_per_minute``, ``tokens_per_minute`` (each per endpoint),
     ``timeout`` (seconds per call), ``max_retries``, ``max_doc_tokens``, ``temperature`` (0), ``seed`` (0),
+    ``top_p`` (nucleus sampling; unset: the server's default, and then no part of the identity),
     ``response_format`` (``json_schema``, ``json_object`` or ``none``), ``price_in``/``price_out``
     (per million tokens, for the cost in the usage record), ``prompts`` (the template set, ``llm-v2``),
     ``group`` (``sentence``, Auto-ARGUE's calls, or ``document``) and ``group_cap`` (sentences per
@@ -131,6 +132,7 @@ class LLMJudge(JudgeBackend):
         max_doc_tokens: int = 1500,
         temperature: float = 0.0,
         seed: int = 0,
+        top_p: float | None = None,
         response_format: str = "json_schema",
         price_in: float | None = None,
         price_out: float | None = None,
@@ -159,6 +161,8 @@ class LLMJudge(JudgeBackend):
             if limit is not None and not limit >= 1:
                 raise InputError(option, None, None, f"must be at least 1 a minute (leave it out for no limit), "
                                  f"found {limit}")
+        if top_p is not None and not 0 < top_p <= 1:
+            raise OptionError("--llm-top-p", f"must be more than 0 and at most 1, found {top_p}")
         if not timeout > 0:  # no call can finish in no time: refused here, not as a failure of every call
             raise OptionError("--llm-timeout", f"must be more than 0 seconds, found {timeout}")
         for option, amount in (("--temperature", temperature), ("llm.backoff_base", backoff_base),
@@ -183,6 +187,7 @@ class LLMJudge(JudgeBackend):
         self.max_doc_tokens = int(max_doc_tokens)
         self.temperature = float(temperature)
         self.seed = int(seed)
+        self.top_p = None if top_p is None else float(top_p)
         self.response_format = response_format
         self.price_in = price_in
         self.price_out = price_out
@@ -206,14 +211,20 @@ class LLMJudge(JudgeBackend):
         return f"LLMJudge(model={self.model!r}, base_url={urls!r})"
 
     # -- identity and provenance -------------------------------------------------------------------------
+    def sampling(self) -> dict[str, Any]:
+        """The decoding options sent with every call and recorded in the identity: ``temperature`` and ``seed``,
+        and ``top_p`` when it is set. A judge sampled with another seed (and a temperature above 0) is another
+        judge, so its answers are cached apart and its score table is a replicate of this one's."""
+        return {"temperature": self.temperature, "seed": self.seed,
+                **({"top_p": self.top_p} if self.top_p is not None else {})}
+
     def params(self) -> dict[str, Any]:
         """What changes answers: model, prompts, decoding, document budget, and the grouping when it is not
         Auto-ARGUE's (never the URL or the key)."""
         params: dict[str, Any] = {
             "model": self.model,
             "prompt_version": prompt_version(self.prompts),
-            "temperature": self.temperature,
-            "seed": self.seed,
+            **self.sampling(),
             "max_doc_tokens": self.max_doc_tokens,
         }
         if self.group != "sentence":  # an answer given beside other sentences is another judge's
@@ -416,8 +427,7 @@ class LLMJudge(JudgeBackend):
         body: dict[str, Any] = {
             "model": self.model,
             "messages": messages,
-            "temperature": self.temperature,
-            "seed": self.seed,
+            **self.sampling(),
             "max_tokens": prompt.max_completion_tokens(),
         }
         if self.response_format == "json_schema":

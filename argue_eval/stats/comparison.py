@@ -67,8 +67,8 @@ class Comparison:
             "test_resamples": self.test_resamples,
             "exact": self.exact,
             "pair_intervals": self.pair_intervals,
-            "systems": [_clean_record(row) for row in self.systems.to_dict(orient="records")],
-            "pairs": [_clean_record(row) for row in self.pairs.to_dict(orient="records")],
+            "systems": [clean_record(row) for row in self.systems.to_dict(orient="records")],
+            "pairs": [clean_record(row) for row in self.pairs.to_dict(orient="records")],
             "notes": list(self.notes),
         }
 
@@ -86,7 +86,7 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def _clean_record(row: dict[str, Any]) -> dict[str, Any]:
+def clean_record(row: dict[str, Any]) -> dict[str, Any]:
     return {key: _clean(value) for key, value in row.items()}
 
 
