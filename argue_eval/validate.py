@@ -28,6 +28,7 @@ from .progress import progress
 
 if TYPE_CHECKING:
     from .collection.base import DocumentStore
+    from .formats.base import FormatSpec
     from .tracks import TrackPreset
 
 CHECKS: dict[str, tuple[Severity, str]] = {
@@ -107,6 +108,35 @@ class ValidateOptions:
             low, high = self.citation_score_range
             if not low <= high:
                 raise ValueError(f"citation score range is empty: {low} > {high}")
+
+
+def length_limit(
+    report: Report, request: Request | None, options: ValidateOptions, track: TrackPreset | None,
+) -> tuple[int, Literal["chars", "words"], str] | None:
+    """The limit a report is held to, its unit and where it comes from (``--limit``, ``--track NAME`` or
+    ``request 'ID'``), or ``None`` when nothing bounds it: ``--limit`` first, then the request's own limit, then
+    the track's (in the track's unit: ``--unit`` without ``--limit`` cannot re-read it). ``validate`` checks
+    against it and ``validate --fix`` trims to it, so both hold a report to the same figure."""
+    limit = options.limit if options.limit is not None else (request.limit if request else None)
+    by_track = limit is None and track is not None and track.limit is not None
+    if by_track:
+        assert track is not None and track.limit is not None
+        limit = track.limit
+    if limit is None:
+        return None
+    unit: Literal["chars", "words"]
+    if by_track:
+        assert track is not None
+        unit = track.unit
+    elif options.unit:
+        unit = options.unit
+    elif request is None and track is not None:
+        unit = track.unit
+    else:
+        unit = request.limit_unit if request else "chars"
+    source = ("--limit" if options.limit is not None else f"--track {track.name}" if by_track and track
+              else f"request {report.request_id!r}")
+    return limit, unit, source
 
 
 @dataclass
@@ -216,9 +246,9 @@ def validate_runs(
 
         get_format(options.format, "runs")  # an unknown --format is a usage error, not a per-file problem
     problems: list[Problem] = []
-    request_map, request_field = _request_map(requests, requests_format, problems, options)
-    store, owned = _store(collection)
-    checker = _Checker(options, request_map, request_field, store)
+    by_id, request_field = request_map(requests, requests_format, problems, options)
+    store, owned = open_store(collection)
+    checker = _Checker(options, by_id, request_field, store)
     try:
         by_file = [(str(run), checker.check_file(Path(run), str(run))) for run in runs]
     finally:
@@ -236,7 +266,7 @@ def validate_runs(
     return Validation(problems, checker.reports, len(by_file), checker.unreadable)
 
 
-def _request_map(
+def request_map(
     requests: str | os.PathLike[str] | dict[str, Request] | Iterable[Request] | None,
     requests_format: str | None,
     problems: list[Problem],
@@ -255,7 +285,7 @@ def _request_map(
     return by_id, "request_id"
 
 
-def _store(collection: str | os.PathLike[str] | DocumentStore | None) -> tuple[DocumentStore | None, bool]:
+def open_store(collection: str | os.PathLike[str] | DocumentStore | None) -> tuple[DocumentStore | None, bool]:
     if collection is None:
         return None, False
     if isinstance(collection, (str, os.PathLike)):
@@ -263,6 +293,24 @@ def _store(collection: str | os.PathLike[str] | DocumentStore | None) -> tuple[D
 
         return open_collection(collection), True
     return collection, False
+
+
+def run_format(path: Path, format: str | None, track: TrackPreset | None) -> FormatSpec:
+    """The run file's format: ``format`` if named, else detected; ``InputError`` when neither works.
+
+    With a track, a run too broken to be recognized (its ``topic_id`` stripped, say) is read as the track's
+    format, so that every missing field is reported rather than "format not recognized"; an empty file, bad
+    JSON or a file of another kind (requests, say) keeps its own error."""
+    from .formats import get_format, resolve
+
+    try:
+        return resolve(path, "runs", format)
+    except InputError as error:
+        unrecognized = (error.problem.message.startswith("cannot recognize the file as")
+                        and "it looks like a" not in error.problem.message)
+        if track is None or format is not None or not path.is_file() or not unrecognized:
+            raise
+        return get_format(track.run_formats[0], "runs")
 
 
 class _Checker:
@@ -294,25 +342,15 @@ class _Checker:
 
     def check_file(self, path: Path, shown: str) -> list[Problem]:
         """Every problem of one run file: its lines' in line order, then its missing topics."""
-        from .formats import resolve
         from .formats.runs import parse_report
 
         self.problems = []
         try:
-            spec = resolve(path, "runs", self.options.format)
+            spec = run_format(path, self.options.format, self.track)
         except InputError as error:
-            unrecognized = (error.problem.message.startswith("cannot recognize the file as")
-                            and "it looks like a" not in error.problem.message)
-            if self.track is None or self.options.format is not None or not path.is_file() or not unrecognized:
-                self.problems.append(_relocated(error, shown))
-                self.unreadable.append(shown)
-                return self.problems
-            # A run too broken to be recognized (its topic_id stripped, say) is read as the track's format,
-            # so that every missing field is reported rather than "format not recognized"; an empty file, bad JSON
-            # or a file of another kind (requests, say) keeps its own error.
-            from .formats import get_format
-
-            spec = get_format(self.track.run_formats[0], "runs")
+            self.problems.append(_relocated(error, shown))
+            self.unreadable.append(shown)
+            return self.problems
         # where the format keeps the run id, the request id and the sentence list (for located messages)
         fields = (spec.run_id_field, spec.request_id_field, spec.sentences_field)
         if self.track is not None and spec.name not in self.track.run_formats:
@@ -395,27 +433,12 @@ class _Checker:
                      f"list ({', '.join(request.collection_ids)}); its citations would point outside the assessed collection")
 
     def _check_length(self, report: Report, request: Request | None, path: str, line: int, field_name: str) -> None:
-        limit = self.options.limit if self.options.limit is not None else (request.limit if request else None)
-        by_track = limit is None and self.track is not None and self.track.limit is not None
-        if by_track:
-            assert self.track is not None and self.track.limit is not None
-            limit = self.track.limit
-        if limit is None:
+        bound = length_limit(report, request, self.options, self.track)
+        if bound is None:
             return
-        if by_track:  # the track's figure is in the track's unit: --unit without --limit cannot re-read it
-            assert self.track is not None
-            unit = self.track.unit
-        elif self.options.unit:
-            unit = self.options.unit
-        elif request is None and self.track is not None:
-            assert self.track is not None
-            unit = self.track.unit
-        else:
-            unit = request.limit_unit if request else "chars"
+        limit, unit, source = bound
         length = report_length(report, unit)
         if length > limit:
-            source = ("--limit" if self.options.limit is not None else f"--track {self.track.name}" if by_track and self.track
-                      else f"request {report.request_id!r}")
             noun = "characters" if unit == "chars" else "words"
             self.add("length", path, line, field_name,
                      f"report is {length} {noun} long, over the limit of {limit} {noun} ({source}; counted as "
