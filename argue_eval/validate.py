@@ -52,6 +52,7 @@ CHECKS: dict[str, tuple[Severity, str]] = {
     "response-length": ("warning", "with --track rag24: response_length differs from the answer's counted words"),
     "collection-not-requested": ("error", "with --track: a report names a collection (collection_ids) its request does not list"),
     "not-json-lines": ("error", "with --lenient: the file is not JSON Lines (read anyway; the tracks refuse it)"),
+    "report-language": ("error", "a report not in the language its track requires (RAGTIME, NeuCLIR: English) or --language names"),
 }
 """Check name -> (default severity, what it catches). Schema problems come from the format parser."""
 
@@ -93,6 +94,10 @@ class ValidateOptions:
     """The run format (``--format``), if detection should not guess."""
     track: str | None = None
     """A track preset (``argue_eval.tracks``: ``rag24``, ``ragtime26``, ...): its format, limits and required fields."""
+    language: str | None = None
+    """The language (ISO 639-1) every report must be in; ``None``: the track's, if it sets one; ``"any"``: none."""
+    language_threshold: float = 0.5
+    """The least share of a report's identified characters that must be in ``language``."""
 
     def __post_init__(self) -> None:
         if self.track is not None:
@@ -108,6 +113,21 @@ class ValidateOptions:
             low, high = self.citation_score_range
             if not low <= high:
                 raise ValueError(f"citation score range is empty: {low} > {high}")
+        if not 0.0 < self.language_threshold <= 1.0:
+            raise OptionError("--language-threshold", f"must be in (0, 1], not {self.language_threshold:g}")
+        if self.language is not None and self.language != "any" and not (
+                self.language.isascii() and self.language.isalpha() and 2 <= len(self.language) <= 3):
+            raise OptionError("--language", f"expected an ISO 639-1 code such as en (or 'any'), not {self.language!r}")
+
+    def required_language(self) -> str | None:
+        """The language reports are checked for: ``--language``, else the track's; ``None`` when unchecked."""
+        if self.language is not None:
+            return None if self.language == "any" else self.language.lower()
+        if self.track is None:
+            return None
+        from .tracks import get_track
+
+        return get_track(self.track).language
 
 
 def length_limit(
@@ -335,6 +355,7 @@ class _Checker:
             from .tracks import get_track
 
             self.track = get_track(options.track)
+        self.language = options.required_language()
 
     def add(self, check: str, path: str, line: int | None, field_name: str | None, message: str) -> None:
         severity = self.options.severity.get(check, CHECKS[check][0])
@@ -414,6 +435,8 @@ class _Checker:
         if request is not None and self.track is not None:
             self._check_collections(report, request, format_name, path, line)
         self._check_length(report, request, path, line, sentences_field)
+        if self.language is not None and report.sentences:
+            self._check_language(report, path, line, sentences_field)
         if not report.sentences:
             self.add("empty-report", path, line, sentences_field, "the report has no sentences")
         self._check_sentences(report, format_name, path, line, sentences_field)
@@ -443,6 +466,28 @@ class _Checker:
             self.add("length", path, line, field_name,
                      f"report is {length} {noun} long, over the limit of {limit} {noun} ({source}; counted as "
                      f"the sum of the NFKC-normalized sentences' {'lengths' if unit == 'chars' else 'word counts'})")
+
+    def _check_language(self, report: Report, path: str, line: int, key: str) -> None:
+        """A report whose identified text is mostly not in the required language (``language.report_language``);
+        a report with too few letters to tell is not judged."""
+        from .language import language_name, report_language
+
+        assert self.language is not None
+        found = report_language([sentence.text for sentence in report.sentences], self.language)
+        share = found.share(self.language)
+        if not found.judged or share >= self.options.language_threshold:
+            return
+        wanted = language_name(self.language)
+        total = sum(found.characters.values())
+        others = [f"{round(100 * count / total)}% in {language_name(code)}"
+                  for code, count in found.characters.most_common() if code != self.language][:3]
+        stray = [f"{key}[{i}]" for i, code in enumerate(found.sentences) if code is not None and code != self.language]
+        where = ", ".join(stray[:5]) + (f" and {len(stray) - 5} more" if len(stray) > 5 else "")
+        required = (f"{self.track.title} requires {wanted} reports" if self.track and self.track.language == self.language
+                    else f"--language {self.language}")
+        self.add("report-language", path, line, key,
+                 f"report is not in {wanted}: {', '.join(others)} ({where}), {round(100 * share)}% in {wanted}; "
+                 f"{required} (--language-threshold {self.options.language_threshold:g} of the text)")
 
     def _check_sentences(self, report: Report, format_name: str, path: str, line: int, key: str) -> None:
         references = set(report.references) if report.references is not None else None

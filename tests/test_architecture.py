@@ -19,7 +19,7 @@ FOUNDATION = ("model", "errors", "reading", "writing", "progress", "csvsafe", "p
 """The bottom: the standard library, third-party packages and each other."""
 PURE = ("model", "errors", "progress", "passages", "extras", "gc_tuning", "redact")
 """The part of the bottom the engines may use: they never read or write a file (no ``reading``, ``writing``)."""
-RECORDS = ("formats", "tracks", "validate", "repair", "collection", "search")
+RECORDS = ("formats", "tracks", "validate", "repair", "language", "collection", "search")
 ENGINES = ("judges", "argue", "measures", "stats")
 BELOW_INPUTS = (*FOUNDATION, *RECORDS, *ENGINES, "organizer")
 BELOW_INTERFACES = (*BELOW_INPUTS, "inputs", "api", "tables", "views", "report")
@@ -32,7 +32,8 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "tracks": FOUNDATION,
     "collection": FOUNDATION,
     "search": (*FOUNDATION, "collection"),
-    "validate": (*FOUNDATION, "formats", "tracks", "collection"),
+    "language": FOUNDATION,  # a report's language (py3langid), for validate's report-language check
+    "validate": (*FOUNDATION, "formats", "tracks", "collection", "language"),
     "repair": (*FOUNDATION, "formats", "tracks", "collection", "validate"),  # validate --fix: validate's limits
     # engines: records in memory -> judgments -> scores -> statistics; no file, no format
     "judges": (*PURE, "search"),  # the semantic judge's encoder is dense search's

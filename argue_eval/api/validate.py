@@ -31,20 +31,23 @@ def validate(
     severity: Mapping[str, str] | None = None,
     format: str | None = None,
     track: str | None = None,
+    language: str | None = None,
+    language_threshold: float = 0.5,
 ) -> Validation:
     """The problems of ``runs`` (errors and warnings, sorted by file and line) and what was checked.
 
     ``requests``: a requests file (any request format, or ``requests_format``) or records; ``collection``: a
     collection spec or an open store, to check that cited documents exist; ``severity``: checks
     (``validate.CHECKS``) reported as ``"warning"`` or ``"error"`` instead of their default (``--warn``,
-    ``--error``); ``track``: a preset of ``argue_eval.tracks``; the rest as ``validate.ValidateOptions``.
+    ``--error``); ``track``: a preset of ``argue_eval.tracks``; ``language``: the language every report must be in
+    (default: the track's; ``"any"``: unchecked); the rest as ``validate.ValidateOptions``.
     """
     from ..validate import ValidateOptions, validate_runs
 
     options = ValidateOptions(
         limit=limit, unit=unit, max_citations_per_sentence=max_citations_per_sentence,  # type: ignore[arg-type]
         citation_score_range=citation_score_range, severity=dict(severity or {}),  # type: ignore[arg-type]
-        format=format, track=track,
+        format=format, track=track, language=language, language_threshold=language_threshold,
     )
     return validate_runs(runs, requests, collection=collection, options=options, requests_format=requests_format)
 
@@ -99,6 +102,8 @@ def fix(
     track: str | None = None,
     max_citations_per_sentence: int | None = None,
     citation_score_range: tuple[float, float] | None = None,
+    language: str | None = None,
+    language_threshold: float = 0.5,
     changes_path: str | PathLike[str] | None = None,
 ) -> Fixing:
     """Write each of ``runs`` repaired to the output at the same position (``repair.fix_run``), then validate the
@@ -113,7 +118,7 @@ def fix(
     options = ValidateOptions(
         limit=limit, unit=unit, max_citations_per_sentence=max_citations_per_sentence,  # type: ignore[arg-type]
         citation_score_range=citation_score_range, severity=dict(severity or {}),  # type: ignore[arg-type]
-        format=format, track=track,
+        format=format, track=track, language=language, language_threshold=language_threshold,
     )
     with commit_together():  # every fixed run and the changes table, or none of them
         fixed = [fix_run(run, output, requests, collection=collection, options=options,

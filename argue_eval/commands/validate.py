@@ -40,6 +40,11 @@ _CHECK_LIST = "\n".join(f"  {name:<27} {severity:<8} {what}" for name, (severity
               help="Check what the track demands: its run format, length limit and unit (when a request states none), "
                    "references cap and required fields (" + "; ".join(f"{p.name}: {p.title}" for p in TRACKS.values())
                    + "). docs/validate.md lists each preset.")
+@click.option("--language", default=None, metavar="CODE",
+              help="Check that each report is in this language (ISO 639-1, e.g. en), identified offline per sentence "
+                   "(py3langid); default: the --track's (RAGTIME, NeuCLIR: en); 'any' turns the check off.")
+@click.option("--language-threshold", type=click.FloatRange(0, 1, min_open=True), default=0.5, show_default=True,
+              metavar="SHARE", help="The least share of a report's text that must be in that language.")
 @click.option("--warn", "as_warning", multiple=True, type=click.Choice(list(CHECKS)), metavar="CHECK",
               help="Report this check as a warning instead of an error (repeatable), e.g. --warn missing-topic.")
 @click.option("--error", "as_error", multiple=True, type=click.Choice(list(CHECKS)), metavar="CHECK",
