@@ -5,10 +5,12 @@ import json
 
 import click
 
+from ._options import verbosity_options
 from ._paths import OutputPath
 
 
 @click.command(name="schema")
+@verbosity_options
 @click.argument("kind", required=False)
 @click.option("-o", "--output", default=None, type=OutputPath(), metavar="FILE", help="Write the schema here instead of stdout.")
 def command(kind: str | None, output: str | None) -> None:
