@@ -173,7 +173,7 @@ def create_nuggets(
         llm = _llm(judge, judge_options, stack)
         if llm.base_url is None:
             raise OptionError("--llm-base-url", "creating nuggets needs the endpoint (--llm-base-url http://HOST:PORT/v1)")
-        llm.check_installed()
+        llm.check_ready()  # the package, and a server listening at the URL, before any work
         verifier = _verifier(verify, llm, judge_options, stack)
         store = _open(collection, stack)
         found, notes = _inputs(requests, pool, runs, depth, max_documents, store)

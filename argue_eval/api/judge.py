@@ -145,8 +145,10 @@ def judge(
         from .batch import open_exchange
 
         batch = open_exchange(backend, batch_in, batch_out)
-        if batch is None or getattr(backend, "base_urls", True):  # a batch alone needs no HTTP client
-            backend.check_installed()  # a missing package of the judge stops the run before anything is asked
+        if batch is None:  # a missing package, or no server at the URL, stops the run before anything is asked
+            backend.check_ready()
+        elif getattr(backend, "base_urls", True):  # a batch alone needs no HTTP client
+            backend.check_installed() if batch[0].collect else backend.check_ready()
         if announce is not None:
             announce(list(inputs.evaluation.notes), limits.warnings())
     except BaseException:
