@@ -168,6 +168,14 @@ def judge(
             exchange, summary = batch
             run.failures = finish(exchange, summary, run.failures, batch_out,
                                   **({"max_calls": batch_max_calls} if batch_max_calls else {}))
+            if batch_out is not None:  # written to the batch file, to be answered: not failed
+                from ..judges.llm_batch import WAITING
+
+                for failure in run.failures:
+                    if failure.reason == WAITING:
+                        run.stats.failed[failure.key.kind] -= 1
+                        run.stats.waiting[failure.key.kind] += 1
+                run.stats.failed = +run.stats.failed  # the kinds left at 0 dropped
     finally:
         backend.close()
         if own_cache and judgment_cache is not None:

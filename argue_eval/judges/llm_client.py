@@ -332,8 +332,8 @@ class ChatPool:
 
     Each endpoint is a ``ChatClient`` with its own concurrency bound and rate limits. A call goes to the
     endpoint with the most free slots among those not set aside (the first given, on a tie), and waits for a
-    slot when all are busy. A transient fault is retried (with the backoff of ``ChatClient.chat``) on another
-    endpoint when one is free; an endpoint whose last ``fail_limit`` attempts all failed is *set aside* for
+    slot when all are busy. A transient fault (or an unusable reply) is retried (with the backoff of
+    ``ChatClient.chat``) on another endpoint, waiting for one of its slots when there is another not set aside; an endpoint whose last ``fail_limit`` attempts all failed is *set aside* for
     ``cooldown`` seconds (doubling each time again, up to ``cooldown_max``), then tried again, and one
     answer brings it back for good. When every endpoint is set aside, calls wait for the first to come back.
     ``check_models`` says, before any call, whether every endpoint serves the model: answers must not
@@ -385,12 +385,12 @@ class ChatPool:
     def _pick(self, avoid: int | None) -> int | None:
         """The endpoint to send to now: free, not set aside, preferably not ``avoid``; ``None`` if none is."""
         now = self._clock()
-        ready = [i for i, client in enumerate(self.clients)
-                 if client.free > 0 and self._away_until[i] <= now and i not in self.refused]
+        usable = [i for i in range(len(self.clients)) if self._away_until[i] <= now and i not in self.refused]
+        if avoid is not None and len(usable) > 1:  # a retry waits for another endpoint rather than the one that failed
+            usable = [i for i in usable if i != avoid]
+        ready = [i for i in usable if self.clients[i].free > 0]
         if not ready:
             return None
-        if avoid is not None and len(ready) > 1:
-            ready = [i for i in ready if i != avoid] or ready
         return max(ready, key=lambda i: (self.clients[i].free, -i))
 
     async def _endpoint(self, avoid: int | None) -> int:
