@@ -85,15 +85,18 @@ def command(scores, details, runs, nuggets, requests, judgments, human, collecti
                             + (f" --scores-format {scores_format}" if scores_format else ""))
     people = _people_view(human, judgments, nuggets, collection, resamples, seed) if human is not None else None
     records = [record for path in scores for record in read_scores(path, scores_format)]
+    detail_notes: list[str] = []  # another measure's --details file: said, not refused
     run_ids = [run.strip() for run in runs.split(",") if run.strip()] if runs else None
     data = write_report(
         output, records, collection=collection,
-        details=(record for path in details for record in read_details(path)),
+        details=(record for path in details for record in read_details(path, detail_notes)),
         requests=list(read_requests(requests)) if requests else (),
         nuggets=list(read_nuggets(nuggets)) if nuggets else (),
         judgments=(judgment for path in judgments for judgment in read_judgments(path)),
         options=options, run_ids=run_ids, people=people,
     )
+    for note in detail_notes:
+        click.echo(f"note: {note}", err=True)
     if quiet:
         return
     main = data.main
