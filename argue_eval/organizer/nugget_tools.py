@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..csvsafe import long_cells, unguard
-from ..errors import ArgueError, InputError, Problem, Severity
+from ..errors import ArgueError, InputError, Problem, Severity, id_control_character
 from ..formats.nuggets import source_field, source_line
 from ..model import ALL_TOPICS, IMPORTANCE_LEVELS, Answer, Nugget, TopicNuggets, normalize_text
 from ..reading import text_lines
@@ -365,7 +365,9 @@ def read_bindings(path: str | PathLike[str]) -> Iterator[Binding]:
                     # a proposal sheet that lost its accept column would bind every candidate, rejected ones too
                     raise InputError(path, 1, "accept", "this proposal sheet (`nuggets bind --propose`) has no accept "
                                      "column; restore it (yes for the rows to bind) before binding")
+                rows = 0
                 for record in reader:
+                    rows += 1
                     record = {key: unguard(value) if isinstance(value, str) else value for key, value in record.items()}
                     if reviewed:
                         verdict = (record.get("accept") or "").strip().casefold()
@@ -375,6 +377,8 @@ def read_bindings(path: str | PathLike[str]) -> Iterator[Binding]:
                         if verdict not in _ACCEPT:
                             continue
                     yield _binding(path, reader.line_num, record)
+                if not rows:
+                    raise InputError(path, None, None, "no bindings: the sheet has a header and no row")
         except FileNotFoundError:
             raise InputError(path, None, None, "no such file") from None
         except csv.Error as error:
@@ -382,24 +386,37 @@ def read_bindings(path: str | PathLike[str]) -> Iterator[Binding]:
         return
     from ..reading import iter_jsonl
 
+    count = 0
     for lineno, record in iter_jsonl(path):
+        count += 1
         yield _binding(path, lineno, record)
+    if not count:  # an empty file bound nothing and said nothing: a forgotten export, not a review with no yes
+        raise InputError(path, None, None, "no bindings: the file is empty (expected one {request_id, nugget_id, "
+                         "answer, doc_id} per line)")
 
 
 def _binding(path: Path, line: int, record: Mapping[str, Any]) -> Binding:
-    def text(name: str) -> str:
+    def text(name: str, ident: bool = True) -> str:
         value = record.get(name)
         if not isinstance(value, (str, int)) or isinstance(value, bool) or str(value).strip() == "":
             raise InputError(path, line, name, f"expected a non-empty value, found {value!r}")
+        bad = id_control_character(str(value)) if ident else None
+        if bad is not None:  # an id is written into the bank, pools and tables: never a control character
+            raise InputError(path, line, name, f"id contains the control character {bad}; ids must be printable text")
         return str(value).strip()
 
     request_id = text("request_id")
-    nugget = text("nugget_id") if record.get("nugget_id") not in (None, "") else text("question")
-    answer = text("answer")
+    nugget = text("nugget_id") if record.get("nugget_id") not in (None, "") else text("question", ident=False)
+    answer = text("answer", ident=False)
     if "doc_ids" in record and record.get("doc_id") in (None, ""):
         docs = record["doc_ids"]
         if not isinstance(docs, list) or not docs or not all(isinstance(d, str) and d for d in docs):
             raise InputError(path, line, "doc_ids", "expected a non-empty list of document ids")
+        for index, doc in enumerate(docs):
+            bad = id_control_character(doc)
+            if bad is not None:
+                raise InputError(path, line, f"doc_ids[{index}]", f"id contains the control character {bad}; ids must "
+                                 "be printable text")
         doc_ids = tuple(docs)
     else:
         doc_ids = (text("doc_id"),)
