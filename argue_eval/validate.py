@@ -44,7 +44,7 @@ CHECKS: dict[str, tuple[Severity, str]] = {
     "citation-score-range": ("error", "a citation score is outside --citation-score-range"),
     "missing-document": ("error", "a cited document is not in the collection (--collection)"),
     "several-run-ids": ("warning", "one file holds reports of more than one run id"),
-    "duplicate-request": ("warning", "the requests file repeats a request id (the first is used)"),
+    "duplicate-request": ("error", "the requests file repeats a request id (an error everywhere the kit reads requests; the first is checked against)"),
     "duplicate-run-id": ("error", "two run files use the same run id (each run must have its own)"),
     "official-schema": ("error", "a RAGTIME/TREC RAG field the track's own validator requires is missing or not a string"),
     "track-format": ("error", "with --track: the run file is not in the format the track accepts"),
@@ -220,7 +220,8 @@ def _read_requests(
             first_line = first.source.line if first.source else None
             problems.append(Problem(
                 str(path), where, id_field,
-                f"request id {request.request_id!r} repeated (first on line {first_line}); the first is used",
+                f"request id {request.request_id!r} is used again (first on line {first_line}); the runs are checked "
+                "against the first",
                 level,
             ))
     return by_id, id_field
