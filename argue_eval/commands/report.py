@@ -95,6 +95,11 @@ def command(scores, details, runs, nuggets, requests, judgments, human, collecti
         judgments=(judgment for path in judgments for judgment in read_judgments(path)),
         options=options, run_ids=run_ids, people=people,
     )
+    _summary(data, output, detail_notes, quiet, verbose)
+
+
+def _summary(data, output: Path, detail_notes: list[str], quiet: bool, verbose: bool) -> None:
+    """What was written, and the notes (all with --verbose): the --details files of other measures first."""
     for note in detail_notes:
         click.echo(f"note: {note}", err=True)
     if quiet:

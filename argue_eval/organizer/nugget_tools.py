@@ -365,9 +365,7 @@ def read_bindings(path: str | PathLike[str]) -> Iterator[Binding]:
                     # a proposal sheet that lost its accept column would bind every candidate, rejected ones too
                     raise InputError(path, 1, "accept", "this proposal sheet (`nuggets bind --propose`) has no accept "
                                      "column; restore it (yes for the rows to bind) before binding")
-                rows = 0
                 for record in reader:
-                    rows += 1
                     record = {key: unguard(value) if isinstance(value, str) else value for key, value in record.items()}
                     if reviewed:
                         verdict = (record.get("accept") or "").strip().casefold()
@@ -376,9 +374,7 @@ def read_bindings(path: str | PathLike[str]) -> Iterator[Binding]:
                                              f"expected yes or no (or leave it empty to skip the row), found {verdict!r}")
                         if verdict not in _ACCEPT:
                             continue
-                    yield _binding(path, reader.line_num, record)
-                if not rows:
-                    raise InputError(path, None, None, "no bindings: the sheet has a header and no row")
+                    yield _binding(path, reader.line_num, record)  # (a proposal sheet may list no row: none to bind)
         except FileNotFoundError:
             raise InputError(path, None, None, "no such file") from None
         except csv.Error as error:
