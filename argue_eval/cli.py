@@ -6,7 +6,6 @@ same reason. A user error anywhere (``ArgueError``) is printed as one line on st
 """
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,15 +15,17 @@ import click
 
 from . import __version__
 from .errors import ArgueError, printable
+from .registry import Registry
 
 # name -> (module:attribute, one-line help). Keep the help in step with each command's docstring.
-COMMANDS: dict[str, tuple[str, str]] = {
+COMMANDS: Registry[click.Command] = Registry("command", {
     "inspect": ("argue_eval.commands.inspect:command", "Detect what a file is and summarize it."),
     "convert": ("argue_eval.commands.convert:command", "Convert a requests, nuggets, run, qrels or judgments file to another format."),
     "validate": ("argue_eval.commands.validate:command", "Check a run against the requests (and collection): located errors."),
     "collection": ("argue_eval.commands.collection:command", "Index a document collection and look documents up by id."),
     "score": ("argue_eval.commands.score:command", "Score runs with the ARGUE flowchart from existing judgments."),
     "judge": ("argue_eval.commands.judge:command", "Answer the flowchart's questions for runs with an automatic judge."),
+    "judge calibrate": ("argue_eval.commands.calibrate:command", "Calibrate a judge: fit its thresholds to human labels, with cross-validation by topic."),
     "evaluate": ("argue_eval.commands.evaluate:command", "Judge runs with an automatic judge, then score them with ARGUE."),
     "icat": ("argue_eval.commands.icat:command", "ICAT: claims grounded in the collection and aspects they cover."),
     "longrecall": ("argue_eval.commands.longrecall:command", "LongRecall: reference facts (nuggets, gold report) the report entails."),
@@ -43,7 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "search": ("argue_eval.commands.search:command", "Search a collection (BM25 via Pyserini, or dense) for assessors."),
     "doctor": ("argue_eval.commands.doctor:command", "Check the extras, models, Java, Chromium, cache and LLM endpoints."),
     "schema": ("argue_eval.commands.schema:command", "Print the JSON Schema of a canonical file (requests, nuggets, runs, ...)."),
-}
+}, option="COMMAND")
 
 
 def _set_lenient(ctx: click.Context, param: click.Parameter, value: bool) -> None:
@@ -122,17 +123,25 @@ class LazyGroup(click.Group):
             return self.commands[name]
         if name not in COMMANDS:
             return None
-        module_name, attribute = COMMANDS[name][0].split(":")
-        command = getattr(importlib.import_module(module_name), attribute)
+        command = COMMANDS.get(name)
         add_lenient_option(command)
-        from .commands._paths import add_path_check
+        from .commands import add_path_check
 
         add_path_check(command)  # every command: no output on an input, no two outputs on one file
         self.commands[name] = command
         return command
 
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        """``judge calibrate ...`` is the command named by two words (``COMMANDS``' ``"judge calibrate"``) before it
+        is ``judge`` with the arguments ``calibrate ...``: a command with run-file arguments cannot also be a
+        group of subcommands, and ``judge --run ...`` stays as it was."""
+        if len(args) >= 2 and f"{args[0]} {args[1]}" in COMMANDS:
+            name = f"{args[0]} {args[1]}"
+            return name, self.get_command(ctx, name), args[2:]
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, COMMANDS[name][1] if name in COMMANDS else (self.commands[name].get_short_help_str())) for name in self.list_commands(ctx)]
+        rows = [(name, COMMANDS.summary(name) if name in COMMANDS else (self.commands[name].get_short_help_str())) for name in self.list_commands(ctx)]
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
@@ -172,7 +181,7 @@ def _show_lossy_writes_as_warnings() -> None:
     time it is raised."""
     import warnings
 
-    from .formats._fields import LossyWriteWarning
+    from .formats import LossyWriteWarning
 
     warnings.simplefilter("always", LossyWriteWarning)
     shown = warnings.showwarning

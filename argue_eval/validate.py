@@ -2,7 +2,7 @@
 
 A participant runs this before submitting, an organizer before judging; both need *all* the problems of
 a file at once, each as ``FILE:LINE: field: message``, so that a run can be fixed in one pass. One line
-at a time the schema is checked by the run format's own parser (``argue_eval.formats.runs.parse_report``,
+at a time the schema is checked by the run format's own parser (``FormatSpec.parse_record``,
 which also resolves citation indexes and reports those out of range); this module adds the checks that
 need more than one line or more than the run: topics missing, repeated or unknown, length limits, the
 RAGTIME references rule, empty sentences, citation counts and score ranges, documents absent from the
@@ -364,7 +364,6 @@ class _Checker:
 
     def check_file(self, path: Path, shown: str) -> list[Problem]:
         """Every problem of one run file: its lines' in line order, then its missing topics."""
-        from .formats.runs import parse_report
 
         self.problems = []
         try:
@@ -395,7 +394,7 @@ class _Checker:
             elif spec.name == "ragtime":
                 self._official_ragtime_schema(obj, shown, lineno)
             end = len(self.problems)
-            report = parse_report(obj, spec.name, shown, lineno, self.problems)
+            report = spec.parse_record(obj, shown, lineno, self.problems)
             if self.track is not None:
                 # a field the parser already calls wrong (missing, wrong kind) is reported once, in the parser's words
                 parsed = {p.field for p in self.problems[end:] if p.severity == "error"}

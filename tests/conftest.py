@@ -48,6 +48,18 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory):
     yield from serve(tmp_path_factory.mktemp("llama") / "server.log")
 
 
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: unknown where xdist is not installed
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """Under ``pytest -n`` (tools/test.sh), tests that share a costly setup run in one worker: a module's
+    fixtures, the llama.cpp server, ranx's compiled kernels (tests/scheduling.py). An explicit ``--dist``
+    other than the default ``load`` keeps xdist's own scheduling."""
+    if config.getvalue("dist") != "load":
+        return None
+    from scheduling import SharedSetupScheduling
+
+    return SharedSetupScheduling(config, log)
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """With ``ARGUE_EVAL_FORBID_SKIPS=1`` (set by ``.ci/run``) a skipped test fails the run.
 

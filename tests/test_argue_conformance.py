@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from argue_eval.measures.argue import FAMILY, OUTCOME_MEASURES
+from argue_eval.argue.counting import FAMILY, OUTCOME_MEASURES
 
 # topic: sentences, character_count, sentences_with_citations_or_requiring_citations, correctly_cited_sentences,
 #        nuggets, correct_nuggets, citations, relevant_citations, supporting_citations

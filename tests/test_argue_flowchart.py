@@ -20,11 +20,11 @@ from __future__ import annotations
 import pytest
 from helpers import ARGUE_FIXTURES, load_judgments, load_nuggets, load_reports
 
+from argue_eval.argue.counting import FAMILY, counts_for
 from argue_eval.argue.flowchart import evaluate_report
 from argue_eval.argue.policies import Policies
 from argue_eval.argue.topic import prepare_topic
 from argue_eval.judges.imported import ImportedJudgments
-from argue_eval.measures.argue import FAMILY, counts_for
 from argue_eval.model import Judgment, Report, Sentence
 
 

@@ -32,7 +32,7 @@ from click.testing import CliRunner
 
 from argue_eval import score
 from argue_eval.cli import cli
-from argue_eval.measures.argue import AUTOARGUE_ALL_MEASURES, AUTOARGUE_TOPIC_MEASURES, autoargue_rows
+from argue_eval.formats.scores import AUTOARGUE_ALL_MEASURES, AUTOARGUE_TOPIC_MEASURES, autoargue_rows
 
 FIXTURES = Path(__file__).parent / "fixtures" / "autoargue_replay"
 NUGGETS = FIXTURES / "nuggets"
@@ -178,3 +178,13 @@ def test_autoargue_rows_reorders_per_run_and_drops_our_extra_rows():
     assert [row[:3] for row in out[26:44]] == [("r1", "7", name) for name in AUTOARGUE_TOPIC_MEASURES]
     assert out[26] == ("r1", "7", "sentences", 2.0) and isinstance(out[26][3], float)
     assert out[44:] == [("r2", "all", "sentences", 0.0)]
+
+
+def test_the_layout_names_only_rows_argue_writes():
+    """The layout lives with the score-table format, which may not import ARGUE, so it spells Auto-ARGUE's rows
+    out: each must be a row ARGUE's family writes (per topic, and in the `all` rows of one scored topic)."""
+    from argue_eval.argue.counting import FAMILY
+
+    counts = {name: 1 for name in (*FAMILY.counts, *FAMILY.hidden)}
+    assert set(AUTOARGUE_TOPIC_MEASURES) <= {name for name, _ in FAMILY.topic_rows(counts)}
+    assert set(AUTOARGUE_ALL_MEASURES) <= {name for name, _ in FAMILY.aggregate_rows([counts])}

@@ -6,8 +6,8 @@ import statistics
 import pytest
 
 from argue_eval.errors import OptionError
+from argue_eval.family import Family, FMeasure, Ratio, Summary, TopicCounts
 from argue_eval.measures import available_families, family_rows, get_family
-from argue_eval.measures.base import Family, FMeasure, Ratio, Summary, TopicCounts
 
 TOY = Family(
     name="toy",
@@ -121,7 +121,7 @@ def test_a_row_order_that_misses_a_metric_is_refused():
 def test_argue_family_on_hand_counted_topic():
     """ARGUE's ratios from its counts: relevance 3/5, support 4/5, sentence support 2/4, coverage 3/6, F1 of
     0.5 and 0.5 = 0.5, weighted coverage 5/9, F1_w = 2 * 0.5 * 5/9 / (0.5 + 5/9) = 10/19, precision 3/4."""
-    from argue_eval.measures.argue import COUNT_MEASURES, FAMILY, OUTCOME_MEASURES, RATIO_MEASURES, TOPIC_MEASURES
+    from argue_eval.argue.counting import COUNT_MEASURES, FAMILY, OUTCOME_MEASURES, RATIO_MEASURES, TOPIC_MEASURES
 
     counts = {name: 0 for name in (*COUNT_MEASURES, *OUTCOME_MEASURES)}
     counts.update(citations=5, relevant_citations=3, supporting_citations=4, correctly_cited_sentences=2,

@@ -386,6 +386,8 @@ WRITERS: dict[str, list[object]] = {
                         "-o", "/dev/null", "--details", "OUT"],
     "judge": ["judge", "--run", RUN, "--nuggets", NUGGETS, "--collection", COLLECTION, "--no-cache", "-q",
               "-o", "OUT"],
+    "judge calibrate": ["judge", "calibrate", "--run", RUN, "--nuggets", NUGGETS, "--collection", COLLECTION,
+                        "--human", JUDGMENTS, "--no-cache", "-q", "-o", "OUT"],
     "pool": ["pool", *RANKED, "--depth", "2", "-o", "OUT"],
     "pool --package": ["pool", *RANKED, "--depth", "2", "-o", "/dev/null", "--contributions", "/dev/null",
                        "--sizes", "/dev/null", "--package", "OUT"],
@@ -514,6 +516,8 @@ CLOBBER: dict[str, list[object] | None] = {
     "icat": ["icat", "--run", RUN, "--nuggets", NUGGETS, "--collection", IN, "-o", IN],
     "inspect": None,
     "judge": ["judge", "--run", RUN, "--nuggets", NUGGETS, "--requests", IN, "--collection", COLLECTION, "-o", IN],
+    "judge calibrate": ["judge", "calibrate", "--run", RUN, "--nuggets", NUGGETS, "--collection", COLLECTION,
+                        "--human", IN, "-o", IN],
     "longrecall": ["longrecall", "--run", RUN, "--reference", IN, "--details", IN, "-o", "-"],
     "nuggetizer": ["nuggetizer", IN, "-o", IN],
     "nuggets bind": ["nuggets", "bind", NUGGETS, IN, "-o", IN],
@@ -661,6 +665,7 @@ NOT_FILES = {"--metric", "--metric-b", "--scores-format", "--weights", "--assess
              "assess assign --topics", "assess assign --to", "assess users add NAME", "assess users reset NAME",
              "assess serve --host",
              "requests new --collection",  # collection ids
+             "judge calibrate --kinds",  # question kinds
              # doctor only checks that the cache's folder can be written; --need names extras; schema KIND a kind
              "doctor --cache", "doctor --need", "schema KIND"}
 

@@ -8,11 +8,16 @@ pandas DataFrames in the long ``run_id request_id metric value`` shape that ever
 =====================  ============================================================  ========================
 function               what it does                                                  module
 =====================  ============================================================  ========================
+``calc``               any measures by name (``argue.f1``, ``icat.f@1``, ...)        ``api.calc``
+``iter_calc``          the same, per run and topic, family after family              ``api.calc``
+``parse_measure``      a measure name parsed and checked (``measures.names``)        ``api.calc``
 ``score``              ARGUE measures from existing judgments                        ``api.score``
 ``judge``              answer the flowchart's open questions with a judge (cached)    ``api.judge``
 ``evaluate``           ``judge``, then ``score`` with the judge's answers            ``api.judge``
 ``plan``               what ``judge`` would ask and cost, judging nothing (dry run)   ``api.plan``
 ``write_judgments``    a judge run's judgments and their manifest, as one set        ``api.judge``
+``calibrate``          a judge's thresholds fitted to human labels (cross-validated)  ``api.calibrate``
+``write_profile``      the judge profile a ``calibrate`` result holds, unless refused ``api.calibrate``
 ``icat``               ICAT: claims grounded in the collection, aspects covered      ``api.icat``
 ``longrecall``         LongRecall: reference facts the report entails                ``api.longrecall``
 ``comprehensiveness``  context statements reached through entailments                ``api.comprehensiveness``
@@ -28,13 +33,19 @@ function               what it does                                             
 ``agree_judgments``    judges against people: kappa, alpha, F1, rankings, decisions   ``api.agree_judgments``
 =====================  ============================================================  ========================
 
-The alternate measures return a ``Result`` (``api.result``; also named ``MeasureResult``): ``table`` (a
-DataFrame), ``rows``, ``details``, ``counts`` and ``notes``; they take the judge as ``judge`` (a backend name, a comma
-list or a ``JudgeBackend``), ``judge_options`` (per backend) and ``cache`` (a path or a ``JudgmentCache``).
+Every measure is computed on one road, ``calc``'s: the measure functions below (``score``, ``evaluate``,
+``icat``, ...) are its families' own tables (``calc_family``), each family computed by its provider
+(``api.<family>.PROVIDER``). The alternate measures return a ``Result`` (``api.result``; also named
+``MeasureResult``): ``table`` (a DataFrame), ``rows``, ``details``, ``counts`` and ``notes``; they take the judge
+as ``judge`` (a backend name, a comma list or a ``JudgeBackend``), ``judge_options`` (per backend) and ``cache``
+(a path or a ``JudgmentCache``).
 """
 from __future__ import annotations
 
+from ..measures.names import MeasureName, parse_measure, parse_measures
 from .agree_judgments import JudgeAgreementResult, agree_judgments
+from .calc import CalcResult, Metric, calc, calc_family, iter_calc
+from .calibrate import Calibrated, calibrate, write_profile
 from .comprehensiveness import comprehensiveness
 from .convert import Conversion, convert
 from .create import CreateResult, create_nuggets, plan_create
@@ -53,9 +64,10 @@ from .score import ScoreResult, make_policies, score
 from .search import SearchResult, search
 from .validate import validate
 
-__all__ = ["score", "ScoreResult", "make_policies", "judge", "JudgeResult", "evaluate", "EvaluateResult",
+__all__ = ["calc", "iter_calc", "calc_family", "CalcResult", "Metric", "MeasureName", "parse_measure", "parse_measures",
+           "score", "ScoreResult", "make_policies", "judge", "JudgeResult", "evaluate", "EvaluateResult",
            "plan_questions", "score_judged", "plan", "manifest", "write_judgments", "Limits", "icat", "longrecall",
            "comprehensiveness", "nuggetizer", "Result", "MeasureResult", "Note", "retrieval", "RetrievalResult", "pool",
            "PoolResult", "write_pool", "search", "SearchResult", "validate", "convert", "Conversion", "create_nuggets",
            "plan_create", "CreateResult", "compare_nuggets", "CompareResult", "agree_judgments",
-           "JudgeAgreementResult"]
+           "JudgeAgreementResult", "calibrate", "Calibrated", "write_profile"]

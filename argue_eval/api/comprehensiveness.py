@@ -3,7 +3,8 @@ statements (nugget answers, or a context file) a report reaches through entailme
 
 Two variants: the NLI graph (a judge decides each candidate entailment pair; ``measures.comprehensiveness``
 condenses and solves the graph) and the end-to-end one (``e2e=True``: one LLM call per report labels every
-context statement covered or not). What ``argue-eval comprehensiveness`` does minus the printing.
+context statement covered or not). What ``argue-eval comprehensiveness`` does minus the printing, the family's
+provider on ``api.calc``'s road (``PROVIDER``).
 """
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from typing import Any
 
 from ..errors import ArgueError, few_items
 from ..judges.base import JudgeBackend
+from .calc import Provider, Supply, calc_family, keyword_defaults
 from .measure_judges import JudgeOptions
 from .measure_result import MeasureResult, Note, NoteLog
 
-__all__ = ["comprehensiveness"]
+__all__ = ["comprehensiveness", "PROVIDER"]
 
 
 def comprehensiveness(
@@ -43,13 +45,31 @@ def comprehensiveness(
     each note. A report the end-to-end LLM could not judge is left out of the table and listed in
     ``counts["failed"]``, never scored 0.
     """
-    from ..inputs.runs import drop_empty_topics, pair_reports, read_runs, run_ids, topic_order
+    if bool(nuggets) == bool(context):
+        raise ArgueError("give the context with exactly one of --nuggets or --context")
+    return calc_family("comprehensiveness", {"min_overlap": min_overlap, "claims": claims, "e2e": e2e,
+                                             "missing_topics": missing_topics},
+                       runs=runs, nuggets=nuggets, judge=judge, judge_options=judge_options, cache=cache,
+                       on_note=on_note, context=context)
+
+
+_PARAMETERS = ("min_overlap", "claims", "e2e", "missing_topics")
+
+
+def _compute(supply: Supply, params: dict[str, Any], metrics: list[str], whole: bool) -> MeasureResult:
+    """Comprehensiveness of the supply's runs under ``params`` (``comprehensiveness``'s keywords); the context
+    is the ``context`` option's when given, else the nuggets'."""
+    from ..inputs.runs import drop_empty_topics, pair_reports, run_ids, topic_order
     from .measure_judges import check_choice
 
+    min_overlap, claims, e2e, missing_topics = ({**PROVIDER.parameters, **params}[name] for name in _PARAMETERS)
+    context = supply.option("context")
+    nuggets = None if context is not None else supply.nuggets
+    judge, judge_options = supply.entailment_judge(), supply.judge_options
     check_choice("--claims", "response atom source", claims, ("sentences", "llm"))
     check_choice("--missing-topics", "missing-topic policy", missing_topics, ("zero", "skip"))
-    log = NoteLog(on_note)
-    if bool(nuggets) == bool(context):
+    log = NoteLog(supply.on_note)
+    if not nuggets and not context:
         raise ArgueError("give the context with exactly one of --nuggets or --context")
     if e2e and claims == "llm":
         raise ArgueError("--claims llm: the end-to-end variant reads the whole report, not atoms; drop one of "
@@ -61,14 +81,12 @@ def comprehensiveness(
     if empty:
         log.note(f"{len(empty)} topic(s) have no context statements and are not evaluated (not averaged in; "
                  f"their reports are not scored): {few_items(empty)}")
-    reports = read_runs(runs)
+    reports = supply.reports()
     topics = topic_order(atoms)
     pairs = pair_reports(reports, topics, missing_topics)
     source = "nuggets" if nuggets else "context"
     with ExitStack() as stack:
-        from .measure_judges import open_cache
-
-        judgment_cache = open_cache(cache, stack)
+        judgment_cache = supply.cache()
         if e2e:
             rows, settings, records, counts = _end_to_end(pairs, atoms, missing_topics, judge, judge_options,
                                                           judgment_cache, source, log, stack)
@@ -162,3 +180,8 @@ def _end_to_end(pairs: list[Any], atoms: dict[str, list[Any]], missing_topics: s
                        f"the next run: {', '.join(failed[:5])}" + (" ..." if len(failed) > 5 else ""))
     return (family_rows(family(), results), settings, records,
             {"llm_calls": tasks.calls, "llm_failed": tasks.failed, "failed": failed})
+
+
+PROVIDER = Provider("comprehensiveness", keyword_defaults(comprehensiveness, *_PARAMETERS), _compute,
+                    options=("context",))
+"""The comprehensiveness family on ``api.calc``'s road: ``comprehensiveness.comprehensiveness(e2e=true)``."""

@@ -1,10 +1,11 @@
 """``icat``: ICAT (Samarinas et al.) of runs, from paths or records: claims grounded in the collection,
 aspects covered by the grounded claims, and their F_beta, per run and topic.
 
-This is what ``argue-eval icat`` does minus the printing: it reads the inputs (``inputs.runs``,
-``inputs.aspects``), builds the passage retrieval (an in-memory index of a JSONL collection, or a persistent
-Lucene or faiss index), the judge and the LLM tasks (``api.measure_judges``), runs ``measures.icat`` and
-returns the long table, the details and the figures the command reports.
+This is what ``argue-eval icat`` does minus the printing, the ICAT family's provider on ``api.calc``'s road
+(``PROVIDER``): it reads the inputs (``inputs.runs``, ``inputs.aspects``), builds the passage retrieval (an
+in-memory index of a JSONL collection, or a persistent Lucene or faiss index), the judge and the LLM tasks
+(``api.measure_judges``), runs ``measures.icat`` and returns the long table, the details and the figures the
+command reports.
 """
 from __future__ import annotations
 
@@ -16,10 +17,11 @@ from typing import Any
 
 from ..errors import ArgueError, OptionError, few_items
 from ..judges.base import JudgeBackend
+from .calc import Provider, Supply, calc_family, keyword_defaults
 from .measure_judges import JudgeOptions
 from .measure_result import MeasureResult, Note, NoteLog
 
-__all__ = ["icat", "ASPECT_SOURCES", "CLAIM_SOURCES"]
+__all__ = ["icat", "ASPECT_SOURCES", "CLAIM_SOURCES", "PROVIDER"]
 
 ASPECT_SOURCES = ("nuggets", "request", "qrels", "llm")
 CLAIM_SOURCES = ("sentences", "llm")
@@ -64,9 +66,28 @@ def icat(
     entailment judge (and the ``llm`` options of the LLM tasks); ``cache``: a judgment cache path or object.
     ``on_note(Note)`` is called with each note as it arises (they are also in the result).
     """
+    return calc_family("icat", {"aspects": aspects, "claims": claims, "alignment": alignment, "retriever": retriever,
+                                "k": k, "passage_words": passage_words, "passage_overlap": passage_overlap,
+                                "beta": beta, "missing_topics": missing_topics, "index_depth": index_depth},
+                       runs=runs, collection=collection, nuggets=nuggets, requests=requests, qrels=qrels,
+                       judge=judge, judge_options=judge_options, cache=cache, on_note=on_note, index=index)
+
+
+_PARAMETERS = ("aspects", "claims", "alignment", "retriever", "k", "passage_words", "passage_overlap", "beta",
+               "missing_topics", "index_depth")
+
+
+def _compute(supply: Supply, params: dict[str, Any], metrics: list[str], whole: bool) -> MeasureResult:
+    """ICAT of the supply's runs under ``params`` (``icat``'s keywords; the others at their defaults)."""
     from .measure_judges import check_choice
 
-    log = NoteLog(on_note)
+    aspects, claims, alignment, retriever, k, passage_words, passage_overlap, beta, missing_topics, index_depth = (
+        {**PROVIDER.parameters, **params}[name] for name in _PARAMETERS)
+    nuggets, requests, qrels, collection = supply.nuggets, supply.requests, supply.qrels, supply.collection
+    judge, judge_options, index = supply.entailment_judge(), supply.judge_options, supply.option("index")
+    if collection is None:
+        raise OptionError("--collection", "ICAT needs the collection that grounds the claims (collection=...)")
+    log = NoteLog(supply.on_note)
     check_choice("--claims", "claim source", claims, CLAIM_SOURCES)
     check_choice("--missing-topics", "missing-topic policy", missing_topics, MISSING_TOPICS)
     aspects = _aspect_source(aspects, nuggets, qrels, requests)
@@ -75,23 +96,21 @@ def icat(
     if not beta > 0:
         raise OptionError("--beta", f"must be positive, got {beta}")
     request_list, topic_aspects = _topic_aspects(aspects, nuggets, qrels, requests)
-    from ..inputs.runs import drop_empty_topics, read_runs, reports_outside, run_ids, topic_order
+    from ..inputs.runs import drop_empty_topics, reports_outside, run_ids, topic_order
 
     empty = [] if aspects == "llm" else drop_empty_topics(topic_aspects, "an aspect", _SOURCE_FLAGS[aspects])
     if empty:
         log.note(f"{len(empty)} topic(s) have no aspects ({_NO_ASPECTS[aspects]}) and are not evaluated (not "
                  f"averaged in; their reports are not scored): {few_items(empty)}")
     alignment = _alignment(alignment, topic_aspects, log)
-    reports = read_runs(runs)
+    reports = supply.reports()
     topics = topic_order(topic_aspects)
     unknown = [topic for topic in reports_outside(reports, topic_aspects) if topic not in empty]
     if unknown:
         log.note(f"reports on {len(unknown)} topic(s) without aspects are left out: {', '.join(unknown[:5])}"
                  + (" ..." if len(unknown) > 5 else ""))
     with ExitStack() as stack:
-        from .measure_judges import open_cache
-
-        cache = open_cache(cache, stack)  # the retrieval's embeddings are kept in it too
+        cache = supply.cache()  # the retrieval's embeddings are kept in it too
         retrieval, size = _retrieval(collection, index, index_depth, retriever, passage_words, passage_overlap,
                                      log, stack, cache)
         results, entailer, tasks, failed_topics, topics = _judge_and_score(
@@ -335,3 +354,7 @@ def _report_claims(reports: list[Any], topics: list[str], missing_topics: str, c
     return [item if item.claims is None else
             item._replace(claims=by_item[id(item)].claims, sentences=by_item[id(item)].sentences,
                           failed=by_item[id(item)].failed) for item in items]
+
+
+PROVIDER = Provider("icat", keyword_defaults(icat, *_PARAMETERS), _compute, options=("index",))
+"""The ICAT family on ``api.calc``'s road: ``icat.f@2``, ``icat.fact(k=20)``, ``icat(aspects=request)``."""

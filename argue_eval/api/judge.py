@@ -81,13 +81,16 @@ class JudgeResult:
         return self.run.judgments
 
 
-def open_judge(judge_spec: str | JudgeBackend, judge_options: Mapping[str, Mapping[str, Any]] | None) -> JudgeBackend:
-    """The backend ``judge_spec`` names (or is), made with ``judge_options`` (keyword options per backend name)."""
+def open_judge(judge_spec: str | JudgeBackend, judge_options: Mapping[str, Any] | None) -> JudgeBackend:
+    """The backend ``judge_spec`` names (or is), made with ``judge_options`` (keyword options per backend name;
+    ``"profile"``: a judge profile's path, whose options the given ones override: ``inputs.profiles``)."""
     if isinstance(judge_spec, JudgeBackend):
         return judge_spec
+    from ..inputs.profiles import apply_profile
     from ..judges.registry import make_judge
 
-    return make_judge(judge_spec, {k: dict(v) for k, v in (judge_options or {}).items()})
+    options, profile = apply_profile(judge_spec, judge_options)
+    return make_judge(judge_spec, options, profile)
 
 
 def judge(
@@ -257,19 +260,27 @@ def evaluate(
     missing_judgments: str = "error",
     **judge_kwargs: Any,
 ) -> EvaluateResult:
-    """Judge, then score: ``judge(...)`` with the same keywords, then the ARGUE measures.
+    """Judge, then score: ``judge(...)`` with the same keywords, then the ARGUE measures (the ARGUE family on
+    ``api.calc``'s road, with a judge).
 
     The scorer sees the imported judgments first and the judge's answers under them, so human or
     Auto-ARGUE judgments win wherever they answer a question.
     """
-    import pandas as pd
+    from .calc import calc_family
 
     policies: Policies = judge_kwargs.pop("policies", None) or Policies()
     if missing_judgments != policies.missing_judgments:
         from dataclasses import replace
 
         policies = replace(policies, missing_judgments=missing_judgments)  # type: ignore[arg-type]
-    judged = judge(runs, nuggets, policies=policies, **judge_kwargs)
-    result = score_judged(judged, details=details)
-    frame = pd.DataFrame(result.rows, columns=["run_id", "request_id", "metric", "value"])
-    return EvaluateResult(frame, result.details, judged, result.notes)
+    unknown = sorted(set(judge_kwargs) - _JUDGE_KEYWORDS)
+    if unknown:
+        raise TypeError(f"evaluate() got an unexpected keyword argument {unknown[0]!r}")
+    result = calc_family("argue", runs=runs, nuggets=nuggets, policies=policies, details=details,
+                         **{"judge": "lexical", **judge_kwargs})
+    return EvaluateResult(result.table, result.details, result.data, [note.text for note in result.notes])
+
+
+_JUDGE_KEYWORDS = frozenset({"collection", "judge", "judge_options", "judgments", "requests", "qrels", "cache",
+                             "announce", "batch_in", "batch_out", "batch_max_calls"})
+"""``judge``'s keywords that ``evaluate`` passes on (``calc``'s inputs, and ARGUE's options)."""

@@ -2,23 +2,25 @@
 (nugget answers or reference-report sentences) that the report entails, found in stages (lexical candidates,
 semantic candidates, then the judge), per run and topic.
 
-What ``argue-eval longrecall`` does minus the printing: the facts come from ``inputs.facts``, the runs from
-``inputs.runs``, the judge, the LLM tasks and the cache from ``api.measure_judges``; ``measures.longrecall``
-does the matching.
+What ``argue-eval longrecall`` does minus the printing, the LongRecall family's provider on ``api.calc``'s
+road (``PROVIDER``): the facts come from ``inputs.facts``, the runs from ``inputs.runs``, the judge, the LLM
+tasks and the cache from ``api.measure_judges``; ``measures.longrecall`` does the matching.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import ExitStack
+from dataclasses import asdict, fields
 from typing import Any
 
 from ..errors import ArgueError, few_items
 from ..judges.base import JudgeBackend
 from ..measures.longrecall import Settings
+from .calc import Provider, Supply, calc_family, keyword_defaults
 from .measure_judges import JudgeOptions
 from .measure_result import MeasureResult, Note, NoteLog
 
-__all__ = ["longrecall", "Settings"]
+__all__ = ["longrecall", "Settings", "PROVIDER"]
 
 
 def longrecall(
@@ -47,17 +49,32 @@ def longrecall(
     LLM question per fact with several candidates) or ``auto`` (multiple choice when the judge includes
     ``llm``). ``judge``/``judge_options``/``cache`` as for ``api.icat``; ``on_note(Note)`` sees each note.
     """
-    from ..inputs.runs import (
-        drop_empty_topics,
-        pair_reports,
-        read_runs,
-        report_sentences,
-        reports_outside,
-        run_ids,
-        topic_order,
-    )
+    if bool(nuggets) == bool(reference):
+        raise ArgueError("give the reference facts with exactly one of --nuggets or --reference")
+    return calc_family("longrecall", {"fact_unit": fact_unit, "semantic": semantic, "claims": claims,
+                                      "entailment": entailment, "missing_topics": missing_topics,
+                                      **(asdict(settings) if settings is not None else {})},
+                       runs=runs, nuggets=nuggets, judge=judge, judge_options=judge_options, cache=cache,
+                       on_note=on_note, reference=reference)
+
+
+_PARAMETERS = ("fact_unit", "semantic", "claims", "entailment", "missing_topics")
+
+
+def _compute(supply: Supply, params: dict[str, Any], metrics: list[str], whole: bool) -> MeasureResult:
+    """LongRecall of the supply's runs under ``params`` (``longrecall``'s keywords and the ``Settings``
+    thresholds; the others at their defaults). The facts are the ``reference`` option's when given, else the
+    nuggets'."""
+    from ..inputs.runs import drop_empty_topics, pair_reports, report_sentences, reports_outside, run_ids, topic_order
     from ..measures.longrecall import TopicFacts
     from .measure_judges import check_choice
+
+    given = {**PROVIDER.parameters, **params}
+    fact_unit, semantic, claims, entailment, missing_topics = (given[name] for name in _PARAMETERS)
+    settings = Settings(**{f.name: given[f.name] for f in fields(Settings)})
+    reference = supply.option("reference")
+    nuggets = None if reference is not None else supply.nuggets
+    judge, judge_options = supply.entailment_judge(), supply.judge_options
 
     for option, what, value, known in (("--fact-unit", "fact unit", fact_unit, ("question", "answer")),
                                        ("--semantic", "semantic stage", semantic, ("auto", "on", "off")),
@@ -66,8 +83,7 @@ def longrecall(
                                         ("auto", "one-to-one", "multiple-choice")),
                                        ("--missing-topics", "missing-topic policy", missing_topics, ("zero", "skip"))):
         check_choice(option, what, value, known)
-    log = NoteLog(on_note)
-    settings = settings or Settings()
+    log = NoteLog(supply.on_note)
     facts = _reference_facts(nuggets, reference, fact_unit)
     empty = drop_empty_topics(facts, "a reference fact", "--nuggets" if nuggets else "--reference")
     if empty:
@@ -75,7 +91,7 @@ def longrecall(
         log.note(f"{len(empty)} topic(s) have no reference facts ({why}) and are not evaluated (not averaged in; "
                  f"their reports are not scored): {few_items(empty)}")
     embed = _embedder(semantic, log)
-    reports = read_runs(runs)
+    reports = supply.reports()
     topics = topic_order(facts)
     unknown = [topic for topic in reports_outside(reports, facts) if topic not in empty]
     if unknown:
@@ -89,7 +105,7 @@ def longrecall(
         named = parse_judge_spec(judge) if isinstance(judge, str) else [getattr(judge, "name", "")]
         entailment = "multiple-choice" if "llm" in named else "one-to-one"
     results, checker, chooser, tasks = _match(items, settings, embed, claims, entailment, judge, judge_options,
-                                              cache, log)
+                                              supply.cache(), log)
     from ..measures import TopicCounts, family_rows
     from ..measures.longrecall import family
 
@@ -190,3 +206,9 @@ def _say_unjudged(results: list[Any], checker: Any, chooser: Any, tasks: Any, lo
     why = "; ".join(reasons) or f"the {getattr(checker.judge, 'name', 'judge')} judge gave no answer"
     log.not_judged(f"{unjudged} of {facts} fact(s) could not be judged ({why}): left out of longrecall, not counted "
                    "as uncovered, and asked again on the next run")
+
+
+PROVIDER = Provider("longrecall", {**keyword_defaults(longrecall, *_PARAMETERS),
+                                   **{f.name: f.default for f in fields(Settings)}}, _compute,
+                    options=("reference",))
+"""The LongRecall family on ``api.calc``'s road: ``longrecall.recall``, ``longrecall.recall(jaccard_threshold=0.4)``."""

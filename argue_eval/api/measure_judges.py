@@ -32,15 +32,16 @@ def open_measure_judge(judge: str | JudgeBackend, judge_options: JudgeOptions | 
     """
     if isinstance(judge, JudgeBackend):
         return judge
+    from ..inputs.profiles import apply_profile
     from ..judges.registry import make_judge, parse_judge_spec
 
-    options = {name: dict(values) for name, values in (judge_options or {}).items()}
     names = parse_judge_spec(judge)
+    options, profile = apply_profile(judge, judge_options)  # a profile named among the options: its options
     for name in also:
         if name not in names:
             options.pop(name, None)
     try:
-        return make_judge(judge, options)
+        return make_judge(judge, options, profile)
     except ModuleNotFoundError as error:
         if error.name and error.name.startswith("argue_eval."):
             raise OptionError("--judge", f"the {judge!r} judge is not available in this version of argue-eval "

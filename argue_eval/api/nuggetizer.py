@@ -1,7 +1,8 @@
 """``nuggetizer``: the TREC RAG nuggetizer scores (vital, all, strict, weighted) of runs, from nuggetizer's
 assignment files, or from assignments our judges make for report runs.
 
-What ``argue-eval nuggetizer`` does minus the printing. Judged assignments: a nugget is ``support`` when a
+What ``argue-eval nuggetizer`` does minus the printing, the family's provider on ``api.calc``'s road
+(``PROVIDER``; its assignment files are the ``assignments`` option). Judged assignments: a nugget is ``support`` when a
 sentence gives it (an answer, or the statement) and a document the sentence cites attests that sentence,
 ``partial_support`` when it is given but no citation attests it, ``not_support`` when no sentence gives it,
 unjudged when the judge could not say.
@@ -15,10 +16,11 @@ from typing import Any
 
 from ..errors import ArgueError
 from ..judges.base import JudgeBackend
+from .calc import Provider, Supply, calc_family, keyword_defaults
 from .measure_judges import JudgeOptions
 from .measure_result import MeasureResult, Note, NoteLog
 
-__all__ = ["nuggetizer", "judge_assignments_of_runs", "vital_undefined"]
+__all__ = ["nuggetizer", "judge_assignments_of_runs", "vital_undefined", "PROVIDER"]
 
 
 def nuggetizer(
@@ -40,18 +42,27 @@ def nuggetizer(
     denominators; an okay nugget weighs ``okay_weight`` in ``weighted`` (a vital one 1). Rows are ordered by
     run, then topic in natural order.
     """
+    return calc_family("nuggetizer", {"okay_weight": okay_weight}, runs=runs, nuggets=nuggets, collection=collection,
+                       judge=judge, judge_options=judge_options, cache=cache, on_note=on_note, assignments=assignments)
+
+
+def _compute(supply: Supply, params: dict[str, Any], metrics: list[str], whole: bool) -> MeasureResult:
+    """nuggetizer scores of the ``assignments`` option's files, else of the supply's runs judged."""
     from ..inputs.assignments import read_assignment_files
     from ..measures import TopicCounts, family_rows
     from ..measures.nuggetizer import counts, details, family
     from ..model import natural_key
 
-    log = NoteLog(on_note)
+    okay_weight = {**PROVIDER.parameters, **params}["okay_weight"]
+    assignments, runs, nuggets, collection = supply.option("assignments"), supply.runs, supply.nuggets, supply.collection
+    judge, judge_options = supply.entailment_judge(), supply.judge_options
+    log = NoteLog(supply.on_note)
     if not assignments and not runs:
         raise ArgueError("give nuggetizer assignment files, or --run (with --nuggets and --collection)")
     if runs and not (nuggets and collection):
         raise ArgueError("--run needs --nuggets and --collection (the judge reads the cited documents)")
     answers = assignments if assignments else judge_assignments_of_runs(runs, nuggets, collection, judge,
-                                                                        judge_options, cache)
+                                                                        judge_options, supply.cache())
     results, records = [], []
     labelled = False  # does any nugget carry an importance label?
     for answer in read_assignment_files([answers] if isinstance(answers, (str, PathLike)) else answers):
@@ -142,3 +153,7 @@ def _judged_answer(run_id: str, request_id: str, report: Any, topic: Any, checke
         return False
 
     return AssignedAnswer(run_id, request_id, judge_assignments(sentences, items, found, attested), "(judged)", 0)
+
+
+PROVIDER = Provider("nuggetizer", keyword_defaults(nuggetizer, "okay_weight"), _compute, options=("assignments",))
+"""The nuggetizer family on ``api.calc``'s road: ``nuggetizer.strict_all``, ``nuggetizer.weighted(okay_weight=0.25)``."""

@@ -1,15 +1,15 @@
-"""``score``: the ARGUE measures of runs from existing judgments (paths or records in, a DataFrame out)."""
+"""``score``: the ARGUE measures of runs from existing judgments (paths or records in, a DataFrame out), the
+ARGUE family's table on ``api.calc``'s road (``api.argue``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..argue.api import run_scoring
 from ..argue.policies import Policies
 from ..errors import InputError
-from ..inputs import load_inputs
-from ..measures.argue import SCORE_TABLE_LAYOUTS, autoargue_rows
+from ..formats.scores import SCORE_TABLE_LAYOUTS, autoargue_rows
 from ..model import ALL_TOPICS
+from .calc import calc_family
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -63,8 +63,8 @@ def score(
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
                              missing_judgments=missing_judgments, unbound_questions=unbound_questions,
                              weights=dict(weights or {}), evaluated_topics=evaluated_topics)
-    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
-    result = run_scoring(inputs.reports(), inputs.evaluation, inputs.source, details=details)
+    result = calc_family("argue", runs=runs, nuggets=nuggets, judgments=judgments, requests=requests, qrels=qrels,
+                         policies=policies, details=details)
     rows = autoargue_rows(result.rows, ALL_TOPICS) if table_format == "autoargue" else result.rows
     table = pd.DataFrame(rows, columns=["run_id", "request_id", "metric", "value"])
     return ScoreResult(table, result.details)

@@ -14,9 +14,9 @@ from typing import Any
 from ..errors import ArgueError, InputError, OptionError, few_items, second_report_error
 from ..gc_tuning import paused_gc
 from ..judges.base import JudgmentLookup
-from ..measures.argue import FAMILY, counts_for, zero_counts
 from ..model import ALL_TOPICS, JUDGMENT_KINDS, JudgmentKey, QrelsRow, Report, Request, TopicNuggets, natural_key
 from ..progress import progress
+from .counting import FAMILY, counts_for, zero_counts
 from .flowchart import Asker, Missing, ReportOutcome, evaluate_report
 from .policies import Policies
 from .topic import PreparedTopic, prepare_topic

@@ -26,7 +26,8 @@ def measure_judge_options(func: Any) -> Any:
                      help="Judge backend for entailment: lexical (offline), semantic, nli (--nli-model), llm, "
                           "or a comma list for a cascade."),
         click.option("--judge-option", "judge_option", multiple=True, metavar="BACKEND.NAME=VALUE",
-                     help="A backend option, e.g. lexical.attested_threshold=0.5; repeatable."),
+                     help="A backend option, e.g. lexical.attested_threshold=0.5; repeatable. profile=P.json: "
+                          "the options a `judge calibrate` profile fitted."),
         click.option("--nli-model", default=None, metavar="PATH",
                      help="Local directory of a transformers NLI model (for --judge nli); never downloaded."),
         click.option("--cache", "cache_path", default=None, metavar="PATH",
@@ -43,11 +44,14 @@ def measure_judge_options(func: Any) -> Any:
 def judge_arguments(judge_spec: str, judge_option: tuple[str, ...], nli_model: str | None, cache_path: str | None,
                     no_cache: bool) -> dict[str, Any]:
     """The API's ``judge``, ``judge_options`` and ``cache`` from ``measure_judge_options``' options."""
+    from ..inputs.profiles import PROFILE_OPTION, load_profile
     from ..judges.cache import DEFAULT_CACHE_PATH
     from ._options import parse_judge_options
 
-    return {"judge": judge_spec, "judge_options": parse_judge_options(judge_option, nli_model),
-            "cache": None if no_cache else (cache_path or DEFAULT_CACHE_PATH)}
+    options = parse_judge_options(judge_option, nli_model)
+    if PROFILE_OPTION in options:  # a bad profile stops the command before any input is read
+        load_profile(options[PROFILE_OPTION], judge_spec)  # type: ignore[arg-type]
+    return {"judge": judge_spec, "judge_options": options, "cache": None if no_cache else (cache_path or DEFAULT_CACHE_PATH)}
 
 
 def echo_note(note: Any) -> None:

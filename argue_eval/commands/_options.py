@@ -94,7 +94,8 @@ def judge_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--judge-option", "judge_option", multiple=True, metavar="BACKEND.NAME=VALUE",
                      help="A backend option, e.g. lexical.attested_threshold=0.5, semantic.answers_threshold=0.6, "
                           "nli.attested_threshold=0.7 or cascade.threshold=0.8; repeatable (docs/judging.md lists "
-                          "each backend's options; an unknown NAME is an error that lists them)."),
+                          "each backend's options; an unknown NAME is an error that lists them). profile=P.json: "
+                          "the options a `judge calibrate` profile fitted (options given beside it win)."),
         click.option("--nli-model", default=None, metavar="PATH",
                      help="Local directory of a transformers NLI model (for --judge nli); never downloaded."),
         click.option("--cache", "cache_path", default=None, metavar="PATH",
@@ -205,9 +206,12 @@ def parse_judge_options(items: tuple[str, ...], nli_model: str | None,
                         judge_spec: str | None = None) -> dict[str, dict[str, Any]]:
     """``("lexical.attested_threshold=0.5",)`` -> ``{"lexical": {"attested_threshold": 0.5}}``.
 
-    With ``judge_spec``, a typed option of a backend the spec leaves out (``--nli-model`` with ``--judge
-    lexical``) is an error that names that option."""
+    ``profile=P.json`` (a judge profile, ``judge calibrate``) is kept as ``{"profile": "P.json"}``: the API reads
+    it where the judge is made (``inputs.profiles``); with ``judge_spec`` it is checked here already, so a bad
+    profile stops the command before any input is read. With ``judge_spec``, a typed option of a backend the spec
+    leaves out (``--nli-model`` with ``--judge lexical``) is an error that names that option."""
     from ..errors import InputError
+    from ..inputs.profiles import PROFILE_OPTION
 
     names = None
     if judge_spec is not None:
@@ -228,6 +232,11 @@ def parse_judge_options(items: tuple[str, ...], nli_model: str | None,
             options.setdefault(item[0], {})[item[1]] = item[2]
             continue
         name, sep, text = item.partition("=")
+        if name.strip() == PROFILE_OPTION and sep:
+            if PROFILE_OPTION in options:
+                raise OptionError("--judge-option", f"a second profile ({text.strip()!r}): give one profile=P.json")
+            options[PROFILE_OPTION] = text.strip()  # type: ignore[assignment]  # a path: read where the judge is made
+            continue
         backend, dot, option = name.strip().partition(".")
         if not sep or not dot or not backend or not option:
             raise OptionError("--judge-option", f"expected BACKEND.NAME=VALUE, found {item!r}")
@@ -235,7 +244,13 @@ def parse_judge_options(items: tuple[str, ...], nli_model: str | None,
     if nli_model is not None:
         refuse_unless("nli", "--nli-model")
         options.setdefault("nli", {})["model_path"] = nli_model
-    for backend_options in options.values():
+    if PROFILE_OPTION in options and judge_spec is not None:
+        from ..inputs.profiles import load_profile
+
+        load_profile(options[PROFILE_OPTION], judge_spec)  # type: ignore[arg-type]  # a bad profile stops here
+    for backend, backend_options in options.items():
+        if backend == PROFILE_OPTION:
+            continue
         # the options are written to manifests and shown in messages: an endpoint's credentials are held aside
         # (redact.hold_credentials) and only the HTTP client gets them back
         if isinstance(backend_options.get("base_url"), str):  # the key's value too, where the URL's path holds it

@@ -37,7 +37,8 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     asked: the judge fills only the gaps. Every answer is committed to the cache before it is used, so
     an interrupted run started again resumes where it stopped and writes the same file. A question that
     cannot be judged (a cited document missing from the collection, a judge failure) is reported and left
-    out, never counted as "no"; the exit status is then 1.
+    out, never counted as "no"; the exit status is then 1. To judge as calibrated on human labels, give the
+    profile `argue-eval judge calibrate` wrote: --judge-option profile=P.json.
 
     \b
     Example (the shipped sample track, offline default judge):

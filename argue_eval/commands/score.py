@@ -7,7 +7,7 @@ import sys
 import click
 
 from ..argue.policies import MISSING_JUDGMENTS
-from ..measures.argue import SCORE_TABLE_LAYOUTS
+from ..formats.scores import SCORE_TABLE_LAYOUTS
 from ..model import ALL_TOPICS
 from ._options import input_options, policy_options, verbosity_options
 from ._paths import OutputPath
@@ -65,8 +65,7 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, rel
     from ..api import make_policies
     from ..argue.api import run_scoring
     from ..argue.policies import parse_weights
-    from ..formats.scores import score_lines, write_scores_tsv
-    from ..measures.argue import autoargue_rows
+    from ..formats.scores import autoargue_rows, score_lines, write_scores_tsv
     from ..writing import write_jsonl
 
     policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,

@@ -7,20 +7,79 @@ script can ``cut``/``awk``/pandas it. Values are printed in full precision (Pyth
 
 ``read_scores`` reads that TSV and the two other per-topic shapes in common use (trec_eval ``-q`` output and
 ``run topic measure value`` tables), detected from the content, so ``compare``/``agree`` take any of them.
+
+A score table has two layouts (``SCORE_TABLE_LAYOUTS``, ``score --table-format``): ours, and Auto-ARGUE's
+``*.scores.tsv`` (``autoargue_rows``), whose rows are that file format's, spelled out here as it writes them.
 """
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from os import PathLike
 from pathlib import Path
 
 from ..errors import ArgueError, InputError, OptionError, control_character
-from ..model import ScoreRecord
+from ..model import ALL_TOPICS, ScoreRecord
 from ..reading import iter_lines, open_binary
 from ..writing import atomic_writer
 
 SCORE_COLUMNS = ("run_id", "request_id", "metric", "value")
+
+SCORE_TABLE_LAYOUTS: tuple[str, ...] = ("argue", "autoargue")
+"""``argue``: our table (every measure, ``*_undefined`` flags, ``all`` rows last, counts as integers).
+``autoargue``: exactly the rows and layout of an Auto-ARGUE ``*.scores.tsv`` (see ``autoargue_rows``)."""
+
+AUTOARGUE_TOPIC_MEASURES: tuple[str, ...] = (
+    "sentences",
+    "character_count",
+    "sentences_with_citations_or_requiring_citations",
+    "correctly_cited_sentences",
+    "nuggets",
+    "nuggets_weighted",
+    "correct_nuggets",
+    "correct_nuggets_weighted",
+    "citations",
+    "relevant_citations",
+    "supporting_citations",
+    "citation_relevance",
+    "citation_support",
+    "sentence_support",
+    "nugget_coverage",
+    "nugget_coverage_weighted",
+    "f1",
+    "f1_weighted",
+)
+"""The per-topic rows of an Auto-ARGUE score file, in its order."""
+
+AUTOARGUE_ALL_MEASURES: tuple[str, ...] = (
+    "sentences",
+    "sentences_with_citations_or_requiring_citations",
+    "correctly_cited_sentences",
+    "nuggets",
+    "nuggets_weighted",
+    "correct_nuggets",
+    "correct_nuggets_weighted",
+    "citations",
+    "relevant_citations",
+    "supporting_citations",
+    "character_count_median",
+    "character_count_max",
+    "citation_relevance_micro",
+    "citation_relevance_macro",
+    "citation_support_micro",
+    "citation_support_macro",
+    "sentence_support_micro",
+    "sentence_support_macro",
+    "nugget_coverage_micro",
+    "nugget_coverage_macro",
+    "nugget_coverage_weighted_micro",
+    "nugget_coverage_weighted_macro",
+    "f1_micro",
+    "f1_macro",
+    "f1_weighted_micro",
+    "f1_weighted_macro",
+)
+"""The ``all`` rows of an Auto-ARGUE score file, in its order."""
 
 
 def format_value(value: float | int) -> str:
@@ -240,3 +299,28 @@ def read_scores(path: str | PathLike[str], format: str | None = None) -> Iterato
     path = Path(path)
     name = normalize_score_format(format) if format else detect_score_format(path)
     return _READERS[name](path)
+
+
+def autoargue_rows(
+    rows: Sequence[tuple[str, str, str, float]], all_id: str = ALL_TOPICS
+) -> list[tuple[str, str, str, float]]:
+    """Our ``(run_id, request_id, metric, value)`` rows of ARGUE re-laid out as Auto-ARGUE writes its score files.
+
+    Per run: the ``all`` rows first (``AUTOARGUE_ALL_MEASURES``), then each topic in the order given with
+    ``AUTOARGUE_TOPIC_MEASURES``; every value a float (printed ``263.0``). Our additions (``argue_precision``,
+    ``first_instance_sentences_missing_citation``, ``outcome_*``, ``*_undefined``, ``topics``,
+    ``missing_topics``, ``missing_judgments``, ``skipped_reports``) are left out. The values are unchanged.
+    """
+    by_run: dict[str, dict[str, dict[str, float]]] = {}
+    for run_id, request_id, metric, value in rows:
+        by_run.setdefault(run_id, {}).setdefault(request_id, {})[metric] = value
+    out: list[tuple[str, str, str, float]] = []
+    for run_id, topics in by_run.items():
+        aggregate = topics.get(all_id, {})
+        out.extend((run_id, all_id, name, float(aggregate[name]))
+                   for name in AUTOARGUE_ALL_MEASURES if name in aggregate)
+        for request_id, values in topics.items():
+            if request_id == all_id:
+                continue
+            out.extend((run_id, request_id, name, float(values[name])) for name in AUTOARGUE_TOPIC_MEASURES)
+    return out

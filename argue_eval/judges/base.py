@@ -122,13 +122,25 @@ class JudgeBackend:
     version: ClassVar[str] = "1"
     kinds: ClassVar[frozenset[str]] = frozenset()
     """The question kinds this backend can answer; the runner reports others as unanswered."""
+    profile: str | None = None
+    """The id of the judge profile (``judge calibrate``) whose options this judge was made with, or ``None``."""
 
     def params(self) -> dict[str, Any]:
         """Thresholds and model settings that change answers (part of the identity and the provenance)."""
         return {}
 
     def identity(self) -> dict[str, Any]:
-        return {"backend": self.name, "version": self.version, **self.params()}
+        """Everything that can change an answer; with a profile, its id too, so that answers made under two
+        profiles never share a cache row, even where the two set the same options."""
+        identity = {"backend": self.name, "version": self.version, **self.params()}
+        if self.profile is not None:
+            identity["profile"] = self.profile
+        return identity
+
+    def use_profile(self, profile: str) -> None:
+        """Record that this judge's options come from the judge profile ``profile`` (its id): the registry
+        calls it once, after construction, before any question is asked."""
+        self.profile = profile
 
     def provenance(self) -> dict[str, Any]:
         return self.identity()

@@ -316,6 +316,10 @@ class LexicalJudge(JudgeBackend):
         self.passage_stride: int = options["passage_stride"]
         self._provenance = self.provenance()  # one shared dict: every verdict of this judge has the same
 
+    def use_profile(self, profile: str) -> None:
+        super().use_profile(profile)
+        self._provenance = self.provenance()  # the verdicts name the profile too
+
     def params(self) -> dict[str, Any]:
         return {
             "answer_threshold": self.answer_threshold,

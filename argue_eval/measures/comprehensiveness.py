@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .base import Family, Ratio
+from ..family import Family, Ratio
 from .longrecall import Fact, fuzzy_jaccard, tokens
 
 __all__ = ["family", "solve", "GraphResult", "candidate_pairs", "score_topic", "score_topics_e2e", "COUNTS"]

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..errors import unknown_name
+from ..family import Family, FMeasure, Ratio
 from ..search.passages import Hit
-from .base import Family, FMeasure, Ratio
 from .entail import Entailer
 
 __all__ = ["Hit", "Aspect", "ClaimResult", "TopicICAT", "family", "COUNTS", "ALIGNMENTS", "score_topics",
@@ -68,6 +68,8 @@ def family(beta: float = 1.0, **params: Any) -> Family:
                 Ratio("icat_coverage", "covered_aspects", "judged_aspects"),
                 FMeasure("icat", "icat_fact", "icat_coverage", beta=beta)),
         params={"beta": beta, **params},
+        aliases={"fact": "icat_fact", "coverage": "icat_coverage", "f": "icat"},
+        at={"f": ("beta", "icat"), "icat": ("beta", "icat")},
         description="ICAT (Samarinas et al.): grounded claims (S_fact), covered aspects (S_coverage), F_beta.",
     )
 

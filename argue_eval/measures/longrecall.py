@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, NamedTuple
 
-from .base import Family, Ratio
+from ..family import Family, Ratio
 
 __all__ = ["Fact", "Settings", "TopicFacts", "FactResult", "TopicLongRecall", "family", "score_topics",
            "COUNTS", "tokens", "fuzzy_jaccard", "lcs_ratio", "substring_ratio", "normalize"]
@@ -79,6 +79,7 @@ def family(**params: Any) -> Family:
                 Ratio("answer_recall", "answer_found", "facts"),
                 Ratio("lcs_recall", "lcs_found", "facts")),
         params=params,
+        aliases={"recall": "longrecall"},
         description="LongRecall (Ardestani et al.): reference facts entailed by the report, staged candidates.",
     )
 

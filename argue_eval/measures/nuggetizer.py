@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..family import Family, Ratio
 from ..model import Assigned
-from .base import Family, Ratio
 
 __all__ = ["Assigned", "family", "counts", "COUNTS", "CREDIT", "ASSIGNMENTS"]
 

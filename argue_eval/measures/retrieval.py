@@ -35,7 +35,9 @@ The conventions both engines follow:
 A report's cited documents form a ranked list in order of first citation (repeats dropped), so citation
 quality can be measured with the same machinery.
 
-The engines' libraries are imported only inside :func:`evaluate`.
+The engines' libraries are imported only inside :func:`evaluate`. As a family of the measures registry
+(:func:`family`), its measures are named ``retrieval.NAME`` (``retrieval.ndcg@20``, ``retrieval.P(rel=2)@10``)
+and its table has no counts or ratios: one value per measure, topic and run, and the run's mean.
 """
 from __future__ import annotations
 
@@ -46,10 +48,11 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from ..errors import ArgueError, OptionError, unknown_name
+from ..family import Family
 from ..model import ALL_TOPICS, natural_key
 
 __all__ = ["Measure", "RankedLists", "SubtopicQrels", "parse_measures", "evaluate", "err", "bpref",
-           "trec_eval_lines", "collapse_subtopics", "ENGINES", "DIVERSITY"]
+           "trec_eval_lines", "collapse_subtopics", "ENGINES", "DIVERSITY", "family", "resolve_measure"]
 
 Missing = Literal["zero", "skip"]
 Engine = Literal["ir_measures", "ranx"]
@@ -162,9 +165,37 @@ def _parse(token: str) -> Measure:
             if key in _RANX_MEASURES:
                 ranx = f"{key}@{cutoff}{suffix}" if cutoff else f"{key}{suffix}"
             return Measure(token, ranx, key, cutoff, level)
-    known = ("ndcg, map, recall, precision (P), mrr (recip_rank), r-precision (Rprec), bpref, infAP, f1, hits, hit_rate "
-             "(success), judged@k, ERR@k, alpha-nDCG@k, ERR-IA@k, nERR-IA@k; with --engine ranx also dcg, rbp.95")
-    raise OptionError("--measures", f"unknown measure {token!r}; known: {known}, each optionally with @k (e.g. ndcg@20, P@10)")
+    raise OptionError("--measures", f"unknown measure {token!r}; known: {', '.join(KNOWN)}, each optionally with @k "
+                                    "(e.g. ndcg@20, P@10)")
+
+
+KNOWN = ("ndcg", "map", "recall", "precision (P)", "mrr (recip_rank)", "r-precision (Rprec)", "bpref", "infAP", "f1",
+         "hits", "hit_rate (success)", "judged@k", "ERR@k", "alpha-nDCG@k", "ERR-IA@k", "nERR-IA@k",
+         "with --engine ranx also dcg, rbp.95")
+"""The measures an unknown name's error lists."""
+
+
+def resolve_measure(name: str, at: str | None, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """``retrieval.NAME(rel=R)@K`` -> the metric of the table (``NAME@K-lR``, as ``parse_measures`` reads it) and
+    the family's other parameters; an unknown measure is an error listing the known ones."""
+    rel = params.pop("rel", None)
+    if rel is not None and not str(rel).isdigit():
+        raise OptionError("measure", f"retrieval.{name}: rel must be a whole relevance grade, found {rel!r}")
+    token = name + (f"@{at}" if at is not None else "") + (f"-l{rel}" if rel is not None else "")
+    try:
+        _parse(token)
+    except OptionError as error:
+        raise OptionError("measure", f"retrieval.{token}: {error.problem.message}") from None
+    except ArgueError as error:
+        raise OptionError("measure", f"retrieval.{token}: {error}") from None
+    return token, params
+
+
+def family(**params: Any) -> Family:
+    """Retrieval as a family of the registry: open-ended measure names (``resolve_measure``), no counts."""
+    return Family(name="retrieval", counts=(), ratios=(), params=params, resolve=resolve_measure, known=KNOWN,
+                  description="trec_eval's retrieval measures (ir_measures, or ranx) of ranked runs or of the "
+                              "documents reports cite, per topic and their mean.")
 
 
 # --- evaluation ------------------------------------------------------------------------------------------------

@@ -20,7 +20,6 @@ from typing import Any
 import numpy as np
 
 from ..errors import OptionError
-from ..measures.argue import COUNT_MEASURES, OUTCOME_MEASURES, RATIO_MEASURES
 from ..model import (
     ALL_TOPICS,
     Document,
@@ -59,8 +58,8 @@ LABELS: dict[str, str] = {
 }
 """Readable names of the measures the kit computes; any other measure is shown by its name (ndcg_cut_10, ...)."""
 
-_NOT_MEASURES = frozenset(COUNT_MEASURES) | frozenset(OUTCOME_MEASURES) | {
-    "missing_topics", "missing_judgments", "topics", "character_count_max", "character_count_median"}
+_NOT_MEASURES = frozenset({  # besides every family's counts (ARGUE's outcome tallies among them)
+    "missing_topics", "missing_judgments", "topics", "character_count_max", "character_count_median"})
 
 
 @lru_cache(maxsize=1)
@@ -116,7 +115,7 @@ class ReportData:
 def is_measure(metric: str) -> bool:
     """A per-topic effectiveness measure worth a leaderboard column (not a count, flag or outcome tally)."""
     counts, ratios = _families()
-    if metric in RATIO_MEASURES or metric in ratios:
+    if metric in ratios:
         return True
     return not (metric in _NOT_MEASURES or metric in counts or metric.endswith("_undefined")
                 or metric.startswith("param_"))

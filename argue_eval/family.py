@@ -1,4 +1,5 @@
-"""The common shape of a measure family, in the spirit of ir_measures.
+"""The common shape of a measure family, in the spirit of ir_measures: below every engine that writes a score
+table (ARGUE's in ``argue/``, the other families in ``measures/``), so that neither imports the other.
 
 A family (ARGUE, ICAT, LongRecall, ...) computes, per run x topic, a few *counts* (what was found, what
 was due); every *ratio* and *F-measure* follows from the counts by plain arithmetic. Keeping that split
@@ -14,7 +15,12 @@ A family may also keep counts out of the table that its ratios need (``hidden``)
 topics other than by its sum (``Summary``: ARGUE's median and longest report), fix the order of its
 per-topic rows (``order``), and its caller may add rows about how the topics were chosen after the rest
 (``aggregate_rows(extra=...)``: ARGUE's ``missing_topics``, ...). ARGUE's table, byte for byte that of
-Auto-ARGUE, is written this way (``measures.argue``).
+Auto-ARGUE, is written this way (``argue.counting``).
+
+A family also says what its measures are called (``Family.measure``): every count and ratio by its own name,
+``aliases`` besides (ICAT's ``fact`` is ``icat_fact``), and what ``@`` means for a measure (``at``: ICAT's
+``f@2`` is ``icat`` with beta 2); a family whose measures are open-ended (retrieval's ``ndcg@20``,
+``P_10``) resolves names with its own ``resolve``. ``measures.names`` holds the grammar.
 
 ``compare`` and ``agree`` read per-topic rows of one metric, so they work on any family unchanged.
 This module does arithmetic only: it never reads files and never calls a judge.
@@ -25,7 +31,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from ..model import ALL_TOPICS
+from .errors import OptionError, unknown_name
+from .model import ALL_TOPICS
 
 __all__ = ["Ratio", "FMeasure", "Summary", "Family", "TopicCounts", "Row", "ALL_TOPICS", "mean", "family_rows"]
 
@@ -116,10 +123,52 @@ class Family:
     hidden: tuple[str, ...] = ()
     summaries: tuple[Summary, ...] = ()
     order: tuple[str, ...] = ()
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    """Measure names besides the metrics' own, each -> the metric it reads (ICAT: ``fact`` -> ``icat_fact``)."""
+    at: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """Measure name -> (the parameter its ``@VALUE`` sets, the metric it then reads): ICAT's ``f`` ->
+    ``("beta", "icat")``; ARGUE's ``nugget_coverage`` -> ``("importance", "nugget_coverage_weighted")``."""
+    resolve: Callable[[str, str | None, dict[str, Any]], tuple[str, dict[str, Any]]] | None = field(
+        default=None, compare=False)
+    """For a family whose measures are open-ended (retrieval): ``(name, at, params)`` -> ``(metric, the
+    family's parameters)``, raising an error that names the known measures; ``None``: the names above."""
+    known: tuple[str, ...] = ()
+    """With ``resolve``: the measure names an error lists (the others list every count, ratio and alias)."""
 
     def __post_init__(self) -> None:
         if self.order and sorted(self.order) != sorted(self.metrics):
             raise ValueError(f"{self.name}: the row order must name every count and ratio once")
+        for name, (_, metric) in self.at.items():
+            if metric not in self.metrics or (name not in self.metrics and name not in self.aliases):
+                raise ValueError(f"{self.name}: @ of {name!r} must name a measure and a metric of the family")
+
+    @property
+    def measure_names(self) -> tuple[str, ...]:
+        """Every name a measure of this family can have (``family.NAME``), in table order then the aliases."""
+        if self.resolve is not None:
+            return self.known
+        return (*(self.order or self.metrics), *(name for name in self.aliases if name not in self.metrics))
+
+    def measure(self, name: str, at: str | None = None,
+                params: Mapping[str, Any] | None = None) -> tuple[str, dict[str, Any]]:
+        """The metric that measure ``name`` (with ``@at``, if given) reads, and the family's parameters it is
+        computed with: ``params`` plus what ``@`` sets. An unknown name is an error listing the known ones."""
+        params = dict(params or {})
+        if self.resolve is not None:
+            return self.resolve(name, at, params)
+        metric = self.aliases.get(name, name)
+        if metric not in self.metrics:
+            raise unknown_name("measure", f"{self.name} measure", name, self.measure_names)
+        if at is None:
+            return metric, params
+        if name not in self.at:
+            raise OptionError("measure", f"{self.name}.{name}@{at}: {self.name}.{name} takes no @"
+                              + (f" (of {self.name}'s measures, these do: {', '.join(self.at)})" if self.at else ""))
+        parameter, metric = self.at[name]
+        if parameter in params and str(params[parameter]) != at:
+            raise OptionError("measure", f"{self.name}.{name}@{at}: {parameter} given twice ({params[parameter]} and {at})")
+        params[parameter] = at
+        return metric, params
 
     @property
     def ratio_names(self) -> tuple[str, ...]:

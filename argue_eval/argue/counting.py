@@ -1,9 +1,12 @@
-"""ARGUE measures per topic and their aggregates over topics (names and order are the output contract).
+"""ARGUE's counting: a report's counts from its flowchart outcome, and ARGUE's measures per topic and over
+topics (names and order are the output contract).
 
-This is ARGUE's family in the measures home (``argue_eval.measures``), in the common shape of
-``measures.base``: the scoring engine (``argue.api``) writes every row with ``FAMILY.topic_rows`` and
-``FAMILY.aggregate_rows``. It imports nothing from ``argue_eval.argue`` at module level, so that
-``argue.api`` can import it while ``argue`` itself is being imported.
+Beside the flowchart it counts (``argue.flowchart``), ARGUE's family is written in the common shape of
+``argue_eval.family`` and registered in the measures registry (``argue_eval.measures.FAMILIES``) like every
+other family: the scoring engine (``argue.api``) writes every row with ``FAMILY.topic_rows`` and
+``FAMILY.aggregate_rows``. Its measure names are the metrics' (``argue.f1``, ``argue.nugget_coverage``);
+``@IMPORTANCE`` on a nugget measure reads its weighted twin with only that importance weighed
+(``argue.nugget_coverage@vital``: vital nuggets covered / vital nuggets).
 
 Per topic, the counts come from the flowchart outcomes (``counts_for``) and the ratios from the counts
 (``FAMILY.values``). An empty denominator gives 0 and an ``<measure>_undefined`` flag, never NaN. Over
@@ -17,15 +20,10 @@ nowhere.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from ..model import ALL_TOPICS
-from .base import Family, FMeasure, Ratio, Summary
-
-if TYPE_CHECKING:
-    from ..argue.flowchart import ReportOutcome
-    from ..argue.topic import PreparedTopic
+from ..family import Family, FMeasure, Ratio, Summary
+from .flowchart import PENALIZED, REWARDED, ReportOutcome
+from .topic import PreparedTopic
 
 __all__ = [
     "COUNT_MEASURES",
@@ -37,10 +35,7 @@ __all__ = [
     "zero_counts",
     "family",
     "FAMILY",
-    "SCORE_TABLE_LAYOUTS",
-    "AUTOARGUE_TOPIC_MEASURES",
-    "AUTOARGUE_ALL_MEASURES",
-    "autoargue_rows",
+    "IMPORTANCE_TWINS",
 ]
 
 COUNT_MEASURES: tuple[str, ...] = (
@@ -98,6 +93,17 @@ TOPIC_MEASURES: tuple[str, ...] = (
 
 Counts = dict[str, float]
 
+IMPORTANCE_TWINS: dict[str, str] = {
+    "nuggets": "nuggets_weighted",
+    "correct_nuggets": "correct_nuggets_weighted",
+    "nugget_coverage": "nugget_coverage_weighted",
+    "f1": "f1_weighted",
+    **{twin: twin for twin in ("nuggets_weighted", "correct_nuggets_weighted", "nugget_coverage_weighted",
+                               "f1_weighted")},
+}
+"""Measures that take ``@IMPORTANCE`` -> the weighted metric read then, under weights of 1 for nuggets of that
+importance and 0 for the others (``importance``, a parameter of the family's computation)."""
+
 
 def zero_counts(topic: PreparedTopic) -> Counts:
     """The counts of a topic the run has no report for (``missing_topics=zero``): nothing found, nuggets due."""
@@ -109,8 +115,6 @@ def zero_counts(topic: PreparedTopic) -> Counts:
 
 def counts_for(outcome: ReportOutcome, topic: PreparedTopic, character_count: int) -> Counts:
     """Every count measure of one report, from its flowchart outcome (all outcomes must be known)."""
-    from ..argue.flowchart import PENALIZED, REWARDED
-
     counts = zero_counts(topic)
     counts["character_count"] = character_count
     counts["sentences"] = len(outcome.sentences)
@@ -172,6 +176,7 @@ def family() -> Family:
         summaries=(Summary("character_count_median", "character_count", statistics.median),
                    Summary("character_count_max", "character_count", max)),
         order=TOPIC_MEASURES,
+        at={name: ("importance", twin) for name, twin in IMPORTANCE_TWINS.items()},
         description="ARGUE (Mayfield et al.): sentence outcomes from the flowchart; sentence support, nugget "
                     "coverage, F1, citation relevance and support, ARGUE precision.",
     )
@@ -179,76 +184,3 @@ def family() -> Family:
 
 FAMILY: Family = family()
 """ARGUE's family, built once: every row of the score table comes from its ``topic_rows``/``aggregate_rows``."""
-
-
-# --------------------------------------------------------------------------------------------------
-# Auto-ARGUE's score-file layout (``--table-format autoargue``)
-# --------------------------------------------------------------------------------------------------
-SCORE_TABLE_LAYOUTS: tuple[str, ...] = ("argue", "autoargue")
-"""``argue``: our table (every measure, ``*_undefined`` flags, ``all`` rows last, counts as integers).
-``autoargue``: exactly the rows and layout of an Auto-ARGUE ``*.scores.tsv`` (see ``autoargue_rows``)."""
-
-AUTOARGUE_TOPIC_MEASURES: tuple[str, ...] = (
-    "sentences",
-    "character_count",
-    "sentences_with_citations_or_requiring_citations",
-    "correctly_cited_sentences",
-    "nuggets",
-    "nuggets_weighted",
-    "correct_nuggets",
-    "correct_nuggets_weighted",
-    "citations",
-    "relevant_citations",
-    "supporting_citations",
-    "citation_relevance",
-    "citation_support",
-    "sentence_support",
-    "nugget_coverage",
-    "nugget_coverage_weighted",
-    "f1",
-    "f1_weighted",
-)
-"""The per-topic rows of an Auto-ARGUE score file, in its order."""
-
-AUTOARGUE_ALL_MEASURES: tuple[str, ...] = (
-    "sentences",
-    "sentences_with_citations_or_requiring_citations",
-    "correctly_cited_sentences",
-    "nuggets",
-    "nuggets_weighted",
-    "correct_nuggets",
-    "correct_nuggets_weighted",
-    "citations",
-    "relevant_citations",
-    "supporting_citations",
-    "character_count_median",
-    "character_count_max",
-    *(f"{name}_{kind}" for name in RATIO_MEASURES if name != "argue_precision" for kind in ("micro", "macro")),
-)
-"""The ``all`` rows of an Auto-ARGUE score file, in its order."""
-
-
-def autoargue_rows(
-    rows: Sequence[tuple[str, str, str, float]], all_id: str = ALL_TOPICS
-) -> list[tuple[str, str, str, float]]:
-    """Our ``(run_id, request_id, metric, value)`` rows re-laid out as Auto-ARGUE writes its score files.
-
-    Per run: the ``all`` rows first (``AUTOARGUE_ALL_MEASURES``), then each topic in the order given with
-    ``AUTOARGUE_TOPIC_MEASURES``; every value a float (printed ``263.0``). Our additions (``argue_precision``,
-    ``first_instance_sentences_missing_citation``, ``outcome_*``, ``*_undefined``, ``topics``,
-    ``missing_topics``, ``missing_judgments``, ``skipped_reports``) are left out. The values are unchanged.
-    """
-    by_run: dict[str, dict[str, dict[str, float]]] = {}
-    for run_id, request_id, metric, value in rows:
-        by_run.setdefault(run_id, {}).setdefault(request_id, {})[metric] = value
-    out: list[tuple[str, str, str, float]] = []
-    for run_id, topics in by_run.items():
-        aggregate = topics.get(all_id, {})
-        out.extend((run_id, all_id, name, float(aggregate[name]))
-                   for name in AUTOARGUE_ALL_MEASURES if name in aggregate)
-        for request_id, values in topics.items():
-            if request_id == all_id:
-                continue
-            out.extend((run_id, request_id, name, float(values[name])) for name in AUTOARGUE_TOPIC_MEASURES)
-    return out
-
