@@ -247,3 +247,13 @@ def test_the_input_itself_is_refused_as_the_output(tmp_path):
     run = write(tmp_path / "run.jsonl", [neuclir("q1", ["One."])])
     with pytest.raises(ValueError, match="never writes its input"):
         fix_run(run, run)
+
+
+def test_with_lenient_a_pretty_printed_run_is_fixed_into_json_lines(tmp_path):
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps(neuclir("q1", ["One.", "One."], [["d1", "d1"], []]), indent=2) + "\n", encoding="utf-8")
+    result = invoke(str(run), "--lenient", "--fix", "-o", str(tmp_path / "fixed.jsonl"))
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "fixed.jsonl").read_text(encoding="utf-8")
+    assert len(text.splitlines()) == 1 and json.loads(text)["sentences"][0]["citations"] == ["d1"]
+    assert result.output.splitlines()[0] == f"{run}:1: sentences[0].citations[1]: fixed: dropped the repeated citation of 'd1'"
