@@ -43,6 +43,8 @@ COMMANDS: Registry[click.Command] = Registry("command", {
     "qrels": ("argue_eval.commands.qrels:command", "Build, merge and summarize qrels."),
     "retrieval": ("argue_eval.commands.retrieval:command", "Retrieval measures (nDCG, MAP, recall, ...) for ranked runs or cited documents."),
     "search": ("argue_eval.commands.search:command", "Search a collection (BM25 via Pyserini, or dense) for assessors."),
+    "doctor": ("argue_eval.commands.doctor:command", "Check the extras, models, Java, Chromium, cache and LLM endpoints."),
+    "schema": ("argue_eval.commands.schema:command", "Print the JSON Schema of a canonical file (requests, nuggets, runs, ...)."),
 }, option="COMMAND")
 
 

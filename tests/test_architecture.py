@@ -24,7 +24,7 @@ FOUNDATION = ("model", "errors", "reading", "writing", "progress", "csvsafe", "p
 """The bottom: the standard library, third-party packages and each other."""
 PURE = ("model", "errors", "progress", "passages", "extras", "gc_tuning", "redact", "registry")
 """The part of the bottom the engines may use: they never read or write a file (no ``reading``, ``writing``)."""
-RECORDS = ("formats", "tracks", "validate", "collection", "search")
+RECORDS = ("formats", "tracks", "validate", "repair", "language", "collection", "search")
 ENGINES = ("family", "judges", "argue", "measures", "stats")
 BELOW_INPUTS = (*FOUNDATION, *RECORDS, *ENGINES, "organizer")
 BELOW_INTERFACES = (*BELOW_INPUTS, "inputs", "api", "tables", "views", "report")
@@ -37,7 +37,9 @@ BORDERS: dict[str, tuple[str, ...]] = {
     "tracks": FOUNDATION,
     "collection": FOUNDATION,
     "search": (*FOUNDATION, "collection"),
-    "validate": (*FOUNDATION, "formats", "tracks", "collection"),
+    "language": FOUNDATION,  # a report's language (py3langid), for validate's report-language check
+    "validate": (*FOUNDATION, "formats", "tracks", "collection", "language"),
+    "repair": (*FOUNDATION, "formats", "tracks", "collection", "validate"),  # validate --fix: validate's limits
     # engines: records in memory -> judgments -> scores -> statistics; no file, no format
     "family": PURE,  # the common shape of a measure family, below ARGUE and the other families
     "judges": (*PURE, "search"),  # the semantic judge's encoder is dense search's
@@ -81,7 +83,9 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "tracks": ("errors",),
     "collection": ("errors", "java", "model", "progress", "reading", "writing"),
     "search": ("collection", "errors", "extras", "java", "model", "passages", "progress", "reading", "writing"),
-    "validate": ("collection", "errors", "formats", "model", "progress", "reading", "tracks"),
+    "language": (),
+    "validate": ("collection", "errors", "formats", "language", "model", "progress", "reading", "tracks"),
+    "repair": ("collection", "csvsafe", "errors", "formats", "model", "reading", "tracks", "validate", "writing"),
     # engines
     "family": ("errors", "model"),
     "judges": ("errors", "extras", "gc_tuning", "model", "passages", "progress", "redact", "registry", "search"),
@@ -91,8 +95,9 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     # above the engines
     "organizer": ("argue", "csvsafe", "errors", "formats", "judges", "model", "progress", "reading", "stats", "writing"),
     "inputs": ("argue", "errors", "formats", "judges", "measures", "model", "organizer", "reading", "stats"),
-    "api": ("__init__", "argue", "collection", "csvsafe", "errors", "formats", "inputs", "judges", "measures", "model",
-            "organizer", "passages", "progress", "reading", "search", "stats", "validate", "writing"),
+    "api": ("__init__", "argue", "collection", "csvsafe", "errors", "formats", "inputs", "java", "judges", "measures",
+            "model", "organizer", "passages", "progress", "reading", "redact", "repair", "search", "stats", "validate",
+            "writing"),
     "tables": ("errors",),
     "views": ("errors", "model", "stats", "tables", "writing"),
     "report": ("collection", "errors", "extras", "measures", "model", "stats", "views", "writing"),

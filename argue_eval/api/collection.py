@@ -17,15 +17,17 @@ PathArg = str | PathLike[str]
 
 
 def index_collection(path: PathArg, *, cache_dir: PathArg | None = None, rebuild: bool = False,
-                     skip_bad_lines: bool = False) -> Result:
+                     skip_bad_lines: bool = False, beside: bool = False) -> Result:
     """Build (or refresh, or only check) the offset index of a JSONL collection. With ``skip_bad_lines`` malformed
     lines, lines without an id or text and repeated ids are left out, each a warning (the first ones), instead of
-    stopping at the first. ``data``: the index's ``IndexInfo``; ``counts``: ``documents``, ``skipped`` lines,
+    stopping at the first. The index goes to the cache directory (``cache_dir``, else the default one), so no one's
+    data folder is written into; ``beside`` writes it next to the collection (``PATH.argue-idx``) instead. ``data``: the index's ``IndexInfo``; ``counts``: ``documents``, ``skipped`` lines,
     ``built`` (whether it was built now) and ``seconds`` (to build it, or to check it was up to date)."""
     from ..collection.jsonl import ensure_index
 
     started = time.perf_counter()
-    info = ensure_index(path, cache_dir, rebuild=rebuild, on_bad_line="skip" if skip_bad_lines else "error")
+    info = ensure_index(path, cache_dir, rebuild=rebuild, on_bad_line="skip" if skip_bad_lines else "error",
+                        beside=beside)
     seconds = info.seconds if info.built else time.perf_counter() - started
     return Result("collection index", notes=[Note(str(warning), True) for warning in info.warnings],
                   counts={"documents": info.count, "skipped": info.skipped_count, "built": info.built,

@@ -181,8 +181,10 @@ def judge(
         from .batch import open_exchange
 
         batch = open_exchange(backend, batch_in, batch_out)
-        if batch is None or getattr(backend, "base_urls", True):  # a batch alone needs no HTTP client
-            backend.check_installed()  # a missing package of the judge stops the run before anything is asked
+        if batch is None:  # a missing package, or no server at the URL, stops the run before anything is asked
+            backend.check_ready()
+        elif getattr(backend, "base_urls", True):  # a batch alone needs no HTTP client
+            backend.check_installed() if batch[0].collect else backend.check_ready()
         if announce is not None:
             announce(list(inputs.evaluation.notes), limits.warnings())
     except BaseException:
@@ -202,6 +204,14 @@ def judge(
             exchange, summary = batch
             run.failures = finish(exchange, summary, run.failures, batch_out,
                                   **({"max_calls": batch_max_calls} if batch_max_calls else {}))
+            if batch_out is not None:  # written to the batch file, to be answered: not failed
+                from ..judges.llm_batch import WAITING
+
+                for failure in run.failures:
+                    if failure.reason == WAITING:
+                        run.stats.failed[failure.key.kind] -= 1
+                        run.stats.waiting[failure.key.kind] += 1
+                run.stats.failed = +run.stats.failed  # the kinds left at 0 dropped
     finally:
         backend.close()
         if own_cache and judgment_cache is not None:

@@ -44,9 +44,11 @@ def report_inputs(
     nuggets: PathArg | None = None,
     judgments: Sequence[PathArg] = (),
     scores_format: str | None = None,
+    detail_notes: list[str] | None = None,
 ) -> ReportInputs:
     """Read what ``argue-eval report`` shows: score tables (``scores_format``, else detected), ``score --details``
-    files, the requests, the nugget bank and judgment files whose rationales are shown."""
+    files, the requests, the nugget bank and judgment files whose rationales are shown. Another measure's
+    ``--details`` file (no flowchart outcomes to show) yields nothing and says so in ``detail_notes``."""
     from ..formats import read_nuggets, read_requests
     from ..formats.details import read_details
     from ..formats.scores import read_scores
@@ -54,7 +56,7 @@ def report_inputs(
     records = [record for path in scores for record in read_scores(path, scores_format)]
     return ReportInputs(
         records,
-        (record for path in details for record in read_details(path)),
+        (record for path in details for record in read_details(path, detail_notes)),
         list(read_requests(requests)) if requests else (),
         list(read_nuggets(nuggets)) if nuggets else (),
         read_judgment_files(judgments),

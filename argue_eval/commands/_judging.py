@@ -60,11 +60,11 @@ def print_plan(plan: dict[str, Any], as_json: bool) -> None:
 
 
 def render_plan(plan: dict[str, Any]) -> str:
-    """The plan as text: what cannot be done first, then the questions and calls per kind, then notes."""
+    """The plan as text: the questions and calls per kind (what the run will ask comes first), then what no judge
+    can do with these inputs, then notes."""
     from ._choices import JUDGMENT_KINDS
 
     lines = [f"dry run of the {plan['judge']} judge over {plan['reports']} report(s), {plan['sentences']} sentence(s):"]
-    lines += [f"cannot: {line}" for line in plan.get("limits", ())]
     lines.append(f"{'kind':<18} {'at most':>8} {'certain':>8} {'cached':>8} {'calls':>8}")
     kinds = [kind for kind in JUDGMENT_KINDS if kind in plan["questions"] or kind in plan["cached"]]
     for kind in kinds:
@@ -74,6 +74,7 @@ def render_plan(plan: dict[str, Any]) -> str:
                  f"{sum(plan['cached'].values()):>8} {sum(plan['calls'].values()):>8}")
     lines.append("(at most: every question any answer could open up; certain: those asked whatever the answers; "
                  "calls: model calls, none for an offline heuristic judge)")
+    lines += [f"cannot: {line}" for line in plan.get("limits", ())]
     return "\n".join(lines + _plan_notes(plan))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import os
 import re
 import sys
 import time
@@ -298,8 +299,10 @@ def parse_judge_options(items: tuple[str, ...], nli_model: str | None,
             continue
         # the options are written to manifests and shown in messages: an endpoint's credentials are held aside
         # (redact.hold_credentials) and only the HTTP client gets them back
-        if isinstance(backend_options.get("base_url"), str):
-            backend_options["base_url"] = hold_credentials(backend_options["base_url"])
+        if isinstance(backend_options.get("base_url"), str):  # the key's value too, where the URL's path holds it
+            key = os.environ.get(str(backend_options.get("api_key_env") or "OPENAI_API_KEY"))
+            backend_options["base_url"] = ",".join(hold_credentials(url, (key,))
+                                                   for url in backend_options["base_url"].split(","))
     return options
 
 

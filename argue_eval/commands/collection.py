@@ -14,8 +14,8 @@ cache_dir_option = click.option(
     "--cache-dir",
     type=CheckedPath(file_okay=False),
     default=None,
-    help="Where to put the index when the collection's directory is read-only "
-    "(default: $ARGUE_EVAL_CACHE, else ~/.cache/argue-eval).",
+    help="Where indexes are kept (default: $ARGUE_EVAL_CACHE, else ~/.cache/argue-eval): never in the collection's "
+    "own folder, unless collection index --beside writes one there.",
 )
 
 
@@ -44,11 +44,14 @@ def command() -> None:
     help="Leave malformed lines, lines without an id or text, and repeated ids out of the index (each is "
     "reported as a warning) instead of stopping at the first one.",
 )
+@click.option("--beside", is_flag=True,
+              help="Write the index beside the collection (PATH.argue-idx), for a collection you own and ship with it; "
+                   "by default it goes to the cache directory, so that no one's data folder is written into.")
 @cache_dir_option
-def index_command(path: str, rebuild: bool, skip_bad_lines: bool, cache_dir: str | None) -> None:
+def index_command(path: str, rebuild: bool, skip_bad_lines: bool, cache_dir: str | None, beside: bool = False) -> None:
     """Build (or refresh) the offset index of a JSONL collection and print what it holds.
 
-    The index (PATH.argue-idx beside the collection, or in the cache directory) maps each document id to
+    The index (in the cache directory; a fresh PATH.argue-idx beside the collection is used too) maps each document id to
     its line's byte offset, so later lookups read one line instead of the whole file. It is rebuilt
     automatically when the collection changes (size, modification time or content fingerprint); this
     command just does it ahead of time and reports counts and time.
@@ -59,7 +62,8 @@ def index_command(path: str, rebuild: bool, skip_bad_lines: bool, cache_dir: str
     """
     from ..api import index_collection
 
-    result = index_collection(path, cache_dir=cache_dir, rebuild=rebuild, skip_bad_lines=skip_bad_lines)
+    result = index_collection(path, cache_dir=cache_dir, rebuild=rebuild, skip_bad_lines=skip_bad_lines,
+                              beside=beside)
     info = result.data
     for warning in info.warnings:
         click.echo(str(warning), err=True)

@@ -127,18 +127,20 @@ def _create(requests: str, arguments: dict[str, Any], output: str | None, to_for
     bar.close()
     for note in result.notes:
         click.echo(f"note: {note}", err=True)
-    with commit_together():
-        write_nuggets(result.topics, output, to_format)
-        if details_path is not None:
-            write_records(result.details, details_path)
+    counts, usage = result.counts, result.usage
+    if counts["nuggets"]:
+        with commit_together():
+            write_nuggets(result.topics, output, to_format)
+            if details_path is not None:
+                write_records(result.details, details_path)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
-    counts, usage = result.counts, result.usage
     dropped = ", ".join(f"{count} {reason}" for reason, count in result.dropped.items()) or "nothing"
+    where = f"-> {output}" if counts["nuggets"] else f"nothing written to {output} (a bank of no nugget is no bank)"
     click.echo(f"created {counts['nuggets']} nugget(s) ({counts['vital']} vital, {counts['okay']} okay), "
                f"{counts['answers']} answer(s), {counts['bindings']} binding(s) for {counts['topics']} of "
                f"{counts['requests']} request(s) from {counts['documents']} document(s) in {counts['batches']} "
-               f"batch(es) -> {output}", err=True)
+               f"batch(es) {where}", err=True)
     click.echo(f"dropped: {dropped}", err=True)
     if "verify_attested" in counts:
         click.echo(f"verified bindings: {counts['verify_attested']} attested, {counts['verify_rejected']} rejected, "
@@ -147,7 +149,7 @@ def _create(requests: str, arguments: dict[str, Any], output: str | None, to_for
     click.echo(f"model calls: {usage['calls']} ({usage['retries']} retried, {usage['reasks']} re-asked, "
                f"{usage['failed_calls']} failed), {usage['prompt_tokens']} prompt + {usage['completion_tokens']} "
                f"completion tokens{cost}", err=True)
-    if not result.complete:
+    if not result.complete or not counts["nuggets"]:
         raise click.exceptions.Exit(1)
 
 

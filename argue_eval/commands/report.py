@@ -104,8 +104,9 @@ def command(scores, details, runs, nuggets, requests, judgments, human, collecti
                             scores_source=" ".join(str(path) for path in scores)
                             + (f" --scores-format {scores_format}" if scores_format else ""))
     people = _people_view(human, judgments, nuggets, collection, resamples, seed) if human is not None else None
+    detail_notes: list[str] = []  # another measure's --details file: said, not refused
     inputs = report_inputs(scores, details=details, requests=requests, nuggets=nuggets, judgments=judgments,
-                           scores_format=scores_format)
+                           scores_format=scores_format, detail_notes=detail_notes)
     run_ids = [run.strip() for run in runs.split(",") if run.strip()] if runs else None
     flags = _flags(flags_path)
     figures = _figures(figures_dir, output, inputs.scores, options, run_ids, human_scores, scores_format,
@@ -116,12 +117,15 @@ def command(scores, details, runs, nuggets, requests, judgments, human, collecti
     if packets_dir is not None:
         _packets(packets_dir, inputs.scores, details, requests, nuggets, judgments, collection, options, team_pairs,
                  team_files, team_pattern, flags, figures_dir is not None, quiet)
-    if not quiet:
-        _summary(data, output, verbose)
+    _summary(data, output, detail_notes, quiet, verbose)
 
 
-def _summary(data, output, verbose: bool) -> None:
-    """The page's counts and its first notes (all of them with --verbose), on stderr."""
+def _summary(data, output: Path, detail_notes: list[str], quiet: bool, verbose: bool) -> None:
+    """What was written, and the notes (all with --verbose): the --details files of other measures first."""
+    for note in detail_notes:
+        click.echo(f"note: {note}", err=True)
+    if quiet:
+        return
     main = data.main
     reports = sum(len(block["reports"]) for block in data.topics)
     click.echo(f"report: {len(main['runs'])} run(s), {len(main['topics'])} topic(s), {reports} report(s) with "

@@ -611,7 +611,13 @@ def topic_to_v3(topic: TopicNuggets) -> dict[str, Any]:
         out.setdefault(key, value)
     out["format_version"] = "v3"
     bank: dict[str, Any] = {}
+    ids: set[str] = set()
     for nugget in topic.nuggets:
+        if nugget.nugget_id in ids and nugget.nugget_id != nugget.question:
+            raise OptionError("--to", f"topic {topic.request_id}: the nugget id {nugget.nugget_id!r} is used twice; "
+                              "judgments name nuggets by id, so a NuggetBank v3 with both could not be scored "
+                              "(nuggets validate calls it duplicate-nugget-id): give each nugget its own id")
+        ids.add(nugget.nugget_id)
         if nugget.question in bank:
             raise OptionError("--to", f"topic {topic.request_id}: two nuggets share the question {nugget.question!r}; NuggetBank v3 keys "
                 "questions by their text, so it cannot hold both (merge them or reword one)",
