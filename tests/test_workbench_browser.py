@@ -176,16 +176,20 @@ def answer_stage(browser: Browser, server: Server, topic: str, stage: str, refer
         boxes = browser.evaluate("Array.from(document.querySelectorAll('#choices input[type=checkbox]'))"
                                  ".map(b => [b.dataset.key, b.value, b.checked])")
         if boxes:
+            assert not any(checked for _, _, checked in boxes)  # nothing pre-ticked, suggested or not
             for key, item_id, checked in boxes:
                 if reference.get(item_id, False) != checked:
                     press(browser, key)
+            if not any(reference.get(item_id, False) for _, item_id, _ in boxes):
+                press(browser, "n")  # none of these: a choice, saved by the Enter below
             assert browser.evaluate("Array.from(document.querySelectorAll('#choices input:checked')).length") == \
                 sum(1 for _, item_id, _ in boxes if reference.get(item_id, False))
             press(browser, "Enter", navigates=True)
             answered += len(boxes)
         else:
             item_id = browser.evaluate("document.querySelector('#answer-form input[name=item]').value")
-            press(browser, "y" if reference.get(item_id, False) else "n", navigates=True)
+            press(browser, "y" if reference.get(item_id, False) else "n")
+            press(browser, "Enter", navigates=True)
             answered += 1
         flash = browser.evaluate("document.getElementById('flash') && document.getElementById('flash').textContent")
         assert not flash or not flash.startswith("Not saved"), flash
@@ -431,16 +435,18 @@ def test_suggestions_are_confirmed_or_changed_and_an_admin_adjudicates(browser, 
             want = reference.get(item_id, False)
             if item_id in suggested:
                 seen_suggestions += 1
-                # pre-selected, with the judge's name and rationale shown
+                # shown with the judge's name and rationale, never pre-selected: Enter alone saves nothing
                 assert browser.evaluate("document.getElementById('suggestion').textContent").startswith("llm:test suggests")
-                assert browser.evaluate(f"document.getElementById('{'yes' if suggested[item_id] else 'no'}').checked")
-                if suggested[item_id] == want:
-                    if seen_suggestions == 2:
-                        browser.screenshot(tmp_path / "suggestion.png", full_page=False)
-                    press(browser, "Enter", navigates=True)  # confirm
-                    continue
-                changed += 1
-            press(browser, "y" if want else "n", navigates=True)
+                assert not browser.evaluate("document.getElementById('yes').checked || "
+                                            "document.getElementById('no').checked")
+                press(browser, "Enter")
+                assert browser.evaluate("!document.getElementById('choose-first').hidden")
+                assert browser.evaluate("document.querySelector('#answer-form input[name=item]').value") == item_id
+                if suggested[item_id] == want and seen_suggestions == 2:
+                    browser.screenshot(tmp_path / "suggestion.png", full_page=False)
+                changed += suggested[item_id] != want
+            press(browser, "y" if want else "n")
+            press(browser, "Enter", navigates=True)
         assert seen_suggestions == len(suggestions) and changed == 1
         then_ready(browser, "document.getElementById('logout').click()")
         # bob answers the same items, differing from alice on the first one
@@ -463,7 +469,8 @@ def test_suggestions_are_confirmed_or_changed_and_an_admin_adjudicates(browser, 
         for _ in range(3):
             sides = browser.evaluate("document.querySelectorAll('#sides tbody tr').length")
             assert sides >= 2  # both answers side by side
-            press(browser, "y", navigates=True)
+            press(browser, "y")
+            press(browser, "Enter", navigates=True)
             assert "recorded" in browser.evaluate("document.getElementById('flash').textContent")
         assert browser.evaluate("document.getElementById('all-done') !== null")
     finally:
@@ -476,6 +483,9 @@ def test_suggestions_are_confirmed_or_changed_and_an_admin_adjudicates(browser, 
     assert all(line["provenance"]["suggested"]["judge"] == "llm:test" for line in with_suggestion)
     alice = [line for line in with_suggestion if line["judge"] == "human:alice"]
     assert sum(line["provenance"]["suggested"]["value"] != line["value"] for line in alice) == 1
+    assert all(line["provenance"]["suggested"]["agreed"] == (line["provenance"]["suggested"]["value"] == line["value"])
+               for line in with_suggestion)
+    assert sum(not line["provenance"]["suggested"]["agreed"] for line in alice) == 1
     decided = [line for line in lines if line["judge"] == "human:carol:adjudication"]
     assert len(decided) == 3 and all(line["value"] is True for line in decided)
     # the judge's agreement with the assessors, per kind, from the export
@@ -545,3 +555,116 @@ def test_another_acceptable_answer_joins_the_bank_bound_to_the_cited_document(br
         ("alice", "answers", doc_id, added[0][0], True)]
     assert [h["action"] for h in store.history("s01")][-1] == "add_answer"
     store.close()
+
+
+# -- a stored answer is one the person gave on the item shown (issue 32, item 1) ----------------------------
+def settle(browser: Browser) -> None:
+    """Wait until a key press has had its whole effect: the page it was pressed on, or, if it sent a save, the
+    page the server answered with."""
+    browser.wait_for("window.__pressedOn !== 1 ? (document.readyState === 'complete' && !!document.body && "
+                     "document.body.dataset.ready === '1') : !(document.getElementById('answer-form') && "
+                     "document.getElementById('answer-form').dataset.sent === '1')", 60)
+
+
+def press_settled(browser: Browser, key: str) -> None:
+    browser.evaluate("window.__pressedOn = 1")
+    press(browser, key)
+    time.sleep(0.3)  # a save sent by this key reaches the server and its reply starts loading
+    settle(browser)
+
+
+def on_screen(browser: Browser) -> list[tuple[str, str]]:
+    """The items of the group on screen, with the suggestion the page shows for each ('' for none)."""
+    return [tuple(pair) for pair in browser.evaluate(
+        "Array.from(document.querySelectorAll('#answer-form input[name=item]'))"
+        ".map(i => [i.value, document.querySelector('#answer-form input[name=suggested_' + i.value + ']').value])")]
+
+
+def test_keys_act_on_the_item_shown_and_store_one_answer_per_intended_press(browser, tmp_path):
+    """The probe's sequences: y/n then Enter, with a judge's suggestion on every citation. Before, y/n saved and
+    moved on at once and the Enter that followed confirmed the next item's pre-selected suggestion unread (8
+    answers for 5 intended); now each y/n then Enter is one answer, on the item it was pressed on."""
+    requests = one_topic_requests(tmp_path)
+    reference_lines = [json.loads(line) for line in (SAMPLE_ROOT / "qrels" / "sample" / "judgments.jsonl")
+                       .read_text().splitlines()]
+    careful = next(json.loads(line) for line in (RUNS / "careful.jsonl").read_text().splitlines()
+                   if json.loads(line)["request_id"] == "s01")
+    asked = {(s["text"], d) for s in careful["sentences"] for d in s["citations"]}
+    attested = [j for j in reference_lines if j["request_id"] == "s01" and j["kind"] == "attested"
+                and (j["sentence"], j["doc_id"]) in asked]
+    answers = [j for j in reference_lines if j["request_id"] == "s01" and j["kind"] == "answers"
+               and (j["sentence"], j["doc_id"]) in asked]
+    # the judge says yes to every citation and every answer: a "no" pressed is never the suggestion
+    (tmp_path / "suggest.jsonl").write_text("".join(json.dumps({**j, "judge": "llm:test", "value": True}) + "\n"
+                                                    for j in attested + answers))
+    db = tmp_path / "round.sqlite"
+    cli("assess", "init", "--db", db, "--requests", requests, "--collection", COLLECTION, "--run",
+        RUNS / "careful.jsonl", "--nuggets", NUGGETS, "--suggest", tmp_path / "suggest.jsonl")
+    output = cli("assess", "users", "add", "alice", "--db", db)
+    cli("assess", "assign", "--db", db, "--topics", "s01", "--to", "alice")
+    server = Server(db, tmp_path / "server.log").start()
+    try:
+        log_in(browser, server, "alice", output.split("one-time password ")[1].split()[0])
+        go(browser, server.base + "/t/s01/citations")
+        intended: dict[str, bool] = {}
+        # the probe's sequence: n, Enter, five times over (and y for the second), each key once its effect is shown
+        for key in ("n", "y", "n", "n", "n"):
+            [(item_id, shown)] = on_screen(browser)
+            assert shown == "yes" and not browser.evaluate("document.querySelector('input[name=value]:checked')")
+            press_settled(browser, key)
+            assert on_screen(browser) == [(item_id, shown)]  # y/n choose; they do not move on
+            press_settled(browser, "Enter")
+            assert item_id not in [i for i, _ in on_screen(browser)]  # saved and moved on, after the reply
+            intended[item_id] = key == "y"
+        # a stray Enter on a page not yet answered saves nothing
+        [(item_id, _)] = on_screen(browser)
+        press_settled(browser, "Enter")
+        assert on_screen(browser)[0][0] == item_id
+        assert not browser.evaluate("document.getElementById('choose-first').hidden")
+        # typed ahead, with no wait: y Enter Enter Enter; only the y and the first Enter act (the page on screen
+        # while the save is in flight drops keys; the next page has no choice made, so an Enter there saves nothing)
+        browser.evaluate("window.__pressedOn = 1")
+        for key in ("y", "Enter", "Enter", "Enter"):
+            press(browser, key)
+        time.sleep(0.5)
+        settle(browser)
+        intended[item_id] = True
+        store = Store.open(db)
+        try:
+            rows = {r["item_id"]: r for r in store.verdict_rows(user="alice")}
+            posts = store.answers_logged("alice")
+        finally:
+            store.close()
+        assert {i: r["value"] for i, r in rows.items()} == intended  # one answer per intended press, as pressed
+        assert all(r["suggested_judge"] == "llm:test" and r["suggested_value"] is True for r in rows.values())
+        assert posts == len(intended)  # and nothing else was posted (no save was refused or repeated)
+        # the sentence stage: digits tick, n is "none of these"; nothing is pre-ticked although the judge said yes
+        go(browser, server.base + "/t/s01/sentences")
+        first = on_screen(browser)
+        assert first and all(shown == "yes" for _, shown in first)
+        assert browser.evaluate("document.querySelectorAll('#choices input:checked').length") == 0
+        press_settled(browser, "Enter")  # nothing chosen: nothing saved
+        assert on_screen(browser) == first
+        press_settled(browser, "1")
+        press_settled(browser, "n")  # "none of these" takes the tick back
+        assert browser.evaluate("document.querySelectorAll('#choices input:checked').length") == 0
+        press_settled(browser, "Enter")
+        second = on_screen(browser)
+        assert second != first
+        assert browser.evaluate("document.querySelectorAll('#choices input:checked').length") == 0
+        press_settled(browser, "1")
+        press_settled(browser, "Enter")
+    finally:
+        server.stop()
+    store = Store.open(db)
+    try:
+        stage_rows = [r for r in store.verdict_rows(user="alice") if r["stage"] == "sentences"]
+    finally:
+        store.close()
+    values = {r["item_id"]: r["value"] for r in stage_rows}
+    assert values == {**{i: False for i, _ in first}, **{i: k == 0 for k, (i, _) in enumerate(second)}}
+    cli("assess", "export-db", "--db", db, "--nuggets-out", tmp_path / "n.jsonl", "--judgments-out", tmp_path / "j.jsonl")
+    lines = [json.loads(line) for line in (tmp_path / "j.jsonl").read_text().splitlines()]
+    agreed = [line["provenance"]["suggested"]["agreed"] for line in lines]
+    assert len(lines) == len(intended) + len(first) + len(second)
+    assert agreed.count(True) == sum(intended.values()) + 1  # the yeses confirm the judge; the rest differ

@@ -390,7 +390,8 @@ def round_judgments(store: WorkbenchDatabase, bank: list[TopicNuggets]) -> Round
             judge = f"human:{row['user']}"
             values.setdefault(row["item_id"], set()).add(row["value"])
         if row["suggested_judge"] is not None:
-            provenance["suggested"] = {"judge": row["suggested_judge"], "value": row["suggested_value"]}
+            provenance["suggested"] = {"judge": row["suggested_judge"], "value": row["suggested_value"],
+                                       "agreed": row["value"] == row["suggested_value"]}
         result.judgments.append(verdict_judgment(row, judge, provenance))
         result.by_kind[row["kind"]] += 1
     result.adjudicated = len(adjudicated)

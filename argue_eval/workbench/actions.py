@@ -1,6 +1,7 @@
 """Everything an assessor or admin changes: answers (verdicts) and the nugget bank, each in one transaction.
 
-An answer is committed before the page moves on. Each post carries what the page showed for each item
+An answer is committed before the page moves on, and records the judge's suggestion the page showed with it
+(the page posts it back), so a confirmation is told from an independent answer. Each post carries what the page showed for each item
 (``seen``: the answer then, or none); if the stored answer changed since (the same assessor in another tab),
 nothing is written and the assessor is told, rather than one answer silently replacing the other. Two
 assessors on one item each keep their own answer (double assessment). Every post is also appended to
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from ..model import IMPORTANCE_LEVELS, Nugget
 from .items import Item
@@ -41,6 +43,10 @@ class Answer:
     value: bool
     seen: bool | None
     """The answer the page showed (``None``: unanswered)."""
+    suggested: bool | None | Literal["item"] = "item"
+    """The judge's suggestion the page showed with it (``None``: none was shown); ``"item"`` for a caller that
+    showed the item's own (``item.suggestion``). What is recorded is what was shown: a suggestion that changed
+    since the page was drawn is a conflict, and one that arrived since is not recorded as seen."""
 
 
 def record_answers(store: Store, user: str, role: str, answers: Sequence[Answer], rationale: str | None = None) -> int:
@@ -58,7 +64,7 @@ def record_answers(store: Store, user: str, role: str, answers: Sequence[Answer]
                                f"(perhaps in another tab) while this page showed it {shown}; nothing was saved: "
                                "reload to see it and answer again")
             key = item.key
-            suggestion = item.suggestion if role == "assessor" else None
+            suggestion = _shown_suggestion(entry) if role == "assessor" else None
             store.save_verdict({
                 "item_id": item.item_id, "user": user, "role": role, "kind": key.kind, "request_id": key.request_id,
                 "sentence": item.sentence, "doc_id": key.doc_id, "nugget_id": key.nugget_id, "answer": item.answer,
@@ -70,6 +76,17 @@ def record_answers(store: Store, user: str, role: str, answers: Sequence[Answer]
             })
             written += 1
     return written
+
+
+def _shown_suggestion(entry: Answer) -> tuple[bool, str, str | None] | None:
+    """The suggestion shown with ``entry`` (``None``: none was), checked against the item's."""
+    suggestion = entry.item.suggestion
+    if entry.suggested == "item" or entry.suggested is None:
+        return suggestion if entry.suggested == "item" else None
+    if suggestion is None or suggestion[0] != entry.suggested:
+        raise Conflict("the judge's suggestion on this item changed since the page was drawn; nothing was saved: "
+                       "reload to see it and answer again")
+    return suggestion
 
 
 def _clean(text: str | None, what: str, limit: int = 2000) -> str:

@@ -503,6 +503,10 @@ class Store(WorkbenchDatabase):
             self._write("INSERT INTO verdict_log(item_id, user, role, value, at) VALUES (?, ?, ?, ?, ?)",
                         (row["item_id"], row["user"], row["role"], int(row["value"]), row["at"]))
 
+    def answers_logged(self, user: str) -> int:
+        """How many answers ``user`` posted (every save, changed or not, as ``verdict_log`` keeps them)."""
+        return int(self._value("SELECT COUNT(*) FROM verdict_log WHERE user = ?", (user,)))
+
     def answer_counts(self) -> dict[str, dict[str, dict[str, int]]]:
         """Assessors' answers so far: topic -> user -> stage -> count (a count, cheap for many topics)."""
         done: dict[str, dict[str, dict[str, int]]] = {}

@@ -70,7 +70,8 @@ class AssessmentPage(View):
                     value = choice == "yes"
                 seen_text = fields.get(f"seen_{item.item_id}", "")
                 seen = None if seen_text == "" else seen_text == "yes"
-                answers.append(Answer(item, value, seen))
+                shown = fields.get(f"suggested_{item.item_id}", "")
+                answers.append(Answer(item, value, seen, None if shown not in ("yes", "no") else shown == "yes"))
             record_answers(visit.store, viewer.name, "assessor", answers, rationale)
         except (Conflict, BankError) as error:
             return visit.redirect(f"{here}?g={quote(group.group_id)}", f"Not saved: {error}")
@@ -89,7 +90,7 @@ class AssessmentPage(View):
         added = [i for g in refreshed.stage(self.stage.name) for i in g.items
                  if i.kind == "answers" and i.value is None and i.key.sentence == item.key.sentence
                  and i.key.doc_id == item.key.doc_id and i.key.nugget_id == form["nugget_id"]]
-        record_answers(visit.store, visit.viewer.name, "assessor", [Answer(i, True, None) for i in added])
+        record_answers(visit.store, visit.viewer.name, "assessor", [Answer(i, True, None, None) for i in added])
         return visit.redirect(f"{here}?g={quote(group.group_id)}", f"{message}; recorded as given by this sentence")
 
 

@@ -16,8 +16,7 @@
 
   function submitWith(form, button) {
     if (form.dataset.sent === "1") { return; }  // one post per page: the next page comes from the server
-    form.dataset.sent = "1";
-    if (button && form.requestSubmit) { form.requestSubmit(button); } else { form.submit(); }
+    if (form.requestSubmit) { form.requestSubmit(button || undefined); } else { form.dataset.sent = "1"; form.submit(); }
   }
 
   // -- selection in the document: offsets in code points into the text the page shows ----------------
@@ -73,9 +72,18 @@
   }
 
   // -- keys ---------------------------------------------------------------------------------------------
+  // An answer key acts only on the item on screen, and only a choice made on it is saved: y/n (or a tick, or n
+  // for "none of these") choose, Enter saves the choice. A suggestion is shown, never pre-chosen, so an Enter
+  // that reaches a page before its reader did saves nothing. Once a save is sent, every answer key is dropped
+  // until the server's reply (the next page) is on screen: keys typed ahead never land on an unread item.
+  function choose(form) { form.dataset.chosen = "1"; var hint = document.getElementById("choose-first"); if (hint) { hint.hidden = true; } }
+
+  function saving(form) { return form.dataset.sent === "1"; }
+
   function stageKeys(event) {
     var form = document.getElementById("answer-form");
     var key = event.key;
+    if (form && saving(form)) { return true; }  // a save is in flight: nothing acts until its reply is shown
     if (key === "j" || key === "ArrowRight") { follow("next"); return true; }
     if (key === "k" || key === "ArrowLeft") { follow("prev"); return true; }
     if (key === "o") { follow("first-open"); return true; }
@@ -84,28 +92,62 @@
     if (choices.length) {
       if (/^[0-9]$/.test(key)) {
         var box = form.querySelector("input[type=checkbox][data-key='" + key + "']");
-        if (box) { box.checked = !box.checked; }
+        if (box) {
+          box.checked = !box.checked;
+          if (box.checked) { form.querySelector("input[name=none]").value = ""; }
+          choose(form);
+        }
         return true;
       }
-      if (key === "n") { submitWith(form, document.getElementById("none")); return true; }
+      if (key === "n") {
+        choices.forEach(function (b) { b.checked = false; });
+        form.querySelector("input[name=none]").value = "1";
+        choose(form);
+        return true;
+      }
       if (key === "a") {
         var another = document.getElementById("another");
         if (another) { another.open = true; another.querySelector("input[name=answer]").focus(); }
         return true;
       }
-      if (key === "Enter") { submitWith(form, document.getElementById("save")); return true; }
-      return false;
-    }
-    if (key === "y" || key === "n") {
+    } else if (key === "y" || key === "n") {
       document.getElementById(key === "y" ? "yes" : "no").checked = true;
-      submitWith(form, document.getElementById("save"));
+      choose(form);
       return true;
     }
     if (key === "Enter") {
-      if (form.querySelector("input[name=value]:checked")) { submitWith(form, document.getElementById("save")); }
+      if (form.dataset.chosen === "1") { submitWith(form, document.getElementById("save")); }
+      else { var hint = document.getElementById("choose-first"); if (hint) { hint.hidden = false; } }
       return true;
     }
     return false;
+  }
+
+  function watchChoices() {
+    // a click on a choice is a choice too; a tick after "none of these" takes "none" back
+    var form = document.getElementById("answer-form");
+    if (!form) { return; }
+    form.querySelectorAll("input[type=radio], input[type=checkbox]").forEach(function (input) {
+      input.addEventListener("change", function () {
+        var none = form.querySelector("input[name=none]");
+        if (none && input.type === "checkbox" && input.checked) { none.value = ""; }
+        choose(form);
+      });
+    });
+    var noneButton = document.getElementById("none");
+    if (noneButton) {
+      noneButton.addEventListener("click", function () {
+        form.querySelectorAll("input[type=checkbox][name=yes]").forEach(function (b) { b.checked = false; });
+        form.querySelector("input[name=none]").value = "1";
+        choose(form);
+      });
+    }
+    form.addEventListener("submit", function (event) {
+      if (form.dataset.chosen !== "1" || saving(form)) { event.preventDefault(); return; }
+      form.dataset.sent = "1";
+      var status = document.getElementById("saving");
+      if (status) { status.hidden = false; }
+    });
   }
 
   function nuggetKeys(event) {
@@ -120,6 +162,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     var page = document.body.dataset.page;
     watchSelection();
+    watchChoices();
     document.addEventListener("keydown", function (event) {
       if (event.ctrlKey || event.metaKey || event.altKey || typing(event)) { return; }
       var handled = false;
@@ -128,7 +171,7 @@
       if (handled) { event.preventDefault(); }
     });
     document.querySelectorAll("form").forEach(function (form) {
-      form.addEventListener("submit", function () { form.dataset.sent = "1"; });
+      if (form.id !== "answer-form") { form.addEventListener("submit", function () { form.dataset.sent = "1"; }); }
     });
     document.body.dataset.ready = "1";
   });
