@@ -324,7 +324,11 @@ def assign_command(db: str, topics: str, user: str, double: bool) -> None:
               help="Needed for a --host other than loopback: the workbench speaks plain HTTP, so put it behind TLS.")
 @click.option("--search", "search_mode", type=click.Choice(["auto", "lucene", "memory"]), default="auto",
               show_default=True, help="Collection search: Lucene (the search extra), in-memory BM25, or auto.")
-def serve_command(db: str, host: str, port: int, allow_remote: bool, search_mode: str) -> None:
+@click.option("--host-name", "host_names", multiple=True, metavar="NAME",
+              help="Another name the server answers to in the Host header (the name a TLS proxy forwards, the "
+                   "machine's name); repeatable. Loopback names and --host are always answered; others refused.")
+def serve_command(db: str, host: str, port: int, allow_remote: bool, search_mode: str,
+                  host_names: tuple[str, ...]) -> None:
     """Serve the workbench (nugget authoring, citation and sentence assessment, adjudication).
 
     \b
@@ -360,7 +364,7 @@ def serve_command(db: str, host: str, port: int, allow_remote: bool, search_mode
                    "encrypted unless a TLS proxy stands in front", err=True)
     store = Store.open(db)
     collection = store.meta("collection")
-    app = create_app(store, json.loads(collection) if collection else None, search_mode)
+    app = create_app(store, json.loads(collection) if collection else None, search_mode, hosts=(host, *host_names))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
     click.echo(f"serving {db} on http://{host}:{port} (Ctrl-C stops)", err=True)
     uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning", server_header=False)

@@ -206,6 +206,15 @@ class WorkbenchDatabase:
         if version > SCHEMA_VERSION:
             raise InputError(self.path, None, None, f"made by a newer argue-eval (workbench schema {version}; this "
                              f"version reads up to {SCHEMA_VERSION}): upgrade argue-eval to open it")
+        # a damaged file (a torn copy, a bad disk) is refused whole before anything reads or writes it, rather than
+        # failing half-way through a command or being served and written into
+        try:
+            problems = [str(row[0]) for row in self._rows("PRAGMA quick_check(3)")]
+        except sqlite3.DatabaseError as error:
+            problems = [str(error)]
+        if problems != ["ok"]:
+            raise InputError(self.path, None, None, f"damaged database (PRAGMA quick_check: {problems[0]}): restore "
+                             "it from a backup; nothing was read or written")
 
     def _connection(self) -> sqlite3.Connection:
         """This thread's connection (WAL, full sync, foreign writers waited for up to 30 s)."""

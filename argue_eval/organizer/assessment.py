@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import closing
@@ -272,6 +273,11 @@ def import_pool(path: str | PathLike[str], assessor: str) -> ImportSummary:
     assessor = assessor.strip()
     if not assessor:
         raise OptionError("--assessor", "give the assessor's name (judgments get judge = human:NAME)")
+    control = next((c for c in assessor if unicodedata.category(c)[0] == "C"), None)
+    if control is not None:
+        # a name goes into every judgment's judge field and from there into tables and terminals
+        raise OptionError("--assessor", f"expected a name without control characters, found {control!r} in "
+                          f"{assessor!r}")
     name = str(path)
     judge = f"human:{assessor}"
     seen: dict[str, tuple[bool, int]] = {}

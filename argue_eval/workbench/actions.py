@@ -20,7 +20,7 @@ from ..model import IMPORTANCE_LEVELS, Nugget
 from .items import Item
 from .store import Store, now
 
-__all__ = ["Conflict", "BankError", "Answer", "record_answers", "bank_action", "display_text"]
+__all__ = ["Conflict", "BankError", "BadRequest", "Answer", "record_answers", "bank_action", "display_text"]
 
 
 def display_text(text: str) -> str:
@@ -35,6 +35,13 @@ class Conflict(Exception):
 
 class BankError(Exception):
     """A bank edit that cannot be made (an unknown nugget, an empty question); shown to the author."""
+
+
+class BadRequest(BankError):
+    """A form no page of the workbench sends (an id outside SQLite's integer range): refused with 400."""
+
+
+SQLITE_INTEGERS = range(-2**63, 2**63)
 
 
 @dataclass
@@ -119,6 +126,8 @@ def _answer_of(store: Store, request_id: str, answer_id: str | None) -> tuple[in
         ident = int(answer_id or "")
     except ValueError:
         raise BankError("no such answer") from None
+    if ident not in SQLITE_INTEGERS:
+        raise BadRequest(f"answer id {(answer_id or '')[:60]} is outside the range of answer ids")
     nugget_id = store.live_answer(request_id, ident)
     if nugget_id is None:
         raise BankError("no such answer on this topic")

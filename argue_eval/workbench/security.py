@@ -4,8 +4,8 @@ Passwords are hashed with scrypt (memory-hard: n=2^14, r=8, p=1, 16 MiB per gues
 compared in constant time. A session is a random token in an HttpOnly, SameSite=Strict cookie; the
 database keeps only its SHA-256, so a copy of the database opens no session. Each session has its own
 CSRF token, which every form that changes something carries and the server checks. Failed logins are
-counted per user name and per client address; past ``MAX_FAILURES`` in ``WINDOW`` seconds further
-attempts are refused until the window passes. Nothing here logs a password, token or cookie.
+counted per user name and per client address as they arrive, before the password is hashed; past
+``MAX_FAILURES`` in ``WINDOW`` seconds further attempts are refused until the window passes. Nothing here logs a password, token or cookie.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import hmac
 import secrets
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 
 from ..errors import OptionError
 from .store import Store
@@ -66,9 +66,13 @@ def reset_user(store: Store, name: str) -> str:
     return password
 
 
-def set_password(store: Store, name: str, password: str) -> None:
+def set_password(store: Store, name: str, password: str, keep_session: str | None = None) -> None:
+    """``name``'s new password; every session of theirs ends but ``keep_session`` (the one that changed it), so
+    a password changed because it leaked also shuts out whoever used it."""
     salt, digest = hash_password(password)
-    store.set_password(name, salt, digest, one_time=False)
+    with store.transaction():
+        store.set_password(name, salt, digest, one_time=False)
+        store.end_sessions_of(name, keep=_token_hash(keep_session) if keep_session else None)
 
 
 def _token_hash(token: str) -> str:
@@ -95,36 +99,72 @@ def end_session(store: Store, token: str | None) -> None:
 
 
 class LoginThrottle:
-    """At most ``MAX_FAILURES`` failed logins per user name and per client address in ``WINDOW`` seconds."""
+    """At most ``MAX_FAILURES`` login attempts that fail per user name and per client address in ``WINDOW``
+    seconds.
+
+    An attempt is counted when it arrives, before its password is hashed (``attempt``, atomic for all its keys),
+    so forty guesses sent at once are forty counted, not forty hashed; one that succeeds takes back only its own
+    count (``succeeded``), never another's: a successful login neither resets the name's count (someone else
+    guessing at it) nor the address's (one's own account as a way to keep guessing others). The table is bounded
+    (``MAX_KEYS``): entries whose window passed are dropped first, then the least recently tried.
+    """
 
     MAX_FAILURES = 5
     WINDOW = 60.0
+    MAX_KEYS = 10_000
 
     def __init__(self) -> None:
-        self._failures: dict[str, deque[float]] = {}
+        self._failures: OrderedDict[str, deque[float]] = OrderedDict()
         self._lock = threading.Lock()
 
     def _recent(self, key: str, at: float) -> deque[float]:
-        queue = self._failures.setdefault(key, deque())
+        queue = self._failures.get(key)
+        if queue is None:
+            queue = self._failures[key] = deque()
+        self._failures.move_to_end(key)
         while queue and queue[0] <= at - self.WINDOW:
             queue.popleft()
         return queue
 
+    def _bound(self, at: float) -> None:
+        if len(self._failures) <= self.MAX_KEYS:
+            return
+        for key in [k for k, q in self._failures.items() if not q or q[-1] <= at - self.WINDOW]:
+            del self._failures[key]
+        while len(self._failures) > self.MAX_KEYS:
+            self._failures.popitem(last=False)
+
+    def attempt(self, *keys: str) -> tuple[int, float | None]:
+        """Count an attempt against every key, before it is checked: ``(0, ticket)`` when it may go ahead, else
+        ``(seconds to wait, None)`` and nothing is counted. The ticket names the attempt to ``succeeded``."""
+        at = time.monotonic()
+        with self._lock:
+            queues = [self._recent(k, at) for k in keys]
+            waits = [q[0] + self.WINDOW - at for q in queues if len(q) >= self.MAX_FAILURES]
+            if waits:
+                return int(max(waits)) + 1, None
+            for queue in queues:
+                queue.append(at)
+            self._bound(at)
+        return 0, at
+
     def wait_seconds(self, *keys: str) -> int:
-        """Seconds until another attempt is allowed for all of ``keys`` (0: allowed now)."""
+        """Seconds until another attempt is allowed for all of ``keys`` (0: allowed now); counts nothing."""
         at = time.monotonic()
         with self._lock:
             waits = [self._recent(k, at)[0] + self.WINDOW - at for k in keys
                      if len(self._recent(k, at)) >= self.MAX_FAILURES]
         return int(max(waits)) + 1 if waits else 0
 
-    def failed(self, *keys: str) -> None:
-        at = time.monotonic()
+    def succeeded(self, ticket: float | None, *keys: str) -> None:
+        """The attempt ``ticket`` succeeded: its own count is taken back, and only it."""
+        if ticket is None:
+            return
         with self._lock:
             for key in keys:
-                self._recent(key, at).append(at)
+                queue = self._failures.get(key)
+                if queue is not None and ticket in queue:
+                    queue.remove(ticket)
 
-    def succeeded(self, *keys: str) -> None:
-        with self._lock:
-            for key in keys:
-                self._failures.pop(key, None)
+    def __len__(self) -> int:
+        return len(self._failures)

@@ -47,7 +47,7 @@ from ..inputs.workbench import (
 )
 from ..model import Document, Judgment, Nugget, Report, Request, natural_key
 
-__all__ = ["SCHEMA_VERSION", "Store", "now", "order_key", "verdict_judgment", "judgment_json"]
+__all__ = ["SCHEMA_VERSION", "Store", "CannotWrite", "now", "order_key", "verdict_judgment", "judgment_json"]
 
 _READ_ONLY = ("read-only: the workbench writes its database (and its -wal and -shm files beside it); make it "
               "writable or copy it somewhere writable")
@@ -73,6 +73,25 @@ def _judgment_from(obj: dict[str, Any]) -> Judgment:
     return Judgment(kind=obj["kind"], request_id=obj["request_id"], sentence=obj["sentence"], value=obj["value"],
                     judge=obj["judge"], doc_id=obj["doc_id"], nugget_id=obj["nugget_id"], answer=obj["answer"],
                     run_id=obj["run_id"], sentence_index=obj["sentence_index"], rationale=obj.get("rationale"))
+
+
+class CannotWrite(Exception):
+    """The database cannot be written now (a full disk, a file made read-only, an I/O error): the transaction was
+    rolled back, so nothing half-written is left and nothing stored before is lost."""
+
+
+CANNOT_WRITE = ("database or disk is full", "attempt to write a readonly database", "disk i/o error")
+
+
+@contextmanager
+def _cannot_write_as_such() -> Iterator[None]:
+    """SQLite's errors for a write the machine refuses, as ``CannotWrite`` (any other error goes up as it is)."""
+    try:
+        yield
+    except sqlite3.OperationalError as error:
+        if any(reason in str(error).lower() for reason in CANNOT_WRITE):
+            raise CannotWrite(str(error)) from None
+        raise
 
 
 class Store(WorkbenchDatabase):
@@ -113,10 +132,12 @@ class Store(WorkbenchDatabase):
                     if statement.strip():
                         db.execute(statement)
                 db.execute("INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-        except sqlite3.OperationalError as error:
+        except (sqlite3.OperationalError, CannotWrite) as error:
             store.close()
             if "readonly" in str(error):
                 raise InputError(path, None, None, _READ_ONLY) from None
+            if isinstance(error, CannotWrite):
+                raise InputError(path, None, None, f"cannot be written ({error}); nothing was changed") from None
             raise unusable(path, error) from None
         except sqlite3.DatabaseError as error:
             store.close()
@@ -137,7 +158,7 @@ class Store(WorkbenchDatabase):
             finally:
                 self._local.depth -= 1
             return
-        with self._write_lock:
+        with self._write_lock, _cannot_write_as_such():
             db.execute("BEGIN IMMEDIATE")
             self._local.depth, self._local.writing = 1, True
             try:
@@ -392,8 +413,9 @@ class Store(WorkbenchDatabase):
     def end_session(self, token_hash: str) -> None:
         self._write("DELETE FROM sessions WHERE token_hash = ?", (token_hash,))
 
-    def end_sessions_of(self, user: str) -> None:
-        self._write("DELETE FROM sessions WHERE user = ?", (user,))
+    def end_sessions_of(self, user: str, keep: str | None = None) -> None:
+        """End every session of ``user`` (but the one whose token hash is ``keep``)."""
+        self._write("DELETE FROM sessions WHERE user = ? AND token_hash IS NOT ?", (user, keep))
 
     # -- assignments ---------------------------------------------------------------------------------
     def assign(self, request_id: str, user: str) -> None:

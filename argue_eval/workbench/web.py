@@ -22,6 +22,7 @@ changes nothing.
 from __future__ import annotations
 
 import hmac
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -41,12 +42,13 @@ from .items import TopicItems, topic_items
 from .searching import DocumentSearch
 from .security import LoginThrottle, session_user
 from .stages import ASSESSMENT_STAGES, AUTHORING, STAGES
-from .store import Store
+from .store import CannotWrite, Store
 
 __all__ = ["Access", "CsrfRule", "Viewer", "Workbench", "Visit", "View", "endpoint", "SESSION_COOKIE", "LOGIN_COOKIE",
            "FLASH_COOKIE"]
 
 HERE = Path(__file__).resolve().parent
+log = logging.getLogger("argue_eval.workbench")
 SESSION_COOKIE = "wb_session"
 LOGIN_COOKIE = "wb_login"
 FLASH_COOKIE = "wb_flash"
@@ -75,8 +77,30 @@ class Workbench:
         # the stage list reaches every template from here: no template names a stage by hand
         self.templates.globals.update(prompts=PROMPTS, stages=STAGES, authoring=AUTHORING,
                                       assessment_stages=ASSESSMENT_STAGES)
+        self._write_refusals = 0
+        self._write_lock = threading.Lock()
         self._items: OrderedDict[tuple[str, str], tuple[tuple[Any, ...], TopicItems]] = OrderedDict()
         self._items_lock = threading.Lock()
+
+    def cannot_write(self, visit: Visit, error: CannotWrite) -> Response:
+        """A write the machine refused (full disk, read-only file): the assessor's page says nothing was saved and
+        nothing lost; the log has one line when it starts, not a traceback per request."""
+        with self._write_lock:
+            self._write_refusals += 1
+            first = self._write_refusals == 1
+        if first:
+            log.error("cannot write %s (%s): changes are refused with 503 until it can; nothing stored is lost",
+                      self.store.path, error)
+        return visit.refuse(503, "Not saved: the server cannot write its database (" + str(error) + "); nothing "
+                            "was lost. Tell the round's organizer, and answer again once it is fixed.")
+
+    def wrote(self) -> None:
+        """A change went through: if writes were being refused, the incident is over (one log line says so)."""
+        if self._write_refusals:
+            with self._write_lock:
+                refused, self._write_refusals = self._write_refusals, 0
+            if refused:
+                log.warning("writes to %s work again (%d request(s) refused meanwhile)", self.store.path, refused)
 
     def items(self, topic: str, user: str) -> TopicItems:
         """``topic_items``, reused while nothing it depends on changed (the POST after the page's GET)."""
@@ -207,7 +231,17 @@ def _serve(visit: Visit, view: View, access: Access, csrf: CsrfRule) -> Response
         if csrf == "login":
             return visit.refuse(403, "The login form expired or did not come from this site; reload it.")
         return visit.refuse(403, CSRF_REFUSED)
-    return view.post(visit)
+    response = view.post(visit)
+    if response.status_code < 400:
+        visit.workbench.wrote()
+    return response
+
+
+def _serve_or_refuse(visit: Visit, view: View, access: Access, csrf: CsrfRule) -> Response:
+    try:
+        return _serve(visit, view, access, csrf)
+    except CannotWrite as error:
+        return visit.workbench.cannot_write(visit, error)
 
 
 def endpoint(workbench: Workbench, view: View, access: Access, csrf: CsrfRule) -> Callable[[Request], Any]:
@@ -218,6 +252,6 @@ def endpoint(workbench: Workbench, view: View, access: Access, csrf: CsrfRule) -
         visit = Visit(workbench, request, form=form)
         if not view.blocking and access == "public":
             return _serve(visit, view, access, csrf)
-        return await run_in_threadpool(_serve, visit, view, access, csrf)
+        return await run_in_threadpool(_serve_or_refuse, visit, view, access, csrf)
 
     return handle

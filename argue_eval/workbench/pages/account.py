@@ -24,7 +24,7 @@ class LoginPage(View):
         client = visit.request.client.host if visit.request.client else "?"
         keys = (f"user:{name}", f"ip:{client}")
         throttle = visit.workbench.throttle
-        wait = throttle.wait_seconds(*keys)
+        wait, ticket = throttle.attempt(*keys)  # counted now, before the hash: guesses sent at once all count
         if wait:
             return visit.refuse(429, f"Too many failed logins; try again in {wait} s.")
         user = visit.store.user(name)
@@ -34,9 +34,8 @@ class LoginPage(View):
         else:
             right = check_password(password, user[3], user[4])
         if not right:
-            throttle.failed(*keys)
             return self._form(visit, 401, "Wrong name or password.")
-        throttle.succeeded(*keys)
+        throttle.succeeded(ticket, *keys)
         token = new_session(visit.store, name)
         response = visit.redirect("/")
         response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="strict", path="/", max_age=SESSION_SECONDS,
@@ -77,5 +76,5 @@ class PasswordPage(View):
             error = (f"Choose at least {MIN_PASSWORD} characters." if len(new) < MIN_PASSWORD
                      else "The two passwords differ.")
             return visit.render("password.html", status=400, error=error, minimum=MIN_PASSWORD)
-        set_password(visit.store, visit.viewer.name, new)
-        return visit.redirect("/", "Password saved.")
+        set_password(visit.store, visit.viewer.name, new, keep_session=visit.viewer.token)
+        return visit.redirect("/", "Password saved; your other sessions have ended.")

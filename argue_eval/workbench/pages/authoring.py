@@ -6,7 +6,7 @@ from urllib.parse import quote, urlencode
 
 from starlette.responses import Response
 
-from ..actions import BankError, bank_action, display_text
+from ..actions import BadRequest, BankError, bank_action, display_text
 from ..stages import Stage
 from ..web import View, Visit
 
@@ -47,6 +47,8 @@ class AuthoringPage(View):
             f"?{urlencode({'doc': fields['back_doc']})}" if fields.get("back_doc") else "")
         try:
             message = bank_action(visit.store, visit.topic, visit.viewer.name, fields)
+        except BadRequest as error:
+            return visit.refuse(400, f"Not saved: {error}.")
         except BankError as error:
             return visit.redirect(back, f"Not saved: {error}")
         return visit.redirect(back, message)

@@ -1,0 +1,288 @@
+"""The faults the workbench probe found (issue 32, item 5), each on a real uvicorn server over a real SQLite file
+where a real server can produce it: the login throttle counts a guess before hashing it and is not reset by a
+success; a password change ends the user's other sessions; a Host that is not the served address is refused;
+an answer id outside SQLite's range is a 400; a full disk is a clear 503 and one log line (the one fault a
+real server cannot be made to produce here, so SQLite's error is raised in the store); a damaged database
+stops every ``assess`` command with one line and exit 2; ``assess import --assessor`` refuses control
+characters."""
+from __future__ import annotations
+
+import hashlib
+import http.client
+import json
+import logging
+import random
+import re
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from click.testing import CliRunner
+from helpers import SAMPLE_ROOT
+
+from argue_eval.cli import cli
+
+pytest.importorskip("starlette", reason="the workbench extra")
+uvicorn = pytest.importorskip("uvicorn", reason="the workbench extra")
+
+from argue_eval.workbench.app import create_app, host_name  # noqa: E402
+from argue_eval.workbench.security import LoginThrottle, add_user, set_password  # noqa: E402
+from argue_eval.workbench.store import Store  # noqa: E402
+
+PASSWORD = "a long enough password"
+CLI = [sys.executable, "-m", "argue_eval.cli"]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Client:
+    """Plain HTTP with cookies (and, for the Host check, any Host header)."""
+
+    def __init__(self, port: int):
+        self.port, self.cookies = port, {}
+
+    def request(self, method: str, path: str, form: dict[str, str] | None = None,
+                host: str | None = None) -> tuple[int, str, str]:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        if host is not None:
+            headers["Host"] = host
+        if form is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        connection.request(method, path, body=urlencode(form) if form is not None else None, headers=headers)
+        response = connection.getresponse()
+        body = response.read().decode()
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie":
+                key, _, val = value.split(";")[0].partition("=")
+                if val in ('""', "") or "Max-Age=0" in value:
+                    self.cookies.pop(key, None)
+                else:
+                    self.cookies[key] = val
+        return response.status, body, response.getheader("location") or ""
+
+    def log_in(self, name: str, password: str) -> int:
+        _, page, _ = self.request("GET", "/login")
+        token = re.search(r'name="csrf" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+        return self.request("POST", "/login", {"csrf": token, "name": name, "password": password})[0]
+
+    def csrf(self, path: str = "/") -> str:
+        _, page, _ = self.request("GET", path)
+        return re.search(r'name="csrf" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+
+
+def make_round(tmp_path: Path) -> Path:
+    requests = tmp_path / "requests.jsonl"
+    requests.write_text("".join(line + "\n" for line in (SAMPLE_ROOT / "topics" / "sample" / "requests.jsonl")
+                                .read_text().splitlines() if json.loads(line)["request_id"] == "s01"))
+    db = tmp_path / "round.sqlite"
+    result = CliRunner().invoke(cli, ["assess", "init", "--db", str(db), "--requests", str(requests), "--collection",
+                                      str(SAMPLE_ROOT / "topics" / "sample" / "collection.jsonl"), "--run",
+                                      str(SAMPLE_ROOT / "runs" / "sample" / "careful.jsonl"), "--nuggets",
+                                      str(SAMPLE_ROOT / "nuggets" / "sample" / "nuggets.jsonl")])
+    assert result.exit_code == 0, result.output
+    return db
+
+
+@pytest.fixture()
+def served(tmp_path: Path):
+    """A one-topic round served by uvicorn in a thread (a fresh server per test: each has its own throttle):
+    alice (assigned s01) and carol (admin) with chosen passwords."""
+    db = make_round(tmp_path)
+    store = Store.open(db)
+    for name, admin in (("alice", False), ("carol", True), ("nina", False)):
+        add_user(store, name, admin)
+        set_password(store, name, PASSWORD)
+    store.assign("s01", "alice")
+    server = uvicorn.Server(uvicorn.Config(create_app(store, None, "memory", hosts=("wb.example.org",)),
+                                           host="127.0.0.1", port=_free_port(), log_level="warning",
+                                           access_log=False, limit_concurrency=200))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive()
+        time.sleep(0.05)
+    yield {"port": server.config.port, "store": store, "db": db}
+    server.should_exit = True
+    thread.join(30)
+    store.close()
+
+
+# -- the login throttle ------------------------------------------------------------------------------------
+def test_guesses_sent_at_once_are_counted_before_they_are_hashed(served):
+    port = served["port"]
+    clients = [Client(port) for _ in range(40)]
+    tokens = [re.search(r'name="csrf" value="([^"]+)"', c.request("GET", "/login")[1]).group(1)  # type: ignore[union-attr]
+              for c in clients]
+    barrier = threading.Barrier(len(clients))
+
+    def guess(k: int) -> int:
+        barrier.wait()
+        return clients[k].request("POST", "/login", {"csrf": tokens[k], "name": "alice", "password": f"guess {k}"})[0]
+
+    with ThreadPoolExecutor(len(clients)) as pool:
+        statuses = list(pool.map(guess, range(len(clients))))
+    # five guesses a minute: five are checked (and wrong), the other 35 refused unhashed; before, all 40 were 401
+    assert sorted(statuses) == [401] * 5 + [429] * 35
+    # the name stays locked for the minute, even with the right password
+    assert Client(port).log_in("alice", PASSWORD) == 429
+
+
+def test_a_successful_login_takes_back_its_own_count_only(served):
+    port = served["port"]
+    guesser = Client(port)
+    assert [guesser.log_in("alice", f"wrong {k}") for k in range(4)] == [401] * 4
+    # one's own account, from the same address, does not wipe the address's four failures (it did before)
+    assert Client(port).log_in("carol", PASSWORD) == 303
+    assert guesser.log_in("nina", "wrong 5") == 401  # the address's fifth failure
+    assert guesser.log_in("nina", "wrong 6") == 429  # nina's first, but the address is spent
+    assert Client(port).log_in("carol", PASSWORD) == 429  # the same address: locked for everyone on it
+
+
+def test_the_throttle_table_is_bounded():
+    throttle = LoginThrottle()
+    throttle.MAX_KEYS = 10
+    for k in range(100):
+        assert throttle.attempt(f"user:name{k}", f"ip:10.0.0.{k}") == (0, pytest.approx(time.monotonic(), abs=5))
+    assert len(throttle) == 10
+    # the most recent are the ones kept: name99's attempt still counts
+    assert throttle.attempt("user:name99", "ip:x")[0] == 0
+    for _ in range(3):
+        throttle.attempt("user:name99", "ip:y")
+    assert throttle.attempt("user:name99", "ip:z")[0] > 0  # its fifth was the last allowed
+
+
+# -- sessions, Host, ids -----------------------------------------------------------------------------------
+def test_a_password_change_ends_the_users_other_sessions(served):
+    port = served["port"]
+    laptop, stolen = Client(port), Client(port)
+    assert laptop.log_in("alice", PASSWORD) == stolen.log_in("alice", PASSWORD) == 303
+    assert stolen.request("GET", "/")[0] == 200
+    token = laptop.csrf("/password")
+    status, _, location = laptop.request("POST", "/password", {"csrf": token, "password": "another long password",
+                                                                "again": "another long password"})
+    assert (status, location) == (303, "/")
+    assert laptop.request("GET", "/")[0] == 200  # the session that changed it goes on
+    assert stolen.request("GET", "/")[:3:2] == (303, "/login")  # the other one is over
+    assert stolen.log_in("alice", PASSWORD) == 401 and stolen.log_in("alice", "another long password") == 303
+
+
+def test_a_host_that_is_not_the_served_address_is_refused(served):
+    port = served["port"]
+    client = Client(port)
+    for host in ("rebind.attacker.example", f"rebind.attacker.example:{port}", "127.0.0.2", ""):
+        status, body, _ = client.request("GET", "/login", host=host)
+        assert status == 400 and body.startswith("Host not served here"), host
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}", "LOCALHOST", f"[::1]:{port}", "wb.example.org"):
+        assert client.request("GET", "/login", host=host)[0] == 200, host
+    assert [host_name(h) for h in ("[::1]:80", "Example.org:8080", "::1", "10.0.0.1")] == \
+        ["::1", "example.org", "::1", "10.0.0.1"]
+
+
+def test_an_answer_id_outside_sqlites_range_is_a_400(served):
+    port, store = served["port"], served["store"]
+    client = Client(port)
+    assert client.log_in("alice", PASSWORD) == 303
+    token = client.csrf("/t/s01/nuggets")
+    before = len(store.history("s01"))
+    for answer_id in ("1" * 40, str(2**63), str(-2**63 - 1)):
+        status, body, _ = client.request("POST", "/t/s01/nuggets", {"csrf": token, "action": "edit_answer",
+                                                                     "answer_id": answer_id, "answer": "x"})
+        assert status == 400 and "outside the range of answer ids" in body, answer_id
+    # in range but unknown: the page's own message, as before
+    status, _, location = client.request("POST", "/t/s01/nuggets", {"csrf": token, "action": "edit_answer",
+                                                                     "answer_id": str(2**63 - 1), "answer": "x"})
+    assert (status, location) == (303, "/t/s01/nuggets")
+    assert len(store.history("s01")) == before
+
+
+# -- a full disk ---------------------------------------------------------------------------------------------
+def _answer_form(client: Client) -> dict[str, str]:
+    """The first citation item's form as the page draws it, answered yes."""
+    _, page, _ = client.request("GET", "/t/s01/citations")
+    form = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page.split('id="answer-form"')[1]
+                           .split("</form>")[0]))
+    return {**form, "value": "yes"}
+
+
+def test_a_full_disk_is_a_clear_503_and_one_log_line(served, monkeypatch, caplog):
+    port, store = served["port"], served["store"]
+    client = Client(port)
+    assert client.log_in("alice", PASSWORD) == 303
+    form = _answer_form(client)
+
+    def full(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")  # what SQLite raises on ENOSPC
+
+    monkeypatch.setattr(store, "save_verdict", full)
+    caplog.set_level(logging.INFO, logger="argue_eval.workbench")
+    for _ in range(3):
+        status, body, _ = client.request("POST", "/t/s01/citations", form)
+        assert status == 503
+        assert "Not saved: the server cannot write its database (database or disk is full); nothing was lost" in body
+    lines = [r for r in caplog.records if r.name == "argue_eval.workbench" and r.levelno >= logging.WARNING]
+    assert [r.getMessage() for r in lines] == [
+        f"cannot write {store.path} (database or disk is full): changes are refused with 503 until it can; "
+        "nothing stored is lost"]
+    assert all(r.exc_info is None for r in caplog.records)  # no traceback
+    assert store.verdict_rows(user="alice") == []
+    monkeypatch.undo()
+    assert client.request("POST", "/t/s01/citations", form)[0] == 303  # space again: the same answer goes in
+    assert [r["value"] for r in store.verdict_rows(user="alice")] == [True]
+    lines = [r for r in caplog.records if r.name == "argue_eval.workbench" and r.levelno >= logging.WARNING]
+    assert lines[-1].getMessage() == f"writes to {store.path} work again (3 request(s) refused meanwhile)"
+
+
+# -- a damaged database --------------------------------------------------------------------------------------
+def _run(*args: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, timeout=120)
+
+
+def test_a_damaged_database_is_one_line_and_exit_2_in_every_assess_command(tmp_path):
+    db = make_round(tmp_path)
+    data = bytearray(db.read_bytes())
+    with sqlite3.connect(db) as check:  # a page of the reports' table: before, `assess status` read it as no reports
+        page_size = check.execute("PRAGMA page_size").fetchone()[0]
+        page = check.execute("SELECT MAX(pageno) FROM dbstat WHERE name = 'reports' AND pagetype = 'leaf'").fetchone()[0]
+    check.close()
+    data[(page - 1) * page_size:page * page_size] = random.Random(0).randbytes(page_size)  # random bytes inside
+    db.write_bytes(bytes(data))
+    digest = hashlib.sha256(db.read_bytes()).hexdigest()
+    requests = SAMPLE_ROOT / "topics" / "sample" / "requests.jsonl"
+    commands = [("assess", "status", "--db", db), ("assess", "export-db", "--db", db, "--nuggets-out",
+                                                    tmp_path / "n.jsonl", "--judgments-out", tmp_path / "j.jsonl"),
+                ("assess", "init", "--db", db, "--requests", requests), ("assess", "users", "add", "zoe", "--db", db),
+                ("assess", "serve", "--db", db, "--port", _free_port())]
+    for command in commands:
+        result = _run(*command)
+        assert result.returncode == 2, (command, result.stderr)
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"{db}: damaged database (PRAGMA quick_check: "), \
+            (command, result.stderr)
+        assert "Traceback" not in result.stderr and result.stdout == ""
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == digest  # nothing was written into it
+    assert not (tmp_path / "n.jsonl").exists() and not (tmp_path / "j.jsonl").exists()
+
+
+# -- names ---------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["al\x1b[31mice", "bo\nb", "carol\x00", "dave\u200e"])
+def test_import_refuses_an_assessor_name_with_control_characters(tmp_path, name):
+    filled = tmp_path / "filled.jsonl"
+    filled.write_text("")
+    result = CliRunner().invoke(cli, ["assess", "import", str(filled), "--assessor", name,
+                                      "-o", str(tmp_path / "out.jsonl")])
+    assert result.exit_code == 2
+    assert "--assessor: expected a name without control characters" in result.output
+    assert not (tmp_path / "out.jsonl").exists()
