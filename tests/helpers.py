@@ -135,13 +135,22 @@ def answer_everything(store, request_id: str, user: str, reference: dict[str, bo
 def select_document_text(browser, phrase: str, start: int | None = None) -> None:
     """Select ``phrase`` in the workbench's document pane as a person does with the mouse, then release the
     button: the page fills the new answer and its offsets from the selection. ``start`` is where the phrase
-    begins in the text as shown (a test of the offsets gives it); by default its first occurrence."""
-    where = str(start) if start is not None else f"node.textContent.indexOf({json.dumps(phrase)})"
+    begins in the text as shown (a test of the offsets gives it); by default its first occurrence. The text may
+    be cut into pieces by the pane's marks: the selection starts and ends in whichever piece holds each end."""
+    text = "document.getElementById('doc-text').textContent"
+    where = str(start) if start is not None else f"{text}.indexOf({json.dumps(phrase)})"
     browser.evaluate(f"""(() => {{
-        const node = document.getElementById('doc-text').firstChild;
-        const start = {where};
+        const pane = document.getElementById('doc-text');
+        const from = {where}, to = from + {json.dumps(phrase)}.length;
+        const walker = document.createTreeWalker(pane, NodeFilter.SHOW_TEXT);
         const range = document.createRange();
-        range.setStart(node, start); range.setEnd(node, start + {json.dumps(phrase)}.length);
+        let seen = 0, node;
+        while ((node = walker.nextNode())) {{
+            const length = node.textContent.length;
+            if (from >= seen && from <= seen + length) {{ range.setStart(node, from - seen); }}
+            if (to >= seen && to <= seen + length) {{ range.setEnd(node, to - seen); break; }}
+            seen += length;
+        }}
         window.getSelection().removeAllRanges(); window.getSelection().addRange(range);
-        document.getElementById('doc-text').dispatchEvent(new MouseEvent('mouseup', {{bubbles: true}}));
+        pane.dispatchEvent(new MouseEvent('mouseup', {{bubbles: true}}));
     }})()""")

@@ -137,7 +137,7 @@ def then_ready(browser: Browser, action: str) -> None:
     ready(browser)
 
 
-KEY_CODES = {"Enter": 13, "y": 89, "n": 78, "j": 74, "k": 75, "a": 65, **{str(d): 48 + d for d in range(10)}}
+KEY_CODES = {"Enter": 13, "y": 89, "n": 78, "j": 74, "k": 75, "a": 65, "h": 72, **{str(d): 48 + d for d in range(10)}}
 
 
 def press(browser: Browser, key: str, navigates: bool = False) -> None:
@@ -516,6 +516,17 @@ def test_selection_offsets_count_code_points_of_the_text_as_shown(browser, tmp_p
         browser.evaluate("document.getElementById('new-question').value = 'What is the phrase?'")
         then_ready(browser, "document.getElementById('create-nugget').click()")
         assert "added" in browser.evaluate("document.getElementById('flash').textContent")
+        # the pane marks the bound span, as the assessor's own, and the text (every offset into it) is unchanged
+        shown = text.replace("\r\n", "\n")
+        assert browser.evaluate("document.getElementById('doc-text').textContent") == shown
+        assert browser.evaluate("Array.from(document.querySelectorAll('#doc-text mark.bound.mine'))"
+                                ".map(m => m.textContent)") == [phrase]
+        press(browser, "h")
+        assert browser.evaluate("document.querySelector('#doc-text mark.current-mark').textContent") == phrase
+        # a second selection after the mark, across the pieces the mark cut the text into
+        select_document_text(browser, "phrase here.\nEnd")
+        assert browser.evaluate("document.querySelector('.with-selection input[name=start]').value") == \
+            str(shown.index("phrase here"))
     finally:
         server.stop()
     store = Store.open(db)
@@ -640,6 +651,10 @@ def test_keys_act_on_the_item_shown_and_store_one_answer_per_intended_press(brow
         assert posts == len(intended)  # and nothing else was posted (no save was refused or repeated)
         # the sentence stage: digits tick, n is "none of these"; nothing is pre-ticked although the judge said yes
         go(browser, server.base + "/t/s01/sentences")
+        # the document pane marks the passage that best matches the sentence; h jumps to it
+        assert browser.evaluate("document.querySelectorAll('#doc-text mark.passage').length") == 1
+        press(browser, "h")
+        assert browser.evaluate("document.querySelector('#doc-text mark.current-mark') !== null")
         first = on_screen(browser)
         assert first and all(shown == "yes" for _, shown in first)
         assert browser.evaluate("document.querySelectorAll('#choices input:checked').length") == 0

@@ -359,6 +359,13 @@ class Store(WorkbenchDatabase):
                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                         (answer_id, doc_id, start, end, quote, user, now() if user else None, position))
 
+    def selections_by(self, user: str, doc_id: str) -> set[tuple[int, int]]:
+        """The spans of ``doc_id`` that ``user`` selected to bind an answer (live answers of any topic)."""
+        return {(row[0], row[1]) for row in self._rows(
+            "SELECT b.start, b.end FROM bindings b JOIN answers a USING(answer_id) JOIN nuggets n USING(nugget_id) "
+            "WHERE b.doc_id = ? AND b.user = ? AND b.start IS NOT NULL AND a.deleted = 0 AND n.deleted = 0",
+            (doc_id, user))}
+
     def delete_bindings(self, answer_id: int, doc_id: str) -> None:
         self._write("DELETE FROM bindings WHERE answer_id = ? AND doc_id = ?", (answer_id, doc_id))
 

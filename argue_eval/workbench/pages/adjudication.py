@@ -10,6 +10,7 @@ from starlette.responses import Response
 
 from ..actions import Answer, Conflict, display_text, record_answers
 from ..exporting import adjudication_queue, key_of
+from ..highlights import best_passage, bound_marks, pane
 from ..items import Item
 from ..web import View, Visit
 
@@ -48,8 +49,14 @@ class AdjudicationPage(View):
         row = entry["row"] if entry is not None else {}
         document = visit.store.document(row["doc_id"]) if row.get("doc_id") else None
         question = visit.store.nugget_question(row["nugget_id"]) if row.get("nugget_id") else None
-        return visit.render("adjudicate.html", queue=queue, entry=entry, document=document,
-                            doc_text=display_text(document.text) if document is not None else "",
+        doc_text = display_text(document.text) if document is not None else ""
+        marks: dict[str, Any] = {}
+        if document is not None:
+            best = best_passage(doc_text, row.get("sentence") or "")
+            marks = pane(doc_text, [*([best] if best else []), *bound_marks(
+                visit.store.nugget_rows(row["request_id"]), document.doc_id, set(),
+                {row["nugget_id"]} if row.get("nugget_id") else None)])
+        return visit.render("adjudicate.html", queue=queue, entry=entry, document=document, doc_text=doc_text, **marks,
                             nugget_question=question, open_count=sum(1 for e in queue if e["decision"] is None))
 
 

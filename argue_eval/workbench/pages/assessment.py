@@ -9,6 +9,7 @@ from urllib.parse import quote
 from starlette.responses import Response
 
 from ..actions import Answer, BankError, Conflict, bank_action, display_text, record_answers
+from ..highlights import Mark, best_passage, bound_marks, pane
 from ..items import Group, Item, TopicItems, find_group
 from ..stages import Stage
 from ..store import Store
@@ -36,8 +37,10 @@ class AssessmentPage(View):
         if group is not None:
             item = group.first
             document = store.document(item.key.doc_id) if item.key.doc_id else None
-            context.update(item=item, document=document,
-                           doc_text=display_text(document.text) if document is not None else "",
+            doc_text = display_text(document.text) if document is not None else ""
+            if document is not None:
+                context.update(pane(doc_text, _marks(store, topic, viewer.name, group, doc_text)))
+            context.update(item=item, document=document, doc_text=doc_text,
                            report=_report_of(store, item), bank=_bank_choices(store, topic),
                            relevance_note=_relevance_note(items, item))
         return visit.render("stage.html", **context)
@@ -101,6 +104,22 @@ class NoSuchStage(View):
         return visit.refuse(404, "No such page.")
 
     post = get
+
+
+def _marks(store: Store, topic: str, user: str, group: Group, text: str) -> list[Mark]:
+    """The document pane's marks for a group: the passage that best matches its sentence (the judge's own
+    choice where its rationale names one), and the spans bound to its nuggets' answers (every answer's, in the
+    citation stage), the assessor's own among them."""
+    item = group.first
+    doc_id = item.key.doc_id or ""
+    suggestion = item.suggestion
+    marks = []
+    best = best_passage(text, item.sentence, suggestion[2] if suggestion else None, suggestion[1] if suggestion else None)
+    if best is not None:
+        marks.append(best)
+    nuggets = {i.key.nugget_id for i in group.items if i.key.nugget_id} or None
+    marks += bound_marks(store.nugget_rows(topic), doc_id, store.selections_by(user, doc_id), nuggets)
+    return marks
 
 
 def _report_of(store: Store, item: Item) -> list[tuple[int, str, tuple[str, ...]]]:

@@ -7,6 +7,7 @@ from urllib.parse import quote, urlencode
 from starlette.responses import Response
 
 from ..actions import BadRequest, BankError, bank_action, display_text
+from ..highlights import bound_marks, pane
 from ..stages import Stage
 from ..web import View, Visit
 
@@ -31,12 +32,15 @@ class AuthoringPage(View):
         if doc_id and document is not None and doc_id in pool:
             store.mark_seen(topic, doc_id, viewer.name)
         position = pool.index(doc_id) if doc_id in pool else None
+        nuggets = store.nugget_rows(topic)
+        doc_text = display_text(document.text) if document is not None else ""
+        marks = pane(doc_text, bound_marks(nuggets, document.doc_id, store.selections_by(viewer.name, document.doc_id))
+                     ) if document is not None else {}
         return visit.render(
             "nuggets.html", stage=self.stage, topic=topic, request_record=store.request(topic),
-            nuggets=store.nugget_rows(topic), pool=pool, position=position, doc_id=doc_id,
-            document=document, doc_text=display_text(document.text) if document is not None else "",
+            nuggets=nuggets, pool=pool, position=position, doc_id=doc_id, document=document, doc_text=doc_text,
             query=query, hits=hits, seen_count=len(store.seen(topic, viewer.name)),
-            history=store.history(topic)[-15:][::-1],
+            history=store.history(topic)[-15:][::-1], **marks,
         )
 
     def post(self, visit: Visit) -> Response:

@@ -71,6 +71,24 @@
     });
   }
 
+  // -- marks in the document: h jumps to the next one (H to the previous), round and round -----------------
+  function jumpMark(step) {
+    var stops = Array.prototype.slice.call(document.querySelectorAll("#doc-text mark[data-stop]"));
+    if (!stops.length) { return; }
+    var current = document.querySelector("#doc-text mark.current-mark");
+    var at = current ? stops.indexOf(current) : -1;
+    var next = stops[((at + step) % stops.length + stops.length) % stops.length];
+    if (current) { current.classList.remove("current-mark"); }
+    next.classList.add("current-mark");
+    next.scrollIntoView({block: "center"});
+  }
+
+  function markKeys(key) {
+    if (key === "h") { jumpMark(1); return true; }
+    if (key === "H") { jumpMark(-1); return true; }
+    return false;
+  }
+
   // -- keys ---------------------------------------------------------------------------------------------
   // An answer key acts only on the item on screen, and only a choice made on it is saved: y/n (or a tick, or n
   // for "none of these") choose, Enter saves the choice. A suggestion is shown, never pre-chosen, so an Enter
@@ -168,6 +186,7 @@
       var handled = false;
       if (page === "stage" || page === "adjudicate") { handled = stageKeys(event); }
       else if (page === "authoring") { handled = nuggetKeys(event); }
+      if (!handled && page !== "error") { handled = markKeys(event.key); }
       if (handled) { event.preventDefault(); }
     });
     document.querySelectorAll("form").forEach(function (form) {
