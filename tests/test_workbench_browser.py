@@ -465,6 +465,18 @@ def test_suggestions_are_confirmed_or_changed_and_an_admin_adjudicates(browser, 
         text = " ".join(reasons)
         assert "an assessor changed the judge's suggestion" in text and "assessors disagree" in text
         assert "disagreement from d.jsonl" in text
+        # each item by its text (the sentence, the cited document), not by its hash id
+        listed = browser.evaluate("Array.from(document.querySelectorAll('#queue-list li'))"
+                                  ".map(li => [li.dataset.item, li.querySelector('q').textContent])")
+        store = Store.open(db)
+        sentences = {r["item_id"]: r["sentence"] for r in store.verdict_rows()}
+        store.close()
+        assert len(listed) == 3 and sum(item_id in sentences for item_id, _ in listed) == 2
+        for item_id, quoted in listed:
+            assert item_id not in text
+            if item_id in sentences:  # the whole sentence, or its first words and "..." (truncated at 120)
+                assert quoted == sentences[item_id] or (quoted.endswith("...") and
+                                                        sentences[item_id].startswith(quoted[:-3].rstrip()))
         browser.screenshot(tmp_path / "adjudication.png", full_page=False)
         for _ in range(3):
             sides = browser.evaluate("document.querySelectorAll('#sides tbody tr').length")

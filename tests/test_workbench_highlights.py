@@ -55,3 +55,20 @@ def test_segments_join_to_the_text_and_keep_overlaps():
         ("ij", (), None)]  # the mark past the end is dropped
     assert "".join(s.text for s in pieces) == "abcdefghij"
     assert segments("", []) == [] and [s.text for s in segments("abc", [])] == ["abc"]
+
+
+def test_progress_counts_items_as_the_pages_ask_them_not_the_answers_of_a_checklist():
+    from argue_eval.judges.base import make_key
+    from argue_eval.workbench.items import Group, Item, TopicItems
+
+    def item(n: int, value: bool | None) -> Item:
+        key = make_key("answers", "s01", f"sentence {n}", "d1", f"n{n}", "a", None, None)
+        return Item(f"q{n}", key, "sentences", f"sentence {n}", "r", 0, None, None, (), "q", "a", 1, [], value)
+
+    # three pages: a checklist of four answers all answered, one of three half answered, one single item open
+    groups = [Group("g1", "sentences", [item(k, True) for k in range(4)], []),
+              Group("g2", "sentences", [item(4, False), item(5, None), item(6, None)], []),
+              Group("g3", "sentences", [item(7, None)], [])]
+    items = TopicItems("s01", {"sentences": groups})
+    assert items.counts("sentences") == (1, 2)  # pages: before, (5, 3) in answers beside "item 1 of 3"
+    assert items.judgment_counts("sentences") == (5, 3)

@@ -67,7 +67,7 @@ def status_rows(store: Store) -> list[list[str | None]]:
                          f"{nuggets} nugget(s) in the bank"])
             items = topic_items(store, request_id, user)
             for stage in ASSESSMENT_STAGES:
-                done, open_ = items.counts(stage.name)
+                done, open_ = items.judgment_counts(stage.name)  # the judgments score needs, as before
                 rows.append([request_id, user, stage.name, str(done), str(open_)])
     return rows
 

@@ -90,10 +90,16 @@ class TopicItems:
         return self.groups.get(stage, [])
 
     def counts(self, stage: str) -> tuple[int, int]:
-        """(answered, open) items of a stage."""
+        """(answered, open) items of a stage, an item being what one page asks (a checklist of answers is one
+        item, as the page's "item 1 of 15" counts it, not one per answer)."""
+        groups = self.stage(stage)
+        done = sum(1 for g in groups if g.answered)
+        return done, len(groups) - done
+
+    def judgment_counts(self, stage: str) -> tuple[int, int]:
+        """(answered, open) judgments of a stage (each answer of a checklist counts)."""
         done = sum(1 for g in self.stage(stage) for i in g.items if i.value is not None)
-        open_ = sum(1 for g in self.stage(stage) for i in g.items if i.value is None)
-        return done, open_
+        return done, sum(len(g.items) for g in self.stage(stage)) - done
 
 
 def key_of_row(row: dict[str, Any]) -> JudgmentKey:

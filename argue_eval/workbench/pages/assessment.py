@@ -29,8 +29,10 @@ class AssessmentPage(View):
         groups = items.stage(self.stage.name)
         group, index = find_group(items, self.stage.name, visit.query.get("g"))
         done, open_ = items.counts(self.stage.name)
+        judged, unjudged = items.judgment_counts(self.stage.name)
         context: dict[str, Any] = {
             "topic": topic, "stage": self.stage, "request_record": store.request(topic), "done": done, "open": open_,
+            "judged": judged, "judgments": judged + unjudged,
             "total": done + open_, "index": index, "count": len(groups), "group": group,
             "previous": groups[index - 1].group_id if 0 < index <= len(groups) else None,
             "next": groups[index + 1].group_id if group is not None and index + 1 < len(groups) else None}
