@@ -137,7 +137,7 @@ def then_ready(browser: Browser, action: str) -> None:
     ready(browser)
 
 
-KEY_CODES = {"Enter": 13, "y": 89, "n": 78, "j": 74, "k": 75, "a": 65, "h": 72, **{str(d): 48 + d for d in range(10)}}
+KEY_CODES = {"Enter": 13, "y": 89, "n": 78, "j": 74, "k": 75, "a": 65, "h": 72, "d": 68, **{str(d): 48 + d for d in range(10)}}
 
 
 def press(browser: Browser, key: str, navigates: bool = False) -> None:
@@ -695,3 +695,70 @@ def test_keys_act_on_the_item_shown_and_store_one_answer_per_intended_press(brow
     agreed = [line["provenance"]["suggested"]["agreed"] for line in lines]
     assert len(lines) == len(intended) + len(first) + len(second)
     assert agreed.count(True) == sum(intended.values()) + 1  # the yeses confirm the judge; the rest differ
+
+
+# -- per-document flow (issue 32, item 3) ------------------------------------------------------------------
+def test_a_document_is_read_once_for_every_sentence_that_cites_it(browser, tmp_path):
+    """Two runs on s01 cite 7 documents in 12 (sentence, document) pairs. alice judges them by document: 7
+    pages, 7 reads for 12 judgments; bob one at a time: a read whenever the next item cites another document."""
+    requests = one_topic_requests(tmp_path)
+    db, passwords = make_round(tmp_path, [RUNS / "careful.jsonl", RUNS / "hallucinating.jsonl"], requests,
+                               {"alice": "s01", "bob": ""})
+    cli("assess", "assign", "--db", db, "--topics", "s01", "--to", "bob", "--double")
+    reference = sample_reference_answers()
+    server = Server(db, tmp_path / "server.log").start()
+    try:
+        log_in(browser, server, "alice", passwords["alice"])
+        go(browser, server.base + "/t/s01/citations")
+        assert browser.evaluate("document.getElementById('by-document').textContent") == \
+            "all 2 sentences citing nw-0001 (d)"
+        press(browser, "d", navigates=True)
+        pages, answered = [], {}
+        while browser.evaluate("document.body.dataset.page") == "bydoc":
+            doc_id = browser.evaluate("document.getElementById('document').dataset.doc")
+            rows = browser.evaluate("Array.from(document.querySelectorAll('#doc-rows li')).map(li => li.dataset.item)")
+            pages.append((doc_id, len(rows)))
+            press(browser, "Enter")  # nothing chosen yet: nothing saved
+            assert browser.evaluate("!document.getElementById('choose-first').hidden")
+            for item_id in rows:  # y/n act on the marked row and move to the next
+                assert browser.evaluate("document.querySelector('#doc-rows li.current').dataset.item") == item_id
+                want = reference.get(item_id, False)
+                press(browser, "y" if want else "n")
+                answered[item_id] = want
+            press(browser, "Enter", navigates=True)
+        assert browser.evaluate("document.getElementById('all-done') !== null")
+        # read from the run files by hand: each document in the order the reports first cite it, with the number
+        # of distinct sentences citing it
+        expected: dict[str, set[str]] = {}
+        for run in ("careful", "hallucinating"):
+            report = next(json.loads(line) for line in (RUNS / f"{run}.jsonl").read_text().splitlines()
+                          if json.loads(line)["request_id"] == "s01")
+            for sentence in report["sentences"]:
+                for doc_id in sentence["citations"]:
+                    expected.setdefault(doc_id, set()).add(sentence["text"])
+        assert pages == [(d, len(texts)) for d, texts in expected.items()] and len(pages) == 7
+        then_ready(browser, "document.getElementById('logout').click()")
+        log_in(browser, server, "bob", passwords["bob"])
+        go(browser, server.base + "/t/s01/citations")
+        shown = []
+        while browser.evaluate("document.getElementById('item') !== null"):
+            shown.append(browser.evaluate("document.getElementById('document').dataset.doc"))
+            item_id = browser.evaluate("document.querySelector('#answer-form input[name=item]').value")
+            press(browser, "y" if reference.get(item_id, False) else "n")
+            press(browser, "Enter", navigates=True)
+    finally:
+        server.stop()
+    store = Store.open(db)
+    try:
+        alice = {r["item_id"]: r["value"] for r in store.verdict_rows(user="alice")}
+        bob = {r["item_id"]: r["value"] for r in store.verdict_rows(user="bob")}
+    finally:
+        store.close()
+    assert alice == answered and len(alice) == 12 and bob == alice  # the same items, the same answers
+    bob_reads = 1 + sum(1 for a, b in zip(shown, shown[1:]) if a != b)
+    # by hand from the run files: the 12 pairs in report order cite nw-0001 0002 0004 0006 0006 0008 0001 0002
+    # 0004 0007 0011 0008: 11 changes of document (the two nw-0006 in a row are one read)
+    assert len(shown) == 12 and bob_reads == 11
+    status = cli("assess", "status", "--db", db, "--format", "tsv")
+    assert "alice\tcitations\t7\t12\t0.58" in status  # 7 / 12
+    assert f"bob\tcitations\t{bob_reads}\t12\t{bob_reads / 12:.2f}" in status

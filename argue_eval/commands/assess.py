@@ -376,8 +376,8 @@ def serve_command(db: str, host: str, port: int, allow_remote: bool, search_mode
 @click.option("--format", "output_format", type=click.Choice(["text", "tsv", "markdown"]), default="text",
               show_default=True)
 def status_command(db: str, output_format: str) -> None:
-    """Progress per topic, stage and assessor; agreement where topics are double-assessed, and of the judge's
-    suggestions with the assessors' answers.
+    """Progress per topic, stage and assessor; document reads per judgment, per assessor; agreement where topics
+    are double-assessed, and of the judge's suggestions with the assessors' answers.
 
     \b
     Example (a workbench database made from the sample track first):
@@ -386,7 +386,7 @@ def status_command(db: str, output_format: str) -> None:
       argue-eval assess status --db round.sqlite
     """
     from ..tables import Table, render_tables
-    from ..workbench.exporting import adjudication_queue, agreement_rows, status_rows, suggestion_rows
+    from ..workbench.exporting import adjudication_queue, agreement_rows, reading_rows, status_rows, suggestion_rows
     from ..workbench.store import Store
 
     store = Store.open(db)
@@ -395,12 +395,16 @@ def status_command(db: str, output_format: str) -> None:
         agreement = agreement_rows(store)
         suggested = suggestion_rows(store)
         queue = adjudication_queue(store)
+        reading = reading_rows(store)
     finally:
         store.close()
     open_ = sum(1 for e in queue if e["decision"] is None)
     tables = [Table(["topic", "assessor", "stage", "done", "open"], list(rows), "lllrr",
                     "progress (open: what the flowchart asks now; answers can open more)",
                     [f"adjudication: {open_} open, {len(queue) - open_} decided"])]
+    if reading:
+        tables.append(Table(["assessor", "stage", "reads", "judgments", "reads per judgment"], reading, "llrrr",
+                            "document reads (a page showing another document than the page before)"))
     if agreement:
         tables.append(Table(["assessors", "kind", "items", "agreement", "kappa"], agreement, "llrrr",
                             "agreement on items both assessors answered"))

@@ -84,6 +84,9 @@ CREATE INDEX IF NOT EXISTS history_topic ON history(request_id, id);
 CREATE TABLE IF NOT EXISTS adjudication_items(item_id TEXT PRIMARY KEY, source TEXT NOT NULL, data TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS seen(request_id TEXT NOT NULL, doc_id TEXT NOT NULL, user TEXT NOT NULL,
     PRIMARY KEY(request_id, doc_id, user));
+CREATE TABLE IF NOT EXISTS doc_reads(id INTEGER PRIMARY KEY, user TEXT NOT NULL, request_id TEXT NOT NULL,
+    doc_id TEXT NOT NULL, stage TEXT NOT NULL, at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS doc_reads_user ON doc_reads(user, id);
 """
 """The tables: ``meta`` (schema version, policies), ``requests``, ``documents`` (the texts of pooled and cited
 documents, copied at ``init`` so serving needs no collection), ``pool`` (documents per topic, in pool order),

@@ -72,6 +72,18 @@ def status_rows(store: Store) -> list[list[str | None]]:
     return rows
 
 
+def reading_rows(store: Store) -> list[list[str | None]]:
+    """Document reads per judgment, per assessor and stage: ``assessor, stage, reads, judgments, per judgment``.
+    A read is a page that showed the assessor a document other than the one the page before it showed
+    (``Store.note_read``): one per item, one at a time; one per document, by document."""
+    reads, judged = store.read_counts(), store.judgment_counts()
+    rows: list[list[str | None]] = []
+    for user, stage in sorted(set(reads) | {key for key in judged if key[1] != "adjudication"}):
+        count, answers = reads.get((user, stage), 0), judged.get((user, stage), 0)
+        rows.append([user, stage, str(count), str(answers), f"{count / answers:.2f}" if answers else None])
+    return rows
+
+
 def agreement_rows(store: Store) -> list[list[str | None]]:
     """Agreement of each pair of assessors on the items both answered, per kind (double-assessed topics)."""
     by_item: dict[str, dict[str, tuple[str, bool]]] = {}

@@ -359,6 +359,27 @@ class Store(WorkbenchDatabase):
                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                         (answer_id, doc_id, start, end, quote, user, now() if user else None, position))
 
+    def note_read(self, user: str, request_id: str, doc_id: str, stage: str) -> bool:
+        """An assessment page showed ``doc_id`` to ``user``: a new read unless the page before it showed them the
+        same document (reading on in it is not reading it again). Whether it counted."""
+        with self.transaction():
+            last = self._value("SELECT doc_id FROM doc_reads WHERE user = ? ORDER BY id DESC LIMIT 1", (user,))
+            if last == doc_id:
+                return False
+            self._write("INSERT INTO doc_reads(user, request_id, doc_id, stage, at) VALUES (?, ?, ?, ?, ?)",
+                        (user, request_id, doc_id, stage, now()))
+        return True
+
+    def read_counts(self) -> dict[tuple[str, str], int]:
+        """Document reads per (assessor, stage)."""
+        return {(user, stage): count for user, stage, count in self._rows(
+            "SELECT user, stage, COUNT(*) FROM doc_reads GROUP BY user, stage")}
+
+    def judgment_counts(self) -> dict[tuple[str, str], int]:
+        """Assessors' answers per (assessor, stage)."""
+        return {(user, stage): count for user, stage, count in self._rows(
+            "SELECT user, stage, COUNT(*) FROM verdicts WHERE role = 'assessor' GROUP BY user, stage")}
+
     def selections_by(self, user: str, doc_id: str) -> set[tuple[int, int]]:
         """The spans of ``doc_id`` that ``user`` selected to bind an answer (live answers of any topic)."""
         return {(row[0], row[1]) for row in self._rows(

@@ -14,6 +14,7 @@ from ..items import Group, Item, TopicItems, find_group
 from ..stages import Stage
 from ..store import Store
 from ..web import View, Visit
+from .by_document import document_groups, document_page, save_document_page
 
 __all__ = ["AssessmentPage", "NoSuchStage"]
 
@@ -28,6 +29,7 @@ class AssessmentPage(View):
         items = visit.workbench.items(topic, viewer.name)
         groups = items.stage(self.stage.name)
         group, index = find_group(items, self.stage.name, visit.query.get("g"))
+        by_document = visit.query.get("doc")
         done, open_ = items.counts(self.stage.name)
         judged, unjudged = items.judgment_counts(self.stage.name)
         context: dict[str, Any] = {
@@ -36,12 +38,16 @@ class AssessmentPage(View):
             "total": done + open_, "index": index, "count": len(groups), "group": group,
             "previous": groups[index - 1].group_id if 0 < index <= len(groups) else None,
             "next": groups[index + 1].group_id if group is not None and index + 1 < len(groups) else None}
+        if by_document is not None:
+            return document_page(visit, self.stage, items, by_document, context)
         if group is not None:
             item = group.first
             document = store.document(item.key.doc_id) if item.key.doc_id else None
             doc_text = display_text(document.text) if document is not None else ""
             if document is not None:
+                store.note_read(viewer.name, topic, document.doc_id, self.stage.name)
                 context.update(pane(doc_text, _marks(store, topic, viewer.name, group, doc_text)))
+                context["citing"] = len(document_groups(items, self.stage.name, document.doc_id))
             context.update(item=item, document=document, doc_text=doc_text,
                            report=_report_of(store, item), bank=_bank_choices(store, topic),
                            relevance_note=_relevance_note(items, item))
@@ -51,6 +57,8 @@ class AssessmentPage(View):
         viewer, topic, stage = visit.viewer, visit.topic, self.stage.name
         assert viewer is not None
         fields = visit.fields()
+        if fields.get("action") == "by_document":
+            return save_document_page(visit, self.stage, visit.workbench.items(topic, viewer.name), fields)
         items, ticked = visit.values("item"), [] if fields.get("none") else visit.values("yes")
         group = next((g for g in visit.workbench.items(topic, viewer.name).stage(stage)
                       if g.group_id == fields.get("group")), None)

@@ -105,6 +105,7 @@
     if (key === "j" || key === "ArrowRight") { follow("next"); return true; }
     if (key === "k" || key === "ArrowLeft") { follow("prev"); return true; }
     if (key === "o") { follow("first-open"); return true; }
+    if (key === "d") { follow("by-document"); return true; }
     if (!form) { return false; }
     var choices = form.querySelectorAll("input[type=checkbox][name=yes]");
     if (choices.length) {
@@ -168,6 +169,40 @@
     });
   }
 
+  // the per-document page: the keys act on the row marked current, all on screen at once
+  function documentKeys(event) {
+    var form = document.getElementById("answer-form");
+    var key = event.key;
+    if (!form) { return false; }
+    if (saving(form)) { return true; }
+    var rows = Array.prototype.slice.call(form.querySelectorAll("li.doc-row"));
+    var current = form.querySelector("li.doc-row.current");
+    var at = rows.indexOf(current);
+    function move(to) {
+      if (to < 0 || to >= rows.length) { return; }
+      if (current) { current.classList.remove("current"); }
+      current = rows[to];
+      current.classList.add("current");
+      current.scrollIntoView({block: "nearest"});
+    }
+    if (key === "j" || key === "ArrowDown") { move(at + 1); return true; }
+    if (key === "k" || key === "ArrowUp") { move(at - 1); return true; }
+    if ((key === "y" || key === "n") && current) {
+      current.querySelector("input[type=radio][value=" + (key === "y" ? "yes" : "no") + "]").checked = true;
+      choose(form);
+      for (var k = at + 1; k < rows.length; k++) {
+        if (!rows[k].querySelector("input[type=radio]:checked")) { move(k); break; }
+      }
+      return true;
+    }
+    if (key === "Enter") {
+      if (form.dataset.chosen === "1") { submitWith(form, document.getElementById("save")); }
+      else { document.getElementById("choose-first").hidden = false; }
+      return true;
+    }
+    return false;
+  }
+
   function nuggetKeys(event) {
     var key = event.key;
     if (key === "j") { follow("next"); return true; }
@@ -186,6 +221,7 @@
       var handled = false;
       if (page === "stage" || page === "adjudicate") { handled = stageKeys(event); }
       else if (page === "authoring") { handled = nuggetKeys(event); }
+      else if (page === "bydoc") { handled = documentKeys(event); }
       if (!handled && page !== "error") { handled = markKeys(event.key); }
       if (handled) { event.preventDefault(); }
     });
