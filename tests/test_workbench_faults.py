@@ -226,8 +226,10 @@ def test_a_full_disk_is_a_clear_503_and_one_log_line(served, monkeypatch, caplog
     def full(*args: object, **kwargs: object) -> None:
         raise sqlite3.OperationalError("database or disk is full")  # what SQLite raises on ENOSPC
 
-    monkeypatch.setattr(store, "save_verdict", full)
+    monkeypatch.setattr(store, "_write", full)  # every write of the store, as a full disk refuses them
     caplog.set_level(logging.INFO, logger="argue_eval.workbench")
+    status, page, _ = client.request("GET", "/t/s01/citations")  # reading still works (the read goes uncounted)
+    assert status == 200 and 'id="answer-form"' in page
     for _ in range(3):
         status, body, _ = client.request("POST", "/t/s01/citations", form)
         assert status == 503

@@ -8,8 +8,8 @@ text (and every offset into it) is unchanged.
 The best passage is one of the windows every judge of the kit reads (``passages.window_starts``: 128 words,
 one every 64, unless a judge was told otherwise). Where the suggestion's rationale names the window the
 lexical judge chose ("best passage K/N") and the document has N windows, that window is the judge's own and
-is marked as such; otherwise the window that holds most of the item's content words (the sentence; for a
-nugget answer, the answer and its question) is marked as the best match.
+is marked as such; otherwise the window that holds most of the sentence's content words is marked as the
+best match.
 """
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def passage_spans(text: str, words: int = DEFAULT_PASSAGE_WORDS,
 
 
 def best_passage(text: str, query: str, rationale: str | None = None, judge: str | None = None) -> Mark | None:
-    """The passage to mark for ``query`` (the sentence, or an answer and its question): the judge's own choice
+    """The passage to mark for ``query`` (the item's sentence): the judge's own choice
     when its rationale names it and fits this text, else the one holding most of the query's content words;
     ``None`` when no passage shares a word with it."""
     spans = passage_spans(text)

@@ -361,13 +361,17 @@ class Store(WorkbenchDatabase):
 
     def note_read(self, user: str, request_id: str, doc_id: str, stage: str) -> bool:
         """An assessment page showed ``doc_id`` to ``user``: a new read unless the page before it showed them the
-        same document (reading on in it is not reading it again). Whether it counted."""
-        with self.transaction():
-            last = self._value("SELECT doc_id FROM doc_reads WHERE user = ? ORDER BY id DESC LIMIT 1", (user,))
-            if last == doc_id:
-                return False
-            self._write("INSERT INTO doc_reads(user, request_id, doc_id, stage, at) VALUES (?, ?, ?, ?, ?)",
-                        (user, request_id, doc_id, stage, now()))
+        same document (reading on in it is not reading it again). Whether it counted: a database that cannot be
+        written (a full disk) does not stop a page from being read, so the read then goes uncounted."""
+        try:
+            with self.transaction():
+                last = self._value("SELECT doc_id FROM doc_reads WHERE user = ? ORDER BY id DESC LIMIT 1", (user,))
+                if last == doc_id:
+                    return False
+                self._write("INSERT INTO doc_reads(user, request_id, doc_id, stage, at) VALUES (?, ?, ?, ?, ?)",
+                            (user, request_id, doc_id, stage, now()))
+        except CannotWrite:
+            return False
         return True
 
     def read_counts(self) -> dict[tuple[str, str], int]:
@@ -470,7 +474,13 @@ class Store(WorkbenchDatabase):
 
     # -- what an assessor has read -------------------------------------------------------------------
     def mark_seen(self, request_id: str, doc_id: str, user: str) -> None:
-        self._write("INSERT OR IGNORE INTO seen(request_id, doc_id, user) VALUES (?, ?, ?)", (request_id, doc_id, user))
+        """The assessor opened a pooled document (not recorded when the database cannot be written: the page is
+        still shown)."""
+        try:
+            self._write("INSERT OR IGNORE INTO seen(request_id, doc_id, user) VALUES (?, ?, ?)",
+                        (request_id, doc_id, user))
+        except CannotWrite:
+            pass
 
     def seen(self, request_id: str, user: str) -> set[str]:
         """The pooled documents of the topic this assessor has opened."""

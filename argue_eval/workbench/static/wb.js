@@ -162,7 +162,13 @@
       });
     }
     form.addEventListener("submit", function (event) {
-      if (form.dataset.chosen !== "1" || saving(form)) { event.preventDefault(); return; }
+      if (saving(form)) { event.preventDefault(); return; }
+      if (form.dataset.chosen !== "1") {
+        event.preventDefault();
+        var hint = document.getElementById("choose-first");
+        if (hint) { hint.hidden = false; }
+        return;
+      }
       form.dataset.sent = "1";
       var status = document.getElementById("saving");
       if (status) { status.hidden = false; }
