@@ -363,10 +363,12 @@ class Store(WorkbenchDatabase):
         """An assessment page showed ``doc_id`` to ``user``: a new read unless the page before it showed them the
         same document (reading on in it is not reading it again). Whether it counted: a database that cannot be
         written (a full disk) does not stop a page from being read, so the read then goes uncounted."""
+        sql = "SELECT doc_id FROM doc_reads WHERE user = ? ORDER BY id DESC LIMIT 1"
+        if self._value(sql, (user,)) == doc_id:
+            return False  # the common case (a page redrawn, reading on) takes no write lock
         try:
             with self.transaction():
-                last = self._value("SELECT doc_id FROM doc_reads WHERE user = ? ORDER BY id DESC LIMIT 1", (user,))
-                if last == doc_id:
+                if self._value(sql, (user,)) == doc_id:
                     return False
                 self._write("INSERT INTO doc_reads(user, request_id, doc_id, stage, at) VALUES (?, ?, ?, ?, ?)",
                             (user, request_id, doc_id, stage, now()))
