@@ -3,7 +3,8 @@
 It builds a workbench on the sample track (careful and hallucinating, the sample bank, the offline lexical
 judge's answers as suggestions), starts `argue-eval assess serve` on a free loopback port, and drives the
 system Chromium over the DevTools protocol (tests/cdp.py): the topics page, nugget authoring with a text
-selection, a citation item with the judge's suggestion, a sentence item, a report item for an uncited
+selection, a citation item with the judge's suggestion and its passage marked, the citation stage by
+document, a sentence item, a report item for an uncited
 sentence, and the admin's adjudication page. The PNGs go to docs/ (or --out).
 
     python tools/workbench_screenshots.py
@@ -94,10 +95,26 @@ def main() -> None:
                                  f"document.getElementById('again').value = {json.dumps(PASSWORD)}")
                 then("document.getElementById('password-form').submit()")
 
-            def answer(key: str) -> None:
+            def key(name: str) -> None:
+                browser.evaluate(f"document.dispatchEvent(new KeyboardEvent('keydown', {{key: {json.dumps(name)}}}))")
+
+            def answer(*keys: str) -> None:
+                """Choose with ``keys`` (nothing is pre-chosen), then Enter saves and the next page loads."""
+                for name in keys:
+                    key(name)
                 browser.evaluate("document.body.removeAttribute('data-ready')")
-                browser.evaluate(f"document.dispatchEvent(new KeyboardEvent('keydown', {{key: {json.dumps(key)}}}))")
+                key("Enter")
                 ready()
+
+            def suggested() -> list[str]:
+                """The keys that give the judge's suggestion on this page (the assessor here agrees with it)."""
+                boxes = browser.evaluate(
+                    "Array.from(document.querySelectorAll('#choices li')).map(li => [li.querySelector('input')"
+                    ".dataset.key, (li.querySelector('.suggestion') || {dataset: {}}).dataset.value])")
+                if boxes:
+                    return [k for k, value in boxes if value == "yes" and k] or ["n"]
+                value = browser.evaluate("(document.getElementById('suggestion') || {dataset: {}}).dataset.value")
+                return ["y" if value == "yes" else "n"]
 
             log_in("alice")
             go("/t/s01/nuggets?doc=nw-0004")
@@ -108,16 +125,21 @@ def main() -> None:
             shot("authoring")
             then("document.getElementById('create-nugget').click()")
             go("/t/s01/citations")
+            key("h")
             shot("citation")
+            go("/t/s01/citations?doc=nw-0001")
+            key("y")
+            shot("by-document")
+            go("/t/s01/citations")
             for _ in range(12):
                 if browser.evaluate("document.getElementById('item') === null"):
                     break
-                answer("y" if browser.evaluate("document.getElementById('yes').checked") else "n")
+                answer(*suggested())
             go("/t/s01/sentences")
             shot("sentence")
             while browser.evaluate("document.getElementById('item') !== null && "
                                    "document.getElementById('item').dataset.kind === 'answers'"):
-                answer("Enter")
+                answer(*suggested())
             shot("uncited")
             go("/")
             shot("topics")
