@@ -31,7 +31,9 @@ from cdp import Browser, find_browser  # noqa: E402  (tests/cdp.py)
 from argue_eval.api import make_policies, score  # noqa: E402
 from argue_eval.formats.judgments import write_argue  # noqa: E402
 from argue_eval.inputs import load_inputs  # noqa: E402
-from argue_eval.organizer.assessment import export_pool, import_pool, write_pool  # noqa: E402
+from argue_eval.judges.base import make_key  # noqa: E402
+from argue_eval.model import normalize_text  # noqa: E402
+from argue_eval.organizer.assessment import export_pool, import_pool, item_id_for, write_pool  # noqa: E402
 from argue_eval.workbench.store import Store  # noqa: E402
 
 if find_browser() is None:
@@ -737,6 +739,19 @@ def test_a_document_is_read_once_for_every_sentence_that_cites_it(browser, tmp_p
                 for doc_id in sentence["citations"]:
                     expected.setdefault(doc_id, set()).add(sentence["text"])
         assert pages == [(d, len(texts)) for d, texts in expected.items()] and len(pages) == 7
+        # the report view: careful's sentences with their citations and alice's answers so far
+        go(browser, server.base + "/t/s01/report?run=careful")
+        careful = next(json.loads(line) for line in (RUNS / "careful.jsonl").read_text().splitlines()
+                       if json.loads(line)["request_id"] == "s01")
+        shown_rows = browser.evaluate(
+            "Array.from(document.querySelectorAll('#report-view > li')).map(li => [li.querySelector('.sentence')"
+            ".textContent, Array.from(li.querySelectorAll('.outcomes li[data-kind=attested]')).map(o => o.textContent"
+            ".replace(/\\s+/g, ' ').trim())])")
+        assert [text for text, _ in shown_rows] == [
+            s["text"] + (f" [{', '.join(s['citations'])}]" if s["citations"] else "") for s in careful["sentences"]]
+        for (_, outcomes), sentence in zip(shown_rows, careful["sentences"]):
+            assert outcomes == [f"attested · {d}: " + ("yes" if answered[item_id_for(make_key(
+                "attested", "s01", normalize_text(sentence["text"]), d))] else "no") for d in sentence["citations"]]
         then_ready(browser, "document.getElementById('logout').click()")
         log_in(browser, server, "bob", passwords["bob"])
         go(browser, server.base + "/t/s01/citations")

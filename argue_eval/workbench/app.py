@@ -13,7 +13,8 @@ any page runs, so a DNS-rebinding page cannot reach even the login form.
 
 Pages (``pages.pages()``): ``/login``, ``/password`` (the one-time password is replaced at first login), ``/``
 (topics and progress), ``/t/TOPIC/STAGE`` for each stage of ``stages.STAGES`` (``nuggets``: authoring;
-``citations`` and ``sentences``: the two assessment stages), ``/adjudicate`` (admin).
+``citations`` and ``sentences``: the two assessment stages; ``citations?doc=D``: by document),
+``/t/TOPIC/report`` (a report with its answers so far), ``/adjudicate`` (admin).
 """
 from __future__ import annotations
 

@@ -19,6 +19,7 @@ from .account import LoginPage, LogoutPage, PasswordPage
 from .adjudication import AdjudicationPage
 from .assessment import AssessmentPage, NoSuchStage
 from .authoring import AuthoringPage
+from .report import ReportPage
 from .static import NoFavicon, StaticFiles
 from .topics import TopicsPage
 
@@ -46,6 +47,7 @@ def pages() -> Sequence[Page]:
         Page("/", TopicsPage(), "user"),
         *(Page(f"/t/{{topic}}/{stage.name}", AssessmentPage(stage) if stage.asks else AuthoringPage(stage), "topic",
                ("GET", "POST")) for stage in STAGES),
+        Page("/t/{topic}/report", ReportPage(), "topic"),
         Page("/t/{topic}/{stage}", NoSuchStage(), "topic", ("GET", "POST"), csrf=None),
         Page("/adjudicate", AdjudicationPage(), "admin", ("GET", "POST")),
         Page("/static/{name}", StaticFiles(), "public", csrf=None),
