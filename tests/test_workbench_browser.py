@@ -139,7 +139,7 @@ def then_ready(browser: Browser, action: str) -> None:
     ready(browser)
 
 
-KEY_CODES = {"Enter": 13, "y": 89, "n": 78, "j": 74, "k": 75, "a": 65, "h": 72, "d": 68, **{str(d): 48 + d for d in range(10)}}
+KEY_CODES = {"Enter": 13, "y": 89, "n": 78, "j": 74, "k": 75, "a": 65, "h": 72, "d": 68, "e": 69, **{str(d): 48 + d for d in range(10)}}
 
 
 def press(browser: Browser, key: str, navigates: bool = False) -> None:
@@ -230,7 +230,20 @@ def test_an_assessor_writes_a_nugget_answers_both_stages_by_keyboard_and_the_exp
         assert len(new) == 1 and new[0]["answers"][0]["text"] == phrase
         assert new[0]["answers"][0]["bindings"] == [{"doc_id": "nw-0004", "start": start, "end": start + len(phrase),
                                                     "quote": phrase}]
+        # the page stays short: the new-nugget form first, and only the nuggets bound to the open document unfolded
+        bound_here = sorted(n["nugget_id"] for n in rows if any(b["doc_id"] == "nw-0004" for a in n["answers"]
+                                                                for b in a["bindings"]))
         store.close()
+        folds = browser.evaluate("Array.from(document.querySelectorAll('details.nugget-fold'))"
+                                 ".map(d => [d.closest('li').dataset.nugget, d.open])")
+        assert len(folds) == len(rows) > 3 and sorted(n for n, is_open in folds if is_open) == bound_here
+        assert 0 < len(bound_here) < len(rows)
+        assert browser.evaluate("document.getElementById('new-nugget').compareDocumentPosition("
+                                "document.getElementById('bank')) & Node.DOCUMENT_POSITION_FOLLOWING")
+        press(browser, "e")  # opens them all, then folds them all
+        assert browser.evaluate("Array.from(document.querySelectorAll('details.nugget-fold')).every(d => d.open)")
+        press(browser, "e")
+        assert browser.evaluate("Array.from(document.querySelectorAll('details.nugget-fold')).every(d => !d.open)")
         # the two stages, by keyboard
         reference = sample_reference_answers()
         cited = answer_stage(browser, server, "s01", "citations", reference)

@@ -215,6 +215,12 @@
     if (key === "k") { follow("prev"); return true; }
     if (key === "/") { var s = document.getElementById("search"); if (s) { s.focus(); s.select(); } return true; }
     if (key === "q") { var q = document.getElementById("new-question"); if (q) { q.focus(); } return true; }
+    if (key === "e") {
+      var folds = Array.prototype.slice.call(document.querySelectorAll("details.nugget-fold"));
+      var open = folds.some(function (d) { return !d.open; });
+      folds.forEach(function (d) { d.open = open; });
+      return true;
+    }
     return false;
   }
 
