@@ -26,11 +26,9 @@ import ast
 import builtins
 import configparser
 import importlib.util
-import io
 import re
 import shlex
 import textwrap
-from contextlib import redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -189,9 +187,7 @@ def test_snippet_runs(snippet: Snippet, tmp_path: Path, monkeypatch: pytest.Monk
     for command in snippet.details("setup"):
         result = CliRunner().invoke(cli, shlex.split(command)[1:], catch_exceptions=False)
         assert result.exit_code == 0, f"{snippet.id}: setup `{command}` exited {result.exit_code}:\n{result.output}"
-    printed = io.StringIO()
-    with redirect_stdout(printed):
-        exec(compile(snippet.code, snippet.id, "exec"), {"__name__": "__snippet__"})  # noqa: S102  (our own docs)
+    exec(compile(snippet.code, snippet.id, "exec"), {"__name__": "__snippet__"})  # noqa: S102  (our own docs)
 
 
 # --- excerpts and sketches -----------------------------------------------------------------------------------------
