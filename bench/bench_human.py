@@ -40,9 +40,20 @@ baselines computed in the same run:
                   that the conversion and the reading of the outputs lose nothing
 Each judge run gets a fresh judgment cache (what ``--no-cache`` gives: every figure is the judge's own work).
 
+Calibrated rows (``Row.folds``): the organizer's loop (``argue-eval judge calibrate``) measured so that it can be
+trusted. The examples (REALSumm articles, WiCE claims: the calibration's topics) are dealt into 5 folds by the
+calibration's own ``topic_folds``; for each fold, ``organizer.calibration.calibrate`` fits the judge's options
+on the other folds' labels alone (its grid, its one-standard-error rule, its inner cross-validation, and its
+refusal: a refused fit leaves the fold on the defaults, as ``judge calibrate`` writes no profile), and the fold
+is answered with those options through the same route as every other row, so every figure is of held-out
+answers. WiCE fits the ``attested`` questions ``api.judge`` asks (partial support as not supported, or with
+``lexical calibrated, no partial`` left out of the fit); REALSumm fits LongRecall's own decision, a fact
+covered when the judge says some candidate sentence gives it, on the (system, article, SCU) labels.
+
     python bench/bench_human.py                           # both sets, every offline judge
     python bench/bench_human.py --set wice --row lexical  # one set, one row (and the baselines)
     python bench/bench_human.py --errors 20               # + 20 disagreements of each class, per judge row
+    python bench/bench_human.py --set wice --row lexical --row "lexical calibrated"   # the judge, calibrated
     python bench/bench_human.py --nli-model ~/models/deberta-v3-mnli --json human.json
 """
 from __future__ import annotations
@@ -93,11 +104,10 @@ class Row:
     LongRecall's thresholds (``measures.longrecall.Settings``) and ``semantic`` its semantic stage.
     ``per_run``: one LongRecall call per system (only for a judge that must know the run).
 
-    A row measured under cross-validation (a judge profile fitted on the other folds' labels) is a factory:
-    it gets the set's data, labels included (``RealSumm``, or the ``Claim`` list), fits one backend per fold
-    of examples on the other folds, and returns a backend that answers each question with its fold's
-    (the fold of ``question.key.request_id`` for WiCE, of the nugget id's example for REALSumm); the route
-    and the figures stay the same as for every other row.
+    A row with ``folds`` is measured under cross-validation: ``judge`` (a spec) is fitted per fold of examples
+    on the other folds' labels (``cross_validate``) and a ``FoldedJudge`` answers each question with its fold's
+    options (the fold of ``question.key.request_id`` for WiCE, of the nugget id's article for REALSumm); the
+    route and the figures stay the same as for every other row.
     """
 
     label: str
