@@ -580,7 +580,7 @@ def calibrated_wice(row: Row, claims: list[Claim], inputs: dict[str, Any], workd
     others: the ``attested`` questions are the ones ``api.judge`` asks (recorded on a first pass with the judge's
     defaults), the held-out answers come from ``wice_route`` like every other row's."""
     from argue_eval.judges.registry import make_judge
-    from argue_eval.organizer.calibration import Answerer, Labelled
+    from argue_eval.organizer.calibration import Answerer, Labelled, topic_folds
 
     assert isinstance(row.judge, str)
     started = time.perf_counter()
@@ -591,10 +591,8 @@ def calibrated_wice(row: Row, claims: list[Claim], inputs: dict[str, Any], workd
     labelled = Labelled.build((q, supported[q.key.request_id]) for q in recorder.asked.values()
                               if q.kind == "attested" and q.key.request_id in fitted_on)
     options, folds, fits = cross_validate(row, Answerer(labelled), args.resamples, args.seed)
-    # the claims left out of the fit (partial support, with ``partial="out"``) are answered by the fold the
-    # calibration's own dealing would give them: dealt with the same seed over all the claims
-    from argue_eval.organizer.calibration import topic_folds
-
+    # the claims left out of the fit (partial support, with ``partial="out"``) are in no fold's training set: they
+    # are dealt among the folds on their own, so that every fold's options answer some of them
     fold_of = {topic: number for number, fold in enumerate(folds) for topic in fold}
     outside = sorted(supported.keys() - fold_of.keys())
     if outside:
@@ -676,7 +674,19 @@ def calibrated_realsumm(row: Row, data: RealSumm, inputs: dict[str, Any], workdi
     folded = FoldedJudge(_fold_judges(row, options), lambda q: fold_of[q.nugget.nugget_id if q.nugget else ""])
     routed = realsumm_route(replace(row, judge=lambda name, payload: folded, options={}), data, inputs, workdir)
     routed["counts"]["seconds"] = round(time.perf_counter() - started, 1)
-    routed["calibration"] = {"folds": [len(f) for f in folds], "fits": fits, "pairs": len(pairs)}
+    # what was fitted on must be what the route decides: each fold's facts under its options, both ways
+    answerer, differ = _FactAnswerer(labelled, pairs, candidates), 0
+    article_fold = {example: number for number, fold in enumerate(folds) for example in fold}
+    held_out = [answerer.verdicts(row.judge, values, {"answers"}) for values in options]
+    flat = [v for e in range(len(data.ids)) for per_system in routed["present"][e] for v in per_system]
+    for position, (e, said) in enumerate(zip(topic_index, flat)):
+        verdict = held_out[article_fold[data.ids[e]]][position]
+        differ += (verdict is not None and bool(verdict.value)) != said
+    if differ:
+        print(f"realsumm {row.label}: {differ} fact(s) where the route's decision differs from the one fitted on",
+              file=sys.stderr)
+    routed["calibration"] = {"folds": [len(f) for f in folds], "fits": fits, "pairs": len(pairs),
+                             "route_differs_from_fit": differ}
     return routed
 
 
