@@ -124,6 +124,8 @@ class Row:
     partial: str = "not"
     """How the WiCE labels a calibrated row is fitted on count partial support: ``not`` (as not supported) or
     ``out`` (those claims left out of the fit; they are still answered and scored)."""
+    sets: tuple[str, ...] = ("realsumm", "wice")
+    """The sets the row is measured on."""
 
     def spec(self) -> str:
         return self.judge if isinstance(self.judge, str) else self.label
@@ -134,7 +136,7 @@ ROWS: list[Row] = [
     Row("semantic", "semantic", needs=("dense",)),
     Row("lexical,semantic", "lexical,semantic", needs=("dense",)),
     Row("lexical calibrated", "lexical", folds=5),
-    Row("lexical calibrated, no partial", "lexical", folds=5, partial="out"),
+    Row("lexical calibrated, no partial", "lexical", folds=5, partial="out", sets=("wice",)),
 ]
 """The offline judges and cascades measured by default (``--nli-model`` adds ``nli`` and ``lexical,nli``)."""
 
@@ -1032,11 +1034,12 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, Any] = {"human_dev": str(HUMAN_DEV), "resamples": args.resamples, "seed": args.seed, "sets": {}}
     with tempfile.TemporaryDirectory(prefix="bench-human-") as workdir:
         if args.set in ("realsumm", "both"):
-            chosen = rows + ([] if args.no_human else [human_row_realsumm()])
+            chosen = [row for row in rows if "realsumm" in row.sets] + ([] if args.no_human else [human_row_realsumm()])
             results["sets"]["realsumm"] = measure_realsumm(chosen, args, Path(workdir))
             print_realsumm(results["sets"]["realsumm"])
         if args.set in ("wice", "both"):
-            chosen = rows + ([] if args.no_human else [Row("human", lambda name, claims: HumanSupport(claims))])
+            chosen = [row for row in rows if "wice" in row.sets] + (
+                [] if args.no_human else [Row("human", lambda name, claims: HumanSupport(claims))])
             results["sets"]["wice"] = measure_wice(chosen, args, Path(workdir))
             print_wice(results["sets"]["wice"])
     if args.json:
