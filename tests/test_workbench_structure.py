@@ -146,7 +146,9 @@ def test_the_page_table_has_a_row_per_stage_and_a_token_for_every_change():
     # only the page for a stage that does not exist takes a POST without a token: it changes nothing
     assert [page.path for page in table if "POST" in page.methods and page.csrf is None] == ["/t/{topic}/{stage}"]
     assert sorted(page.path for page in table if page.access == "public") == ["/favicon.ico", "/login",
-                                                                               "/static/{name}"]
+                                                                               "/static/{name}", "/welcome/{token}"]
+    # the one-time login link's form carries the link's own token (there is no session yet)
+    assert [page.csrf for page in table if page.path == "/welcome/{token}"] == ["link"]
 
 
 def _free_port() -> int:
@@ -226,7 +228,8 @@ def served(tmp_path_factory: pytest.TempPathFactory):
 
 
 def _url(path: str, topic: str) -> str:
-    return path.replace("{topic}", topic).replace("{stage}", "elsewhere").replace("{name}", "wb.js")
+    return path.replace("{topic}", topic).replace("{stage}", "elsewhere").replace("{name}", "wb.js").replace(
+        "{token}", "not-a-link")
 
 
 def _counts(store) -> tuple[int, int, int]:

@@ -20,11 +20,13 @@ from ..errors import OptionError
 from .store import Store
 
 __all__ = ["hash_password", "check_password", "add_user", "reset_user", "set_password", "new_session", "session_user",
-           "end_session", "LoginThrottle", "MIN_PASSWORD", "SESSION_SECONDS"]
+           "end_session", "LoginThrottle", "MIN_PASSWORD", "SESSION_SECONDS", "LINK_SECONDS", "login_link", "link_user",
+           "redeem_link"]
 
 SCRYPT = {"n": 2**14, "r": 8, "p": 1, "maxmem": 64 * 1024 * 1024, "dklen": 32}
 MIN_PASSWORD = 10
 SESSION_SECONDS = 12 * 3600
+LINK_SECONDS = 7 * 24 * 3600
 
 
 def hash_password(password: str, salt: bytes | None = None) -> tuple[bytes, bytes]:
@@ -73,6 +75,37 @@ def set_password(store: Store, name: str, password: str, keep_session: str | Non
     with store.transaction():
         store.set_password(name, salt, digest, one_time=False)
         store.end_sessions_of(name, keep=_token_hash(keep_session) if keep_session else None)
+
+
+def login_link(store: Store, name: str) -> str:
+    """A one-time login link's token for ``name`` (the database keeps its hash; an earlier link of theirs stops
+    working): whoever opens it chooses the user's password and is logged in, once, within ``LINK_SECONDS``.
+    The admin hands it over instead of a password, and no password is ever shown to anyone but its owner."""
+    if store.user(name) is None:
+        raise OptionError("NAME", f"no user {name!r}")
+    token = secrets.token_urlsafe(32)
+    store.add_login_link(_token_hash(token), name, time.time() + LINK_SECONDS)
+    return token
+
+
+def link_user(store: Store, token: str) -> str | None:
+    """The user a live login link is for, else ``None`` (unknown, used or expired)."""
+    return store.login_link_user(_token_hash(token)) if token else None
+
+
+def redeem_link(store: Store, token: str, password: str) -> str | None:
+    """Use a login link: the user's password becomes ``password``, their other sessions and links end, and a new
+    session's token is returned (``None``: the link is not live; nothing changed). One transaction, so two tabs
+    racing on one link cannot both use it."""
+    salt, digest = hash_password(password)
+    with store.transaction():
+        name = link_user(store, token)
+        if name is None:
+            return None
+        store.set_password(name, salt, digest, one_time=False)
+        store.end_sessions_of(name)
+        store.end_login_links_of(name)
+        return new_session(store, name)
 
 
 def _token_hash(token: str) -> str:

@@ -451,6 +451,19 @@ class Store(WorkbenchDatabase):
         """End every session of ``user`` (but the one whose token hash is ``keep``)."""
         self._write("DELETE FROM sessions WHERE user = ? AND token_hash IS NOT ?", (user, keep))
 
+    def add_login_link(self, token_hash: str, user: str, expires: float) -> None:
+        """A one-time login link for ``user``, replacing any earlier one (expired links are cleared on the way)."""
+        with self.transaction():
+            self._write("DELETE FROM login_links WHERE user = ? OR expires < ?", (user, time.time()))
+            self._write("INSERT INTO login_links(token_hash, user, expires) VALUES (?, ?, ?)", (token_hash, user, expires))
+
+    def login_link_user(self, token_hash: str) -> str | None:
+        """The user of a live login link."""
+        return self._value("SELECT user FROM login_links WHERE token_hash = ? AND expires > ?", (token_hash, time.time()))
+
+    def end_login_links_of(self, user: str) -> None:
+        self._write("DELETE FROM login_links WHERE user = ?", (user,))
+
     # -- assignments ---------------------------------------------------------------------------------
     def assign(self, request_id: str, user: str) -> None:
         self._write("INSERT OR IGNORE INTO assignments(request_id, user) VALUES (?, ?)", (request_id, user))

@@ -16,8 +16,8 @@ The rules, in the order they are applied:
 - ``admin``: as ``user``, and an admin, else 403.
 
 A POST is then checked against the session's CSRF token (``csrf="session"``) or the login form's own token
-(``csrf="login"``, kept in a cookie scoped to ``/login``), else 403; ``csrf=None`` only for a view that
-changes nothing.
+(``csrf="login"``, kept in a cookie scoped to ``/login``) or the one-time login link's token of the URL
+(``csrf="link"``), else 403; ``csrf=None`` only for a view that changes nothing.
 """
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ FLASH_COOKIE = "wb_flash"
 CSRF_REFUSED = "Missing or wrong CSRF token: the request was refused."
 
 Access = Literal["public", "session", "user", "topic", "admin"]
-CsrfRule = Literal["session", "login"] | None
+CsrfRule = Literal["session", "login", "link"] | None
 
 
 class Viewer:
@@ -216,6 +216,8 @@ def _csrf_ok(visit: Visit, rule: CsrfRule) -> bool:
     sent = visit.field("csrf")
     if rule == "login":
         expected = visit.request.cookies.get(LOGIN_COOKIE) or ""
+    elif rule == "link":  # the form of a one-time login link carries the link's own token back
+        expected = str(visit.request.path_params.get("token", ""))
     else:
         expected = visit.viewer.csrf if visit.viewer is not None else ""
     return bool(sent) and bool(expected) and hmac.compare_digest(sent.encode(), expected.encode())

@@ -19,6 +19,7 @@ from .account import LoginPage, LogoutPage, PasswordPage
 from .adjudication import AdjudicationPage
 from .assessment import AssessmentPage, NoSuchStage
 from .authoring import AuthoringPage
+from .people import PeoplePage, WelcomePage
 from .report import ReportPage
 from .static import NoFavicon, StaticFiles
 from .topics import TopicsPage
@@ -50,6 +51,8 @@ def pages() -> Sequence[Page]:
         Page("/t/{topic}/report", ReportPage(), "topic"),
         Page("/t/{topic}/{stage}", NoSuchStage(), "topic", ("GET", "POST"), csrf=None),
         Page("/adjudicate", AdjudicationPage(), "admin", ("GET", "POST")),
+        Page("/people", PeoplePage(), "admin", ("GET", "POST")),
+        Page("/welcome/{token}", WelcomePage(), "public", ("GET", "POST"), csrf="link"),
         Page("/static/{name}", StaticFiles(), "public", csrf=None),
         Page("/favicon.ico", NoFavicon(), "public", csrf=None),
     )

@@ -1,5 +1,6 @@
-"""The faults the workbench probe found (issue 32, item 5), each on a real uvicorn server over a real SQLite file
-where a real server can produce it: the login throttle counts a guess before hashing it and is not reset by a
+"""The workbench on a real uvicorn server over a real SQLite file: the admin's people page and one-time login
+links (issue 32, item 4), and the faults the probe found (issue 32, item 5), each
+on the real server where it can produce it: the login throttle counts a guess before hashing it and is not reset by a
 success; a password change ends the user's other sessions; a Host that is not the served address is refused;
 an answer id outside SQLite's range is a 400; a full disk is a clear 503 and one log line (the one fault a
 real server cannot be made to produce here, so SQLite's error is raised in the store); a damaged database
@@ -33,7 +34,7 @@ pytest.importorskip("starlette", reason="the workbench extra")
 uvicorn = pytest.importorskip("uvicorn", reason="the workbench extra")
 
 from argue_eval.workbench.app import create_app, host_name  # noqa: E402
-from argue_eval.workbench.security import LoginThrottle, add_user, set_password  # noqa: E402
+from argue_eval.workbench.security import LoginThrottle, add_user, link_user, set_password  # noqa: E402
 from argue_eval.workbench.store import Store  # noqa: E402
 
 PASSWORD = "a long enough password"
@@ -288,3 +289,60 @@ def test_import_refuses_an_assessor_name_with_control_characters(tmp_path, name)
     assert result.exit_code == 2
     assert "--assessor: expected a name without control characters" in result.output
     assert not (tmp_path / "out.jsonl").exists()
+
+
+# -- people: users, login links, assignments -------------------------------------------------------------
+def _link(page: str) -> str:
+    return re.search(r'value="(http[^"]+/welcome/[^"]+)"', page).group(1)  # type: ignore[union-attr]
+
+
+def _welcome(client: Client, path: str, password: str) -> tuple[int, str, str]:
+    _, page, _ = client.request("GET", path)
+    token = re.search(r'name="csrf" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    return client.request("POST", path, {"csrf": token, "password": password, "again": password})
+
+
+def test_an_admin_adds_a_user_with_a_one_time_login_link_and_assigns_topics(served):
+    port, store = served["port"], served["store"]
+    carol = Client(port)
+    assert carol.log_in("carol", PASSWORD) == 303
+    token = carol.csrf("/people")
+    status, page, _ = carol.request("POST", "/people", {"csrf": token, "action": "add", "name": "dora"})
+    assert status == 200 and "The login link for <b>dora</b>" in page
+    url = _link(page)
+    assert url.startswith(f"http://127.0.0.1:{port}/welcome/") and PASSWORD not in page
+    path = url.split(str(port), 1)[1]
+    # the link: dora chooses her password and is in; the link then works no more
+    dora = Client(port)
+    status, page, _ = dora.request("GET", path)
+    assert status == 200 and "Welcome, dora" in page
+    assert dora.request("POST", path, {"csrf": "forged", "password": "dora's long password",
+                                       "again": "dora's long password"})[0] == 403
+    status, _, location = _welcome(dora, path, "dora's long password")
+    assert (status, location) == (303, "/") and dora.request("GET", "/")[0] == 200
+    status, page, _ = Client(port).request("GET", path)
+    assert status == 200 and "This login link does not work" in page
+    assert Client(port).log_in("dora", "dora's long password") == 303
+    # assignments follow assess assign's rules: s01 is alice's, so dora needs "second assessor"
+    status, page, _ = carol.request("POST", "/people", {"csrf": token, "action": "assign", "name": "dora",
+                                                         "topics": "s01"})
+    assert status == 400 and "already have an assessor (alice)" in page and store.assessors("s01") == ["alice"]
+    status, _, location = carol.request("POST", "/people", {"csrf": token, "action": "assign", "name": "dora",
+                                                             "topics": "s01", "double": "1"})
+    assert (status, location) == (303, "/people") and store.assessors("s01") == ["alice", "dora"]
+    status, page, _ = carol.request("POST", "/people", {"csrf": token, "action": "add", "name": "bad name!"})
+    assert status == 400 and "expected a user name" in page and store.user("bad name!") is None
+
+
+def test_a_new_login_link_ends_the_old_password_sessions_and_link(served):
+    port = served["port"]
+    carol, alice = Client(port), Client(port)
+    assert carol.log_in("carol", PASSWORD) == alice.log_in("alice", PASSWORD) == 303
+    token = carol.csrf("/people")
+    first = _link(carol.request("POST", "/people", {"csrf": token, "action": "reset", "name": "alice"})[1])
+    second = _link(carol.request("POST", "/people", {"csrf": token, "action": "reset", "name": "alice"})[1])
+    assert alice.request("GET", "/")[:3:2] == (303, "/login")  # her sessions ended
+    assert Client(port).log_in("alice", PASSWORD) == 401  # and her password
+    assert link_user(served["store"], first.rsplit("/", 1)[1]) is None  # the newer link replaced the first
+    status, _, _ = _welcome(Client(port), second.split(str(port), 1)[1], "alice's new password")
+    assert status == 303 and Client(port).log_in("alice", "alice's new password") == 303
