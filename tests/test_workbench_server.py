@@ -302,8 +302,9 @@ def _welcome(client: Client, path: str, password: str) -> tuple[int, str, str]:
     return client.request("POST", path, {"csrf": token, "password": password, "again": password})
 
 
-def test_an_admin_adds_a_user_with_a_one_time_login_link_and_assigns_topics(served):
+def test_an_admin_adds_a_user_with_a_one_time_login_link_and_assigns_topics(served, caplog):
     port, store = served["port"], served["store"]
+    caplog.set_level(logging.INFO, logger="argue_eval.workbench")
     carol = Client(port)
     assert carol.log_in("carol", PASSWORD) == 303
     token = carol.csrf("/people")
@@ -323,6 +324,10 @@ def test_an_admin_adds_a_user_with_a_one_time_login_link_and_assigns_topics(serv
     status, page, _ = Client(port).request("GET", path)
     assert status == 200 and "This login link does not work" in page
     assert Client(port).log_in("dora", "dora's long password") == 303
+    # the request log has the link's requests, never its token (a credential)
+    logged = [r.getMessage() for r in caplog.records if r.name == "argue_eval.workbench"]
+    # five: the GET, the forged POST, the GET and POST that use it, the GET after
+    assert sum("/welcome/…" in line for line in logged) == 5 and not any(path in line for line in logged)
     # assignments follow assess assign's rules: s01 is alice's, so dora needs "second assessor"
     status, page, _ = carol.request("POST", "/people", {"csrf": token, "action": "assign", "name": "dora",
                                                          "topics": "s01"})

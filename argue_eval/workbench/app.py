@@ -61,6 +61,11 @@ def host_name(host: str) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
+def _logged(path: str) -> str:
+    """The path as the log shows it: a one-time login link's token is a credential, so it is left out."""
+    return "/welcome/…" if path.startswith("/welcome/") else path
+
+
 async def _refuse_host(send: Any) -> None:
     body = b"Host not served here: open the workbench at the address it was started on.\n"
     await send({"type": "http.response.start", "status": 400, "headers": [
@@ -83,7 +88,7 @@ class _Headers:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
-        path = scope.get("path", "")
+        path = _logged(scope.get("path", ""))
         status = [0]
         host = next((value.decode("latin-1") for name, value in scope.get("headers", []) if name == b"host"), "")
         if host_name(host) not in self.hosts:
