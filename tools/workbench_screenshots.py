@@ -5,7 +5,7 @@ judge's answers as suggestions), starts `argue-eval assess serve` on a free loop
 system Chromium over the DevTools protocol (tests/cdp.py): the topics page, nugget authoring with a text
 selection, a citation item with the judge's suggestion and its passage marked, the citation stage by
 document, a sentence item, a report item for an uncited
-sentence, and the admin's adjudication page. The PNGs go to docs/ (or --out).
+sentence, the admin's adjudication page and the people page with a new user's login link. The PNGs go to docs/ (or --out).
 
     python tools/workbench_screenshots.py
 """
@@ -160,6 +160,10 @@ def main() -> None:
             log_in("carol")
             go("/adjudicate")
             shot("adjudication")
+            go("/people")
+            browser.evaluate("document.getElementById('new-user').value = 'dora'")
+            then("document.getElementById('add-user-button').click()")
+            shot("people")
     finally:
         server.terminate()
         server.wait(30)
