@@ -278,7 +278,6 @@ def test_runs_give_their_cited_documents_in_order_of_first_citation(track, repo)
 @pytest.mark.parametrize("args, message", [
     ([], "--pool: give the documents to read: --pool POOL (the pool command's output) or --runs RUN..."),
     (["--pool", "{pool}", "--runs", "{pool}"], "--pool: give the documents to read"),
-    (["--pool", "{pool}", "--json"], "--json: only with --dry-run"),
     (["--pool", "{pool}", "--collection", "{collection}"], "-o: missing -o N.jsonl, or use --dry-run"),
     (["--pool", "{pool}", "--dry-run"], "--llm-model: creating nuggets needs the served model's name"),
     (["--pool", "{pool}", "--dry-run", "--llm-model", "m", "--verify", "nope"], "Invalid value for '--verify'"),

@@ -365,7 +365,10 @@ def verbosity_options(func: Callable[..., Any]) -> Callable[..., Any]:
     results on stdout or in ``-o`` are unchanged). ``--verbose``: the command's extra detail where it has
     some (counts per outcome, every note), then one line with the command's wall and CPU time and peak memory.
     A command that declares its own ``quiet``/``verbose`` parameters receives them (its ``--quiet`` help is
-    kept); the others never see them. Decorate outside (above) ``@click.command``'s other options."""
+    kept); the others never see them. Decorate outside (above) ``@click.command``'s other options.
+
+    ``--json`` too: the command's summary as one JSON object on stdout (``_output``), the same content as its
+    text; a command with its own ``--json`` (an ``as_json`` parameter) keeps it, and the mode is on for both."""
     params = getattr(func, "__click_params__", [])
     existing = {param.name for param in params}
     taken = {flag for param in params for flag in param.opts}  # search's -q is --query: keep only --quiet there
@@ -374,14 +377,17 @@ def verbosity_options(func: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(func)
     def run(*args: Any, **kwargs: Any) -> Any:
         from ..progress import set_verbosity
+        from ._output import set_json_mode
 
         quiet, verbose = bool(kwargs.get("quiet")), bool(kwargs.get("verbose"))
         if quiet and verbose:
             raise OptionError("--quiet", "--quiet and --verbose exclude each other")
-        for name in ("quiet", "verbose"):
+        as_json = bool(kwargs.get("as_json"))
+        for name in ("quiet", "verbose", "as_json"):
             if name not in accepted:
                 kwargs.pop(name, None)
         set_verbosity(-1 if quiet else 1 if verbose else 0)
+        set_json_mode(as_json)
         started, cpu = time.perf_counter(), time.process_time()
         saved = sys.stderr
         quiet_stderr = _QuietStderr(saved) if quiet else None
@@ -396,8 +402,13 @@ def verbosity_options(func: Callable[..., Any]) -> Callable[..., Any]:
             elif verbose:
                 click.echo(_usage_line(time.perf_counter() - started, time.process_time() - cpu), err=True)
             set_verbosity(0)
+            set_json_mode(False)
 
     wrapped: Callable[..., Any] = run
+    if "as_json" not in existing and "--json" not in taken:
+        wrapped = click.option("--json", "as_json", is_flag=True,
+                               help="Print the summary as one JSON object on stdout (the same content as the "
+                                    "text: counts, tables, notes, outputs).")(wrapped)
     if "verbose" not in existing:
         wrapped = click.option("--verbose", *(() if "-v" in taken else ("-v",)), is_flag=True,
                                help="Say more: extra counts where the command has them, then wall and CPU "

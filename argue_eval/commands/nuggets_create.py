@@ -9,6 +9,7 @@ import click
 
 from ..errors import OptionError
 from ._options import LARGE_COUNT, Number, llm_options, verbosity_options
+from ._output import emit, json_mode
 from ._paths import InputPath, OutputPath, UpdatedPath, default_cache_path
 
 __all__ = ["create_command", "compare_command"]
@@ -94,8 +95,6 @@ def create_command(more_runs: tuple[str, ...], requests: str, pool: str | None, 
     if (pool is None) == (not all_runs):
         raise OptionError("--pool", "give the documents to read: --pool POOL (the pool command's output) or "
                                     "--runs RUN... (their cited or ranked documents), not both")
-    if as_json and not dry_run:
-        raise OptionError("--json", "only with --dry-run (it prints the plan as one JSON object)")
     if not dry_run:
         if output is None:
             raise OptionError("-o", "missing -o N.jsonl, or use --dry-run")
@@ -135,7 +134,18 @@ def _create(requests: str, arguments: dict[str, Any], output: str | None, to_for
                 write_records(result.details, details_path)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
-    dropped = ", ".join(f"{count} {reason}" for reason, count in result.dropped.items()) or "nothing"
+    if json_mode():  # the notes and warnings went to stderr as above; the object holds them too
+        emit(counts=counts, dropped=dict(result.dropped), usage=usage, output=output if counts["nuggets"] else None,
+             notes=[*(f"note: {note}" for note in result.notes), *(f"warning: {warning}" for warning in result.warnings)])
+    else:
+        _print_created(counts, usage, dict(result.dropped), output)
+    if not result.complete or not counts["nuggets"]:
+        raise click.exceptions.Exit(1)
+
+
+def _print_created(counts: dict[str, Any], usage: dict[str, Any], dropped_by: dict[str, int], output: str) -> None:
+    """The summary lines of a run that created nuggets (or kept none): what was made, dropped and paid for."""
+    dropped = ", ".join(f"{count} {reason}" for reason, count in dropped_by.items()) or "nothing"
     where = f"-> {output}" if counts["nuggets"] else f"nothing written to {output} (a bank of no nugget is no bank)"
     click.echo(f"created {counts['nuggets']} nugget(s) ({counts['vital']} vital, {counts['okay']} okay), "
                f"{counts['answers']} answer(s), {counts['bindings']} binding(s) for {counts['topics']} of "
@@ -149,8 +159,6 @@ def _create(requests: str, arguments: dict[str, Any], output: str | None, to_for
     click.echo(f"model calls: {usage['calls']} ({usage['retries']} retried, {usage['reasks']} re-asked, "
                f"{usage['failed_calls']} failed), {usage['prompt_tokens']} prompt + {usage['completion_tokens']} "
                f"completion tokens{cost}", err=True)
-    if not result.complete or not counts["nuggets"]:
-        raise click.exceptions.Exit(1)
 
 
 def render_plan(plan: dict[str, Any]) -> str:
@@ -231,7 +239,9 @@ def compare_command(created: str, human: str, judge_spec: str, judge_option: tup
     with commit_together():  # the table and its details as one set
         if details_path is not None:
             write_records(result.details, details_path)
-        emit_tsv(result.columns, result.rows, output)
+        emit_tsv(result.columns, result.rows, output, notes=[*(f"note: {note}" for note in result.notes),
+                                                            *(f"warning: {warning}" for warning in result.warnings)],
+                 judge=result.judge)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     if not result.complete:

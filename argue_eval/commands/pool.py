@@ -6,6 +6,7 @@ import click
 from ..errors import OptionError
 from ._common import format_option
 from ._options import LARGE_COUNT, verbosity_options
+from ._output import refuse_stdout_data, summary_line
 from ._paths import InputPath, OutputPath
 
 
@@ -73,6 +74,7 @@ def command(
     """
     from ..api.pool import pool, write_pool
 
+    refuse_stdout_data(output)
     runs = [*run_files, *more_runs]
     if collection and not package and runs:  # no runs at all: api.pool says that first
         raise OptionError("--collection", "only fills the assessor package; add --package FILE")
@@ -83,8 +85,9 @@ def command(
         shown = ", ".join(dropped[:10]) + (" ..." if len(dropped) > 10 else "")
         click.echo(f"warning: {len(dropped)} topic(s) of the runs are not in {requests} and were not pooled: {shown}", err=True)
     count = write_pool(result, output, contributions=contributions, sizes=sizes, package=package, collection=collection)
-    click.echo(
-        err=output == "-", message=f"pooled {count} documents for {len(result.pool.topics)} topics from "
-        f"{result.pool.run_count} runs "
-        f"({strategy}, depth {depth}{f', budget {budget}' if budget else ''}) -> {output}"
-    )
+    summary_line(f"pooled {count} documents for {len(result.pool.topics)} topics from {result.pool.run_count} runs "
+                 f"({strategy}, depth {depth}{f', budget {budget}' if budget else ''}) -> {output}", None,
+                 err=output == "-", output=output, documents=count, topics=len(result.pool.topics),
+                 runs=result.pool.run_count, dropped_topics=list(dropped) or None,
+                 notes=[f"warning: {len(dropped)} topic(s) of the runs are not in {requests} and were not pooled"]
+                 if dropped else [])

@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from ._options import LARGE_COUNT, verbosity_options
+from ._output import refuse_stdout_data, summary_line
 from ._paths import InputPath, OutputPath, UpdatedPath
 
 
@@ -86,7 +87,8 @@ def new_command(
     result = add_request(path, request_id.strip(), title.strip(), background=background.strip(),
                          problem_statement=problem_statement.strip(), limit=limit, limit_unit=limit_unit,
                          collections=collections, language=language, aspects=aspects)
-    click.echo(f"added request {result.data.request_id} -> {path} ({result.counts['requests']} requests)")
+    summary_line(f"added request {result.data.request_id} -> {path} ({result.counts['requests']} requests)", result,
+                 err=False, request_id=result.data.request_id, output=path)
 
 
 @command.command(name="export")
@@ -107,5 +109,7 @@ def export_command(path: str, output: str, audience: str, shape: str, format_nam
     """
     from ..api import export_requests
 
+    refuse_stdout_data(output)
     result = export_requests(path, output, shape=shape, for_participants=audience == "participants", format=format_name)
-    click.echo(f"exported {result.counts['requests']} requests ({shape}, for {audience}) -> {output}", err=output == "-")  # with -o -, stdout holds the data
+    summary_line(f"exported {result.counts['requests']} requests ({shape}, for {audience}) -> {output}", result,
+                 err=output == "-", output=output, shape=shape, audience=audience)  # with -o -, stdout holds the data
