@@ -216,3 +216,68 @@ def test_assess_commands(track):
     document = as_json("assess", "export", "--run", RUNS[0], *SAMPLE, *COLLECTION, "-o", "pool.csv")
     with open("pool.csv", newline="", encoding="utf-8") as handle:
         assert document["counts"]["items"] == len(list(csv.DictReader(handle)))
+
+
+def test_retrieval_and_search_give_their_scores_and_hits(track):
+    document = as_json("retrieval", "--qrels", "qrels/sample/qrels.trec", "runs/sample/ranked/bm25.trec", "-m",
+                       "ndcg@10")
+    rows = document["tables"][0]["rows"]
+    assert rows[0] == ["bm25", "s01", "ndcg@10", 0.8883364803307394]  # the value the help's example prints
+    assert document["scores"] == len(rows) == 9  # 8 topics and the all row
+    document = as_json("retrieval", "--qrels", "qrels/sample/qrels.trec", "runs/sample/ranked/bm25.trec", "-m",
+                       "ndcg@10", "-o", "r.tsv")
+    assert "tables" not in document and document["scores"] == len(Path("r.tsv").read_text().splitlines()) - 1
+    text = run("search", "-c", "topics/sample/collection.jsonl", "-q", "coral reef heat stress", "-k", "2").stdout
+    document = as_json("search", "-c", "topics/sample/collection.jsonl", "-q", "coral reef heat stress", "-k", "2")
+    hits = document["hits"]["query"]
+    assert [hit["rank"] for hit in hits] == [1, 2] and all(hit["doc_id"] in text for hit in hits)
+    assert document["counts"] == {"queries": 1, "results": 2}
+
+
+def test_nuggetizer_report_and_the_organizer_commands(track):
+    text = run("nuggetizer", "--run", RUNS[0], "--nuggets", "nuggets/sample/nuggets.jsonl", *COLLECTION,
+               "-o", "a.tsv").stdout
+    document = as_json("nuggetizer", "--run", RUNS[0], "--nuggets", "nuggets/sample/nuggets.jsonl", *COLLECTION,
+                       "-o", "b.tsv")
+    assert rendered(document) == collapsed(text) and document["counts"]["answers"] == 8
+    run("score", "--run", *RUNS, "--nuggets", "nuggets/sample/nuggets.jsonl", "--judgments",
+        "qrels/sample/judgments.jsonl", "-o", "s.tsv")
+    document = as_json("report", "--scores", "s.tsv", "--resamples", "200", "-o", "r.html")
+    assert document["counts"]["runs"] == 2 and document["counts"]["topics"] == 8
+    assert document["counts"]["bytes"] == Path("r.html").stat().st_size
+    document = as_json("qrels", "merge", "qrels/sample/qrels.trec", "qrels/sample/qrels.trec", "-o", "m.trec")
+    assert document["judgments"] == 106 and document["counts"]["conflicts"] == 0  # qrels stats' all row: 106 judged
+    document = as_json("requests", "new", "mine.jsonl", "--request-id", "x1", "--title", "T", "--background", "B",
+                       "--problem-statement", "P", "--limit", "2000")
+    assert document["request_id"] == "x1" and document["counts"]["requests"] == 1
+    Path("found.csv").write_text("request_id,nugget_id,answer,doc_id\ns01,s01-n1,E. coli,nw-0008\n", encoding="utf-8")
+    document = as_json("nuggets", "bind", "nuggets/sample/nuggets.jsonl", "found.csv", "-o", "bound.jsonl")
+    assert document["counts"]["added"] == 1 and document["counts"]["new_answers"] == 0
+
+
+def test_the_analyses_and_agreement_give_their_documents(track):
+    run("judge", "--run", *RUNS, *SAMPLE, *COLLECTION, "--no-cache", "-o", "auto.jsonl")
+    document = as_json("agree-judgments", "qrels/sample/judgments.jsonl", "auto.jsonl", "--kind", "answers")
+    assert document == json.loads(run("agree-judgments", "qrels/sample/judgments.jsonl", "auto.jsonl", "--kind",
+                                       "answers", "--format", "json").stdout)
+    run("score", "--run", *RUNS, "--nuggets", "nuggets/sample/nuggets.jsonl", "--judgments",
+        "qrels/sample/judgments.jsonl", "-o", "human.tsv")
+    run("score", "--run", *RUNS, "--nuggets", "nuggets/sample/nuggets.jsonl", "--judgments", "auto.jsonl",
+        "-o", "auto.tsv")
+    document = as_json("agree", "human.tsv", "auto.tsv", "-m", "f1")
+    assert document == json.loads(run("agree", "human.tsv", "auto.tsv", "-m", "f1", "--format", "json").stdout)
+    document = as_json("analyze", "circularity", *RUNS)
+    assert document["analysis"] == "circularity"
+
+
+def test_the_workbench_export_and_a_password_reset(track):
+    run("assess", "init", "--db", "round.sqlite", "--requests", "topics/sample/requests.jsonl", *COLLECTION,
+        "--run", RUNS[0], "--nuggets", "nuggets/sample/nuggets.jsonl")
+    run("assess", "users", "add", "alice", "--db", "round.sqlite")
+    first = as_json("assess", "users", "reset", "alice", "--db", "round.sqlite")
+    assert first["user"] == "alice" and first["password"] != as_json("assess", "users", "reset", "alice", "--db",
+                                                                     "round.sqlite")["password"]
+    document = as_json("assess", "export-db", "--db", "round.sqlite", "--nuggets-out", "n.jsonl", "--judgments-out",
+                       "h.jsonl")
+    assert document["counts"]["topics"] == 8 and document["counts"]["judgments"] == 0
+    assert document["nuggets_out"] == "n.jsonl" and Path("n.jsonl").is_file()

@@ -98,17 +98,16 @@ def emit(result: Any = None, *, tables: Iterable[Table | dict[str, Any]] = (), n
     context = click.get_current_context(silent=True)
     path = context.command_path.split(" ", 1)[1] if context is not None and " " in context.command_path else ""
     document: dict[str, Any] = {"command": path}
-    if result is not None:
-        document["counts"] = jsonable(result.counts)
-        if result.runs:
-            document["runs"] = jsonable(result.runs)
-        if result.topics:
-            document["topics"] = jsonable(result.topics)
+    if result is not None:  # an API Result, or another job's result with some of its fields
+        document["counts"] = jsonable(getattr(result, "counts", {}))
+        for name in ("runs", "topics"):
+            if getattr(result, name, None):
+                document[name] = jsonable(getattr(result, name))
     shown = [jsonable(table) for table in tables]  # a Table, or a dict of the same keys whose cells are values
     if shown:
         document["tables"] = shown
     document.update({name: jsonable(value) for name, value in fields.items() if value is not None})
-    given = list(notes) if notes is not None else list(result.notes) if result is not None else []
+    given = list(notes) if notes is not None else list(getattr(result, "notes", ()))
     document["notes"] = note_documents(given)
     if result is not None and getattr(result, "unjudged", None):
         document["unjudged"] = jsonable(result.unjudged)

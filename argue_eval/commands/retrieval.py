@@ -86,7 +86,7 @@ def _render(result: Any, trec_eval_text: bool, output: str | None) -> None:
             else:
                 write_scores_tsv(rows, output)
         table = None if output else {"title": None, "columns": list(SCORE_COLUMNS), "rows": rows, "notes": []}
-        emit(result, tables=[table] if table else (), summary=f"wrote {len(rows)} scores -> {output}" if output else None,
+        emit(None, tables=[table] if table else (), summary=f"wrote {len(rows)} scores -> {output}" if output else None,
              output=output, scores=len(rows))
         return
     if trec_eval_text:
