@@ -288,7 +288,7 @@ def test_runs_give_their_cited_documents_in_order_of_first_citation(track, repo)
 
 
 @pytest.mark.parametrize("args, message", [
-    ([], "--pool: give the documents to read: --pool POOL (the pool command's output) or --runs RUN..."),
+    ([], "--pool: give the documents to read: --pool POOL (the pool command's output) or --run RUN..."),
     (["--pool", "{pool}", "--runs", "{pool}"], "--pool: give the documents to read"),
     (["--pool", "{pool}", "--collection", "{collection}"], "-o: missing -o N.jsonl, or use --dry-run"),
     (["--pool", "{pool}", "--dry-run"], "--llm-model: creating nuggets needs the served model's name"),

@@ -33,24 +33,48 @@ from ..errors import OptionError
 from ..redact import hold_credentials
 from ._paths import InputPath, UpdatedPath, default_cache_path
 
-__all__ = ["input_options", "judge_options", "policy_options", "missing_judgments_option", "verbosity_options",
+__all__ = ["input_options", "run_options", "judge_options", "policy_options", "missing_judgments_option", "verbosity_options",
            "DEFAULTS"]
 
 
+def run_options(help: str, *, path_type: Any = None, exists: bool = False, required: bool = False,
+                arguments: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--run RUN`` as every command spells it: repeatable, and taking one or more files (``--run A B``, or the
+    extra paths a shell glob such as ``--run runs/*.jsonl`` expands to, are the ``[RUN]...`` arguments after it;
+    ``arguments=False`` where a command's arguments are other files); ``--runs`` is the same option under the
+    spelling some commands had (hidden). The command receives every run, in the order given, as ``runs``;
+    ``required``: at least one."""
+    kind = InputPath(path_type=path_type, exists=exists) if path_type is not None else InputPath(exists=exists)
+
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(func)  # keeps the options already attached below (click's __click_params__)
+        def merge_runs(*args: Any, **kwargs: Any) -> Any:
+            runs = tuple(kwargs.pop("runs")) + tuple(kwargs.pop("runs_alias")) + tuple(kwargs.pop("more_runs", ()))
+            if required and not runs:
+                raise OptionError("--run", "give at least one run file (--run RUN, or RUN... as arguments)")
+            kwargs["runs"] = runs
+            return func(*args, **kwargs)
+
+        options = [
+            *([click.argument("more_runs", nargs=-1, type=kind, metavar="[RUN]...")] if arguments else []),
+            click.option("--run", "runs", multiple=True, type=kind, metavar="RUN", help=help),
+            click.option("--runs", "runs_alias", multiple=True, type=kind, metavar="RUN", hidden=True,
+                         help="The same as --run (the spelling some commands had)."),
+        ]
+        wrapped: Callable[..., Any] = merge_runs
+        for option in reversed(options):
+            wrapped = option(wrapped)
+        return wrapped
+
+    return decorate
+
+
 def input_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``--run`` (repeatable; also takes the extra paths a shell glob such as ``--run runs/*.jsonl`` expands to),
-    ``--nuggets``, ``--judgments``, ``--requests``, ``--qrels``; the command receives the runs as ``runs``."""
-
-    @functools.wraps(func)  # keeps the options already attached below (click's __click_params__)
-    def merge_runs(*args: Any, **kwargs: Any) -> Any:
-        kwargs["runs"] = tuple(kwargs.pop("runs")) + tuple(kwargs.pop("more_runs"))
-        return func(*args, **kwargs)
-
+    """``--run`` (``run_options``: repeatable, one or more files), ``--nuggets``, ``--judgments``, ``--requests``,
+    ``--qrels``; the command receives the runs as ``runs``."""
     options = [
-        click.argument("more_runs", nargs=-1, type=InputPath(), metavar="[RUN]..."),
-        click.option("--run", "runs", multiple=True, type=InputPath(), metavar="RUN",
-                     help="Run file (any run format); repeat for several. Default: the reports inside "
-                          "Auto-ARGUE judgment files."),
+        run_options("Run file (any run format); repeat for several, or give several after it. Default: the "
+                    "reports inside Auto-ARGUE judgment files."),
         click.option("--nuggets", "nuggets", required=True, type=InputPath(folder=True), metavar="N",
                      help="Nuggets (canonical, NeuCLIR, report_gen_eval, Auto-ARGUE v3 directory, RAGTIME, ..., or a "
                           "workbench database: its bank as it stands)."),
@@ -63,7 +87,7 @@ def input_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--qrels", "qrels", default=None, type=InputPath(), metavar="Q",
                      help="TREC qrels (for --relevance qrels)."),
     ]
-    wrapped: Callable[..., Any] = merge_runs
+    wrapped: Callable[..., Any] = func
     for option in reversed(options):
         wrapped = option(wrapped)
     return wrapped

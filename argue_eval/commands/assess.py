@@ -7,7 +7,7 @@ from collections import Counter
 
 import click
 
-from ._options import input_options, policy_options, verbosity_options
+from ._options import input_options, policy_options, run_options, verbosity_options
 from ._output import emit, json_mode, summary_line
 from ._paths import InputPath, OutputPath, UpdatedPath
 
@@ -166,7 +166,7 @@ _DB = click.option("--db", required=True, type=UpdatedPath(), metavar="W.sqlite"
 @click.option("--requests", required=True, type=InputPath(), metavar="R", help="The requests (topics) of the round.")
 @click.option("--collection", default=None, type=InputPath(folder=True), metavar="C",
               help="The collection (JSONL, irds:ID or Lucene index): texts of pooled and cited documents, and search.")
-@click.option("--run", "runs", multiple=True, type=InputPath(), metavar="RUN", help="A run whose reports are assessed (repeatable).")
+@run_options("A run whose reports are assessed (repeatable; or several after it).")
 @click.option("--pool", default=None, type=InputPath(), metavar="P",
               help="The `pool` command's output (documents per topic, in pool order); default: the runs' citations.")
 @click.option("--nuggets", default=None, type=InputPath(folder=True), metavar="N", help="A nugget bank to start from (any nugget format).")

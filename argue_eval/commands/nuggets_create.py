@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from ..errors import OptionError
-from ._options import LARGE_COUNT, Number, llm_options, verbosity_options
+from ._options import LARGE_COUNT, Number, llm_options, run_options, verbosity_options
 from ._output import emit, json_mode
 from ._paths import InputPath, OutputPath, UpdatedPath, default_cache_path
 
@@ -17,16 +17,14 @@ __all__ = ["create_command", "compare_command"]
 
 @click.command(name="create")
 @verbosity_options
-@click.argument("more_runs", nargs=-1, type=InputPath(), metavar="[RUN]...")
 @click.option("--requests", required=True, type=InputPath(exists=True, dir_okay=False), metavar="R",
               help="The requests (any request format): the topics to create nuggets for, and their text.")
 @click.option("--pool", default=None, type=InputPath(exists=True, dir_okay=False), metavar="POOL",
               help="The documents to read per topic, in order: the `pool` command's output (qrels-shaped lines).")
-@click.option("--runs", "runs", multiple=True, type=InputPath(exists=True), metavar="RUN",
-              help="Instead of --pool: runs whose ranked or cited documents are pooled to --depth (as `pool` "
-                   "does); repeatable, and takes the extra paths a shell glob expands to.")
+@run_options("Instead of --pool: runs whose ranked or cited documents are pooled to --depth (as `pool` does); "
+             "repeatable, and takes several after it (the paths a shell glob expands to).", exists=True)
 @click.option("--depth", type=LARGE_COUNT, default=100, show_default=True,
-              help="With --runs: each run's top documents per topic that are pooled.")
+              help="With --run: each run's top documents per topic that are pooled.")
 @click.option("--max-documents", type=LARGE_COUNT, default=None, metavar="N",
               help="Read at most the first N documents of each topic's pool (default: all).")
 @click.option("--collection", default=None, type=InputPath(folder=True), metavar="C",
@@ -60,7 +58,7 @@ __all__ = ["create_command", "compare_command"]
 @click.option("--dry-run", is_flag=True, help="Ask nothing: print the calls and tokens per topic a run would need.")
 @click.option("--json", "as_json", is_flag=True, help="With --dry-run: print the plan as one JSON object.")
 @llm_options
-def create_command(more_runs: tuple[str, ...], requests: str, pool: str | None, runs: tuple[str, ...], depth: int,
+def create_command(requests: str, pool: str | None, runs: tuple[str, ...], depth: int,
                    max_documents: int | None, collection: str | None, judge_spec: str, judge_option: tuple[Any, ...],
                    batch_size: int, max_nuggets: int, merge_threshold: float, verify: str | None,
                    nli_model: str | None, output: str | None, to_format: str, details_path: str | None,
@@ -89,12 +87,10 @@ def create_command(more_runs: tuple[str, ...], requests: str, pool: str | None, 
     from ._judging import cache_in_use
     from ._options import parse_judge_options
 
-    all_runs = tuple(runs) + tuple(more_runs)
-    if more_runs and not runs:
-        raise OptionError("--runs", f"unexpected argument {more_runs[0]!r}: runs are given with --runs RUN")
+    all_runs = tuple(runs)
     if (pool is None) == (not all_runs):
         raise OptionError("--pool", "give the documents to read: --pool POOL (the pool command's output) or "
-                                    "--runs RUN... (their cited or ranked documents), not both")
+                                    "--run RUN... (their cited or ranked documents), not both")
     if not dry_run:
         if output is None:
             raise OptionError("-o", "missing -o N.jsonl, or use --dry-run")

@@ -5,16 +5,14 @@ import click
 
 from ..errors import OptionError
 from ._common import format_option
-from ._options import LARGE_COUNT, verbosity_options
+from ._options import LARGE_COUNT, run_options, verbosity_options
 from ._output import refuse_stdout_data, summary_line
 from ._paths import InputPath, OutputPath
 
 
 @click.command(name="pool")
 @verbosity_options
-@click.argument("run_files", nargs=-1, type=InputPath(exists=True))
-@click.option("--runs", "more_runs", multiple=True, type=InputPath(exists=True), metavar="RUN",
-              help="A run to pool (repeatable; same as giving it as an argument).")
+@run_options("A run to pool (repeatable, or several after it; the same as giving them as arguments).", exists=True)
 @click.option("-o", "--output", required=True,
               type=OutputPath(dir_okay=False, companions={".runs.tsv": "contributions", ".sizes.tsv": "sizes"}),
               help="The pool, as qrels-shaped lines `topic 0 doc_id -1` (-1 = not judged yet), in pool order.")
@@ -41,8 +39,7 @@ from ._paths import InputPath, OutputPath
               help="Collection (JSONL, Lucene index or irds:ID) to put each document's title and text in the package.")
 @format_option
 def command(
-    run_files: tuple[str, ...],
-    more_runs: tuple[str, ...],
+    runs: tuple[str, ...],
     output: str,
     strategy: str,
     depth: int,
@@ -75,7 +72,7 @@ def command(
     from ..api.pool import pool, write_pool
 
     refuse_stdout_data(output)
-    runs = [*run_files, *more_runs]
+    runs = list(runs)
     if collection and not package and runs:  # no runs at all: api.pool says that first
         raise OptionError("--collection", "only fills the assessor package; add --package FILE")
     result = pool(runs, strategy=strategy, depth=depth, budget=budget, rrf_k=rrf_k, qrels=judged,

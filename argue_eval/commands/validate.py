@@ -8,7 +8,7 @@ import click
 from ..errors import OptionError
 from ._choices import CHECKS, TRACKS, track_names
 from ._common import format_option
-from ._options import Number, verbosity_options
+from ._options import Number, run_options, verbosity_options
 from ._output import emit, json_mode
 from ._paths import InputPath, OutputPath
 
@@ -20,7 +20,7 @@ _CHECK_LIST = "\n".join(f"  {name:<27} {severity:<8} {what}" for name, (severity
     epilog="\b\nChecks (name, default severity, what it catches); --warn/--error change the severity:\n" + _CHECK_LIST,
 )
 @verbosity_options
-@click.argument("runs", nargs=-1, required=True, type=InputPath(dir_okay=False))
+@run_options("A run file to check (the run files may also be given as arguments); repeatable.", required=True)
 @click.option("--requests", "requests_path", type=InputPath(dir_okay=False), default=None,
               help="The requests (topics) file, any request format. Without it the topic checks are skipped.")
 @click.option("--requests-format", default=None, metavar="NAME", help="The requests file's format, if detection should not guess.")
