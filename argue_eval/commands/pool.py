@@ -72,10 +72,9 @@ def command(
     from ..api.pool import pool, write_pool
 
     refuse_stdout_data(output)
-    runs = list(runs)
     if collection and not package and runs:  # no runs at all: api.pool says that first
         raise OptionError("--collection", "only fills the assessor package; add --package FILE")
-    result = pool(runs, strategy=strategy, depth=depth, budget=budget, rrf_k=rrf_k, qrels=judged,
+    result = pool(list(runs), strategy=strategy, depth=depth, budget=budget, rrf_k=rrf_k, qrels=judged,
                   requests=requests, format=format_name)
     dropped = result.pool.dropped_topics
     if dropped:
