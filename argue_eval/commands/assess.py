@@ -31,7 +31,7 @@ def command() -> None:
     """Human assessment: a pool file for spreadsheets, or the assessment workbench (a local web app).
 
     \b
-    The workbench, on the shipped sample track:
+    The workbench, on the shipped sample track (the workbench extra):
       argue-eval assess init --db round.sqlite --requests topics/sample/requests.jsonl \\
           --collection topics/sample/collection.jsonl --run runs/sample/careful.jsonl \\
           --nuggets nuggets/sample/nuggets.jsonl
@@ -346,7 +346,7 @@ def serve_command(db: str, host: str, port: int, allow_remote: bool, search_mode
     """Serve the workbench (nugget authoring, citation and sentence assessment, adjudication).
 
     \b
-    Example (a workbench database made from the sample track first, with one assessor):
+    Example (the workbench extra; a workbench database made from the sample track first, with one assessor):
       argue-eval assess init --db round.sqlite --requests topics/sample/requests.jsonl \\
           --collection topics/sample/collection.jsonl --run runs/sample/careful.jsonl
       argue-eval assess users add alice --db round.sqlite     # prints a one-time password

@@ -215,7 +215,7 @@ def compare_command(created: str, human: str, judge_spec: str, judge_option: tup
     Example on the sample track (the human bank against itself: recall and precision 1):
       argue-eval nuggets compare nuggets/sample/nuggets.jsonl nuggets/sample/nuggets.jsonl --no-cache
     \b
-    A bank created by MODEL (see `nuggets create`) against the assessors':
+    A bank created by MODEL (see `nuggets create`; needs an endpoint and the llm extra) against the assessors':
       argue-eval pool runs/sample/*.jsonl --depth 10 -o pool.qrels
       argue-eval nuggets create --requests topics/sample/requests.jsonl --pool pool.qrels \\
           --collection topics/sample/collection.jsonl --judge-option llm.base_url=http://localhost:8000/v1 \\

@@ -45,7 +45,7 @@ def command(
     (needs the 'dense' extra). The index is built on first use and rebuilt when the collection changes.
 
     \b
-    Example on the sample track:
+    Example on the sample track (BM25 needs the search extra and Java 21; --dense the dense extra):
       argue-eval search -c topics/sample/collection.jsonl -q "boil-water notice Ridgefield" -k 3
         1    7.1194  nw-0001  Ridgefield issues boil-water notice after E. coli found in supply
         2    6.8700  nw-0008  Ridgefield boil-water notice lifted after nine days
