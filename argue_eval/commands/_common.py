@@ -39,8 +39,8 @@ def emit_tsv(header: list[str] | tuple[str, ...], rows: list, output: str | None
 
 
 def print_problems(result, summary: str) -> None:
-    """A check's problems (a ``Result``'s ``details``) on stdout, then its summary line (on stderr when there are
-    problems); exit status 1 when one is an error. With ``--json``: one object with the counts, the summary line
+    """A check's problems (a ``Result``'s ``details``) on stdout, its notes on stderr, then its summary line (on
+    stderr when there are problems); exit status 1 when one is an error. With ``--json``: one object with the counts, the summary line
     and the problems (each as printed)."""
     import sys
 
@@ -53,6 +53,8 @@ def print_problems(result, summary: str) -> None:
         return
     for problem in result.details:
         click.echo(str(problem))
+    for note in result.notes:  # what the check says of the file beside its problems (e.g. merged items)
+        click.echo(str(note), err=True)
     click.echo(summary, err=bool(result.details))
     if result.counts["errors"]:
         sys.exit(1)
