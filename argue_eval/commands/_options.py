@@ -42,8 +42,8 @@ def run_options(help: str, *, path_type: Any = None, exists: bool = False, requi
     """``--run RUN`` as every command spells it: repeatable, and taking one or more files (``--run A B``, or the
     extra paths a shell glob such as ``--run runs/*.jsonl`` expands to, are the ``[RUN]...`` arguments after it;
     ``arguments=False`` where a command's arguments are other files); ``--runs`` is the same option under the
-    spelling some commands had (hidden). The command receives every run, in the order given, as ``runs``;
-    ``required``: at least one."""
+    spelling some commands had (hidden). The command receives every run as ``runs``: ``--run``'s in the order
+    given, then ``--runs``', then the arguments; ``required``: at least one."""
     kind = InputPath(path_type=path_type, exists=exists) if path_type is not None else InputPath(exists=exists)
 
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
