@@ -156,13 +156,39 @@ def test_the_throttle_table_is_bounded():
     throttle = LoginThrottle()
     throttle.MAX_KEYS = 10
     for k in range(100):
-        assert throttle.attempt(f"user:name{k}", f"ip:10.0.0.{k}") == (0, pytest.approx(time.monotonic(), abs=5))
+        wait, attempt = throttle.attempt(f"user:name{k}", f"ip:10.0.0.{k}")
+        assert wait == 0 and attempt is not None
+        throttle.failed(attempt)
     assert len(throttle) == 10
-    # the most recent are the ones kept: name99's attempt still counts
-    assert throttle.attempt("user:name99", "ip:x")[0] == 0
-    for _ in range(3):
-        throttle.attempt("user:name99", "ip:y")
-    assert throttle.attempt("user:name99", "ip:z")[0] > 0  # its fifth was the last allowed
+    # the most recent are the ones kept: name99 has its failure, and four more attempts take it to the limit
+    for _ in range(4):
+        assert throttle.attempt("user:name99", "ip:y")[0] == 0
+    assert throttle.attempt("user:name99", "ip:z")[0] > 0  # four in flight and one failure: the fifth was the last
+    for k in range(30):  # keys with attempts in flight (name99, ip:y) are never the ones dropped
+        throttle.failed(throttle.attempt(f"user:other{k}", f"ip:10.1.0.{k}")[1])  # type: ignore[arg-type]
+    assert len(throttle) == 10 and throttle.attempt("user:name99", "ip:w")[0] > 0
+
+
+def test_a_rounds_assessors_logging_in_at_once_from_one_address_all_get_in(served):
+    """Twenty assessors behind one address (a proxy, loopback here) log in at the same moment: every attempt is
+    counted before it is hashed, yet none is refused, since none fails."""
+    port, store = served["port"], served["store"]
+    names = [f"assessor{k}" for k in range(20)]
+    for name in names:
+        add_user(store, name, False)
+        set_password(store, name, PASSWORD)
+    clients = [Client(port) for _ in names]
+    tokens = [re.search(r'name="csrf" value="([^"]+)"', c.request("GET", "/login")[1]).group(1)  # type: ignore[union-attr]
+              for c in clients]
+    barrier = threading.Barrier(len(names))
+
+    def log_in(k: int) -> int:
+        barrier.wait()
+        return clients[k].request("POST", "/login", {"csrf": tokens[k], "name": names[k], "password": PASSWORD})[0]
+
+    with ThreadPoolExecutor(len(names)) as pool:
+        assert list(pool.map(log_in, range(len(names)))) == [303] * 20
+    assert Client(port).log_in("alice", PASSWORD) == 303  # and nothing is left counted against the address
 
 
 # -- sessions, Host, ids -----------------------------------------------------------------------------------

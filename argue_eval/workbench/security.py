@@ -15,12 +15,13 @@ import secrets
 import threading
 import time
 from collections import OrderedDict, deque
+from dataclasses import dataclass, field
 
 from ..errors import OptionError
 from .store import Store
 
 __all__ = ["hash_password", "check_password", "add_user", "reset_user", "set_password", "new_session", "session_user",
-           "end_session", "LoginThrottle", "MIN_PASSWORD", "SESSION_SECONDS", "LINK_SECONDS", "login_link", "link_user",
+           "end_session", "LoginThrottle", "Attempt", "MIN_PASSWORD", "SESSION_SECONDS", "LINK_SECONDS", "login_link", "link_user",
            "redeem_link"]
 
 SCRYPT = {"n": 2**14, "r": 8, "p": 1, "maxmem": 64 * 1024 * 1024, "dklen": 32}
@@ -131,73 +132,99 @@ def end_session(store: Store, token: str | None) -> None:
         store.end_session(_token_hash(token))
 
 
-class LoginThrottle:
-    """At most ``MAX_FAILURES`` login attempts that fail per user name and per client address in ``WINDOW``
-    seconds.
+@dataclass
+class _Tries:
+    failures: deque[float] = field(default_factory=deque)
+    in_flight: int = 0
 
-    An attempt is counted when it arrives, before its password is hashed (``attempt``, atomic for all its keys),
-    so forty guesses sent at once are forty counted, not forty hashed; one that succeeds takes back only its own
-    count (``succeeded``), never another's: a successful login neither resets the name's count (someone else
-    guessing at it) nor the address's (one's own account as a way to keep guessing others). The table is bounded
-    (``MAX_KEYS``): entries whose window passed are dropped first, then the least recently tried.
+
+@dataclass(frozen=True)
+class Attempt:
+    """A login attempt let through ``LoginThrottle.attempt``: it counts against its keys until it is settled."""
+
+    keys: tuple[str, ...]
+
+
+class LoginThrottle:
+    """Login attempts per user name and per client address, counted as they arrive, before the password is hashed.
+
+    A name takes at most ``MAX_FAILURES`` attempts in ``WINDOW`` seconds, failed or still being checked, so forty
+    guesses sent at once are five hashed and thirty-five refused, not forty hashed. An address takes at most
+    ``MAX_FAILURES`` failures in the window, and at most ``MAX_IN_FLIGHT`` attempts at once (a round's assessors
+    behind one proxy log in together; a burst of guesses at many names is still bounded). A successful login
+    settles only its own attempt: it resets neither its name's failures (someone else guessing at it) nor its
+    address's (one's own account as a way to keep guessing others). The table is bounded (``MAX_KEYS``): keys
+    whose window passed go first, then the least recently tried; a key with an attempt in flight stays.
     """
 
     MAX_FAILURES = 5
+    MAX_IN_FLIGHT = 20
     WINDOW = 60.0
     MAX_KEYS = 10_000
 
     def __init__(self) -> None:
-        self._failures: OrderedDict[str, deque[float]] = OrderedDict()
+        self._tries: OrderedDict[str, _Tries] = OrderedDict()
         self._lock = threading.Lock()
 
-    def _recent(self, key: str, at: float) -> deque[float]:
-        queue = self._failures.get(key)
-        if queue is None:
-            queue = self._failures[key] = deque()
-        self._failures.move_to_end(key)
-        while queue and queue[0] <= at - self.WINDOW:
-            queue.popleft()
-        return queue
+    def _recent(self, key: str, at: float) -> _Tries:
+        tries = self._tries.get(key)
+        if tries is None:
+            tries = self._tries[key] = _Tries()
+        self._tries.move_to_end(key)
+        while tries.failures and tries.failures[0] <= at - self.WINDOW:
+            tries.failures.popleft()
+        return tries
 
     def _bound(self, at: float) -> None:
-        if len(self._failures) <= self.MAX_KEYS:
+        if len(self._tries) <= self.MAX_KEYS:
             return
-        for key in [k for k, q in self._failures.items() if not q or q[-1] <= at - self.WINDOW]:
-            del self._failures[key]
-        while len(self._failures) > self.MAX_KEYS:
-            self._failures.popitem(last=False)
+        for key in [k for k, t in self._tries.items()
+                    if not t.in_flight and (not t.failures or t.failures[-1] <= at - self.WINDOW)]:
+            del self._tries[key]
+        for key in [k for k, t in self._tries.items() if not t.in_flight][:max(0, len(self._tries) - self.MAX_KEYS)]:
+            del self._tries[key]
 
-    def attempt(self, *keys: str) -> tuple[int, float | None]:
-        """Count an attempt against every key, before it is checked: ``(0, ticket)`` when it may go ahead, else
-        ``(seconds to wait, None)`` and nothing is counted. The ticket names the attempt to ``succeeded``."""
+    def _wait(self, key: str, tries: _Tries, at: float) -> float | None:
+        """Seconds until ``key`` takes another attempt (``None``: now)."""
+        full = self.MAX_FAILURES if key.startswith("user:") else None
+        if len(tries.failures) >= self.MAX_FAILURES:
+            return tries.failures[0] + self.WINDOW - at
+        if full is not None and len(tries.failures) + tries.in_flight >= full:
+            return 1.0  # the attempts in flight decide: a second is enough to know
+        if tries.in_flight >= self.MAX_IN_FLIGHT:
+            return 1.0
+        return None
+
+    def attempt(self, *keys: str) -> tuple[int, Attempt | None]:
+        """Let an attempt through for every key (``user:NAME``, ``ip:ADDRESS``), counted now: ``(0, attempt)``, to
+        be settled with ``failed`` or ``succeeded``; else ``(seconds to wait, None)`` and nothing is counted."""
         at = time.monotonic()
         with self._lock:
-            queues = [self._recent(k, at) for k in keys]
-            waits = [q[0] + self.WINDOW - at for q in queues if len(q) >= self.MAX_FAILURES]
+            tries = [self._recent(k, at) for k in keys]
+            waits = [w for k, t in zip(keys, tries) if (w := self._wait(k, t, at)) is not None]
             if waits:
                 return int(max(waits)) + 1, None
-            for queue in queues:
-                queue.append(at)
+            for t in tries:
+                t.in_flight += 1
             self._bound(at)
-        return 0, at
+        return 0, Attempt(tuple(keys))
 
-    def wait_seconds(self, *keys: str) -> int:
-        """Seconds until another attempt is allowed for all of ``keys`` (0: allowed now); counts nothing."""
+    def failed(self, attempt: Attempt) -> None:
+        """The attempt's password was wrong: a failure for each of its keys."""
         at = time.monotonic()
         with self._lock:
-            waits = [self._recent(k, at)[0] + self.WINDOW - at for k in keys
-                     if len(self._recent(k, at)) >= self.MAX_FAILURES]
-        return int(max(waits)) + 1 if waits else 0
+            for key in attempt.keys:
+                tries = self._recent(key, at)
+                tries.in_flight = max(0, tries.in_flight - 1)
+                tries.failures.append(at)
 
-    def succeeded(self, ticket: float | None, *keys: str) -> None:
-        """The attempt ``ticket`` succeeded: its own count is taken back, and only it."""
-        if ticket is None:
-            return
+    def succeeded(self, attempt: Attempt) -> None:
+        """The attempt was right (or never checked): it no longer counts, and nothing else changes."""
         with self._lock:
-            for key in keys:
-                queue = self._failures.get(key)
-                if queue is not None and ticket in queue:
-                    queue.remove(ticket)
+            for key in attempt.keys:
+                tries = self._tries.get(key)
+                if tries is not None:
+                    tries.in_flight = max(0, tries.in_flight - 1)
 
     def __len__(self) -> int:
-        return len(self._failures)
+        return len(self._tries)

@@ -24,18 +24,23 @@ class LoginPage(View):
         client = visit.request.client.host if visit.request.client else "?"
         keys = (f"user:{name}", f"ip:{client}")
         throttle = visit.workbench.throttle
-        wait, ticket = throttle.attempt(*keys)  # counted now, before the hash: guesses sent at once all count
-        if wait:
+        wait, attempt = throttle.attempt(*keys)  # counted now, before the hash: guesses sent at once all count
+        if attempt is None:
             return visit.refuse(429, f"Too many failed logins; try again in {wait} s.")
-        user = visit.store.user(name)
-        if user is None:
-            check_password(password, b"0" * 16, b"0" * 32)  # the same time for an unknown name
-            right = False
-        else:
-            right = check_password(password, user[3], user[4])
+        try:
+            user = visit.store.user(name)
+            if user is None:
+                check_password(password, b"0" * 16, b"0" * 32)  # the same time for an unknown name
+                right = False
+            else:
+                right = check_password(password, user[3], user[4])
+        except BaseException:
+            throttle.succeeded(attempt)  # not checked: it does not count
+            raise
         if not right:
+            throttle.failed(attempt)
             return self._form(visit, 401, "Wrong name or password.")
-        throttle.succeeded(ticket, *keys)
+        throttle.succeeded(attempt)
         token = new_session(visit.store, name)
         response = visit.redirect("/")
         response.set_cookie(SESSION_COOKIE, token, httponly=True, samesite="strict", path="/", max_age=SESSION_SECONDS,
