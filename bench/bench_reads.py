@@ -8,8 +8,8 @@ in report order, where a document is read again whenever the next item cites ano
 ``bench/neuclir_zho_runs.py`` (a local clone, ``--source``, or the fetched mirror) and a round is made of
 them with ``assess init``; the two workbench flows are read from its items (``items.topic_items``, in the
 order the pages ask them, and ``pages.by_document.documents_in_order``), so the figures are the pages', not a
-model of them. A read is counted as ``Store.note_read`` counts it: a page showing another document than the
-page before it.
+model of them. A read is counted as ``Store.note_read`` counts it: a save of answers about another document
+than the save before it.
 
     python bench/bench_reads.py            # --source PATH for a clone of hltcoe/rag-annotation-tool
 """

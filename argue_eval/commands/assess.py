@@ -426,7 +426,7 @@ def status_command(db: str, output_format: str) -> None:
                     [f"adjudication: {open_} open, {len(queue) - open_} decided"])]
     if reading:
         tables.append(Table(["assessor", "stage", "reads", "judgments", "reads per judgment"], reading, "llrrr",
-                            "document reads (a page showing another document than the page before)"))
+                            "document reads (a save of answers about another document than the save before)"))
     if agreement:
         tables.append(Table(["assessors", "kind", "items", "agreement", "kappa"], agreement, "llrrr",
                             "agreement on items both assessors answered"))

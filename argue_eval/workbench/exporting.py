@@ -74,8 +74,8 @@ def status_rows(store: Store) -> list[list[str | None]]:
 
 def reading_rows(store: Store) -> list[list[str | None]]:
     """Document reads per judgment, per assessor and stage: ``assessor, stage, reads, judgments, per judgment``.
-    A read is a page that showed the assessor a document other than the one the page before it showed
-    (``Store.note_read``): one per item, one at a time; one per document, by document."""
+    A read is a save of answers about another document than the assessor's save before it (``Store.note_read``):
+    one per item, one at a time, whenever the next item cites another document; one per document, by document."""
     reads, judged = store.read_counts(), store.judgment_counts()
     rows: list[list[str | None]] = []
     for user, stage in sorted(set(reads) | {key for key in judged if key[1] != "adjudication"}):

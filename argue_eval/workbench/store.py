@@ -360,9 +360,10 @@ class Store(WorkbenchDatabase):
                         (answer_id, doc_id, start, end, quote, user, now() if user else None, position))
 
     def note_read(self, user: str, request_id: str, doc_id: str, stage: str) -> bool:
-        """An assessment page showed ``doc_id`` to ``user``: a new read unless the page before it showed them the
-        same document (reading on in it is not reading it again). Whether it counted: a database that cannot be
-        written (a full disk) does not stop a page from being read, so the read then goes uncounted."""
+        """``user`` answered about ``doc_id``, read on an assessment page: a new read unless their answers before
+        were about the same document too (reading on in it is not reading it again). Counted with the answers it
+        led to, in their transaction (no commit of its own), so a page only looked at is not a read. Whether it
+        counted; outside a transaction, a database that cannot be written leaves the read uncounted."""
         sql = "SELECT doc_id FROM doc_reads WHERE user = ? ORDER BY id DESC LIMIT 1"
         if self._value(sql, (user,)) == doc_id:
             return False  # the common case (a page redrawn, reading on) takes no write lock

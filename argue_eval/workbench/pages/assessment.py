@@ -45,7 +45,6 @@ class AssessmentPage(View):
             document = store.document(item.key.doc_id) if item.key.doc_id else None
             doc_text = display_text(document.text) if document is not None else ""
             if document is not None:
-                store.note_read(viewer.name, topic, document.doc_id, self.stage.name)
                 context.update(pane(doc_text, _marks(store, topic, viewer.name, group, doc_text)))
                 context["citing"] = len(document_groups(items, self.stage.name, document.doc_id))
             context.update(item=item, document=document, doc_text=doc_text,
@@ -85,7 +84,10 @@ class AssessmentPage(View):
                 seen = None if seen_text == "" else seen_text == "yes"
                 shown = fields.get(f"suggested_{item.item_id}", "")
                 answers.append(Answer(item, value, seen, None if shown not in ("yes", "no") else shown == "yes"))
-            record_answers(visit.store, viewer.name, "assessor", answers, rationale)
+            with visit.store.transaction():  # the answers and the document read for them: one commit
+                record_answers(visit.store, viewer.name, "assessor", answers, rationale)
+                if answers and group.first.key.doc_id:
+                    visit.store.note_read(viewer.name, topic, group.first.key.doc_id, stage)
         except (Conflict, BankError) as error:
             return visit.redirect(f"{here}?g={quote(group.group_id)}", f"Not saved: {error}")
         return visit.redirect(here)

@@ -49,7 +49,6 @@ def document_page(visit: Visit, stage: Stage, items: TopicItems, doc_id: str, co
     document = store.document(doc_id)
     if not groups or document is None:
         return visit.refuse(404, f"No sentence of this stage cites {doc_id}.")
-    store.note_read(viewer.name, visit.topic, doc_id, stage.name)
     text = display_text(document.text)
     order = documents_in_order(items, stage.name)
     following = next((d for d, open_, _ in order if open_ and d != doc_id), None)
@@ -80,7 +79,9 @@ def save_document_page(visit: Visit, stage: Stage, items: TopicItems, fields: di
     if not answers:
         return visit.redirect(page, "Nothing chosen: y or n for a sentence, then Enter.")
     try:
-        record_answers(visit.store, viewer.name, "assessor", answers, None)
+        with visit.store.transaction():  # the answers and the document read for them: one commit
+            record_answers(visit.store, viewer.name, "assessor", answers, None)
+            visit.store.note_read(viewer.name, visit.topic, doc_id, stage.name)
     except Conflict as error:
         return visit.redirect(page, f"Not saved: {error}")
     refreshed = visit.workbench.items(visit.topic, viewer.name)
