@@ -15,9 +15,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "argue_eval"
 ARCHITECTURE_DOC = PACKAGE.parent / "docs" / "architecture.md"
 
 FOUNDATION = ("model", "errors", "reading", "writing", "progress", "csvsafe", "passages", "extras", "gc_tuning", "java",
-              "redact")
+              "redact", "stopping")
 """The bottom: the standard library, third-party packages and each other."""
-PURE = ("model", "errors", "progress", "passages", "extras", "gc_tuning", "redact")
+PURE = ("model", "errors", "progress", "passages", "extras", "gc_tuning", "redact", "stopping")
 """The part of the bottom the engines may use: they never read or write a file (no ``reading``, ``writing``)."""
 RECORDS = ("formats", "tracks", "validate", "collection", "search")
 ENGINES = ("family", "judges", "argue", "measures", "stats")

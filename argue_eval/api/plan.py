@@ -25,7 +25,7 @@ from ..judges.base import JudgeBackend
 from ..judges.cache import JudgmentCache
 from ..judges.runner import LayeredLookup, run_judge
 from ..model import JUDGMENT_KINDS
-from .judge import open_judge, plan_questions
+from .judge import open_judge, plan_topics
 from .limits import find_limits
 
 __all__ = ["plan"]
@@ -114,7 +114,7 @@ def _counts(reports: list[Any], inputs: Any, backend: JudgeBackend, cache: Judgm
     """The question counts (the runner's rounds replayed from the cache) and a model judge's calls."""
     evaluation = inputs.evaluation
     documents = store if (store and cache is not None) else None  # documents matter to the cache lookup only
-    replay = run_judge(plan_questions(reports, evaluation), backend, known=inputs.source, documents=documents,
+    replay = run_judge(plan_topics(reports, evaluation), backend, known=inputs.source, documents=documents,
                        cache=cache, ask=False)
     known = LayeredLookup(inputs.source, replay.table)  # cached answers open later questions, as in a real run
     at_most = list_questions(reports, evaluation, known, "both", show_progress=False)

@@ -13,9 +13,11 @@ with ``CachedJudge.ask``, which
    measures' and the tasks' questions carry their texts in the key already (as they always have, so the
    rows an older cache holds are found);
 3. streams the rest through ``judge.iter_answer_groups`` and commits every answer to the cache before the
-   caller sees it, in small transactions (at most ``flush_every`` answers or ``flush_seconds`` of work in
-   flight: a killed process loses little and repeats no committed answer). A transaction never splits a
-   group, the answers of one model call, so a resumed run asks an interrupted call again whole.
+   caller sees it, in transactions of at most ``flush_every`` answers or ``flush_seconds`` of work (a killed
+   process loses little and repeats no committed answer; fewer, larger transactions cost less). A
+   transaction never splits a group, the answers of one model call, so a resumed run asks an interrupted
+   call again whole. Between two groups it checks whether a signal asked the run to stop (``stopping``):
+   then, as on any error, what was answered is committed before the stop goes on up.
 
 A verdict of ``None`` is "could not judge": a failure with its reason, never cached, never "no". With
 ``ask=False`` (a dry run) nothing is computed and nothing is written: the questions the cache does not
@@ -27,6 +29,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from .. import stopping
 from ..model import DOCUMENT_KINDS, Document
 from .base import JudgeBackend, Question, Verdict
 from .cache import JudgmentCache, QuestionContexts, judge_fingerprint, row_keys
@@ -80,8 +83,8 @@ class CachedJudge:
     """
 
     def __init__(self, judge: JudgeBackend, cache: JudgmentCache | None = None, *, documents: Any = None,
-                 contexts: bool = False, only_kinds: bool = False, ask: bool = True, flush_every: int = 2048,
-                 flush_seconds: float = 0.5) -> None:
+                 contexts: bool = False, only_kinds: bool = False, ask: bool = True, flush_every: int = 16384,
+                 flush_seconds: float = 2.0) -> None:
         self.judge = judge
         self.cache = cache
         self.documents = documents
@@ -161,14 +164,24 @@ class CachedJudge:
             pending.clear()
             last_flush = time.perf_counter()
 
-        for group in judge.iter_answer_groups(questions):
-            for position, verdict in group:
-                question = questions[position]
-                if verdict is None:
-                    failed(question, f"the {judge.name} judge could not answer")
-                else:
-                    pending.append((question, verdict))
-            # never between two answers of one group (one model call): a kill leaves all of them or none
-            if len(pending) >= self.flush_every or (pending and time.perf_counter() - last_flush >= self.flush_seconds):
+        try:
+            with stopping.stoppable():
+                for group in judge.iter_answer_groups(questions):
+                    for position, verdict in group:
+                        question = questions[position]
+                        if verdict is None:
+                            failed(question, f"the {judge.name} judge could not answer")
+                        else:
+                            pending.append((question, verdict))
+                    # never between two answers of one group (one model call): a kill leaves all of them or none
+                    if len(pending) >= self.flush_every or (
+                            pending and time.perf_counter() - last_flush >= self.flush_seconds):
+                        flush()
+                    stopping.check()
+        except BaseException:
+            try:  # what was answered is kept, whatever stopped the stream (a signal, a failed call)
                 flush()
+            except Exception:  # noqa: BLE001 -- the error that stopped the stream is the one to report
+                pass
+            raise
         flush()

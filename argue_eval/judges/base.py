@@ -179,6 +179,10 @@ class JudgeBackend:
         """The judgment cache the answers go to (``asking.CachedJudge`` hands it over before it asks): a judge
         that keeps more than answers there (the semantic judge: its embeddings) takes it; the others ignore it."""
 
+    def forget(self) -> None:
+        """Drop what the judge keeps per text (tokens, embeddings, remembered replies): the runner calls it
+        when a topic is judged, since the next topic's questions read other texts. Answers never change."""
+
     def close(self) -> None:
         """Release models, sessions or threads (the runner calls it once at the end)."""
 

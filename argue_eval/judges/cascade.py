@@ -129,6 +129,10 @@ class CascadeJudge(JudgeBackend):
         for judge in self.judges:
             judge.use_cache(cache)
 
+    def forget(self) -> None:
+        for judge in self.judges:
+            judge.forget()
+
     def close(self) -> None:
         for judge in self.judges:
             judge.close()

@@ -611,6 +611,10 @@ class LLMJudge(JudgeBackend):
                                completion.completion_tokens)
         return list(self._verdicts(group, reply, completion.model, None))
 
+    def forget(self) -> None:
+        """The remembered requires-citation answers of the topic are not needed by the next topic's rounds."""
+        self._memo.clear()
+
     def close(self) -> None:
         """Close the HTTP client and stop the event loop thread (the runner calls this once at the end)."""
         if self._loop is None:

@@ -319,6 +319,10 @@ class NLIJudge(JudgeBackend):
                                     rationale, provenance=self.provenance()))
         return verdicts
 
+    def forget(self) -> None:
+        """The topic's passage probabilities leave memory (another topic reads other passages)."""
+        self._probabilities.clear()
+
     def close(self) -> None:
         self._model = None
         self._tokenizer = None
