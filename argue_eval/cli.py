@@ -6,7 +6,6 @@ same reason. A user error anywhere (``ArgueError``) is printed as one line on st
 """
 from __future__ import annotations
 
-import importlib
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,9 +15,10 @@ import click
 
 from . import __version__
 from .errors import ArgueError, printable
+from .registry import Registry
 
 # name -> (module:attribute, one-line help). Keep the help in step with each command's docstring.
-COMMANDS: dict[str, tuple[str, str]] = {
+COMMANDS: Registry[click.Command] = Registry("command", {
     "inspect": ("argue_eval.commands.inspect:command", "Detect what a file is and summarize it."),
     "convert": ("argue_eval.commands.convert:command", "Convert a requests, nuggets, run, qrels or judgments file to another format."),
     "validate": ("argue_eval.commands.validate:command", "Check a run against the requests (and collection): located errors."),
@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "assess": ("argue_eval.commands.assess:command", "Human assessment: a pool file for spreadsheets, or the assessment workbench (a local web app)."),
     "compare": ("argue_eval.commands.compare:command", "Leaderboard with confidence intervals and significance tests."),
     "report": ("argue_eval.commands.report:command", "Write one self-contained HTML report: open it in any browser, offline."),
+    "analyze": ("argue_eval.commands.analyze:command", "Analyse a round: discriminative power, swap rates, topic-set size, reusability, circularity."),
     "agree": ("argue_eval.commands.agree:command", "Agreement between two evaluations of the same systems (Kendall's tau, ...)."),
     "agree-judgments": ("argue_eval.commands.agree:judgments_command", "Agreement between two judgment files (accuracy, Cohen's kappa)."),
     "requests": ("argue_eval.commands.requests:command", "Create, validate and export report requests (topics)."),
@@ -42,7 +43,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "qrels": ("argue_eval.commands.qrels:command", "Build, merge and summarize qrels."),
     "retrieval": ("argue_eval.commands.retrieval:command", "Retrieval measures (nDCG, MAP, recall, ...) for ranked runs or cited documents."),
     "search": ("argue_eval.commands.search:command", "Search a collection (BM25 via Pyserini, or dense) for assessors."),
-}
+    "doctor": ("argue_eval.commands.doctor:command", "Check the extras, models, Java, Chromium, cache and LLM endpoints."),
+    "schema": ("argue_eval.commands.schema:command", "Print the JSON Schema of a canonical file (requests, nuggets, runs, ...)."),
+}, option="COMMAND")
 
 
 def _set_lenient(ctx: click.Context, param: click.Parameter, value: bool) -> None:
@@ -121,10 +124,9 @@ class LazyGroup(click.Group):
             return self.commands[name]
         if name not in COMMANDS:
             return None
-        module_name, attribute = COMMANDS[name][0].split(":")
-        command = getattr(importlib.import_module(module_name), attribute)
+        command = COMMANDS.get(name)
         add_lenient_option(command)
-        from .commands._paths import add_path_check
+        from .commands import add_path_check
 
         add_path_check(command)  # every command: no output on an input, no two outputs on one file
         self.commands[name] = command
@@ -140,7 +142,7 @@ class LazyGroup(click.Group):
         return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, COMMANDS[name][1] if name in COMMANDS else (self.commands[name].get_short_help_str())) for name in self.list_commands(ctx)]
+        rows = [(name, COMMANDS.summary(name) if name in COMMANDS else (self.commands[name].get_short_help_str())) for name in self.list_commands(ctx)]
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
@@ -180,7 +182,7 @@ def _show_lossy_writes_as_warnings() -> None:
     time it is raised."""
     import warnings
 
-    from .formats._fields import LossyWriteWarning
+    from .formats import LossyWriteWarning
 
     warnings.simplefilter("always", LossyWriteWarning)
     shown = warnings.showwarning

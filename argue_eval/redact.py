@@ -25,11 +25,14 @@ _KEY_LIKE = re.compile(r"\b(?:sk|pk|rk|key|hf|ghp|gho|xox[abp])[-_][A-Za-z0-9_-]
 """Tokens shaped like API keys (``sk-...``, ``hf_...``) that a server may quote back in an error."""
 
 
-def redact_url(url: str) -> str:
-    """``url`` with its user information and key-like query values replaced by ``REDACTED``; unchanged when it
-    holds none."""
+def redact_url(url: str, secrets: Iterable[str | None] = ()) -> str:
+    """``url`` with its user information, key-like query values, key-shaped path segments (``/sk-...``) and the
+    ``secrets`` given replaced by ``REDACTED``; unchanged when it holds none."""
+    for secret in sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True):
+        url = url.replace(secret, REDACTED)
     text = _USERINFO.sub(lambda m: f"{m['scheme']}{REDACTED}@", url)
-    return _QUERY_SECRET.sub(lambda m: f"{m['name']}{REDACTED}", text)
+    text = _QUERY_SECRET.sub(lambda m: f"{m['name']}{REDACTED}", text)
+    return _KEY_LIKE.sub(REDACTED, text)
 
 
 def redact_text(text: str, secrets: Iterable[str | None] = ()) -> str:
@@ -45,10 +48,10 @@ def redact_text(text: str, secrets: Iterable[str | None] = ()) -> str:
 _held: dict[str, str] = {}
 
 
-def hold_credentials(url: str) -> str:
-    """The redacted form of ``url``, remembering the real one for ``with_credentials`` (a URL without
-    credentials is returned as it is, and nothing is held)."""
-    redacted = redact_url(url)
+def hold_credentials(url: str, secrets: Iterable[str | None] = ()) -> str:
+    """The redacted form of ``url`` (``redact_url``, the ``secrets`` too), remembering the real one for
+    ``with_credentials`` (a URL without credentials is returned as it is, and nothing is held)."""
+    redacted = redact_url(url, secrets)
     if redacted != url:
         _held[redacted] = url
     return redacted

@@ -11,7 +11,9 @@ answer in words, or that a RAGTIME run must name its team: ``--track rag24`` set
   ``argue_eval.validate`` checks as ``official-schema`` problems (the citation form, indexes into ``references``
   for TREC RAG 2024, indexes or ids for 2025, ids or ``{id: score}`` for RAGTIME, is the run format's: its
   parser resolves the citations and reports those out of range);
-- whether a stated ``response_length`` is checked against the counted words.
+- whether a stated ``response_length`` is checked against the counted words;
+- the language reports must be written in (RAGTIME and NeuCLIR: English reports from documents in other
+  languages), which ``validate`` checks per report (``report-language``).
 
 The figures: TREC RAG 2024 answers of at most 400 words (the 2024 guidelines say so); NeuCLIR 2024 reports
 of 2,000 characters (NFKC; the requests state it too, and a request's own limit wins); RAGTIME 2025/2026
@@ -47,25 +49,27 @@ class TrackPreset:
     """Fields every entry of the response list (``answer`` / ``responses``) must have."""
     check_response_length: bool = False
     aliases: tuple[str, ...] = ()
+    language: str | None = None
+    """The language (ISO 639-1) the track's reports must be written in, checked per report (``report-language``)."""
 
 
 TRACKS: dict[str, TrackPreset] = {preset.name: preset for preset in (
     TrackPreset(
         "neuclir24", "NeuCLIR 2024 report generation", ("neuclir24", "argue"), 2000, "chars", None,
         (("run_id", "str"), ("request_id", "str"), ("collection_ids", "list"), ("sentences", "list")),
-        ("text", "citations"), aliases=("neuclir-2024", "neuclir2024"),
+        ("text", "citations"), aliases=("neuclir-2024", "neuclir2024"), language="en",
     ),
     TrackPreset(
         "ragtime25", "RAGTIME 2025", ("ragtime",), None, "chars", None,
         (("metadata.team_id", "str"), ("metadata.run_id", "str"), ("metadata.topic_id", "str"),
          ("responses", "list"), ("references", "list")),
-        ("text", "citations"), aliases=("ragtime-2025", "ragtime2025"),
+        ("text", "citations"), aliases=("ragtime-2025", "ragtime2025"), language="en",
     ),
     TrackPreset(
         "ragtime26", "RAGTIME 2026", ("ragtime",), None, "chars", None,
         (("metadata.team_id", "str"), ("metadata.run_id", "str"), ("metadata.topic_id", "str"),
          ("responses", "list"), ("references", "list")),
-        ("text", "citations"), aliases=("ragtime-2026", "ragtime2026"),
+        ("text", "citations"), aliases=("ragtime-2026", "ragtime2026"), language="en",
     ),
     TrackPreset(
         "rag24", "TREC RAG 2024", ("rag24",), 400, "words", 20,

@@ -2,7 +2,7 @@
 
 A participant runs this before submitting, an organizer before judging; both need *all* the problems of
 a file at once, each as ``FILE:LINE: field: message``, so that a run can be fixed in one pass. One line
-at a time the schema is checked by the run format's own parser (``argue_eval.formats.runs.parse_report``,
+at a time the schema is checked by the run format's own parser (``FormatSpec.parse_record``,
 which also resolves citation indexes and reports those out of range); this module adds the checks that
 need more than one line or more than the run: topics missing, repeated or unknown, length limits, the
 RAGTIME references rule, empty sentences, citation counts and score ranges, documents absent from the
@@ -28,6 +28,7 @@ from .progress import progress
 
 if TYPE_CHECKING:
     from .collection.base import DocumentStore
+    from .formats.base import FormatSpec
     from .tracks import TrackPreset
 
 CHECKS: dict[str, tuple[Severity, str]] = {
@@ -43,7 +44,7 @@ CHECKS: dict[str, tuple[Severity, str]] = {
     "citation-score-range": ("error", "a citation score is outside --citation-score-range"),
     "missing-document": ("error", "a cited document is not in the collection (--collection)"),
     "several-run-ids": ("warning", "one file holds reports of more than one run id"),
-    "duplicate-request": ("warning", "the requests file repeats a request id (the first is used)"),
+    "duplicate-request": ("error", "the requests file repeats a request id (an error everywhere the kit reads requests; the first is checked against)"),
     "duplicate-run-id": ("error", "two run files use the same run id (each run must have its own)"),
     "official-schema": ("error", "a RAGTIME/TREC RAG field the track's own validator requires is missing or not a string"),
     "track-format": ("error", "with --track: the run file is not in the format the track accepts"),
@@ -51,6 +52,7 @@ CHECKS: dict[str, tuple[Severity, str]] = {
     "response-length": ("warning", "with --track rag24: response_length differs from the answer's counted words"),
     "collection-not-requested": ("error", "with --track: a report names a collection (collection_ids) its request does not list"),
     "not-json-lines": ("error", "with --lenient: the file is not JSON Lines (read anyway; the tracks refuse it)"),
+    "report-language": ("error", "a report not in the language its track requires (RAGTIME, NeuCLIR: English) or --language names"),
 }
 """Check name -> (default severity, what it catches). Schema problems come from the format parser."""
 
@@ -92,6 +94,10 @@ class ValidateOptions:
     """The run format (``--format``), if detection should not guess."""
     track: str | None = None
     """A track preset (``argue_eval.tracks``: ``rag24``, ``ragtime26``, ...): its format, limits and required fields."""
+    language: str | None = None
+    """The language (ISO 639-1) every report must be in; ``None``: the track's, if it sets one; ``"any"``: none."""
+    language_threshold: float = 0.5
+    """The least share of a report's identified characters that must be in ``language``."""
 
     def __post_init__(self) -> None:
         if self.track is not None:
@@ -107,6 +113,50 @@ class ValidateOptions:
             low, high = self.citation_score_range
             if not low <= high:
                 raise ValueError(f"citation score range is empty: {low} > {high}")
+        if not 0.0 < self.language_threshold <= 1.0:
+            raise OptionError("--language-threshold", f"must be in (0, 1], not {self.language_threshold:g}")
+        if self.language is not None and self.language != "any" and not (
+                self.language.isascii() and self.language.isalpha() and 2 <= len(self.language) <= 3):
+            raise OptionError("--language", f"expected an ISO 639-1 code such as en (or 'any'), not {self.language!r}")
+
+    def required_language(self) -> str | None:
+        """The language reports are checked for: ``--language``, else the track's; ``None`` when unchecked."""
+        if self.language is not None:
+            return None if self.language == "any" else self.language.lower()
+        if self.track is None:
+            return None
+        from .tracks import get_track
+
+        return get_track(self.track).language
+
+
+def length_limit(
+    report: Report, request: Request | None, options: ValidateOptions, track: TrackPreset | None,
+) -> tuple[int, Literal["chars", "words"], str] | None:
+    """The limit a report is held to, its unit and where it comes from (``--limit``, ``--track NAME`` or
+    ``request 'ID'``), or ``None`` when nothing bounds it: ``--limit`` first, then the request's own limit, then
+    the track's (in the track's unit: ``--unit`` without ``--limit`` cannot re-read it). ``validate`` checks
+    against it and ``validate --fix`` trims to it, so both hold a report to the same figure."""
+    limit = options.limit if options.limit is not None else (request.limit if request else None)
+    by_track = limit is None and track is not None and track.limit is not None
+    if by_track:
+        assert track is not None and track.limit is not None
+        limit = track.limit
+    if limit is None:
+        return None
+    unit: Literal["chars", "words"]
+    if by_track:
+        assert track is not None
+        unit = track.unit
+    elif options.unit:
+        unit = options.unit
+    elif request is None and track is not None:
+        unit = track.unit
+    else:
+        unit = request.limit_unit if request else "chars"
+    source = ("--limit" if options.limit is not None else f"--track {track.name}" if by_track and track
+              else f"request {report.request_id!r}")
+    return limit, unit, source
 
 
 @dataclass
@@ -170,7 +220,8 @@ def _read_requests(
             first_line = first.source.line if first.source else None
             problems.append(Problem(
                 str(path), where, id_field,
-                f"request id {request.request_id!r} repeated (first on line {first_line}); the first is used",
+                f"request id {request.request_id!r} is used again (first on line {first_line}); the runs are checked "
+                "against the first",
                 level,
             ))
     return by_id, id_field
@@ -216,9 +267,9 @@ def validate_runs(
 
         get_format(options.format, "runs")  # an unknown --format is a usage error, not a per-file problem
     problems: list[Problem] = []
-    request_map, request_field = _request_map(requests, requests_format, problems, options)
-    store, owned = _store(collection)
-    checker = _Checker(options, request_map, request_field, store)
+    by_id, request_field = request_map(requests, requests_format, problems, options)
+    store, owned = open_store(collection)
+    checker = _Checker(options, by_id, request_field, store)
     try:
         by_file = [(str(run), checker.check_file(Path(run), str(run))) for run in runs]
     finally:
@@ -236,7 +287,7 @@ def validate_runs(
     return Validation(problems, checker.reports, len(by_file), checker.unreadable)
 
 
-def _request_map(
+def request_map(
     requests: str | os.PathLike[str] | dict[str, Request] | Iterable[Request] | None,
     requests_format: str | None,
     problems: list[Problem],
@@ -255,7 +306,7 @@ def _request_map(
     return by_id, "request_id"
 
 
-def _store(collection: str | os.PathLike[str] | DocumentStore | None) -> tuple[DocumentStore | None, bool]:
+def open_store(collection: str | os.PathLike[str] | DocumentStore | None) -> tuple[DocumentStore | None, bool]:
     if collection is None:
         return None, False
     if isinstance(collection, (str, os.PathLike)):
@@ -263,6 +314,24 @@ def _store(collection: str | os.PathLike[str] | DocumentStore | None) -> tuple[D
 
         return open_collection(collection), True
     return collection, False
+
+
+def run_format(path: Path, format: str | None, track: TrackPreset | None) -> FormatSpec:
+    """The run file's format: ``format`` if named, else detected; ``InputError`` when neither works.
+
+    With a track, a run too broken to be recognized (its ``topic_id`` stripped, say) is read as the track's
+    format, so that every missing field is reported rather than "format not recognized"; an empty file, bad
+    JSON or a file of another kind (requests, say) keeps its own error."""
+    from .formats import get_format, resolve
+
+    try:
+        return resolve(path, "runs", format)
+    except InputError as error:
+        unrecognized = (error.problem.message.startswith("cannot recognize the file as")
+                        and "it looks like a" not in error.problem.message)
+        if track is None or format is not None or not path.is_file() or not unrecognized:
+            raise
+        return get_format(track.run_formats[0], "runs")
 
 
 class _Checker:
@@ -287,6 +356,7 @@ class _Checker:
             from .tracks import get_track
 
             self.track = get_track(options.track)
+        self.language = options.required_language()
 
     def add(self, check: str, path: str, line: int | None, field_name: str | None, message: str) -> None:
         severity = self.options.severity.get(check, CHECKS[check][0])
@@ -294,25 +364,14 @@ class _Checker:
 
     def check_file(self, path: Path, shown: str) -> list[Problem]:
         """Every problem of one run file: its lines' in line order, then its missing topics."""
-        from .formats import resolve
-        from .formats.runs import parse_report
 
         self.problems = []
         try:
-            spec = resolve(path, "runs", self.options.format)
+            spec = run_format(path, self.options.format, self.track)
         except InputError as error:
-            unrecognized = (error.problem.message.startswith("cannot recognize the file as")
-                            and "it looks like a" not in error.problem.message)
-            if self.track is None or self.options.format is not None or not path.is_file() or not unrecognized:
-                self.problems.append(_relocated(error, shown))
-                self.unreadable.append(shown)
-                return self.problems
-            # A run too broken to be recognized (its topic_id stripped, say) is read as the track's format,
-            # so that every missing field is reported rather than "format not recognized"; an empty file, bad JSON
-            # or a file of another kind (requests, say) keeps its own error.
-            from .formats import get_format
-
-            spec = get_format(self.track.run_formats[0], "runs")
+            self.problems.append(_relocated(error, shown))
+            self.unreadable.append(shown)
+            return self.problems
         # where the format keeps the run id, the request id and the sentence list (for located messages)
         fields = (spec.run_id_field, spec.request_id_field, spec.sentences_field)
         if self.track is not None and spec.name not in self.track.run_formats:
@@ -335,7 +394,7 @@ class _Checker:
             elif spec.name == "ragtime":
                 self._official_ragtime_schema(obj, shown, lineno)
             end = len(self.problems)
-            report = parse_report(obj, spec.name, shown, lineno, self.problems)
+            report = spec.parse_record(obj, shown, lineno, self.problems)
             if self.track is not None:
                 # a field the parser already calls wrong (missing, wrong kind) is reported once, in the parser's words
                 parsed = {p.field for p in self.problems[end:] if p.severity == "error"}
@@ -376,6 +435,8 @@ class _Checker:
         if request is not None and self.track is not None:
             self._check_collections(report, request, format_name, path, line)
         self._check_length(report, request, path, line, sentences_field)
+        if self.language is not None and report.sentences:
+            self._check_language(report, path, line, sentences_field)
         if not report.sentences:
             self.add("empty-report", path, line, sentences_field, "the report has no sentences")
         self._check_sentences(report, format_name, path, line, sentences_field)
@@ -395,31 +456,38 @@ class _Checker:
                      f"list ({', '.join(request.collection_ids)}); its citations would point outside the assessed collection")
 
     def _check_length(self, report: Report, request: Request | None, path: str, line: int, field_name: str) -> None:
-        limit = self.options.limit if self.options.limit is not None else (request.limit if request else None)
-        by_track = limit is None and self.track is not None and self.track.limit is not None
-        if by_track:
-            assert self.track is not None and self.track.limit is not None
-            limit = self.track.limit
-        if limit is None:
+        bound = length_limit(report, request, self.options, self.track)
+        if bound is None:
             return
-        if by_track:  # the track's figure is in the track's unit: --unit without --limit cannot re-read it
-            assert self.track is not None
-            unit = self.track.unit
-        elif self.options.unit:
-            unit = self.options.unit
-        elif request is None and self.track is not None:
-            assert self.track is not None
-            unit = self.track.unit
-        else:
-            unit = request.limit_unit if request else "chars"
+        limit, unit, source = bound
         length = report_length(report, unit)
         if length > limit:
-            source = ("--limit" if self.options.limit is not None else f"--track {self.track.name}" if by_track and self.track
-                      else f"request {report.request_id!r}")
             noun = "characters" if unit == "chars" else "words"
             self.add("length", path, line, field_name,
                      f"report is {length} {noun} long, over the limit of {limit} {noun} ({source}; counted as "
                      f"the sum of the NFKC-normalized sentences' {'lengths' if unit == 'chars' else 'word counts'})")
+
+    def _check_language(self, report: Report, path: str, line: int, key: str) -> None:
+        """A report whose identified text is mostly not in the required language (``language.report_language``);
+        a report with too few letters to tell is not judged."""
+        from .language import language_name, report_language
+
+        assert self.language is not None
+        found = report_language([sentence.text for sentence in report.sentences], self.language)
+        share = found.share(self.language)
+        if not found.judged or share >= self.options.language_threshold:
+            return
+        wanted = language_name(self.language)
+        total = sum(found.characters.values())
+        others = [f"{round(100 * count / total)}% in {language_name(code)}"
+                  for code, count in found.characters.most_common() if code != self.language][:3]
+        stray = [f"{key}[{i}]" for i, code in enumerate(found.sentences) if code is not None and code != self.language]
+        where = ", ".join(stray[:5]) + (f" and {len(stray) - 5} more" if len(stray) > 5 else "")
+        required = (f"{self.track.title} requires {wanted} reports" if self.track and self.track.language == self.language
+                    else f"--language {self.language}")
+        self.add("report-language", path, line, key,
+                 f"report is not in {wanted}: {', '.join(others)} ({where}), {round(100 * share)}% in {wanted}; "
+                 f"{required} (--language-threshold {self.options.language_threshold:g} of the text)")
 
     def _check_sentences(self, report: Report, format_name: str, path: str, line: int, key: str) -> None:
         references = set(report.references) if report.references is not None else None

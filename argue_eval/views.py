@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from os import PathLike
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .errors import unknown_name
 from .model import ALL_TOPICS, natural_key
@@ -138,8 +138,11 @@ def compress_ranks(ranks: list[int]) -> str:
     return ",".join(out)
 
 
-def build_tables(result: Comparison, which: str) -> list[Table]:
-    """The leaderboard and/or pairs tables of a ``Comparison`` (cells formatted; JSON keeps full precision)."""
+def build_tables(result: Comparison, which: str, flags: dict[str, Any] | None = None) -> list[Table]:
+    """The leaderboard and/or pairs tables of a ``Comparison`` (cells formatted; JSON keeps full precision).
+
+    ``flags``: per run its circularity flags (``(flag, field, evidence)``); with any, the leaderboard gets a
+    ``flags`` column naming each flagged run's kinds of flag (data, not a penalty)."""
     level = f"{result.confidence:.0%}"
     tables: list[Table] = []
     systems = result.systems
@@ -164,7 +167,11 @@ def build_tables(result: Comparison, which: str) -> list[Table]:
                         "baseline" if is_base else record["vs_baseline"]]
             elif result.pairs.shape[0]:
                 row.append(compress_ranks([int(rank_of[run]) for run in record["better_than"]]))
+            if flags:
+                row.append(",".join(dict.fromkeys(flag[0] for flag in flags.get(record["run_id"], ()))))
             rows.append(row)
+        if flags:
+            columns, align = [*columns, "flags"], align + "l"
         title = (f"{result.metric}: {count_noun(len(systems), 'system')}, {count_noun(len(result.topics), 'topic')}, "
                  f"mean with {level} BCa interval "
                  f"({result.resamples} bootstrap resamples, seed {result.seed})")
@@ -172,6 +179,8 @@ def build_tables(result: Comparison, which: str) -> list[Table]:
             title += f"; +/- significantly above/below {result.baseline}"
         elif result.pairs.shape[0]:
             title += "; better_than lists the ranks a run is significantly better than"
+        if flags:
+            title += "; flags: circularity flags of the run's metadata (data, not a penalty)"
         tables.append(Table(columns, rows, align, title))
     if which == "pairs" or (which == "both" and result.pairs.shape[0]):
         rows = []
@@ -191,6 +200,42 @@ def build_tables(result: Comparison, which: str) -> list[Table]:
     return tables
 
 
+def inventory_text(summary: dict[str, Any], as_json: bool = False) -> str:
+    """``inspect``'s output of an ``api.inspect`` summary: one canonical JSON line (``as_json``), or one ``name
+    value`` line per count, maps and lists inline, then the per-topic counts."""
+    if as_json:
+        return json_line(summary)
+    lines = [f"{summary['path']}: {summary['kind']} ({summary['format']})"]
+    width = max(len(key) for key in summary)
+    for key, value in summary.items():
+        if key in ("path", "kind", "format", "per_topic"):
+            continue
+        lines.append(f"  {key:<{width}}  {_inventory_value(value)}")
+    per_topic = summary.get("per_topic")
+    if per_topic:
+        lines.append("  per topic:")
+        for qid, value in per_topic.items():
+            lines.append(f"    {qid}  {_inventory_value(value)}")
+    return "\n".join(lines)
+
+
+def _inventory_value(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items()) or "-"
+    if isinstance(value, list):
+        shown = ", ".join(str(v) for v in value[:20])
+        return (shown + f", ... ({len(value)} in all)") if len(value) > 20 else (shown or "-")
+    return str(value)
+
+
+def json_line(value: Any) -> str:
+    """One canonical JSON line (UTF-8 text, keys in the order given, newline-terminated), as ``writing`` writes
+    JSON Lines files."""
+    from .writing import dumps_line
+
+    return dumps_line(value)
+
+
 def write_output(text: str, output: str | PathLike[str] | None) -> None:
     """To ``output`` atomically (never half-written), or to stdout."""
     if output is None:
@@ -201,3 +246,65 @@ def write_output(text: str, output: str | PathLike[str] | None) -> None:
 
     with atomic_writer(output) as handle:
         handle.write(text)
+
+
+def frame_table(frame: Any, title: str | None = None, notes: Iterable[str] = (), digits: int = 4,
+                columns: Iterable[str] | None = None) -> Table:
+    """A DataFrame as a ``Table`` (an analysis's table): floats to ``digits`` decimals (NaN as n/a), integers
+    and text as they are, booleans as yes/no; numeric columns right-aligned. ``columns`` picks and orders them."""
+    import math
+
+    names = list(columns) if columns is not None else [str(name) for name in frame.columns]
+    rows: list[list[Cell]] = []
+    numeric = {name: True for name in names}
+    for record in frame[names].itertuples(index=False, name=None):
+        row: list[Cell] = []
+        for name, value in zip(names, record):
+            if value is None or type(value).__name__ == "NAType":
+                row.append(None)
+            elif isinstance(value, (bool,)) or type(value).__name__ == "bool_":
+                row.append("yes" if value else "no")
+                numeric[name] = False
+            elif isinstance(value, int) or type(value).__name__.startswith("int"):
+                row.append(str(int(value)))
+            elif isinstance(value, float) or type(value).__name__.startswith("float"):
+                row.append(None if math.isnan(float(value)) else fmt_number(float(value), digits))
+            else:
+                row.append(str(value))
+                numeric[name] = False
+        rows.append(row)
+    align = "".join("r" if numeric[name] and rows else "l" for name in names)
+    return Table(names, rows, align, title, list(notes))
+
+
+def analysis_tables(result: Any, title: str, columns: Iterable[str] | None = None, digits: int = 4) -> list[Table]:
+    """An analysis ``Result`` (``api.analysis``) as one table under ``title``, its notes below it."""
+    return [frame_table(result.table, title, [note.text for note in result.notes], digits, columns)]
+
+
+def replicate_tables(analysis: Any) -> list[Table]:
+    """A ``stats.replicates.ReplicateAnalysis`` as tables: the leaderboard with the two-stage and topics-only
+    intervals, rank ranges and judge shares; the replicates' Kendall taus; the run pairs that swap."""
+    level = f"{analysis.confidence:.0%}"
+    board = frame_table(analysis.systems, (
+        f"{analysis.metric}: {count_noun(len(analysis.systems), 'system')}, {count_noun(len(analysis.topics), 'topic')}, "
+        f"{count_noun(len(analysis.replicates), 'replicate')}; mean over topics and replicates with its {level} "
+        f"two-stage bootstrap interval (topics, then replicates; ci_low/ci_high) and the topics-only one "
+        f"(topic_ci_low/high), {analysis.resamples} resamples, seed {analysis.seed}; best/worst rank over the "
+        "replicates; judge_share: the judge's share of a score's variance"),
+        columns=["rank", "run_id", "mean", "ci_low", "ci_high", "topic_ci_low", "topic_ci_high", "best_rank",
+                 "worst_rank", "judge_share"])
+    taus = frame_table(analysis.taus, "Kendall's tau-b between the leaderboards of every two replicates")
+    swapped = analysis.swaps[analysis.swaps["swaps"] > 0]
+    swaps = frame_table(swapped, f"pairs a replicate orders against the mean leaderboard: {len(swapped)} of "
+                        f"{len(analysis.swaps)} (a is ahead on the mean; swaps: replicates where b scores higher)",
+                        columns=["a", "b", "diff", "swaps", "ties", "replicates", "swap_rate"])
+    swaps.notes = list(analysis.notes)
+    return [board, taus, swaps]
+
+
+def spread_table(spread: Any, metric: str) -> Table:
+    """The runs' spread of each system (``stats.systems.run_spread``)."""
+    return frame_table(spread, f"{metric}: the runs of each system (their means' range and standard deviation; "
+                       "topic_range: the mean over topics of the largest minus the smallest run score)",
+                       columns=["system", "runs", "n_runs", "mean", "run_min", "run_max", "run_sd", "topic_range"])

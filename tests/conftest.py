@@ -11,6 +11,15 @@ REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def index_cache(tmp_path_factory: pytest.TempPathFactory):
+    """Collection indexes go to the cache directory, never beside a collection (issue 34): here one for the test
+    session, set in the environment so that the commands the tests run in subprocesses use it too, not ~/.cache."""
+    if "ARGUE_EVAL_CACHE" not in os.environ:
+        os.environ["ARGUE_EVAL_CACHE"] = str(tmp_path_factory.mktemp("argue-eval-cache"))
+    yield
+
+
 @pytest.fixture
 def fixtures() -> Path:
     """Directory of small hand-made files shipped with the tests (one subfolder per format family)."""
@@ -19,7 +28,7 @@ def fixtures() -> Path:
 
 @pytest.fixture
 def docs(tmp_path: Path, fixtures: Path) -> Path:
-    """A private copy of the small fixture collection, so its offset index is written under tmp_path, not into the repo."""
+    """A private copy of the small fixture collection (its offset index goes to the session's cache directory)."""
     target = tmp_path / "docs.jsonl"
     shutil.copy(fixtures / "collection" / "docs.jsonl", target)
     return target
@@ -37,6 +46,18 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory):
     from llama_server import serve
 
     yield from serve(tmp_path_factory.mktemp("llama") / "server.log")
+
+
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: unknown where xdist is not installed
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """Under ``pytest -n`` (tools/test.sh), tests that share a costly setup run in one worker: a module's
+    fixtures, the llama.cpp server, ranx's compiled kernels (tests/scheduling.py). An explicit ``--dist``
+    other than the default ``load`` keeps xdist's own scheduling."""
+    if config.getvalue("dist") != "load":
+        return None
+    from scheduling import SharedSetupScheduling
+
+    return SharedSetupScheduling(config, log)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -167,11 +167,12 @@ class MockChatServer:
     """
 
     def __init__(self, script: Callable[[int, dict], Action] | None = None, latency: float = 0.0,
-                 model: str = "mock-model-2026", listed_models: list[str] | None = None):
+                 model: str | None = None, listed_models: list[str] | None = None):
         self.script = script or (lambda n, body: ("ok",))
         self.latency = latency
         self.model = model
-        self.listed_models = list(listed_models) if listed_models is not None else [model]
+        """The model every reply names; ``None``: the one the request asks for, as vLLM and llama.cpp answer."""
+        self.listed_models = list(listed_models) if listed_models is not None else [model or "mock"]
         """What ``GET /models`` lists (the served names; by default the model it reports)."""
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
@@ -204,6 +205,7 @@ class MockChatServer:
                     server.requests.append(body)
                     server.headers.append(dict(self.headers))
                 action = server.script(n, body)
+                answering = server.model if server.model is not None else str(body.get("model", "mock-model-2026"))
                 if server.latency:
                     time.sleep(server.latency)
                 kind = action[0]
@@ -216,9 +218,13 @@ class MockChatServer:
                     kind = "ok"
                 try:
                     if kind == "ok":
-                        self._json(200, completion(json.dumps(deterministic_reply(body)), server.model))
+                        try:
+                            content = json.dumps(deterministic_reply(body))
+                        except (IndexError, KeyError, TypeError, ValueError):  # not one of the kit's prompts
+                            content = "OK"  # (doctor's one-token check)
+                        self._json(200, completion(content, answering))
                     elif kind == "content":
-                        self._json(200, completion(action[1], server.model))
+                        self._json(200, completion(action[1], answering))
                     elif kind == "status":
                         self._json(action[1], {"error": {"message": f"mock status {action[1]}"}}, action[2] if len(action) > 2 else {})
                     elif kind == "error":  # ("error", status, message): a server's own words, e.g. quoting the key
@@ -226,7 +232,7 @@ class MockChatServer:
                     elif kind == "garbage":
                         self._raw(200, b"{this is not json")
                     elif kind == "drop":
-                        payload = json.dumps(completion("{}", server.model)).encode()
+                        payload = json.dumps(completion("{}", answering)).encode()
                         self.send_response(200)
                         self.send_header("Content-Type", "application/json")
                         self.send_header("Content-Length", str(len(payload)))

@@ -41,3 +41,9 @@ def test_the_measure_result_name_is_the_same_class_and_keeps_its_positional_fiel
                            ["A"], ["t1"], {"calls": 2}, [Note("n")], ["u"])
     assert (result.settings, result.counts, result.unjudged) == ({"judge": "lexical"}, {"calls": 2}, ["u"])
     assert result.records() == [{"measure": "longrecall", "settings": {"judge": "lexical"}}, {"run_id": "A"}]
+
+
+def test_a_note_of_its_own_kind_is_printed_under_that_kind():
+    assert str(Note("topic t1 document d1: 1 in a, 2 in b -> 2", kind="conflict")) == \
+        "conflict: topic t1 document d1: 1 in a, 2 in b -> 2"
+    assert Note("x", True).label == "warning" and Note("x").label == "note"

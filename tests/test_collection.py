@@ -136,12 +136,20 @@ def test_closed_store_refuses_lookups(docs):
 # --- the persistent index --------------------------------------------------------------------------
 
 
-def test_index_is_built_once_beside_the_file_and_reused(docs):
+def test_index_is_built_once_in_the_cache_never_in_the_collections_folder_and_reused(docs):
     first = ensure_index(docs)
     assert first.built and first.count == 5
-    assert first.index_path == docs.resolve().with_name("docs.jsonl.argue-idx")
+    assert first.index_path == index_locations(docs)[1] and first.index_path.parent == cache_root() / "collections"
+    assert sorted(p.name for p in docs.parent.iterdir()) == ["docs.jsonl"]  # nothing written beside the data
     second = ensure_index(docs)
     assert not second.built and second.count == 5 and second.index_path == first.index_path
+
+
+def test_an_index_beside_the_file_when_asked_is_found_first(docs):
+    shipped = ensure_index(docs, beside=True)
+    assert shipped.index_path == docs.resolve().with_name("docs.jsonl.argue-idx")
+    again = ensure_index(docs)
+    assert not again.built and again.index_path == shipped.index_path
 
 
 def test_index_gets_the_usual_file_mode(docs):
@@ -156,8 +164,7 @@ def test_index_gets_the_usual_file_mode(docs):
 
 
 def test_index_holds_offsets_not_text(docs):
-    ensure_index(docs)
-    connection = sqlite3.connect(docs.with_name("docs.jsonl.argue-idx"))
+    connection = sqlite3.connect(ensure_index(docs).index_path)
     rows = connection.execute("SELECT doc_id, offset, length FROM docs ORDER BY offset").fetchall()
     connection.close()
     lines = docs.read_bytes().splitlines(keepends=True)
@@ -197,8 +204,7 @@ def test_touching_the_file_rebuilds(docs):
 
 
 def test_a_lookup_that_lands_on_another_document_asks_for_a_rebuild(docs):
-    ensure_index(docs)
-    connection = sqlite3.connect(docs.with_name("docs.jsonl.argue-idx"))
+    connection = sqlite3.connect(ensure_index(docs).index_path)
     connection.execute("UPDATE docs SET offset = 0 WHERE doc_id = ?", (BLOOM,))  # now points at line 1
     connection.commit()
     connection.close()
@@ -213,7 +219,7 @@ def test_corrupt_index_file_is_rebuilt(docs):
     assert info.built and info.count == 5
 
 
-def test_index_goes_to_the_cache_when_the_directory_is_not_writable(docs, tmp_path, monkeypatch):
+def test_an_index_asked_beside_goes_to_the_cache_when_the_directory_is_not_writable(docs, tmp_path, monkeypatch):
     beside, cached = index_locations(docs, tmp_path / "cache")
     real_build = jsonl_module._build
 
@@ -223,7 +229,7 @@ def test_index_goes_to_the_cache_when_the_directory_is_not_writable(docs, tmp_pa
         return real_build(path, index_path, state, on_bad_line)
 
     monkeypatch.setattr(jsonl_module, "_build", refuse_beside)
-    info = ensure_index(docs, tmp_path / "cache")
+    info = ensure_index(docs, tmp_path / "cache", beside=True)
     assert info.built and info.index_path == cached
     assert cached.parent == tmp_path / "cache" / "collections"
     assert not beside.exists()

@@ -8,6 +8,7 @@ import sys
 from click.testing import CliRunner
 
 from argue_eval.cli import cli
+from argue_eval.collection.jsonl import index_locations
 
 TOLEDO = "a1f3c2e0-1111-4a2b-9c3d-000000000001"
 SEGMENT = "msmarco_v2.1_doc_11_1042#3_2265"
@@ -20,7 +21,7 @@ def run(*args: str):
 def test_index_builds_then_reports_up_to_date(docs):
     first = run("collection", "index", str(docs))
     assert first.exit_code == 0, first.output
-    index = docs.resolve().with_name("docs.jsonl.argue-idx")
+    index = index_locations(docs)[1]  # in the cache directory, not beside the collection
     assert first.stdout.startswith(f"{docs}: indexed 5 documents in ")
     assert first.stdout.rstrip().endswith(f"-> {index}")
     second = run("collection", "index", str(docs))
@@ -28,6 +29,9 @@ def test_index_builds_then_reports_up_to_date(docs):
     assert second.stdout.startswith(f"{docs}: index up to date, 5 documents (")
     third = run("collection", "index", "--rebuild", str(docs))
     assert "indexed 5 documents" in third.stdout
+    assert sorted(p.name for p in docs.parent.iterdir()) == ["docs.jsonl"]
+    shipped = run("collection", "index", "--beside", "--rebuild", str(docs))
+    assert shipped.stdout.rstrip().endswith(f"-> {docs.resolve().with_name('docs.jsonl.argue-idx')}")
 
 
 def test_index_with_skip_bad_lines_prints_warnings(tmp_path):
@@ -86,7 +90,7 @@ def test_info(docs):
     assert result.stdout.splitlines() == [
         f"collection\tJSONL collection {docs}",
         "documents\t5",
-        f"index\t{docs.resolve().with_name('docs.jsonl.argue-idx')}",
+        f"index\t{index_locations(docs)[1]}",
         "id_field\tdoc_id",
         "text_field\ttext",
     ]

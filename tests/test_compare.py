@@ -200,3 +200,23 @@ def test_missing_policies(tmp_path: Path):
 def test_help_has_a_worked_example():
     result = CliRunner().invoke(cli, ["compare", "--help"])
     assert result.exit_code == 0 and "argue-eval compare scores.tsv --metric f1" in result.output
+
+
+def test_no_zero_width_note_beside_the_simultaneous_intervals_shown():
+    """B is A + 0.1 on every topic: the bootstrap of their difference is constant (zero width), but under Tukey HSD
+    the pair's interval shown is diff +- the critical value, so no note may call it zero width; with the
+    randomization test the bootstrap interval is shown, and the note says so."""
+    import pandas as pd
+
+    from argue_eval.stats.comparison import compare
+
+    a = [0.1, 0.5, 0.3, 0.7, 0.2, 0.9]
+    frame = pd.DataFrame([[0.0 + v, v + 0.1, v * 0.5] for v in a], columns=["A", "B", "C"],
+                         index=[f"t{i}" for i in range(len(a))]).T
+    tukey = compare(frame, test="tukey", resamples=2000)
+    pair = tukey.pairs[(tukey.pairs.a.isin(["A", "B"])) & (tukey.pairs.b.isin(["A", "B"]))].iloc[0]
+    assert pair.ci_high - pair.ci_low > 0.05  # diff +- critical: a real width
+    assert not any("zero width" in note for note in tukey.notes)
+    randomization = compare(frame, test="randomization", correction="none", resamples=2000)
+    assert any(note.startswith("difference ") and "zero width" in note and ("A vs B" in note or "B vs A" in note)
+               for note in randomization.notes)

@@ -111,3 +111,17 @@ def test_input_format_override(tmp_path):
     result = convert(str(F / "run.neuclir24.jsonl"), "--format", "argue", "--to", "argue", "-o", str(out))
     assert result.exit_code == 0
     assert "(runs, argue)" in result.stderr
+
+
+def test_a_repeated_nugget_id_is_refused_for_v3_as_nuggets_validate_refuses_it(tmp_path):
+    src = tmp_path / "bank.jsonl"
+    src.write_text(json.dumps({"request_id": "t1", "nuggets": [
+        {"nugget_id": "n1", "question": "Who?", "answers": [{"answer": "Ada", "doc_ids": ["d1"]}]},
+        {"nugget_id": "n1", "question": "When?", "answers": [{"answer": "1843", "doc_ids": ["d2"]}]}]}) + "\n")
+    bank = tmp_path / "v3"
+    result = convert(str(src), "--to", "autoargue-v3", "-o", str(bank))
+    assert result.exit_code == 2 and not bank.exists()
+    assert ("--to: topic t1: the nugget id 'n1' is used twice; judgments name nuggets by id, so a NuggetBank v3 with "
+            "both could not be scored (nuggets validate calls it duplicate-nugget-id)") in result.output
+    checked = CliRunner().invoke(cli, ["nuggets", "validate", str(src)])
+    assert checked.exit_code == 1 and "n1" in checked.output

@@ -294,6 +294,11 @@ def test_the_cited_documents_are_a_collection_in_order_of_first_citation(tmp_pat
     assert result.exit_code == 0, result.output
     assert lines(docs) == [{"doc_id": doc, "text": f"Title: doc {doc[-1]}\n\nContent: ..."}
                            for doc in (D1, D3, D2, D5, D6, D9)]
+    plain = tmp_path / "plain.jsonl"  # jsonl is the one collection format: --to may be left out
+    assert invoke("convert", REPLAY_FILE, "--kind", "collection", "-o", plain).exit_code == 0
+    assert plain.read_bytes() == docs.read_bytes()
+    missing = invoke("convert", REPLAY_FILE, "-o", tmp_path / "x.jsonl")
+    assert missing.exit_code == 2 and "--to: missing --to FORMAT" in missing.output
     assert result.stderr.strip().endswith(f"-> {docs} (collection, jsonl): 6 documents from 7 citations")
     opened = invoke("collection", "get", docs, D3)
     assert opened.exit_code == 0 and "Content: ..." in opened.output

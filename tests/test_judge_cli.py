@@ -290,7 +290,7 @@ def test_every_backend_option_the_help_shows_is_a_real_option():
     import inspect
     import re
 
-    from argue_eval.judges.registry import BACKENDS, _backend_class
+    from argue_eval.judges.registry import BACKENDS
 
     text = " ".join(invoke("judge", "--help").output.split())
     examples = re.findall(r"\b(lexical|semantic|nli|llm|cascade)\.(\w+)=", text)
@@ -300,7 +300,7 @@ def test_every_backend_option_the_help_shows_is_a_real_option():
             from argue_eval.judges.cascade import CascadeJudge as cls
         else:
             assert backend in BACKENDS
-            cls = _backend_class(backend)
+            cls = BACKENDS.get(backend)
         assert option in inspect.signature(cls).parameters, (backend, option)
 
 
@@ -380,7 +380,7 @@ def limits_inputs(tmp_path: Path) -> list[str]:
             str(requests), "--collection", str(FIXTURES / "collection.jsonl"), "--no-cache"]
 
 
-def test_the_plan_says_what_no_judge_can_do_before_it_counts(tmp_path):
+def test_the_plan_counts_what_it_will_ask_then_says_what_no_judge_can_do(tmp_path):
     """T1's n5 ("Who paid for repairs?", answer "the state") is bound to no document: kept as an ordinary nugget
     (--unbound-questions keep), no citation can find it under the cited scope; T3 has no nuggets; run "other"
     reports only on T9 and T10, which no nugget covers."""
@@ -399,7 +399,8 @@ def test_the_plan_says_what_no_judge_can_do_before_it_counts(tmp_path):
         "cannot: run other: none of its 2 report(s) is for a topic the nuggets cover, so nothing of it is judged "
         "(its topics: T9, T10): are the nuggets or requests of another track?",
         "cannot: run runA: 1 of its 3 report(s) are for topics the nuggets do not cover and are not judged: T3"]
-    assert text.index(limits[-1]) < next(i for i, line in enumerate(text) if line.startswith("kind "))
+    assert text[1].startswith("kind ")  # the counts first (issue 34): what the run will ask
+    assert text.index(limits[0]) > next(i for i, line in enumerate(text) if line.startswith("total "))
     # the whole topic is asked under --nugget-scope all; a dropped nugget (the default) does not count at all
     for option in (["--unbound-questions", "keep", "--nugget-scope", "all"], []):
         assert "unreachable_nuggets" not in json.loads(invoke("judge", *args, *option, "--dry-run", "--json").output)

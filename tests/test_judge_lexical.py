@@ -410,3 +410,73 @@ def test_part_of_a_name_is_not_the_name() -> None:
                       "Bayer AG").value is True
     assert ask_answer("Baran accepted the Golden Bear for her father.",
                       "Who accepted the Golden Bear on behalf of Mohammad Rasoulof?", "Baran Rasoulof").value is True
+
+
+# ---------------------------------------------------------------------------------------------- statements
+STATEMENT = "Jane Doe was born in Paris."
+"""A statement nugget (an SCU): its question is the statement and so is its one answer. Content tokens
+jane doe born pari; names jane doe pari (the first word counts: the second is capitalized too), weighing 1.5;
+the relation (what it says of its names) is born."""
+
+
+def statement_verdict(sentence: str):
+    return verdict(ask("answers", sentence, answer=STATEMENT, nug=nugget(STATEMENT, STATEMENT)))
+
+
+@pytest.mark.parametrize("sentence, score, value", [
+    # all four tokens, relation too: (0.6 x 5.5/5.5) + (0.4 x 1)
+    ("Born in Paris, Jane Doe became a painter.", 1.0, True),
+    # a lower-cased sentence: the weights are the statement's, its capitals are not needed
+    ("jane doe was born in paris in 1950.", 1.0, True),
+    # the names without the relation: 0.6 x 4.5/5.5 = 0.49 would pass, capped at 0.8 x 0.45 = 0.36
+    ("Jane Doe left Paris in 1990.", 0.36, False),
+    # the surname alone names her (a later mention): 0.6 x 4/5.5 + 0.4 x 1 = 0.836
+    ("Doe was born in Paris.", 0.6 * 4 / 5.5 + 0.4, True),
+    # ... but not inside another name: "John Doe" is someone else, capped at 0.36
+    ("John Doe was born in Paris.", 0.36, False),
+])
+def test_a_statement_nugget_needs_what_it_says_of_its_names(sentence: str, score: float, value: bool) -> None:
+    assert JUDGE.answer_score(sentence, STATEMENT, STATEMENT)[0] == pytest.approx(score)
+    assert statement_verdict(sentence).value is value
+
+
+def test_an_answer_restating_most_of_its_question_is_a_statement() -> None:
+    from argue_eval.judges.lexical import _is_statement
+
+    question = content_set("Was it Bayer or Monsanto that bought the firm?")  # bayer monsanto bought firm
+    assert _is_statement(set(content("Bayer bought the firm")), question)  # 3 of its 4 words
+    assert not _is_statement(set(content("Bayer")), question)  # a fifth: an answer to the question
+    assert not _is_statement(set(content("Bayer and Pfizer")), question)  # adds a word: an answer
+    assert _is_statement(set(content("Bayer")), frozenset())  # no question at all
+    # an answer to the question is scored as one: the answer 0.6 x 1 and the question's other words (monsanto
+    # bought firm, none in the sentence) 0.4 x 0; as a statement the sentence would score 1
+    score, rationale = JUDGE.answer_score("Bayer said the weather was fine.", "Bayer", "Was it Bayer or Monsanto "
+                                          "that bought the firm?")
+    assert rationale.startswith("answer tokens") and score == pytest.approx(0.6)
+
+
+# ---------------------------------------------------------------------------------------------- names in attested
+SMITH = Document("d3", "Jane Smith joined the company in 2019 as chief engineer.", "")
+
+
+def test_a_name_the_document_never_writes_takes_a_quarter_off_attested() -> None:
+    # jane 1 + smith 1.5 + join 1 + acme 1.5 + 2019 2 = 7; the passage has all but acme: 5.5/7, then x 0.75
+    v = verdict(ask("attested", "Jane Smith joined Acme in 2019.", document=SMITH))
+    score = 5.5 / 7 * 0.75
+    assert v.value is True and "name acm not in document" in v.rationale
+    assert v.confidence == round(0.5 + 0.5 * (score - 0.45) / 0.55, 4)
+    # the same name inside quotation marks is a title, which a translation renders otherwise: no reduction
+    quoted = verdict(ask("attested", 'Jane Smith joined "Acme" in 2019.', document=SMITH))
+    assert "not in document" not in quoted.rationale
+    assert quoted.confidence == round(0.5 + 0.5 * (5.5 / 7 - 0.45) / 0.55, 4)
+
+
+def test_a_derived_or_transliterated_name_is_written_by_the_document() -> None:
+    from argue_eval.judges.lexical import _missing_names
+
+    document = Document("d4", "Smith became an Iranian citizen.", "")
+    passages, _ = JUDGE._passages_of(document)
+    assert _missing_names("Smith moved to Iran.", passages) == []  # iran, iranian: the same first four letters
+    assert _missing_names("Smith moved to Peru.", passages) == ["peru"]
+    # smith 1 + move 1 + peru 1.5 (Smith is the first word: no name weight); found smith: 1/3.5, x 0.75
+    assert JUDGE.support_score("Smith moved to Peru.", passages, frozenset())[0] == pytest.approx(1 / 3.5 * 0.75)

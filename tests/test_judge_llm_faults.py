@@ -64,14 +64,14 @@ def test_clean_run_answers_everything_with_provenance_and_accounting() -> None:
     assert body["response_format"]["type"] == "json_schema"
     assert body["response_format"]["json_schema"]["schema"]["required"] == ["A1", "A2"]
     assert verdicts[0].value == deterministic_reply(body)["A1"] and verdicts[1].value == deterministic_reply(body)["A2"]
-    assert verdicts[0].provenance["server_model"] == "mock-model-2026" and verdicts[0].judge == "llm:mock"
+    assert verdicts[0].provenance["server_model"] == "mock" and verdicts[0].judge == "llm:mock"
     usage = judge.usage()
     assert usage["calls"] == 4 and usage["retries"] == 0 and usage["failed_items"] == 0
     assert usage["answered_items"] == 5
     assert usage["prompt_tokens"] == 400 and usage["completion_tokens"] == 36  # the mock reports 100 + 9 a call
     assert usage["by_kind"]["attested"] == {"calls": 2, "prompt_tokens": 200, "completion_tokens": 18}
     assert usage["cost"] == pytest.approx((400 * 2.0 + 36 * 10.0) / 1e6)
-    assert usage["server_model"] == "mock-model-2026"
+    assert usage["server_model"] == "mock"
 
 
 def test_every_transient_fault_is_retried_and_counted() -> None:

@@ -110,3 +110,28 @@ def test_llm_tasks_without_the_llm_extra_are_one_clear_error(tmp_path, monkeypat
     assert result.exit_code == 2, result.output
     assert "pip install 'argue-eval[llm]'" in result.output and "Traceback" not in result.output
     assert not out.exists()
+
+
+def test_statement_nuggets_are_facts_stated_by_a_sentence(tmp_path):
+    """nuggetizer statements (no answers) and our statement nuggets (the statement as its own answer) are facts;
+    the first sentence states the first statement (all its tokens), the second states neither."""
+    statements = ["Toledo banned tap water in August 2014", "Microcystin was found in Lake Erie"]
+    nuggetizer = tmp_path / "nuggetizer.jsonl"
+    nuggetizer.write_text(json.dumps({"qid": "t1", "query": "toledo water", "nuggets": [
+        {"text": text, "importance": "vital"} for text in statements]}) + "\n", encoding="utf-8")
+    ours = tmp_path / "statements.jsonl"
+    ours.write_text(json.dumps({"request_id": "t1", "nuggets": [
+        {"nugget_id": f"s{i + 1}", "question": text, "importance": None, "aggregator": "OR", "negative": False,
+         "answers": [{"answer": text, "doc_ids": ["d1"]}]} for i, text in enumerate(statements)]}) + "\n",
+        encoding="utf-8")
+    run = tmp_path / "run.jsonl"
+    run.write_text(json.dumps({"run_id": "r", "request_id": "t1", "sentences": [
+        {"text": "In August 2014 Toledo banned its tap water.", "citations": []},
+        {"text": "The city council met on Monday.", "citations": []}]}) + "\n", encoding="utf-8")
+    for bank in (nuggetizer, ours):
+        result, out, details = longrecall(tmp_path, runs=[str(run)], facts=("--nuggets", str(bank)))
+        assert result.exit_code == 0, result.output
+        values = {r.metric: r.value for r in read_scores(out) if r.request_id == "t1"}
+        assert (values["facts"], values["covered_facts"], values["longrecall"]) == (2, 1, 0.5)
+        facts = json.loads(details.read_text().splitlines()[1])["facts"]
+        assert [(f["status"], f.get("sentence")) for f in facts] == [("covered", 0), ("uncovered", None)]

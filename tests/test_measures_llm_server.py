@@ -123,7 +123,8 @@ def test_longrecall_multiple_choice(llama_server, toy, tmp_path, monkeypatch):
     header, record = [json.loads(line) for line in details.read_text().splitlines()]
     assert header["settings"]["entailment"] == "multiple-choice"
     facts = {fact["fact_id"]: fact for fact in record["facts"]}
-    assert [c["sentence"] for c in facts["n4"]["lexical_candidates"]] == [2, 0]  # Jaccard 2/5, then 3/8
+    # coverage ranks: sentence 0 has all of tap water ridgefield (3/3), sentence 2 two of them (Jaccard 3/8, 2/5)
+    assert [c["sentence"] for c in facts["n4"]["lexical_candidates"]] == [0, 2]
     assert [len(facts[n]["lexical_candidates"]) for n in ("n1", "n2", "n3")] == [1, 1, 0]
     several = [facts["n4"]]
     assert calls(output, r"(\d+) multiple-choice question\(s\)") == 1

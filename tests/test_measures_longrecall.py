@@ -10,6 +10,7 @@ from argue_eval.measures.longrecall import (
     Settings,
     TopicFacts,
     family,
+    fuzzy_coverage,
     fuzzy_jaccard,
     lcs_ratio,
     score_topics,
@@ -68,7 +69,7 @@ def test_stage_accounting():
     f1, f2, f3 = topic.facts
     # f1 is matched lexically (its tokens are in sentence 0) and entailed: it never reaches the semantic stage
     assert f1.status == "covered" and f1.stage == "lexical" and f1.by == 0
-    assert [i for i, _, _ in f1.lexical] == [0] and f1.semantic == []
+    assert [i for i, *_ in f1.lexical] == [0] and f1.semantic == []
     # f2 shares no content token with any sentence: covered by the semantic candidate only
     assert f2.lexical == [] and [i for i, _ in f2.semantic] == [1]
     assert f2.status == "covered" and f2.stage == "semantic"
@@ -81,6 +82,43 @@ def test_stage_accounting():
     # the checker was asked exactly about the two candidates, lexical stage first
     assert checker.asked == [(SENTENCES[0], "f1"), (SENTENCES[1], "f2")]
     assert counts["model_calls"] == 2 and counts["no_candidate_facts"] == 1
+
+
+LONG = ("After weeks of protests over the budget the embattled mayor resigned on Tuesday, 4 May 2021, and a council "
+        "vote will name a successor next month.")
+SHORT = Fact("f4", "In May 2021 the mayor resigned.")
+
+
+def test_a_short_fact_inside_a_long_sentence_passes_the_gate_by_coverage():
+    # the fact's tokens (stop words dropped): may 2021 mayor resigned; the sentence has all four, out of order,
+    # among 17 (after, of, the, on, and, a, will are stop words): Jaccard 4/17 = 0.24 and LCS 2/4 = 0.5 are under their thresholds, coverage 4/4 = 1 is over 0.5
+    fact_tokens, sentence_tokens = tokens(SHORT.text), tokens(LONG)
+    assert fact_tokens == ["may", "2021", "mayor", "resigned"] and len(set(sentence_tokens)) == 17
+    assert fuzzy_jaccard(fact_tokens, sentence_tokens) == pytest.approx(4 / 17)
+    assert lcs_ratio(fact_tokens, sentence_tokens) == pytest.approx(0.5)
+    assert fuzzy_coverage(fact_tokens, sentence_tokens) == 1.0
+    checker = Checker({(LONG, "f4"): True})
+    topic = run(checker, embed=None, sentences=[LONG, SENTENCES[2]], facts=(SHORT,))
+    assert topic.facts[0].status == "covered" and checker.asked == [(LONG, "f4")]
+    assert topic.details()["facts"][0]["lexical_candidates"] == [
+        {"sentence": 0, "coverage": 1.0, "jaccard": round(4 / 17, 4), "lcs": 0.5}]
+    # a sentence with half of it is still a candidate at 0.5, not at 0.75
+    # (Jaccard 2/9 and LCS 2/4: officials city hall said monday mayor resigned, under the paper's gate)
+    half = "Officials in the city hall said on Monday that the mayor resigned."
+    assert run(Checker({}), embed=None, sentences=[half], facts=(SHORT,)).facts[0].lexical
+    assert not run(Checker({}), embed=None, sentences=[half], facts=(SHORT,),
+                   settings=Settings(coverage_threshold=0.75)).facts[0].lexical
+
+
+def test_coverage_counts_each_sentence_token_once_and_ranks_the_candidates():
+    # "colour" matches "color" fuzzily; "red" twice in the fact is one token; the sentence's one "red" is used once
+    assert fuzzy_coverage(["colour", "red", "red", "car"], ["color", "red", "bike"]) == pytest.approx(2 / 3)
+    assert fuzzy_coverage([], ["red"]) == 0.0
+    # a quarter of the fact is not a candidate, half is; the sentence with all of it ranks first
+    quarter = "Officials said the mayor left."  # mayor: 1 of may 2021 mayor resigned
+    half = "The mayor resigned, officials said."  # mayor resigned: 2 of 4
+    topic = run(Checker({}), embed=None, sentences=[quarter, half, LONG], facts=(SHORT,))
+    assert [(c[0], c[3]) for c in topic.facts[0].lexical] == [(2, 1.0), (1, 0.5)]
 
 
 def test_a_fact_without_candidates_costs_no_model_call():

@@ -54,7 +54,8 @@ def test_recall_precision_and_binding_agreement_hand_worked(banks):
     t1: human answers 3 (the negative nugget does not count), created 3, 2 matched each way: recall = precision
     = 2/3. Bindings of the matched pairs: {d1, d4} vs {d1, d2}: 1 both, 1 created only, 1 human only; {d2} vs
     {d2, d3}: 1 both, 1 human only; agreement 2 / 5. t2: nothing created: recall 0, precision 0 (no answer).
-    t3 is not in the human bank: a note. all: 2 of 4 human answers, 2 of 3 created, 2 / 5."""
+    t3 is not in the human bank: a note. all: 2 of 4 human answers, 2 of 3 created, 2 / 5; t2 has no created nugget,
+    so a second note gives the recall over the topics both banks cover (t1: 2 of 3)."""
     result = compare_nuggets(banks["created"], banks["human"], cache=None)
     assert result.complete
     assert result.rows == [
@@ -62,7 +63,10 @@ def test_recall_precision_and_binding_agreement_hand_worked(banks):
         ["t2", 1, 0, 0, 0, 0.0, 0.0, 0, 0, 0, 0.0, 0],
         ["all", 4, 3, 2, 2, 0.5, 2 / 3, 2, 1, 2, 0.4, 0],
     ]
-    assert result.notes == ["1 topic(s) of the created bank are not in the human bank and are not compared: t3"]
+    assert result.notes == ["1 topic(s) of the created bank are not in the human bank and are not compared: t3",
+                            "1 of 2 topic(s) of the human bank have no created nugget (t2): the all row counts their "
+                            "1 human answer(s) as missed; over the 1 topic(s) both banks cover, recall is 0.6667 "
+                            "(2 of 3)"]  # the all row's 0.5 is not the recall on what both banks cover
     pairs = result.details[0]["pairs"]
     assert [(p["created"]["answer"], p["human"]["answer"], p["both"], p["created_only"], p["human_only"])
             for p in pairs] == [("E. coli bacteria", "E. coli", ["d1"], ["d4"], ["d2"]), ("37", "37", ["d2"], [], ["d3"])]

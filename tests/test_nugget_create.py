@@ -286,7 +286,7 @@ def test_runs_give_their_cited_documents_in_order_of_first_citation(track, repo)
      "--to: "),
     # a pool whose topics are not the requests': nothing to create from, said, and nothing written
     (["--pool", "{other_pool}", "--collection", "{collection}", "--llm-model", "m", "--llm-base-url",
-      "http://127.0.0.1:9/v1", "-o", "{dir}/x.jsonl"],
+      "{url}", "-o", "{dir}/x.jsonl"],
      "no request has a document of --pool in the collection: nothing to create nuggets from (2 request(s) have "
      "no pooled document in the collection and get no nuggets: t1, t2; 1 pooled topic(s) are not requests and are "
      "left out: t9)"),
@@ -294,8 +294,10 @@ def test_runs_give_their_cited_documents_in_order_of_first_citation(track, repo)
 def test_bad_options_are_one_line_errors_before_any_call(track, args, message):
     other_pool = Path(track["dir"]) / "other.qrels"
     other_pool.write_text("t9 0 d1 -1\n")
-    filled = [arg.format(**track, other_pool=other_pool) for arg in args]
-    done = CliRunner().invoke(cli, ["nuggets", "create", "--requests", track["requests"], *filled])
+    with MockChatServer() as server:  # listening, so that the endpoint's check passes and the inputs' error shows
+        filled = [arg.format(**track, other_pool=other_pool, url=server.base_url) for arg in args]
+        done = CliRunner().invoke(cli, ["nuggets", "create", "--requests", track["requests"], *filled])
+        assert server.requests == []
     assert done.exit_code == 2, done.output
     assert message in done.output and "Traceback" not in done.output
     assert not (Path(track["dir"]) / "x.jsonl").exists()
@@ -361,3 +363,27 @@ def test_a_refused_key_stops_the_run_saying_why_and_writes_nothing(track, monkey
                                   "the API key in $MOCK_KEY")
     assert "SECRET" not in done.output and not out.exists()
     assert len(server.requests) == 2  # round 1's two calls, refused at once (401 is not retried); no label call
+
+
+def test_a_run_that_keeps_no_nugget_writes_nothing_exits_1_and_counts_every_drop(track):
+    """Every call proposes a question of nothing but a question mark and one whose only answer is bound to D9, which
+    no batch showed: three create calls (t1: two batches, t2: one), each dropping 1 empty-question, 1 unseen-document,
+    then 1 answer-without-document and 1 question-without-answer; no nugget, so no label call and no file."""
+    def hopeless(data: dict, body: dict) -> object:
+        return {"nuggets": [nugget("  ?", ("x", ["D1"])), nugget("Who resigned?", ("the mayor", ["D9"]))]}
+
+    out = Path(track["dir"]) / "created.jsonl"
+    with MockChatServer(replying(hopeless)) as server:
+        done = CliRunner().invoke(cli, ["nuggets", "create", "--requests", track["requests"], "--pool", track["pool"],
+                                        "--collection", track["collection"], "--cache", track["cache"],
+                                        "--batch-size", "2", "--llm-base-url", server.base_url, "--llm-model", "mock",
+                                        "-o", str(out), "--details", str(Path(track["dir"]) / "d.jsonl")])
+        assert len(server.requests) == 3
+    assert done.exit_code == 1, done.output
+    assert not out.exists() and not (Path(track["dir"]) / "d.jsonl").exists()
+    assert ("warning: 2 request(s) kept no nugget from their documents: t1, t2 (every proposal was dropped or every "
+            "call failed; the reasons are counted under 'dropped' and listed per call in --details)") in done.output
+    assert (f"created 0 nugget(s) (0 vital, 0 okay), 0 answer(s), 0 binding(s) for 0 of 2 request(s) from 4 "
+            f"document(s) in 3 batch(es) nothing written to {out} (a bank of no nugget is no bank)") in done.output
+    assert ("dropped: 3 answer-without-document, 3 empty-question, 3 question-without-answer, 3 unseen-document"
+            in done.output)

@@ -201,6 +201,24 @@ def test_bind_unknown_nugget_is_located(tmp_path, fixtures):
     assert str(caught.value) == f"{path}:1: nugget_id: topic 's01' has no nugget 'n99' (by id or question)"
 
 
+@pytest.mark.parametrize("text, field, message", [
+    ('{"request_id": "s01", "nugget_id": "n1", "answer": "x", "doc_id": "d\\u001b1"}\n', "doc_id",
+     "id contains the control character U+001B; ids must be printable text"),
+    ('{"request_id": "s01", "nugget_id": "n1", "answer": "x", "doc_ids": ["d1", "d\\u00002"]}\n', "doc_ids[1]",
+     "id contains the control character U+0000; ids must be printable text"),
+    ("", None, "no bindings: the file is empty (expected one {request_id, nugget_id, answer, doc_id} per line)"),
+])
+def test_bind_refuses_control_characters_in_ids_and_an_empty_file(tmp_path, fixtures, text, field, message):
+    path = tmp_path / "b.jsonl"
+    path.write_text(text)
+    result = CliRunner().invoke(cli, ["nuggets", "bind", str(fixtures / "organizer" / "nuggets.argue.jsonl"), str(path),
+                                      "-o", str(tmp_path / "bound.jsonl")])
+    assert result.exit_code == 2
+    where = f"{path}:1: {field}: " if field else f"{path}: "
+    assert result.output.strip() == where + message
+    assert not (tmp_path / "bound.jsonl").exists()
+
+
 def test_bind_command_round_trips(tmp_path, fixtures):
     out = tmp_path / "bound.jsonl"
     folder = fixtures / "organizer"

@@ -199,3 +199,25 @@ def test_alternate_measure_tables_offer_their_ratios_not_their_counts():
     assert data.main["measure"] == "icat"  # f1 is absent: the first measure leads
     assert data.main["stats"]["icat"]["mean"] == [pytest.approx(0.7), pytest.approx(0.2)]
     assert data.main["stats"]["icat"]["rank"] == [1, 2]
+
+
+def test_another_measures_details_file_is_noted_not_refused(tmp_path, sample):
+    """LongRecall's and ICAT's --details start with a {measure, settings} record and hold no flowchart outcomes:
+    the report is written with the ARGUE details given beside them, and one note names each such file."""
+    other = tmp_path / "lr.jsonl"
+    other.write_text(json.dumps({"measure": "longrecall", "settings": {"facts": "nuggets"}}) + "\n"
+                     + json.dumps({"measure": "longrecall", "run_id": "careful", "request_id": "s01",
+                                   "counts": {"facts": 6}, "sentences": ["A sentence."]}) + "\n", encoding="utf-8")
+    out = tmp_path / "r.html"
+    result = CliRunner().invoke(cli, ["report", "--scores", str(sample["scores"]), "--details", str(sample["details"]),
+                                      "--details", str(other), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (f"note: {other}: longrecall details (1 record(s)) hold no ARGUE sentence outcomes: the report's sentence "
+            "and nugget views come from `score --details`; give the longrecall scores with --scores to rank by them"
+            ) in result.output
+    notes: list[str] = []
+    assert list(read_details(other, notes)) == [] and len(notes) == 1
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(json.dumps({"measure": "icat", "settings": {}}) + "\n{not json\n", encoding="utf-8")
+    assert CliRunner().invoke(cli, ["report", "--scores", str(sample["scores"]), "--details", str(broken), "-o",
+                                    str(tmp_path / "b.html")]).exit_code == 2  # read to its end: still located

@@ -47,6 +47,8 @@ def _table(rows):
     return {(run, topic, metric): value for run, topic, metric, value in rows}
 
 
+# The [ranx] cases name ranx in their ids, so that `pytest -n` runs them in one worker, where ranx's kernels
+# compile (on a fresh install) or load once (tests/scheduling.py).
 ENGINES = pytest.mark.parametrize("engine", ["ir_measures", "ranx"])
 
 
@@ -183,21 +185,23 @@ def test_bpref_follows_trec_eval(engine):
 def test_topics_without_judged_documents_score_zero(engine):
     # A pool file used as qrels by mistake (every grade -1) and a nugget topic with no bound document: every
     # measure is 0 (nothing is relevant), the topics still count under -c, and nothing crashes.
-    run = [Rankings("r", {"1": ["a", "b"], "2": ["c"], "3": ["d"]})]
-    table = _table(evaluate({"1": {"a": -1, "b": -1}, "2": {}, "3": {"d": 1}}, run, "map bpref ndcg@2", engine=engine))
-    assert [table[("r", topic, "map")] for topic in ("1", "2", "3")] == [0.0, 0.0, 1.0]
+    # (Ids of two characters, as in the other ranx cases: ranx compiles its kernels once per id width, a minute each.)
+    run = [Rankings("r", {"q1": ["a1", "b1"], "q2": ["c1"], "q3": ["d1"]})]
+    table = _table(evaluate({"q1": {"a1": -1, "b1": -1}, "q2": {}, "q3": {"d1": 1}}, run, "map bpref ndcg@2",
+                            engine=engine))
+    assert [table[("r", topic, "map")] for topic in ("q1", "q2", "q3")] == [0.0, 0.0, 1.0]
     assert table[("r", "all", "map")] == pytest.approx(1 / 3) and table[("r", "all", "bpref")] == pytest.approx(1 / 3)
-    table = _table(evaluate({"1": {"a": -1}}, run, "map", engine=engine))
-    assert table[("r", "1", "map")] == table[("r", "all", "map")] == 0.0
+    table = _table(evaluate({"q1": {"a1": -1}}, run, "map", engine=engine))
+    assert table[("r", "q1", "map")] == table[("r", "all", "map")] == 0.0
 
 
 @ENGINES
 def test_negative_grades_are_unjudged_not_relevant(engine):
-    run = [Rankings("r", {"1": ["a", "b"]})]
-    table = _table(evaluate({"1": {"a": -1, "b": 1}}, run, "P@1 map ndcg@2", engine=engine))
-    # a is not relevant: P@1 = 0; AP = (1/2) / 1 = 0.5; nDCG@2 = (1/log2(3)) / 1 = 0.6309298.
-    assert (table[("r", "1", "P@1")], table[("r", "1", "map")]) == (0.0, 0.5)
-    assert table[("r", "1", "ndcg@2")] == pytest.approx(1 / math.log2(3))
+    run = [Rankings("r", {"q1": ["a1", "b1"]})]
+    table = _table(evaluate({"q1": {"a1": -1, "b1": 1}}, run, "P@1 map ndcg@2", engine=engine))
+    # a1 is not relevant: P@1 = 0; AP = (1/2) / 1 = 0.5; nDCG@2 = (1/log2(3)) / 1 = 0.6309298.
+    assert (table[("r", "q1", "P@1")], table[("r", "q1", "map")]) == (0.0, 0.5)
+    assert table[("r", "q1", "ndcg@2")] == pytest.approx(1 / math.log2(3))
 
 
 @pytest.mark.search

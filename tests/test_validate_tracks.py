@@ -129,8 +129,8 @@ def test_unit_alone_never_rereads_the_tracks_limit(tmp_path):
 
 def test_neuclir24_reports_default_to_2000_characters_and_a_requests_limit_wins(tmp_path):
     obj = {"run_id": "r", "request_id": "101", "collection_ids": ["neuclir/1/zho"],
-           "sentences": [{"text": "x" * 2001, "citations": []}]}
-    path = write(tmp_path, [obj])
+           "sentences": [{"text": ("The river flooded the town. " * 80)[:2001], "citations": []}]}  # English: the
+    path = write(tmp_path, [obj])  # track's language check passes, so the one error is the length
     assert [f for f, _ in errors(path, "neuclir24")] == ["sentences"]
     requests = tmp_path / "requests.jsonl"
     requests.write_text(json.dumps({"request_id": "101", "collection_ids": ["neuclir/1/zho"], "title": "t",

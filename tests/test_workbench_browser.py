@@ -1,8 +1,9 @@
 """The workbench in the system Chromium over the DevTools protocol, against a real uvicorn server on a free
 loopback port and a real SQLite file: an assessor logs in, writes a nugget bound to selected document text,
 answers the citation and sentence stages with the keyboard and logs out, and the export scores like the
-same answers through the CSV path; a run's script payload stays text; a POST without the CSRF token, a topic
-of someone else and a guessed password are refused; a SIGKILL loses no committed answer."""
+same answers through the CSV path, and like the database itself; a run's script payload stays text; a POST
+without the CSRF token, a topic of someone else and a guessed password are refused; a SIGKILL loses no
+committed answer."""
 from __future__ import annotations
 
 import http.client
@@ -241,10 +242,12 @@ def test_an_assessor_writes_a_nugget_answers_both_stages_by_keyboard_and_the_exp
     log = (tmp_path / "server.log").read_text()
     assert passwords["alice"] not in log and PASSWORD not in log and "wb_session" not in log
     # export, score, and the same answers through the CSV path
-    cli("assess", "export", "--db", db, "--nuggets-out", tmp_path / "n.jsonl", "--judgments-out", tmp_path / "j.jsonl")
+    cli("assess", "export-db", "--db", db, "--nuggets-out", tmp_path / "n.jsonl", "--judgments-out", tmp_path / "j.jsonl")
     bank = [json.loads(line) for line in (tmp_path / "n.jsonl").read_text().splitlines()]
     assert any(n["question"] == "Who was most affected?" for n in bank[0]["nuggets"])
     workbench = score(runs, tmp_path / "n.jsonl", tmp_path / "j.jsonl", requests=requests).table
+    # the round scored straight from its database, as made through the pages: the same table
+    assert score(runs, db, db, requests=requests).table.to_dict("records") == workbench.to_dict("records")
     inputs = load_inputs(runs, tmp_path / "n.jsonl", None, requests, None, make_policies())
     items = export_pool(inputs.reports(), inputs.evaluation, inputs.source)
     for item in items:
@@ -442,7 +445,7 @@ def test_suggestions_are_confirmed_or_changed_and_an_admin_adjudicates(browser, 
         then_ready(browser, "document.getElementById('logout').click()")
         # bob answers the same items, differing from alice on the first one
         store = Store.open(db)
-        first = store.verdict_rows("user = 'alice'")[0]["item_id"]
+        first = store.verdict_rows(user="alice")[0]["item_id"]
         from helpers import answer_everything
 
         answer_everything(store, "s01", "bob", {**reference, first: not reference.get(first, False)},
@@ -465,7 +468,7 @@ def test_suggestions_are_confirmed_or_changed_and_an_admin_adjudicates(browser, 
         assert browser.evaluate("document.getElementById('all-done') !== null")
     finally:
         server.stop()
-    cli("assess", "export", "--db", db, "--nuggets-out", tmp_path / "n.jsonl", "--judgments-out", tmp_path / "j.jsonl")
+    cli("assess", "export-db", "--db", db, "--nuggets-out", tmp_path / "n.jsonl", "--judgments-out", tmp_path / "j.jsonl")
     lines = [json.loads(line) for line in (tmp_path / "j.jsonl").read_text().splitlines()]
     with_suggestion = [line for line in lines if "suggested" in line.get("provenance", {})]
     # each assessor's answer to a suggested item records the suggestion (bob's items carried it too)
@@ -537,7 +540,7 @@ def test_another_acceptable_answer_joins_the_bank_bound_to_the_cited_document(br
     bank = store.nugget_rows("s01")
     added = [(n["nugget_id"], a) for n in bank for a in n["answers"] if a["text"] == "the town of Ridgefield"]
     assert len(added) == 1 and [b["doc_id"] for b in added[0][1]["bindings"]] == [doc_id]
-    rows = store.verdict_rows("answer = 'the town of Ridgefield'")
+    rows = store.verdict_rows(answer="the town of Ridgefield")
     assert [(r["user"], r["kind"], r["doc_id"], r["nugget_id"], r["value"]) for r in rows] == [
         ("alice", "answers", doc_id, added[0][0], True)]
     assert [h["action"] for h in store.history("s01")][-1] == "add_answer"

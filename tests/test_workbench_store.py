@@ -16,9 +16,10 @@ from argue_eval.cli import cli
 from argue_eval.errors import OptionError
 from argue_eval.formats.judgments import write_argue
 from argue_eval.organizer.assessment import export_pool, import_pool, write_pool
+from argue_eval.workbench.admin import check_topics
 from argue_eval.workbench.exporting import adjudication_queue, export_round
 from argue_eval.workbench.items import topic_items
-from argue_eval.workbench.store import SCHEMA_VERSION, Store, check_topics
+from argue_eval.workbench.store import SCHEMA_VERSION, Store
 
 REQUESTS = SAMPLE_ROOT / "topics" / "sample" / "requests.jsonl"
 COLLECTION = SAMPLE_ROOT / "topics" / "sample" / "collection.jsonl"
@@ -68,7 +69,7 @@ def test_init_stores_the_round_and_a_rerun_adds_without_losing_answers(tmp_path)
     assert "reports: 8 added, 8 already there" in result.output
     assert "nuggets: 0 added, 49 already there" in result.output
     store = Store.open(db)
-    assert len(store.verdict_rows("user = 'alice'")) == given
+    assert len(store.verdict_rows(user="alice")) == given
     items = topic_items(store, "s01", "alice")
     assert sum(items.counts("citations")) > 0 and items.counts("citations")[1] > 0  # the new run's citations
     store.close()

@@ -128,7 +128,7 @@ def main() -> None:
             from argue_eval.workbench.store import Store
 
             store = Store.open(db)
-            alice = {row["item_id"]: row["value"] for row in store.verdict_rows("user = 'alice'")}
+            alice = {row["item_id"]: row["value"] for row in store.verdict_rows(user="alice")}
             items = topic_items(store, "s01", "bob")
             answers = [Answer(i, (not alice[i.item_id]) if k % 4 == 0 else alice[i.item_id], None)
                        for k, i in enumerate(i for g in items.stage("citations") for i in g.items)

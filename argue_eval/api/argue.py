@@ -8,6 +8,7 @@ with that importance weighing 1 and the others 0).
 """
 from __future__ import annotations
 
+import os
 from dataclasses import fields, replace
 from typing import Any
 
@@ -15,7 +16,7 @@ from ..argue.policies import DEFAULT_WEIGHTS, Policies
 from ..errors import unknown_name
 from ..model import ALL_TOPICS, natural_key
 from .calc import Provider, Supply
-from .result import Result, notes_of
+from .result import NoteLog, Result
 
 __all__ = ["PROVIDER", "policies_of"]
 
@@ -37,11 +38,13 @@ def policies_of(policies: Policies | None, params: dict[str, Any]) -> Policies:
 def _compute(supply: Supply, params: dict[str, Any], metrics: list[str], whole: bool) -> Result:
     """ARGUE's table under the supply's policies and ``params``: from the judgments alone (``score``), or with
     the supply's judge answering what they leave open (``evaluate``; the judge run, an ``api.judge.JudgeResult``
-    whose judgments ``evaluate`` writes, is the result's ``data``)."""
+    whose judgments ``evaluate`` writes, is the result's ``data``, and what it could not judge comes first in the
+    notes and in ``unjudged``). ``missing_hint`` may be a function of the judge run."""
     from .judge import judge, score_judged
 
     policies = policies_of(supply.policies, params)
     hint = supply.option("missing_hint")
+    log = NoteLog(supply.on_note)
     judged = None
     if supply.judge is None:
         from ..argue.api import run_scoring
@@ -51,20 +54,24 @@ def _compute(supply: Supply, params: dict[str, Any], metrics: list[str], whole: 
         scoring = run_scoring(inputs.reports(), inputs.evaluation, inputs.source, details=supply.details,
                               missing_hint=hint)
     else:
+        # a cache given as a path is opened by judge once the inputs are checked (a refused run creates no file)
+        cache = supply.cache_spec if isinstance(supply.cache_spec, (str, os.PathLike)) else supply.cache()
         judged = judge(supply.runs, supply.nuggets, collection=supply.collection, judge=supply.judge,
                        judge_options=supply.judge_options, judgments=supply.judgments, requests=supply.requests,
-                       qrels=supply.qrels, cache=supply.cache(), policies=policies, announce=supply.option("announce"),
+                       qrels=supply.qrels, cache=cache, announce=supply.option("announce"),
                        batch_in=supply.option("batch_in", ()), batch_out=supply.option("batch_out"),
-                       batch_max_calls=supply.option("batch_max_calls"))
-        scoring = score_judged(judged, details=supply.details, missing_hint=hint)
-    notes = notes_of(scoring.notes)
-    if supply.on_note is not None:
-        for note in notes:
-            supply.on_note(note)
+                       batch_max_calls=supply.option("batch_max_calls"), **policies.options())
+        for line in judged.unjudged():  # what the judge could not answer, said before scoring can stop on it
+            log.not_judged(line)
+        for line in judged.other_warnings():
+            log.warn(line)
+        scoring = score_judged(judged, details=supply.details, missing_hint=hint(judged) if callable(hint) else hint)
+    for note in scoring.notes:
+        log.note(note)
     runs = list(dict.fromkeys(row[0] for row in scoring.rows))
     topics = sorted({row[1] for row in scoring.rows if row[1] != ALL_TOPICS}, key=natural_key)
     return Result("argue", scoring.rows, {"policies": policies.describe()}, scoring.details, runs, topics,
-                  {"missing": dict(scoring.missing)}, notes, data=judged)
+                  {"missing": dict(scoring.missing)}, log.notes, log.unjudged, data=judged)
 
 
 def _defaults(supply: Supply) -> dict[str, Any]:

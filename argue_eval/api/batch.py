@@ -67,9 +67,11 @@ def llm_member(backend: JudgeBackend, flag: str) -> Any:
     return found[-1]
 
 
-def read_results(paths: Iterable[str | os.PathLike[str]], summary: BatchSummary) -> dict[str, BatchResult]:
+def read_results(paths: Iterable[str | os.PathLike[str]], summary: BatchSummary,
+                 secrets: tuple[str | None, ...] = ()) -> dict[str, BatchResult]:
     """Every result line of ``paths`` by ``custom_id``; a line that is no result is a problem in ``summary``, as is
-    a ``custom_id`` seen before (its first line counts). A missing file is a user error (exit 2)."""
+    a ``custom_id`` seen before (its first line counts). A missing file is a user error (exit 2). What the
+    service wrote is redacted with ``secrets`` (``llm_batch.read_result_line``)."""
     from ..reading import iter_lines, open_binary
 
     results: dict[str, BatchResult] = {}
@@ -89,7 +91,7 @@ def read_results(paths: Iterable[str | os.PathLike[str]], summary: BatchSummary)
                     cut = "" if raw.endswith(b"\n") else " (the file ends in the middle of it: a partial file?)"
                     summary.problems.append(f"{where}: not a JSON line{cut}")
                     continue
-                result = read_result_line(value, where)
+                result = read_result_line(value, where, secrets)
                 if isinstance(result, str):
                     summary.problems.append(f"{where}: {result}")
                 elif result.custom_id in results:
@@ -107,7 +109,7 @@ def open_exchange(backend: JudgeBackend, batch_in: Sequence[str | os.PathLike[st
         return None
     judge = llm_member(backend, "--batch-out" if batch_out is not None else "--batch-in")
     summary = BatchSummary()
-    exchange = BatchExchange(read_results(batch_in, summary), collect=batch_out is not None)
+    exchange = BatchExchange(read_results(batch_in, summary, (judge._api_key(),)), collect=batch_out is not None)
     judge.use_batch(exchange)
     return exchange, summary
 

@@ -14,14 +14,19 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..argue.policies import Policies
+from ..argue.policies import make_policies
 from ..errors import ArgueError, OptionError, few_items
 from ..inputs import check_one_report_per_topic, load_inputs
 from ..model import DOCUMENT_KINDS, JUDGMENT_KINDS, JudgmentKey, natural_key
 from ..organizer.calibration import OBJECTIVES, Calibration
 from .result import Note, NoteLog, Result
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ..argue.policies import PolicyOptions
 
 __all__ = ["calibrate", "Calibrated", "write_profile", "COLUMNS", "OBJECTIVES"]
 
@@ -119,13 +124,13 @@ def calibrate(
     requests: Any = None,
     qrels: Any = None,
     cache: Any = None,
-    policies: Policies | None = None,
     folds: int = 5,
     seed: int = 0,
     kinds: Iterable[str] | None = None,
     objective: str = "kappa",
     resamples: int = 1000,
     on_note: Callable[[Note], None] | None = None,
+    **policy_options: Unpack[PolicyOptions],
 ) -> Result:
     """Fit ``judge``'s thresholds (and the weights that matter) to the ``human`` labels of these runs' questions.
 
@@ -135,7 +140,7 @@ def calibrate(
     dealt with ``seed``; ``kinds``: fit only these kinds; ``objective``: ``kappa`` or ``balanced-accuracy``;
     ``resamples``: topic resamples for the intervals. ``cache``: the judgment cache (a path, an open cache or
     ``None``), where the semantic judge keeps its embeddings and a cascade's model member its answers;
-    ``on_note(Note)`` sees each note as it arises.
+    ``on_note(Note)`` sees each note as it arises; the other keywords are the scoring policies, as for ``judge``.
 
     The result's table has a row per labelled kind (``COLUMNS``: the held-out figures of the default and the fitted
     judge) and one for their mean; its ``data`` is a ``Calibrated`` (the calibration and the profile record, which
@@ -170,7 +175,7 @@ def calibrate(
         if backend not in names and not (backend == "cascade" and len(names) > 1):
             raise OptionError("--judge-option", f"options for {backend!r}, which is not in --judge {spec!r}")
     baseline, pinned = _baseline(names, given)
-    policies = policies or Policies()
+    policies = make_policies(**policy_options)
     log = NoteLog(on_note)
     inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
     reports = list(inputs.reports())

@@ -36,20 +36,23 @@ class Conversion:
     warnings: list[str] = field(default_factory=list)
 
 
-def convert(path: str | PathLike[str], to: str, output: str | PathLike[str], *, kind: str | None = None,
+def convert(path: str | PathLike[str], to: str | None, output: str | PathLike[str], *, kind: str | None = None,
             format: str | None = None, nuggets: str | PathLike[str] | None = None) -> Conversion:
     """Convert ``path`` (its format detected, or named by ``format``; its kind by ``kind``) to the format ``to`` of
     the same kind, written atomically to ``output``.
 
     An Auto-ARGUE judgments file converts to canonical judgments with ``nuggets`` (the bank it was judged with);
-    ``kind="runs"`` takes out its run and ``kind="collection"`` its cited documents as a JSONL collection.
+    ``kind="runs"`` takes out its run and ``kind="collection"`` its cited documents as a JSONL collection (``to``
+    ``None`` or ``"jsonl"``, the one collection format). ``to`` is required for every other kind.
     """
     from ..formats import resolve
     from ..progress import progress
 
     path = str(path)
     if kind == "collection":
-        return _cited_documents(path, to, output, format, nuggets)
+        return _cited_documents(path, to or COLLECTION_FORMAT, output, format, nuggets)
+    if to is None:
+        raise OptionError("--to", "missing --to FORMAT: the format to write")
     source = resolve(path, kind, format)  # type: ignore[arg-type]
     spec, write = _target(path, to, source)
     if (source.kind, source.name) == ("judgments", "autoargue"):

@@ -173,7 +173,7 @@ def create_nuggets(
         llm = _llm(judge, judge_options, stack)
         if llm.base_url is None:
             raise OptionError("--llm-base-url", "creating nuggets needs the endpoint (--llm-base-url http://HOST:PORT/v1)")
-        llm.check_installed()
+        llm.check_ready()  # the package, and a server listening at the URL, before any work
         verifier = _verifier(verify, llm, judge_options, stack)
         store = _open(collection, stack)
         found, notes = _inputs(requests, pool, runs, depth, max_documents, store)
@@ -210,6 +210,13 @@ def create_nuggets(
         **({f"verify_{name}": verified[name] for name in ("attested", "rejected", "unjudged")} if verifier else {}),
     }
     warnings = _warnings(failed_batches, batches, unlabelled, verified, usage)
+    empty = [state.request_id for state in states if not state.bank.nuggets]
+    if empty:  # a topic the organizer gave documents for, left without a nugget: named, never a silent gap
+        from ..errors import few_items
+
+        warnings.append(f"{len(empty)} request(s) kept no nugget from their documents: {few_items(empty)} (every "
+                        "proposal was dropped or every call failed; the reasons are counted under 'dropped' and "
+                        "listed per call in --details)")
     settings_record = {"batch_size": batch_size, "max_nuggets": max_nuggets, "merge_threshold": merge_threshold,
                        "max_doc_tokens": llm.max_doc_tokens, "max_documents": max_documents,
                        "documents_from": "pool" if pool is not None else "runs",

@@ -8,21 +8,23 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any
 
 from ..argue.api import Evaluation, run_scoring
-from ..argue.policies import Policies
+from ..argue.policies import make_policies
 from ..errors import few_items
 from ..inputs import Inputs, load_inputs
 from ..judges.base import JudgeBackend
 from ..judges.shards import Shard, parse_shard
 from ..model import Report, natural_key
 from .limits import Limits, find_limits
+from .result import Note, NoteLog, Result
 
 if TYPE_CHECKING:
-    import pandas as pd
+    from typing_extensions import Unpack
 
+    from ..argue.policies import PolicyOptions
     from ..judges.cache import JudgmentCache
     from ..judges.runner import JudgeRun
 
@@ -88,6 +90,36 @@ class JudgeResult:
     def judgments(self) -> list[Any]:
         return self.run.judgments
 
+    @property
+    def failed(self) -> list[Any]:
+        """The questions that could not be judged (``judges.runner.Failure``), leaving out those waiting for a batch
+        answer (``waiting``)."""
+        from ..judges.llm_batch import WAITING
+
+        return [failure for failure in self.run.failures if failure.reason != WAITING]
+
+    def unjudged(self) -> list[str]:
+        """What could not be judged, one line per reason with a count per kind (a ``Result``'s ``unjudged``)."""
+        from ..judges.runner import failure_summary
+
+        return failure_summary(self.failed)
+
+    def warnings(self) -> list[str]:
+        """What the run could not judge, for the user: ``unjudged``, then one line per cause of a model judge's
+        failed calls (the manifest lists every call), then the cited documents missing from the collection."""
+        return self.unjudged() + self.other_warnings()
+
+    def other_warnings(self) -> list[str]:
+        by_reason: dict[str, list[int]] = {}
+        for failure in (self.usage or {}).get("failures", ()):
+            by_reason.setdefault(str(failure.get("reason")), []).append(int(failure.get("questions", 0)))
+        lines = [f"{len(counts)} model call(s) failed ({sum(counts)} question(s)): {reason}"
+                 for reason, counts in sorted(by_reason.items(), key=lambda item: (-len(item[1]), item[0]))]
+        missing = self.run.stats.missing_documents
+        if missing:
+            lines.append(f"{len(missing)} cited document(s) not in the collection: {few_items(missing)}")
+        return lines
+
 
 def open_judge(judge_spec: str | JudgeBackend, judge_options: Mapping[str, Any] | None) -> JudgeBackend:
     """The backend ``judge_spec`` names (or is), made with ``judge_options`` (keyword options per backend name;
@@ -112,20 +144,22 @@ def judge(
     requests: Any = None,
     qrels: Any = None,
     cache: str | os.PathLike[str] | JudgmentCache | None = None,
-    policies: Policies | None = None,
     announce: Callable[[list[str], list[str]], None] | None = None,
     batch_in: Sequence[str | os.PathLike[str]] = (),
     batch_out: str | os.PathLike[str] | None = None,
     batch_max_calls: int | None = None,
     shard: Shard | str | None = None,
     keep_table: bool = True,
+    **policies: Unpack[PolicyOptions],
 ) -> JudgeResult:
     """Answer every flowchart question the runs need that ``judgments`` do not answer, with a judge.
 
     ``collection``: a path/spec for ``open_collection`` or an open ``DocumentStore``; ``judge``: a
     backend name (``lexical``, ``semantic``, ``nli``, ``llm``), a comma list for a cascade, or a backend;
     ``judge_options``: keyword options per backend name; ``cache``: a SQLite cache path or object
-    (``None``: no cache). Existing ``judgments`` take precedence: the judge only fills the gaps.
+    (``None``: no cache). Existing ``judgments`` take precedence: the judge only fills the gaps. The other
+    keywords are the scoring policies (the fields of ``argue.policies.Policies``, as for ``score``): they decide
+    which questions the flowchart asks.
     ``announce(notes, warnings)`` is called once the inputs are read and the judge made, before any
     question is asked: the notes about the inputs, and what the run cannot do (``Limits.warnings``).
     ``batch_in``: OpenAI-batch result files whose answers the LLM judge takes (checked against its calls);
@@ -144,8 +178,7 @@ def judge(
 
     if isinstance(shard, str):
         shard = parse_shard(shard)
-    policies = policies or Policies()
-    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
+    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, make_policies(**policies))
     by_topic, light, kept = _read_reports(inputs)
     outside: dict[str, list[str]] = {}
     unjudged = set(inputs.evaluation.unjudged)  # not judged either; the evaluation's notes list them once
@@ -165,8 +198,10 @@ def judge(
         from .batch import open_exchange
 
         batch = open_exchange(backend, batch_in, batch_out)
-        if batch is None or getattr(backend, "base_urls", True):  # a batch alone needs no HTTP client
-            backend.check_installed()  # a missing package of the judge stops the run before anything is asked
+        if batch is None:  # a missing package, or no server at the URL, stops the run before anything is asked
+            backend.check_ready()
+        elif getattr(backend, "base_urls", True):  # a batch alone needs no HTTP client
+            backend.check_installed() if batch[0].collect else backend.check_ready()
         if announce is not None:
             announce(list(inputs.evaluation.notes), limits.warnings())
     except BaseException:
@@ -188,6 +223,14 @@ def judge(
             exchange, summary = batch
             run.failures = finish(exchange, summary, run.failures, batch_out,
                                   **({"max_calls": batch_max_calls} if batch_max_calls else {}))
+            if batch_out is not None:  # written to the batch file, to be answered: not failed
+                from ..judges.llm_batch import WAITING
+
+                for failure in run.failures:
+                    if failure.reason == WAITING:
+                        run.stats.failed[failure.key.kind] -= 1
+                        run.stats.waiting[failure.key.kind] += 1
+                run.stats.failed = +run.stats.failed  # the kinds left at 0 dropped
     finally:
         backend.close()
         if own_cache and judgment_cache is not None:
@@ -284,13 +327,12 @@ def score_judged(judged: JudgeResult, *, details: bool = True, missing_hint: str
     return run_scoring(judged.reports, judged.inputs.evaluation, lookup, details=details, missing_hint=missing_hint)
 
 
-class EvaluateResult(NamedTuple):
-    """``evaluate``'s result: the score table and details, and the judge run behind them."""
+@dataclass
+class EvaluateResult(Result):
+    """``evaluate``'s result: ``score``'s ``Result`` (the score table, details, notes), and the judge run behind
+    it (``judged``: its judgments, counts, failures and usage)."""
 
-    table: pd.DataFrame
-    details: list[dict[str, Any]]
-    judged: JudgeResult
-    notes: list[str]
+    judged: JudgeResult = field(kw_only=True)
 
 
 def evaluate(
@@ -298,29 +340,43 @@ def evaluate(
     nuggets: Any,
     *,
     details: bool = True,
-    missing_judgments: str = "error",
-    **judge_kwargs: Any,
+    missing_hint: str | Callable[[JudgeResult], str] | None = None,
+    on_note: Callable[[Note], None] | None = None,
+    **keywords: Any,
 ) -> EvaluateResult:
-    """Judge, then score: ``judge(...)`` with the same keywords, then the ARGUE measures (the ARGUE family on
-    ``api.calc``'s road, with a judge).
+    """Judge, then score: ``judge(...)`` with the same keywords (the judge's and the policies), then the ARGUE
+    measures (the ARGUE family on ``api.calc``'s road, with a judge).
 
     The scorer sees the imported judgments first and the judge's answers under them, so human or
-    Auto-ARGUE judgments win wherever they answer a question.
+    Auto-ARGUE judgments win wherever they answer a question. The result's ``notes`` are what ``argue-eval
+    evaluate`` prints, in order: what the run cannot do (before anything is asked), what could not be judged
+    (also in ``unjudged``), then the scoring's notes; ``on_note`` gets each as it arises. ``missing_hint`` (a text,
+    or a function of the judge run giving one) says how to produce missing judgments, as for ``score``.
     """
+    from ..argue.policies import POLICY_FIELDS
     from .calc import calc_family
 
-    policies: Policies = judge_kwargs.pop("policies", None) or Policies()
-    if missing_judgments != policies.missing_judgments:
-        from dataclasses import replace
-
-        policies = replace(policies, missing_judgments=missing_judgments)  # type: ignore[arg-type]
-    unknown = sorted(set(judge_kwargs) - _JUDGE_KEYWORDS)
+    policies = make_policies(**{name: keywords.pop(name) for name in POLICY_FIELDS if name in keywords})
+    unknown = sorted(set(keywords) - _JUDGE_KEYWORDS)
     if unknown:
         raise TypeError(f"evaluate() got an unexpected keyword argument {unknown[0]!r}")
-    result = calc_family("argue", runs=runs, nuggets=nuggets, policies=policies, details=details,
-                         **{"judge": "lexical", **judge_kwargs})
-    return EvaluateResult(result.table, result.details, result.data, [note.text for note in result.notes])
+    log = NoteLog(on_note)
+    given = keywords.pop("announce", None)
 
+    def announce(notes: list[str], warnings: list[str]) -> None:
+        if given is not None:
+            given(notes, warnings)
+        for warning in warnings:
+            log.warn(warning)
+
+    result = calc_family("argue", runs=runs, nuggets=nuggets, policies=policies, details=details,
+                         missing_hint=missing_hint, on_note=log.forward, announce=announce,
+                         **{"judge": "lexical", **keywords})
+    values = {name: getattr(result, name) for name in RESULT_FIELDS}
+    return EvaluateResult(**{**values, "notes": log.notes + result.notes}, judged=result.data)
+
+
+RESULT_FIELDS = tuple(item.name for item in fields(Result))
 
 _JUDGE_KEYWORDS = frozenset({"collection", "judge", "judge_options", "judgments", "requests", "qrels", "cache",
                              "announce", "batch_in", "batch_out", "batch_max_calls"})

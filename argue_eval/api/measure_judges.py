@@ -77,6 +77,7 @@ def open_llm_tasks(judge: JudgeBackend, judge_options: JudgeOptions | None, cach
     if importlib.util.find_spec("aiohttp") is None:  # after the options, before any report is read or call made
         raise MissingDependencyError("the LLM tasks (--claims llm, --aspects llm, --e2e, multiple choice)", "llm",
                                      "no module named 'aiohttp'")
+    llm.check_ready()  # a server listening at the URL, before any report is read or call made
     return LLMTasks(llm, cache=cache, progress=progress)
 
 

@@ -31,12 +31,17 @@ class CompareResult:
         return not self.warnings
 
     @property
+    def columns(self) -> tuple[str, ...]:
+        """The names of the rows' columns (``organizer.nugget_compare.COMPARE_COLUMNS``)."""
+        from ..organizer.nugget_compare import COMPARE_COLUMNS
+
+        return tuple(COMPARE_COLUMNS)
+
+    @property
     def table(self) -> pd.DataFrame:
         import pandas as pd
 
-        from ..organizer.nugget_compare import COMPARE_COLUMNS
-
-        return pd.DataFrame(self.rows, columns=list(COMPARE_COLUMNS))
+        return pd.DataFrame(self.rows, columns=list(self.columns))
 
 
 def compare_nuggets(created: Any, human: Any, *, judge: str | JudgeBackend = "lexical",

@@ -15,9 +15,9 @@ from collections import Counter
 from collections.abc import Mapping
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..argue.policies import Policies
+from ..argue.policies import make_policies
 from ..argue.questions import count_by_kind, list_questions
 from ..inputs import check_one_report_per_topic, load_inputs
 from ..judges.asking import CachedJudge, documents_needed, with_documents
@@ -27,6 +27,11 @@ from ..judges.runner import LayeredLookup, run_judge
 from ..model import JUDGMENT_KINDS
 from .judge import open_judge, plan_topics
 from .limits import find_limits
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ..argue.policies import PolicyOptions
 
 __all__ = ["plan"]
 
@@ -42,17 +47,17 @@ def plan(
     qrels: Any = None,
     collection: Any = None,
     cache: str | os.PathLike[str] | JudgmentCache | None = None,
-    policies: Policies | None = None,
+    **policies: Unpack[PolicyOptions],
 ) -> dict[str, Any]:
     """The plan of a ``judge`` run with the same arguments, as the dict ``judge --dry-run --json`` prints.
 
     ``cache``: the cache a real run would use (a path is read only if the file exists: a dry run creates
-    nothing). Keys: ``judge``, ``reports``, ``sentences``; ``questions`` (at most), ``certain`` and ``cached``
+    nothing); the other keywords are the scoring policies, as for ``judge``. Keys: ``judge``, ``reports``, ``sentences``; ``questions`` (at most), ``certain`` and ``cached``
     per kind; ``calls`` (model calls per kind); ``estimate`` (a model judge's tokens and cost); and when
     they apply ``outside_topics``/``without_nuggets`` (reports not judged), ``unchecked_without_collection``
     and the limits (``topics_without_nuggets``, ``unreachable_nuggets``, ``uncovered_runs``).
     """
-    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies or Policies())
+    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, make_policies(**policies))
     reports = list(inputs.reports())
     evaluation = inputs.evaluation
     check_one_report_per_topic(reports, evaluation.topics)

@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..formats.scores import SCORE_COLUMNS
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -30,18 +32,21 @@ __all__ = ["Result", "Note", "NoteLog", "Row", "SCORE_COLUMNS", "notes_of"]
 Row = tuple[str, str, str, float]
 """A row of the long score table: ``(run_id, request_id, metric, value)``."""
 
-SCORE_COLUMNS = ("run_id", "request_id", "metric", "value")
-"""The columns of every score table of the kit (ir_measures' long shape, trec_eval's columns)."""
-
-
 class Note(NamedTuple):
-    """A line for the user beside the results: context (a note) or something missing (a warning)."""
+    """A line for the user beside the results: context (a note) or something missing (a warning); ``kind`` names
+    a note of its own sort where the command prints it so (``conflict``, ``renamed``)."""
 
     text: str
     warning: bool = False
+    kind: str = ""
+
+    @property
+    def label(self) -> str:
+        """How the command line starts it: ``warning``, ``note`` or the note's ``kind``."""
+        return self.kind or ("warning" if self.warning else "note")
 
     def __str__(self) -> str:
-        return f"{'warning' if self.warning else 'note'}: {self.text}"
+        return f"{self.label}: {self.text}"
 
 
 def notes_of(texts: Iterable[str], warning: bool = False) -> list[Note]:

@@ -6,7 +6,7 @@ What ``argue-eval search`` does minus the printing: the queries (given texts, or
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from os import PathLike
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ..search.dense import DenseSearcher
     from ..search.lucene import LuceneSearcher
 
-__all__ = ["search", "SearchResult", "QUERY_FIELDS"]
+__all__ = ["search", "SearchResult", "QUERY_FIELDS", "hit_lines"]
 
 QUERY_FIELDS = ("title", "background", "problem_statement")
 """The request fields a query can be made of."""
@@ -80,3 +80,43 @@ def search(
         return SearchResult({query_id: searcher.search(text, k) for query_id, text in topics.items()}, run_id or "bm25")
     finally:
         searcher.close()
+
+
+def hit_lines(result: SearchResult, output_format: str, collection: str | PathLike[str]) -> Iterator[str]:
+    """The hits as lines (no line ends): a TREC run (``trec``), JSON Lines (``jsonl``), or a table for the
+    terminal (``table``: rank, score, id and the title or the text's start, read from ``collection``; one block
+    per query when there are several)."""
+    from ..formats.ranked import format_score
+
+    results, tag = result.hits, result.run_id
+    if output_format == "trec":
+        for query_id, hits in results.items():
+            for rank, (doc_id, score) in enumerate(hits, 1):
+                yield f"{query_id} Q0 {doc_id} {rank} {format_score(score)} {tag}"
+        return
+    if output_format == "jsonl":
+        from ..writing import dumps_line
+
+        for query_id, hits in results.items():
+            for rank, (doc_id, score) in enumerate(hits, 1):
+                yield dumps_line({"query_id": query_id, "rank": rank, "doc_id": doc_id, "score": score}).rstrip("\n")
+        return
+    documents = {}
+    wanted = [doc_id for hits in results.values() for doc_id, _ in hits]
+    if wanted:
+        from ..collection import open_collection
+
+        with open_collection(collection) as store:
+            documents = store.get_many(wanted)
+    for query_id, hits in results.items():
+        if len(results) > 1:
+            yield f"# {query_id}"
+        if not hits:
+            yield "(no matching documents)"
+        for rank, (doc_id, score) in enumerate(hits, 1):
+            document = documents.get(doc_id)
+            snippet = ""
+            if document is not None:
+                snippet = " ".join((document.title or document.text).split())
+                snippet = snippet if len(snippet) <= 80 else snippet[:77] + "..."
+            yield f"{rank:>3}  {score:8.4f}  {doc_id}  {snippet}".rstrip()

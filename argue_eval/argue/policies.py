@@ -2,13 +2,17 @@
 
 Policies are plain values so that a score table can say how it was made (``score`` prints them) and so
 that two tables can only be compared when they were made the same way.
+
+The dataclass's defaults are the only defaults: the click options (``commands._options``) and the API's keywords
+read them from ``DEFAULTS``, and ``make_policies`` is the one place that builds ``Policies`` from keyword options
+(``PolicyOptions`` types them); ``tests/test_policies_defaults.py`` fails on a default written anywhere else.
 """
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, TypedDict
 
 from ..errors import OptionError
 
@@ -92,10 +96,47 @@ class Policies:
 
     def describe(self) -> str:
         """One line naming every policy, for logs and the ``--details`` header."""
-        weights = ",".join(f"{k}={_num(v)}" for k, v in self.weights.items())
         return (f"relevance={self.relevance} nugget-scope={self.nugget_scope} missing-topics={self.missing_topics} "
                 f"missing-judgments={self.missing_judgments} unbound-questions={self.unbound_questions} "
-                f"weights={weights} evaluated-topics={self.evaluated_topics}")
+                f"weights={format_weights(self.weights)} evaluated-topics={self.evaluated_topics}")
+
+    def options(self) -> PolicyOptions:
+        """The policies as keyword options (``make_policies(**p.options()) == p``), to pass them on to the API."""
+        return {name: getattr(self, name) for name in POLICY_FIELDS}  # type: ignore[return-value]
+
+
+class PolicyOptions(TypedDict, total=False):
+    """The policies as keyword options, each optional (an option left out takes ``Policies``' default): what the
+    API functions that score or judge take as ``**policies``."""
+
+    relevance: Relevance
+    nugget_scope: NuggetScope
+    missing_topics: MissingTopics
+    missing_judgments: MissingJudgments
+    unbound_questions: UnboundQuestions
+    weights: Mapping[str, float]
+    evaluated_topics: EvaluatedTopics
+
+
+POLICY_FIELDS: tuple[str, ...] = tuple(item.name for item in fields(Policies))
+"""The policies' names, in the dataclass's order (the command line spells them with dashes: ``--nugget-scope``)."""
+
+DEFAULTS = Policies()
+"""The default policies (docs/scoring.md): where the click options and the API read every default."""
+
+
+def make_policies(**options: Any) -> Policies:
+    """``Policies`` from keyword options, ignoring ``None`` (an option not given): the one place the CLI and the
+    API build them. An unknown name is an error that lists the policies."""
+    unknown = sorted(set(options) - set(POLICY_FIELDS))
+    if unknown:
+        raise TypeError(f"unknown policy option(s) {', '.join(unknown)}; the policies are {', '.join(POLICY_FIELDS)}")
+    return Policies(**{name: value for name, value in options.items() if value is not None})
+
+
+def format_weights(weights: Mapping[str, float]) -> str:
+    """``{"vital": 2, "okay": 1, "none": 1}`` -> ``"vital=2,okay=1,none=1"`` (what ``parse_weights`` reads)."""
+    return ",".join(f"{name}={_num(weight)}" for name, weight in weights.items())
 
 
 def _num(value: float) -> str:

@@ -2,7 +2,8 @@
 
 A track collection has millions of documents (gigabytes of JSONL) while a judging run needs a few
 thousand of them, so we scan the file once, record each document's byte offset and length in an SQLite
-index (``<collection>.argue-idx``), and afterwards read one line per lookup with ``pread``. The lookup
+index (``<collection>-<hash>.argue-idx`` in the cache directory, ``cache_root``: never written into the
+collection's folder unless asked), and afterwards read one line per lookup with ``pread``. The lookup
 process holds the SQLite page cache and one line at a time, not the collection.
 
 Why SQLite: it is in the standard library, its B-tree answers an id lookup in microseconds from disk
@@ -182,11 +183,14 @@ def ensure_index(
     *,
     rebuild: bool = False,
     on_bad_line: OnBadLine = "error",
+    beside: bool = False,
 ) -> IndexInfo:
     """Find a fresh index for the collection at ``path`` or build one; return what it holds.
 
-    A fresh index beside the file wins, then one in the cache. A new index goes beside the file when that
-    directory is writable, else into the cache. ``on_bad_line="error"`` (the default) stops at the first
+    A fresh index beside the file wins (one its owner shipped with it), then one in the cache. A new index goes
+    into the cache (``cache_root``: ``cache_dir``, ``$ARGUE_EVAL_CACHE`` or ``~/.cache/argue-eval``), never into the
+    collection's folder, which is often someone else's data, unless ``beside`` asks for it (``collection index
+    --beside``: a collection you own and ship with its index). ``on_bad_line="error"`` (the default) stops at the first
     malformed line, line without an id or text, or duplicate id, with its location; ``"skip"`` leaves
     such lines out (keeping the first of duplicate ids) and records each as a warning in the index.
     """
@@ -203,7 +207,7 @@ def ensure_index(
                 assert meta is not None
                 return _info_from_meta(index_path, meta, built=False)
     errors = []
-    for index_path in locations:
+    for index_path in (locations if beside else locations[1:]):
         try:
             index_path.parent.mkdir(parents=True, exist_ok=True)
             started = time.perf_counter()

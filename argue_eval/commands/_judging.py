@@ -18,11 +18,13 @@ __all__ = ["cache_in_use", "check_batch_options", "check_run_options", "judging_
 
 def cache_in_use(cache_path: str | None, no_cache: bool) -> Any:
     """The judgment cache a run reads and writes: ``--cache``, else the default; none with ``--no-cache``."""
-    from ..judges.cache import DEFAULT_CACHE_PATH
+    from pathlib import Path
+
+    from ._paths import default_cache_path
 
     if no_cache and cache_path is not None:
         raise OptionError("--no-cache", f"contradicts --cache {cache_path}: give one of them")
-    return None if no_cache else (cache_path or DEFAULT_CACHE_PATH)
+    return None if no_cache else (cache_path or Path(default_cache_path()))
 
 
 def check_run_options(dry_run: bool, as_json: bool, output: str | None, collection: str | None,
@@ -50,11 +52,7 @@ def check_batch_options(dry_run: bool, batch_out: str | None, batch_in: tuple[st
 def judging_failed(result: Any, batch_out: str | None) -> bool:
     """Exit 1: a question could not be judged, or (with no ``--batch-out`` to carry them) some still wait for a
     batch result. Questions waiting for the next batch cycle are not a failure."""
-    from ..judges.llm_batch import WAITING
-
-    if any(failure.reason != WAITING for failure in result.run.failures):
-        return True
-    return bool(result.waiting) and batch_out is None
+    return bool(result.failed) or (bool(result.waiting) and batch_out is None)
 
 
 def print_plan(plan: dict[str, Any], as_json: bool) -> None:
@@ -62,11 +60,11 @@ def print_plan(plan: dict[str, Any], as_json: bool) -> None:
 
 
 def render_plan(plan: dict[str, Any]) -> str:
-    """The plan as text: what cannot be done first, then the questions and calls per kind, then notes."""
-    from ..model import JUDGMENT_KINDS
+    """The plan as text: the questions and calls per kind (what the run will ask comes first), then what no judge
+    can do with these inputs, then notes."""
+    from ._choices import JUDGMENT_KINDS
 
     lines = [f"dry run of the {plan['judge']} judge over {plan['reports']} report(s), {plan['sentences']} sentence(s):"]
-    lines += [f"cannot: {line}" for line in plan.get("limits", ())]
     lines.append(f"{'kind':<18} {'at most':>8} {'certain':>8} {'cached':>8} {'calls':>8}")
     kinds = [kind for kind in JUDGMENT_KINDS if kind in plan["questions"] or kind in plan["cached"]]
     for kind in kinds:
@@ -76,6 +74,7 @@ def render_plan(plan: dict[str, Any]) -> str:
                  f"{sum(plan['cached'].values()):>8} {sum(plan['calls'].values()):>8}")
     lines.append("(at most: every question any answer could open up; certain: those asked whatever the answers; "
                  "calls: model calls, none for an offline heuristic judge)")
+    lines += [f"cannot: {line}" for line in plan.get("limits", ())]
     return "\n".join(lines + _plan_notes(plan))
 
 
@@ -122,16 +121,8 @@ def announcer(quiet: bool, notes: bool = True) -> Any:
 def report_run(result: Any, quiet: bool, where: str = "") -> None:
     """After a run: the questions not judged and why (a model judge's failed calls with their causes), the
     cited documents missing from the collection, and (unless ``quiet``) the summary and the model's usage."""
-    from ..errors import few_items
-    from ..judges.llm_batch import WAITING
-    from ..judges.runner import failure_summary
-
-    failures = [failure for failure in result.run.failures if failure.reason != WAITING]  # report_batch says those
-    for line in failure_summary(failures) + _call_failures(result.usage):
+    for line in result.warnings():  # the waiting questions are report_batch's
         click.echo(f"warning: {line}", err=True)
-    missing = result.run.stats.missing_documents
-    if missing:
-        click.echo(f"warning: {len(missing)} cited document(s) not in the collection: {few_items(missing)}", err=True)
     if quiet:
         return
     click.echo(f"judged with {result.identity.get('backend', '?')}: {result.run.stats.summary()}{where}", err=True)
@@ -141,16 +132,6 @@ def report_run(result: Any, quiet: bool, where: str = "") -> None:
         click.echo(f"model calls: {usage['calls']} ({usage['retries']} retried, {usage['reasks']} re-asked, "
                    f"{usage['failed_calls']} failed), {usage['prompt_tokens']} prompt + "
                    f"{usage['completion_tokens']} completion tokens{cost}, {usage['wall_seconds']:.1f} s", err=True)
-
-
-def _call_failures(usage: dict[str, Any] | None) -> list[str]:
-    """One line per cause of a model judge's failed calls (the manifest lists every call): the cause, not only
-    that the judge could not answer."""
-    by_reason: dict[str, list[int]] = {}
-    for failure in (usage or {}).get("failures", ()):
-        by_reason.setdefault(str(failure.get("reason")), []).append(int(failure.get("questions", 0)))
-    return [f"{len(counts)} model call(s) failed ({sum(counts)} question(s)): {reason}"
-            for reason, counts in sorted(by_reason.items(), key=lambda item: (-len(item[1]), item[0]))]
 
 
 BATCH_PROBLEMS_SHOWN = 20

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import os
 import re
 import sys
 import time
@@ -16,12 +17,24 @@ from typing import Any
 
 import click
 
-from ..argue.policies import EVALUATED_TOPICS, MISSING_TOPICS, NUGGET_SCOPES, RELEVANCE_SOURCES, UNBOUND_QUESTIONS
+from ..argue.policies import (
+    DEFAULTS,
+    EVALUATED_TOPICS,
+    MISSING_JUDGMENTS,
+    MISSING_TOPICS,
+    NUGGET_SCOPES,
+    POLICY_FIELDS,
+    RELEVANCE_SOURCES,
+    UNBOUND_QUESTIONS,
+    format_weights,
+    parse_weights,
+)
 from ..errors import OptionError
 from ..redact import hold_credentials
 from ._paths import InputPath, UpdatedPath, default_cache_path
 
-__all__ = ["input_options", "judge_options", "policy_options", "verbosity_options"]
+__all__ = ["input_options", "judge_options", "policy_options", "missing_judgments_option", "verbosity_options",
+           "DEFAULTS"]
 
 
 def input_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -39,9 +52,11 @@ def input_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="Run file (any run format); repeat for several. Default: the reports inside "
                           "Auto-ARGUE judgment files."),
         click.option("--nuggets", "nuggets", required=True, type=InputPath(folder=True), metavar="N",
-                     help="Nuggets (canonical, NeuCLIR, report_gen_eval, Auto-ARGUE v3 directory, RAGTIME, ...)."),
+                     help="Nuggets (canonical, NeuCLIR, report_gen_eval, Auto-ARGUE v3 directory, RAGTIME, ..., or a "
+                          "workbench database: its bank as it stands)."),
         click.option("--judgments", "judgments", multiple=True, type=InputPath(), metavar="J",
-                     help="Judgments file (canonical or Auto-ARGUE); repeat: later files override earlier ones."),
+                     help="Judgments file (canonical, Auto-ARGUE, or a workbench database: its answers so far); repeat: "
+                          "later files override earlier ones."),
         click.option("--requests", "requests", default=None, type=InputPath(), metavar="R",
                      help="Requests: the topics to score, of those with nuggets (default: the nuggets' topics); "
                           "texts for judges and assessors."),
@@ -55,29 +70,55 @@ def input_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def policy_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--relevance``, ``--nugget-scope``, ``--evaluated-topics``, ``--missing-topics``, ``--unbound-questions`` and
+    ``--weights``, each defaulting to ``argue.policies.DEFAULTS`` (the dataclass's defaults, the only ones). The
+    command receives them as one ``policies`` dict of keyword options (``argue.policies.PolicyOptions``, the
+    weights parsed), with ``--missing-judgments`` folded in where the command declares it, to pass on as
+    ``api.score(..., **policies)``."""
+
+    @functools.wraps(func)  # keeps the options already attached below (click's __click_params__)
+    def fold(*args: Any, **kwargs: Any) -> Any:
+        policies = {name: kwargs.pop(name) for name in POLICY_FIELDS if name in kwargs}
+        policies["weights"] = parse_weights(policies["weights"])
+        kwargs["policies"] = policies
+        return func(*args, **kwargs)
+
     options = [
-        click.option("--relevance", type=click.Choice(RELEVANCE_SOURCES), default="nuggets", show_default=True,
+        click.option("--relevance", type=click.Choice(RELEVANCE_SOURCES), default=DEFAULTS.relevance,
+                     show_default=True,
                      help="Cited document relevant iff it attests a nugget answer (nuggets), has rel > 0 in "
                           "--qrels (qrels), or as `relevant` judgments say (judgments)."),
-        click.option("--nugget-scope", type=click.Choice(NUGGET_SCOPES), default="cited", show_default=True,
+        click.option("--nugget-scope", type=click.Choice(NUGGET_SCOPES), default=DEFAULTS.nugget_scope,
+                     show_default=True,
                      help="cited: a sentence supplies only answers its cited document attests; all: any answer "
                           "of the topic (asked once per cited sentence, no document)."),
-        click.option("--evaluated-topics", type=click.Choice(EVALUATED_TOPICS), default="judged", show_default=True,
+        click.option("--evaluated-topics", type=click.Choice(EVALUATED_TOPICS), default=DEFAULTS.evaluated_topics,
+                     show_default=True,
                      help="judged: the topics with nuggets (and in --requests, if given), as trec_eval evaluates "
                           "the judged topics; a requested topic without nuggets is listed, not judged, not "
                           "averaged in. requests: every requested topic, one without nuggets scoring 0."),
-        click.option("--missing-topics", type=click.Choice(MISSING_TOPICS), default="zero", show_default=True,
+        click.option("--missing-topics", type=click.Choice(MISSING_TOPICS), default=DEFAULTS.missing_topics,
+                     show_default=True,
                      help="An evaluated topic with no report in a run scores 0 (zero, as trec_eval -c) or is "
                           "left out (skip)."),
-        click.option("--unbound-questions", type=click.Choice(UNBOUND_QUESTIONS), default="drop", show_default=True,
+        click.option("--unbound-questions", type=click.Choice(UNBOUND_QUESTIONS), default=DEFAULTS.unbound_questions,
+                     show_default=True,
                      help="Nuggets with no answer bound to a document: drop (listed), count as negative "
                           "nuggets, or keep (findable with --nugget-scope all)."),
-        click.option("--weights", default="vital=2,okay=1,none=1", show_default=True, metavar="W",
+        click.option("--weights", default=format_weights(DEFAULTS.weights), show_default=True, metavar="W",
                      help="Nugget weights by importance for the *_weighted measures."),
     ]
+    wrapped: Callable[..., Any] = fold
     for option in reversed(options):
-        func = option(func)
-    return func
+        wrapped = option(wrapped)
+    return wrapped
+
+
+def missing_judgments_option(text: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--missing-judgments`` (default ``DEFAULTS.missing_judgments``) with the command's own ``text``; put it
+    below ``policy_options``, which folds it into ``policies``."""
+    return click.option("--missing-judgments", type=click.Choice(MISSING_JUDGMENTS),
+                        default=DEFAULTS.missing_judgments, show_default=True, help=text)
 
 
 def judge_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -161,7 +202,13 @@ LLM_OPTIONS: list[tuple[str, str, Any, str]] = [
      "How the reply's JSON schema is sent: json_schema (vLLM, OpenAI, llama-server), json_object "
      "(llama-cpp-python's server), none [default: json_schema]. Replies are checked either way."),
     ("--temperature", "temperature", Number(0, 100), "Sampling temperature of the LLM judge [default: 0]."),
-    ("--llm-seed", "seed", click.IntRange(0, 2**63 - 1), "Seed sent to the endpoint, where it honours one [default: 0]."),
+    ("--llm-seed", "seed", click.IntRange(0, 2**63 - 1),
+     "Seed sent to the endpoint, where it honours one [default: 0]. With --temperature above 0, each seed is a "
+     "replicate of the judge (its own identity and cache entries): score tables of several seeds go to "
+     "`compare --replicates`."),
+    ("--llm-top-p", "top_p", Number(0, 1, min_open=True),
+     "Nucleus sampling of the LLM judge: sample from the smallest set of tokens whose probability reaches X "
+     "[default: the server's; recorded in the judge's identity when given]."),
     ("--price-in", "price_in", Number(min=0), "Price per million prompt tokens, for the cost estimate."),
     ("--price-out", "price_out", Number(min=0), "Price per million completion tokens, for the cost estimate."),
     ("--llm-group", "group", click.Choice(["sentence", "document"]),
@@ -252,8 +299,10 @@ def parse_judge_options(items: tuple[str, ...], nli_model: str | None,
             continue
         # the options are written to manifests and shown in messages: an endpoint's credentials are held aside
         # (redact.hold_credentials) and only the HTTP client gets them back
-        if isinstance(backend_options.get("base_url"), str):
-            backend_options["base_url"] = hold_credentials(backend_options["base_url"])
+        if isinstance(backend_options.get("base_url"), str):  # the key's value too, where the URL's path holds it
+            key = os.environ.get(str(backend_options.get("api_key_env") or "OPENAI_API_KEY"))
+            backend_options["base_url"] = ",".join(hold_credentials(url, (key,))
+                                                   for url in backend_options["base_url"].split(","))
     return options
 
 

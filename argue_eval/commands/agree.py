@@ -12,11 +12,10 @@ from ..tables import RENDER_FORMATS, Table, count_noun, dumps_json, fmt_number, 
 from ..views import write_output
 
 if TYPE_CHECKING:
+    from ..api.agree import Agreement
     from ..api.agree_judgments import JudgeAgreementResult
-    from ..stats.agreement import Agreement
-from ..argue.policies import MISSING_JUDGMENTS
 from ..stats.pairwise import describe
-from ._options import RESAMPLES, SEED, Number, policy_options, verbosity_options
+from ._options import RESAMPLES, SEED, Number, missing_judgments_option, policy_options, verbosity_options
 from ._paths import InputPath, OutputPath
 from .compare import CONTEXT
 
@@ -120,16 +119,13 @@ def command(scores_a, scores_b, metric, metric_b, top_k, resamples, seed, confid
       argue-eval agree scores.human.tsv scores.auto.tsv -m f1 --top-k 3 --per-topic --format markdown
       argue-eval agree scores.human.tsv scores.auto.tsv -m f1 --systems    # both leaderboards side by side
     """
-    from ..inputs import load_matrix
-    from ..stats.agreement import agreement
+    from ..api import agree
 
-    matrix_a = load_matrix([scores_a], metric, scores_format, missing)
-    matrix_b = load_matrix([scores_b], metric_b or metric, scores_format, missing)
-    result = agreement(matrix_a, matrix_b, resamples=resamples, seed=seed, confidence=confidence, top_k=tuple(top_k),
-                       interval=interval)
+    found = agree(scores_a, scores_b, metric, metric_b=metric_b, top_k=top_k, resamples=resamples, seed=seed,
+                  confidence=confidence, interval=interval, missing=missing, scores_format=scores_format)
+    result = found.data
     if output_format == "json":
-        document = {"a": str(scores_a), "b": str(scores_b), **result.to_dict()}
-        text = dumps_json(document)
+        text = dumps_json(found.details[0])
     else:
         tables = build_agreement_tables(result, str(scores_a), str(scores_b), per_topic,
                                         systems and output_format != "tsv")
@@ -300,8 +296,7 @@ def _refuse_runs_as_judges(judges) -> None:
 @click.option("--requests", default=None, type=InputPath(), metavar="R", help="Requests, as for `score`.")
 @click.option("--qrels", default=None, type=InputPath(), metavar="Q", help="TREC qrels, as for `score`.")
 @policy_options
-@click.option("--missing-judgments", type=click.Choice(MISSING_JUDGMENTS), default="error", show_default=True,
-              help="Scoring with --run, a needed judgment is absent: as for `score`.")
+@missing_judgments_option("Scoring with --run, a needed judgment is absent: as for `score`.")
 @click.option("--metric", "-m", default="f1", show_default=True, help="The measure the leaderboards compare (with --run).")
 @click.option("--test", type=click.Choice(["randomization", "t", "tukey"]), default=None,
               help="Paired test of the pairwise decisions [default, as `compare` over all pairs: tukey].")
@@ -323,8 +318,7 @@ def _refuse_runs_as_judges(judges) -> None:
                    "(the item id of `assess export`, the question, the people's answer as a, the most confident "
                    "disagreeing judge's as b, the texts): `assess init --disagreements` loads it into the "
                    "workbench for adjudication.")
-def judgments_command(human, judges, judgments_format, kinds, nuggets, collection, runs, requests, qrels, relevance,
-                      nugget_scope, evaluated_topics, missing_topics, unbound_questions, weights, missing_judgments,
+def judgments_command(human, judges, judgments_format, kinds, nuggets, collection, runs, requests, qrels, policies,
                       metric, test, correction, significance, resamples, seed, confidence, show, output_format,
                       output, disagreements) -> None:
     """Judges measured against people: agreement of judgment files with a reference (e.g. assessors).
@@ -357,7 +351,6 @@ def judgments_command(human, judges, judgments_format, kinds, nuggets, collectio
           --nuggets nuggets/sample/nuggets.jsonl
     """
     from ..api import agree_judgments, make_policies
-    from ..argue.policies import parse_weights
     from ..writing import write_jsonl
 
     if runs:
@@ -365,9 +358,7 @@ def judgments_command(human, judges, judgments_format, kinds, nuggets, collectio
 
     score_options = None
     if runs:
-        score_options = {"relevance": relevance, "nugget_scope": nugget_scope, "missing_topics": missing_topics,
-                         "missing_judgments": missing_judgments, "unbound_questions": unbound_questions,
-                         "evaluated_topics": evaluated_topics, "weights": parse_weights(weights)}
+        score_options = dict(policies)
         make_policies(**score_options)  # a bad policy is an error before any file is read
     result = agree_judgments(human, list(judges), kinds=kinds, judgments_format=judgments_format, nuggets=nuggets,
                              collection=collection, runs=list(runs) or None, requests=requests, qrels=qrels,

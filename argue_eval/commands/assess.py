@@ -1,5 +1,5 @@
 """``argue-eval assess``: the human assessment loop: the CSV/JSONL pool (``export``, ``import``) and the
-assessment workbench (``init``, ``users``, ``assign``, ``serve``, ``status``, ``export --db``)."""
+assessment workbench (``init``, ``users``, ``assign``, ``serve``, ``status``, ``export-db``)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -10,16 +10,21 @@ from ._options import input_options, policy_options, verbosity_options
 from ._paths import InputPath, OutputPath, UpdatedPath
 
 
-class _AssessGroup(click.Group):
-    """``assess export --db W ...`` is the workbench's export (``export-db``); without ``--db``, the pool export."""
+class _PoolExport(click.Command):
+    """``assess export``, which takes no workbench database: ``--db`` is refused, naming the command that
+    exports a workbench, before any other option is parsed (an earlier version took ``export --db`` for it)."""
 
-    def resolve_command(self, ctx: click.Context, args: list[str]):
-        if args and args[0] == "export" and any(a == "--db" or a.startswith("--db=") for a in args[1:]):
-            args = ["export-db", *args[1:]]
-        return super().resolve_command(ctx, args)
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if any(arg == "--db" or arg.startswith("--db=") for arg in args):
+            raise click.UsageError(
+                "--db: `assess export` writes a pool file of the judgments runs still lack (to leave out what a "
+                "workbench's assessors answered, give its database as --judgments W.sqlite); the workbench's own "
+                "export (its nugget bank and judgments) is `argue-eval assess export-db --db W.sqlite --nuggets-out "
+                "N.jsonl --judgments-out J.jsonl`", ctx)
+        return super().parse_args(ctx, args)
 
 
-@click.group("assess", cls=_AssessGroup)
+@click.group("assess")
 def command() -> None:
     """Human assessment: a pool file for spreadsheets, or the assessment workbench (a local web app).
 
@@ -33,7 +38,8 @@ def command() -> None:
       argue-eval assess serve --db round.sqlite               # serves http://127.0.0.1:8080 until stopped
       # open http://127.0.0.1:8080 and log in with the one-time password of `assess users add`
       argue-eval assess status --db round.sqlite
-      argue-eval assess export --db round.sqlite --nuggets-out nuggets.jsonl --judgments-out human.jsonl
+      argue-eval score --nuggets round.sqlite --judgments round.sqlite --missing-judgments skip -o so-far.tsv
+      argue-eval assess export-db --db round.sqlite --nuggets-out nuggets.jsonl --judgments-out human.jsonl
 
     \b
     The pool file loop, on the shipped sample track:
@@ -46,7 +52,7 @@ def command() -> None:
     """
 
 
-@command.command("export")
+@command.command("export", cls=_PoolExport)
 @verbosity_options
 @input_options
 @click.option("--collection", default=None, type=InputPath(folder=True), metavar="C",
@@ -54,8 +60,7 @@ def command() -> None:
 @click.option("-o", "--output", required=True, type=OutputPath(), metavar="POOL", help="Pool to write: JSONL, or CSV for a .csv name.")
 @click.option("--csv", "as_csv", is_flag=True, default=None, help="Write CSV whatever the output's name.")
 @policy_options
-def export_command(runs, nuggets, judgments, requests, qrels, collection, output, as_csv, relevance, nugget_scope,
-                   missing_topics, evaluated_topics, unbound_questions, weights) -> None:
+def export_command(runs, nuggets, judgments, requests, qrels, collection, output, as_csv, policies) -> None:
     """Write the judgments scoring still lacks, one item per unique judgment.
 
     The same flowchart as `score` runs over every report; every question it needs that the given
@@ -69,8 +74,8 @@ def export_command(runs, nuggets, judgments, requests, qrels, collection, output
     text with --collection), the nugget question and answers, a stable item_id and an integrity hash.
     Fill the `judgment` field with yes or no and run `argue-eval assess import`.
 
-    With --db W.sqlite it is the assessment workbench's export instead (the nugget bank and the
-    judgments; see `argue-eval assess export-db --help`).
+    A workbench database given as --judgments W.sqlite counts as judgments: what its assessors
+    answered is left out. The workbench's own export (its bank and judgments) is `assess export-db`.
 
     \b
     Example:
@@ -78,15 +83,10 @@ def export_command(runs, nuggets, judgments, requests, qrels, collection, output
           --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl -o pool.jsonl
     """
     from ..api import make_policies
-    from ..argue.policies import parse_weights
+    from ..inputs import load_inputs
     from ..organizer.assessment import export_pool, write_pool
 
-    policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
-                             missing_judgments="error", unbound_questions=unbound_questions,
-                             evaluated_topics=evaluated_topics, weights=parse_weights(weights))
-    from ..inputs import load_inputs
-
-    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
+    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, make_policies(**policies))
     store = None
     if collection:
         from ..collection import open_collection
@@ -183,19 +183,9 @@ def init_command(db, requests, collection, runs, pool, nuggets, judgments, sugge
           --collection topics/sample/collection.jsonl --run runs/sample/careful.jsonl \\
           --run runs/sample/hallucinating.jsonl --nuggets nuggets/sample/nuggets.jsonl
     """
-    import json
-
     from ..workbench.loading import init_store
-    from ..workbench.store import Store
 
     summary = init_store(db, requests, collection, runs, pool, nuggets, judgments, suggest, disagreements, relevance)
-    if collection:
-        store = Store.open(db)
-        try:
-            with store.transaction() as tx:
-                store.set_meta(tx, "collection", json.dumps(str(collection)))
-        finally:
-            store.close()
     for note in summary.notes:
         click.echo(f"note: {note}", err=True)
     click.echo(f"{db}: {summary.requests} topic(s); reports: {summary.reports_added} added, {summary.reports_kept} "
@@ -314,23 +304,12 @@ def assign_command(db: str, topics: str, user: str, double: bool) -> None:
       argue-eval assess assign --db round.sqlite --topics s01,s02 --to alice
       argue-eval assess assign --db round.sqlite --topics s01 --to bob --double
     """
-    from ..errors import OptionError
-    from ..workbench.store import Store, check_topics
+    from ..workbench.admin import assign_topics
+    from ..workbench.store import Store
 
     store = Store.open(db)
     try:
-        if store.user(user) is None:
-            raise OptionError("--to", f"no user {user!r} (add one with `argue-eval assess users add {user}`)")
-        wanted = check_topics(topics, store.requests())
-        current = store.all_assignments()
-        taken = [t for t in wanted if any(u != user for u in current.get(t, []))]
-        if taken and not double:
-            raise OptionError("--topics", f"topic(s) {', '.join(taken)} already have an assessor "
-                              f"({', '.join(sorted({u for t in taken for u in current[t]}))}); "
-                              "--double adds a second one for agreement")
-        with store.transaction() as tx:
-            for topic in wanted:
-                tx.execute("INSERT OR IGNORE INTO assignments(request_id, user) VALUES (?, ?)", (topic, user))
+        wanted = assign_topics(store, topics, user, double)
     finally:
         store.close()
     click.echo(f"assigned {len(wanted)} topic(s) to {user}: {', '.join(wanted)}", err=True)
@@ -433,22 +412,24 @@ def status_command(db: str, output_format: str) -> None:
 @click.option("--nuggets-out", required=True, type=OutputPath(), metavar="N.jsonl", help="The nugget bank (canonical JSONL).")
 @click.option("--judgments-out", required=True, type=OutputPath(), metavar="J.jsonl", help="The judgments (canonical JSONL).")
 def export_db_command(db: str, nuggets_out: str, judgments_out: str) -> None:
-    """Export the workbench's nugget bank and judgments for `score` (same as `assess export --db`).
+    """Export the workbench's nugget bank and judgments for `score`.
 
     Each assessor's answer is a judgment with judge human:NAME; an adjudicated item's decision follows
     them as human:ADMIN:adjudication, so `score` (the later line wins) uses the decision. Reruns write the
-    same bytes.
+    same bytes. `score` also reads the database itself (--nuggets W.sqlite --judgments W.sqlite): the
+    same bank and judgments, without the files.
 
     \b
     Example (a workbench database made from the sample track and its nugget bank first):
       argue-eval assess init --db round.sqlite --requests topics/sample/requests.jsonl \\
           --collection topics/sample/collection.jsonl --run runs/sample/careful.jsonl \\
           --nuggets nuggets/sample/nuggets.jsonl
-      argue-eval assess export --db round.sqlite --nuggets-out nuggets.jsonl --judgments-out human.jsonl
+      argue-eval assess export-db --db round.sqlite --nuggets-out nuggets.jsonl --judgments-out human.jsonl
       argue-eval nuggets stats nuggets.jsonl
 
     Once the assessors have answered, score with what they answered: argue-eval score --run
-    runs/sample/careful.jsonl --nuggets nuggets.jsonl --judgments human.jsonl -o scores.tsv.
+    runs/sample/careful.jsonl --nuggets nuggets.jsonl --judgments human.jsonl -o scores.tsv (or, the
+    same table, --nuggets round.sqlite --judgments round.sqlite).
     """
     from ..workbench.exporting import export_round
     from ..workbench.store import Store

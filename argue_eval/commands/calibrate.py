@@ -60,8 +60,7 @@ from ._paths import InputPath, OutputPath, UpdatedPath, default_cache_path
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as one JSON object instead of the table.")
 @policy_options
 def command(runs, nuggets, judgments, requests, qrels, human, collection, judge_spec, judge_option, nli_model,
-            cache_path, no_cache, output, folds, seed, kinds, objective, resamples, as_json, relevance, nugget_scope,
-            missing_topics, evaluated_topics, unbound_questions, weights) -> None:
+            cache_path, no_cache, output, folds, seed, kinds, objective, resamples, as_json, policies) -> None:
     """Calibrate a judge: fit its thresholds to human labels, with cross-validation by topic.
 
     Takes the inputs `judge` takes and human judgments of (some of) the questions a round on these runs asks:
@@ -94,23 +93,19 @@ def command(runs, nuggets, judgments, requests, qrels, human, collection, judge_
           --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl \\
           --judge-option profile=profile.json -o judgments.calibrated.jsonl
     """
-    from ..api import make_policies
     from ..api.calibrate import calibrate
-    from ..argue.policies import parse_weights
     from ..errors import OptionError
     from . import _judging as shared
 
     if collection is None:
         raise OptionError("--collection", "the judge reads the cited documents: give --collection C")
-    policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
-                             unbound_questions=unbound_questions, evaluated_topics=evaluated_topics,
-                             weights=parse_weights(weights))
     result = calibrate(list(runs) if runs else None, nuggets, human=list(human), collection=collection,
                        judge=judge_spec, judge_options=parse_judge_options(judge_option, nli_model, judge_spec),
                        judgments=list(judgments), requests=requests, qrels=qrels,
-                       cache=shared.cache_in_use(cache_path, no_cache), policies=policies, folds=folds, seed=seed,
+                       cache=shared.cache_in_use(cache_path, no_cache), folds=folds, seed=seed,
                        kinds=[k.strip() for k in kinds.split(",") if k.strip()] if kinds is not None else None,
-                       objective=objective, resamples=resamples, on_note=lambda note: click.echo(str(note), err=True))
+                       objective=objective, resamples=resamples, on_note=lambda note: click.echo(str(note), err=True),
+                       **policies)
     finish(result, output, as_json)
 
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import sys
-import time
 from typing import TextIO
 
 import click
@@ -15,8 +14,8 @@ cache_dir_option = click.option(
     "--cache-dir",
     type=CheckedPath(file_okay=False),
     default=None,
-    help="Where to put the index when the collection's directory is read-only "
-    "(default: $ARGUE_EVAL_CACHE, else ~/.cache/argue-eval).",
+    help="Where indexes are kept (default: $ARGUE_EVAL_CACHE, else ~/.cache/argue-eval): never in the collection's "
+    "own folder, unless collection index --beside writes one there.",
 )
 
 
@@ -45,11 +44,14 @@ def command() -> None:
     help="Leave malformed lines, lines without an id or text, and repeated ids out of the index (each is "
     "reported as a warning) instead of stopping at the first one.",
 )
+@click.option("--beside", is_flag=True,
+              help="Write the index beside the collection (PATH.argue-idx), for a collection you own and ship with it; "
+                   "by default it goes to the cache directory, so that no one's data folder is written into.")
 @cache_dir_option
-def index_command(path: str, rebuild: bool, skip_bad_lines: bool, cache_dir: str | None) -> None:
+def index_command(path: str, rebuild: bool, skip_bad_lines: bool, cache_dir: str | None, beside: bool = False) -> None:
     """Build (or refresh) the offset index of a JSONL collection and print what it holds.
 
-    The index (PATH.argue-idx beside the collection, or in the cache directory) maps each document id to
+    The index (in the cache directory; a fresh PATH.argue-idx beside the collection is used too) maps each document id to
     its line's byte offset, so later lookups read one line instead of the whole file. It is rebuilt
     automatically when the collection changes (size, modification time or content fingerprint); this
     command just does it ahead of time and reports counts and time.
@@ -58,10 +60,11 @@ def index_command(path: str, rebuild: bool, skip_bad_lines: bool, cache_dir: str
     Example (prints "PATH: indexed N documents in S s -> INDEX", or "index up to date"):
       argue-eval collection index topics/sample/collection.jsonl
     """
-    from ..collection.jsonl import ensure_index
+    from ..api import index_collection
 
-    started = time.perf_counter()
-    info = ensure_index(path, cache_dir, rebuild=rebuild, on_bad_line="skip" if skip_bad_lines else "error")
+    result = index_collection(path, cache_dir=cache_dir, rebuild=rebuild, skip_bad_lines=skip_bad_lines,
+                              beside=beside)
+    info = result.data
     for warning in info.warnings:
         click.echo(str(warning), err=True)
     if info.skipped_count > len(info.warnings):
@@ -69,8 +72,8 @@ def index_command(path: str, rebuild: bool, skip_bad_lines: bool, cache_dir: str
     if info.built:
         click.echo(f"{path}: indexed {info.count} documents in {info.seconds:.2f} s -> {info.index_path}")
     else:
-        elapsed = time.perf_counter() - started
-        click.echo(f"{path}: index up to date, {info.count} documents ({elapsed:.2f} s to check) -> {info.index_path}")
+        click.echo(f"{path}: index up to date, {info.count} documents ({result.counts['seconds']:.2f} s to check) -> "
+                   f"{info.index_path}")
     if info.skipped_count:
         click.echo(f"{path}: {info.skipped_count} lines skipped", err=True)
 
@@ -96,26 +99,23 @@ def get_command(spec: str, doc_ids: tuple[str, ...], ids_from: TextIO | None, ca
     Example:
       argue-eval collection get topics/sample/collection.jsonl nw-0001 nw-0004
     """
-    from ..collection import open_collection
-    from ..writing import dumps_line
+    from ..api import get_documents
+    from ..views import json_line
 
     wanted = list(doc_ids)
     if ids_from is not None:
         wanted.extend(line.strip() for line in ids_from if line.strip())
     if not wanted:
         raise OptionError("DOC_ID", "give at least one DOC_ID (or --ids-from FILE)")
-    missing = 0
-    with open_collection(spec, cache_dir) as store:
-        found = store.get_many(wanted)
-        out = sys.stdout
-        for doc_id in wanted:
-            document = found.get(doc_id)
-            if document is None:
-                missing += 1
-                click.echo(f"{spec}: no document with id {doc_id!r}", err=True)
-                continue
-            out.write(dumps_line({"doc_id": document.doc_id, "title": document.title, "text": document.text}))
-    if missing:
+    result = get_documents(spec, wanted, cache_dir=cache_dir)
+    documents, missing = iter(result.rows), iter(result.notes)
+    found = {row[0] for row in result.rows}
+    for doc_id in wanted:  # in the order asked, each missing id where it was asked
+        if doc_id in found:
+            sys.stdout.write(json_line(dict(zip(result.columns, next(documents)))))
+        else:
+            click.echo(next(missing).text, err=True)
+    if result.counts["missing"]:
         sys.exit(1)
 
 
@@ -130,19 +130,8 @@ def info_command(spec: str, cache_dir: str | None) -> None:
     Example:
       argue-eval collection info topics/sample/collection.jsonl
     """
-    from ..collection import open_collection
+    from ..api import collection_info
 
-    with open_collection(spec, cache_dir) as store:
-        click.echo(f"collection\t{store.description}")
-        try:
-            click.echo(f"documents\t{len(store)}")  # type: ignore[arg-type]
-        except TypeError:
-            click.echo("documents\tunknown")
-        index = getattr(store, "index", None)
-        if index is not None:
-            click.echo(f"index\t{index.index_path}")
-            click.echo(f"id_field\t{index.id_field}")
-            click.echo(f"text_field\t{index.text_field}")
-            if index.skipped_count:
-                click.echo(f"skipped_lines\t{index.skipped_count}")
+    for field, value in collection_info(spec, cache_dir=cache_dir).rows:
+        click.echo(f"{field}\t{value}")
 

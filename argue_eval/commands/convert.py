@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from ..formats.base import KINDS
+from ._choices import KINDS
 from ._common import format_option
 from ._options import verbosity_options
 from ._paths import InputPath, OutputPath
@@ -18,8 +18,9 @@ CONVERT_KINDS = (*KINDS, "collection")
 @click.command(name="convert")
 @verbosity_options
 @click.argument("path", type=InputPath(exists=True, folder=True))
-@click.option("--to", "target", required=True, metavar="FORMAT",
-              help="Output format (e.g. argue, neuclir24, ragtime, autoargue-v3; jsonl for --kind collection).")
+@click.option("--to", "target", default=None, metavar="FORMAT",
+              help="Output format (e.g. argue, neuclir24, ragtime, autoargue-v3); --kind collection writes jsonl, "
+                   "its only format, without it.")
 @click.option("-o", "--output", required=True, type=OutputPath(folder=True), help="Output file (a directory for autoargue-v3).")
 @click.option("--kind", type=click.Choice(CONVERT_KINDS), default=None,
               help="What to read the file as, if detection should not guess. From an Auto-ARGUE judgments file: "
@@ -28,7 +29,7 @@ CONVERT_KINDS = (*KINDS, "collection")
 @click.option("--nuggets", default=None, type=InputPath(folder=True), metavar="N",
               help="The nugget bank an Auto-ARGUE judgments file was judged with (any nugget format); needed to "
                    "convert its judgments: nugget ids, and the answers shown to the judge and not matched (no).")
-def command(path: str, target: str, output: str, kind: str | None, format_name: str | None,
+def command(path: str, target: str | None, output: str, kind: str | None, format_name: str | None,
             nuggets: str | None) -> None:
     """Convert PATH to another format of the same kind, written atomically to --output.
 
@@ -58,7 +59,7 @@ def command(path: str, target: str, output: str, kind: str | None, format_name: 
       argue-eval convert qrels/sample/hallucinating.autoargue.judgments.jsonl \\
           --kind runs --to ragtime -o h.run.jsonl
       argue-eval convert qrels/sample/hallucinating.autoargue.judgments.jsonl \\
-          --kind collection --to jsonl -o h.docs.jsonl
+          --kind collection -o h.docs.jsonl
       argue-eval evaluate --run h.run.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --requests topics/sample/requests.jsonl --collection h.docs.jsonl \\
           --missing-topics skip -o h.lexical.tsv
@@ -66,7 +67,10 @@ def command(path: str, target: str, output: str, kind: str | None, format_name: 
           --judgments h.judgments.jsonl --missing-topics skip -o h.converted.tsv
     """
     from ..api.convert import convert
+    from ..errors import OptionError
 
+    if target is None and kind != "collection":
+        raise OptionError("--to", "missing --to FORMAT: the format to write (argue, neuclir24, ragtime, autoargue-v3, ...)")
     result = convert(path, target, output, kind=kind, format=format_name, nuggets=nuggets)
     for note in result.notes:
         click.echo(note, err=True)

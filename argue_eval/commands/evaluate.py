@@ -1,13 +1,18 @@
 """``argue-eval evaluate``: judge + score in one command (the participant's local evaluation)."""
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import click
 
-from ..argue.policies import MISSING_JUDGMENTS
-from ._options import input_options, judge_options, parse_judge_options, policy_options, verbosity_options
+from ._options import (
+    input_options,
+    judge_options,
+    missing_judgments_option,
+    parse_judge_options,
+    policy_options,
+    verbosity_options,
+)
 from ._paths import OutputPath
 
 
@@ -22,16 +27,14 @@ from ._paths import OutputPath
 @click.option("--details", "details_path", default=None, type=OutputPath(), metavar="D.jsonl",
               help="Also write one JSON line per report: outcomes, flowchart paths, judges, nuggets matched.")
 @policy_options
-@click.option("--missing-judgments", type=click.Choice(MISSING_JUDGMENTS), default="error", show_default=True,
-              help="A question nobody could answer (a cited document missing from the collection, a judge "
-                   "failure): stop (error), count it as no (zero), or leave out the report (skip).")
+@missing_judgments_option("A question nobody could answer (a cited document missing from the collection, a judge "
+                          "failure): stop (error), count it as no (zero), or leave out the report (skip).")
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")
 @click.option("--html", "html_path", default=None, type=OutputPath(), metavar="REPORT.html",
               help="Also write the self-contained HTML report (leaderboard, heatmap, every report's sentences with "
                    "the judge's answers and rationales; see `argue-eval report`).")
 def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, judge_option, nli_model, cache_path,
-            no_cache, dry_run, as_json, output, judgments_out, details_path, relevance, nugget_scope, missing_topics,
-            evaluated_topics, unbound_questions, weights, missing_judgments, quiet, html_path=None) -> None:
+            no_cache, dry_run, as_json, output, judgments_out, details_path, policies, quiet, html_path=None) -> None:
     """Evaluate runs: judge them with an automatic judge, then score them with ARGUE.
 
     The same as `argue-eval judge` followed by `argue-eval score` on its judgments, in one command.
@@ -46,36 +49,30 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
           -o scores.tsv --judgments-out judgments.lexical.jsonl --html report.html
       argue-eval compare scores.tsv --metric f1
     """
-    from ..api import judge, make_policies, plan, score_judged
-    from ..argue.policies import parse_weights
+    from ..api import evaluate, plan
     from . import _judging as shared
 
-    policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
-                             missing_judgments=missing_judgments, unbound_questions=unbound_questions,
-                             evaluated_topics=evaluated_topics, weights=parse_weights(weights))
     options = parse_judge_options(judge_option, nli_model, judge_spec)
     cache = shared.cache_in_use(cache_path, no_cache)  # outputs against inputs: cli.py's check_paths, already run
     shared.check_run_options(dry_run, as_json, output, collection, "OUT.tsv (where to write the scores)")
     given = dict(judgments=list(judgments), requests=requests, qrels=qrels, collection=collection, judge=judge_spec,
-                 judge_options=options, cache=cache, policies=policies)
+                 judge_options=options, cache=cache, **policies)
     if dry_run:
         shared.print_plan(plan(list(runs) if runs else None, nuggets, **given), as_json)
         return
-    result = judge(list(runs) if runs else None, nuggets, announce=shared.announcer(quiet, notes=False), **given)
-    shared.report_run(result, quiet=True)
-    scoring = score_judged(result, details=details_path is not None or html_path is not None,
-                           missing_hint=_missing_hint(result, judge_spec))
-    for note in scoring.notes:
-        click.echo(f"note: {note}", err=True)
+    result = evaluate(list(runs) if runs else None, nuggets, details=details_path is not None or html_path is not None,
+                      missing_hint=lambda judged: _missing_hint(judged, judge_spec),
+                      on_note=lambda note: click.echo(str(note), err=True), **given)
+    judged = result.judged
     outputs = {"-o": output, "--judgments-out": judgments_out, "--details": details_path, "--html": html_path}
-    _write_outputs(result, scoring, outputs, judge_spec, options, collection, list(judgments))
-    click.echo(f"judged with {result.identity.get('backend', '?')} ({result.run.stats.summary()}); scored "
-               f"{len({row[0] for row in scoring.rows})} run(s)" + ("" if output == "-" else f" -> {output}"), err=True)
+    _write_outputs(result, outputs, judge_spec, options, collection, list(judgments))
+    click.echo(f"judged with {judged.identity.get('backend', '?')} ({judged.run.stats.summary()}); scored "
+               f"{len(result.runs)} run(s)" + ("" if output == "-" else f" -> {output}"), err=True)
     if output != "-" and not quiet:
         from ..tables import render_text
         from ..views import summary_table
 
-        click.echo(render_text(summary_table(scoring.rows)), nl=False)
+        click.echo(render_text(summary_table(result.rows)), nl=False)
 
 
 def _missing_hint(result: Any, judge_spec: str) -> str:
@@ -88,31 +85,26 @@ def _missing_hint(result: Any, judge_spec: str) -> str:
     return "fix what the warnings above name (e.g. a cited document missing from the collection) and evaluate again"
 
 
-def _write_outputs(result: Any, scoring: Any, outputs: dict[str, str | None], judge_spec: str,
+def _write_outputs(result: Any, outputs: dict[str, str | None], judge_spec: str,
                    options: dict[str, Any], collection: str, judgments: list[str]) -> None:
     """Every output of the evaluation as one set (``writing.commit_together``): the judgments and their manifest,
     the scores, the details and the report appear together, or (a write failed, a kill) none of them does."""
-    from ..api import write_judgments
-    from ..formats.scores import score_lines, write_scores_tsv
-    from ..writing import commit_together, write_jsonl
+    from ..api import commit_together, read_judgment_files, write_judgments, write_records, write_scores
 
     output, judgments_out, details_path, html_path = (outputs[flag] for flag in ("-o", "--judgments-out", "--details",
                                                                                   "--html"))
+    judged = result.judged
     with commit_together():
         if judgments_out is not None:
-            write_judgments(result, judgments_out, judge_spec, options)
-        if output == "-":
-            sys.stdout.writelines(score_lines(scoring.rows))
-        elif output is not None:
-            write_scores_tsv(scoring.rows, output)
+            write_judgments(judged, judgments_out, judge_spec, options)
+        if output is not None:
+            write_scores(result.rows, output)
         if details_path is not None:
-            write_jsonl(details_path, scoring.details)
+            write_records(result.details, details_path)
         if html_path is not None:
-            from ..formats import read_judgments
             from ..report import write_report
 
             # the judge's answers first, then the given files: their answers took precedence in scoring too
-            given = [judgment for path in judgments for judgment in read_judgments(path)]
-            write_report(html_path, scoring.rows, collection=collection, details=scoring.details,
-                         requests=result.inputs.evaluation.requests.values(), nuggets=result.inputs.nuggets,
-                         judgments=list(result.run.judgments) + given)
+            write_report(html_path, result.rows, collection=collection, details=result.details,
+                         requests=judged.inputs.evaluation.requests.values(), nuggets=judged.inputs.nuggets,
+                         judgments=list(judged.run.judgments) + list(read_judgment_files(judgments)))

@@ -28,11 +28,8 @@ def command(path: str, kind: str | None, format_name: str | None, as_json: bool)
       argue-eval inspect nuggets/sample/nuggets.jsonl --json
       argue-eval inspect qrels/sample/qrels.trec --kind qrels --format trec-qrels
     """
-    from ..formats.inventory import render_text, summarize
-    from ..writing import dumps_line
+    from ..api import inspect
+    from ..views import inventory_text
 
-    summary = summarize(path, kind, format_name)  # type: ignore[arg-type]
-    if as_json:
-        click.echo(dumps_line(summary), nl=False)
-    else:
-        click.echo(render_text(summary))
+    text = inventory_text(inspect(path, kind=kind, format=format_name).data, as_json)
+    click.echo(text, nl=not as_json)

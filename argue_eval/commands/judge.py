@@ -26,8 +26,7 @@ from ._paths import InputPath, OutputPath
 @policy_options
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors.")
 def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, judge_option, nli_model, cache_path,
-            no_cache, dry_run, as_json, output, batch_out, batch_in, batch_max_calls, relevance, nugget_scope,
-            missing_topics, evaluated_topics, unbound_questions, weights, quiet) -> None:
+            no_cache, dry_run, as_json, output, batch_out, batch_in, batch_max_calls, policies, quiet) -> None:
     """Judge runs: answer every flowchart question the runs need, with an automatic judge.
 
     Lists the questions the ARGUE flowchart reaches for every report (deduplicated across runs: a
@@ -60,21 +59,16 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
           --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl \\
           --judge llm --llm-model MODEL --batch-in results-1.jsonl --batch-out calls-2.jsonl -o judgments.llm.jsonl
     """
-    from ..api import judge, make_policies, plan
-    from ..argue.policies import parse_weights
+    from ..api import judge, plan
     from . import _judging as shared
 
-    policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
-                             unbound_questions=unbound_questions, evaluated_topics=evaluated_topics,
-                             weights=parse_weights(weights))
     options = parse_judge_options(judge_option, nli_model, judge_spec)
     cache = shared.cache_in_use(cache_path, no_cache)  # outputs against inputs: cli.py's check_paths, already run
     shared.check_batch_options(dry_run, batch_out, batch_in)
     shared.check_run_options(dry_run, as_json, output if batch_out is None else output or "", collection,
                              "OUT.jsonl (where to write the judgments)")
     given = dict(runs=list(runs) if runs else None, nuggets=nuggets, judgments=list(judgments), requests=requests,
-                 qrels=qrels, collection=collection, judge=judge_spec, judge_options=options, cache=cache,
-                 policies=policies)
+                 qrels=qrels, collection=collection, judge=judge_spec, judge_options=options, cache=cache, **policies)
     if dry_run:
         shared.print_plan(plan(**given), as_json)
         return

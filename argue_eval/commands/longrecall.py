@@ -24,12 +24,15 @@ from ._paths import InputPath, OutputPath
               help="With --nuggets: one fact per question (stated by any of its answers) or per answer.")
 @click.option("--semantic", type=click.Choice(("auto", "on", "off")), default="auto", show_default=True,
               help="Semantic candidate stage (MiniLM embeddings, the dense extra): auto = on when installed.")
+@click.option("--coverage-threshold", type=Number(0, 1), default=0.5, show_default=True,
+              help="Lexical candidate: the sentence has at least this share of the fact's tokens ...")
 @click.option("--jaccard-threshold", type=Number(0, 1), default=0.3, show_default=True,
-              help="Lexical candidate: fuzzy token Jaccard at least this ...")
+              help="... or fuzzy token Jaccard at least this (the paper's gate, for atomic claims) ...")
 @click.option("--lcs-threshold", type=Number(0, 1), default=0.6, show_default=True,
               help="... or token LCS / fact length at least this.")
 @click.option("--fuzzy-ratio", type=Number(0, 1), default=0.85, show_default=True,
-              help="Two tokens match in the fuzzy Jaccard when their edit similarity is at least this.")
+              help="Two tokens match in the coverage and the fuzzy Jaccard when their edit similarity is at "
+                   "least this.")
 @click.option("--lexical-k", type=click.IntRange(1, 1000), default=3, show_default=True,
               help="Lexical candidates checked per fact.")
 @click.option("--cosine-threshold", type=Number(-1, 1), default=0.6, show_default=True,
@@ -51,13 +54,13 @@ from ._paths import InputPath, OutputPath
 @measure_judge_options
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")
 def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit, semantic,
-            jaccard_threshold, lcs_threshold, fuzzy_ratio, lexical_k, cosine_threshold, semantic_k,
+            coverage_threshold, jaccard_threshold, lcs_threshold, fuzzy_ratio, lexical_k, cosine_threshold, semantic_k,
             substring_threshold, claims, entailment, missing_topics, judge_spec, judge_option, nli_model, cache_path, no_cache,
             quiet) -> None:
     """Score runs with LongRecall: the share of reference facts that the report entails.
 
-    Each reference fact gets lexical candidates among the report's sentences (fuzzy token Jaccard or
-    token LCS over thresholds), then semantic candidates (embedding cosine) if lexical ones did not
+    Each reference fact gets lexical candidates among the report's sentences (the share of the fact's
+    tokens a sentence has, fuzzy token Jaccard or token LCS over thresholds), then semantic candidates (embedding cosine) if lexical ones did not
     settle it; the judge checks each candidate (--entailment multiple-choice: the LLM picks among a fact's
     candidates in one call); a fact with no candidate is uncovered without a model call. longrecall =
     covered / judged facts; answer_recall and lcs_recall are the lexical baselines; covered_lexical /
@@ -77,8 +80,9 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
     from ..inputs.runs import run_paths
     from ._measure_cli import echo_note, finish, judge_arguments, unjudged_by_run, write_outputs
 
-    settings = Settings(jaccard_threshold, lcs_threshold, fuzzy_ratio, lexical_k, cosine_threshold, semantic_k,
-                        substring_threshold)
+    settings = Settings(jaccard_threshold=jaccard_threshold, lcs_threshold=lcs_threshold, fuzzy_ratio=fuzzy_ratio,
+                        lexical_k=lexical_k, cosine_threshold=cosine_threshold, semantic_k=semantic_k,
+                        substring_threshold=substring_threshold, coverage_threshold=coverage_threshold)
     result = longrecall(run_paths(runs, more_runs), nuggets=nuggets, reference=reference, fact_unit=fact_unit,
                         semantic=semantic, settings=settings, claims=claims, entailment=entailment,
                         missing_topics=missing_topics, on_note=echo_note,

@@ -2,12 +2,10 @@
 with a human one (``commands.nuggets_create``)."""
 from __future__ import annotations
 
-import sys
-from dataclasses import replace
-
 import click
 
 from ..errors import OptionError
+from ._common import nugget_check_list
 from ._options import verbosity_options
 from ._paths import InputPath, OutputPath
 
@@ -30,14 +28,8 @@ def command() -> None:
     """
 
 
-def _nugget_check_list() -> str:
-    from ..organizer.nugget_tools import NUGGET_CHECKS
-
-    return "\n".join(f"  {name:<24} {severity:<8} {what}" for name, (severity, what) in NUGGET_CHECKS.items())
-
-
 @command.command(name="validate", epilog="\b\nChecks (name, severity, what it catches; --strict makes every warning "
-                 "an error):\n" + _nugget_check_list())
+                 "an error):\n" + nugget_check_list())
 @verbosity_options
 @click.argument("path", type=InputPath(exists=True, folder=True))
 @click.option("--collection", default=None, type=InputPath(folder=True), help="Check that every bound document exists (JSONL, Lucene index or irds:ID).")
@@ -60,34 +52,13 @@ def validate_command(path: str, collection: str | None, requests: str | None, fo
           --requests topics/sample/requests.jsonl
       nuggets/sample/nuggets.jsonl: 8 topics, 49 nuggets, 0 errors, 0 warnings
     """
-    from ..organizer.nugget_tools import read_topics_collecting, validate_topics
+    from ..api import validate_nuggets
+    from ._common import print_problems
 
-    topics, problems = read_topics_collecting(path, format_name)
-    request_ids = None
-    if requests:
-        from ..formats import read_requests
-
-        request_ids = [request.request_id for request in read_requests(requests)]
-    store = None
-    if collection:
-        from ..collection import open_collection
-
-        store = open_collection(collection)
-    try:
-        problems += validate_topics(topics, path, store, request_ids)
-    finally:
-        if store is not None:
-            store.close()
-    if strict:
-        problems = [replace(problem, severity="error") for problem in problems]
-    errors = sum(1 for p in problems if p.severity == "error")
-    for problem in problems:
-        click.echo(str(problem))
-    nuggets = sum(len(topic.nuggets) for topic in topics)
-    click.echo(f"{path}: {len(topics)} topics, {nuggets} nuggets, {errors} errors, {len(problems) - errors} warnings",
-               err=bool(problems))
-    if errors:
-        sys.exit(1)
+    result = validate_nuggets(path, collection=collection, requests=requests, format=format_name, strict=strict)
+    counts = result.counts
+    print_problems(result, f"{path}: {counts['topics']} topics, {counts['nuggets']} nuggets, {counts['errors']} errors, "
+                           f"{counts['warnings']} warnings")
 
 
 @command.command(name="stats")
@@ -104,11 +75,11 @@ def stats_command(path: str, output: str | None, format_name: str | None) -> Non
     Example:
       argue-eval nuggets stats nuggets/sample/nuggets.jsonl
     """
-    from ..formats import read_nuggets
-    from ..organizer.nugget_tools import STATS_COLUMNS, topic_stats
+    from ..api import nugget_stats
     from ._common import emit_tsv
 
-    emit_tsv(STATS_COLUMNS, topic_stats(read_nuggets(path, format_name)), output)
+    result = nugget_stats(path, format=format_name)
+    emit_tsv(result.columns, result.rows, output)
 
 
 @command.command(name="merge")
@@ -129,16 +100,13 @@ def merge_command(first: str, second: str, output: str, to_format: str) -> None:
       argue-eval nuggets merge nuggets/sample/nuggets.jsonl assessor-b/ -o merged.jsonl
       merged into 8 topics (0 conflicts) -> merged.jsonl
     """
-    from ..formats import read_nuggets, write
-    from ..organizer.nugget_tools import merge_banks
+    from ..api import merge_nuggets, write_nuggets
 
-    report = merge_banks(read_nuggets(first), read_nuggets(second))
-    for line in report.conflicts:
-        click.echo(f"conflict: {line}", err=True)
-    for line in report.renamed:
-        click.echo(f"renamed: {line}", err=True)
-    count = write(report.topics, output, to_format, "nuggets")
-    click.echo(f"merged into {count} topics ({len(report.conflicts)} conflicts) -> {output}", err=output == "-")  # with -o -, stdout holds the data
+    result = merge_nuggets(first, second)
+    for note in result.notes:  # conflict: ..., then renamed: ...
+        click.echo(str(note), err=True)
+    count = write_nuggets(result, output, to_format)
+    click.echo(f"merged into {count} topics ({result.counts['conflicts']} conflicts) -> {output}", err=output == "-")  # with -o -, stdout holds the data
 
 
 @command.command(name="bind")
@@ -188,8 +156,7 @@ def bind_command(path: str, bindings: str | None, output: str, no_new_answers: b
       # assessors write yes in the accept column of the rows of proposals.csv to bind
       argue-eval nuggets bind nuggets/sample/nuggets.jsonl proposals.csv -o nuggets.bound.jsonl
     """
-    from ..formats import read_nuggets, write
-    from ..organizer.nugget_tools import bind, read_bindings
+    from ..api import bind_nuggets, write_nuggets
 
     context = click.get_current_context()
 
@@ -212,57 +179,27 @@ def bind_command(path: str, bindings: str | None, output: str, no_new_answers: b
         raise OptionError(", ".join(ignored), "only apply with --propose (binding reads the BINDINGS file)")
     if bindings is None:
         raise OptionError("BINDINGS", "give the BINDINGS file to read (or --propose to write candidates for review)")
-    report = bind(read_nuggets(path), read_bindings(bindings), bindings, allow_new_answers=not no_new_answers)
-    for line in report.new_answers:
-        click.echo(line, err=True)
-    write(report.topics, output, to_format, "nuggets")
-    click.echo(f"added {report.added} bindings ({len(report.new_answers)} new answers) -> {output}", err=output == "-")  # with -o -, stdout holds the data
+    result = bind_nuggets(path, bindings, allow_new_answers=not no_new_answers)
+    for note in result.notes:  # each new answer
+        click.echo(note.text, err=True)
+    write_nuggets(result, output, to_format)
+    click.echo(f"added {result.counts['added']} bindings ({result.counts['new_answers']} new answers) -> {output}",
+               err=output == "-")  # with -o -, stdout holds the data
 
 
 def _propose(path: str, output: str, collection: str, retriever: str, judge_spec: str | None,
              judge_option: tuple[str, ...], depth: int) -> None:
-    from pathlib import Path
+    from ..api import propose_bindings, write_proposals
+    from ._options import parse_judge_options
 
-    from .. import csvsafe
-    from ..errors import ArgueError
-    from ..formats import read_nuggets
-    from ..organizer.bind_propose import PROPOSAL_COLUMNS, proposal_rows, propose_bindings, unbound_answers
-    from ..progress import progress
-    from ..search import iter_collection
-    from ..search.passages import ICAT_PASSAGES, PassageIndex
-    from ..writing import atomic_writer
-
-    topics = list(read_nuggets(path))
-    unbound = sum(1 for _ in unbound_answers(topics))
-    if collection.startswith("irds:") or Path(collection).is_dir():
-        raise OptionError("--collection", f"{collection}: --propose indexes a JSONL collection in memory; export "
-                         "ir_datasets or Lucene collections to JSONL first")
-    judge = None
-    if judge_spec is not None:
-        from ..api.measure_judges import open_measure_judge
-        from ._options import parse_judge_options
-
-        judge = open_measure_judge(judge_spec, parse_judge_options(judge_option, None))
-    proposals = []
-    if unbound:
-        documents = list(progress(iter_collection(Path(collection)), desc="reading collection", unit="doc"))
-        if not documents:
-            raise ArgueError(f"{collection}: the collection holds no document")
-        index = PassageIndex(documents, retriever, ICAT_PASSAGES.words, stride=ICAT_PASSAGES.stride)
-        try:
-            proposals = propose_bindings(topics, index, judge, depth)
-        finally:
-            if judge is not None:
-                judge.close()
-    with atomic_writer(output) as handle:
-        writer = csvsafe.writer(handle)
-        writer.writerow(PROPOSAL_COLUMNS)
-        for row in proposal_rows(proposals):
-            writer.writerow([csvsafe.cell(value) for value in row])
-    answers = len({(p.request_id, p.nugget_id, p.answer) for p in proposals})
-    click.echo(f"{unbound} answer(s) bound to no document; {len(proposals)} candidate(s) for {answers} of them"
-               + (f", judged by {judge_spec}" if judge_spec else ", ranked by search score") + f" -> {output}; "
-               "mark accept = yes on the rows to keep, then: argue-eval nuggets bind "
+    options = parse_judge_options(judge_option, None) if judge_spec is not None else None
+    result = propose_bindings(path, collection, retriever=retriever, judge=judge_spec, judge_options=options,
+                              depth=depth)
+    write_proposals(result, output)
+    counts = result.counts
+    click.echo(f"{counts['unbound']} answer(s) bound to no document; {counts['candidates']} candidate(s) for "
+               f"{counts['answers']} of them" + (f", judged by {judge_spec}" if judge_spec else ", ranked by search score")
+               + f" -> {output}; mark accept = yes on the rows to keep, then: argue-eval nuggets bind "
                f"{path} {output} -o BOUND", err=True)
 
 

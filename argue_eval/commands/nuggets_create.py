@@ -117,30 +117,30 @@ def create_command(more_runs: tuple[str, ...], requests: str, pool: str | None, 
 
 def _create(requests: str, arguments: dict[str, Any], output: str | None, to_format: str,
             details_path: str | None) -> None:
-    from ..api.create import create_nuggets
-    from ..formats import get_format, write
+    from ..api import check_nugget_format, commit_together, create_nuggets, write_nuggets, write_records
     from ..progress import progress_bar
-    from ..writing import commit_together, write_jsonl
 
     assert output is not None
-    get_format(to_format, "nuggets", "--to")  # a wrong --to is refused before any call is paid for
+    check_nugget_format(to_format)  # a wrong --to is refused before any call is paid for
     bar = progress_bar("LLM calls", unit="call")
     result = create_nuggets(requests, progress=bar.update, **arguments)
     bar.close()
     for note in result.notes:
         click.echo(f"note: {note}", err=True)
-    with commit_together():
-        write(result.topics, output, to_format, "nuggets")
-        if details_path is not None:
-            write_jsonl(details_path, result.details)
+    counts, usage = result.counts, result.usage
+    if counts["nuggets"]:
+        with commit_together():
+            write_nuggets(result.topics, output, to_format)
+            if details_path is not None:
+                write_records(result.details, details_path)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
-    counts, usage = result.counts, result.usage
     dropped = ", ".join(f"{count} {reason}" for reason, count in result.dropped.items()) or "nothing"
+    where = f"-> {output}" if counts["nuggets"] else f"nothing written to {output} (a bank of no nugget is no bank)"
     click.echo(f"created {counts['nuggets']} nugget(s) ({counts['vital']} vital, {counts['okay']} okay), "
                f"{counts['answers']} answer(s), {counts['bindings']} binding(s) for {counts['topics']} of "
                f"{counts['requests']} request(s) from {counts['documents']} document(s) in {counts['batches']} "
-               f"batch(es) -> {output}", err=True)
+               f"batch(es) {where}", err=True)
     click.echo(f"dropped: {dropped}", err=True)
     if "verify_attested" in counts:
         click.echo(f"verified bindings: {counts['verify_attested']} attested, {counts['verify_rejected']} rejected, "
@@ -149,7 +149,7 @@ def _create(requests: str, arguments: dict[str, Any], output: str | None, to_for
     click.echo(f"model calls: {usage['calls']} ({usage['retries']} retried, {usage['reasks']} re-asked, "
                f"{usage['failed_calls']} failed), {usage['prompt_tokens']} prompt + {usage['completion_tokens']} "
                f"completion tokens{cost}", err=True)
-    if not result.complete:
+    if not result.complete or not counts["nuggets"]:
         raise click.exceptions.Exit(1)
 
 
@@ -218,8 +218,7 @@ def compare_command(created: str, human: str, judge_spec: str, judge_option: tup
           --judge-option llm.model=MODEL -o created.jsonl
       argue-eval nuggets compare created.jsonl nuggets/sample/nuggets.jsonl --pool pool.qrels -o compare.tsv
     """
-    from ..api.nugget_compare import compare_nuggets
-    from ..organizer.nugget_compare import COMPARE_COLUMNS
+    from ..api import commit_together, compare_nuggets, write_records
     from ._common import emit_tsv
     from ._judging import cache_in_use
     from ._options import parse_judge_options
@@ -229,12 +228,10 @@ def compare_command(created: str, human: str, judge_spec: str, judge_option: tup
                              cache=cache_in_use(cache_path, no_cache), requests=requests, pool=pool)
     for note in result.notes:
         click.echo(f"note: {note}", err=True)
-    from ..writing import commit_together, write_jsonl
-
     with commit_together():  # the table and its details as one set
         if details_path is not None:
-            write_jsonl(details_path, result.details)
-        emit_tsv(COMPARE_COLUMNS, result.rows, output)
+            write_records(result.details, details_path)
+        emit_tsv(result.columns, result.rows, output)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     if not result.complete:

@@ -72,7 +72,6 @@ def command(
       argue-eval qrels build --pool pool.qrels pool.csv -o qrels.trec
     """
     from ..api.pool import pool, write_pool
-    from ..writing import is_stdout
 
     runs = [*run_files, *more_runs]
     if collection and not package and runs:  # no runs at all: api.pool says that first
@@ -85,7 +84,7 @@ def command(
         click.echo(f"warning: {len(dropped)} topic(s) of the runs are not in {requests} and were not pooled: {shown}", err=True)
     count = write_pool(result, output, contributions=contributions, sizes=sizes, package=package, collection=collection)
     click.echo(
-        err=is_stdout(output), message=f"pooled {count} documents for {len(result.pool.topics)} topics from "
+        err=output == "-", message=f"pooled {count} documents for {len(result.pool.topics)} topics from "
         f"{result.pool.run_count} runs "
         f"({strategy}, depth {depth}{f', budget {budget}' if budget else ''}) -> {output}"
     )

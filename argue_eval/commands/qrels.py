@@ -49,19 +49,12 @@ def build_command(assessments: tuple[str, ...], output: str, pool: str | None, u
       # assessors fill the relevance column of pool.csv with grades (0, 1, 2)
       argue-eval qrels build --pool pool.qrels pool.csv -o qrels.trec
     """
-    from ..organizer.qrels import build_qrels, read_assessments, read_qrels, write_qrels
+    from ..api import build_qrels, write_qrels
 
-    pooled = read_qrels(pool) if pool else None
-    files = [read_assessments(path, on_duplicate) for path in assessments]  # type: ignore[arg-type]
-    result = build_qrels(pooled, files, unjudged, on_duplicate)  # type: ignore[arg-type]
-    if result.outside:
-        shown = ", ".join(f"{t}/{d}" for t, d in result.outside[:10])
-        click.echo(f"warning: {len(result.outside)} judged document(s) are not in the pool (kept): {shown}", err=True)
-    if result.unjudged:
-        what = "left out" if unjudged == "drop" else "judged 0"
-        click.echo(f"warning: {len(result.unjudged)} pooled document(s) were not judged ({what})", err=True)
-    count = write_qrels(result.qrels, output)
-    click.echo(f"wrote {count} judgments for {len(result.qrels)} topics -> {output}", err=output == "-")  # with -o -, stdout holds the data
+    result = build_qrels(assessments, pool=pool, unjudged=unjudged, on_duplicate=on_duplicate)
+    for note in result.notes:
+        click.echo(str(note), err=True)
+    _report_written(write_qrels(result, output), result, output)
 
 
 @command.command(name="from-nuggets")
@@ -79,12 +72,10 @@ def from_nuggets_command(nuggets: str, output: str, grade: str, format_name: str
     Example:
       argue-eval qrels from-nuggets nuggets/sample/nuggets.jsonl --grade weighted -o qrels.trec
     """
-    from ..formats import read_nuggets
-    from ..organizer.qrels import qrels_from_nuggets, write_qrels
+    from ..api import qrels_from_nuggets, write_qrels
 
-    qrels = qrels_from_nuggets(read_nuggets(nuggets, format_name), grade)  # type: ignore[arg-type]
-    count = write_qrels(qrels, output)
-    click.echo(f"wrote {count} judgments for {len(qrels)} topics -> {output}", err=output == "-")  # with -o -, stdout holds the data
+    result = qrels_from_nuggets(nuggets, grade=grade, format=format_name)
+    _report_written(write_qrels(result, output), result, output)
 
 
 @command.command(name="merge")
@@ -102,14 +93,12 @@ def merge_command(qrels_files: tuple[str, ...], output: str, on_duplicate: str) 
       argue-eval qrels from-nuggets nuggets/sample/nuggets.jsonl -o from-nuggets.trec
       argue-eval qrels merge from-nuggets.trec qrels/sample/qrels.trec --on-duplicate last -o qrels.trec
     """
-    from ..organizer.qrels import merge_qrels, write_qrels
+    from ..api import merge_qrels, write_qrels
 
-    result = merge_qrels(qrels_files, on_duplicate)  # type: ignore[arg-type]
-    for topic, doc_id, grades in result.conflicts:
-        listed = ", ".join(f"{grade} in {path}" for path, grade in grades)
-        click.echo(f"conflict: topic {topic} document {doc_id}: {listed} -> {result.qrels[topic][doc_id]}", err=True)
-    count = write_qrels(result.qrels, output)
-    click.echo(f"wrote {count} judgments for {len(result.qrels)} topics ({len(result.conflicts)} conflicts resolved) -> {output}", err=output == "-")  # with -o -, stdout holds the data
+    result = merge_qrels(qrels_files, on_duplicate=on_duplicate)
+    for note in result.notes:  # conflict: ... for each one resolved
+        click.echo(str(note), err=True)
+    _report_written(write_qrels(result, output), result, output, f" ({result.counts['conflicts']} conflicts resolved)")
 
 
 @command.command(name="stats")
@@ -129,8 +118,14 @@ def stats_command(qrels_file: str, output: str | None, on_duplicate: str) -> Non
       ...
       all         106     65        41       9        56
     """
-    from ..organizer.qrels import qrels_stats, read_qrels
+    from ..api import qrels_stats
     from ._common import emit_tsv
 
-    header, rows = qrels_stats(read_qrels(qrels_file, on_duplicate))  # type: ignore[arg-type]
-    emit_tsv(header, rows, output)
+    result = qrels_stats(qrels_file, on_duplicate=on_duplicate)
+    emit_tsv(result.columns, result.rows, output)
+
+
+def _report_written(count: int, result, output: str, conflicts: str = "") -> None:
+    """``wrote N judgments for T topics -> OUT``: on stderr when the qrels went to stdout (``-o -``)."""
+    click.echo(f"wrote {count} judgments for {result.counts['topics']} topics{conflicts} -> {output}",
+               err=output == "-")

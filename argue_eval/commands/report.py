@@ -44,10 +44,30 @@ from ._paths import InputPath, OutputPath
               help="Characters of each cited document kept in the page (with --collection).")
 @click.option("--scores-format", default=None, metavar="NAME", help="Score table format if detection should not guess.")
 @click.option("-o", "--output", required=True, type=OutputPath(path_type=Path), metavar="OUT.html", help="The HTML file.")
+@click.option("--figures", "figures_dir", type=OutputPath(folder=True, file_okay=False, path_type=Path), default=None,
+              metavar="DIR", help="Also write the overview's figures (PNG, SVG, PDF; needs the figures extra, "
+              "matplotlib) into DIR; the page gets a Figures view linking them.")
+@click.option("--packets", "packets_dir", type=OutputPath(folder=True, file_okay=False, path_type=Path), default=None,
+              metavar="DIR", help="Also write one folder per team with only its runs: their scores per topic "
+              "beside the median, best and worst of all runs, its own HTML report and TSVs (and, with --figures, "
+              "its runs' figures); nothing names or quotes another team's run.")
+@click.option("--team", "team_pairs", multiple=True, metavar="RUN=TEAM", help="A run's team for --packets (repeatable).")
+@click.option("--teams", "team_files", multiple=True, type=InputPath(path_type=Path), metavar="FILE",
+              help="A `RUN TEAM` mapping file for --packets.")
+@click.option("--team-pattern", default=None, metavar="REGEX",
+              help="For --packets: the team is this pattern's first group on the run id [default: the run id up to "
+                   "its first - _ or .].")
+@click.option("--flags", "flags_path", type=InputPath(path_type=Path), default=None, metavar="FLAGS.tsv",
+              help="Circularity flags (`analyze circularity --format tsv`), marked in the leaderboard.")
+@click.option("--human-scores", type=InputPath(path_type=Path), default=None, metavar="H.tsv",
+              help="The same runs scored with the people's judgments: with --figures, the judge-against-people figure.")
+@click.option("--reusability", "reusability_path", type=InputPath(path_type=Path), default=None, metavar="REUSE.tsv",
+              help="The table of `analyze reusability --format tsv`: with --figures, the leave-one-team-out figure.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 @click.option("--verbose", "-v", is_flag=True, help="Also print every note (left-out records, missing documents, ...).")
 def command(scores, details, runs, nuggets, requests, judgments, human, collection, baseline, test, correction, alpha, measure,
-            title, resamples, seed, doc_chars, scores_format, output, quiet, verbose) -> None:
+            title, resamples, seed, doc_chars, scores_format, output, figures_dir, packets_dir, team_pairs, team_files,
+            team_pattern, flags_path, human_scores, reusability_path, quiet, verbose) -> None:
     """Write one self-contained HTML report: open it in any browser, offline.
 
     The leaderboard ranks runs by a measure (mean with its 95% BCa interval and the score table's micro
@@ -67,6 +87,8 @@ def command(scores, details, runs, nuggets, requests, judgments, human, collecti
       argue-eval report --scores scores.tsv --details details.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --requests topics/sample/requests.jsonl --judgments qrels/sample/judgments.jsonl \\
           --collection topics/sample/collection.jsonl --baseline careful -o report.html
+      argue-eval report --scores scores.tsv --details details.jsonl --resamples 1000 \\
+          --figures figures --packets packets -o report.figures.html
       argue-eval judge --run runs/sample/careful.jsonl --run runs/sample/hallucinating.jsonl \\
           --nuggets nuggets/sample/nuggets.jsonl --requests topics/sample/requests.jsonl \\
           --collection topics/sample/collection.jsonl -o judgments.lexical.jsonl
@@ -74,9 +96,7 @@ def command(scores, details, runs, nuggets, requests, judgments, human, collecti
           --judgments judgments.lexical.jsonl --human qrels/sample/judgments.jsonl \\
           --collection topics/sample/collection.jsonl --resamples 1000 -o report.people.html
     """
-    from ..formats import read_judgments, read_nuggets, read_requests
-    from ..formats.details import read_details
-    from ..formats.scores import read_scores
+    from ..api import report_inputs
     from ..report import ReportOptions, write_report
 
     options = ReportOptions(baseline=baseline, test=test, correction=correction, alpha=alpha, measure=measure,
@@ -84,16 +104,26 @@ def command(scores, details, runs, nuggets, requests, judgments, human, collecti
                             scores_source=" ".join(str(path) for path in scores)
                             + (f" --scores-format {scores_format}" if scores_format else ""))
     people = _people_view(human, judgments, nuggets, collection, resamples, seed) if human is not None else None
-    records = [record for path in scores for record in read_scores(path, scores_format)]
+    detail_notes: list[str] = []  # another measure's --details file: said, not refused
+    inputs = report_inputs(scores, details=details, requests=requests, nuggets=nuggets, judgments=judgments,
+                           scores_format=scores_format, detail_notes=detail_notes)
     run_ids = [run.strip() for run in runs.split(",") if run.strip()] if runs else None
-    data = write_report(
-        output, records, collection=collection,
-        details=(record for path in details for record in read_details(path)),
-        requests=list(read_requests(requests)) if requests else (),
-        nuggets=list(read_nuggets(nuggets)) if nuggets else (),
-        judgments=(judgment for path in judgments for judgment in read_judgments(path)),
-        options=options, run_ids=run_ids, people=people,
-    )
+    flags = _flags(flags_path)
+    figures = _figures(figures_dir, output, inputs.scores, options, run_ids, human_scores, scores_format,
+                       reusability_path)
+    data = write_report(output, inputs.scores, collection=collection, details=inputs.details,
+                        requests=inputs.requests, nuggets=inputs.nuggets, judgments=inputs.judgments,
+                        options=options, run_ids=run_ids, people=people, flags=flags, figures=figures)
+    if packets_dir is not None:
+        _packets(packets_dir, inputs.scores, details, requests, nuggets, judgments, collection, options, team_pairs,
+                 team_files, team_pattern, flags, figures_dir is not None, quiet)
+    _summary(data, output, detail_notes, quiet, verbose)
+
+
+def _summary(data, output: Path, detail_notes: list[str], quiet: bool, verbose: bool) -> None:
+    """What was written, and the notes (all with --verbose): the --details files of other measures first."""
+    for note in detail_notes:
+        click.echo(f"note: {note}", err=True)
     if quiet:
         return
     main = data.main
@@ -118,3 +148,46 @@ def _people_view(human, judgments, nuggets, collection, resamples: int, seed: in
                           "give them with --judgments J (repeatable)")
     return agree_judgments(human, list(judgments), nuggets=nuggets, collection=collection, resamples=resamples,
                            seed=seed).report_section()
+
+
+def _flags(path):
+    from ..api.analysis import read_flags
+
+    return read_flags(path) if path is not None else None
+
+
+def _figures(directory, page, records, options, run_ids, human_scores, scores_format, reusability_path):
+    """``--figures DIR``: the round's figures written (``report.figure_set``), as the page's Figures view entries."""
+    if directory is None:
+        return None
+    from ..api import report_inputs
+    from ..api.analysis import read_reusability
+    from ..report.figure_set import figure_entries, write_round_figures
+
+    people = report_inputs([human_scores], scores_format=scores_format).scores if human_scores is not None else None
+    reuse = read_reusability(reusability_path) if reusability_path is not None else None
+    written = write_round_figures(directory, records, options, people_scores=people,
+                                  judge_label=options.scores_source.split(" --scores-format")[0],
+                                  people_label=Path(human_scores).name if human_scores is not None else "",
+                                  reusability=reuse, run_ids=run_ids)
+    return figure_entries(written, page)
+
+
+def _packets(directory, records, details, requests, nuggets, judgments, collection, options, team_pairs, team_files,
+             team_pattern, flags, figures, quiet) -> None:
+    """``--packets DIR``: one folder per team (``report.packets``)."""
+    from ..api import report_inputs
+    from ..api.analysis import run_mapping, team_map
+    from ..report.packets import build_packets, write_packets
+
+    teams, notes = team_map(sorted({record.run_id for record in records}),
+                            teams=run_mapping(team_pairs, team_files, "--team") or None, team_pattern=team_pattern)
+    inputs = report_inputs((), details=details, requests=requests, nuggets=nuggets, judgments=judgments)
+    packets = build_packets(records, teams, details=inputs.details, requests=inputs.requests, nuggets=inputs.nuggets,
+                            judgments=inputs.judgments, collection=collection, options=options, flags=flags)
+    written = write_packets(directory, packets, figures=figures, records=records, options=options)
+    if not quiet:
+        for note in notes:
+            click.echo(f"note: {note}", err=True)
+        click.echo(f"packets: {len(written)} team(s) -> {directory}: "
+                   + ", ".join(f"{team} ({runs})" for team, _, runs, _ in written), err=True)

@@ -1,9 +1,6 @@
 """``argue-eval requests``: create, validate and export report requests (topics)."""
 from __future__ import annotations
 
-import sys
-from dataclasses import replace
-
 import click
 
 from ._options import LARGE_COUNT, verbosity_options
@@ -19,17 +16,6 @@ def command() -> None:
       argue-eval requests validate topics/sample/requests.jsonl
       argue-eval requests export topics/sample/requests.jsonl --for participants --to neuclir24 -o public.jsonl
     """
-
-
-def _print_problems(problems) -> tuple[int, int]:
-    errors = warnings = 0
-    for problem in problems:
-        click.echo(str(problem))
-        if problem.severity == "error":
-            errors += 1
-        else:
-            warnings += 1
-    return errors, warnings
 
 
 @command.command(name="validate")
@@ -50,16 +36,15 @@ def validate_command(path: str, collections: str | None, no_limit_ok: bool, form
       argue-eval requests validate topics/sample/requests.jsonl --collections sample-news
       topics/sample/requests.jsonl: 8 requests, 0 errors, 0 warnings
     """
-    from ..organizer.request_tools import check_requests
+    from ..api import validate_requests
+    from ._common import print_problems
 
     known = [c.strip() for c in collections.split(",") if c.strip()] if collections else None
-    requests, problems = check_requests(path, format_name, known, require_limit=not no_limit_ok)
-    if strict:
-        problems = [replace(problem, severity="error") for problem in problems]
-    errors, warnings = _print_problems(problems)
-    click.echo(f"{path}: {len(requests)} requests, {errors} errors, {warnings} warnings", err=bool(problems))
-    if errors:
-        sys.exit(1)
+    result = validate_requests(path, format=format_name, collections=known, require_limit=not no_limit_ok,
+                               strict=strict)
+    counts = result.counts
+    print_problems(result, f"{path}: {counts['requests']} requests, {counts['errors']} errors, "
+                           f"{counts['warnings']} warnings")
 
 
 @command.command(name="new")
@@ -96,36 +81,12 @@ def new_command(
           --background "A journalist covering the port." \\
           --problem-statement "Why did the harbour close and for how long?" --limit 2000 --collection sample-news
     """
-    from pathlib import Path
+    from ..api import add_request
 
-    from ..errors import ArgueError
-    from ..formats import read_requests
-    from ..formats.requests import request_to_argue
-    from ..organizer.request_tools import new_request
-    from ..reading import GZIP_MAGIC, is_stream
-    from ..writing import atomic_writer, dumps_line
-
-    target = Path(path)
-    if is_stream(target):
-        raise ArgueError(f"{path}: is a pipe or device; requests new appends a request to a file")
-    if target.suffix == ".gz" or (target.is_file() and _starts_with(target, GZIP_MAGIC)):
-        raise ArgueError(f"{path}: requests new appends a line to a plain JSON Lines file, and this one is gzip: "
-                         "decompress it first (gunzip), or give a new .jsonl file")
-    existing = list(read_requests(target)) if target.exists() and target.stat().st_size else []
-    if existing and target.exists():
-        from ..formats import detect
-
-        if detect(target, "requests").name != "argue":
-            raise ArgueError(f"{path} is not in our canonical requests format; convert it first (argue-eval convert)")
-    request = new_request(existing, request_id.strip(), title.strip(), background.strip(), problem_statement.strip(),
-                          limit, limit_unit, collections, language, aspects)
-    old = target.read_bytes() if target.exists() else b""
-    with atomic_writer(target) as handle:
-        text = old.decode("utf-8")
-        if text and not text.endswith("\n"):
-            text += "\n"
-        handle.write(text + dumps_line(request_to_argue(request)))
-    click.echo(f"added request {request.request_id} -> {path} ({len(existing) + 1} requests)")
+    result = add_request(path, request_id.strip(), title.strip(), background=background.strip(),
+                         problem_statement=problem_statement.strip(), limit=limit, limit_unit=limit_unit,
+                         collections=collections, language=language, aspects=aspects)
+    click.echo(f"added request {result.data.request_id} -> {path} ({result.counts['requests']} requests)")
 
 
 @command.command(name="export")
@@ -144,13 +105,7 @@ def export_command(path: str, output: str, audience: str, shape: str, format_nam
     Example:
       argue-eval requests export topics/sample/requests.jsonl --for participants --to ragtime26 -o topics.jsonl
     """
-    from ..formats import read_requests
-    from ..organizer.request_tools import export_requests
+    from ..api import export_requests
 
-    count = export_requests(read_requests(path, format_name), output, shape, audience == "participants")
-    click.echo(f"exported {count} requests ({shape}, for {audience}) -> {output}", err=output == "-")  # with -o -, stdout holds the data
-
-
-def _starts_with(path, magic: bytes) -> bool:
-    with open(path, "rb") as handle:
-        return handle.read(len(magic)) == magic
+    result = export_requests(path, output, shape=shape, for_participants=audience == "participants", format=format_name)
+    click.echo(f"exported {result.counts['requests']} requests ({shape}, for {audience}) -> {output}", err=output == "-")  # with -o -, stdout holds the data

@@ -2,14 +2,11 @@
 from __future__ import annotations
 
 import shlex
-import sys
 
 import click
 
-from ..argue.policies import MISSING_JUDGMENTS
-from ..formats.scores import SCORE_TABLE_LAYOUTS
-from ..model import ALL_TOPICS
-from ._options import input_options, policy_options, verbosity_options
+from ._choices import SCORE_TABLE_LAYOUTS
+from ._options import DEFAULTS, input_options, missing_judgments_option, policy_options, verbosity_options
 from ._paths import OutputPath
 
 
@@ -22,9 +19,8 @@ from ._paths import OutputPath
               help="Also write one JSON line per report: every sentence's outcome, its path through the "
                    "flowchart, the judgments used (with their judge) and the nuggets matched.")
 @policy_options
-@click.option("--missing-judgments", type=click.Choice(MISSING_JUDGMENTS), default="error", show_default=True,
-              help="A needed judgment is absent: stop and count them (error), count it as no (zero), or leave "
-                   "out the reports that lack any (skip); zero/skip add a missing_judgments row.")
+@missing_judgments_option("A needed judgment is absent: stop and count them (error), count it as no (zero), or leave "
+                          "out the reports that lack any (skip); zero/skip add a missing_judgments row.")
 @click.option("--quiet", "-q", is_flag=True,
               help="Do not print the summary tables (printed on stdout when -o names a file).")
 @click.option("--verbose", "-v", is_flag=True,
@@ -35,8 +31,7 @@ from ._paths import OutputPath
                    "exactly the rows and layout of an Auto-ARGUE *.scores.tsv (its 18 per-topic and 26 `all` "
                    "measures, `all` rows first, values as floats); with --missing-topics skip it reproduces an "
                    "Auto-ARGUE score file from its judgments file.")
-def command(runs, nuggets, judgments, requests, qrels, output, details_path, relevance, nugget_scope,
-            missing_topics, evaluated_topics, unbound_questions, weights, missing_judgments, quiet, table_format,
+def command(runs, nuggets, judgments, requests, qrels, output, details_path, policies, quiet, table_format,
             verbose=False, per_topic=False) -> None:
     """Score runs with the ARGUE flowchart from existing judgments.
 
@@ -62,38 +57,22 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, rel
           --judgments qrels/sample/judgments.jsonl --missing-topics skip --table-format autoargue \\
           -o careful.scores.tsv
     """
-    from ..api import make_policies
-    from ..argue.api import run_scoring
-    from ..argue.policies import parse_weights
-    from ..formats.scores import autoargue_rows, score_lines, write_scores_tsv
-    from ..writing import write_jsonl
+    from ..api import score, write_records, write_scores
 
-    policies = make_policies(relevance=relevance, nugget_scope=nugget_scope, missing_topics=missing_topics,
-                             missing_judgments=missing_judgments, unbound_questions=unbound_questions,
-                             evaluated_topics=evaluated_topics, weights=parse_weights(weights))
-    from ..inputs import load_inputs
-
-    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, policies)
     hint = "write them out for assessors with:\n  " + _export_command(
         runs, nuggets, judgments, requests, qrels, policies
     ) + "\nthen fill the pool, `argue-eval assess import` it, and pass the result as one more --judgments"
-    result = run_scoring(inputs.reports(), inputs.evaluation, inputs.source, details=details_path is not None,
-                         missing_hint=hint)
+    result = score(runs, nuggets, judgments, requests=requests, qrels=qrels, details=details_path is not None,
+                   missing_hint=hint, **policies)
     for note in result.notes:
-        click.echo(f"note: {note}", err=True)
-    rows = autoargue_rows(result.rows) if table_format == "autoargue" else result.rows
-    if output == "-":
-        sys.stdout.writelines(score_lines(rows))
-    else:
-        write_scores_tsv(rows, output)
+        click.echo(str(note), err=True)
+    write_scores(result.rows, output, layout=table_format)
     if details_path is not None:
-        write_jsonl(details_path, result.details)
-    runs_scored = len({row[0] for row in result.rows})
-    topics_scored = len({row[1] for row in result.rows if row[1] != ALL_TOPICS})
-    click.echo(f"scored {runs_scored} run(s) on {topics_scored} topic(s) "
-               f"({policies.describe()})" + ("" if output == "-" else f" -> {output}"), err=True)
+        write_records(result.details, details_path)
+    click.echo(f"scored {len(result.runs)} run(s) on {len(result.topics)} topic(s) "
+               f"({result.settings['policies']})" + ("" if output == "-" else f" -> {output}"), err=True)
     if output != "-" and not quiet:
-        _print_summaries(result.rows, per_topic, verbose)
+        _print_summaries(result.rows, per_topic, verbose)  # our layout, whatever --table-format
 
 
 def _print_summaries(rows, per_topic: bool, verbose: bool) -> None:
@@ -109,7 +88,9 @@ def _print_summaries(rows, per_topic: bool, verbose: bool) -> None:
     click.echo("\n".join(render_text(table) for table in tables), nl=False)
 
 
-def _export_command(runs, nuggets, judgments, requests, qrels, policies) -> str:
+def _export_command(runs, nuggets, judgments, requests, qrels, policies: dict) -> str:
+    """The ``assess export`` command that writes the missing judgments out for assessors: the same inputs, and the
+    policies that change the questions where they are not the defaults."""
     parts = ["argue-eval", "assess", "export"]
     for run in runs:
         parts += ["--run", run]
@@ -120,13 +101,8 @@ def _export_command(runs, nuggets, judgments, requests, qrels, policies) -> str:
         parts += ["--requests", requests]
     if qrels:
         parts += ["--qrels", qrels]
-    if policies.relevance != "nuggets":
-        parts += ["--relevance", policies.relevance]
-    if policies.nugget_scope != "cited":
-        parts += ["--nugget-scope", policies.nugget_scope]
-    if policies.unbound_questions != "drop":
-        parts += ["--unbound-questions", policies.unbound_questions]
-    if policies.evaluated_topics != "judged":
-        parts += ["--evaluated-topics", policies.evaluated_topics]
+    for name in ("relevance", "nugget_scope", "unbound_questions", "evaluated_topics"):
+        if policies[name] != getattr(DEFAULTS, name):
+            parts += [f"--{name.replace('_', '-')}", policies[name]]
     parts += ["-o", "pool.jsonl"]
     return " ".join(shlex.quote(str(part)) for part in parts)

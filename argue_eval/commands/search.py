@@ -53,55 +53,16 @@ def command(
           -k 100 --run-id bm25 -o runs/sample/ranked/bm25.trec
       argue-eval search -c topics/sample/collection.jsonl -q "coral reef heat stress" --dense -k 3
     """
-    from ..api.search import search
+    from ..api.search import hit_lines, search
+    from ..views import write_output
 
     fields = [name.strip() for name in query_fields.split(",") if name.strip()]
     result = search(collection, queries, requests=requests, query_fields=fields, k=k, dense=dense, run_id=run_id,
                     index_dir=index_dir, rebuild=rebuild, log=lambda message: click.echo(message, err=True))
     results = result.hits
-    lines = list(_render(results, output_format or ("trec" if requests or output else "table"), result.run_id,
-                         collection))
+    lines = list(hit_lines(result, output_format or ("trec" if requests or output else "table"), collection))
     if output:
-        from ..writing import atomic_writer
-
-        with atomic_writer(output) as handle:
-            handle.writelines(line + "\n" for line in lines)
+        write_output("".join(line + "\n" for line in lines), output)
         click.echo(f"wrote {sum(len(hits) for hits in results.values())} results for {len(results)} queries -> {output}", err=True)
     else:
         click.echo("\n".join(lines))
-
-
-def _render(results, output_format: str, tag: str, collection: str):
-    from ..formats.ranked import format_score
-
-    if output_format == "trec":
-        for query_id, hits in results.items():
-            for rank, (doc_id, score) in enumerate(hits, 1):
-                yield f"{query_id} Q0 {doc_id} {rank} {format_score(score)} {tag}"
-        return
-    if output_format == "jsonl":
-        from ..writing import dumps_line
-
-        for query_id, hits in results.items():
-            for rank, (doc_id, score) in enumerate(hits, 1):
-                yield dumps_line({"query_id": query_id, "rank": rank, "doc_id": doc_id, "score": score}).rstrip("\n")
-        return
-    documents = {}
-    wanted = [doc_id for hits in results.values() for doc_id, _ in hits]
-    if wanted:
-        from ..collection import open_collection
-
-        with open_collection(collection) as store:
-            documents = store.get_many(wanted)
-    for query_id, hits in results.items():
-        if len(results) > 1:
-            yield f"# {query_id}"
-        if not hits:
-            yield "(no matching documents)"
-        for rank, (doc_id, score) in enumerate(hits, 1):
-            document = documents.get(doc_id)
-            snippet = ""
-            if document is not None:
-                snippet = " ".join((document.title or document.text).split())
-                snippet = snippet if len(snippet) <= 80 else snippet[:77] + "..."
-            yield f"{rank:>3}  {score:8.4f}  {doc_id}  {snippet}".rstrip()

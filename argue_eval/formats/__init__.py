@@ -5,7 +5,6 @@ format is found from the file's content (never its name) unless the caller names
 """
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable, Iterator
 from functools import cache
 from os import PathLike
@@ -14,12 +13,16 @@ from typing import Any
 
 from ..errors import InputError, OptionError
 from ..model import Judgment, QrelsRow, RankedRow, Report, Request, TopicNuggets
+from ..registry import Registry
+from ._fields import LossyWriteWarning
 from .base import KINDS, FormatSpec, Kind, Probe
 
 __all__ = [
     "FormatSpec",
+    "LossyWriteWarning",
     "Probe",
     "KINDS",
+    "MODULES",
     "all_formats",
     "get_format",
     "detect",
@@ -34,16 +37,22 @@ __all__ = [
     "read_judgments",
 ]
 
-_MODULES = ("requests", "nuggets", "runs", "ranked", "qrels", "judgments", "autoargue")
+MODULES: Registry[list[FormatSpec]] = Registry("format module", {
+    "requests": "argue_eval.formats.requests:FORMATS",
+    "nuggets": "argue_eval.formats.nuggets:FORMATS",
+    "runs": "argue_eval.formats.runs:FORMATS",
+    "ranked": "argue_eval.formats.ranked:FORMATS",
+    "qrels": "argue_eval.formats.qrels:FORMATS",
+    "judgments": "argue_eval.formats.judgments:FORMATS",
+    "autoargue": "argue_eval.formats.autoargue:FORMATS",
+}, option="--format")
+"""The modules that register formats, each by its ``FORMATS`` list (a format is registered there, once)."""
 
 
 @cache
 def all_formats() -> tuple[FormatSpec, ...]:
     """Every registered format, most specific first (by priority, then registration order)."""
-    specs: list[FormatSpec] = []
-    for module_name in _MODULES:
-        module = importlib.import_module(f"{__name__}.{module_name}")
-        specs.extend(module.FORMATS)
+    specs: list[FormatSpec] = [spec for name in MODULES for spec in MODULES.get(name)]
     order = {id(spec): index for index, spec in enumerate(specs)}
     return tuple(sorted(specs, key=lambda spec: (-spec.priority, order[id(spec)])))
 

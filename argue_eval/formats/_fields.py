@@ -12,11 +12,11 @@ found, because the person reading them is fixing a file, not our code.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..errors import MISSING, InputError, Problem, id_control_character, type_name, unknown_name
+from ..errors import MISSING, InputError, Problem, id_control_character, type_name
 from ..reading import iter_jsonl
 
 
@@ -219,23 +219,3 @@ def jsonl_reader(parser: Callable[[dict[str, Any], Fields], Record | None], form
     read.__name__ = f"read_{format_name.replace('-', '_')}"
     read.__doc__ = f"Stream the records of a {format_name} file (JSONL, .gz ok), one line at a time."
     return read
-
-
-def parse_object(
-    parsers: Mapping[str, Callable[[dict[str, Any], Fields], Record | None]], kind: str, format_name: str,
-    obj: Any, path: str, line: int | None, problems: list[Problem] | None,
-) -> Record | None:
-    """Parse one JSON value with the ``parsers[format_name]`` of a format family (the public ``parse_*``).
-
-    Strict with ``problems=None`` (the first error raises ``InputError``); otherwise every problem is
-    appended and the parser's record (or ``None`` when nothing usable is left) returned. An unknown
-    ``format_name`` is a programming error (``ValueError``), not a user's.
-    """
-    parser = parsers.get(format_name)
-    if parser is None:
-        raise unknown_name("--format", f"{kind} format", format_name, parsers)
-    fields = Fields(path, line, problems)
-    if type(obj) is not dict:
-        fields.error(None, f"expected a JSON object, found {type_name(obj)}")
-        return None
-    return parser(obj, fields)

@@ -28,7 +28,7 @@ from ..model import Document, Judgment, JudgmentKey, Location, Report, TopicNugg
 from ..reading import iter_jsonl
 from ._fields import Fields, type_name, warn_lossy
 from .base import FormatSpec
-from .judgments import AnswerBank, _parse_autoargue_line, _sniff_autoargue, iter_autoargue
+from .judgments import AnswerBank, iter_autoargue, parse_autoargue_line, sniff_autoargue
 
 __all__ = [
     "FORMATS",
@@ -65,9 +65,9 @@ def read_autoargue_runs(path: Path) -> Iterator[Report]:
 
 
 def parse_autoargue_report(obj: dict[str, Any], f: Fields) -> Report | None:
-    """One Auto-ARGUE line as a run line (``formats.runs.parse_report`` and ``validate`` call this)."""
+    """One Auto-ARGUE line as a run line: the record parser of the ``autoargue`` runs format (``validate`` runs it)."""
     try:
-        return _parse_autoargue_line(obj, f.path, f.line or 0, {}).report
+        return parse_autoargue_line(obj, f.path, f.line or 0, {}).report
     except InputError as error:
         f.error(error.problem.field, error.problem.message)
         return None
@@ -244,7 +244,7 @@ def iter_cited_documents(path: str | Path, seen: DocumentExtraction | None = Non
     texts: dict[str, tuple[bytes, int, str]] = {}  # doc id -> (digest of its text, line, field)
     untexted: dict[str, None] = {}
     for line, obj in iter_jsonl(path):
-        _parse_autoargue_line(obj, name, line, {})  # the same located errors as every other reading
+        parse_autoargue_line(obj, name, line, {})  # the same located errors as every other reading
         for s_index, segment in enumerate(obj["judgments"]):
             for c_index, citation in enumerate(segment.get("citations") or ()):
                 # a citation is a document id or {doc_id, text}; the line parser checked the ids are strings
@@ -275,7 +275,8 @@ FORMATS: list[FormatSpec] = [
     FormatSpec(
         "autoargue", "runs",
         "the judged reports inside an Auto-ARGUE *.judgments.jsonl, read as a run (--kind runs)",
-        _sniff_autoargue, read_autoargue_runs, None, priority=1, aliases=("auto-argue",),
+        sniff_autoargue, read_autoargue_runs, None, priority=1, aliases=("auto-argue",),
         request_id_field="report.metadata.topic_id", run_id_field="report.metadata.run_id", sentences_field="judgments",
+        parse=parse_autoargue_report,
     ),
 ]

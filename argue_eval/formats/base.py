@@ -1,9 +1,12 @@
 """The contract every file format implements, so detection, ``inspect`` and ``convert`` stay generic.
 
 A format module (``requests.py``, ``nuggets.py``, ``runs.py``, ``ranked.py``, ``qrels.py``,
-``judgments.py``) exposes ``FORMATS: list[FormatSpec]``. Readers are generators of canonical records
+``judgments.py``, ``autoargue.py``) exposes ``FORMATS: list[FormatSpec]``, its one registration of each
+format (``formats.MODULES`` names the modules). Readers are generators of canonical records
 (``argue_eval.model``) so that a 1 GB run is never held in memory; writers take any iterable of the same
-records and write atomically.
+records and write atomically. A format whose records are JSON objects also registers its careful parser
+(``FormatSpec.parse``): the reader of a JSON Lines format is built from it (``jsonl_format``), and the
+validators run the same parser on each line to collect every problem (``parse_record``).
 """
 from __future__ import annotations
 
@@ -15,8 +18,12 @@ from typing import Any, Literal
 
 import orjson
 
-from ..errors import InputError
+from ..errors import InputError, Problem, type_name, unknown_name
 from ..reading import BOM, is_lenient, iter_lines, lenient_objects, open_binary, read_capped
+from ._fields import Fields, jsonl_reader
+
+RecordParser = Callable[[dict[str, Any], Fields], Any]
+"""A careful parser of one JSON object: the record, or ``None`` when nothing usable is left (problems collected)."""
 
 Kind = Literal["requests", "nuggets", "runs", "ranked", "qrels", "judgments"]
 KINDS: tuple[str, ...] = ("requests", "nuggets", "runs", "ranked", "qrels", "judgments")
@@ -108,3 +115,40 @@ class FormatSpec:
     """Runs: where a report keeps its run id (dotted path)."""
     sentences_field: str = "sentences"
     """Runs: where a report keeps its list of sentences (dotted path)."""
+    parse: RecordParser | None = None
+    """The careful parser of one record, for formats whose records are JSON objects (a line of a JSON Lines
+    file, one file of a NuggetBank v3 directory): what ``parse_record`` runs."""
+
+    def parse_record(self, obj: Any, path: str, line: int | None, problems: list[Problem] | None = None) -> Any:
+        """One record (a parsed JSON value) read by this format's careful parser.
+
+        Strict with ``problems=None`` (the first schema error raises ``InputError``); otherwise every problem
+        is appended and the record returned while it is still usable, else ``None``. A format without a
+        parser is a programming error (``ValueError``).
+        """
+        if self.parse is None:
+            raise ValueError(f"the {self.kind} format {self.name!r} has no record parser")
+        fields = Fields(path, line, problems)
+        if type(obj) is not dict:
+            fields.error(None, f"expected a JSON object, found {type_name(obj)}")
+            return None
+        return self.parse(obj, fields)
+
+
+def jsonl_format(name: str, kind: Kind, description: str, sniff: Callable[[Probe], bool], parse: RecordParser,
+                 write: Callable[[Iterable[Any], Path], int] | None = None, **options: Any) -> FormatSpec:
+    """A JSON Lines format registered once: its reader streams the lines through ``parse``, the parser the
+    validators run too (``options``: ``priority``, ``aliases`` and the ``*_field`` locations)."""
+    return FormatSpec(name, kind, description, sniff, jsonl_reader(parse, name), write, parse=parse, **options)
+
+
+def parse_named(formats: Iterable[FormatSpec], what: str, format_name: str, obj: Any, path: str, line: int | None,
+                problems: list[Problem] | None) -> Any:
+    """``obj`` read by the parser of the format called ``format_name`` among ``formats`` (a module's ``FORMATS``:
+    what ``parse_request``, ``parse_topic`` and ``parse_report`` do). An unknown name is a programming error
+    (``OptionError``, a ``ValueError``) naming the formats that have a parser."""
+    parsing = {spec.name: spec for spec in formats if spec.parse is not None}
+    spec = parsing.get(format_name)
+    if spec is None:
+        raise unknown_name("--format", f"{what} format", format_name, parsing)
+    return spec.parse_record(obj, path, line, problems)

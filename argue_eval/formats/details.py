@@ -20,11 +20,26 @@ _REQUIRED: tuple[tuple[str, type, str], ...] = (
 )
 
 
-def read_details(path: str | PathLike[str]) -> Iterator[dict[str, Any]]:
+def read_details(path: str | PathLike[str], notes: list[str] | None = None) -> Iterator[dict[str, Any]]:
     """Yield the details records of ``path`` (gzipped or not), each checked for its run, topic, sentences and
-    nuggets; a file with none is an error (a report built on it would show nothing, as if nothing was scored)."""
+    nuggets; a file with none is an error (a report built on it would show nothing, as if nothing was scored).
+
+    Another measure's details file (``icat``, ``longrecall``, ... ``--details``: a ``{measure, settings}`` record
+    first) holds no flowchart outcomes for the report's sentence and nugget views: it is read to its end (so a
+    broken one still fails, located) and yields nothing, with a note in ``notes`` saying so; its scores reach the
+    report through ``--scores``."""
     records = 0
-    for lineno, record in iter_jsonl(path):
+    lines = iter_jsonl(path)
+    for lineno, record in lines:
+        measure = record.get("measure") if lineno == 1 or not records else None
+        if isinstance(measure, str) and measure != "argue" and isinstance(record.get("settings"), dict):
+            count = sum(1 for _ in lines)
+            if notes is not None:
+                notes.append(f"{path}: {measure} details ({count} record(s)) hold no ARGUE sentence outcomes: the "
+                             f"report's sentence and nugget views come from `score --details`; give the {measure} "
+                             "scores with --scores to rank by them")
+            return
+
         for name, kind, noun in _REQUIRED:
             if name not in record:
                 raise InputError(path, lineno, name, "missing (is this a `score --details` file?)")

@@ -40,7 +40,6 @@ __all__ = [
     "summarize_qrels",
     "summarize_ranked",
     "summarize_scores",
-    "render_text",
 ]
 
 
@@ -295,28 +294,3 @@ _SUMMARIZERS: dict[str, Callable[[Iterable[Any]], dict[str, Any]]] = {
     "qrels": summarize_qrels,
     "ranked": summarize_ranked,
 }
-
-
-def render_text(summary: dict[str, Any]) -> str:
-    """The human-readable ``inspect`` output: one ``name  value`` line per count, maps and lists inline."""
-    lines = [f"{summary['path']}: {summary['kind']} ({summary['format']})"]
-    width = max(len(key) for key in summary)
-    for key, value in summary.items():
-        if key in ("path", "kind", "format", "per_topic"):
-            continue
-        lines.append(f"  {key:<{width}}  {_render_value(value)}")
-    per_topic = summary.get("per_topic")
-    if per_topic:
-        lines.append("  per topic:")
-        for qid, value in per_topic.items():
-            lines.append(f"    {qid}  {_render_value(value)}")
-    return "\n".join(lines)
-
-
-def _render_value(value: Any) -> str:
-    if isinstance(value, dict):
-        return ", ".join(f"{k}={v}" for k, v in value.items()) or "-"
-    if isinstance(value, list):
-        shown = ", ".join(str(v) for v in value[:20])
-        return (shown + f", ... ({len(value)} in all)") if len(value) > 20 else (shown or "-")
-    return str(value)

@@ -63,10 +63,12 @@ __all__ = [
     "iter_autoargue",
     "iter_judgment_rows",
     "judgment_to_dict",
+    "parse_autoargue_line",
     "parse_judgment",
     "read_argue",
     "read_autoargue",
     "read_autoargue_reports",
+    "sniff_autoargue",
     "write_argue",
 ]
 
@@ -245,7 +247,7 @@ _Fail = Callable[[str, str], InputError]
 """``fail(field, message)``: the located error of the line being parsed."""
 
 
-def _parse_autoargue_line(obj: dict[str, Any], path: str, line: int, unknown_types: dict[str, int]) -> AutoArgueReport:
+def parse_autoargue_line(obj: dict[str, Any], path: str, line: int, unknown_types: dict[str, int]) -> AutoArgueReport:
     """One Auto-ARGUE output line (a judged report) -> the report, its judgments and its answer sets.
 
     The steps: the report's ids; per judged sentence its text and citations (``_sentence``), then its
@@ -427,7 +429,7 @@ def iter_autoargue(path: Path, skipped: dict[str, int] | None = None) -> Iterato
     name = str(path)
     unknown_types: dict[str, int] = {} if skipped is None else skipped
     for line, obj in iter_jsonl(path):
-        yield _parse_autoargue_line(obj, name, line, unknown_types)
+        yield parse_autoargue_line(obj, name, line, unknown_types)
     if unknown_types and skipped is None:
         warnings.warn(
             f"{name}: skipped Auto-ARGUE judgment types we do not use: {', '.join(sorted(unknown_types))}",
@@ -538,7 +540,7 @@ def _sniff_argue(probe: Probe) -> bool:
     return obj.get("kind") in JUDGMENT_KINDS and "request_id" in obj
 
 
-def _sniff_autoargue(probe: Probe) -> bool:
+def sniff_autoargue(probe: Probe) -> bool:
     obj = probe.first_object or {}
     return type(obj.get("report")) is dict and type(obj.get("judgments")) is list
 
@@ -554,6 +556,6 @@ FORMATS: list[FormatSpec] = [
         "autoargue", "judgments",
         "Auto-ARGUE *.judgments.jsonl: one {report, judgments: [per sentence: relevance, answers-question, "
         "attested]} per line (read only)",
-        _sniff_autoargue, read_autoargue, None, priority=20, aliases=("auto-argue",),
+        sniff_autoargue, read_autoargue, None, priority=20, aliases=("auto-argue",),
     ),
 ]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -35,8 +35,8 @@ from ..writing import (
     temp_tag,
     write_jsonl,
 )
-from ._fields import Fields, jsonl_reader, parse_object, type_name, unknown, warn_lossy
-from .base import FormatSpec, Probe
+from ._fields import Fields, type_name, unknown, warn_lossy
+from .base import FormatSpec, Probe, jsonl_format, parse_named
 
 __all__ = ["FORMATS", "LINE_FORMATS", "NuggetSource", "parse_topic", "source_field", "source_line", "topic_to_argue",
            "topic_to_v3", "v3_file_name", "v3_files"]
@@ -209,7 +209,7 @@ def parse_topic(
     Strict (raises ``InputError``) with ``problems=None``; otherwise appends every problem and returns
     the topic when it has a request id, else ``None``.
     """
-    return parse_object(_PARSERS, "nugget", format_name, obj, path, line, problems)
+    return parse_named(FORMATS, "nugget", format_name, obj, path, line, problems)
 
 
 def _parse_argue(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
@@ -418,20 +418,6 @@ def _parse_nuggetizer(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
     return TopicNuggets(request_id, nuggets, unknown(obj, _NZ_TOPIC), places.source(f, nuggets, "qid"))
 
 
-_PARSERS: dict[str, Callable[[dict[str, Any], Fields], TopicNuggets | None]] = {
-    "argue": _parse_argue,
-    "neuclir24-eval": _parse_neuclir24_eval,
-    "report-gen-eval": _parse_report_gen_eval,
-    "autoargue-v3": _parse_v3,
-    "ragtime-bank": _parse_ragtime_bank,
-    "nuggetizer": _parse_nuggetizer,
-}
-
-
-LINE_FORMATS: frozenset[str] = frozenset(_PARSERS) - {"autoargue-v3"}
-"""The JSON Lines nugget formats (``parse_topic`` reads one line of each); v3 files are whole JSON objects."""
-
-
 # --------------------------------------------------------------------------------------------------
 # readers
 # --------------------------------------------------------------------------------------------------
@@ -625,7 +611,13 @@ def topic_to_v3(topic: TopicNuggets) -> dict[str, Any]:
         out.setdefault(key, value)
     out["format_version"] = "v3"
     bank: dict[str, Any] = {}
+    ids: set[str] = set()
     for nugget in topic.nuggets:
+        if nugget.nugget_id in ids and nugget.nugget_id != nugget.question:
+            raise OptionError("--to", f"topic {topic.request_id}: the nugget id {nugget.nugget_id!r} is used twice; "
+                              "judgments name nuggets by id, so a NuggetBank v3 with both could not be scored "
+                              "(nuggets validate calls it duplicate-nugget-id): give each nugget its own id")
+        ids.add(nugget.nugget_id)
         if nugget.question in bank:
             raise OptionError("--to", f"topic {topic.request_id}: two nuggets share the question {nugget.question!r}; NuggetBank v3 keys "
                 "questions by their text, so it cannot hold both (merge them or reword one)",
@@ -790,21 +782,21 @@ def _sniff_nuggetizer(probe: Probe) -> bool:
 
 
 FORMATS: list[FormatSpec] = [
-    FormatSpec(
+    jsonl_format(
         "argue", "nuggets",
         "argue-eval canonical nuggets, one topic per line {request_id, nuggets: [{nugget_id, question, importance, "
         "aggregator, negative, answers: [{answer, doc_ids}]}]}",
-        _sniff_argue, jsonl_reader(_parse_argue, "argue"), write_argue, priority=10, aliases=("canonical",),
+        _sniff_argue, _parse_argue, write_argue, priority=10, aliases=("canonical",),
     ),
-    FormatSpec(
+    jsonl_format(
         "neuclir24-eval", "nuggets",
         "NeuCLIR 2024 sample evaluation data {request_id, report, questions: [[question, [[answer, [doc_id]]]]]}",
-        _sniff_neuclir24_eval, jsonl_reader(_parse_neuclir24_eval, "neuclir24-eval"), None, priority=10, aliases=("neuclir24",),
+        _sniff_neuclir24_eval, _parse_neuclir24_eval, None, priority=10, aliases=("neuclir24",),
     ),
-    FormatSpec(
+    jsonl_format(
         "report-gen-eval", "nuggets",
         "report_gen_eval nugget bank {query_id, items: [{question_id, question_text, info, gold_answers}]}",
-        _sniff_report_gen_eval, jsonl_reader(_parse_report_gen_eval, "report-gen-eval"), None, priority=10,
+        _sniff_report_gen_eval, _parse_report_gen_eval, None, priority=10,
     ),
     FormatSpec(
         "report-gen-eval-grading", "nuggets",
@@ -815,20 +807,23 @@ FORMATS: list[FormatSpec] = [
     FormatSpec(
         "autoargue-v3", "nuggets",
         "Auto-ARGUE NuggetBank v3: a directory of nuggets_<qid>.v3.json files (or one such file)",
-        _sniff_v3, read_v3, write_v3, priority=5, aliases=("v3", "nuggetbank-v3"),
+        _sniff_v3, read_v3, write_v3, priority=5, aliases=("v3", "nuggetbank-v3"), parse=_parse_v3,
     ),
-    FormatSpec(
+    jsonl_format(
         "ragtime-bank", "nuggets",
         "RAGTIME nugget bank {metadata: {topic_id}, nugget_bank: [{question, aggregator_type, answers}]}",
-        _sniff_ragtime_bank, jsonl_reader(_parse_ragtime_bank, "ragtime-bank"), None, priority=10, aliases=("ragtime",),
+        _sniff_ragtime_bank, _parse_ragtime_bank, None, priority=10, aliases=("ragtime",),
     ),
     FormatSpec(
         "lancer", "nuggets", "LANCER sub-questions {topic_id: [question, ...]} (questions without answers)",
         _sniff_lancer, read_lancer, None, priority=2,
     ),
-    FormatSpec(
+    jsonl_format(
         "nuggetizer", "nuggets",
         "nuggetizer statements {qid, query, nuggets: [{text, importance}]} (no documents)",
-        _sniff_nuggetizer, jsonl_reader(_parse_nuggetizer, "nuggetizer"), None, priority=10,
+        _sniff_nuggetizer, _parse_nuggetizer, None, priority=10,
     ),
 ]
+
+LINE_FORMATS: frozenset[str] = frozenset(spec.name for spec in FORMATS if spec.parse is not None) - {"autoargue-v3"}
+"""The JSON Lines nugget formats (``parse_topic`` reads one line of each); v3 files are whole JSON objects."""

@@ -15,8 +15,8 @@ from ..errors import InputError, Problem
 from ..model import LENGTH_UNITS, LengthUnit, Location, Request
 from ..reading import BOM, iter_lines, open_binary, read_capped
 from ..writing import write_jsonl
-from ._fields import Fields, jsonl_reader, parse_object, type_name, unknown
-from .base import FormatSpec, Probe
+from ._fields import Fields, type_name, unknown
+from .base import FormatSpec, Probe, jsonl_format, parse_named
 
 __all__ = ["FORMATS", "LINE_FORMATS", "parse_request", "request_to_argue"]
 
@@ -37,7 +37,7 @@ def parse_request(
     Strict (raises ``InputError``) with ``problems=None``; otherwise appends every problem and returns
     the ``Request`` when it has an id, else ``None``. (``rag24`` is a TSV format: see ``read_rag24``.)
     """
-    return parse_object(_PARSERS, "JSON request", format_name, obj, path, line, problems)
+    return parse_named(FORMATS, "JSON request", format_name, obj, path, line, problems)
 
 
 def _common(obj: dict[str, Any], f: Fields, request_id: str | None, collection_ids: tuple[str, ...], known: frozenset[str]) -> Request | None:
@@ -108,19 +108,6 @@ def _plain_request(id_key: str) -> Callable[[dict[str, Any], Fields], Request | 
 
     return parse
 
-
-_PARSERS: dict[str, Callable[[dict[str, Any], Fields], Request | None]] = {
-    "report-gen-eval": _plain_request("request_id"),
-    "crux": _plain_request("id"),
-    "argue": _parse_argue,
-    "neuclir24": _parse_argue,
-    "ragtime26": _parse_ragtime26,
-    "rag25": _parse_rag25,
-}
-
-
-LINE_FORMATS: frozenset[str] = frozenset(_PARSERS)
-"""The JSON Lines request formats (``parse_request`` reads one line of each); the others are read whole."""
 
 _TSV_HEADERS = {("qid", "query"), ("qid", "text"), ("topic_id", "text"), ("topic_id", "query"), ("id", "query"), ("id", "text")}
 
@@ -275,40 +262,43 @@ def _sniff_rag24(probe: Probe) -> bool:
 
 
 FORMATS: list[FormatSpec] = [
-    FormatSpec(
+    jsonl_format(
         "argue", "requests",
         "argue-eval canonical requests {request_id, title, background, problem_statement, limit, limit_unit, "
         "collection_ids, language, aspects} (JSONL)",
-        _sniff_argue, jsonl_reader(_parse_argue, "argue"), write_argue, priority=10, aliases=("canonical",),
+        _sniff_argue, _parse_argue, write_argue, priority=10, aliases=("canonical",),
     ),
-    FormatSpec(
+    jsonl_format(
         "neuclir24", "requests",
         "NeuCLIR 2024 / RAGTIME 2025 requests {request_id, collection_ids, title, background, problem_statement, limit}",
-        _sniff_neuclir24, jsonl_reader(_parse_argue, "neuclir24"), None, priority=10, aliases=("neuclir", "ragtime25"),
+        _sniff_neuclir24, _parse_argue, None, priority=10, aliases=("neuclir", "ragtime25"),
     ),
-    FormatSpec(
+    jsonl_format(
         "ragtime26", "requests",
         "RAGTIME 2026 topics {topic_id, collection_id, title, background, problem_statement, limit}",
-        _sniff_ragtime26, jsonl_reader(_parse_ragtime26, "ragtime26"), None, priority=10,
+        _sniff_ragtime26, _parse_ragtime26, None, priority=10,
         request_id_field="topic_id",
     ),
     FormatSpec("rag24", "requests", "TREC RAG 2024 topics, TSV 'topic_id<TAB>query'", _sniff_rag24, read_rag24, None, priority=0,
                request_id_field="topic_id"),
-    FormatSpec(
+    jsonl_format(
         "report-gen-eval", "requests", "report_gen_eval requests {request_id (a number), request} (the request text)",
-        _sniff_plain_request("request_id"), jsonl_reader(_plain_request("request_id"), "report-gen-eval"), None, priority=8,
+        _sniff_plain_request("request_id"), _plain_request("request_id"), None, priority=8,
     ),
     FormatSpec(
         "web-xml", "requests", "TREC Web Track XML topics <topic number><query><description><subtopic> (subtopics -> aspects)",
         _sniff_web_xml, read_web_xml, None, priority=3,
     ),
-    FormatSpec(
+    jsonl_format(
         "crux", "requests", "CRUX requests {id, request} (e.g. CRUX-MDS DUC'04)",
-        _sniff_plain_request("id"), jsonl_reader(_plain_request("id"), "crux"), None, priority=8,
+        _sniff_plain_request("id"), _plain_request("id"), None, priority=8,
     ),
-    FormatSpec(
+    jsonl_format(
         "rag25", "requests", "TREC RAG 2025 narratives {id, title} (the title is the narrative)",
-        _sniff_rag25, jsonl_reader(_parse_rag25, "rag25"), None, priority=5,
+        _sniff_rag25, _parse_rag25, None, priority=5,
         request_id_field="id",
     ),
 ]
+
+LINE_FORMATS: frozenset[str] = frozenset(spec.name for spec in FORMATS if spec.parse is not None)
+"""The JSON Lines request formats (``parse_request`` reads one line of each); the others are read whole."""

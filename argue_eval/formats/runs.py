@@ -21,8 +21,8 @@ from ..errors import Problem, id_control_character
 from ..model import Location, Report, Sentence
 from ..reading import iter_jsonl
 from ..writing import write_jsonl
-from ._fields import Fields, is_number, jsonl_reader, parse_object, type_name, unknown, warn_lossy
-from .base import FormatSpec, Probe
+from ._fields import Fields, is_number, type_name, unknown, warn_lossy
+from .base import FormatSpec, Probe, jsonl_format, parse_named
 
 __all__ = ["FORMATS", "parse_report", "report_to_argue", "report_to_neuclir24", "report_to_ragtime"]
 
@@ -49,7 +49,7 @@ def parse_report(
     line is appended (errors and warnings) and the ``Report`` is returned when it is still usable (it has
     a run id, a request id and a sentence list; bad citations are dropped), else ``None``.
     """
-    return parse_object(_PARSERS, "run", format_name, obj, path, line, problems)
+    return parse_named(FORMATS, "run", format_name, obj, path, line, problems)
 
 
 def _parse_sentences_family(obj: dict[str, Any], f: Fields) -> Report | None:
@@ -201,24 +201,6 @@ def _segmenter(pysbd: Any) -> Any:
         _SEGMENTER = pysbd.Segmenter(language="en", clean=False)
     return _SEGMENTER
 
-
-def _parse_autoargue(obj: dict[str, Any], f: Fields) -> Report | None:
-    """The judged report of an Auto-ARGUE judgments line (``formats.autoargue``, which reads the whole line)."""
-    from .autoargue import parse_autoargue_report
-
-    return parse_autoargue_report(obj, f)
-
-
-_PARSERS: dict[str, Callable[[dict[str, Any], Fields], Report | None]] = {
-    "autoargue": _parse_autoargue,
-    "neuclir24-gold": _parse_neuclir24_gold,
-    "answer-text": _parse_answer_text,
-    "argue": _parse_sentences_family,
-    "neuclir24": _parse_sentences_family,
-    "ragtime": _parse_ragtime,
-    "rag24": _parse_rag24,
-    "rag25": _parse_rag25,
-}
 
 # A citations parser turns one sentence's raw ``citations`` value into (doc ids, scores or None).
 CitationParser = Callable[[Any, str, Fields], "tuple[tuple[str, ...], tuple[float, ...] | None]"]
@@ -612,44 +594,45 @@ def _sniff_rag25(probe: Probe) -> bool:
 
 
 FORMATS: list[FormatSpec] = [
-    FormatSpec(
+    jsonl_format(
         "neuclir24-gold", "runs",
         "NeuCLIR 2024 evaluation data's gold report {request_id, report: [[sentence, [doc_id]]]} read as a run",
-        _sniff_neuclir24_gold, jsonl_reader(_parse_neuclir24_gold, "neuclir24-gold"), None, priority=1,
+        _sniff_neuclir24_gold, _parse_neuclir24_gold, None, priority=1,
     ),
-    FormatSpec(
+    jsonl_format(
         "answer-text", "runs",
         "one answer string per topic {id, answer, context_doc_ids}: sentences split by pysbd, [n] markers cite",
-        _sniff_answer_text, jsonl_reader(_parse_answer_text, "answer-text"), None, priority=5,
+        _sniff_answer_text, _parse_answer_text, None, priority=5,
     ),
+    # canonical and NeuCLIR 2024 runs: a lean reader for clean lines, the careful parser for the rest
     FormatSpec(
         "argue", "runs",
         "argue-eval canonical runs: NeuCLIR 2024 shape plus references, metadata and citation_scores (JSONL)",
         _sniff_argue, _read_sentences_family, _writer(report_to_argue, "argue", lossy=False), priority=10,
-        aliases=("canonical",),
+        aliases=("canonical",), parse=_parse_sentences_family,
     ),
     FormatSpec(
         "neuclir24", "runs",
         "NeuCLIR 2024 runs {request_id, run_id, collection_ids, sentences: [{text, citations}]} (JSONL)",
         _sniff_neuclir24, _read_sentences_family, _writer(report_to_neuclir24, "neuclir24", lossy=True), priority=10,
-        aliases=("neuclir",),
+        aliases=("neuclir",), parse=_parse_sentences_family,
     ),
-    FormatSpec(
+    jsonl_format(
         "ragtime", "runs",
         "RAGTIME / generic TREC RAG runs {metadata, responses: [{text, citations: [ids] | {id: score}}], references}",
-        _sniff_ragtime, jsonl_reader(_parse_ragtime, "ragtime"), _writer(report_to_ragtime, "ragtime", lossy=True), priority=10,
+        _sniff_ragtime, _parse_ragtime, _writer(report_to_ragtime, "ragtime", lossy=True), priority=10,
         request_id_field="metadata.topic_id", run_id_field="metadata.run_id", sentences_field="responses",
     ),
-    FormatSpec(
+    jsonl_format(
         "rag24", "runs",
         "TREC RAG 2024 runs {run_id, topic_id, references, answer: [{text, citations: [index]}]}",
-        _sniff_rag24, jsonl_reader(_parse_rag24, "rag24"), None, priority=10,
+        _sniff_rag24, _parse_rag24, None, priority=10,
         request_id_field="topic_id", sentences_field="answer",
     ),
-    FormatSpec(
+    jsonl_format(
         "rag25", "runs",
         "TREC RAG 2025 runs {metadata: {run_id, narrative_id}, references, answer: [{text, citations: [index | id]}]}",
-        _sniff_rag25, jsonl_reader(_parse_rag25, "rag25"), None, priority=10,
+        _sniff_rag25, _parse_rag25, None, priority=10,
         request_id_field="metadata.narrative_id", run_id_field="metadata.run_id", sentences_field="answer",
     ),
 ]

@@ -10,6 +10,7 @@ module                 what it reads
 =====================  ===================================================================================
 ``inputs.scoring``     nuggets, requests, qrels, judgments and runs for ``score``/``judge``/``evaluate``;
                        score tables into a matrix
+``inputs.workbench``   a workbench database as judgments, nuggets and reports (a round in progress)
 ``inputs.runs``        runs for the alternate measures: reports, one per run and topic, paired with topics
 ``inputs.facts``       the nugget bank by topic; LongRecall's reference facts, comprehensiveness's context
 ``inputs.aspects``     ICAT's aspects: nugget questions, qrels subtopics, the requests' aspects
@@ -29,6 +30,7 @@ from .scoring import (
     load_inputs,
     load_judgments,
     load_matrix,
+    read_judgment_records,
     read_nugget_list,
     read_qrels_rows,
     read_request_list,
@@ -44,6 +46,7 @@ __all__ = [
     "load_inputs",
     "load_judgments",
     "load_matrix",
+    "read_judgment_records",
     "read_nugget_list",
     "read_qrels_rows",
     "read_request_list",

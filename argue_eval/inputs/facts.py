@@ -2,7 +2,9 @@
 nugget bank's facts (a question with its answers, or each answer), reference reports' sentences, context
 statements from a file; and the nugget bank by topic, which ICAT's aspects and the nuggetizer judging read too.
 
-A negative nugget (an absence) and a nugget without answers give no fact: a sentence cannot state them.
+A negative nugget (an absence) and a question without answers give no fact: a sentence cannot state them. A
+statement nugget is its own answer: ours has the statement as its question and its one answer (an SCU);
+nuggetizer's has no answers (``extra["statement"]``) and becomes the same fact.
 """
 from __future__ import annotations
 
@@ -45,8 +47,13 @@ def nugget_facts(nuggets: Any, unit: str = "question") -> dict[str, list[Fact]]:
     for request_id, topic in read_nugget_topics(nuggets).items():
         topic_facts: list[Fact] = []
         for nugget in topic.nuggets:
-            if nugget.negative or not nugget.answers:
+            if nugget.negative:
                 continue  # an absence is not a fact a sentence can state
+            if not nugget.answers:
+                if nugget.extra.get("statement") and nugget.question.strip():
+                    # a statement (nuggetizer's): it is its own answer, as a statement nugget of ours is
+                    topic_facts.append(Fact(nugget.nugget_id, nugget.question, nugget.question, (nugget.question,)))
+                continue  # a question nobody answered states nothing
             if unit == "question":
                 topic_facts.append(Fact(nugget.nugget_id, nugget.question, nugget.question,
                                         tuple(a.text for a in nugget.answers)))

@@ -34,6 +34,7 @@ __all__ = [
     "load_inputs",
     "load_judgments",
     "load_matrix",
+    "read_judgment_records",
     "read_nugget_list",
     "read_qrels_rows",
     "read_request_list",
@@ -50,10 +51,17 @@ def as_paths(value: Any) -> list[Path] | None:
 
 
 def read_nugget_list(nuggets: Any) -> list[TopicNuggets]:
-    """Nuggets from a path (any nugget format) or from ``TopicNuggets`` records."""
+    """Nuggets from a path (any nugget format, or a workbench database: its bank as it stands) or from
+    ``TopicNuggets`` records."""
     from ..formats import read_nuggets
 
-    return list(read_nuggets(nuggets)) if isinstance(nuggets, (str, PathLike)) else list(nuggets)
+    if not isinstance(nuggets, (str, PathLike)):
+        return list(nuggets)
+    from .workbench import is_workbench_database, read_bank
+
+    if is_workbench_database(nuggets):
+        return read_bank(nuggets)
+    return list(read_nuggets(nuggets))
 
 
 def read_request_list(requests: Any) -> list[Request] | None:
@@ -98,17 +106,41 @@ def read_qrels_rows(qrels: Any) -> list[QrelsRow] | None:
 
 def add_judgment_file(source: ImportedJudgments, path: str | PathLike[str], format: str | None = None,
                       keep_reports: bool = False) -> FileSummary:
-    """Load one judgments file into ``source`` (canonical or Auto-ARGUE, detected unless ``format`` is named)."""
+    """Load one judgments file into ``source`` (canonical or Auto-ARGUE, detected unless ``format`` is named), or
+    the answers of a workbench database (``inputs.workbench``; with ``keep_reports``, its reports too)."""
     from ..formats import resolve
     from ..formats.judgments import iter_autoargue, iter_judgment_rows
+    from .workbench import is_workbench_database, read_round
 
-    spec = resolve(path, "judgments", format)
     label = str(path)
+    if is_workbench_database(path):
+        _, answers, reports = read_round(path)
+        summary = source.add_judgments(answers.judgments, label, "workbench")
+        summary.notes.extend(answers.notes())
+        if keep_reports:
+            source.embedded_reports.extend(reports)
+        return summary
+    spec = resolve(path, "judgments", format)
     if spec.name == "autoargue":
         return source.add_autoargue(iter_autoargue(Path(path)), label, keep_reports)
     if spec.name == "argue":
         return source.add_rows(iter_judgment_rows(Path(path)), label)
     return source.add_judgments(spec.read(Path(path)), label, spec.name)
+
+
+def read_judgment_records(path: str | PathLike[str], nuggets: Iterable[TopicNuggets]) -> list[Judgment]:
+    """The judgments of one file as records: canonical, Auto-ARGUE (read with ``nuggets``, the bank it was judged
+    with, as ``score`` reads it) or a workbench database (its answers, as ``assess export-db`` writes them)."""
+    from ..formats import resolve
+    from ..formats.judgments import read_autoargue
+    from .workbench import is_workbench_database, read_round
+
+    if is_workbench_database(path):
+        return read_round(path)[1].judgments
+    spec = resolve(path, "judgments")
+    if spec.name == "autoargue":
+        return list(read_autoargue(Path(path), list(nuggets)))
+    return list(spec.read(Path(path)))
 
 
 def load_judgments(judgments: Any, nuggets: list[TopicNuggets], keep_reports: bool = False) -> Any:
@@ -185,6 +217,7 @@ def check_topic_overlap(source: Any, topics: Iterable[str], notes: list[str]) ->
         if summary.disagreements:
             notes.append(f"{summary.path}: {summary.disagreements} judgment(s) repeated with a different answer "
                          "by another judge or report; the later line is used")
+        notes.extend(f"{summary.path}: {note}" for note in summary.notes)
 
 
 @dataclass

@@ -175,6 +175,11 @@ class JudgeBackend:
         HTTP client), check here.
         """
 
+    def check_ready(self) -> None:
+        """``check_installed``, and for a judge that calls a server, whether it listens (the LLM judge's
+        ``check_ready``): what a run that will ask calls before any work, so it stops at once when it could not ask."""
+        self.check_installed()
+
     def use_cache(self, cache: Any) -> None:
         """The judgment cache the answers go to (``asking.CachedJudge`` hands it over before it asks): a judge
         that keeps more than answers there (the semantic judge: its embeddings) takes it; the others ignore it."""

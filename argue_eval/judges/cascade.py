@@ -125,6 +125,10 @@ class CascadeJudge(JudgeBackend):
         for judge in self.judges:
             judge.check_installed()
 
+    def check_ready(self) -> None:
+        for judge in self.judges:
+            judge.check_ready()
+
     def use_cache(self, cache: Any) -> None:
         for judge in self.judges:
             judge.use_cache(cache)

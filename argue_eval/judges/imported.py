@@ -56,6 +56,8 @@ class FileSummary:
     """Keys judged differently inside this file by different judges (Auto-ARGUE: by different reports)."""
     reports: int = 0
     """Auto-ARGUE files: reports (lines) read."""
+    notes: list[str] = field(default_factory=list)
+    """What the reader of this source has to say about it (a workbench database: its unresolved items)."""
 
 
 class ImportedJudgments:

@@ -33,10 +33,10 @@ from typing import Any
 
 from ..errors import ArgueError, InputError, MissingDependencyError, OptionError
 from ..model import Document, normalize_text
-from ..redact import redact_text, redact_url, with_credentials
+from ..redact import hold_credentials, redact_text, redact_url, with_credentials
 from .base import JudgeBackend, Question, Verdict
 from .llm_batch import BatchExchange, custom_id, model_matches
-from .llm_client import AuthenticationFailed, CallFailed, ChatPool, Usage
+from .llm_client import CallFailed, ChatPool, StopRun, Usage, probe_endpoints
 from .llm_prompts import (
     PROMPT_SET,
     PROMPT_SETS,
@@ -106,6 +106,7 @@ class LLMJudge(JudgeBackend):
     served model's name), ``api_key_env`` (the environment variable holding the key; unset = no key, as a
     local vLLM needs), ``concurrency``, ``requests_per_minute``, ``tokens_per_minute`` (each per endpoint),
     ``timeout`` (seconds per call), ``max_retries``, ``max_doc_tokens``, ``temperature`` (0), ``seed`` (0),
+    ``top_p`` (nucleus sampling; unset: the server's default, and then no part of the identity),
     ``response_format`` (``json_schema``, ``json_object`` or ``none``), ``price_in``/``price_out``
     (per million tokens, for the cost in the usage record), ``prompts`` (the template set, ``llm-v2``),
     ``group`` (``sentence``, Auto-ARGUE's calls, or ``document``) and ``group_cap`` (sentences per
@@ -131,6 +132,7 @@ class LLMJudge(JudgeBackend):
         max_doc_tokens: int = 1500,
         temperature: float = 0.0,
         seed: int = 0,
+        top_p: float | None = None,
         response_format: str = "json_schema",
         price_in: float | None = None,
         price_out: float | None = None,
@@ -159,6 +161,8 @@ class LLMJudge(JudgeBackend):
             if limit is not None and not limit >= 1:
                 raise InputError(option, None, None, f"must be at least 1 a minute (leave it out for no limit), "
                                  f"found {limit}")
+        if top_p is not None and not 0 < top_p <= 1:
+            raise OptionError("--llm-top-p", f"must be more than 0 and at most 1, found {top_p}")
         if not timeout > 0:  # no call can finish in no time: refused here, not as a failure of every call
             raise OptionError("--llm-timeout", f"must be more than 0 seconds, found {timeout}")
         for option, amount in (("--temperature", temperature), ("llm.backoff_base", backoff_base),
@@ -167,12 +171,13 @@ class LLMJudge(JudgeBackend):
                 raise InputError(option, None, None, f"must be 0 or more, found {amount}")
         # the URLs shown and recorded have no credentials; the client gets them back (redact.with_credentials)
         endpoints = _endpoints(base_url)
-        self.base_urls = tuple(redact_url(url) for url in endpoints)
-        self.base_url = self.base_urls[0] if self.base_urls else None
-        """The first endpoint (``None`` without one); ``base_urls`` lists them all."""
-        self._endpoints = tuple(with_credentials(url) for url in endpoints)
-        self.model = model
         self.api_key_env = api_key_env
+        self._endpoints = tuple(with_credentials(url) for url in endpoints)
+        key = self._api_key()  # a key written into the URL's path is held out of it like one in its query
+        self.base_urls = tuple(hold_credentials(url, (key,)) for url in self._endpoints)
+        self.base_url = self.base_urls[0] if self.base_urls else None
+        """The first endpoint (``None`` without one), without credentials; ``base_urls`` lists them all."""
+        self.model = model
         self.concurrency = int(concurrency)
         self.requests_per_minute = requests_per_minute
         self.tokens_per_minute = tokens_per_minute
@@ -183,6 +188,7 @@ class LLMJudge(JudgeBackend):
         self.max_doc_tokens = int(max_doc_tokens)
         self.temperature = float(temperature)
         self.seed = int(seed)
+        self.top_p = None if top_p is None else float(top_p)
         self.response_format = response_format
         self.price_in = price_in
         self.price_out = price_out
@@ -197,6 +203,7 @@ class LLMJudge(JudgeBackend):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._client: ChatPool | None = None
+        self._probed = False
         self.batch: BatchExchange | None = None
         """Batch results to answer calls from, and (collecting) the calls to write instead of sending them:
         ``use_batch``. ``None``: every call goes to the endpoint."""
@@ -206,14 +213,20 @@ class LLMJudge(JudgeBackend):
         return f"LLMJudge(model={self.model!r}, base_url={urls!r})"
 
     # -- identity and provenance -------------------------------------------------------------------------
+    def sampling(self) -> dict[str, Any]:
+        """The decoding options sent with every call and recorded in the identity: ``temperature`` and ``seed``,
+        and ``top_p`` when it is set. A judge sampled with another seed (and a temperature above 0) is another
+        judge, so its answers are cached apart and its score table is a replicate of this one's."""
+        return {"temperature": self.temperature, "seed": self.seed,
+                **({"top_p": self.top_p} if self.top_p is not None else {})}
+
     def params(self) -> dict[str, Any]:
         """What changes answers: model, prompts, decoding, document budget, and the grouping when it is not
         Auto-ARGUE's (never the URL or the key)."""
         params: dict[str, Any] = {
             "model": self.model,
             "prompt_version": prompt_version(self.prompts),
-            "temperature": self.temperature,
-            "seed": self.seed,
+            **self.sampling(),
             "max_doc_tokens": self.max_doc_tokens,
         }
         if self.group != "sentence":  # an answer given beside other sentences is another judge's
@@ -416,8 +429,7 @@ class LLMJudge(JudgeBackend):
         body: dict[str, Any] = {
             "model": self.model,
             "messages": messages,
-            "temperature": self.temperature,
-            "seed": self.seed,
+            **self.sampling(),
             "max_tokens": prompt.max_completion_tokens(),
         }
         if self.response_format == "json_schema":
@@ -428,16 +440,29 @@ class LLMJudge(JudgeBackend):
         return body
 
     async def _ask(self, client: ChatPool, prompt: Prompt, kind: str) -> tuple[dict[str, bool], str | None]:
-        """The checked reply to ``prompt``: one re-ask after an unusable reply, then ``CallFailed``. ``kind``:
-        what the usage counts the call under (the group's label, as the dry-run estimate counts it)."""
+        """The checked reply to ``prompt``: one re-ask after an unusable reply (sent to another endpoint when
+        there is one: the unusable reply counts as that endpoint's failure), then ``CallFailed``. A reply from
+        another model than ``--llm-model`` (or naming none) is not used: its endpoint is taken out of the run
+        and the call asked again elsewhere; with none left the run stops (``StopRun``). ``kind``: what the usage
+        counts the call under (the group's label, as the dry-run estimate counts it). The server's model name
+        comes back redacted: a server may echo the key in it, and it is stored in every judgment's provenance."""
         messages = [dict(m) for m in prompt.messages]
         estimated = prompt.estimated_prompt_tokens() + prompt.max_completion_tokens()
-        for attempt in range(2):
-            result = await client.chat(self._body(prompt, messages), kind, estimated)
+        avoid: int | None = None
+        unusable = 0
+        while True:
+            result = await client.chat(self._body(prompt, messages), kind, estimated, avoid=avoid)
+            refused = self._wrong_model(result)
+            if refused is not None:
+                await client.refuse(result.endpoint, refused)
+                continue
             try:
-                return parse_reply(result.content, prompt.keys), result.model
+                reply = parse_reply(result.content, prompt.keys)
             except ReplyError as exc:
-                if attempt == 1:
+                client.reply_unusable(result.endpoint)
+                avoid = result.endpoint
+                unusable += 1
+                if unusable == 2:
                     raise CallFailed(f"unusable reply twice ({exc})") from None
                 self.counts.reasks += 1
                 messages = messages + [
@@ -445,13 +470,47 @@ class LLMJudge(JudgeBackend):
                     {"role": "user", "content": f"That reply is not usable: {exc}. Reply again with only the "
                                                 f"JSON object, keys {', '.join(prompt.keys)}, each true or false."},
                 ]
-        raise AssertionError("unreachable")
+                continue
+            client.reply_usable(result.endpoint)
+            return reply, self._shown_model(result.model)
+
+    def _shown_model(self, model: str | None) -> str | None:
+        """A server's model name as it may be stored and printed: without the key (a server may echo it)."""
+        return redact_text(model, (self._api_key(),)) if model else model
+
+    def _wrong_model(self, result: Any) -> str | None:
+        """Why a live reply cannot be used for ``--llm-model``, as the batch path refuses a result (the same
+        rule: ``llm_batch.model_matches``), or ``None`` when it can."""
+        if model_matches(self.model, result.model):
+            return None
+        index = result.endpoint or 0
+        where = self.base_urls[index] if index < len(self.base_urls) else "the endpoint"
+        if not result.model:
+            return (f"{where} answered naming no model (its reply's model field is "
+                    f"{'empty' if result.model == '' else 'missing'}), so it cannot be told to be --llm-model "
+                    f"{self.model}")
+        return f"{where} answered as model {self._shown_model(result.model)!r}, not the --llm-model asked for ({self.model!r})"
 
     def check_installed(self) -> None:
         """The HTTP client's package (``aiohttp``, the ``llm`` extra): checked by ``judge`` and its dry run before
         any work, and before the first call (a missing one was a ``ModuleNotFoundError`` from the event loop)."""
         if importlib.util.find_spec("aiohttp") is None:
             raise MissingDependencyError(FEATURE, "llm", "no module named 'aiohttp'")
+
+    def check_ready(self) -> None:
+        """``check_installed``, then whether each endpoint listens (``llm_client.probe_endpoints``: one TCP
+        connection each, at most 2 s): a command that will call the model says before any work that no server
+        runs at the URL (exit 2), instead of failing every call after its retries. The dry run and a run that
+        only writes batch files need no endpoint and do not call it."""
+        self.check_installed()
+        if self._probed or not self._endpoints:
+            return
+        problems = probe_endpoints(self._endpoints)
+        if problems:
+            raise OptionError("--llm-base-url", "; ".join(f"{self.base_urls[i]}: {why}" for i, why in problems.items())
+                              + " (start the server, or check the URL: docs/judging.md, Running a local model; "
+                              "argue-eval doctor --llm-base-url URL --llm-model NAME checks it)")
+        self._probed = True
 
     def _session(self) -> tuple[asyncio.AbstractEventLoop, ChatPool]:
         """One event loop thread and one HTTP client pool (one client per endpoint) for the judge's lifetime.
@@ -462,7 +521,7 @@ class LLMJudge(JudgeBackend):
         must not depend on which replica gave them.
         """
         if self._loop is None:
-            self.check_installed()
+            self.check_ready()
             if not self.base_urls:
                 raise OptionError("--llm-base-url", "the llm judge needs the endpoint (--llm-base-url http://HOST:PORT/v1)")
             loop = asyncio.new_event_loop()
@@ -500,8 +559,8 @@ class LLMJudge(JudgeBackend):
                     group = groups[index]
                     reply, server_model = await self._ask(client, group.prompt, group.label or group.prompt.template)
                     out.put((index, reply, server_model, None))
-                except AuthenticationFailed:
-                    raise  # every later call would be refused the same way: the run stops, saying why
+                except StopRun:
+                    raise  # every later call would fail the same way (a refused key, no endpoint of the model): stop
                 except CallFailed as exc:
                     out.put((index, None, None, exc.reason))
 
@@ -570,7 +629,7 @@ class LLMJudge(JudgeBackend):
             self.counts.wall_seconds += time.monotonic() - started
         if not future.cancelled() and future.exception() is not None:
             error = future.exception()
-            if isinstance(error, AuthenticationFailed):
+            if isinstance(error, StopRun):
                 raise ArgueError(error.reason)
             raise ArgueError(f"the llm judge stopped: {type(error).__name__}: "
                              f"{redact_text(str(error), (self._api_key(),))}")

@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..redact import redact_text
 from .llm_client import ChatResult, read_completion
 
 __all__ = ["BATCH_URL", "MAX_BATCH_CALLS", "BatchExchange", "BatchResult", "custom_id", "request_line",
@@ -67,8 +68,10 @@ class BatchResult:
     completion); the completion is then ``None``."""
 
 
-def read_result_line(value: Any, where: str) -> BatchResult | str:
-    """The result of one parsed line of a result file, or ``field: message`` when it is not a result line."""
+def read_result_line(value: Any, where: str, secrets: tuple[str | None, ...] = ()) -> BatchResult | str:
+    """The result of one parsed line of a result file, or ``field: message`` when it is not a result line. The
+    service's own words (an error message, a model name) are redacted with ``secrets`` (the API key) and every
+    key-shaped token: a service may quote the key it refused, and the problems are printed and kept."""
     if not isinstance(value, dict):
         return f"expected a JSON object (a batch result line), found {type(value).__name__}"
     cid = value.get("custom_id")
@@ -78,18 +81,20 @@ def read_result_line(value: Any, where: str) -> BatchResult | str:
     if error:
         message = error.get("message") if isinstance(error, dict) else error
         code = f" ({error.get('code')})" if isinstance(error, dict) and error.get("code") else ""
-        return BatchResult(where, cid, None, f"error: the batch service could not answer{code}: {_short(message)}")
+        return BatchResult(where, cid, None, f"error: the batch service could not answer{code}: {_short(message, secrets)}")
     response = value.get("response")
     if not isinstance(response, dict):
         return BatchResult(where, cid, None, "response: missing")
     body = response.get("body") if "body" in response else response  # some runners write the completion itself
     status = response.get("status_code", 200 if "choices" in response else None)
     if status != 200:
-        return BatchResult(where, cid, None, f"response.status_code: {status}: {_short(_error_message(body))}")
+        return BatchResult(where, cid, None, f"response.status_code: {status}: {_short(_error_message(body), secrets)}")
     try:
         completion = read_completion(body, 0)
     except (KeyError, TypeError, IndexError, ValueError):
         return BatchResult(where, cid, None, "response.body: not a chat completion (no choices[0].message)")
+    if completion.model:
+        completion.model = redact_text(completion.model, secrets)
     return BatchResult(where, cid, completion)
 
 
@@ -99,8 +104,8 @@ def _error_message(body: Any) -> Any:
     return body
 
 
-def _short(text: Any) -> str:
-    return " ".join(str(text).split())[:200]
+def _short(text: Any, secrets: tuple[str | None, ...] = ()) -> str:
+    return redact_text(" ".join(str(text).split()), secrets)[:200]
 
 
 _VERSION_SUFFIX = re.compile(r"-\d[\d-]*")

@@ -24,8 +24,8 @@ from typing import Any
 
 from ..redact import redact_text, redact_url
 
-__all__ = ["ChatClient", "ChatPool", "ChatResult", "CallFailed", "AuthenticationFailed", "Usage", "RateLimiter",
-           "TRANSIENT_STATUS", "read_completion"]
+__all__ = ["ChatClient", "ChatPool", "ChatResult", "CallFailed", "AuthenticationFailed", "StopRun", "Usage",
+           "RateLimiter", "TRANSIENT_STATUS", "read_completion", "probe_endpoints"]
 
 TRANSIENT_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 """HTTP statuses worth retrying: rate limits and server-side trouble. Others (400, 401, 404) fail at once."""
@@ -39,7 +39,12 @@ class CallFailed(Exception):
         super().__init__(reason)
 
 
-class AuthenticationFailed(CallFailed):
+class StopRun(CallFailed):
+    """A failure every later call would share (refused credentials, no endpoint serving the model): the run
+    stops at once, saying why, rather than failing every question the same way."""
+
+
+class AuthenticationFailed(StopRun):
     """The server refused the credentials (HTTP 401 or 403): every later call would fail the same way."""
 
 
@@ -54,6 +59,8 @@ class ChatResult:
     model: str | None
     prompt_tokens: int
     completion_tokens: int
+    endpoint: int | None = None
+    """Which endpoint of a ``ChatPool`` answered (its position), for a reply found unusable after it came."""
 
 
 @dataclass
@@ -229,8 +236,9 @@ class ChatClient:
             delay = max(delay, min(retry_after, self.backoff_max * 10))
         return delay
 
-    async def chat(self, body: dict[str, Any], kind: str, estimated_tokens: int) -> ChatResult:
-        """One chat completion, retried on transient faults; raises ``CallFailed`` when it cannot be had."""
+    async def chat(self, body: dict[str, Any], kind: str, estimated_tokens: int, avoid: int | None = None) -> ChatResult:
+        """One chat completion, retried on transient faults; raises ``CallFailed`` when it cannot be had (``avoid``:
+        an endpoint to keep away from, meaningful for a pool only)."""
         last = "no attempt"
         for attempt in range(self.max_retries + 1):
             if attempt:
@@ -324,8 +332,8 @@ class ChatPool:
 
     Each endpoint is a ``ChatClient`` with its own concurrency bound and rate limits. A call goes to the
     endpoint with the most free slots among those not set aside (the first given, on a tie), and waits for a
-    slot when all are busy. A transient fault is retried (with the backoff of ``ChatClient.chat``) on another
-    endpoint when one is free; an endpoint whose last ``fail_limit`` attempts all failed is *set aside* for
+    slot when all are busy. A transient fault (or an unusable reply) is retried (with the backoff of
+    ``ChatClient.chat``) on another endpoint, waiting for one of its slots when there is another not set aside; an endpoint whose last ``fail_limit`` attempts all failed is *set aside* for
     ``cooldown`` seconds (doubling each time again, up to ``cooldown_max``), then tried again, and one
     answer brings it back for good. When every endpoint is set aside, calls wait for the first to come back.
     ``check_models`` says, before any call, whether every endpoint serves the model: answers must not
@@ -346,10 +354,13 @@ class ChatPool:
         self.cooldown_max = cooldown_max
         self._clock = clock
         self._failures = [0] * len(self.clients)
+        self._bad = [0] * len(self.clients)  # unusable replies in a row, which a plain HTTP success does not undo
         self._away_until = [0.0] * len(self.clients)
         self._away_for = [cooldown] * len(self.clients)
         self.set_aside = [0] * len(self.clients)
         """How often each endpoint was set aside (for the usage record)."""
+        self.refused: dict[int, str] = {}
+        """Endpoints taken out of the run for good (they answer as another model), with why."""
         self.answered = [0] * len(self.clients)
         """Calls each endpoint answered."""
         self._changed = asyncio.Condition()
@@ -374,11 +385,12 @@ class ChatPool:
     def _pick(self, avoid: int | None) -> int | None:
         """The endpoint to send to now: free, not set aside, preferably not ``avoid``; ``None`` if none is."""
         now = self._clock()
-        ready = [i for i, client in enumerate(self.clients) if client.free > 0 and self._away_until[i] <= now]
+        usable = [i for i in range(len(self.clients)) if self._away_until[i] <= now and i not in self.refused]
+        if avoid is not None and len(usable) > 1:  # a retry waits for another endpoint rather than the one that failed
+            usable = [i for i in usable if i != avoid]
+        ready = [i for i in usable if self.clients[i].free > 0]
         if not ready:
             return None
-        if avoid is not None and len(ready) > 1:
-            ready = [i for i in ready if i != avoid] or ready
         return max(ready, key=lambda i: (self.clients[i].free, -i))
 
     async def _endpoint(self, avoid: int | None) -> int:
@@ -388,8 +400,10 @@ class ChatPool:
                 if chosen is not None:
                     self.clients[chosen].pending += 1  # held until attempt() takes over the count
                     return chosen
+                if len(self.refused) == len(self.clients):
+                    raise StopRun("; ".join(self.refused[i] for i in sorted(self.refused)))
                 now = self._clock()
-                back = min((t for t in self._away_until if t > now), default=None)
+                back = min((t for i, t in enumerate(self._away_until) if t > now and i not in self.refused), default=None)
                 try:
                     await asyncio.wait_for(self._changed.wait(), None if back is None else max(0.0, back - now) + 0.01)
                 except asyncio.TimeoutError:
@@ -407,16 +421,44 @@ class ChatPool:
             self._failures[index] = 0
             self.set_aside[index] += 1
 
+    def reply_unusable(self, index: int | None) -> None:
+        """A reply from endpoint ``index`` that did not fit its schema: a failure of that endpoint like an error
+        (enough in a row set it aside), so a replica answering nonsense stops getting the calls a healthy one
+        could answer."""
+        if index is not None:
+            self.usage.faults["bad_reply"] += 1
+            self._bad[index] += 1
+            self._failures[index] = max(self._failures[index], self._bad[index] - 1)
+            set_aside = self.set_aside[index]
+            self._failed(index)
+            if self.set_aside[index] != set_aside:
+                self._bad[index] = 0
+
+    def reply_usable(self, index: int | None) -> None:
+        """A reply from endpoint ``index`` that fit its schema: its run of unusable replies is over."""
+        if index is not None:
+            self._bad[index] = 0
+
+    async def refuse(self, index: int | None, reason: str) -> None:
+        """Take endpoint ``index`` out of the run for good (it answers as another model than the one asked for);
+        when none is left, the next call raises ``StopRun`` with every endpoint's reason."""
+        if index is None:
+            index = 0
+        self.refused.setdefault(index, reason)
+        await self._notify()
+        if len(self.refused) == len(self.clients):
+            raise StopRun("; ".join(self.refused[i] for i in sorted(self.refused)))
+
     def _answered(self, index: int) -> None:
         self._failures[index] = 0
         self._away_for[index] = self.cooldown
         self.answered[index] += 1
 
-    async def chat(self, body: dict[str, Any], kind: str, estimated_tokens: int) -> ChatResult:
+    async def chat(self, body: dict[str, Any], kind: str, estimated_tokens: int, avoid: int | None = None) -> ChatResult:
         """One chat completion from whichever endpoint is free, retried on transient faults (on another
-        endpoint when one is free); ``CallFailed`` when it cannot be had."""
+        endpoint when one is free; ``avoid``: an endpoint whose last reply was unusable); ``CallFailed`` when it
+        cannot be had. The result names the endpoint that answered."""
         last = "no attempt"
-        avoid: int | None = None
         for attempt in range(self.max_retries + 1):
             if attempt:
                 self.usage.retries += 1
@@ -429,6 +471,7 @@ class ChatPool:
                 await self._notify()
             if isinstance(outcome, ChatResult):
                 self._answered(index)
+                outcome.endpoint = index
                 return outcome
             fault, last, retry_after = outcome
             self.usage.faults[fault] += 1
@@ -509,3 +552,41 @@ def _error_text(raw: bytes, secrets: tuple[str | None, ...] = ()) -> str:
     text = redact_text(" ".join(str(text).split()), secrets)
     text = "".join(char if char.isprintable() else "?" for char in text)
     return text if len(text) <= ERROR_EXCERPT else text[:ERROR_EXCERPT - 3] + "..."
+
+
+PROBE_SECONDS = 2.0
+"""How long the check before any work waits for an endpoint to accept a connection."""
+
+
+def probe_endpoints(urls: list[str] | tuple[str, ...], timeout: float = PROBE_SECONDS) -> dict[int, str]:
+    """Whether something listens at each endpoint: a TCP connection to its host and port, no request sent (the
+    check before any work, so that a server that is not running fails a command in seconds, not after every call's
+    retries). Returns, per endpoint position, what went wrong (refused, no answer within ``timeout``, a host name
+    that does not resolve, a URL without a host); ``{}`` when every one accepts. The standard library only: no
+    extra is needed to tell that no server runs."""
+    import socket
+    from urllib.parse import urlsplit
+
+    problems: dict[int, str] = {}
+    for index, url in enumerate(urls):
+        try:
+            parts = urlsplit(url)
+            host, port = parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)
+        except ValueError:
+            problems[index] = "is not a URL (expected http://HOST:PORT/v1)"
+            continue
+        if parts.scheme not in ("http", "https") or not host:
+            problems[index] = "is not an http(s) URL with a host (expected http://HOST:PORT/v1)"
+            continue
+        try:
+            with socket.create_connection((host, port), timeout=timeout):
+                pass
+        except ConnectionRefusedError:
+            problems[index] = f"connection refused by {host}:{port}: no server listens there"
+        except socket.gaierror:
+            problems[index] = f"the host name {host!r} does not resolve"
+        except TimeoutError:
+            problems[index] = f"{host}:{port} did not accept a connection within {timeout:g} s"
+        except OSError as error:
+            problems[index] = f"cannot connect to {host}:{port} ({error.strerror or type(error).__name__})"
+    return problems

@@ -232,7 +232,7 @@ class LLMTasks:
     def identity(self, task: str) -> dict[str, Any]:
         """What changes a task's answers: model, task version, decoding (never the URL or the key)."""
         return {"backend": "llm-task", "task": task, "task_version": task_version(self.registry[task]), "model": self.judge.model,
-                "temperature": self.judge.temperature, "seed": self.judge.seed}
+                **self.judge.sampling()}
 
     def run(self, task_name: str, items: Sequence[TaskItem], ask: bool = True) -> list[Any]:
         """One result per item, in order (``None``: failed). The cache answers first; the model's results are
@@ -263,8 +263,8 @@ class LLMTasks:
     # -- the calls --------------------------------------------------------------------------------------
     def _body(self, task: Task, data: dict[str, Any], messages: list[dict[str, str]]) -> dict[str, Any]:
         judge = self.judge
-        body: dict[str, Any] = {"model": judge.model, "messages": messages, "temperature": judge.temperature,
-                                "seed": judge.seed, "max_tokens": task.max_tokens(data)}
+        body: dict[str, Any] = {"model": judge.model, "messages": messages, **judge.sampling(),
+                                "max_tokens": task.max_tokens(data)}
         schema = task.schema(data)
         if judge.response_format == "json_schema":
             body["response_format"] = {"type": "json_schema",

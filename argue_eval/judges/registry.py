@@ -2,28 +2,28 @@
 
 ``make_judge("lexical")``, ``make_judge("lexical,semantic")`` (a cascade, cheapest first) and
 ``available_judges()`` are what the CLI, the Python API and the alternate measures use, so a new backend
-is one entry in ``BACKENDS``.
+is one entry in ``BACKENDS`` (an ``argue_eval.registry.Registry``).
 """
 from __future__ import annotations
 
-import importlib
 import inspect
 import typing
 from typing import Any
 
 from ..errors import InputError, OptionError
+from ..registry import Registry
 from .base import JudgeBackend
 from .options import is_number, is_whole, option_error
 
 __all__ = ["BACKENDS", "DEFAULT_JUDGE", "make_judge", "available_judges", "parse_judge_spec", "backend_class",
            "option_defaults", "check_option"]
 
-BACKENDS: dict[str, str] = {
+BACKENDS: Registry[type[JudgeBackend]] = Registry("judge", {
     "lexical": "argue_eval.judges.lexical:LexicalJudge",
     "semantic": "argue_eval.judges.semantic:SemanticJudge",
     "nli": "argue_eval.judges.nli:NLIJudge",
     "llm": "argue_eval.judges.llm:LLMJudge",
-}
+}, option="--judge")
 """Backend name -> ``module:class``; the class takes its options as keyword arguments."""
 
 DEFAULT_JUDGE = "lexical"
@@ -53,12 +53,7 @@ def backend_class(name: str) -> type[JudgeBackend]:
         from .cascade import CascadeJudge
 
         return CascadeJudge
-    module_name, _, class_name = BACKENDS[name].partition(":")
-    module = importlib.import_module(module_name)
-    return getattr(module, class_name)
-
-
-_backend_class = backend_class  # the name tests knew it by
+    return BACKENDS.get(name)
 
 
 def make_judge(spec: str, options: dict[str, dict[str, Any]] | None = None, profile: str | None = None) -> JudgeBackend:

@@ -60,6 +60,8 @@ class JudgeStats:
     cached: Counter[str] = field(default_factory=Counter)
     new: Counter[str] = field(default_factory=Counter)
     failed: Counter[str] = field(default_factory=Counter)
+    waiting: Counter[str] = field(default_factory=Counter)
+    """Questions whose call went to a batch file (``judge --batch-out``): not failed, answered next cycle."""
     rounds: int = 0
     seconds: float = 0.0
     missing_documents: list[str] = field(default_factory=list)
@@ -69,8 +71,11 @@ class JudgeStats:
         return sum(self.cached.values()) + sum(self.new.values())
 
     def summary(self) -> str:
-        cached, new, failed = (sum(c.values()) for c in (self.cached, self.new, self.failed))
-        return (f"{cached + new} judgment(s): {cached} from the cache, {new} new, {failed} failed; "
+        cached, new, failed, waiting = (sum(c.values()) for c in (self.cached, self.new, self.failed, self.waiting))
+        outcome = f"{failed} failed" if failed or not waiting else ""
+        if waiting:
+            outcome = ", ".join(part for part in (f"{waiting} written to the batch file", outcome) if part)
+        return (f"{cached + new} judgment(s): {cached} from the cache, {new} new, {outcome}; "
                 f"{self.rounds} round(s), {self.seconds:.1f} s")
 
 

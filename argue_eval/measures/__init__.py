@@ -3,7 +3,8 @@
 A family (``argue_eval.family.Family``) has a name, parameters, per-topic counts and the ratios
 that follow from them; ``family_rows`` turns per-topic counts into the long ``run_id request_id metric
 value`` table that ``score`` writes and ``compare``/``agree`` read. Families are imported only when asked
-for (``get_family``), so listing them loads no judge, model or pandas.
+for (``get_family``; ``FAMILIES`` is an ``argue_eval.registry.Registry``), so listing them loads no judge,
+model or pandas.
 
 =============  ============================================================  =====================
 family         what it measures                                              module
@@ -21,41 +22,31 @@ parser are ``measures.names`` (``parse_measure``); ``argue_eval.api.calc`` compu
 """
 from __future__ import annotations
 
-import importlib
-import importlib.util
+from collections.abc import Callable
 from typing import Any
 
-from ..errors import unknown_name
 from ..family import ALL_TOPICS, Family, FMeasure, Ratio, Summary, TopicCounts, family_rows
+from ..registry import Registry
 
 __all__ = ["FAMILIES", "available_families", "get_family", "Family", "FMeasure", "Ratio", "Summary", "TopicCounts",
            "family_rows", "ALL_TOPICS"]
 
-FAMILIES: dict[str, str] = {
+FAMILIES: Registry[Callable[..., Family]] = Registry("measure family", {
     "argue": "argue_eval.argue.counting:family",
     "icat": "argue_eval.measures.icat:family",
     "longrecall": "argue_eval.measures.longrecall:family",
     "nuggetizer": "argue_eval.measures.nuggetizer:family",
     "comprehensiveness": "argue_eval.measures.comprehensiveness:family",
     "retrieval": "argue_eval.measures.retrieval:family",
-}
+}, option="measure")
 """Family name -> ``module:factory``: a function of the family's parameters returning its ``Family``."""
 
 
 def available_families() -> list[str]:
     """Names of the families whose module is present (in registry order)."""
-    present = []
-    for name, target in FAMILIES.items():
-        module_name = target.partition(":")[0]
-        if importlib.util.find_spec(module_name) is not None:
-            present.append(name)
-    return present
+    return FAMILIES.available()
 
 
 def get_family(name: str, **params: Any) -> Family:
     """The family ``name`` with ``params`` (e.g. ``get_family("icat", beta=2)``)."""
-    if name not in FAMILIES:
-        raise unknown_name("measure", "measure family", name, FAMILIES)
-    module_name, _, attribute = FAMILIES[name].partition(":")
-    factory = getattr(importlib.import_module(module_name), attribute)
-    return factory(**params)
+    return FAMILIES.get(name)(**params)

@@ -3,9 +3,14 @@
 Reference facts ``F`` (nugget questions with their answers, or the sentences of a reference report) are
 matched against generated facts ``G`` (the report's sentences). For each reference fact:
 
-1. **lexical candidates**: generated facts whose fuzzy token Jaccard with the fact reaches
-   ``jaccard_threshold`` or whose token LCS, normalized by the fact's length, reaches ``lcs_threshold``;
-   the best ``lexical_k`` go to the entailment check. A fact entailed here is ``covered_lexical`` and stops.
+1. **lexical candidates**: generated facts that cover at least ``coverage_threshold`` of the fact's tokens
+   (fuzzy matches, each token of the sentence used once), or whose fuzzy token Jaccard with the fact reaches
+   ``jaccard_threshold``, or whose token LCS, normalized by the fact's length, reaches ``lcs_threshold``;
+   the best ``lexical_k`` (by coverage, then Jaccard, then LCS) go to the entailment check. A fact
+   entailed here is ``covered_lexical`` and stops. Coverage is the gate a report sentence needs: the paper
+   compares atomic facts with atomic facts, where Jaccard over their union suits, but a report sentence is
+   several facts long, and a short fact stated inside it shares few of the union's tokens (3 of a 4-token
+   fact in a 25-token sentence: Jaccard 3/26 = 0.12, coverage 0.75).
 2. **semantic candidates** (when embeddings are available): generated facts whose embedding cosine with
    the fact reaches ``cosine_threshold``, best ``semantic_k``, excluding pairs already checked. A fact
    entailed here is ``covered_semantic``.
@@ -34,7 +39,7 @@ from typing import Any, NamedTuple
 from ..family import Family, Ratio
 
 __all__ = ["Fact", "Settings", "TopicFacts", "FactResult", "TopicLongRecall", "family", "score_topics",
-           "COUNTS", "tokens", "fuzzy_jaccard", "lcs_ratio", "substring_ratio", "normalize"]
+           "COUNTS", "tokens", "fuzzy_jaccard", "fuzzy_coverage", "lcs_ratio", "substring_ratio", "normalize"]
 
 COUNTS = ("facts", "judged_facts", "covered_facts", "unjudged_facts", "covered_lexical", "covered_semantic",
           "covered_entailment", "no_candidate_facts", "model_calls", "answer_found", "lcs_found")
@@ -65,6 +70,9 @@ class Settings:
     cosine_threshold: float = 0.6
     semantic_k: int = 3
     substring_threshold: float = 0.4
+    coverage_threshold: float = 0.5
+    """Half of the fact's tokens in the sentence: the least a sentence that states the fact can share with it
+    (it may paraphrase the rest, which the judge, not the gate, decides)."""
 
     def params(self) -> dict[str, float]:
         return dict(self.__dict__)
@@ -104,14 +112,11 @@ def tokens(text: str) -> list[str]:
     return content or words
 
 
-def fuzzy_jaccard(a: Sequence[str], b: Sequence[str], ratio: float = 0.85) -> float:
-    """Token Jaccard where two tokens match when identical or their edit similarity is at least ``ratio``
-    (``colour``/``color``); each token matches at most once. 0 when both are empty."""
+def _fuzzy_matches(left: list[str], right: list[str], ratio: float) -> int:
+    """How many distinct tokens of ``left`` match a token of ``right`` (identical, or edit similarity at least
+    ``ratio``), each token of ``right`` used at most once."""
     from rapidfuzz import fuzz
 
-    left, right = list(dict.fromkeys(a)), list(dict.fromkeys(b))
-    if not left and not right:
-        return 0.0
     unused = set(range(len(right)))
     matched = 0
     exact = {token: i for i, token in enumerate(right)}
@@ -122,7 +127,26 @@ def fuzzy_jaccard(a: Sequence[str], b: Sequence[str], ratio: float = 0.85) -> fl
         if hit is not None:
             unused.discard(hit)
             matched += 1
+    return matched
+
+
+def fuzzy_jaccard(a: Sequence[str], b: Sequence[str], ratio: float = 0.85) -> float:
+    """Token Jaccard where two tokens match when identical or their edit similarity is at least ``ratio``
+    (``colour``/``color``); each token matches at most once. 0 when both are empty."""
+    left, right = list(dict.fromkeys(a)), list(dict.fromkeys(b))
+    if not left and not right:
+        return 0.0
+    matched = _fuzzy_matches(left, right, ratio)
     return matched / (len(left) + len(right) - matched)
+
+
+def fuzzy_coverage(fact: Sequence[str], sentence: Sequence[str], ratio: float = 0.85) -> float:
+    """The share of the fact's distinct tokens that the sentence has (matched as in ``fuzzy_jaccard``): how much
+    of the fact the sentence could state, whatever else the sentence says. 0 for an empty fact."""
+    left, right = list(dict.fromkeys(fact)), list(dict.fromkeys(sentence))
+    if not left:
+        return 0.0
+    return _fuzzy_matches(left, right, ratio) / len(left)
 
 
 def lcs_ratio(fact: Sequence[str], sentence: Sequence[str]) -> float:
@@ -171,8 +195,8 @@ class FactResult:
     """lexical / semantic: the stage whose candidate entailed the fact."""
     by: int | None = None
     """Index of the sentence that entails the fact."""
-    lexical: list[tuple[int, float, float]] = field(default_factory=list)
-    """Lexical candidates: (sentence index, fuzzy Jaccard, LCS)."""
+    lexical: list[tuple[int, float, float, float]] = field(default_factory=list)
+    """Lexical candidates: (sentence index, fuzzy Jaccard, LCS, coverage of the fact)."""
     semantic: list[tuple[int, float]] = field(default_factory=list)
     """Semantic candidates: (sentence index, cosine)."""
     verdicts: dict[int, bool | None] = field(default_factory=dict)
@@ -189,8 +213,8 @@ class FactResult:
             out["answers"] = list(self.fact.answers)
         if self.stage is not None:
             out["stage"], out["sentence"] = self.stage, self.by
-        out["lexical_candidates"] = [{"sentence": i, "jaccard": round(j, 4), "lcs": round(lcs, 4)}
-                                     for i, j, lcs in self.lexical]
+        out["lexical_candidates"] = [{"sentence": i, "coverage": round(c, 4), "jaccard": round(j, 4),
+                                      "lcs": round(lcs, 4)} for i, j, lcs, c in self.lexical]
         out["semantic_candidates"] = [{"sentence": i, "cosine": round(c, 4)} for i, c in self.semantic]
         out["entailment"] = {str(i): v for i, v in self.verdicts.items()}
         if self.choice_calls:
@@ -236,17 +260,26 @@ class TopicLongRecall:
                 "facts": [r.record() for r in self.facts]}
 
 
-def _lexical_candidates(fact: Fact, sentence_tokens: list[list[str]], settings: Settings) -> list[tuple[int, float, float]]:
+def _lexical_candidates(fact: Fact, sentence_tokens: list[list[str]],
+                        settings: Settings) -> list[tuple[int, float, float, float]]:
     scored = []
+    variants = [tokens(variant) for variant in fact.variants]
+    distinct = [list(dict.fromkeys(variant_tokens)) for variant_tokens in variants]
     for index, tokens_g in enumerate(sentence_tokens):
-        best_j = best_l = 0.0
-        for variant in fact.variants:
-            variant_tokens = tokens(variant)
-            best_j = max(best_j, fuzzy_jaccard(variant_tokens, tokens_g, settings.fuzzy_ratio))
+        best_j = best_l = best_c = 0.0
+        right = list(dict.fromkeys(tokens_g))
+        for variant_tokens, left in zip(variants, distinct):
+            if left or right:  # one matching gives both the Jaccard and the coverage
+                matched = _fuzzy_matches(left, right, settings.fuzzy_ratio)
+                best_j = max(best_j, matched / (len(left) + len(right) - matched))
+                best_c = max(best_c, matched / len(left) if left else 0.0)
             best_l = max(best_l, lcs_ratio(variant_tokens, tokens_g))
-        if best_j >= settings.jaccard_threshold or best_l >= settings.lcs_threshold:
-            scored.append((index, best_j, best_l))
-    scored.sort(key=lambda item: (-item[1], -item[2], item[0]))  # Jaccard ranks, LCS breaks ties
+        if (best_c >= settings.coverage_threshold or best_j >= settings.jaccard_threshold
+                or best_l >= settings.lcs_threshold):
+            scored.append((index, best_j, best_l, best_c))
+    # coverage ranks (how much of the fact each sentence has); Jaccard, then LCS, break ties: of two sentences
+    # with all of the fact, the one with least else, then the one with the fact in order
+    scored.sort(key=lambda item: (-item[3], -item[1], -item[2], item[0]))
     return scored[:settings.lexical_k]
 
 
@@ -311,7 +344,7 @@ def score_topics(items: Sequence[TopicFacts], check: Checker, settings: Settings
                                    for v in fact.variants for s in texts)
             result.lexical = _lexical_candidates(fact, sentence_tokens, settings)
             if result.lexical:
-                lexical_pending.append((result, [i for i, _, _ in result.lexical]))
+                lexical_pending.append((result, [i for i, _, _, _ in result.lexical]))
             results.append(result)
         topics.append(TopicLongRecall(run_id, request_id, results, texts, missing_report=sentences is None))
 
@@ -345,7 +378,7 @@ def score_topics(items: Sequence[TopicFacts], check: Checker, settings: Settings
                             # the multiple-choice question is over the whole candidate set (the paper's
                             # "smallest subset"): a fact that a lexical and a semantic candidate state only
                             # together is found only when both are offered
-                            order = [i for i, _, _ in result.lexical] + order
+                            order = [i for i, _, _, _ in result.lexical] + order
                         semantic_pending.append((result, order))
         _check(semantic_pending, sentences_of, check, choose)
         for result, candidates in semantic_pending:

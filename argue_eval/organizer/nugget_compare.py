@@ -146,6 +146,16 @@ def compare_banks(created: Sequence[TopicNuggets], human: Sequence[TopicNuggets]
         result.unmatched_human = [_label(*truth[i]) for i in range(len(truth)) if i not in matched_h]
         result.unmatched_created = [_label(*made[i]) for i in range(len(made)) if i not in matched_c]
         results.append(result)
+    uncovered = [result for result in results if not result.created_answers]
+    if uncovered and len(uncovered) < len(results):  # the all row would mix in topics the created bank never had
+        shared = [result for result in results if result.created_answers]
+        answers = sum(result.human_answers for result in shared)
+        matched = sum(result.matched_human for result in shared)
+        ids = ", ".join(result.request_id for result in uncovered[:5]) + (" ..." if len(uncovered) > 5 else "")
+        notes.append(f"{len(uncovered)} of {len(results)} topic(s) of the human bank have no created nugget ({ids}): "
+                     f"the all row counts their {sum(result.human_answers for result in uncovered)} human answer(s) as "
+                     f"missed; over the {len(shared)} topic(s) both banks cover, recall is "
+                     f"{matched / answers if answers else 0.0:.4f} ({matched} of {answers})")
     return results, notes
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..csvsafe import long_cells, unguard
-from ..errors import ArgueError, InputError, Problem, Severity
+from ..errors import ArgueError, InputError, Problem, Severity, id_control_character
 from ..formats.nuggets import source_field, source_line
 from ..model import ALL_TOPICS, IMPORTANCE_LEVELS, Answer, Nugget, TopicNuggets, normalize_text
 from ..reading import text_lines
@@ -374,7 +374,7 @@ def read_bindings(path: str | PathLike[str]) -> Iterator[Binding]:
                                              f"expected yes or no (or leave it empty to skip the row), found {verdict!r}")
                         if verdict not in _ACCEPT:
                             continue
-                    yield _binding(path, reader.line_num, record)
+                    yield _binding(path, reader.line_num, record)  # (a proposal sheet may list no row: none to bind)
         except FileNotFoundError:
             raise InputError(path, None, None, "no such file") from None
         except csv.Error as error:
@@ -382,24 +382,37 @@ def read_bindings(path: str | PathLike[str]) -> Iterator[Binding]:
         return
     from ..reading import iter_jsonl
 
+    count = 0
     for lineno, record in iter_jsonl(path):
+        count += 1
         yield _binding(path, lineno, record)
+    if not count:  # an empty file bound nothing and said nothing: a forgotten export, not a review with no yes
+        raise InputError(path, None, None, "no bindings: the file is empty (expected one {request_id, nugget_id, "
+                         "answer, doc_id} per line)")
 
 
 def _binding(path: Path, line: int, record: Mapping[str, Any]) -> Binding:
-    def text(name: str) -> str:
+    def text(name: str, ident: bool = True) -> str:
         value = record.get(name)
         if not isinstance(value, (str, int)) or isinstance(value, bool) or str(value).strip() == "":
             raise InputError(path, line, name, f"expected a non-empty value, found {value!r}")
+        bad = id_control_character(str(value)) if ident else None
+        if bad is not None:  # an id is written into the bank, pools and tables: never a control character
+            raise InputError(path, line, name, f"id contains the control character {bad}; ids must be printable text")
         return str(value).strip()
 
     request_id = text("request_id")
-    nugget = text("nugget_id") if record.get("nugget_id") not in (None, "") else text("question")
-    answer = text("answer")
+    nugget = text("nugget_id") if record.get("nugget_id") not in (None, "") else text("question", ident=False)
+    answer = text("answer", ident=False)
     if "doc_ids" in record and record.get("doc_id") in (None, ""):
         docs = record["doc_ids"]
         if not isinstance(docs, list) or not docs or not all(isinstance(d, str) and d for d in docs):
             raise InputError(path, line, "doc_ids", "expected a non-empty list of document ids")
+        for index, doc in enumerate(docs):
+            bad = id_control_character(doc)
+            if bad is not None:
+                raise InputError(path, line, f"doc_ids[{index}]", f"id contains the control character {bad}; ids must "
+                                 "be printable text")
         doc_ids = tuple(docs)
     else:
         doc_ids = (text("doc_id"),)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -127,7 +127,7 @@ def _measure_order(metric: str) -> tuple:
     return (0, known.index(metric), "") if metric in known else (1, 0, metric)
 
 
-def _records(scores: Iterable[Any]) -> list[ScoreRecord]:
+def as_score_records(scores: Iterable[Any]) -> list[ScoreRecord]:
     """Score rows as ``ScoreRecord``: records from ``formats.read_scores``, plain tuples, or a DataFrame."""
     rows: Iterable[Any] = scores
     if hasattr(scores, "itertuples"):  # a DataFrame
@@ -202,6 +202,8 @@ def build_report_data(
     options: ReportOptions | None = None,
     run_ids: Iterable[str] | None = None,
     people: Mapping[str, Any] | None = None,
+    flags: Mapping[str, Sequence[Sequence[str]]] | None = None,
+    figures: Sequence[Mapping[str, Any]] | None = None,
 ) -> ReportData:
     """Everything the report shows, from score rows (required) and, when given, the rest.
 
@@ -211,6 +213,8 @@ def build_report_data(
     significance against ``options.baseline`` or letter groups over all pairs) come from ``argue_eval.stats``,
     decided by the same function as ``argue-eval compare``'s. ``people`` is the "judges against people" view's
     data (``api.agree_judgments(...).report_section()``), embedded as given; without it the page has no such view.
+    ``flags``: per run its circularity flags (``(flag, field, evidence)``, ``organizer.circularity``), marked in
+    the leaderboard; ``figures``: the Figures view's entries (``figure_set.figure_entries``).
     """
     from ..errors import ArgueError
     from ..stats.matrix import records_to_matrix
@@ -218,7 +222,7 @@ def build_report_data(
 
     options = options or ReportOptions()
     test, correction = resolve_test(options.test, options.correction, options.baseline is not None)
-    records = _records(scores)
+    records = as_score_records(scores)
     keep = set(run_ids) if run_ids is not None else None
     if keep is not None:
         records = [record for record in records if record.run_id in keep]
@@ -277,7 +281,7 @@ def build_report_data(
     notes.extend(builder.notes)
 
     unique_notes = list(dict.fromkeys(notes))
-    main = {
+    main: dict[str, Any] = {
         "title": options.title,
         "runs": runs,
         "topics": topics,
@@ -314,6 +318,12 @@ def build_report_data(
     }
     if people is not None:
         main["people"] = dict(people)
+    if flags:
+        shown = {run: [list(flag) for flag in flags[run]] for run in runs if flags.get(run)}
+        if shown:
+            main["flags"] = shown
+    if figures:
+        main["figures"] = [dict(entry) for entry in figures]
     return ReportData(main, builder.blocks(), unique_notes)
 
 

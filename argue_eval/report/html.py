@@ -33,6 +33,7 @@ def render_html(data: ReportData) -> str:
     """The whole page as text; the same data gives the same bytes."""
     title = html.escape(str(data.main.get("title", "")))
     people = "people" in data.main  # the "judges against people" view, when human judgments were given
+    figures = "figures" in data.main  # the figures view, with report --figures
     parts = [
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n",
         f"<meta http-equiv=\"Content-Security-Policy\" content=\"{_CSP}\">\n",
@@ -45,11 +46,13 @@ def render_html(data: ReportData) -> str:
         "<a href=\"#report\" data-view=\"report\">Report</a>",
         "<a href=\"#nuggets\" data-view=\"nuggets\">Nuggets</a>",
         *(["<a href=\"#people\" data-view=\"people\">Judges vs people</a>"] if people else []),
+        *(["<a href=\"#figures\" data-view=\"figures\">Figures</a>"] if figures else []),
         "<a href=\"#about\" data-view=\"about\">Legend &amp; notes</a></nav></header>\n<main>\n",
         "<noscript><p>This report needs JavaScript to draw its tables (it runs only the script inside this file "
         "and fetches nothing).</p></noscript>\n",
     ]
-    for view in ("leaderboard", "topics", "report", "nuggets", *(["people"] if people else []), "about"):
+    for view in ("leaderboard", "topics", "report", "nuggets", *(["people"] if people else []),
+                 *(["figures"] if figures else []), "about"):
         parts.append(f"<section class=\"view\" id=\"view-{view}\" hidden></section>\n")
     parts.append("</main>\n<footer>Made by argue-eval report: one file, no network. "
                  "Scores from the score table; statistics from argue_eval.stats.</footer>\n")

@@ -67,8 +67,8 @@ class Comparison:
             "test_resamples": self.test_resamples,
             "exact": self.exact,
             "pair_intervals": self.pair_intervals,
-            "systems": [_clean_record(row) for row in self.systems.to_dict(orient="records")],
-            "pairs": [_clean_record(row) for row in self.pairs.to_dict(orient="records")],
+            "systems": [clean_record(row) for row in self.systems.to_dict(orient="records")],
+            "pairs": [clean_record(row) for row in self.pairs.to_dict(orient="records")],
             "notes": list(self.notes),
         }
 
@@ -86,7 +86,7 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def _clean_record(row: dict[str, Any]) -> dict[str, Any]:
+def clean_record(row: dict[str, Any]) -> dict[str, Any]:
     return {key: _clean(value) for key, value in row.items()}
 
 
@@ -176,23 +176,25 @@ def _pair_table(runs: list[str], effects: Effects, tested: PairwiseResult, confi
     """The pairs' DataFrame and whether its intervals are ``simultaneous`` (Tukey HSD) or ``unadjusted``."""
     pairs, correction = tested.pairs, tested.correction
     pair_labels = [f"{runs[a]} vs {runs[b]}" for a, b in pairs]
-    notes.extend(f"difference {note}" for note in effects.interval.notes(pair_labels))
     level = f"{confidence:.0%}"
     ci_low, ci_high = effects.interval.low, effects.interval.high
     ci_method = effects.interval.method.astype(str) if len(pairs) else np.zeros(0, dtype=str)
     pair_intervals = "unadjusted"
     critical = tested.critical
     if critical is not None:
-        # intervals that agree with the family-wise p-values: simultaneous over all pairs, from the same permutations
+        # intervals that agree with the family-wise p-values: simultaneous over all pairs, from the same permutations;
+        # they replace the bootstrap's, so a note on the bootstrap's width would describe no interval shown
         ci_low, ci_high = effects.diff - critical, effects.diff + critical
         ci_method = np.full(len(pairs), "tukey-simultaneous")
         pair_intervals = "simultaneous"
         notes.append(f"pair intervals are simultaneous {level} Tukey HSD intervals, diff +- {critical:.4g} (the {level} "
                      "quantile of the permutation range distribution), so they agree with the family-wise p-values")
-    elif pairs and correction != "none" and len(pairs) > 1:
-        notes.append(f"pair intervals (ci_low, ci_high) are {level} BCa intervals of each pair alone, not adjusted for "
-                     f"the {len(pairs)} comparisons, while p_adjusted is ({correction}): an interval may exclude 0 "
-                     "where p_adjusted is not significant")
+    else:  # the pairs' own bootstrap intervals are shown: say where one is degenerate
+        notes.extend(f"difference {note}" for note in effects.interval.notes(pair_labels))
+        if pairs and correction != "none" and len(pairs) > 1:
+            notes.append(f"pair intervals (ci_low, ci_high) are {level} BCa intervals of each pair alone, not adjusted "
+                         f"for the {len(pairs)} comparisons, while p_adjusted is ({correction}): an interval may "
+                         "exclude 0 where p_adjusted is not significant")
     frame = pd.DataFrame({
         "a": [runs[a] for a, _ in pairs],
         "b": [runs[b] for _, b in pairs],

@@ -11,10 +11,8 @@ document, with the selected text's offsets as provenance) are logged in ``histor
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ..model import IMPORTANCE_LEVELS, Nugget
 from .items import Item
@@ -49,49 +47,29 @@ def record_answers(store: Store, user: str, role: str, answers: Sequence[Answer]
     """Store ``answers`` by ``user`` in one transaction; raise ``Conflict`` if any changed since it was shown."""
     at = now()
     written = 0
-    with store.transaction() as db:
+    with store.transaction():
         for entry in answers:
             item = entry.item
-            row = db.execute("SELECT value, at FROM verdicts WHERE item_id = ? AND user = ? AND role = ?",
-                             (item.item_id, user, role)).fetchone()
-            current = None if row is None else bool(row[0])
+            stored = store.verdict(item.item_id, user, role)
+            current = None if stored is None else stored[0]
             if current != entry.seen:
                 shown = "unanswered" if entry.seen is None else ("yes" if entry.seen else "no")
-                raise Conflict(f"this item was answered {'yes' if current else 'no'} at {row[1] if row else '?'} "
+                raise Conflict(f"this item was answered {'yes' if current else 'no'} at {stored[1] if stored else '?'} "
                                f"(perhaps in another tab) while this page showed it {shown}; nothing was saved: "
                                "reload to see it and answer again")
             key = item.key
             suggestion = item.suggestion if role == "assessor" else None
-            db.execute(
-                "INSERT INTO verdicts(item_id, user, role, kind, request_id, sentence, doc_id, nugget_id, answer, run_id, "
-                "sentence_index, value, stage, at, rationale, suggested_value, suggested_judge, ord) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT(item_id, user, role) DO UPDATE SET value = excluded.value, at = excluded.at, "
-                "rationale = excluded.rationale, stage = excluded.stage, "
-                "suggested_value = COALESCE(verdicts.suggested_value, excluded.suggested_value), "
-                "suggested_judge = COALESCE(verdicts.suggested_judge, excluded.suggested_judge)",
-                (item.item_id, user, role, key.kind, key.request_id, item.sentence, key.doc_id, key.nugget_id,
-                 item.answer, key.run_id, key.sentence_index, int(entry.value),
-                 "adjudication" if role == "adjudication" else item.stage, at, rationale or None,
-                 None if suggestion is None else int(suggestion[0]), None if suggestion is None else suggestion[1],
-                 json.dumps(item.order, ensure_ascii=False)))
-            db.execute("INSERT INTO verdict_log(item_id, user, role, value, at) VALUES (?, ?, ?, ?, ?)",
-                       (item.item_id, user, role, int(entry.value), at))
+            store.save_verdict({
+                "item_id": item.item_id, "user": user, "role": role, "kind": key.kind, "request_id": key.request_id,
+                "sentence": item.sentence, "doc_id": key.doc_id, "nugget_id": key.nugget_id, "answer": item.answer,
+                "run_id": key.run_id, "sentence_index": key.sentence_index, "value": entry.value,
+                "stage": "adjudication" if role == "adjudication" else item.stage, "at": at,
+                "rationale": rationale or None,
+                "suggested_value": None if suggestion is None else int(suggestion[0]),
+                "suggested_judge": None if suggestion is None else suggestion[1], "ord": item.order,
+            })
             written += 1
     return written
-
-
-def _snapshot(store: Store, db: Any, nugget_id: str) -> dict[str, Any]:
-    row = db.execute("SELECT question, importance, aggregator, negative, deleted FROM nuggets WHERE nugget_id = ?",
-                     (nugget_id,)).fetchone()
-    answers = [
-        {"answer_id": a, "text": t,
-         "docs": [d for (d,) in db.execute("SELECT doc_id FROM bindings WHERE answer_id = ? ORDER BY position", (a,))]}
-        for a, t in db.execute("SELECT answer_id, text FROM answers WHERE nugget_id = ? AND deleted = 0 ORDER BY position",
-                               (nugget_id,))
-    ]
-    return {"question": row[0], "importance": row[1], "aggregator": row[2], "negative": bool(row[3]),
-            "deleted": bool(row[4]), "answers": answers}
 
 
 def _clean(text: str | None, what: str, limit: int = 2000) -> str:
@@ -113,24 +91,21 @@ def _options(form: dict[str, str]) -> tuple[str | None, str, bool]:
     return importance, aggregator, form.get("negative") == "1"
 
 
-def _nugget_of(db: Any, request_id: str, nugget_id: str | None) -> str:
-    row = db.execute("SELECT nugget_id FROM nuggets WHERE nugget_id = ? AND request_id = ? AND deleted = 0",
-                     (nugget_id or "", request_id)).fetchone()
-    if row is None:
+def _nugget_of(store: Store, request_id: str, nugget_id: str | None) -> str:
+    if not nugget_id or not store.live_nugget(request_id, nugget_id):
         raise BankError(f"no nugget {nugget_id!r} on this topic")
-    return str(row[0])
+    return nugget_id
 
 
-def _answer_of(db: Any, request_id: str, answer_id: str | None) -> tuple[int, str]:
+def _answer_of(store: Store, request_id: str, answer_id: str | None) -> tuple[int, str]:
     try:
         ident = int(answer_id or "")
     except ValueError:
         raise BankError("no such answer") from None
-    row = db.execute("SELECT a.answer_id, a.nugget_id FROM answers a JOIN nuggets n USING(nugget_id) WHERE a.answer_id = ? "
-                     "AND a.deleted = 0 AND n.deleted = 0 AND n.request_id = ?", (ident, request_id)).fetchone()
-    if row is None:
+    nugget_id = store.live_answer(request_id, ident)
+    if nugget_id is None:
         raise BankError("no such answer on this topic")
-    return int(row[0]), str(row[1])
+    return ident, nugget_id
 
 
 def _binding(store: Store, form: dict[str, str]) -> tuple[str, int | None, int | None, str | None] | None:
@@ -158,101 +133,95 @@ def _binding(store: Store, form: dict[str, str]) -> tuple[str, int | None, int |
 
 
 def bank_action(store: Store, request_id: str, user: str, form: dict[str, str]) -> str:
-    """Apply one authoring action from a form; return a short message for the page."""
+    """Apply one authoring action from a form, in one transaction; return a short message for the page."""
     action = form.get("action", "")
-    with store.transaction() as db:
+    with store.transaction():
         if action == "create":
             question = _clean(form.get("question"), "question")
             importance, aggregator, negative = _options(form)
-            nugget_id = store.new_nugget_id(db, request_id)
-            store.insert_nugget(db, Nugget(nugget_id, request_id, question, [], importance, aggregator, negative))  # type: ignore[arg-type]
-            message = f"nugget {nugget_id} added"
+            nugget_id = store.new_nugget_id(request_id)
+            store.insert_nugget(Nugget(nugget_id, request_id, question, [], importance, aggregator, negative))  # type: ignore[arg-type]
             if form.get("answer"):
-                answer_id = store.insert_answer(db, nugget_id, _clean(form.get("answer"), "answer"))
+                answer_id = store.insert_answer(nugget_id, _clean(form.get("answer"), "answer"))
                 binding = _binding(store, form)
                 if binding is not None:
-                    store.insert_binding(db, answer_id, *binding, user)
-            store.log_history(db, request_id, nugget_id, user, "create", {"after": _snapshot(store, db, nugget_id)})
-            return message
+                    store.insert_binding(answer_id, *binding, user)
+            store.log_history(request_id, nugget_id, user, "create", {"after": store.nugget_snapshot(nugget_id)})
+            return f"nugget {nugget_id} added"
         if action == "edit":
-            nugget_id = _nugget_of(db, request_id, form.get("nugget_id"))
-            before = _snapshot(store, db, nugget_id)
+            nugget_id = _nugget_of(store, request_id, form.get("nugget_id"))
+            before = store.nugget_snapshot(nugget_id)
             importance, aggregator, negative = _options(form)
-            db.execute("UPDATE nuggets SET question = ?, importance = ?, aggregator = ?, negative = ? WHERE nugget_id = ?",
-                       (_clean(form.get("question"), "question"), importance, aggregator, int(negative), nugget_id))
-            store.log_history(db, request_id, nugget_id, user, "edit", {"before": before,
-                                                                          "after": _snapshot(store, db, nugget_id)})
+            store.update_nugget(nugget_id, _clean(form.get("question"), "question"), importance, aggregator, negative)
+            store.log_history(request_id, nugget_id, user, "edit", {"before": before,
+                                                                      "after": store.nugget_snapshot(nugget_id)})
             return f"nugget {nugget_id} saved"
         if action == "delete":
-            nugget_id = _nugget_of(db, request_id, form.get("nugget_id"))
-            before = _snapshot(store, db, nugget_id)
-            db.execute("UPDATE nuggets SET deleted = 1 WHERE nugget_id = ?", (nugget_id,))
-            store.log_history(db, request_id, nugget_id, user, "delete", {"before": before})
+            nugget_id = _nugget_of(store, request_id, form.get("nugget_id"))
+            before = store.nugget_snapshot(nugget_id)
+            store.delete_nugget(nugget_id)
+            store.log_history(request_id, nugget_id, user, "delete", {"before": before})
             return f"nugget {nugget_id} deleted (kept in the history)"
         if action == "merge":
-            target = _nugget_of(db, request_id, form.get("nugget_id"))
-            source = _nugget_of(db, request_id, form.get("other_id"))
+            target = _nugget_of(store, request_id, form.get("nugget_id"))
+            source = _nugget_of(store, request_id, form.get("other_id"))
             if source == target:
                 raise BankError("a nugget cannot be merged into itself")
-            before = {"into": _snapshot(store, db, target), "from": _snapshot(store, db, source)}
-            for (answer_id,) in db.execute("SELECT answer_id FROM answers WHERE nugget_id = ? AND deleted = 0 "
-                                           "ORDER BY position", (source,)).fetchall():
-                position = db.execute("SELECT COALESCE(MAX(position), -1) + 1 FROM answers WHERE nugget_id = ?",
-                                      (target,)).fetchone()[0]
-                db.execute("UPDATE answers SET nugget_id = ?, position = ? WHERE answer_id = ?", (target, position, answer_id))
-            db.execute("UPDATE nuggets SET deleted = 1 WHERE nugget_id = ?", (source,))
-            store.log_history(db, request_id, target, user, "merge", {"before": before, "merged": source,
-                                                                        "after": _snapshot(store, db, target)})
+            before = {"into": store.nugget_snapshot(target), "from": store.nugget_snapshot(source)}
+            for answer_id in store.live_answer_ids(source):
+                store.move_answer(answer_id, target)
+            store.delete_nugget(source)
+            store.log_history(request_id, target, user, "merge", {"before": before, "merged": source,
+                                                                    "after": store.nugget_snapshot(target)})
             return f"nugget {source} merged into {target}"
         if action == "split":
-            source = _nugget_of(db, request_id, form.get("nugget_id"))
+            source = _nugget_of(store, request_id, form.get("nugget_id"))
             chosen = [a for a in form.get("answer_ids", "").split(",") if a]
-            moved = [_answer_of(db, request_id, a) for a in chosen]
+            moved = [_answer_of(store, request_id, a) for a in chosen]
             if not moved or any(nugget != source for _, nugget in moved):
                 raise BankError("tick the answers of this nugget that go to the new nugget")
-            before = _snapshot(store, db, source)
-            nugget_id = store.new_nugget_id(db, request_id)
+            before = store.nugget_snapshot(source)
+            nugget_id = store.new_nugget_id(request_id)
             question = _clean(form.get("question") or before["question"], "question")
-            store.insert_nugget(db, Nugget(nugget_id, request_id, question, [], before["importance"], before["aggregator"],
-                                           before["negative"]))
+            store.insert_nugget(Nugget(nugget_id, request_id, question, [], before["importance"], before["aggregator"],
+                                       before["negative"]))
             for position, (answer_id, _) in enumerate(moved):
-                db.execute("UPDATE answers SET nugget_id = ?, position = ? WHERE answer_id = ?", (nugget_id, position, answer_id))
-            store.log_history(db, request_id, source, user, "split", {
-                "before": before, "after": _snapshot(store, db, source), "new": nugget_id,
-                "new_after": _snapshot(store, db, nugget_id)})
+                store.move_answer(answer_id, nugget_id, position)
+            store.log_history(request_id, source, user, "split", {
+                "before": before, "after": store.nugget_snapshot(source), "new": nugget_id,
+                "new_after": store.nugget_snapshot(nugget_id)})
             return f"{len(moved)} answer(s) of {source} moved to the new nugget {nugget_id}"
         if action == "add_answer":
-            nugget_id = _nugget_of(db, request_id, form.get("nugget_id"))
-            before = _snapshot(store, db, nugget_id)
+            nugget_id = _nugget_of(store, request_id, form.get("nugget_id"))
+            before = store.nugget_snapshot(nugget_id)
             binding = _binding(store, form)
             text = form.get("answer") or (binding[3] if binding is not None else None)
-            answer_id = store.insert_answer(db, nugget_id, _clean(text, "answer"))
+            answer_id = store.insert_answer(nugget_id, _clean(text, "answer"))
             if binding is not None:
-                store.insert_binding(db, answer_id, *binding, user)
-            store.log_history(db, request_id, nugget_id, user, "add_answer", {"before": before,
-                                                                                "after": _snapshot(store, db, nugget_id)})
+                store.insert_binding(answer_id, *binding, user)
+            store.log_history(request_id, nugget_id, user, "add_answer", {"before": before,
+                                                                            "after": store.nugget_snapshot(nugget_id)})
             return f"answer added to {nugget_id}" + (f", bound to {binding[0]}" if binding is not None else "")
         if action in ("bind", "edit_answer", "delete_answer", "unbind"):
-            answer_id, nugget_id = _answer_of(db, request_id, form.get("answer_id"))
-            before = _snapshot(store, db, nugget_id)
+            answer_id, nugget_id = _answer_of(store, request_id, form.get("answer_id"))
+            before = store.nugget_snapshot(nugget_id)
             if action == "bind":
                 binding = _binding(store, form)
                 if binding is None:
                     raise BankError("open a document to bind the answer to")
-                store.insert_binding(db, answer_id, *binding, user)
+                store.insert_binding(answer_id, *binding, user)
                 message = f"answer bound to {binding[0]}"
             elif action == "unbind":
                 doc_id = form.get("doc_id") or ""
-                db.execute("DELETE FROM bindings WHERE answer_id = ? AND doc_id = ?", (answer_id, doc_id))
+                store.delete_bindings(answer_id, doc_id)
                 message = f"answer no longer bound to {doc_id}"
             elif action == "edit_answer":
-                db.execute("UPDATE answers SET text = ? WHERE answer_id = ?",
-                           (_clean(form.get("answer"), "answer"), answer_id))
+                store.update_answer(answer_id, _clean(form.get("answer"), "answer"))
                 message = "answer saved"
             else:
-                db.execute("UPDATE answers SET deleted = 1 WHERE answer_id = ?", (answer_id,))
+                store.delete_answer(answer_id)
                 message = "answer deleted (kept in the history)"
-            store.log_history(db, request_id, nugget_id, user, action, {"before": before,
-                                                                          "after": _snapshot(store, db, nugget_id)})
+            store.log_history(request_id, nugget_id, user, action, {"before": before,
+                                                                      "after": store.nugget_snapshot(nugget_id)})
             return message
     raise BankError(f"unknown action {action!r}")

@@ -1,4 +1,4 @@
-"""What leaves the workbench: the canonical nugget bank and judgments (``assess export --db``), the progress
+"""What leaves the workbench: the canonical nugget bank and judgments (``assess export-db``), the progress
 table (``assess status``) and the items that need an adjudicator.
 
 Judgments are written one line per answer: each assessor's answer (``judge = human:NAME``) and, for an
@@ -11,7 +11,6 @@ writes the same bytes.
 """
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,11 +18,13 @@ from typing import Any
 
 from ..formats.judgments import judgment_to_dict
 from ..formats.nuggets import topic_to_argue
-from ..model import Judgment, JudgmentKey, TopicNuggets, natural_key, normalize_text
+from ..inputs.workbench import round_bank, round_judgments
+from ..model import JudgmentKey, natural_key
 from ..stats.judgment_agreement import cohen_kappa
 from ..writing import commit_together, write_jsonl
-from .items import key_of_row, order_key, topic_items
-from .store import STAGES, Store, verdict_judgment
+from .items import key_of_row, topic_items
+from .stages import ASSESSMENT_STAGES, AUTHORING
+from .store import Store
 
 __all__ = ["ExportSummary", "export_round", "status_rows", "agreement_rows", "suggestion_rows", "adjudication_queue"]
 
@@ -39,71 +40,18 @@ class ExportSummary:
     stale: int = 0
 
 
-def bank_topics(store: Store) -> list[TopicNuggets]:
-    """The current bank of every topic that has nuggets, with each binding's provenance on its answer."""
-    out = []
-    for request_id in store.requests():
-        topic = store.topic_nuggets(request_id)
-        if not topic.nuggets:
-            continue
-        rows = {n["nugget_id"]: n for n in store.nugget_rows(request_id)}
-        for nugget in topic.nuggets:
-            for answer, row in zip(nugget.answers, rows[nugget.nugget_id]["answers"]):
-                selections = [b for b in row["bindings"] if b["start"] is not None]
-                if selections:
-                    extra = dict(answer.extra or {})
-                    extra["selections"] = selections
-                    answer.extra = extra
-        out.append(topic)
-    return out
-
-
-def _live_answers(topics: list[TopicNuggets]) -> set[tuple[str, str]]:
-    return {(n.nugget_id, normalize_text(a.text)) for t in topics for n in t.nuggets for a in n.answers}
-
-
-def export_judgments(store: Store, topics: list[TopicNuggets], summary: ExportSummary) -> list[Judgment]:
-    live = _live_answers(topics)
-    rows = store.verdict_rows()
-    kept = []
-    for row in rows:
-        if row["kind"] in ("answers", "nugget_agrees") and (row["nugget_id"], normalize_text(row["answer"] or "")) not in live:
-            summary.stale += 1  # the answer was edited or deleted after this verdict
-            continue
-        kept.append(row)
-    kept.sort(key=lambda r: (order_key(r["ord"]), r["item_id"], r["role"] == "adjudication", r["user"]))
-    out = []
-    values: dict[str, set[bool]] = {}
-    adjudicated = set()
-    for row in kept:
-        provenance: dict[str, Any] = {"stage": row["stage"], "time": row["at"]}
-        if row["role"] == "adjudication":
-            judge = f"human:{row['user']}:adjudication"
-            adjudicated.add(row["item_id"])
-        else:
-            judge = f"human:{row['user']}"
-            values.setdefault(row["item_id"], set()).add(row["value"])
-        if row["suggested_judge"] is not None:
-            provenance["suggested"] = {"judge": row["suggested_judge"], "value": row["suggested_value"]}
-        out.append(verdict_judgment(row, judge, provenance))
-        summary.by_kind[row["kind"]] += 1
-    summary.adjudicated = len(adjudicated)
-    summary.unresolved = sum(1 for item, vals in values.items() if len(vals) > 1 and item not in adjudicated)
-    summary.judgments = len(out)
-    return out
-
-
 def export_round(store: Store, nuggets_out: str | Path, judgments_out: str | Path) -> ExportSummary:
-    """Write the bank and the judgments together (both or neither)."""
-    summary = ExportSummary()
-    topics = bank_topics(store)
-    judgments = export_judgments(store, topics, summary)
-    summary.topics = len(topics)
-    summary.nuggets = sum(len(t.nuggets) for t in topics)
+    """Write the bank and the judgments together (both or neither): what ``score`` reads from the database
+    itself (``inputs.workbench``), as files."""
+    with store.snapshot():
+        topics = round_bank(store)
+        answers = round_judgments(store, topics)
     with commit_together():
         write_jsonl(nuggets_out, (topic_to_argue(t) for t in topics))
-        write_jsonl(judgments_out, (judgment_to_dict(j) for j in judgments))
-    return summary
+        write_jsonl(judgments_out, (judgment_to_dict(j) for j in answers.judgments))
+    return ExportSummary(topics=len(topics), nuggets=sum(len(t.nuggets) for t in topics),
+                         judgments=len(answers.judgments), by_kind=answers.by_kind, adjudicated=answers.adjudicated,
+                         unresolved=answers.unresolved, stale=answers.stale)
 
 
 def status_rows(store: Store) -> list[list[str | None]]:
@@ -113,21 +61,21 @@ def status_rows(store: Store) -> list[list[str | None]]:
     for request_id in store.requests():
         pool = store.pool(request_id)
         for user in assignments.get(request_id, []):
-            seen = store.read("SELECT COUNT(*) FROM seen WHERE request_id = ? AND user = ?", (request_id, user))[0][0]
+            seen = len(store.seen(request_id, user))
             nuggets = len(store.topic_nuggets(request_id).nuggets)
-            rows.append([request_id, user, "nuggets", f"{seen} of {len(pool)} documents read",
+            rows.append([request_id, user, AUTHORING.name, f"{seen} of {len(pool)} documents read",
                          f"{nuggets} nugget(s) in the bank"])
             items = topic_items(store, request_id, user)
-            for stage in STAGES[1:]:
-                done, open_ = items.counts(stage)
-                rows.append([request_id, user, stage, str(done), str(open_)])
+            for stage in ASSESSMENT_STAGES:
+                done, open_ = items.counts(stage.name)
+                rows.append([request_id, user, stage.name, str(done), str(open_)])
     return rows
 
 
 def agreement_rows(store: Store) -> list[list[str | None]]:
     """Agreement of each pair of assessors on the items both answered, per kind (double-assessed topics)."""
     by_item: dict[str, dict[str, tuple[str, bool]]] = {}
-    for row in store.verdict_rows("role = 'assessor'"):
+    for row in store.verdict_rows(role="assessor"):
         by_item.setdefault(row["item_id"], {})[row["user"]] = (row["kind"], row["value"])
     tables: dict[tuple[str, str, str], Counter[tuple[bool, bool]]] = {}
     for answers in by_item.values():
@@ -151,7 +99,7 @@ def suggestion_rows(store: Store) -> list[list[str | None]]:
     """How often assessors kept each judge's suggestion, per kind: ``judge, kind, items, kept, kappa`` (kappa
     of the judge's answers against the assessors', on the items where a suggestion was shown)."""
     tables: dict[tuple[str, str], Counter[tuple[bool, bool]]] = {}
-    for row in store.verdict_rows("role = 'assessor' AND suggested_judge IS NOT NULL"):
+    for row in store.verdict_rows(role="assessor", suggested=True):
         for kind in (row["kind"], "all"):
             tables.setdefault((row["suggested_judge"], kind), Counter())[(row["value"], row["suggested_value"])] += 1
     rows: list[list[str | None]] = []
@@ -192,8 +140,7 @@ def adjudication_queue(store: Store) -> list[dict[str, Any]]:
             first = assessors[0]
             queue[item_id] = {"item_id": item_id, "row": first, "answers": answers, "reasons": reasons,
                               "decision": decision}
-    for item_id, source, data in store.read("SELECT item_id, source, data FROM adjudication_items"):
-        obj = json.loads(data)
+    for item_id, source, obj in store.adjudication_items():
         entry = queue.get(item_id)
         answers = [{"who": obj["a"].get("judge") or "A", "value": obj["a"]["value"], "rationale": obj["a"].get("rationale")},
                    {"who": obj["b"].get("judge") or "B", "value": obj["b"]["value"], "rationale": obj["b"].get("rationale")}]

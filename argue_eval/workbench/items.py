@@ -8,7 +8,7 @@ and named exactly as ``assess export`` names them (``organizer.assessment.item_i
 citing the same document in ten runs is one item, and a workbench item and a pool item with the same id
 are the same question.
 
-An item belongs to a stage (``store.STAGE_OF_KIND``); the sentence stage shows the ``answers`` items of
+An item belongs to a stage (``stages.STAGE_OF_KIND``); the sentence stage shows the ``answers`` items of
 one (sentence, cited document) pair together, as one group: the bank's answers that document attests,
 to tick.
 """
@@ -21,11 +21,12 @@ from typing import Any
 from ..argue.api import Evaluation
 from ..argue.questions import KIND_ORDER, PendingQuestion, list_questions
 from ..judges.imported import ImportedJudgments
-from ..model import Judgment, JudgmentKey, make_key, natural_key, normalize_text
+from ..model import Judgment, JudgmentKey, make_key, normalize_text
 from ..organizer.assessment import PROMPTS, item_id_for
-from .store import STAGE_OF_KIND, Store, verdict_judgment
+from .stages import STAGE_OF_KIND
+from .store import Store, order_key, verdict_judgment
 
-__all__ = ["Item", "Group", "TopicItems", "topic_items", "order_key", "key_of_row"]
+__all__ = ["Item", "Group", "TopicItems", "topic_items", "find_group", "key_of_row"]
 
 
 @dataclass
@@ -95,12 +96,6 @@ class TopicItems:
         return done, open_
 
 
-def order_key(order: list[Any]) -> tuple[Any, ...]:
-    """Sort key of a stored item order: (topic, run, sentence index, kind, document, nugget, answer)."""
-    request_id, run_id, index, kind, doc_id, nugget_id, answer = order
-    return natural_key(request_id), natural_key(run_id), index, kind, doc_id, nugget_id, answer
-
-
 def key_of_row(row: dict[str, Any]) -> JudgmentKey:
     return make_key(row["kind"], row["request_id"], normalize_text(row["sentence"]), row["doc_id"], row["nugget_id"],
                     row["answer"], row["run_id"], row["sentence_index"])
@@ -151,13 +146,13 @@ def topic_items(store: Store, request_id: str, user: str) -> TopicItems:
     bank = store.topic_nuggets(request_id)
     request = store.request(request_id)
     evaluation = Evaluation.build([bank], store.policies(), [request] if request is not None else None)
-    rows = store.verdict_rows("request_id = ? AND user = ? AND role = 'assessor'", (request_id, user))
+    rows = store.verdict_rows(request_id=request_id, user=user, role="assessor")
     own = [verdict_judgment(row) for row in rows]
     lookup = _lookup(store, bank, own)
     reports = store.reports(request_id)
     pending = list_questions(reports, evaluation, lookup, unknown="stop", show_progress=False)
     by_run = {report.run_id: report for report in reports}
-    questions = dict(store.read("SELECT nugget_id, question FROM nuggets WHERE request_id = ?", (request_id,)))
+    questions = store.nugget_questions(request_id)
     items: dict[str, Item] = {}
     for row in rows:
         items[row["item_id"]] = _answered_item(row, by_run, questions)

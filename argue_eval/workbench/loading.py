@@ -5,24 +5,24 @@ sentences; a changed copy is counted and named), a nugget id already in the bank
 edits, and answers given in the workbench are never touched. The pool is the ``pool`` command's output
 (qrels-shaped lines, in pool order) when given, else the documents the reports cite, in citation order;
 the texts of pooled and cited documents are copied from the collection, so serving needs no collection.
+The files are read through ``inputs``, as ``score`` reads them (so another round's database serves as
+``--nuggets``, ``--judgments`` or ``--suggest`` too).
 """
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, OptionError, few_items
-from ..formats import read_nuggets, read_qrels, read_reports, read_requests, resolve
-from ..formats.judgments import read_autoargue
-from ..model import Judgment, TopicNuggets, natural_key
+from ..inputs import iter_reports, read_judgment_records, read_nugget_list, read_qrels_rows, read_request_list
+from ..model import TopicNuggets, natural_key
 from ..organizer.assessment import item_id_for
 from ..reading import iter_jsonl
-from .store import Store, judgment_json
+from .store import Store
 
-__all__ = ["InitSummary", "init_store", "read_judgment_file"]
+__all__ = ["InitSummary", "init_store"]
 
 
 @dataclass
@@ -43,14 +43,6 @@ class InitSummary:
     notes: list[str] = field(default_factory=list)
 
 
-def read_judgment_file(path: str, bank: Iterable[TopicNuggets]) -> list[Judgment]:
-    """Judgments from a canonical or Auto-ARGUE file (the latter read with the bank, as ``score`` reads it)."""
-    spec = resolve(path, "judgments")
-    if spec.name == "autoargue":
-        return list(read_autoargue(Path(path), list(bank)))
-    return list(spec.read(Path(path)))
-
-
 def init_store(
     db: str,
     requests: str,
@@ -65,13 +57,13 @@ def init_store(
 ) -> InitSummary:
     """Create or extend the workbench database ``db``; see the module docstring."""
     summary = InitSummary()
-    request_list = list(read_requests(requests))
+    request_list = read_request_list(requests) or []
     if not request_list:
         raise InputError(requests, None, None, "no requests in the file")
     wanted = {r.request_id for r in request_list}
-    reports = [report for path in runs for report in read_reports(path)]
-    pool_rows = list(read_qrels(pool)) if pool else []
-    bank = list(read_nuggets(nuggets)) if nuggets else []
+    reports = list(iter_reports(list(runs))) if runs else []
+    pool_rows = (read_qrels_rows(pool) or []) if pool else []
+    bank = read_nugget_list(nuggets) if nuggets else []
     if relevance is not None and relevance not in ("nuggets", "judgments"):
         raise OptionError("--relevance", f"expected nuggets or judgments, found {relevance!r}")
     store = Store.open(db, create=True)
@@ -80,17 +72,19 @@ def init_store(
         if stored is not None and relevance is not None and stored.get("relevance") != relevance:
             raise OptionError("--relevance", f"the workbench was made with --relevance {stored.get('relevance')}; "
                               "changing it would change the questions already answered")
-        with store.transaction() as tx:
+        with store.transaction():
             if stored is None:
-                store.set_meta(tx, "policies", json.dumps({"relevance": relevance or "nuggets"}, sort_keys=True))
+                store.set_meta("policies", json.dumps({"relevance": relevance or "nuggets"}, sort_keys=True))
+            if collection:  # what `serve` searches
+                store.set_meta("collection", json.dumps(str(collection)))
             for request in request_list:
-                store.add_request(tx, request)
+                store.add_request(request)
             summary.requests = len(request_list)
             for report in reports:
                 if report.request_id not in wanted:
                     summary.reports_other_topics += 1
                     continue
-                state = store.add_report(tx, report)
+                state = store.add_report(report)
                 if state == "added":
                     summary.reports_added += 1
                 elif state == "same":
@@ -101,46 +95,40 @@ def init_store(
             if pool_rows:
                 for row in pool_rows:
                     if row.request_id in wanted:
-                        summary.pooled_added += store.add_pooled(tx, row.request_id, row.doc_id, "pool")
+                        summary.pooled_added += store.add_pooled(row.request_id, row.doc_id, "pool")
         cited: dict[str, list[str]] = {}
         for report in store.reports():
             for sentence in report.sentences:
                 for doc_id in sentence.citations:
                     cited.setdefault(report.request_id, []).append(doc_id)
-        with store.transaction() as tx:
+        with store.transaction():
             if not pool_rows:
                 for request_id in sorted(cited, key=natural_key):
                     for doc_id in dict.fromkeys(cited[request_id]):
-                        summary.pooled_added += store.add_pooled(tx, request_id, doc_id, "cited")
+                        summary.pooled_added += store.add_pooled(request_id, doc_id, "cited")
         needed = {doc for docs in cited.values() for doc in docs}
-        needed |= {row[0] for row in store.read("SELECT doc_id FROM pool")}
+        needed |= store.pooled_doc_ids()
         absent = sorted(needed - store.document_ids(), key=natural_key)
         if absent:
             summary.documents_missing = _copy_documents(store, collection, absent, summary)
         _add_nuggets(store, bank, wanted, summary)
         topics = [store.topic_nuggets(t) for t in sorted(wanted, key=natural_key)]
-        with store.transaction() as tx:
+        with store.transaction():
             for path in judgments:
-                for judgment in read_judgment_file(path, topics):
+                for judgment in read_judgment_records(path, topics):
                     if judgment.request_id in wanted:
-                        tx.execute("INSERT INTO prior(item_id, data) VALUES (?, ?) ON CONFLICT(item_id) DO UPDATE "
-                                   "SET data = excluded.data", (item_id_for(judgment.key), judgment_json(judgment)))
+                        store.add_prior(item_id_for(judgment.key), judgment)
                         summary.prior += 1
             for path in suggest:
-                for judgment in read_judgment_file(path, topics):
+                for judgment in read_judgment_records(path, topics):
                     if judgment.request_id in wanted:
-                        tx.execute("INSERT INTO suggestions(item_id, value, judge, rationale) VALUES (?, ?, ?, ?) "
-                                   "ON CONFLICT(item_id) DO UPDATE SET value = excluded.value, judge = excluded.judge, "
-                                   "rationale = excluded.rationale",
-                                   (item_id_for(judgment.key), int(judgment.value), judgment.judge, judgment.rationale))
+                        store.add_suggestion(item_id_for(judgment.key), judgment)
                         summary.suggestions += 1
             for path in disagreements:
                 for line, obj in iter_jsonl(path):
                     _check_disagreement(path, line, obj)
                     if obj["request_id"] in wanted:
-                        tx.execute("INSERT INTO adjudication_items(item_id, source, data) VALUES (?, ?, ?) "
-                                   "ON CONFLICT(item_id) DO UPDATE SET source = excluded.source, data = excluded.data",
-                                   (obj["item_id"], str(path), json.dumps(obj, ensure_ascii=False, sort_keys=True)))
+                        store.add_adjudication_item(obj["item_id"], str(path), obj)
                         summary.disagreements += 1
     finally:
         store.close()
@@ -177,21 +165,21 @@ def _copy_documents(store: Store, collection: str | None, doc_ids: list[str], su
     missing = []
     documents = open_collection(collection)
     try:
-        with store.transaction() as tx:
+        with store.transaction():
             for doc_id in doc_ids:
                 document = documents.lookup(doc_id)
                 if document is None:
                     missing.append(doc_id)
                     continue
-                summary.documents_added += store.add_document(tx, document)
+                summary.documents_added += store.add_document(document)
     finally:
         documents.close()
     return missing
 
 
 def _add_nuggets(store: Store, bank: list[TopicNuggets], wanted: set[str], summary: InitSummary) -> None:
-    known = {row[0] for row in store.read("SELECT nugget_id FROM nuggets")}
-    with store.transaction() as tx:
+    known = store.nugget_ids()
+    with store.transaction():
         for topic in bank:
             if topic.request_id not in wanted:
                 continue
@@ -199,8 +187,8 @@ def _add_nuggets(store: Store, bank: list[TopicNuggets], wanted: set[str], summa
                 if nugget.nugget_id in known:
                     summary.nuggets_kept += 1
                     continue
-                store.insert_nugget(tx, nugget)
-                store.log_history(tx, topic.request_id, nugget.nugget_id, "init", "import",
+                store.insert_nugget(nugget)
+                store.log_history(topic.request_id, nugget.nugget_id, "init", "import",
                                   {"question": nugget.question, "answers": [a.text for a in nugget.answers]})
                 known.add(nugget.nugget_id)
                 summary.nuggets_added += 1

@@ -77,8 +77,7 @@ class DocumentSearch:
             self._documents = open_collection(self.collection)
         document = self._documents.lookup(doc_id)
         if document is not None:
-            with self.store.transaction() as db:
-                self.store.add_document(db, document)
+            self.store.add_document(document)
         return document
 
     def search(self, query: str, k: int = 20) -> list[Hit]:

@@ -17,9 +17,9 @@ import time
 from collections import deque
 
 from ..errors import OptionError
-from .store import Store, now
+from .store import Store
 
-__all__ = ["hash_password", "check_password", "add_user", "set_password", "new_session", "session_user",
+__all__ = ["hash_password", "check_password", "add_user", "reset_user", "set_password", "new_session", "session_user",
            "end_session", "LoginThrottle", "MIN_PASSWORD", "SESSION_SECONDS"]
 
 SCRYPT = {"n": 2**14, "r": 8, "p": 1, "maxmem": 64 * 1024 * 1024, "dklen": 32}
@@ -50,9 +50,7 @@ def add_user(store: Store, name: str, admin: bool) -> str:
         raise OptionError("NAME", f"user {name!r} exists already (`assess users reset {name}` gives a new password)")
     password = secrets.token_urlsafe(12)
     salt, digest = hash_password(password)
-    with store.transaction() as db:
-        db.execute("INSERT INTO users(name, admin, salt, hash, must_change, created_at) VALUES (?, ?, ?, ?, 1, ?)",
-                   (name, int(admin), salt, digest, now()))
+    store.add_user(name, admin, salt, digest)
     return password
 
 
@@ -62,16 +60,15 @@ def reset_user(store: Store, name: str) -> str:
         raise OptionError("NAME", f"no user {name!r}")
     password = secrets.token_urlsafe(12)
     salt, digest = hash_password(password)
-    with store.transaction() as db:
-        db.execute("UPDATE users SET salt = ?, hash = ?, must_change = 1 WHERE name = ?", (salt, digest, name))
-        db.execute("DELETE FROM sessions WHERE user = ?", (name,))
+    with store.transaction():
+        store.set_password(name, salt, digest, one_time=True)
+        store.end_sessions_of(name)
     return password
 
 
 def set_password(store: Store, name: str, password: str) -> None:
     salt, digest = hash_password(password)
-    with store.transaction() as db:
-        db.execute("UPDATE users SET salt = ?, hash = ?, must_change = 0 WHERE name = ?", (salt, digest, name))
+    store.set_password(name, salt, digest, one_time=False)
 
 
 def _token_hash(token: str) -> str:
@@ -81,10 +78,7 @@ def _token_hash(token: str) -> str:
 def new_session(store: Store, user: str) -> str:
     """A new session for ``user``: the cookie's token (the database keeps its hash and a CSRF token)."""
     token = secrets.token_urlsafe(32)
-    with store.transaction() as db:
-        db.execute("DELETE FROM sessions WHERE expires < ?", (time.time(),))
-        db.execute("INSERT INTO sessions(token_hash, user, csrf, expires) VALUES (?, ?, ?, ?)",
-                   (_token_hash(token), user, secrets.token_urlsafe(32), time.time() + SESSION_SECONDS))
+    store.add_session(_token_hash(token), user, secrets.token_urlsafe(32), time.time() + SESSION_SECONDS)
     return token
 
 
@@ -92,18 +86,12 @@ def session_user(store: Store, token: str | None) -> tuple[str, bool, bool, str]
     """``(user, admin, must_change_password, csrf)`` of a live session, else ``None``."""
     if not token:
         return None
-    rows = store.read("SELECT s.user, u.admin, u.must_change, s.csrf FROM sessions s JOIN users u ON u.name = s.user "
-                      "WHERE s.token_hash = ? AND s.expires > ?", (_token_hash(token), time.time()))
-    if not rows:
-        return None
-    user, admin, must_change, csrf = rows[0]
-    return user, bool(admin), bool(must_change), csrf
+    return store.session(_token_hash(token))
 
 
 def end_session(store: Store, token: str | None) -> None:
     if token:
-        with store.transaction() as db:
-            db.execute("DELETE FROM sessions WHERE token_hash = ?", (_token_hash(token),))
+        store.end_session(_token_hash(token))
 
 
 class LoginThrottle:

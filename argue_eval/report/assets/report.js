@@ -258,7 +258,7 @@
         el("td", { cls: "num rank" }, stats.rank[k] === null ? "\u2013" : String(stats.rank[k])),
         el("td", { cls: "run" }, firstTopicOf(DATA.runs[k]) !== null ?
           el("a", { href: reportHash(DATA.runs[k], firstTopicOf(DATA.runs[k])), title: "read this run's reports" }, DATA.runs[k]) :
-          DATA.runs[k]),
+          DATA.runs[k], flagMark(DATA.runs[k])),
         lead,
         el("td", { cls: "interval-cell" }, bar),
         single ? null : markCell,
@@ -268,8 +268,31 @@
     append(root, [
       el("div", { cls: "controls" }, el("label", null, "Rank by ", measureSelect(function () { renderLeaderboard(root); })),
         el("span", { cls: "count" }, plural(DATA.runs.length, "run") + " \u00b7 " + plural(DATA.topics.length, "topic"))),
-      significanceText(),
+      significanceText(), fieldText(), flagsText(),
       el("div", { cls: "scroll" }, table)]);
+  }
+  // circularity flags (`report --flags`): data for the reader, not a penalty
+  function flagMark(run) {
+    var flags = DATA.flags ? own(DATA.flags, run) : undefined;
+    if (!flags || !flags.length) return null;
+    return el("span", { cls: "circular-flag", title: flags.map(function (f) { return f[0] + " (" + f[1] + "): " + f[2]; }).join("\n"),
+      "data-flags": flags.map(function (f) { return f[0]; }).join(" ") }, " \u2691");
+  }
+  function flagsText() {
+    if (!DATA.flags || !Object.keys(DATA.flags).length) return null;
+    return el("p", { cls: "explain" }, "\u2691 circularity flag: the run's metadata names the judge's model, or says it used the " +
+      "evaluation's nuggets or judge; such runs may be favoured by this evaluation (hover for the evidence). A flag is data, " +
+      "not a penalty.");
+  }
+  // a participant packet: the team's runs beside the whole round's median, best and worst (the round's other runs unnamed)
+  function fieldText() {
+    if (!DATA.field) return null;
+    var f = own(DATA.field.measures, state.measure);
+    if (!f) return null;
+    return el("p", { cls: "explain", id: "field-summary" }, "This packet shows only your team's runs. Over all " +
+      plural(DATA.field.runs, "run") + " of the round, the run means of " + measureLabel(state.measure) + " have median " +
+      fmt(f.mean.median) + ", best " + fmt(f.mean.best) + " and worst " + fmt(f.mean.worst) +
+      "; the topics view shows them per topic.");
   }
 
   // ---------------------------------------------------------------- per-topic heatmap
@@ -323,6 +346,18 @@
         title: DATA.topics[j] + ": mean " + fmt(difficulty[j], 4) + " over runs" }, showNumbers ? fmt(difficulty[j], 2) : ""));
     });
     foot.appendChild(el("td"));
+    var field = DATA.field ? own(DATA.field.measures, state.measure) : undefined;
+    var fieldRows = field ? ["median", "best", "worst"].map(function (what) {
+      var tr = el("tr", { cls: "field field-" + what }, el("th", { scope: "row", title: what + " over all " + plural(DATA.field.runs, "run") + " of the round" },
+        what + " of all runs"));
+      columns.forEach(function (j) {
+        var v = field[what][j];
+        tr.appendChild(el("td", { cls: "cell", style: "background-color:" + heat(v) + ";color:" + inkFor(v),
+          title: DATA.topics[j] + ": " + what + " " + fmt(v, 4) + " over all runs of the round" }, showNumbers ? fmt(v, 2) : ""));
+      });
+      tr.appendChild(el("td", { cls: "num" }, fmt(field.mean[what])));
+      return tr;
+    }) : [];
     append(root, [
       el("div", { cls: "controls" },
         el("label", null, "Measure ", measureSelect(function () { renderTopics(root); })),
@@ -333,7 +368,7 @@
         el("span", { cls: "heat-legend", "aria-hidden": "true" }, [0, 0.25, 0.5, 0.75, 1].map(function (v) {
           return el("span", { style: "background-color:" + heat(v) + ";color:" + inkFor(v) }, String(v));
         }))),
-      el("div", { cls: "scroll" }, el("table", { cls: "heatmap", id: "heatmap" }, el("thead", null, head), body, el("tfoot", null, foot)))]);
+      el("div", { cls: "scroll" }, el("table", { cls: "heatmap", id: "heatmap" }, el("thead", null, head), body, el("tfoot", null, foot, fieldRows)))]);
   }
 
   // ---------------------------------------------------------------- report view
@@ -741,6 +776,21 @@
     if (P.notes.length) append(root, el("h3", null, "Notes"), el("ul", null, P.notes.map(function (n) { return el("li", null, n); })));
   }
 
+  // ---------------------------------------------------------------- figures (`report --figures DIR`)
+  function renderFigures(root) {
+    clear(root);
+    append(root, el("h2", null, "Figures"),
+      el("p", { cls: "explain" }, "The figures written beside this page (PNG, SVG and PDF), drawn from the same scores and " +
+        "statistics; the first ones are shown here, every file is linked."));
+    DATA.figures.forEach(function (f) {
+      var links = f.files.map(function (path) { return el("a", { href: path, cls: "figure-file" }, path.split(".").pop().toUpperCase()); });
+      var figure = el("figure", { cls: "figure", id: "figure-" + f.name },
+        f.png ? el("img", { src: f.png, alt: f.title }) : null,
+        el("figcaption", null, f.title + " ", links.map(function (a, n) { return n ? [" \u00b7 ", a] : a; })));
+      root.appendChild(figure);
+    });
+  }
+
   // ---------------------------------------------------------------- about
   function renderAbout(root) {
     clear(root);
@@ -781,6 +831,7 @@
   };
   var views = { leaderboard: renderLeaderboard, topics: renderTopics, report: null, nuggets: null, about: renderAbout };
   if (DATA.people) views.people = renderPeople;
+  if (DATA.figures) views.figures = renderFigures;
   function route() {
     var parts = location.hash.replace(/^#/, "").split("/").map(decodeURIComponent);
     var name = views.hasOwnProperty(parts[0]) ? parts[0] : "leaderboard";

@@ -124,7 +124,7 @@
       if (event.ctrlKey || event.metaKey || event.altKey || typing(event)) { return; }
       var handled = false;
       if (page === "stage" || page === "adjudicate") { handled = stageKeys(event); }
-      else if (page === "nuggets") { handled = nuggetKeys(event); }
+      else if (page === "authoring") { handled = nuggetKeys(event); }
       if (handled) { event.preventDefault(); }
     });
     document.querySelectorAll("form").forEach(function (form) {
