@@ -42,8 +42,12 @@ from per-topic pools, so runs overlap as in a real track), with a generated coll
     python bench/bench_judge.py --semantic-only               # (d) only
     python bench/bench_judge.py --memory-only                 # (e) only
 
+(f) The LLM judge's dry run (``api.plan``: every round replayed, every call planned and its tokens counted; no
+    server) as a ratio to scoring the same round, CPU seconds of this process, measured after (b) in the same
+    run against (b)'s scoring median: target <= 3x. Skipped with ``--no-dry-run``.
+
 (e) Memory (``--memory``): the peak resident memory of ``judge`` (lexical, a fresh cache, the judgments written)
-    and of ``score`` from those judgments, each in a fresh interpreter (peak RSS from wait4), on generated
+    and of ``score`` from those judgments, each in a fresh interpreter (its peak RSS, VmHWM), on generated
     rounds of 10 / 30 / 100 / 300 runs x 50 topics (``--memory-runs``). Printed: each peak, and each
     command's growth per run (the least-squares slope of peak against runs). Target: the judge's growth per
     run no more than the scorer's.
@@ -120,6 +124,7 @@ def _clear_text_caches() -> None:
                    lexical._document_passages, lexical._documents_set, lexical._near, lexical._entities, lexical._name_runs,
                    model.natural_key):
         cached.cache_clear()
+    lexical.forget_texts()  # the judge's per-text caches (weights, cues, negations, a document's tokens)
 
 
 def measure(runs: list[Path], nuggets: Path, collection: Path, requests: Path | None, workdir: Path,
@@ -171,6 +176,32 @@ def measure(runs: list[Path], nuggets: Path, collection: Path, requests: Path | 
                    "judge_seconds": judging, "score_seconds": scoring, "repeats": repeats, "rows": len(scored.rows),
                    "ratio": ratio, "judge_times": judge_times, "score_times": score_times})
     return counts
+
+
+def dry_run_figures(runs: list[Path], nuggets: Path, collection: Path, requests: Path | None,
+                    score_seconds: float, repeats: int = 1) -> dict:
+    """(f): CPU seconds of the LLM judge's dry run over the round (the default prompts and grouping, the
+    collection given, no cache), ``repeats`` times (the median kept), against ``score_seconds``."""
+    from argue_eval.api import plan
+
+    times = []
+    for _ in range(repeats):
+        _clear_text_caches()
+        gc.collect()
+        start = time.process_time()
+        planned = plan([str(p) for p in runs], str(nuggets), requests=str(requests) if requests else None,
+                       collection=str(collection), judge="llm",
+                       judge_options={"llm": {"base_url": "http://127.0.0.1:9/v1", "model": "planned"}})
+        times.append(time.process_time() - start)
+    seconds = statistics.median(times)
+    return {"seconds": seconds, "times": times, "calls": planned["estimate"]["total_calls"],
+            "score_seconds": score_seconds, "ratio": seconds / score_seconds}
+
+
+def report_dry_run(name: str, m: dict) -> None:
+    print(f"== {name}: the LLM judge's dry run against scoring")
+    print(f"   dry run {m['seconds']:.2f} CPU s for {m['calls']:,} planned calls (" + ", ".join(f"{t:.2f}" for t in m["times"])
+          + f" s); scoring {m['score_seconds']:.2f} CPU s: dry run / scoring = {m['ratio']:.1f}x (target <= 3x)")
 
 
 def report(name: str, m: dict) -> None:
@@ -277,6 +308,19 @@ def report_semantic(name: str, m: dict) -> None:
           f"{m['rerun_encoded']} texts encoded")
 
 
+def _own_peak_mib() -> float | None:
+    """This process's peak resident memory (MiB), ``VmHWM`` of /proc/self/status: its own address space's, from
+    its exec on. (``wait4``'s ``ru_maxrss`` is not: Linux counts in it the memory of the forked copy of the
+    parent before the exec, so every job of a bench process holding a large round read as that round.)"""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024  # kB
+    except OSError:
+        pass
+    return None
+
+
 def job_judge(out: Path) -> dict:
     """(e) in a fresh interpreter: the lexical judge over the round with a fresh cache, judgments written."""
     from argue_eval.api import judge, write_judgments
@@ -287,7 +331,7 @@ def job_judge(out: Path) -> dict:
     result = judge([str(p) for p in sorted((out / "runs").glob("*.jsonl"))], out / "nuggets.jsonl",
                    collection=out / "collection.jsonl", judge="lexical", cache=out / "memory-cache.sqlite")
     write_judgments(result, out / "memory-judgments.jsonl", "lexical", {})
-    return {"cpu": time.process_time() - started, "judgments": len(result.judgments)}
+    return {"cpu": time.process_time() - started, "judgments": len(result.judgments), "own_peak_mib": _own_peak_mib()}
 
 
 def job_score(out: Path) -> dict:
@@ -297,11 +341,11 @@ def job_score(out: Path) -> dict:
     started = time.process_time()
     result = score([str(p) for p in sorted((out / "runs").glob("*.jsonl"))], out / "nuggets.jsonl",
                    judgments=[out / "memory-judgments.jsonl"], details=False)
-    return {"cpu": time.process_time() - started, "rows": len(result.table)}
+    return {"cpu": time.process_time() - started, "rows": len(result.table), "own_peak_mib": _own_peak_mib()}
 
 
 def run_job(job: str, out: Path) -> dict:
-    """One (e) job in a fresh interpreter: its result and its peak RSS (MiB, from wait4)."""
+    """One (e) job in a fresh interpreter: its result and its peak RSS (MiB: its own VmHWM, else from wait4)."""
     import os
     import subprocess
 
@@ -312,7 +356,8 @@ def run_job(job: str, out: Path) -> dict:
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"the {job} job failed on {out}")
     result = json.loads(output)
-    result["peak_mib"] = usage.ru_maxrss / 1024  # KiB on Linux
+    own = result.get("own_peak_mib")
+    result["peak_mib"] = own if own is not None else usage.ru_maxrss / 1024  # KiB on Linux (see _own_peak_mib)
     return result
 
 
@@ -362,6 +407,8 @@ def main() -> None:
     parser.add_argument("--tokens-only", action="store_true", help="only (c): the LLM judge's tokens and floor")
     parser.add_argument("--semantic", action="store_true", help="also (d): the semantic judge (the dense extra)")
     parser.add_argument("--semantic-only", action="store_true", help="only (d)")
+    parser.add_argument("--no-tokens", action="store_true", help="leave out (c): the LLM prompt tokens")
+    parser.add_argument("--no-dry-run", action="store_true", help="leave out (f): the LLM dry run against scoring")
     parser.add_argument("--memory", action="store_true", help="also (e): peak memory of judge and score")
     parser.add_argument("--memory-only", action="store_true", help="only (e)")
     parser.add_argument("--memory-runs", default="10,30,100,300", help="the rounds of (e), in runs (default "
@@ -401,9 +448,13 @@ def main() -> None:
     if not args.tokens_only:
         generated = measure(generated_runs, out / "nuggets.jsonl", collection, None, out, args.repeats)
         report(name, generated)
-    report_tokens(name, token_figures(generated_runs, out / "nuggets.jsonl", None, collection))
-    report_tokens(f"{name}, no collection (documents at the 1500-token budget)",
-                  token_figures(generated_runs, out / "nuggets.jsonl", None, None))
+        if not args.no_dry_run:
+            report_dry_run(name, dry_run_figures(generated_runs, out / "nuggets.jsonl", collection, None,
+                                                 generated["score_seconds"]))
+    if not args.no_tokens:
+        report_tokens(name, token_figures(generated_runs, out / "nuggets.jsonl", None, collection))
+        report_tokens(f"{name}, no collection (documents at the 1500-token budget)",
+                      token_figures(generated_runs, out / "nuggets.jsonl", None, None))
     if args.memory:
         memory_series(args.out, [int(n) for n in args.memory_runs.split(",")], args.topics, args.sentences)
 

@@ -106,7 +106,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "report": ("collection", "errors", "extras", "measures", "model", "stats", "views", "writing"),
     "workbench": ("argue", "collection", "errors", "formats", "inputs", "judges", "model", "organizer", "reading",
                   "search", "stats", "writing"),
-    "cli": ("__init__", "click", "commands", "errors", "formats", "reading", "registry"),
+    "cli": ("__init__", "click", "commands", "errors", "formats", "reading", "registry", "stopping"),
     "commands": ("api", "argue", "click", "collection", "errors", "formats", "inputs", "judges", "model", "organizer",
                  "progress", "reading", "redact", "report", "stats", "tables", "tracks", "validate", "views", "workbench",
                  "writing"),

@@ -412,6 +412,10 @@ def forget_texts() -> None:
         cached.cache_clear()
 
 
+ANSWER_GROUP = 512
+"""Answers per group of ``LexicalJudge.iter_answer_groups``."""
+
+
 class LexicalJudge(JudgeBackend):
     """Answers all seven flowchart questions by token overlap (see the module docstring and docs/judging.md).
 
@@ -484,9 +488,13 @@ class LexicalJudge(JudgeBackend):
         return [self.judge(question) for question in questions]
 
     def iter_answer_groups(self, questions: Sequence[Question]) -> Iterator[list[tuple[int, Verdict | None]]]:
-        """All answers in one group: they are computed together, a fraction of a second for a topic's round,
-        and one group is one commit to the cache instead of a check per answer."""
-        yield list(enumerate(self.answer_many(questions)))
+        """The answers in groups of ``ANSWER_GROUP`` (a few hundredths of a second of work each): the runner checks
+        per group, not per answer, whether to commit and whether a signal asked it to stop (the cache's
+        transactions are larger: ``asking``). Each answer depends on its own question only, so the grouping
+        changes no answer."""
+        for start in range(0, len(questions), ANSWER_GROUP):
+            yield [(start + offset, self.judge(question))
+                   for offset, question in enumerate(questions[start:start + ANSWER_GROUP])]
 
     def judge(self, question: Question) -> Verdict | None:
         """The verdict for one question, or ``None`` when the question lacks what this kind needs."""

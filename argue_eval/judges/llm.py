@@ -16,6 +16,10 @@ question differently, which is why answers are cached and never re-asked once co
 A reply that is not the schema's JSON object is re-asked once; if the second reply is no better, or the
 call fails after its retries, the questions of that prompt get ``None`` (could not judge): they are
 counted in ``usage()['failed_items']``, reported by the runner, and asked again on the next run -- never "no".
+
+While its calls are in flight the judge checks four times a second whether a signal asked the run to stop
+(``stopping``): then it cancels the calls still out (their answers were not handed over, so nothing of them is
+committed and a rerun asks them again whole) and the stop goes on up, the answers received committed.
 """
 from __future__ import annotations
 
@@ -31,6 +35,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .. import stopping
 from ..errors import ArgueError, InputError, MissingDependencyError, OptionError
 from ..model import Document, normalize_text
 from ..redact import hold_credentials, redact_text, redact_url, with_credentials
@@ -614,7 +619,11 @@ class LLMJudge(JudgeBackend):
         future.add_done_callback(lambda _: out.put(None))
         try:
             while True:
-                item = out.get()
+                try:  # a stop asked while every call is in flight is seen within a quarter of a second
+                    item = out.get(timeout=0.25)
+                except queue.Empty:
+                    stopping.check()
+                    continue
                 if item is None:
                     break
                 index, reply, server_model, failure = item
