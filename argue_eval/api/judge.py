@@ -203,7 +203,10 @@ def judge(
         elif getattr(backend, "base_urls", True):  # a batch alone needs no HTTP client
             backend.check_installed() if batch[0].collect else backend.check_ready()
         if announce is not None:
-            announce(list(inputs.evaluation.notes), limits.warnings())
+            from ..judges.cascade import order_warning
+
+            order = order_warning(backend)  # a model-backed member before a model-free one: a costlier run
+            announce(list(inputs.evaluation.notes), limits.warnings() + ([order] if order else []))
     except BaseException:
         backend.close()
         raise

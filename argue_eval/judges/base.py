@@ -122,6 +122,9 @@ class JudgeBackend:
     version: ClassVar[str] = "1"
     kinds: ClassVar[frozenset[str]] = frozenset()
     """The question kinds this backend can answer; the runner reports others as unanswered."""
+    cost_unit: ClassVar[str | None] = None
+    """What a model-backed judge's ``plan_calls`` counts ("texts to embed", "model calls"); ``None`` for a
+    model-free judge, which computes its answers in a moment (a cascade's dry run tells the two apart)."""
     profile: str | None = None
     """The id of the judge profile (``judge calibrate``) whose options this judge was made with, or ``None``."""
 

@@ -120,6 +120,7 @@ class LLMJudge(JudgeBackend):
 
     name = "llm"
     version = "2"  # 2: requires-citation always from the combined uncited prompt
+    cost_unit = "model calls"
     kinds = LLM_KINDS
 
     def __init__(

@@ -92,6 +92,7 @@ class NLIJudge(JudgeBackend):
 
     name = "nli"
     version = "1"
+    cost_unit = "pairs to read"
     kinds = frozenset({"attested", "answers"})
 
     def __init__(

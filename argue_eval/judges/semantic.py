@@ -59,6 +59,7 @@ class SemanticJudge(JudgeBackend):
 
     name = "semantic"
     version = "1"
+    cost_unit = "texts to embed"
     kinds = frozenset({"attested", "answers", "first_instance", "requires_citation"})
 
     def __init__(
