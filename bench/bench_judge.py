@@ -329,7 +329,8 @@ def job_judge(out: Path) -> dict:
         stale.unlink()
     started = time.process_time()
     result = judge([str(p) for p in sorted((out / "runs").glob("*.jsonl"))], out / "nuggets.jsonl",
-                   collection=out / "collection.jsonl", judge="lexical", cache=out / "memory-cache.sqlite")
+                   collection=out / "collection.jsonl", judge="lexical", cache=out / "memory-cache.sqlite",
+                   keep_table=False)  # as ``argue-eval judge`` runs it
     write_judgments(result, out / "memory-judgments.jsonl", "lexical", {})
     return {"cpu": time.process_time() - started, "judgments": len(result.judgments), "own_peak_mib": _own_peak_mib()}
 
