@@ -1,8 +1,9 @@
 """The ``argue-eval`` command group: a thin shell over the Python API.
 
 Subcommands live in ``argue_eval.commands.<module>`` and are imported only when run, so ``argue-eval
---help`` stays fast and never loads pandas, ranx, torch or a JVM. Their one-line help is kept here for the
-same reason. A user error anywhere (``ArgueError``) is printed as one line on stderr with exit code 2.
+--help`` stays fast and never loads pandas, ranx, torch or a JVM. Their one-line help in that listing is the
+first line of each command's docstring, read from its source without importing it (``Registry.summary``). A
+user error anywhere (``ArgueError``) is printed as one line on stderr with exit code 2.
 
 Every command runs within ``stopping.handling_signals()``: Ctrl-C (SIGINT) or SIGTERM stops a long command at
 its next step, what was answered committed to the cache, and the command says so and how to resume, with
@@ -23,34 +24,34 @@ from . import __version__, stopping
 from .errors import ArgueError, printable
 from .registry import Registry
 
-# name -> (module:attribute, one-line help). Keep the help in step with each command's docstring.
+# name -> module:attribute; the one-line help in `argue-eval --help` is the first line of the target's docstring.
 COMMANDS: Registry[click.Command] = Registry("command", {
-    "inspect": ("argue_eval.commands.inspect:command", "Detect what a file is and summarize it."),
-    "convert": ("argue_eval.commands.convert:command", "Convert a requests, nuggets, run, qrels or judgments file to another format."),
-    "validate": ("argue_eval.commands.validate:command", "Check a run against the requests (and collection): located errors."),
-    "collection": ("argue_eval.commands.collection:command", "Index a document collection and look documents up by id."),
-    "score": ("argue_eval.commands.score:command", "Score runs with the ARGUE flowchart from existing judgments."),
-    "judge": ("argue_eval.commands.judge:command", "Answer the flowchart's questions for runs with an automatic judge."),
-    "judge calibrate": ("argue_eval.commands.calibrate:command", "Calibrate a judge: fit its thresholds to human labels, with cross-validation by topic."),
-    "evaluate": ("argue_eval.commands.evaluate:command", "Judge runs with an automatic judge, then score them with ARGUE."),
-    "icat": ("argue_eval.commands.icat:command", "ICAT: claims grounded in the collection and aspects they cover."),
-    "longrecall": ("argue_eval.commands.longrecall:command", "LongRecall: reference facts (nuggets, gold report) the report entails."),
-    "comprehensiveness": ("argue_eval.commands.comprehensiveness:command", "Comprehensiveness: context statements the report reaches in the entailment graph."),
-    "nuggetizer": ("argue_eval.commands.nuggetizer:command", "TREC RAG nuggetizer scores (vital, all, strict, weighted) from assignment files."),
-    "assess": ("argue_eval.commands.assess:command", "Human assessment: a pool file for spreadsheets, or the assessment workbench (a local web app)."),
-    "compare": ("argue_eval.commands.compare:command", "Leaderboard with confidence intervals and significance tests."),
-    "report": ("argue_eval.commands.report:command", "Write one self-contained HTML report: open it in any browser, offline."),
-    "analyze": ("argue_eval.commands.analyze:command", "Analyse a round: discriminative power, swap rates, topic-set size, reusability, circularity."),
-    "agree": ("argue_eval.commands.agree:command", "Agreement between two evaluations of the same systems (Kendall's tau, ...)."),
-    "agree-judgments": ("argue_eval.commands.agree:judgments_command", "Agreement between two judgment files (accuracy, Cohen's kappa)."),
-    "requests": ("argue_eval.commands.requests:command", "Create, validate and export report requests (topics)."),
-    "nuggets": ("argue_eval.commands.nuggets:command", "Validate, summarize, merge, bind, create (LLM) and compare nugget banks."),
-    "pool": ("argue_eval.commands.pool:command", "Pool ranked or cited documents for assessors."),
-    "qrels": ("argue_eval.commands.qrels:command", "Build, merge and summarize qrels."),
-    "retrieval": ("argue_eval.commands.retrieval:command", "Retrieval measures (nDCG, MAP, recall, ...) for ranked runs or cited documents."),
-    "search": ("argue_eval.commands.search:command", "Search a collection (BM25 via Pyserini, or dense) for assessors."),
-    "doctor": ("argue_eval.commands.doctor:command", "Check the extras, models, Java, Chromium, cache and LLM endpoints."),
-    "schema": ("argue_eval.commands.schema:command", "Print the JSON Schema of a canonical file (requests, nuggets, runs, ...)."),
+    "inspect": "argue_eval.commands.inspect:command",
+    "convert": "argue_eval.commands.convert:command",
+    "validate": "argue_eval.commands.validate:command",
+    "collection": "argue_eval.commands.collection:command",
+    "score": "argue_eval.commands.score:command",
+    "judge": "argue_eval.commands.judge:command",
+    "judge calibrate": "argue_eval.commands.calibrate:command",
+    "evaluate": "argue_eval.commands.evaluate:command",
+    "icat": "argue_eval.commands.icat:command",
+    "longrecall": "argue_eval.commands.longrecall:command",
+    "comprehensiveness": "argue_eval.commands.comprehensiveness:command",
+    "nuggetizer": "argue_eval.commands.nuggetizer:command",
+    "assess": "argue_eval.commands.assess:command",
+    "compare": "argue_eval.commands.compare:command",
+    "report": "argue_eval.commands.report:command",
+    "analyze": "argue_eval.commands.analyze:command",
+    "agree": "argue_eval.commands.agree:command",
+    "agree-judgments": "argue_eval.commands.agree:judgments_command",
+    "requests": "argue_eval.commands.requests:command",
+    "nuggets": "argue_eval.commands.nuggets:command",
+    "pool": "argue_eval.commands.pool:command",
+    "qrels": "argue_eval.commands.qrels:command",
+    "retrieval": "argue_eval.commands.retrieval:command",
+    "search": "argue_eval.commands.search:command",
+    "doctor": "argue_eval.commands.doctor:command",
+    "schema": "argue_eval.commands.schema:command",
 }, option="COMMAND")
 
 
@@ -148,7 +149,8 @@ class LazyGroup(click.Group):
         return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, COMMANDS.summary(name) if name in COMMANDS else (self.commands[name].get_short_help_str())) for name in self.list_commands(ctx)]
+        rows = [(name, COMMANDS.summary(name) if name in COMMANDS else self.commands[name].get_short_help_str())
+                for name in self.list_commands(ctx)]
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)

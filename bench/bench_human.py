@@ -40,9 +40,20 @@ baselines computed in the same run:
                   that the conversion and the reading of the outputs lose nothing
 Each judge run gets a fresh judgment cache (what ``--no-cache`` gives: every figure is the judge's own work).
 
+Calibrated rows (``Row.folds``): the organizer's loop (``argue-eval judge calibrate``) measured so that it can be
+trusted. The examples (REALSumm articles, WiCE claims: the calibration's topics) are dealt into 5 folds by the
+calibration's own ``topic_folds``; for each fold, ``organizer.calibration.calibrate`` fits the judge's options
+on the other folds' labels alone (its grid, its one-standard-error rule, its inner cross-validation, and its
+refusal: a refused fit leaves the fold on the defaults, as ``judge calibrate`` writes no profile), and the fold
+is answered with those options through the same route as every other row, so every figure is of held-out
+answers. WiCE fits the ``attested`` questions ``api.judge`` asks (partial support as not supported, or with
+``lexical calibrated, no partial`` left out of the fit); REALSumm fits LongRecall's own decision, a fact
+covered when the judge says some candidate sentence gives it, on the (system, article, SCU) labels.
+
     python bench/bench_human.py                           # both sets, every offline judge
     python bench/bench_human.py --set wice --row lexical  # one set, one row (and the baselines)
     python bench/bench_human.py --errors 20               # + 20 disagreements of each class, per judge row
+    python bench/bench_human.py --set wice --row lexical --row "lexical calibrated"   # the judge, calibrated
     python bench/bench_human.py --nli-model ~/models/deberta-v3-mnli --json human.json
 """
 from __future__ import annotations
@@ -93,11 +104,10 @@ class Row:
     LongRecall's thresholds (``measures.longrecall.Settings``) and ``semantic`` its semantic stage.
     ``per_run``: one LongRecall call per system (only for a judge that must know the run).
 
-    A row measured under cross-validation (a judge profile fitted on the other folds' labels) is a factory:
-    it gets the set's data, labels included (``RealSumm``, or the ``Claim`` list), fits one backend per fold
-    of examples on the other folds, and returns a backend that answers each question with its fold's
-    (the fold of ``question.key.request_id`` for WiCE, of the nugget id's example for REALSumm); the route
-    and the figures stay the same as for every other row.
+    A row with ``folds`` is measured under cross-validation: ``judge`` (a spec) is fitted per fold of examples
+    on the other folds' labels (``cross_validate``) and a ``FoldedJudge`` answers each question with its fold's
+    options (the fold of ``question.key.request_id`` for WiCE, of the nugget id's article for REALSumm); the
+    route and the figures stay the same as for every other row.
     """
 
     label: str
@@ -108,6 +118,14 @@ class Row:
     per_run: bool = False
     needs: tuple[str, ...] = ()
     """Extras the row needs (``dense``): without them the row is skipped with a note."""
+    folds: int = 0
+    """More than 0: ``judge`` calibrated on the labels under cross-validation with this many folds of examples
+    (``calibrated_realsumm`` / ``calibrated_wice``); every figure is then of held-out answers."""
+    partial: str = "not"
+    """How the WiCE labels a calibrated row is fitted on count partial support: ``not`` (as not supported) or
+    ``out`` (those claims left out of the fit; they are still answered and scored)."""
+    sets: tuple[str, ...] = ("realsumm", "wice")
+    """The sets the row is measured on."""
 
     def spec(self) -> str:
         return self.judge if isinstance(self.judge, str) else self.label
@@ -117,6 +135,8 @@ ROWS: list[Row] = [
     Row("lexical", "lexical"),
     Row("semantic", "semantic", needs=("dense",)),
     Row("lexical,semantic", "lexical,semantic", needs=("dense",)),
+    Row("lexical calibrated", "lexical", folds=5),
+    Row("lexical calibrated, no partial", "lexical", folds=5, partial="out", sets=("wice",)),
 ]
 """The offline judges and cascades measured by default (``--nli-model`` adds ``nli`` and ``lexical,nli``)."""
 
@@ -423,20 +443,253 @@ def wice_route(row: Row, claims: list[Claim], inputs: dict[str, Any], workdir: P
     """Run ``row`` through ``api.judge`` and read each claim's ``attested`` judgment (value, confidence,
     rationale)."""
     from argue_eval import api
-    from argue_eval.argue.policies import Policies
 
     judge = row.judge if isinstance(row.judge, str) else row.judge("wice", claims)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(dir=workdir) as fresh:
         result = api.judge([str(inputs["run"])], str(inputs["nuggets"]), collection=str(inputs["collection"]),
                            requests=str(inputs["requests"]), judge=judge, judge_options=row.options or None,
-                           policies=Policies(evaluated_topics="requests"), cache=str(Path(fresh) / "cache.sqlite"))
+                           evaluated_topics="requests", cache=str(Path(fresh) / "cache.sqlite"))
     found = {}
     for judgment in result.judgments:
         if judgment.kind == "attested":
             found[judgment.request_id] = judgment
     return {"judgments": found, "seconds": round(time.perf_counter() - started, 1),
             "failures": len(result.run.failures)}
+
+
+# --------------------------------------------------------------------------------------------------
+# a judge calibrated on the labels, under cross-validation
+# --------------------------------------------------------------------------------------------------
+# The organizer's loop (docs/judging.md, "Calibrating a judge on human labels"), measured the way it can be
+# trusted: the examples (REALSumm articles, WiCE claims: the topics) are dealt into folds with the calibration's
+# own ``topic_folds``; for each fold, ``organizer.calibration.calibrate`` (what ``argue-eval judge calibrate``
+# runs, one-standard-error rule, inner cross-validation and refusal included) fits the judge's options on the
+# other folds' labels only, and the fold's questions are answered with those options through the same route as
+# every other row. No label of a fold ever reaches the fit that answers it.
+class Recorder(JudgeBackend):
+    """Keeps every question a route asks (once per judgment key, in order) and answers it with ``inner``, or
+    "no" to everything when ``inner`` is ``None`` (so that LongRecall offers every fact to both stages)."""
+
+    name = "recorder"
+
+    def __init__(self, inner: JudgeBackend | None, kinds: frozenset[str]) -> None:
+        self.inner = inner
+        self.kinds = kinds  # type: ignore[misc]
+        self.asked: dict[Any, Question] = {}
+
+    def answer_many(self, questions: Sequence[Question]) -> list[Verdict | None]:
+        for question in questions:
+            self.asked.setdefault(question.key, question)
+        if self.inner is None:
+            return [Verdict(False, self.name) for _ in questions]
+        return self.inner.answer_many(questions)
+
+    def close(self) -> None:
+        if self.inner is not None:
+            self.inner.close()
+
+
+class FoldedJudge(JudgeBackend):
+    """Answers each question with the judge of its topic's fold (fitted on the other folds): held-out answers."""
+
+    name = "folded"
+
+    def __init__(self, judges: list[JudgeBackend], fold_of: Callable[[Question], int]) -> None:
+        self.judges, self.fold_of = judges, fold_of
+        self.kinds = frozenset().union(*(judge.kinds for judge in judges))  # type: ignore[misc]
+
+    def answer_many(self, questions: Sequence[Question]) -> list[Verdict | None]:
+        out: list[Verdict | None] = [None] * len(questions)
+        by_fold: dict[int, list[int]] = {}
+        for position, question in enumerate(questions):
+            by_fold.setdefault(self.fold_of(question), []).append(position)
+        for fold, positions in sorted(by_fold.items()):
+            for position, verdict in zip(positions, self.judges[fold].answer_many([questions[i] for i in positions])):
+                out[position] = verdict
+        return out
+
+    def close(self) -> None:
+        for judge in self.judges:
+            judge.close()
+
+
+def _subset_answerer(whole: Any, positions: np.ndarray) -> Any:
+    """An ``Answerer`` for the questions at ``positions`` of ``whole``'s labelled set that takes its verdicts from
+    ``whole`` (each option set answered once over the whole set, for every fold)."""
+    from argue_eval.model import natural_key
+    from argue_eval.organizer.calibration import Answerer, Labelled
+
+    source = whole.labelled
+    kept = np.asarray(positions, dtype=np.int64)
+    topics = sorted({source.topics[i] for i in source.topic_index[kept]}, key=natural_key)
+    index = {topic: i for i, topic in enumerate(topics)}
+    labelled = Labelled([source.questions[i] for i in kept], source.labels[kept], topics,
+                        np.array([index[source.topics[i]] for i in source.topic_index[kept]], dtype=np.int64),
+                        source.kinds[kept])
+
+    class Subset(Answerer):
+        def verdicts(self, backend: str, options: Any, kinds: Any) -> list[Verdict | None]:
+            got = whole.verdicts(backend, options, kinds)
+            if self.progress is not None:
+                self.progress.update(1)
+            return [got[i] for i in kept]
+
+    return Subset(labelled)
+
+
+def cross_validate(row: Row, answerer: Any, resamples: int, seed: int) -> tuple[list[dict[str, Any]], list[list[str]],
+                                                                               list[dict[str, Any]]]:
+    """Per outer fold of ``answerer.labelled``'s topics, the options ``calibrate`` fits on the other folds (with its
+    inner cross-validation over those topics only); the folds; what each fit said (moved options, refusal)."""
+    from argue_eval.judges.registry import option_defaults
+    from argue_eval.organizer.calibration import calibrate, topic_folds
+
+    assert isinstance(row.judge, str)
+    labelled = answerer.labelled
+    baseline = {row.judge: {option: value for option, value in option_defaults(row.judge).items() if value is not None}
+                | dict(row.options.get(row.judge, {}))}
+    pinned = {row.judge: set(row.options.get(row.judge, {}))}
+    folds = topic_folds(labelled.topics, row.folds, seed)
+    options, fits = [], []
+    for fold in folds:
+        held = {labelled.topics.index(topic) for topic in fold}
+        train = np.flatnonzero([i not in held for i in labelled.topic_index])
+        subset = _subset_answerer(answerer, train)
+        fitted = calibrate(row.judge, subset.labelled, subset, baseline=baseline, pinned=pinned, folds=row.folds,
+                           seed=seed, resamples=resamples)
+        # as `judge calibrate` does: a fit that does worse than the defaults on its inner held-out folds is refused,
+        # and the organizer judges with the defaults
+        chosen = baseline if fitted.worse else {row.judge: {**baseline[row.judge], **fitted.options.get(row.judge, {})}}
+        options.append(chosen[row.judge])
+        fits.append({"held_out_topics": len(fold), "training_topics": len(subset.labelled.topics),
+                     "moved": {f"{b}.{o}": list(v) for b, m in fitted.changed().items() for o, v in m.items()},
+                     "refused": fitted.worse,
+                     "inner_held_out_kappa": {f.kind: [f.default["kappa"], f.fitted["kappa"]] for f in fitted.kinds}})
+    return options, folds, fits
+
+
+def _fold_judges(row: Row, options: list[dict[str, Any]]) -> list[JudgeBackend]:
+    from argue_eval.judges.registry import make_judge
+
+    assert isinstance(row.judge, str)
+    return [make_judge(row.judge, {row.judge: dict(values)}) for values in options]
+
+
+def calibrated_wice(row: Row, claims: list[Claim], inputs: dict[str, Any], workdir: Path,
+                    args: argparse.Namespace) -> dict[str, Any]:
+    """``row``'s judge calibrated on the claims' labels, each fold of claims answered with options fitted on the
+    others: the ``attested`` questions are the ones ``api.judge`` asks (recorded on a first pass with the judge's
+    defaults), the held-out answers come from ``wice_route`` like every other row's."""
+    from argue_eval.judges.registry import make_judge
+    from argue_eval.organizer.calibration import Answerer, Labelled, topic_folds
+
+    assert isinstance(row.judge, str)
+    started = time.perf_counter()
+    recorder = Recorder(make_judge(row.judge, dict(row.options)), make_judge(row.judge).kinds)
+    wice_route(replace(row, judge=lambda name, payload: recorder, options={}), claims, inputs, workdir)
+    supported = {c.claim_id: c.label == "supported" for c in claims}
+    fitted_on = {c.claim_id for c in claims if row.partial == "not" or c.label != "partially_supported"}
+    labelled = Labelled.build((q, supported[q.key.request_id]) for q in recorder.asked.values()
+                              if q.kind == "attested" and q.key.request_id in fitted_on)
+    options, folds, fits = cross_validate(row, Answerer(labelled), args.resamples, args.seed)
+    # the claims left out of the fit (partial support, with ``partial="out"``) are in no fold's training set: they
+    # are dealt among the folds on their own, so that every fold's options answer some of them
+    fold_of = {topic: number for number, fold in enumerate(folds) for topic in fold}
+    outside = sorted(supported.keys() - fold_of.keys())
+    if outside:
+        for number, fold in enumerate(topic_folds(outside, min(row.folds, len(outside)), args.seed)):
+            fold_of.update((topic, number) for topic in fold)
+    folded = FoldedJudge(_fold_judges(row, options), lambda q: fold_of[q.key.request_id])
+    routed = wice_route(replace(row, judge=lambda name, payload: folded, options={}), claims, inputs, workdir)
+    routed["seconds"] = round(time.perf_counter() - started, 1)
+    routed["calibration"] = {"folds": [len(f) for f in folds], "fits": fits, "labelled_questions": len(labelled.questions)}
+    return routed
+
+
+class _FactAnswerer:
+    """LongRecall's decision under a set of options, for calibration: a (system, example, SCU) fact is covered when
+    the judge says some candidate sentence (lexical or semantic stage) gives it. The pairs are the questions the
+    route asks, recorded once with a judge that says no to everything (so every fact reaches both stages; which
+    sentences are candidates never depends on the judge); each option set answers every pair once."""
+
+    def __init__(self, labelled: Any, pairs: list[Question], candidates: list[list[int]]) -> None:
+        self.labelled, self.pairs, self.candidates = labelled, pairs, candidates
+        self.progress: Any = None
+        self.unanswered: dict[str, int] = {}
+        self._memo: dict[str, list[Verdict | None]] = {}
+
+    def verdicts(self, backend: str, options: Any, kinds: Any) -> list[Verdict | None]:
+        from argue_eval.judges.registry import make_judge
+
+        memo_key = json.dumps([backend, options], sort_keys=True, default=str)
+        if memo_key not in self._memo:
+            judge = make_judge(backend, {backend: dict(options)})
+            try:
+                answers = judge.answer_many(self.pairs)
+            finally:
+                judge.close()
+            out: list[Verdict | None] = []
+            for positions in self.candidates:
+                said = [answers[i] for i in positions]
+                if any(v is not None and v.value for v in said):
+                    out.append(Verdict(True, backend))
+                elif any(v is None for v in said):
+                    out.append(None)
+                else:
+                    out.append(Verdict(False, backend))
+            self._memo[memo_key] = out
+        if self.progress is not None:
+            self.progress.update(1)
+        return self._memo[memo_key]
+
+
+def calibrated_realsumm(row: Row, data: RealSumm, inputs: dict[str, Any], workdir: Path,
+                        args: argparse.Namespace) -> dict[str, Any]:
+    """``row``'s judge calibrated on the SCU labels, each fold of articles answered with options fitted on the
+    others (see ``_FactAnswerer`` for what is fitted on); the held-out answers come from ``realsumm_route``."""
+    from argue_eval.measures.entail import normalize_text
+    from argue_eval.organizer.calibration import Labelled
+
+    assert isinstance(row.judge, str)
+    started = time.perf_counter()
+    recorder = Recorder(None, frozenset({"answers"}))
+    recorded = realsumm_route(replace(row, judge=lambda name, payload: recorder, options={}, per_run=False), data,
+                              inputs, workdir)
+    pairs = list(recorder.asked.values())
+    where = {(q.nugget.nugget_id if q.nugget else None, normalize_text(q.sentence)): i for i, q in enumerate(pairs)}
+    candidates, labels, topic_index = [], [], []
+    for e, example in enumerate(data.ids):
+        for system in data.systems:
+            detail = recorded["details"][system, example]
+            for j, fact in enumerate(_facts(recorded, system, example, len(data.scus[e]))):
+                sentences = [c["sentence"] for c in fact["lexical_candidates"] + fact["semantic_candidates"]]
+                candidates.append([where[fact["fact_id"], normalize_text(detail["sentences"][i])] for i in sentences])
+                labels.append(bool(data.labels[system][e][j]))
+                topic_index.append(e)
+    # one labelled item per (system, article, SCU): the people's answer is about the summary, not a sentence
+    labelled = Labelled([None] * len(labels), np.array(labels, dtype=bool), list(data.ids),  # type: ignore[list-item]
+                        np.array(topic_index, dtype=np.int64), np.array(["answers"] * len(labels), dtype=object))
+    options, folds, fits = cross_validate(row, _FactAnswerer(labelled, pairs, candidates), args.resamples, args.seed)
+    fold_of = {scu_id(example, j): number for number, fold in enumerate(folds) for example in fold
+               for j in range(len(data.scus[data.ids.index(example)]))}
+    folded = FoldedJudge(_fold_judges(row, options), lambda q: fold_of[q.nugget.nugget_id if q.nugget else ""])
+    routed = realsumm_route(replace(row, judge=lambda name, payload: folded, options={}), data, inputs, workdir)
+    routed["counts"]["seconds"] = round(time.perf_counter() - started, 1)
+    # what was fitted on must be what the route decides: each fold's facts under its options, both ways
+    answerer, differ = _FactAnswerer(labelled, pairs, candidates), 0
+    article_fold = {example: number for number, fold in enumerate(folds) for example in fold}
+    held_out = [answerer.verdicts(row.judge, values, {"answers"}) for values in options]
+    flat = [v for e in range(len(data.ids)) for per_system in routed["present"][e] for v in per_system]
+    for position, (e, said) in enumerate(zip(topic_index, flat)):
+        verdict = held_out[article_fold[data.ids[e]]][position]
+        differ += (verdict is not None and bool(verdict.value)) != said
+    if differ:
+        print(f"realsumm {row.label}: {differ} fact(s) where the route's decision differs from the one fitted on",
+              file=sys.stderr)
+    routed["calibration"] = {"folds": [len(f) for f in folds], "fits": fits, "pairs": len(pairs),
+                             "route_differs_from_fit": differ}
+    return routed
 
 
 # --------------------------------------------------------------------------------------------------
@@ -535,7 +788,8 @@ def measure_realsumm(rows: list[Row], args: argparse.Namespace, workdir: Path) -
     for row in rows:
         if not _available(row):
             continue
-        routed = realsumm_route(row, data, inputs, workdir)
+        routed = (calibrated_realsumm(row, data, inputs, workdir, args) if row.folds
+                  else realsumm_route(row, data, inputs, workdir))
         counts = routed["counts"]
         missed_present = gated = 0
         for e, example in enumerate(data.ids):
@@ -546,7 +800,8 @@ def measure_realsumm(rows: list[Row], args: argparse.Namespace, workdir: Path) -
                         gated += not (fact["lexical_candidates"] or fact["semantic_candidates"])
         counts["missed_present"], counts["missed_present_gated"] = missed_present, gated
         add(row.label, routed["present"], {"kind": "judge", "judge": row.spec(), "options": row.options,
-                                           "settings": row.settings, "semantic": row.semantic, "counts": counts})
+                                           "settings": row.settings, "semantic": row.semantic, "counts": counts,
+                                           **({"calibration": routed["calibration"]} if row.folds else {})})
         if args.errors and row.label != "human":
             print_realsumm_errors(row.label, data, routed, args.errors)
 
@@ -585,7 +840,8 @@ def measure_wice(rows: list[Row], args: argparse.Namespace, workdir: Path) -> di
     for row in rows:
         if not _available(row):
             continue
-        routed = wice_route(row, claims, inputs, workdir)
+        routed = (calibrated_wice(row, claims, inputs, workdir, args) if row.folds
+                  else wice_route(row, claims, inputs, workdir))
         judgments = routed["judgments"]
         missing = [c.claim_id for c in claims if c.claim_id not in judgments]
         said = {c.claim_id: bool(judgments[c.claim_id].value) if c.claim_id in judgments else False for c in claims}
@@ -594,7 +850,8 @@ def measure_wice(rows: list[Row], args: argparse.Namespace, workdir: Path) -> di
                                   and judgments[c.claim_id].confidence is not None])
                       for lab in ("supported", "partially_supported", "not_supported")}
         add(row.label, said, {"kind": "judge", "judge": row.spec(), "options": row.options, "unanswered": len(missing),
-                              "seconds": routed["seconds"], "yes_confidence": confidence})
+                              "seconds": routed["seconds"], "yes_confidence": confidence,
+                              **({"calibration": routed["calibration"]} if row.folds else {})})
         if missing:
             print(f"wice {row.label}: {len(missing)} claim(s) without an attested judgment (counted as no): "
                   f"{', '.join(missing[:5])}", file=sys.stderr)
@@ -691,6 +948,22 @@ def _cell(figures: dict[str, Any], metric: str) -> str:
     return f"{_f(figures.get(metric))} {_ci(figures.get(f'{metric}_ci'))}".strip()
 
 
+def print_calibration(set_name: str, figures: dict[str, Any]) -> None:
+    """What each fold's fit moved (options fitted on the other folds), and the fits ``judge calibrate`` refuses."""
+    for label, row in figures["rows"].items():
+        calibration = row.get("calibration")
+        if not calibration:
+            continue
+        print(f"{set_name} {label}: {len(calibration['folds'])} folds of {'/'.join(map(str, calibration['folds']))} "
+              "examples, each answered with options fitted on the other folds' labels only")
+        for number, fit in enumerate(calibration["fits"]):
+            moved = ", ".join(f"{name} {before} -> {after}" for name, (before, after) in fit["moved"].items()) or "nothing"
+            inner = "; ".join(f"{kind} {_f(a)} -> {_f(b)}" for kind, (a, b) in fit["inner_held_out_kappa"].items())
+            print(f"  fold {number + 1}: fit on {fit['training_topics']} examples moves {moved}; inner held-out kappa "
+                  f"{inner}" + (f"; REFUSED ({', '.join(fit['refused'])}): the fold keeps the defaults"
+                                if fit["refused"] else ""))
+
+
 def print_realsumm(figures: dict[str, Any]) -> None:
     print(f"\n== realsumm: nugget presence, {figures['examples']} examples x {figures['systems']} systems, "
           f"{figures['labels']} labels ({figures['scus']} SCUs); intervals: 95% bootstrap over examples")
@@ -709,6 +982,7 @@ def print_realsumm(figures: dict[str, Any]) -> None:
                   f"facts without a candidate {counts['facts_without_candidate']}/{counts['facts']}; present facts "
                   f"missed {counts['missed_present']}, of them never reached the judge {counts['missed_present_gated']}"
                   f"; {counts['seconds']} s")
+    print_calibration("realsumm", figures)
 
 
 def print_wice(figures: dict[str, Any]) -> None:
@@ -726,6 +1000,7 @@ def print_wice(figures: dict[str, Any]) -> None:
         if row.get("yes_confidence"):
             print(f"  {label}: mean confidence of its yes answers by human label " + ", ".join(
                 f"{lab} {_f(value)}" for lab, value in row["yes_confidence"].items()))
+    print_calibration("wice", figures)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -759,11 +1034,12 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, Any] = {"human_dev": str(HUMAN_DEV), "resamples": args.resamples, "seed": args.seed, "sets": {}}
     with tempfile.TemporaryDirectory(prefix="bench-human-") as workdir:
         if args.set in ("realsumm", "both"):
-            chosen = rows + ([] if args.no_human else [human_row_realsumm()])
+            chosen = [row for row in rows if "realsumm" in row.sets] + ([] if args.no_human else [human_row_realsumm()])
             results["sets"]["realsumm"] = measure_realsumm(chosen, args, Path(workdir))
             print_realsumm(results["sets"]["realsumm"])
         if args.set in ("wice", "both"):
-            chosen = rows + ([] if args.no_human else [Row("human", lambda name, claims: HumanSupport(claims))])
+            chosen = [row for row in rows if "wice" in row.sets] + (
+                [] if args.no_human else [Row("human", lambda name, claims: HumanSupport(claims))])
             results["sets"]["wice"] = measure_wice(chosen, args, Path(workdir))
             print_wice(results["sets"]["wice"])
     if args.json:

@@ -6,6 +6,7 @@ test), the Auto-ARGUE NuggetBank example as canonical nuggets, and the small LLM
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from argue_eval.judges.base import Question, make_key
@@ -145,3 +146,17 @@ def select_document_text(browser, phrase: str, start: int | None = None) -> None
         window.getSelection().removeAllRanges(); window.getSelection().addRange(range);
         document.getElementById('doc-text').dispatchEvent(new MouseEvent('mouseup', {{bubbles: true}}));
     }})()""")
+
+
+# --- a fresh folder with the sample track -----------------------------------------------------------------
+
+SAMPLE_DIRS = ("runs", "nuggets", "topics", "qrels")
+"""The shipped sample track's folders, as the README's commands and the docs' examples name them."""
+
+
+def copy_sample_track(folder: Path) -> Path:
+    """``folder`` with a copy of the sample track (a copy: the examples the help and the docs show write into it,
+    e.g. ``search ... -o runs/sample/ranked/bm25.trec``), without collection indexes a run left behind."""
+    for name in SAMPLE_DIRS:
+        shutil.copytree(SAMPLE_ROOT / name, folder / name, ignore=shutil.ignore_patterns("*.argue-idx"))
+    return folder

@@ -475,12 +475,18 @@ def import_cycles(package: Path | None = None) -> list[tuple[str, ...]]:
             targets.discard(target)
             if module in graph:
                 targets.add(module)
+    return sorted(tuple(sorted(component)) for component in components(graph) if len(component) > 1)
+
+
+def components(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of ``graph`` (Tarjan's algorithm), each one before the components that
+    import it: a component's imports are all in the components listed before it."""
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
-    cycles = []
+    found: list[list[str]] = []
 
-    def visit(node: str) -> None:  # Tarjan's algorithm
+    def visit(node: str) -> None:
         index[node] = low[node] = len(index)
         stack.append(node)
         for other in sorted(graph[node]):
@@ -496,13 +502,12 @@ def import_cycles(package: Path | None = None) -> list[tuple[str, ...]]:
                 component.append(member)
                 if member == node:
                     break
-            if len(component) > 1:
-                cycles.append(tuple(sorted(component)))
+            found.append(component)
 
     for node in sorted(graph):
         if node not in index:
             visit(node)
-    return sorted(cycles)
+    return found
 
 
 def unexplained_cycles(cycles: list[tuple[str, ...]]) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
@@ -620,3 +625,163 @@ def test_the_test_import_check_can_fail(tmp_path):
     (tmp_path / "test_a.py").write_text("import json\nfrom test_b import thing\nfrom helpers import bank\n"
                                         "import test_c\n")
     assert imports_between_test_modules(tmp_path) == ["test_a.py:2", "test_a.py:4"]
+
+
+# --- the layer picture of docs/architecture.md, drawn from the imports ----------------------------------------
+
+ROLES: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("interfaces", ("cli", "commands", "workbench"),
+     "click: parse options, call the API, print; beside it the assessors' web app"),
+    ("API", ("api", "__init__", "views", "tables", "report"),
+     "one function per job (calc, score, judge, evaluate, ...); terminal tables, the static HTML report"),
+    ("inputs", ("inputs",), "what a command or API call names (paths or records) -> records"),
+    ("organizer", ("organizer",), "pooling, qrels, nugget tools, assessment files, judge calibration"),
+    ("statistics", ("stats",), "intervals, tests, agreement, on matrices"),
+    ("scores", ("measures", "argue", "family"), "the families and measure names; ARGUE whole; a family's shape"),
+    ("judgments", ("judges",), "protocol, backends, runner, the SQLite cache"),
+    ("records", RECORDS, "file shapes <-> the canonical model, run checks, track presets, documents, search"),
+    ("foundation", FOUNDATION, "canonical records, located errors, untrusted input, atomic outputs, registry"),
+)
+"""The roles of docs/architecture.md's picture, top to bottom: files -> records -> judgments -> scores ->
+statistics and reports. Every top-level name has one, and nothing imports a role above its own (but within a
+cycle that ``KNOWN_CYCLES`` explains)."""
+
+PICTURE_START = "<!-- the layer picture: drawn from the imports by tools/architecture_graph.py -->"
+PICTURE_WIDTH = 116
+
+
+def top_level_imports(package: Path | None = None) -> dict[str, set[str]]:
+    """Top-level name -> the top-level names of ours (and ``click``) its modules import, itself left out: the real
+    imports (at run time, under TYPE_CHECKING, and registry targets), the same scan the border test reads."""
+    package = package or PACKAGE
+    graph: dict[str, set[str]] = {name: set() for name in top_level_names(package)}
+    for path in package.rglob("*.py"):
+        layer = layer_of(".".join(path.relative_to(package).with_suffix("").parts))
+        graph.setdefault(layer, set()).update(layer_of(target) for _, target in imported_names(path, package))
+        graph[layer].discard(layer)
+    return graph
+
+
+def import_levels(graph: dict[str, set[str]]) -> dict[str, int]:
+    """Name -> its level: 0 for a name that imports nothing of ours, else one above the highest name it imports
+    (the names of one cycle share a level)."""
+    ours = {name: targets - {"click"} for name, targets in graph.items()}
+    level: dict[str, int] = {}
+    for component in components(ours):  # imports first
+        below = [level[target] for name in component for target in ours[name] if target not in component]
+        level.update(dict.fromkeys(component, 1 + max(below, default=-1)))
+    return level
+
+
+def role_of(name: str) -> str:
+    roles = [role for role, names, _ in ROLES if name in names]
+    assert len(roles) == 1, f"{name}: roles {roles}"
+    return roles[0]
+
+
+def layer_picture(package: Path | None = None) -> str:
+    """The picture of docs/architecture.md: every top-level name by level, top to bottom, with its role and
+    everything of ours it imports (``*``: an import back, within a cycle; ``click`` last)."""
+    package = package or PACKAGE
+    graph = top_level_imports(package)
+    level = import_levels(graph)
+    cycle = {name: set(component) for component in components({n: t - {"click"} for n, t in graph.items()})
+             for name in component}
+
+    def label(name: str) -> str:
+        return f"{name}.py" if (package / f"{name}.py").is_file() else f"{name}/"
+
+    lines = ["roles, top to bottom:"]
+    lines += [f"  {role:<11} {text}".rstrip() for role, _, text in ROLES]
+    lines += ["", "level  role        module          imports (every name of ours its code imports; * back, in a cycle)"]
+    for name in sorted(graph, key=lambda name: (-level[name], ROLES.index(next(r for r in ROLES if r[0] == role_of(name))),
+                                                name)):
+        imports = [f"{target}{'*' if target in cycle[name] else ''}" for target in sorted(graph[name] - {"click"})]
+        imports += ["click"] if "click" in graph[name] else []
+        head = f"{level[name]:>5}  {role_of(name):<11} {label(name):<15} "
+        row = head
+        for word in imports or ["-"]:
+            if len(row) + len(word) + 1 > PICTURE_WIDTH and row.strip() != head.strip():
+                lines.append(row.rstrip())
+                row = " " * len(head)
+            row += word + " "
+        lines.append(row.rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def drawn_picture(doc: Path = ARCHITECTURE_DOC) -> str | None:
+    """The picture as docs/architecture.md draws it: the ```text block after ``PICTURE_START``."""
+    text = doc.read_text(encoding="utf-8")
+    match = re.search(re.escape(PICTURE_START) + r"\n```text\n(.*?)^```", text, re.S | re.M)
+    return match.group(1) if match else None
+
+
+def test_the_architecture_picture_is_drawn_from_the_imports():
+    """docs/architecture.md's layer picture is the code's: every name at its level, with its role and every import
+    it makes. When an import changes, `python tools/architecture_graph.py` redraws it."""
+    assert drawn_picture() == layer_picture(), "docs/architecture.md's picture is not the code's: run tools/architecture_graph.py"
+
+
+def test_every_name_has_one_role_and_imports_no_role_above_its_own():
+    graph = top_level_imports()
+    order = [role for role, _, _ in ROLES]
+    cycle = {name: set(component) for component in components({n: t - {"click"} for n, t in graph.items()})
+             for name in component}
+    assert sorted(name for _, names, _ in ROLES for name in names) == sorted(graph)  # each once, none missing
+    upward = [f"{name} ({role_of(name)}) -> {target} ({role_of(target)})" for name, targets in sorted(graph.items())
+              for target in sorted(targets - {"click"}) if target not in cycle[name]
+              and order.index(role_of(target)) < order.index(role_of(name))]
+    assert upward == []
+
+
+def test_the_picture_shows_levels_roles_and_the_imports_it_finds(tmp_path, monkeypatch):
+    """A package worked by hand: model imports nothing (level 0), errors imports model (1), formats imports
+    errors at the top and model in a function (2), api and the package import each other (a cycle: both level 3,
+    each import marked back) and api names a registry target in formats; cli imports click and api (4)."""
+    (tmp_path / "formats").mkdir()
+    (tmp_path / "formats" / "__init__.py").write_text("from ..errors import E\n\n\ndef f():\n    from ..model import M\n")
+    (tmp_path / "model.py").write_text("")
+    (tmp_path / "errors.py").write_text("from .model import M\n")
+    (tmp_path / "api").mkdir()
+    (tmp_path / "api" / "run.py").write_text('from .. import __version__\nT = "argue_eval.formats.x:READ"\n')
+    (tmp_path / "__init__.py").write_text("from .api import run\n")
+    (tmp_path / "cli.py").write_text("import click\nfrom argue_eval.api import run\n")
+    monkeypatch.setattr(__import__(__name__), "ROLES", (
+        ("top", ("cli",), "the shell"), ("API", ("api", "__init__"), "jobs"), ("bottom", ("formats", "model", "errors"), "")))
+    assert import_levels(top_level_imports(tmp_path)) == {"model": 0, "errors": 1, "formats": 2, "api": 3, "__init__": 3,
+                                                          "cli": 4}
+    assert layer_picture(tmp_path).splitlines() == [
+        "roles, top to bottom:",
+        "  top         the shell",
+        "  API         jobs",
+        "  bottom",
+        "",
+        "level  role        module          imports (every name of ours its code imports; * back, in a cycle)",
+        "    4  top         cli.py          api click",
+        "    3  API         __init__.py     api*",
+        "    3  API         api/            __init__* formats",
+        "    2  bottom      formats/        errors model",
+        "    1  bottom      errors.py       model",
+        "    0  bottom      model.py        -",
+    ]
+
+
+def redrawn(text: str, picture: str) -> str:
+    """``text`` (docs/architecture.md) with the picture after ``PICTURE_START`` replaced by ``picture``."""
+    pattern = re.compile(re.escape(PICTURE_START) + r"\n```text\n.*?^```", re.S | re.M)
+    if not pattern.search(text):
+        raise ValueError(f"no picture block after {PICTURE_START!r}")
+    return pattern.sub(lambda _: f"{PICTURE_START}\n```text\n{picture}```", text, count=1)
+
+
+def test_redrawing_replaces_the_picture_and_nothing_else(tmp_path):
+    doc = f"# A\n\n{PICTURE_START}\n```text\nold\npicture\n```\n\n```text\nanother block\n```\n"
+    assert redrawn(doc, "new\n") == f"# A\n\n{PICTURE_START}\n```text\nnew\n```\n\n```text\nanother block\n```\n"
+    (tmp_path / "a.md").write_text(redrawn(doc, "new\n"), encoding="utf-8")
+    assert drawn_picture(tmp_path / "a.md") == "new\n"
+    try:
+        redrawn("# A\n```text\nold\n```\n", "new\n")
+    except ValueError as error:
+        assert "no picture block" in str(error)
+    else:
+        raise AssertionError("a doc without the picture's marker was rewritten")

@@ -1,6 +1,7 @@
 """The command group itself: fast help that imports nothing heavy, and user errors as one line with exit 2."""
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 
@@ -15,6 +16,18 @@ def test_help_lists_every_command():
     assert result.exit_code == 0
     for name in COMMANDS:
         assert name in result.output
+
+
+def test_each_commands_short_help_is_its_docstrings_first_line():
+    """One source of truth: the line ``argue-eval --help`` lists for a command is the first line of the help the
+    command itself shows (its docstring), a whole sentence followed by a blank line, and the listing shows it."""
+    listing = "".join(CliRunner().invoke(cli, ["--help"]).output.split())  # wrapped anywhere, even at a hyphen
+    for name in COMMANDS:
+        help_text = inspect.cleandoc(COMMANDS.get(name).help or "")
+        first, _, rest = help_text.partition("\n")
+        assert COMMANDS.summary(name) == first, name
+        assert first.endswith(".") and (not rest or rest.startswith("\n")), f"{name}: {first!r} runs on"
+        assert "".join(f"{name} {first}".split()) in listing, name
 
 
 def test_help_does_not_import_heavy_modules():

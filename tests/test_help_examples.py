@@ -33,7 +33,6 @@ import inspect
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -42,11 +41,11 @@ from pathlib import Path
 
 import click
 import pytest
+from helpers import copy_sample_track
 
 from argue_eval.cli import cli
 
 REPO = Path(__file__).resolve().parent.parent
-SAMPLE_DIRS = ("runs", "nuggets", "topics", "qrels")
 MOCK_MODEL = "mock-model-2026"
 
 
@@ -292,8 +291,7 @@ def check_shown(shown: list[str], output: str) -> str | None:
 
 
 def _workdir(tmp_path: Path) -> Path:
-    for name in SAMPLE_DIRS:
-        shutil.copytree(REPO / name, tmp_path / name, ignore=shutil.ignore_patterns("*.argue-idx"))
+    copy_sample_track(tmp_path)
     bin_dir = tmp_path / ".bin"
     bin_dir.mkdir()
     shim = bin_dir / "argue-eval"  # the argue-eval of the interpreter running the tests, wherever it is installed

@@ -8,54 +8,54 @@ the ``run_id request_id metric value`` shape every table of the kit shares), ``d
 ``notes`` the command prints. The scoring policies are keywords named after ``argue.policies.Policies``' fields
 (``score``, ``judge``, ``plan``, ``evaluate``), their defaults the dataclass's.
 
-=====================  ============================================================  ========================
-function               what it does                                                  module
-=====================  ============================================================  ========================
-``calc``               any measures by name (``argue.f1``, ``icat.f@1``, ...)        ``api.calc``
-``iter_calc``          the same, per run and topic, family after family              ``api.calc``
-``parse_measure``      a measure name parsed and checked (``measures.names``)        ``api.calc``
-``score``              ARGUE measures from existing judgments                        ``api.score``
-``judge``              answer the flowchart's open questions with a judge (cached)    ``api.judge``
-``evaluate``           ``judge``, then ``score`` with the judge's answers            ``api.judge``
-``plan``               what ``judge`` would ask and cost, judging nothing (dry run)   ``api.plan``
-``write_judgments``    a judge run's judgments and their manifest, as one set        ``api.judge``
-``calibrate``          a judge's thresholds fitted to human labels (cross-validated)  ``api.calibrate``
-``write_profile``      the judge profile a ``calibrate`` result holds, unless refused ``api.calibrate``
-``icat``               ICAT: claims grounded in the collection, aspects covered      ``api.icat``
-``longrecall``         LongRecall: reference facts the report entails                ``api.longrecall``
-``comprehensiveness``  context statements reached through entailments                ``api.comprehensiveness``
-``nuggetizer``         TREC RAG nuggetizer scores of assignments (read or judged)    ``api.nuggetizer``
-``retrieval``          trec_eval's measures of ranked runs or of reports' citations  ``api.retrieval``
-``pool``               the documents assessors judge, per topic (``write_pool``)     ``api.pool``
-``search``             BM25 or dense search of a collection, for assessors           ``api.search``
-``validate``           every problem of run files, located                           ``api.validate``
-``convert``            a file rewritten in another format of its kind                ``api.convert``
-``create_nuggets``     an LLM-proposed nugget bank bound to documents, to revise     ``api.create``
-``plan_create``        what ``create_nuggets`` would ask and cost (dry run)          ``api.create``
-``compare_nuggets``    a created bank against a human one: recall, precision, ...    ``api.nugget_compare``
-``compare``            a leaderboard with intervals and significance tests            ``api.compare``
-``agree``              agreement of two evaluations of the same systems (tau, ...)    ``api.agree``
-``inspect``            what a file is and what it holds, counted                      ``api.inspect``
-``build_qrels``        qrels from assessor files (``qrels_from_nuggets``,            ``api.qrels``
-                       ``merge_qrels``, ``qrels_stats``, ``write_qrels``)
-``validate_requests``  every problem of a requests file (``add_request``,             ``api.requests``
-                       ``export_requests``)
-``validate_nuggets``   every problem of a nugget bank (``nugget_stats``,              ``api.nuggets``
-                       ``merge_nuggets``, ``bind_nuggets``, ``propose_bindings``,
-                       ``write_nuggets``, ``write_proposals``)
-``index_collection``   a JSONL collection's index (``get_documents``,                ``api.collection``
-                       ``collection_info``)
-``report_inputs``      what the HTML report shows, read from files                    ``api.report``
-``write_scores``       a score table (``write_records``, ``commit_together``)        ``api.outputs``
-``agree_judgments``    judges against people: kappa, alpha, F1, rankings, decisions   ``api.agree_judgments``
-compare_replicates     the leaderboard under judge uncertainty (replicate tables)    ``api.analysis``
-``compare_systems``    systems of several runs: per-topic means, tests, spread       ``api.analysis``
-discriminative_power   the share of run pairs a measure tells apart (Sakai)          ``api.analysis``
-``swap_rates``         swap rate between disjoint topic sets (Voorhees, Buckley)     ``api.analysis``
-``topic_set_size``     topics needed to detect a difference (Sakai)                  ``api.analysis``
-``reusability``        leave one team out of the pool and the bank, rescore          ``api.reusability``
-``circularity``        runs whose metadata names the judge's model or resources      ``api.analysis``
-=====================  ============================================================  ========================
+========================  ==============================================================  =========================
+function                  what it does                                                    module
+========================  ==============================================================  =========================
+``calc``                  any measures by name (``argue.f1``, ``icat.f@1``, ...)          ``api.calc``
+``iter_calc``             the same, per run and topic, family after family                ``api.calc``
+``parse_measure``         a measure name parsed and checked (``measures.names``)          ``api.calc``
+``score``                 ARGUE measures from existing judgments                          ``api.score``
+``judge``                 answer the flowchart's open questions with a judge (cached)     ``api.judge``
+``evaluate``              ``judge``, then ``score`` with the judge's answers              ``api.judge``
+``plan``                  what ``judge`` would ask and cost, judging nothing (dry run)    ``api.plan``
+``write_judgments``       a judge run's judgments and their manifest, as one set          ``api.judge``
+``calibrate``             a judge's thresholds fitted to human labels (cross-validated)   ``api.calibrate``
+``write_profile``         the judge profile a ``calibrate`` result holds, unless refused  ``api.calibrate``
+``icat``                  ICAT: claims grounded in the collection, aspects covered        ``api.icat``
+``longrecall``            LongRecall: reference facts the report entails                  ``api.longrecall``
+``comprehensiveness``     context statements reached through entailments                  ``api.comprehensiveness``
+``nuggetizer``            TREC RAG nuggetizer scores of assignments (read or judged)      ``api.nuggetizer``
+``retrieval``             trec_eval's measures of ranked runs or of reports' citations    ``api.retrieval``
+``pool``                  the documents assessors judge, per topic (``write_pool``)       ``api.pool``
+``search``                BM25 or dense search of a collection, for assessors             ``api.search``
+``validate``              every problem of run files, located                             ``api.validate``
+``convert``               a file rewritten in another format of its kind                  ``api.convert``
+``create_nuggets``        an LLM-proposed nugget bank bound to documents, to revise       ``api.create``
+``plan_create``           what ``create_nuggets`` would ask and cost (dry run)            ``api.create``
+``compare_nuggets``       a created bank against a human one: recall, precision, ...      ``api.nugget_compare``
+``compare``               a leaderboard with intervals and significance tests             ``api.compare``
+``agree``                 agreement of two evaluations of the same systems (tau, ...)     ``api.agree``
+``inspect``               what a file is and what it holds, counted                       ``api.inspect``
+``build_qrels``           qrels from assessor files (``qrels_from_nuggets``,              ``api.qrels``
+                          ``merge_qrels``, ``qrels_stats``, ``write_qrels``)
+``validate_requests``     every problem of a requests file (``add_request``,              ``api.requests``
+                          ``export_requests``)
+``validate_nuggets``      every problem of a nugget bank (``nugget_stats``,               ``api.nuggets``
+                          ``merge_nuggets``, ``bind_nuggets``, ``propose_bindings``,
+                          ``write_nuggets``, ``write_proposals``)
+``index_collection``      a JSONL collection's index (``get_documents``,                  ``api.collection``
+                          ``collection_info``)
+``report_inputs``         what the HTML report shows, read from files                     ``api.report``
+``write_scores``          a score table (``write_records``, ``commit_together``)          ``api.outputs``
+``agree_judgments``       judges against people: kappa, alpha, F1, rankings, decisions    ``api.agree_judgments``
+``compare_replicates``    the leaderboard under judge uncertainty (replicate tables)      ``api.analysis``
+``compare_systems``       systems of several runs: per-topic means, tests, spread         ``api.analysis``
+``discriminative_power``  the share of run pairs a measure tells apart (Sakai)            ``api.analysis``
+``swap_rates``            swap rate between disjoint topic sets (Voorhees, Buckley)       ``api.analysis``
+``topic_set_size``        topics needed to detect a difference (Sakai)                    ``api.analysis``
+``reusability``           leave one team out of the pool and the bank, rescore            ``api.reusability``
+``circularity``           runs whose metadata names the judge's model or resources        ``api.analysis``
+========================  ==============================================================  =========================
 
 Every measure is computed on one road, ``calc``'s: the measure functions below (``score``, ``evaluate``,
 ``icat``, ...) are its families' own tables (``calc_family``), each family computed by its provider

@@ -26,8 +26,10 @@ from ._paths import CheckedPath
 @click.option("--json", "as_json", is_flag=True, help="Print the checks as JSON (a list of {check, status, detail}).")
 def command(base_urls: tuple[str, ...], model: str | None, api_key_env: str, cache: str | None, nli_model: str | None,
             need: tuple[str, ...], as_json: bool) -> None:
-    """Check what this machine has for argue-eval: the extras, the models, Java for Pyserini, Chromium for the
-    browser checks, a writable cache, and each endpoint given answering as the model named.
+    """Check the extras, models, Java, Chromium, cache and LLM endpoints.
+
+    What this machine has for argue-eval: the extras, the models, Java for Pyserini, Chromium for the browser
+    checks, a writable cache, and each endpoint given answering as the model named.
 
     One line per check: ok, missing (an optional part not installed, with the command that installs it) or
     failed (something given or needed that does not work). Exit status: 0 when nothing failed, 1 when a check

