@@ -595,3 +595,31 @@ def test_precomputed_row_keys_address_the_rows_that_contexts_do(tmp_path):
         assert cache.get_many("j", keys, contexts).keys() == found.keys()
         assert cache.get_many("j", keys, rows=row_keys(keys, {keys[0]: "other", keys[1]: "digest-b"})).keys() == {
             keys[1]}  # another context is another row
+
+
+def test_three_shards_into_one_cache_then_a_whole_run_writes_a_single_machines_judgments(tmp_path):
+    """``judge(..., shard="K/N")`` (issue 35): the three shards of the sample round, one after the other into one
+    cache file (what joining three machines' caches gives), share its questions without overlap, and a whole run
+    over that cache asks nothing and writes the judgments a single run writes."""
+    from argue_eval.errors import OptionError
+    from argue_eval.judges.shards import Shard, parse_shard
+
+    root = Path(__file__).resolve().parent.parent
+    runs = [str(p) for p in sorted((root / "runs" / "sample").glob("*.jsonl"))]
+    given = dict(collection=root / "topics/sample/collection.jsonl", requests=root / "topics/sample/requests.jsonl",
+                 judge="lexical")
+    nuggets = root / "nuggets/sample/nuggets.jsonl"
+    single = judge(runs, nuggets, cache=tmp_path / "single.sqlite", **given)
+    shared = tmp_path / "shards.sqlite"
+    keys: list[set] = []
+    for k in (1, 2, 3):
+        part = judge(runs, nuggets, cache=shared, shard=f"{k}/3", **given)
+        assert part.shard == Shard(k, 3) and sum(part.run.stats.cached.values()) == 0  # no share overlaps another
+        keys.append({j.key for j in part.judgments})
+    assert all(keys) and sum(map(len, keys)) == len(single.judgments)
+    assert set().union(*keys) == {j.key for j in single.judgments}
+    whole = judge(runs, nuggets, cache=shared, **given)
+    assert sum(whole.run.stats.new.values()) == 0  # every answer came from the shards
+    assert ([judgment_to_dict(j) for j in whole.judgments] == [judgment_to_dict(j) for j in single.judgments])
+    with pytest.raises(OptionError, match="K/N"):
+        parse_shard("4/3")

@@ -8,8 +8,11 @@ through all rounds without waiting on the others. The same sentence in ten runs 
 machine. Which share a sentence is in is a hash of its topic and text (BLAKE2b, not Python's salted
 ``hash``): the same on every machine, in every rerun, whatever the order or the number of the run files.
 
-Each shard's answers go to its own cache; ``argue-eval cache merge`` joins the caches, and a run over the
-merged cache takes every answer from it and writes the judgments a single machine would have written.
+Each shard's answers go to its own cache; a run over the caches joined takes every answer from them and writes
+the judgments a single machine would have written. Only the API takes a shard so far (``api.judge(...,
+shard="K/N")``; ``tests/test_judge_runner.py`` judges three shards into one cache and compares a whole run over
+it with a single run): ``judge --shard`` and a command that joins the shards' caches are still to come (issue
+35, item 6).
 """
 from __future__ import annotations
 
