@@ -13,8 +13,9 @@ with ``CachedJudge.ask``, which
    measures' and the tasks' questions carry their texts in the key already (as they always have, so the
    rows an older cache holds are found);
 3. streams the rest through ``judge.iter_answer_groups`` and commits every answer to the cache before the
-   caller sees it, in transactions of at most ``flush_every`` answers or ``flush_seconds`` of work (a killed
-   process loses little and repeats no committed answer; fewer, larger transactions cost less). A
+   caller sees it, in transactions of at most ``flush_every`` answers or ``flush_seconds`` of work, half a
+   second at most for a judge that pays a model for its answers (``MODEL_FLUSH_SECONDS``): a killed process
+   loses little and repeats no committed answer, and fewer, larger transactions cost less. A
    transaction never splits a group, the answers of one model call, so a resumed run asks an interrupted
    call again whole. Between two groups it checks whether a signal asked the run to stop (``stopping``):
    then, as on any error, what was answered is committed before the stop goes on up.
@@ -36,6 +37,15 @@ from .cache import JudgmentCache, QuestionContexts, judge_fingerprint, row_keys
 
 __all__ = ["CachedJudge", "Answers", "documents_needed", "with_documents", "NO_COLLECTION", "NOT_IN_COLLECTION",
            "NOT_IN_CACHE"]
+
+MODEL_FLUSH_SECONDS = 0.5
+"""The longest a model-backed judge's answers wait for their commit (``CachedJudge``)."""
+
+
+def _pays_a_model(judge: JudgeBackend) -> bool:
+    """Whether ``judge``, or a member of it (a cascade's ``judges``), has a model to pay (``cost_unit``)."""
+    return any(member.cost_unit is not None for member in (*getattr(judge, "judges", ()), judge))
+
 
 NO_COLLECTION = "no --collection given"
 NOT_IN_COLLECTION = "the cited document is not in the collection"
@@ -92,7 +102,9 @@ class CachedJudge:
         self.only_kinds = only_kinds
         self.asks = ask
         self.flush_every = flush_every
-        self.flush_seconds = flush_seconds
+        # a model's answers cost calls, and a commit costs nothing beside a call: a kill loses half a second's
+        # at most; an offline judge's answers cost a fraction of a commit, so they go in larger transactions
+        self.flush_seconds = min(flush_seconds, MODEL_FLUSH_SECONDS) if _pays_a_model(judge) else flush_seconds
         self.fingerprint = ""
         if cache is not None:  # recorded for people inspecting the file; a dry run writes nothing
             self.fingerprint = cache.register(judge.identity()) if ask else judge_fingerprint(judge.identity())

@@ -347,6 +347,7 @@ class _TaskJudge(JudgeBackend):
     it: an older cache's rows are found)."""
 
     name = "llm-task"
+    cost_unit = "model calls"
 
     def __init__(self, tasks: LLMTasks, task_name: str, items: dict[JudgmentKey, TaskItem]):
         self.tasks = tasks
