@@ -139,12 +139,16 @@ def _counts(reports: list[Any], inputs: Any, backend: JudgeBackend, cache: Judgm
         found = store.get_many(documents_needed(asked))
         asked = [with_documents(q, found) for q in asked]
     estimate = estimator(asked) if estimator is not None else None
+    convert = getattr(backend, "calls_by_kind", None)  # the calls from the estimate: its prompts built once
+    calls = convert(estimate) if estimate is not None and convert is not None else None
+    if calls is None:
+        calls = planner(asked) if planner is not None else {}
     cascade = _cascade_plan(backend, asked)
     return {
         "questions": count_by_kind(todo),
         "certain": _by_kind(f.key for f in replay.failures),  # what the cache could not answer, round after round
         "cached": _by_kind([*replay.table.table, *behind]),
-        "calls": planner(asked) if planner is not None else {},
+        "calls": calls,
         **({"estimate": estimate} if estimate is not None else {}),
         **({"unchecked_without_collection": unchecked} if unchecked else {}),
         **cascade,

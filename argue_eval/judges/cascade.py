@@ -240,6 +240,13 @@ class CascadeJudge(JudgeBackend):
             members.append(entry)
         return members
 
+    def calls_by_kind(self, estimate: dict[str, Any]) -> dict[str, int] | None:
+        """``plan_calls`` from this cascade's ``estimate`` of the same questions (its model member's calls on
+        what the others leave), or ``None`` when the member that plans is not the one that estimates."""
+        planner = next((judge for judge in reversed(self.judges) if callable(getattr(judge, "plan_calls", None))), None)
+        convert = getattr(planner, "calls_by_kind", None)
+        return convert(estimate) if callable(getattr(planner, "estimate", None)) and convert is not None else None
+
     def _left_for(self, model: JudgeBackend, questions: Sequence[Question]) -> list[Question]:
         """The questions of ``model``'s kinds that the members before it do not answer surely: what a run
         would ask the model. The members before it really answer, as in a run."""

@@ -31,7 +31,7 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -751,8 +751,14 @@ class LLMJudge(JudgeBackend):
 
     def plan_calls(self, questions: Sequence[Question]) -> dict[str, int]:
         """Model calls a run would make, by the question kind that opens each prompt (for ``--dry-run``)."""
+        return self.calls_by_kind(self.estimate(questions))
+
+    @staticmethod
+    def calls_by_kind(estimate: Mapping[str, Any]) -> dict[str, int]:
+        """``plan_calls`` from an ``estimate`` already made of the same questions (the dry run makes one: building
+        every prompt of a round twice was half its time)."""
         calls: dict[str, int] = {}
-        for template, count in self.estimate(questions)["calls"].items():
+        for template, count in estimate["calls"].items():
             kind = _TEMPLATE_KIND[template]
             calls[kind] = calls.get(kind, 0) + count
         return calls
