@@ -41,6 +41,7 @@ from per-topic pools, so runs overlap as in a real track), with a generated coll
     python bench/bench_judge.py --tokens-only                 # (c) only
     python bench/bench_judge.py --semantic-only               # (d) only
     python bench/bench_judge.py --memory-only                 # (e) only
+    python bench/bench_judge.py --skip-sample --no-tokens --memory   # (b), (f), (e) on the 100 x 50 round
 
 (f) The LLM judge's dry run (``api.plan``: every round replayed, every call planned and its tokens counted; no
     server) as a ratio to scoring the same round, CPU seconds of this process, measured after (b) in the same
