@@ -149,6 +149,13 @@ def render_tables(tables: Sequence[Table], fmt: str) -> str:
     return "\n".join(RENDERERS[fmt](table) for table in tables)
 
 
+def table_document(table: Table) -> dict[str, Any]:
+    """A table as ``--json`` prints it: its title, columns, rows of cells as the text shows them (``null`` for an
+    undefined cell, shown ``n/a``) and notes."""
+    return {"title": table.title, "columns": list(table.columns), "rows": [list(row) for row in table.rows],
+            "notes": list(table.notes)}
+
+
 def dumps_json(document: Any) -> str:
     """Pretty, stable JSON (key order as built, no NaN allowed: undefined values must already be ``null``)."""
     return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"

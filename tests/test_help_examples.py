@@ -24,6 +24,12 @@ What cannot run as written is stated here, not hidden:
 * An example that needs an optional extra (BM25 search: Pyserini and Java; dense search; the LLM client;
   the comprehensiveness graph; the workbench's server) is marked and skipped where the extra is missing. CI
   installs every extra and fails on a skip (``ARGUE_EVAL_FORBID_SKIPS=1``), so there every example runs.
+
+What a reader pasting an example into a fresh folder holding the sample track needs beyond it is said in the
+help itself, and ``test_each_example_says_what_it_needs_beyond_the_sample_track`` holds every example to it: an
+extra by name in the example's heading ("the search extra"), a live model by "endpoint" there too, a file a
+person fills by a ``# ...`` step line (``HUMAN_STEPS``), and a server by the comment on its line ("until
+stopped").
 """
 from __future__ import annotations
 
@@ -107,8 +113,8 @@ def parse_examples(command_path: str, help_text: str) -> list[Example]:
         while index < len(lines) and lines[index].strip() and lines[index].strip() != "\b":
             line = lines[index]
             index += 1
-            if not line.startswith(" "):
-                heading = heading or line.strip()
+            if not line.startswith(" "):  # the heading, over as many lines as it wraps to
+                heading = f"{heading} {line.strip()}".strip()
                 continue
             text = line.strip()
             if text.startswith("argue-eval "):
@@ -400,6 +406,38 @@ def test_every_command_has_a_worked_example():
     subcommands only where each subcommand has its own)."""
     without = [path for path, command in walk_commands() if not parse_examples(path, command.help or "")]
     assert without == []
+
+
+def _says_what_it_needs(example: Example) -> list[str]:
+    """What the example's help fails to say it needs (see the module docstring)."""
+    heading = example.heading.lower()
+    missing = [f"the {extra} extra" for _, _, extra in needs(example) if f"the {extra} extra" not in heading]
+    live = [step.command for step in example.steps
+            if re.search(r"llm\.base_url|--llm-base-url", step.command)
+            or (re.search(r"--judge llm\b", step.command) and "--batch-" not in step.command)]
+    if live and "endpoint" not in heading:
+        missing.append("endpoint")
+    for step in example.steps:
+        if step.command.startswith("argue-eval assess serve") and "until stopped" not in step.command:
+            missing.append("until stopped")
+    return missing
+
+
+def test_each_example_says_what_it_needs_beyond_the_sample_track():
+    unsaid = {f"{example.command_path}: {example.heading}": missing for example in all_examples()
+              if (missing := _says_what_it_needs(example))}
+    assert unsaid == {}
+
+
+def test_an_example_that_does_not_say_what_it_needs_is_caught():
+    help_text = ("Does things.\n\n\b\nExample:\n  argue-eval search -c c.jsonl -q x --dense\n"
+                 "  argue-eval judge --judge llm --llm-base-url http://localhost:8000/v1 -o j.jsonl\n"
+                 "  argue-eval assess serve --db w.sqlite\n")
+    (example,) = parse_examples("argue-eval t", help_text)
+    assert _says_what_it_needs(example) == ["the dense extra", "the llm extra", "the workbench extra", "endpoint",
+                                            "until stopped"]
+    example.heading = "Example (an endpoint; the dense extra, the llm extra, the workbench extra):"
+    assert _says_what_it_needs(example) == ["until stopped"]
 
 
 def test_parse_examples_reads_commands_continuations_output_and_steps():

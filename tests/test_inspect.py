@@ -347,3 +347,32 @@ def test_score_tables_are_recognized_ours_and_auto_argues(tmp_path):
     trec_eval = tmp_path / "bm25.trec_eval"
     trec_eval.write_text("P_10\ts01\t0.5\nP_10\tall\t0.5\nrunid\tall\tbm25\n", encoding="utf-8")
     assert (inspect_json(str(trec_eval))["format"], inspect_json(str(trec_eval))["run_ids"]) == ("trec_eval", ["bm25"])
+
+
+def test_a_jsonl_document_collection_is_recognized_and_counted(tmp_path):
+    """Three documents, one id twice, one title: 3 documents, 2 distinct ids, 1 with a title, 3 + 5 + 2 = 10
+    characters of text; the fields are the ones the lookups use (``id``/``contents`` here)."""
+    path = tmp_path / "docs.jsonl"
+    path.write_text('{"doc_id": "d1", "title": "A", "text": "abc"}\n{"doc_id": "d2", "text": "hello"}\n\n'
+                    '{"doc_id": "d1", "title": "", "text": "xy"}\n', encoding="utf-8")
+    assert inspect_json(str(path)) == {"path": str(path), "kind": "collection", "format": "jsonl", "documents": 3,
+                                       "distinct_ids": 2, "with_title": 1, "characters": 10, "id_field": "doc_id",
+                                       "text_field": "text"}
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"id": 7, "contents": "naïve"}\n', encoding="utf-8")
+    summary = inspect_json(str(other))
+    assert (summary["id_field"], summary["text_field"], summary["characters"]) == ("id", "contents", 5)
+    text = CliRunner().invoke(cli, ["inspect", str(path)]).stdout
+    assert text.splitlines()[:2] == [f"{path}: collection (jsonl)", "  documents     3"]
+
+
+def test_a_collection_with_a_line_that_is_no_document_is_a_located_error(tmp_path):
+    path = tmp_path / "docs.jsonl"
+    path.write_text('{"doc_id": "d1", "text": "abc"}\n{"doc_id": "d2", "text": "x"}\n{"doc_id": "d3"}\n',
+                    encoding="utf-8")
+    result = CliRunner().invoke(cli, ["inspect", str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"{path}:3: doc_id: not a document: expected a JSON object with 'doc_id' and a text 'text'"
+    path.write_text('{"title": "no id", "text": "abc"}\n', encoding="utf-8")  # not a collection: the detection error
+    result = CliRunner().invoke(cli, ["inspect", str(path)])
+    assert result.exit_code == 2 and "cannot recognize the file as a known format" in result.stderr

@@ -213,7 +213,7 @@ def test_bad_judge_inputs_are_one_line_errors(tmp_path, monkeypatch):
          "lexical.negative_threshold: expected a number, found 'abc'"),
         # options that contradict each other are refused, not silently resolved one way
         (["judge", *args, "--no-cache", "-o", tmp_path / "x"], "--no-cache: contradicts --cache"),
-        (["judge", *args, "--json", "-o", tmp_path / "x"], "--json: only with --dry-run"),
+        (["judge", *args, "--json", "-o", "-"], "--json: prints the summary on stdout, which -o - already fills"),
         (["evaluate", *args, "-o", "-", "--details", "-", "--judgments-out", tmp_path / "x"],
          "-o, --details: only one output can go to standard output ('-')"),
         (["judge", "--run", FIXTURES / "runA.jsonl", "--nuggets", FIXTURES / "nuggets.jsonl", "-o", tmp_path / "x"],

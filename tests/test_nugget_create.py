@@ -138,6 +138,18 @@ def test_the_command_writes_a_bank_validate_accepts_and_a_rerun_asks_nothing_and
            "document(s) in 3 batch(es)" in outputs[0][2]
     assert "dropped: 1 answer-without-document, 1 over-cap, 1 question-without-answer, 2 unseen-document" in outputs[0][2]
     assert "model calls: 0 (" in outputs[1][2]
+    with MockChatServer(replying(model)) as server:  # --json: the same figures as one object on stdout
+        done = CliRunner().invoke(cli, [*args, "--llm-base-url", server.base_url, "--llm-model", "mock", "--json"])
+    assert done.exit_code == 0 and out.read_bytes() == outputs[0][0]
+    document = json.loads(done.stdout)
+    assert document["command"] == "nuggets create" and document["output"] == str(out)
+    assert {key: document["counts"][key] for key in ("nuggets", "vital", "okay", "answers", "bindings", "topics",
+                                                      "requests", "documents", "batches")} == {
+        "nuggets": 3, "vital": 1, "okay": 2, "answers": 3, "bindings": 5, "topics": 2, "requests": 2, "documents": 4,
+        "batches": 3}
+    assert document["dropped"] == {"answer-without-document": 1, "over-cap": 1, "question-without-answer": 1,
+                                   "unseen-document": 2}
+    assert document["usage"]["calls"] == 0
     checked = CliRunner().invoke(cli, ["nuggets", "validate", str(out), "--collection", track["collection"],
                                        "--requests", track["requests"]])
     assert checked.exit_code == 0 and checked.output.strip().endswith("2 topics, 3 nuggets, 0 errors, 0 warnings")
@@ -276,9 +288,8 @@ def test_runs_give_their_cited_documents_in_order_of_first_citation(track, repo)
 
 
 @pytest.mark.parametrize("args, message", [
-    ([], "--pool: give the documents to read: --pool POOL (the pool command's output) or --runs RUN..."),
+    ([], "--pool: give the documents to read: --pool POOL (the pool command's output) or --run RUN..."),
     (["--pool", "{pool}", "--runs", "{pool}"], "--pool: give the documents to read"),
-    (["--pool", "{pool}", "--json"], "--json: only with --dry-run"),
     (["--pool", "{pool}", "--collection", "{collection}"], "-o: missing -o N.jsonl, or use --dry-run"),
     (["--pool", "{pool}", "--dry-run"], "--llm-model: creating nuggets needs the served model's name"),
     (["--pool", "{pool}", "--dry-run", "--llm-model", "m", "--verify", "nope"], "Invalid value for '--verify'"),

@@ -252,3 +252,19 @@ def test_a_v3_bank_is_validated_file_by_file(tmp_path):
         ("nuggets_300.v3.json", "nugget_bank['Q?'].answers['B'].references", "warning"),  # B is unbound
         ("nuggets_302.v3.json", "nugget_bank['Q?'].answers['B'].references", "warning"),
     ]
+
+
+def test_validate_says_how_many_items_were_merged_into_nuggets(tmp_path):
+    """report_gen_eval items 101_aa01 and 101_aa02 ask the same question: three items, two nuggets, one merged (a
+    note, not a problem); our canonical format keeps nuggets as written, so the sample bank has no such note."""
+    fixture = Path(__file__).parent / "fixtures" / "formats" / "nuggets.report-gen-eval-bank.jsonl"
+    result = CliRunner().invoke(cli, ["nuggets", "validate", str(fixture)])
+    assert result.exit_code == 0
+    assert ("note: 3 items are 2 nuggets: 1 item(s) repeat a question of an earlier item of their topic and were "
+            "merged into its nugget (answers merged, documents unioned; ARGUE scores questions, not items)"
+            ) in result.stderr.splitlines()
+    document = json.loads(CliRunner().invoke(cli, ["nuggets", "validate", str(fixture), "--json"]).stdout)
+    assert document["counts"]["merged_items"] == 1 and document["counts"]["nuggets"] == 2
+    sample = Path(__file__).resolve().parent.parent / "nuggets" / "sample" / "nuggets.jsonl"
+    result = CliRunner().invoke(cli, ["nuggets", "validate", str(sample)])
+    assert result.exit_code == 0 and "merged" not in result.output

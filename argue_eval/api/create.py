@@ -88,7 +88,7 @@ def _check_settings(batch_size: int, max_nuggets: int, merge_threshold: float, m
                     depth: int | None, pool: Any, runs: Any) -> None:
     if (pool is None) == (not runs):
         raise OptionError("--pool", "give the documents to read: --pool POOL (the pool command's output) or "
-                                    "--runs RUN... (their cited or ranked documents), not both")
+                                    "--run RUN... (their cited or ranked documents), not both")
     for flag, value in (("--batch-size", batch_size), ("--max-nuggets", max_nuggets), ("--max-documents", max_documents),
                         ("--depth", depth)):
         if value is not None and value < 1:
@@ -123,7 +123,7 @@ def _inputs(requests: Any, pool: Any, runs: Any, depth: int | None, max_document
     if not found.topics:  # a wrong pool or collection, not a bank to write empty
         from ..errors import ArgueError
 
-        where = "--pool" if pool is not None else "--runs"
+        where = "--pool" if pool is not None else "--run"
         raise ArgueError(f"no request has a document of {where} in the collection: nothing to create nuggets from "
                          f"({'; '.join(notes) or 'the pool is empty'})")
     return found, notes

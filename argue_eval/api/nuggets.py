@@ -47,8 +47,15 @@ def validate_nuggets(path: PathArg, *, collection: Any = None, requests: Any = N
     finally:
         if store is not None:
             store.close()
-    return problems_result("nuggets validate", problems, strict, topics, topics=len(topics),
-                           nuggets=sum(len(topic.nuggets) for topic in topics))
+    nuggets = sum(len(topic.nuggets) for topic in topics)
+    result = problems_result("nuggets validate", problems, strict, topics, topics=len(topics), nuggets=nuggets)
+    merged = sum(getattr(topic.source, "merged", 0) for topic in topics)
+    if merged:  # formats without ids: a repeated question is one nugget (ARGUE scores questions)
+        result.counts["merged_items"] = merged
+        result.notes.append(Note(f"{nuggets + merged} items are {nuggets} nuggets: {merged} item(s) repeat a question "
+                                 "of an earlier item of their topic and were merged into its nugget (answers merged, "
+                                 "documents unioned; ARGUE scores questions, not items)"))
+    return result
 
 
 def nugget_stats(nuggets: Any, *, format: str | None = None) -> Result:

@@ -28,14 +28,21 @@ def problems_result(job: str, problems: list[Any], strict: bool, data: Any, **co
 
 
 def validate_requests(path: PathArg, *, format: str | None = None, collections: Sequence[str] | None = None,
-                      require_limit: bool = True, strict: bool = False) -> Result:
+                      require_limit: bool = True, strict: bool = False, track: str | None = None) -> Result:
     """Every problem of a requests file (any request format): the schema of every line, unique ids, a title or
     problem statement, a positive length limit (unless ``require_limit`` is false), collection ids among
-    ``collections`` (when given). ``details``: the problems (``FILE:LINE: field: message``), ``counts``:
-    ``requests``, ``errors``, ``warnings``; ``data``: the requests read."""
-    from ..organizer.request_tools import check_requests
+    ``collections`` (when given). With ``track`` (a ``validate --track`` preset): each limit in the unit the
+    track counts, a report language that is the track's, and a limit on every request only where the track has
+    none of its own. ``details``: the problems (``FILE:LINE: field: message``), ``counts``: ``requests``,
+    ``errors``, ``warnings``; ``data``: the requests read."""
+    from ..organizer.request_tools import TrackRules, check_requests
+    from ..tracks import get_track
 
-    requests, problems = check_requests(path, format, collections, require_limit=require_limit)
+    rules = None
+    if track is not None:
+        preset = get_track(track)
+        rules = TrackRules(preset.name, preset.unit, preset.limit, preset.language)
+    requests, problems = check_requests(path, format, collections, require_limit=require_limit, track=rules)
     return problems_result("requests validate", problems, strict, requests, requests=len(requests))
 
 

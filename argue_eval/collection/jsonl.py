@@ -493,3 +493,46 @@ def write_documents(documents: Iterable[Document], path: str | os.PathLike[str])
             yield line
 
     return write_jsonl(path, lines())
+
+
+def summarize_collection(path: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """What ``inspect`` says of a JSONL document collection, or ``None`` when ``path`` is not one (its first line
+    is not a JSON object with an id field of ``ID_FIELDS`` and a text field of ``TEXT_FIELDS``).
+
+    Streams the file once: ``documents`` (lines), ``distinct_ids``, ``with_title``, ``characters`` (of the texts,
+    summed), and the fields the lookups use. A later line that is not such a document is a located error, as
+    indexing would report it."""
+    source = Path(path)
+    if not source.is_file() or is_stream(source):
+        return None
+    fields: tuple[str, str] | None = None
+    documents = with_title = characters = 0
+    ids: set[str] = set()
+    with open(source, "rb") as handle:
+        for lineno, raw in iter_lines(handle, source):
+            if not raw.strip():
+                continue
+            try:
+                record = orjson.loads(raw)
+            except orjson.JSONDecodeError:
+                if fields is None:
+                    return None
+                raise InputError(source, lineno, None, "not a JSON object: a collection has one document per line") from None
+            if fields is None:
+                id_field = pick_field(record, ID_FIELDS) if isinstance(record, dict) else None
+                text_field = pick_field(record, TEXT_FIELDS) if isinstance(record, dict) else None
+                if id_field is None or text_field is None:
+                    return None
+                fields = (id_field, text_field)
+            if not isinstance(record, dict) or fields[0] not in record or not isinstance(record.get(fields[1]), str):
+                raise InputError(source, lineno, fields[0] if isinstance(record, dict) else None,
+                                 f"not a document: expected a JSON object with {fields[0]!r} and a text {fields[1]!r}")
+            documents += 1
+            ids.add(str(record[fields[0]]))
+            characters += len(record[fields[1]])
+            with_title += isinstance(record.get("title"), str) and bool(record["title"])
+    if fields is None:
+        return None
+    return {"path": str(path), "kind": "collection", "format": "jsonl", "documents": documents,
+            "distinct_ids": len(ids), "with_title": with_title, "characters": characters,
+            "id_field": fields[0], "text_field": fields[1]}

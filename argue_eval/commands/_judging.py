@@ -11,9 +11,10 @@ from typing import Any
 import click
 
 from ..errors import OptionError
+from ._output import emit, json_mode
 
 __all__ = ["cache_in_use", "check_batch_options", "check_run_options", "judging_failed", "print_plan", "render_plan",
-           "announcer", "report_run", "report_batch", "write_and_report"]
+           "announcer", "report_run", "report_batch", "write_and_report", "run_document"]
 
 
 def cache_in_use(cache_path: str | None, no_cache: bool) -> Any:
@@ -29,17 +30,17 @@ def cache_in_use(cache_path: str | None, no_cache: bool) -> Any:
 
 def check_run_options(dry_run: bool, as_json: bool, output: str | None, collection: str | None,
                       output_hint: str) -> None:
-    """What the options of a judging command must say together: ``--json`` is the plan's, a real run needs
-    ``-o`` and the collection."""
-    if as_json and not dry_run:
-        raise OptionError("--json", "only with --dry-run (it prints the plan as one JSON object); "
-                         "the judgments are written to -o")
+    """What the options of a judging command must say together: a real run needs ``-o`` and the collection;
+    ``--json`` (the plan, or the run's summary) needs stdout, which ``-o -`` would fill with the data."""
+    from ._output import refuse_stdout_data
+
     if dry_run:
         return
     if output is None:
         raise OptionError("-o", f"missing -o {output_hint}, or use --dry-run")
     if collection is None:
         raise OptionError("--collection", "the judge reads the cited documents: give --collection C")
+    refuse_stdout_data(output)
 
 
 def check_batch_options(dry_run: bool, batch_out: str | None, batch_in: tuple[str, ...]) -> None:
@@ -56,6 +57,7 @@ def judging_failed(result: Any, batch_out: str | None) -> bool:
 
 
 def print_plan(plan: dict[str, Any], as_json: bool) -> None:
+    """The dry run's plan: one JSON object with ``--json`` (the plan itself, as ``api.plan`` returns it), else text."""
     click.echo(json.dumps(plan, indent=2) if as_json else render_plan(plan))
 
 
@@ -143,6 +145,8 @@ def report_run(result: Any, quiet: bool, where: str = "") -> None:
     cited documents missing from the collection, and (unless ``quiet``) the summary and the model's usage."""
     for line in result.warnings():  # the waiting questions are report_batch's
         click.echo(f"warning: {line}", err=True)
+    if json_mode():
+        return  # run_document holds the summary
     if quiet:
         return
     click.echo(f"judged with {result.identity.get('backend', '?')}: {result.run.stats.summary()}{where}", err=True)
@@ -169,6 +173,27 @@ def write_and_report(result: Any, output: str | None, judge_spec: str, options: 
     report_run(result, quiet, "" if output in ("-", None) or pending else f" -> {output}")
     if result.batch is not None:
         report_batch(result, output, quiet)
+    if json_mode():
+        emit(**run_document(result, None if pending else output))
+
+
+def run_document(result: Any, output: str | None) -> dict[str, Any]:
+    """``--json``: what ``report_run`` and ``report_batch`` say of a judging run, as ``_output.emit``'s fields: the
+    questions per kind (from the cache, new, failed, written to a batch file), the model's usage, the batch cycle,
+    the warnings, and the judgments file (``None`` while questions wait for a batch)."""
+    stats = result.run.stats
+    counts = {"judgments": stats.answered, "cached": sum(stats.cached.values()), "new": sum(stats.new.values()),
+              "failed": sum(stats.failed.values()), "waiting": sum(stats.waiting.values()), "rounds": stats.rounds}
+    kinds = {name: dict(getattr(stats, name)) for name in ("cached", "new", "failed", "waiting")}
+    document: dict[str, Any] = {"counts": counts, "kinds": kinds, "judge": result.identity.get("backend"),
+                                "summary": stats.summary(), "usage": result.usage or None, "output": output,
+                                "notes": [f"warning: {line}" for line in result.warnings()]}
+    batch = result.batch
+    if batch is not None:
+        document["batch"] = {"read": batch.read, "used": batch.used, "calls": batch.calls, "waiting": batch.waiting,
+                             "written": list(batch.written), "unused": len(batch.unused),
+                             "problems": [str(problem) for problem in batch.problems], "more_rounds": batch.more_rounds}
+    return document
 
 
 def report_batch(result: Any, output: str | None, quiet: bool) -> None:
@@ -184,6 +209,8 @@ def report_batch(result: Any, output: str | None, quiet: bool) -> None:
         click.echo(f"warning: {len(summary.unused)} result(s) match no call this run still needs (a results file of "
                    f"another plan -- other runs, nuggets, model, prompts or decoding -- or answers already in the "
                    f"cache): {', '.join(summary.unused[:3])}{' ...' if len(summary.unused) > 3 else ''}", err=True)
+    if json_mode():
+        return  # run_document holds the rest
     if summary.read and not quiet:
         click.echo(f"batch results: {summary.used} of {summary.read} result line(s) answered a call", err=True)
     if summary.written:

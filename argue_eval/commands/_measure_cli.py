@@ -15,7 +15,7 @@ import click
 from ..model import ALL_TOPICS
 from ._paths import UpdatedPath, default_cache_path
 
-__all__ = ["measure_judge_options", "judge_arguments", "echo_note", "write_outputs", "summary", "unjudged_by_run",
+__all__ = ["measure_judge_options", "judge_arguments", "echo_note", "write_outputs", "summary", "summary_table", "unjudged_by_run",
            "finish"]
 
 
@@ -63,6 +63,9 @@ def write_outputs(result: Any, output: str, details_path: str | None) -> None:
     """The long TSV (``-`` for stdout) and, when asked, the details JSONL, each written atomically."""
     from ..formats.scores import score_lines, write_scores_tsv
     from ..writing import write_jsonl
+    from ._output import refuse_stdout_data
+
+    refuse_stdout_data(output)
 
     if output == "-":
         sys.stdout.writelines(score_lines(result.rows))
@@ -76,7 +79,15 @@ def summary(rows: list[tuple[str, str, str, float]], metrics: Sequence[str], tit
             unjudged: dict[str, str] | None = None) -> str:
     """A small leaderboard of ``all`` rows for the terminal (the TSV stays the record); with ``unjudged`` (run
     -> what its scores leave out), a column that flags the runs scored on judged items only."""
-    from ..tables import Cell, Table, fmt_number, render_text
+    from ..tables import render_text
+
+    return render_text(summary_table(rows, metrics, title, unjudged))
+
+
+def summary_table(rows: list[tuple[str, str, str, float]], metrics: Sequence[str], title: str,
+                  unjudged: dict[str, str] | None = None) -> Any:
+    """The ``Table`` that ``summary`` renders (``--json`` prints it as it is)."""
+    from ..tables import Cell, Table, fmt_number
 
     aggregates: dict[str, dict[str, float]] = {}
     for run_id, request_id, metric, value in rows:
@@ -93,9 +104,8 @@ def summary(rows: list[tuple[str, str, str, float]], metrics: Sequence[str], tit
     ]
     notes = ["a run with unjudged items is scored on the judged ones only (see the warnings): its scores can "
              "change when they are judged"] if flagged else []
-    return render_text(Table(columns=["run_id", "topics", *metrics, *(["unjudged"] if flagged else [])],
-                             rows=table_rows, align="lr" + "r" * len(metrics) + ("l" if flagged else ""),
-                             title=title, notes=notes))
+    return Table(columns=["run_id", "topics", *metrics, *(["unjudged"] if flagged else [])],
+                 rows=table_rows, align="lr" + "r" * len(metrics) + ("l" if flagged else ""), title=title, notes=notes)
 
 
 def unjudged_by_run(rows: list[tuple[str, str, str, float]], counts: Sequence[tuple[str, str]]) -> dict[str, str]:
@@ -113,9 +123,15 @@ def finish(result: Any, output: str, quiet: bool, line: str, metrics: Sequence[s
            unjudged: dict[str, str] | None = None) -> None:
     """The command's summary line on stderr (with ``-> OUT`` for a file), then, for a file and unless ``quiet``,
     the leaderboard of ``metrics`` on stdout; exit status 1 when something could not be judged (the warnings
-    said what and why), as ``judge`` does."""
-    click.echo(line + ("" if output == "-" else f" -> {output}"), err=True)
-    if output != "-" and not quiet:
+    said what and why), as ``judge`` does. With ``--json``: the line, the leaderboard and the counts as one object
+    on stdout."""
+    from ._output import emit, json_mode
+
+    if json_mode():
+        emit(result, tables=[summary_table(result.rows, metrics, title, unjudged)], summary=line, output=output)
+    else:
+        click.echo(line + ("" if output == "-" else f" -> {output}"), err=True)
+    if output != "-" and not quiet and not json_mode():
         click.echo(summary(result.rows, metrics, title, unjudged), nl=False)
     if not result.complete:
         raise click.exceptions.Exit(1)

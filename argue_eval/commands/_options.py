@@ -33,24 +33,48 @@ from ..errors import OptionError
 from ..redact import hold_credentials
 from ._paths import InputPath, UpdatedPath, default_cache_path
 
-__all__ = ["input_options", "judge_options", "policy_options", "missing_judgments_option", "verbosity_options",
+__all__ = ["input_options", "run_options", "judge_options", "policy_options", "missing_judgments_option", "verbosity_options",
            "DEFAULTS"]
 
 
+def run_options(help: str, *, path_type: Any = None, exists: bool = False, required: bool = False,
+                arguments: bool = True) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--run RUN`` as every command spells it: repeatable, and taking one or more files (``--run A B``, or the
+    extra paths a shell glob such as ``--run runs/*.jsonl`` expands to, are the ``[RUN]...`` arguments after it;
+    ``arguments=False`` where a command's arguments are other files); ``--runs`` is the same option under the
+    spelling some commands had (hidden). The command receives every run as ``runs``: ``--run``'s in the order
+    given, then ``--runs``', then the arguments; ``required``: at least one."""
+    kind = InputPath(path_type=path_type, exists=exists) if path_type is not None else InputPath(exists=exists)
+
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(func)  # keeps the options already attached below (click's __click_params__)
+        def merge_runs(*args: Any, **kwargs: Any) -> Any:
+            runs = tuple(kwargs.pop("runs")) + tuple(kwargs.pop("runs_alias")) + tuple(kwargs.pop("more_runs", ()))
+            if required and not runs:
+                raise OptionError("--run", "give at least one run file (--run RUN, or RUN... as arguments)")
+            kwargs["runs"] = runs
+            return func(*args, **kwargs)
+
+        options = [
+            *([click.argument("more_runs", nargs=-1, type=kind, metavar="[RUN]...")] if arguments else []),
+            click.option("--run", "runs", multiple=True, type=kind, metavar="RUN", help=help),
+            click.option("--runs", "runs_alias", multiple=True, type=kind, metavar="RUN", hidden=True,
+                         help="The same as --run (the spelling some commands had)."),
+        ]
+        wrapped: Callable[..., Any] = merge_runs
+        for option in reversed(options):
+            wrapped = option(wrapped)
+        return wrapped
+
+    return decorate
+
+
 def input_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``--run`` (repeatable; also takes the extra paths a shell glob such as ``--run runs/*.jsonl`` expands to),
-    ``--nuggets``, ``--judgments``, ``--requests``, ``--qrels``; the command receives the runs as ``runs``."""
-
-    @functools.wraps(func)  # keeps the options already attached below (click's __click_params__)
-    def merge_runs(*args: Any, **kwargs: Any) -> Any:
-        kwargs["runs"] = tuple(kwargs.pop("runs")) + tuple(kwargs.pop("more_runs"))
-        return func(*args, **kwargs)
-
+    """``--run`` (``run_options``: repeatable, one or more files), ``--nuggets``, ``--judgments``, ``--requests``,
+    ``--qrels``; the command receives the runs as ``runs``."""
     options = [
-        click.argument("more_runs", nargs=-1, type=InputPath(), metavar="[RUN]..."),
-        click.option("--run", "runs", multiple=True, type=InputPath(), metavar="RUN",
-                     help="Run file (any run format); repeat for several. Default: the reports inside "
-                          "Auto-ARGUE judgment files."),
+        run_options("Run file (any run format); repeat for several, or give several after it. Default: the "
+                    "reports inside Auto-ARGUE judgment files."),
         click.option("--nuggets", "nuggets", required=True, type=InputPath(folder=True), metavar="N",
                      help="Nuggets (canonical, NeuCLIR, report_gen_eval, Auto-ARGUE v3 directory, RAGTIME, ..., or a "
                           "workbench database: its bank as it stands)."),
@@ -63,7 +87,7 @@ def input_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--qrels", "qrels", default=None, type=InputPath(), metavar="Q",
                      help="TREC qrels (for --relevance qrels)."),
     ]
-    wrapped: Callable[..., Any] = merge_runs
+    wrapped: Callable[..., Any] = func
     for option in reversed(options):
         wrapped = option(wrapped)
     return wrapped
@@ -365,7 +389,10 @@ def verbosity_options(func: Callable[..., Any]) -> Callable[..., Any]:
     results on stdout or in ``-o`` are unchanged). ``--verbose``: the command's extra detail where it has
     some (counts per outcome, every note), then one line with the command's wall and CPU time and peak memory.
     A command that declares its own ``quiet``/``verbose`` parameters receives them (its ``--quiet`` help is
-    kept); the others never see them. Decorate outside (above) ``@click.command``'s other options."""
+    kept); the others never see them. Decorate outside (above) ``@click.command``'s other options.
+
+    ``--json`` too: the command's summary as one JSON object on stdout (``_output``), the same content as its
+    text; a command with its own ``--json`` (an ``as_json`` parameter) keeps it, and the mode is on for both."""
     params = getattr(func, "__click_params__", [])
     existing = {param.name for param in params}
     taken = {flag for param in params for flag in param.opts}  # search's -q is --query: keep only --quiet there
@@ -374,14 +401,17 @@ def verbosity_options(func: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(func)
     def run(*args: Any, **kwargs: Any) -> Any:
         from ..progress import set_verbosity
+        from ._output import set_json_mode
 
         quiet, verbose = bool(kwargs.get("quiet")), bool(kwargs.get("verbose"))
         if quiet and verbose:
             raise OptionError("--quiet", "--quiet and --verbose exclude each other")
-        for name in ("quiet", "verbose"):
+        as_json = bool(kwargs.get("as_json"))
+        for name in ("quiet", "verbose", "as_json"):
             if name not in accepted:
                 kwargs.pop(name, None)
         set_verbosity(-1 if quiet else 1 if verbose else 0)
+        set_json_mode(as_json)
         started, cpu = time.perf_counter(), time.process_time()
         saved = sys.stderr
         quiet_stderr = _QuietStderr(saved) if quiet else None
@@ -396,8 +426,13 @@ def verbosity_options(func: Callable[..., Any]) -> Callable[..., Any]:
             elif verbose:
                 click.echo(_usage_line(time.perf_counter() - started, time.process_time() - cpu), err=True)
             set_verbosity(0)
+            set_json_mode(False)
 
     wrapped: Callable[..., Any] = run
+    if "as_json" not in existing and "--json" not in taken:
+        wrapped = click.option("--json", "as_json", is_flag=True,
+                               help="Print the summary as one JSON object on stdout (the same content as the "
+                                    "text: counts, tables, notes, outputs).")(wrapped)
     if "verbose" not in existing:
         wrapped = click.option("--verbose", *(() if "-v" in taken else ("-v",)), is_flag=True,
                                help="Say more: extra counts where the command has them, then wall and CPU "

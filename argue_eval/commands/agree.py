@@ -120,7 +120,9 @@ def command(scores_a, scores_b, metric, metric_b, top_k, resamples, seed, confid
       argue-eval agree scores.human.tsv scores.auto.tsv -m f1 --systems    # both leaderboards side by side
     """
     from ..api import agree
+    from ._output import format_or_json
 
+    output_format = format_or_json(output_format)
     found = agree(scores_a, scores_b, metric, metric_b=metric_b, top_k=top_k, resamples=resamples, seed=seed,
                   confidence=confidence, interval=interval, missing=missing, scores_format=scores_format)
     result = found.data
@@ -360,6 +362,9 @@ def judgments_command(human, judges, judgments_format, kinds, nuggets, collectio
     if runs:
         score_options = dict(policies)
         make_policies(**score_options)  # a bad policy is an error before any file is read
+    from ._output import format_or_json
+
+    output_format = format_or_json(output_format)
     result = agree_judgments(human, list(judges), kinds=kinds, judgments_format=judgments_format, nuggets=nuggets,
                              collection=collection, runs=list(runs) or None, requests=requests, qrels=qrels,
                              metric=metric, score_options=score_options, resamples=resamples, seed=seed,

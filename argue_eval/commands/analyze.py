@@ -46,7 +46,9 @@ def _render(result: Any, title: str, output_format: str, output: Path | None, qu
     """The result's table in ``output_format`` (JSON: settings, every row at full precision, notes)."""
     from ..tables import dumps_json, render_tables
     from ..views import analysis_tables, write_output
+    from ._output import format_or_json
 
+    output_format = format_or_json(output_format)
     if output_format == "json":
         document = {"analysis": result.measure, "settings": _plain(result.settings),
                     "rows": [_plain(row) for row in result.table.to_dict(orient="records")], **(extra or {}),

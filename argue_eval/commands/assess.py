@@ -2,11 +2,13 @@
 assessment workbench (``init``, ``users``, ``assign``, ``serve``, ``status``, ``export-db``)."""
 from __future__ import annotations
 
+import sys
 from collections import Counter
 
 import click
 
-from ._options import input_options, policy_options, verbosity_options
+from ._options import input_options, policy_options, run_options, verbosity_options
+from ._output import emit, json_mode, summary_line
 from ._paths import InputPath, OutputPath, UpdatedPath
 
 
@@ -29,7 +31,7 @@ def command() -> None:
     """Human assessment: a pool file for spreadsheets, or the assessment workbench (a local web app).
 
     \b
-    The workbench, on the shipped sample track:
+    The workbench, on the shipped sample track (the workbench extra):
       argue-eval assess init --db round.sqlite --requests topics/sample/requests.jsonl \\
           --collection topics/sample/collection.jsonl --run runs/sample/careful.jsonl \\
           --nuggets nuggets/sample/nuggets.jsonl
@@ -103,8 +105,10 @@ def export_command(runs, nuggets, judgments, requests, qrels, collection, output
     by_kind = Counter(item["kind"] for item in items)
     summary = ", ".join(f"{kind} {n}" for kind, n in sorted(by_kind.items()))
     conditional = sum(1 for item in items if item["needed_if"])
-    click.echo(f"wrote {count} item(s) to {output}" + (f": {summary}" if summary else "")
-               + (f" ({conditional} conditional)" if conditional else ""), err=True)
+    summary_line(f"wrote {count} item(s) to {output}" + (f": {summary}" if summary else "")
+                 + (f" ({conditional} conditional)" if conditional else ""),
+                 counts={"items": count, "conditional": conditional, "kinds": dict(sorted(by_kind.items()))},
+                 output=output, notes=[f"note: {note}" for note in inputs.evaluation.notes])
 
 
 @command.command("import")
@@ -135,14 +139,19 @@ def import_command(filled: str, assessor: str, output: str) -> None:
 
     summary = import_pool(filled, assessor)
     if not summary.judgments and not summary.unanswered:
-        click.echo(f"warning: {filled}: no assessment items in the file (only a header?); nothing imported, "
-                   f"{output} not written", err=True)
+        warning = f"{filled}: no assessment items in the file (only a header?); nothing imported, {output} not written"
+        click.echo(f"warning: {warning}", err=True)
+        if json_mode():
+            emit(counts={"judgments": 0, "unanswered": 0}, notes=[f"warning: {warning}"])
         click.get_current_context().exit(1)
     count = write_argue(summary.judgments, output)  # type: ignore[arg-type]
     kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(summary.answered.items()))
-    click.echo(f"imported {count} judgment(s) by human:{assessor.strip()} -> {output}"
-               + (f" ({kinds})" if kinds else "")
-               + (f"; {summary.unanswered} item(s) left blank" if summary.unanswered else ""), err=True)
+    summary_line(f"imported {count} judgment(s) by human:{assessor.strip()} -> {output}"
+                 + (f" ({kinds})" if kinds else "")
+                 + (f"; {summary.unanswered} item(s) left blank" if summary.unanswered else ""),
+                 counts={"judgments": count, "unanswered": summary.unanswered,
+                         "kinds": dict(sorted(summary.answered.items()))},
+                 assessor=f"human:{assessor.strip()}", output=output)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -157,7 +166,7 @@ _DB = click.option("--db", required=True, type=UpdatedPath(), metavar="W.sqlite"
 @click.option("--requests", required=True, type=InputPath(), metavar="R", help="The requests (topics) of the round.")
 @click.option("--collection", default=None, type=InputPath(folder=True), metavar="C",
               help="The collection (JSONL, irds:ID or Lucene index): texts of pooled and cited documents, and search.")
-@click.option("--run", "runs", multiple=True, type=InputPath(), metavar="RUN", help="A run whose reports are assessed (repeatable).")
+@run_options("A run whose reports are assessed (repeatable; or several after it).")
 @click.option("--pool", default=None, type=InputPath(), metavar="P",
               help="The `pool` command's output (documents per topic, in pool order); default: the runs' citations.")
 @click.option("--nuggets", default=None, type=InputPath(folder=True), metavar="N", help="A nugget bank to start from (any nugget format).")
@@ -188,11 +197,14 @@ def init_command(db, requests, collection, runs, pool, nuggets, judgments, sugge
     summary = init_store(db, requests, collection, runs, pool, nuggets, judgments, suggest, disagreements, relevance)
     for note in summary.notes:
         click.echo(f"note: {note}", err=True)
-    click.echo(f"{db}: {summary.requests} topic(s); reports: {summary.reports_added} added, {summary.reports_kept} "
+    summary_line(f"{db}: {summary.requests} topic(s); reports: {summary.reports_added} added, {summary.reports_kept} "
                f"already there; pooled documents: {summary.pooled_added} added; documents: {summary.documents_added} "
                f"copied; nuggets: {summary.nuggets_added} added, {summary.nuggets_kept} already there; prior "
                f"judgments: {summary.prior}; suggestions: {summary.suggestions}; disagreements: "
-               f"{summary.disagreements}", err=True)
+               f"{summary.disagreements}", db=db, notes=[f"note: {note}" for note in summary.notes],
+                 counts={name: getattr(summary, name) for name in (
+                     "requests", "reports_added", "reports_kept", "pooled_added", "documents_added", "nuggets_added",
+                     "nuggets_kept", "prior", "suggestions", "disagreements")})
 
 
 @command.group("users")
@@ -231,7 +243,8 @@ def users_add(name: str, db: str, admin: bool) -> None:
         password = add_user(store, name, admin)
     finally:
         store.close()
-    click.echo(f"user {name.strip()}{' (admin)' if admin else ''}: one-time password {password}")
+    summary_line(f"user {name.strip()}{' (admin)' if admin else ''}: one-time password {password}", err=False,
+                 user=name.strip(), admin=admin, password=password)
 
 
 @users_command.command("reset")
@@ -256,7 +269,7 @@ def users_reset(name: str, db: str) -> None:
         password = reset_user(store, name)
     finally:
         store.close()
-    click.echo(f"user {name}: one-time password {password}")
+    summary_line(f"user {name}: one-time password {password}", err=False, user=name, password=password)
 
 
 @users_command.command("list")
@@ -276,6 +289,11 @@ def users_list(db: str) -> None:
 
     store = Store.open(db)
     try:
+        if json_mode():
+            emit(users=[{"name": name, "role": "admin" if admin else "assessor",
+                         "state": "one-time password" if must_change else "active", "topics": store.assigned(name)}
+                        for name, admin, must_change in store.users()])
+            return
         for name, admin, must_change in store.users():
             topics = store.assigned(name)
             click.echo(f"{name}\t{'admin' if admin else 'assessor'}\t{'one-time password' if must_change else 'active'}"
@@ -312,7 +330,7 @@ def assign_command(db: str, topics: str, user: str, double: bool) -> None:
         wanted = assign_topics(store, topics, user, double)
     finally:
         store.close()
-    click.echo(f"assigned {len(wanted)} topic(s) to {user}: {', '.join(wanted)}", err=True)
+    summary_line(f"assigned {len(wanted)} topic(s) to {user}: {', '.join(wanted)}", user=user, topics=list(wanted))
 
 
 @command.command("serve")
@@ -328,7 +346,7 @@ def serve_command(db: str, host: str, port: int, allow_remote: bool, search_mode
     """Serve the workbench (nugget authoring, citation and sentence assessment, adjudication).
 
     \b
-    Example (a workbench database made from the sample track first, with one assessor):
+    Example (the workbench extra; a workbench database made from the sample track first, with one assessor):
       argue-eval assess init --db round.sqlite --requests topics/sample/requests.jsonl \\
           --collection topics/sample/collection.jsonl --run runs/sample/careful.jsonl
       argue-eval assess users add alice --db round.sqlite     # prints a one-time password
@@ -362,7 +380,11 @@ def serve_command(db: str, host: str, port: int, allow_remote: bool, search_mode
     collection = store.meta("collection")
     app = create_app(store, json.loads(collection) if collection else None, search_mode)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
-    click.echo(f"serving {db} on http://{host}:{port} (Ctrl-C stops)", err=True)
+    if json_mode():  # a script learns where the workbench listens: one object, printed before it serves
+        emit(db=db, url=f"http://{host}:{port}")
+        sys.stdout.flush()
+    else:
+        click.echo(f"serving {db} on http://{host}:{port} (Ctrl-C stops)", err=True)
     uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning", server_header=False)
 
 
@@ -403,6 +425,9 @@ def status_command(db: str, output_format: str) -> None:
     if suggested:
         tables.append(Table(["judge", "kind", "items", "agreement", "kappa"], suggested, "llrrr",
                             "the judge's suggestions against the assessors' answers (items where one was shown)"))
+    if json_mode():
+        emit(tables=tables, counts={"adjudication_open": open_, "adjudication_decided": len(queue) - open_})
+        return
     click.echo(render_tables(tables, output_format).rstrip("\n"))
 
 
@@ -440,12 +465,18 @@ def export_db_command(db: str, nuggets_out: str, judgments_out: str) -> None:
     finally:
         store.close()
     kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(summary.by_kind.items()))
+    notes = []
     if summary.unresolved:
-        click.echo(f"warning: {summary.unresolved} item(s) have assessors who disagree and no adjudication; `score` "
-                   "uses the last assessor's answer (by name) for them: adjudicate them in the workbench", err=True)
+        notes.append(f"warning: {summary.unresolved} item(s) have assessors who disagree and no adjudication; `score` "
+                     "uses the last assessor's answer (by name) for them: adjudicate them in the workbench")
     if summary.stale:
-        click.echo(f"note: {summary.stale} answer(s) about nugget answers since edited or deleted are not exported",
-                   err=True)
-    click.echo(f"wrote {summary.nuggets} nugget(s) of {summary.topics} topic(s) to {nuggets_out} and "
-               f"{summary.judgments} judgment(s) to {judgments_out}" + (f" ({kinds})" if kinds else "")
-               + (f"; {summary.adjudicated} adjudicated" if summary.adjudicated else ""), err=True)
+        notes.append(f"note: {summary.stale} answer(s) about nugget answers since edited or deleted are not exported")
+    for note in notes:
+        click.echo(note, err=True)
+    summary_line(f"wrote {summary.nuggets} nugget(s) of {summary.topics} topic(s) to {nuggets_out} and "
+                 f"{summary.judgments} judgment(s) to {judgments_out}" + (f" ({kinds})" if kinds else "")
+                 + (f"; {summary.adjudicated} adjudicated" if summary.adjudicated else ""),
+                 counts={"nuggets": summary.nuggets, "topics": summary.topics, "judgments": summary.judgments,
+                         "adjudicated": summary.adjudicated, "unresolved": summary.unresolved, "stale": summary.stale,
+                         "kinds": dict(sorted(summary.by_kind.items()))},
+                 nuggets_out=nuggets_out, judgments_out=judgments_out, notes=notes)

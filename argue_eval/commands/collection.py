@@ -8,6 +8,7 @@ import click
 
 from ..errors import OptionError
 from ._options import verbosity_options
+from ._output import emit, json_mode
 from ._paths import CheckedPath, InputPath
 
 cache_dir_option = click.option(
@@ -65,6 +66,11 @@ def index_command(path: str, rebuild: bool, skip_bad_lines: bool, cache_dir: str
     result = index_collection(path, cache_dir=cache_dir, rebuild=rebuild, skip_bad_lines=skip_bad_lines,
                               beside=beside)
     info = result.data
+    if json_mode():
+        emit(result, collection=path, index=info.index_path, built=info.built, documents=info.count,
+             skipped_lines=info.skipped_count, seconds=round(info.seconds if info.built else result.counts["seconds"], 2),
+             notes=[str(warning) for warning in info.warnings])
+        return
     for warning in info.warnings:
         click.echo(str(warning), err=True)
     if info.skipped_count > len(info.warnings):
@@ -110,6 +116,11 @@ def get_command(spec: str, doc_ids: tuple[str, ...], ids_from: TextIO | None, ca
     result = get_documents(spec, wanted, cache_dir=cache_dir)
     documents, missing = iter(result.rows), iter(result.notes)
     found = {row[0] for row in result.rows}
+    if json_mode():
+        emit(result, documents=[dict(zip(result.columns, row)) for row in result.rows])
+        if result.counts["missing"]:
+            sys.exit(1)
+        return
     for doc_id in wanted:  # in the order asked, each missing id where it was asked
         if doc_id in found:
             sys.stdout.write(json_line(dict(zip(result.columns, next(documents)))))
@@ -132,6 +143,10 @@ def info_command(spec: str, cache_dir: str | None) -> None:
     """
     from ..api import collection_info
 
-    for field, value in collection_info(spec, cache_dir=cache_dir).rows:
+    result = collection_info(spec, cache_dir=cache_dir)
+    if json_mode():
+        emit(result, info={str(field): value for field, value in result.rows})
+        return
+    for field, value in result.rows:
         click.echo(f"{field}\t{value}")
 

@@ -87,7 +87,9 @@ def command(scores, metrics, baseline, test, correction, alpha, confidence, resa
       argue-eval compare --replicates lexical.tsv lexical-b.tsv -m f1 --resamples 2000
     """
     from ..api.analysis import read_flags, run_mapping
+    from ._output import format_or_json
 
+    output_format = format_or_json(output_format)
     systems = run_mapping(system_pairs, system_files, "--system")
     if replicates:
         if baseline is not None:

@@ -49,11 +49,12 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
     could not judge is left out of the table and listed.
 
     \b
-    Example (the shipped sample track):
+    Example (the shipped sample track; the graph extra):
       argue-eval comprehensiveness --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           -o comprehensiveness.tsv --details comprehensiveness.jsonl
     \b
-    End to end, one LLM call per report (MODEL served by any OpenAI-compatible endpoint; the llm extra):
+    End to end, one LLM call per report (MODEL served by any OpenAI-compatible endpoint; the llm extra,
+    the graph extra):
       argue-eval comprehensiveness --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl --e2e \\
           --judge-option llm.base_url=http://localhost:8000/v1 --judge-option llm.model=MODEL -o e2e.tsv
     """

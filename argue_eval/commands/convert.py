@@ -71,7 +71,15 @@ def command(path: str, target: str | None, output: str, kind: str | None, format
 
     if target is None and kind != "collection":
         raise OptionError("--to", "missing --to FORMAT: the format to write (argue, neuclir24, ragtime, autoargue-v3, ...)")
+    from ._output import emit, json_mode, refuse_stdout_data
+
+    refuse_stdout_data(output)
     result = convert(path, target, output, kind=kind, format=format_name, nuggets=nuggets)
+    if json_mode():
+        emit(counts={result.unit: result.written}, input=path, source=result.source, output=output,
+             target=result.target, written=result.written, unit=result.unit,
+             notes=[*result.notes, *(f"warning: {warning}" for warning in result.warnings)])
+        return
     for note in result.notes:
         click.echo(note, err=True)
     for warning in result.warnings:

@@ -40,7 +40,7 @@ def command(base_urls: tuple[str, ...], model: str | None, api_key_env: str, cac
     What this machine has (optional parts not installed are reported, not failed):
       argue-eval doctor --cache .argue-cache/judgments.sqlite
     \b
-    Before an LLM run, a local server (docs/judging.md, Running a local model); needs the endpoint:
+    Before an LLM run, a local server (docs/judging.md, Running a local model); needs the endpoint and the llm extra:
       argue-eval doctor --need llm --llm-base-url http://localhost:8000/v1 --llm-model MODEL
     """
     from ..api.doctor import doctor

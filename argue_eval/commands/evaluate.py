@@ -13,6 +13,7 @@ from ._options import (
     policy_options,
     verbosity_options,
 )
+from ._output import emit, json_mode
 from ._paths import OutputPath
 
 
@@ -66,8 +67,16 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     judged = result.judged
     outputs = {"-o": output, "--judgments-out": judgments_out, "--details": details_path, "--html": html_path}
     _write_outputs(result, outputs, judge_spec, options, collection, list(judgments))
-    click.echo(f"judged with {judged.identity.get('backend', '?')} ({judged.run.stats.summary()}); scored "
-               f"{len(result.runs)} run(s)" + ("" if output == "-" else f" -> {output}"), err=True)
+    line = (f"judged with {judged.identity.get('backend', '?')} ({judged.run.stats.summary()}); scored "
+            f"{len(result.runs)} run(s)" + ("" if output == "-" else f" -> {output}"))
+    if json_mode():
+        from ..views import summary_table
+
+        judging = shared.run_document(judged, judgments_out)
+        emit(result, tables=[summary_table(result.rows)], summary=line, output=output, judgments_out=judgments_out,
+             details=details_path, html=html_path, judging={key: judging[key] for key in ("counts", "kinds", "usage")})
+        return
+    click.echo(line, err=True)
     if output != "-" and not quiet:
         from ..tables import render_text
         from ..views import summary_table

@@ -50,7 +50,7 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     What would a run ask? (no judging, no model loaded)
       argue-eval judge --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl --dry-run --json
     \b
-    An LLM round through OpenAI-batch files (for vLLM's run-batch or the OpenAI Batch API; no endpoint):
+    An LLM round through OpenAI-batch files (for vLLM's run-batch or the OpenAI Batch API; no endpoint, the llm extra):
       argue-eval judge --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl \\
           --judge llm --llm-model MODEL --batch-out calls-1.jsonl -o judgments.llm.jsonl

@@ -7,6 +7,7 @@ import click
 from ..errors import OptionError
 from ._common import nugget_check_list
 from ._options import verbosity_options
+from ._output import refuse_stdout_data, summary_line
 from ._paths import InputPath, OutputPath
 
 output_format_option = click.option(
@@ -80,7 +81,7 @@ def stats_command(path: str, output: str | None, format_name: str | None) -> Non
     from ._common import emit_tsv
 
     result = nugget_stats(path, format=format_name)
-    emit_tsv(result.columns, result.rows, output)
+    emit_tsv(result.columns, result.rows, output, result)
 
 
 @command.command(name="merge")
@@ -103,11 +104,13 @@ def merge_command(first: str, second: str, output: str, to_format: str) -> None:
     """
     from ..api import merge_nuggets, write_nuggets
 
+    refuse_stdout_data(output)
     result = merge_nuggets(first, second)
     for note in result.notes:  # conflict: ..., then renamed: ...
         click.echo(str(note), err=True)
     count = write_nuggets(result, output, to_format)
-    click.echo(f"merged into {count} topics ({result.counts['conflicts']} conflicts) -> {output}", err=output == "-")  # with -o -, stdout holds the data
+    summary_line(f"merged into {count} topics ({result.counts['conflicts']} conflicts) -> {output}", result,
+                 err=output == "-", output=output, topics_written=count)  # with -o -, stdout holds the data
 
 
 @command.command(name="bind")
@@ -180,12 +183,13 @@ def bind_command(path: str, bindings: str | None, output: str, no_new_answers: b
         raise OptionError(", ".join(ignored), "only apply with --propose (binding reads the BINDINGS file)")
     if bindings is None:
         raise OptionError("BINDINGS", "give the BINDINGS file to read (or --propose to write candidates for review)")
+    refuse_stdout_data(output)
     result = bind_nuggets(path, bindings, allow_new_answers=not no_new_answers)
     for note in result.notes:  # each new answer
         click.echo(note.text, err=True)
     write_nuggets(result, output, to_format)
-    click.echo(f"added {result.counts['added']} bindings ({result.counts['new_answers']} new answers) -> {output}",
-               err=output == "-")  # with -o -, stdout holds the data
+    summary_line(f"added {result.counts['added']} bindings ({result.counts['new_answers']} new answers) -> {output}",
+                 result, err=output == "-", output=output)  # with -o -, stdout holds the data
 
 
 def _propose(path: str, output: str, collection: str, retriever: str, judge_spec: str | None,
@@ -196,12 +200,13 @@ def _propose(path: str, output: str, collection: str, retriever: str, judge_spec
     options = parse_judge_options(judge_option, None) if judge_spec is not None else None
     result = propose_bindings(path, collection, retriever=retriever, judge=judge_spec, judge_options=options,
                               depth=depth)
+    refuse_stdout_data(output)
     write_proposals(result, output)
     counts = result.counts
-    click.echo(f"{counts['unbound']} answer(s) bound to no document; {counts['candidates']} candidate(s) for "
+    summary_line(f"{counts['unbound']} answer(s) bound to no document; {counts['candidates']} candidate(s) for "
                f"{counts['answers']} of them" + (f", judged by {judge_spec}" if judge_spec else ", ranked by search score")
                + f" -> {output}; mark accept = yes on the rows to keep, then: argue-eval nuggets bind "
-               f"{path} {output} -o BOUND", err=True)
+               f"{path} {output} -o BOUND", result, output=output)
 
 
 def _add_creation_commands() -> None:

@@ -8,7 +8,8 @@ from typing import Any
 import click
 
 from ..errors import OptionError
-from ._options import LARGE_COUNT, Number, llm_options, verbosity_options
+from ._options import LARGE_COUNT, Number, llm_options, run_options, verbosity_options
+from ._output import emit, json_mode
 from ._paths import InputPath, OutputPath, UpdatedPath, default_cache_path
 
 __all__ = ["create_command", "compare_command"]
@@ -16,16 +17,14 @@ __all__ = ["create_command", "compare_command"]
 
 @click.command(name="create")
 @verbosity_options
-@click.argument("more_runs", nargs=-1, type=InputPath(), metavar="[RUN]...")
 @click.option("--requests", required=True, type=InputPath(exists=True, dir_okay=False), metavar="R",
               help="The requests (any request format): the topics to create nuggets for, and their text.")
 @click.option("--pool", default=None, type=InputPath(exists=True, dir_okay=False), metavar="POOL",
               help="The documents to read per topic, in order: the `pool` command's output (qrels-shaped lines).")
-@click.option("--runs", "runs", multiple=True, type=InputPath(exists=True), metavar="RUN",
-              help="Instead of --pool: runs whose ranked or cited documents are pooled to --depth (as `pool` "
-                   "does); repeatable, and takes the extra paths a shell glob expands to.")
+@run_options("Instead of --pool: runs whose ranked or cited documents are pooled to --depth (as `pool` does); "
+             "repeatable, and takes several after it (the paths a shell glob expands to).", exists=True)
 @click.option("--depth", type=LARGE_COUNT, default=100, show_default=True,
-              help="With --runs: each run's top documents per topic that are pooled.")
+              help="With --run: each run's top documents per topic that are pooled.")
 @click.option("--max-documents", type=LARGE_COUNT, default=None, metavar="N",
               help="Read at most the first N documents of each topic's pool (default: all).")
 @click.option("--collection", default=None, type=InputPath(folder=True), metavar="C",
@@ -59,7 +58,7 @@ __all__ = ["create_command", "compare_command"]
 @click.option("--dry-run", is_flag=True, help="Ask nothing: print the calls and tokens per topic a run would need.")
 @click.option("--json", "as_json", is_flag=True, help="With --dry-run: print the plan as one JSON object.")
 @llm_options
-def create_command(more_runs: tuple[str, ...], requests: str, pool: str | None, runs: tuple[str, ...], depth: int,
+def create_command(requests: str, pool: str | None, runs: tuple[str, ...], depth: int,
                    max_documents: int | None, collection: str | None, judge_spec: str, judge_option: tuple[Any, ...],
                    batch_size: int, max_nuggets: int, merge_threshold: float, verify: str | None,
                    nli_model: str | None, output: str | None, to_format: str, details_path: str | None,
@@ -88,14 +87,10 @@ def create_command(more_runs: tuple[str, ...], requests: str, pool: str | None, 
     from ._judging import cache_in_use
     from ._options import parse_judge_options
 
-    all_runs = tuple(runs) + tuple(more_runs)
-    if more_runs and not runs:
-        raise OptionError("--runs", f"unexpected argument {more_runs[0]!r}: runs are given with --runs RUN")
+    all_runs = tuple(runs)
     if (pool is None) == (not all_runs):
         raise OptionError("--pool", "give the documents to read: --pool POOL (the pool command's output) or "
-                                    "--runs RUN... (their cited or ranked documents), not both")
-    if as_json and not dry_run:
-        raise OptionError("--json", "only with --dry-run (it prints the plan as one JSON object)")
+                                    "--run RUN... (their cited or ranked documents), not both")
     if not dry_run:
         if output is None:
             raise OptionError("-o", "missing -o N.jsonl, or use --dry-run")
@@ -135,7 +130,18 @@ def _create(requests: str, arguments: dict[str, Any], output: str | None, to_for
                 write_records(result.details, details_path)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
-    dropped = ", ".join(f"{count} {reason}" for reason, count in result.dropped.items()) or "nothing"
+    if json_mode():  # the notes and warnings went to stderr as above; the object holds them too
+        emit(counts=counts, dropped=dict(result.dropped), usage=usage, output=output if counts["nuggets"] else None,
+             notes=[*(f"note: {note}" for note in result.notes), *(f"warning: {warning}" for warning in result.warnings)])
+    else:
+        _print_created(counts, usage, dict(result.dropped), output)
+    if not result.complete or not counts["nuggets"]:
+        raise click.exceptions.Exit(1)
+
+
+def _print_created(counts: dict[str, Any], usage: dict[str, Any], dropped_by: dict[str, int], output: str) -> None:
+    """The summary lines of a run that created nuggets (or kept none): what was made, dropped and paid for."""
+    dropped = ", ".join(f"{count} {reason}" for reason, count in dropped_by.items()) or "nothing"
     where = f"-> {output}" if counts["nuggets"] else f"nothing written to {output} (a bank of no nugget is no bank)"
     click.echo(f"created {counts['nuggets']} nugget(s) ({counts['vital']} vital, {counts['okay']} okay), "
                f"{counts['answers']} answer(s), {counts['bindings']} binding(s) for {counts['topics']} of "
@@ -149,8 +155,6 @@ def _create(requests: str, arguments: dict[str, Any], output: str | None, to_for
     click.echo(f"model calls: {usage['calls']} ({usage['retries']} retried, {usage['reasks']} re-asked, "
                f"{usage['failed_calls']} failed), {usage['prompt_tokens']} prompt + {usage['completion_tokens']} "
                f"completion tokens{cost}", err=True)
-    if not result.complete or not counts["nuggets"]:
-        raise click.exceptions.Exit(1)
 
 
 def render_plan(plan: dict[str, Any]) -> str:
@@ -211,7 +215,7 @@ def compare_command(created: str, human: str, judge_spec: str, judge_option: tup
     Example on the sample track (the human bank against itself: recall and precision 1):
       argue-eval nuggets compare nuggets/sample/nuggets.jsonl nuggets/sample/nuggets.jsonl --no-cache
     \b
-    A bank created by MODEL (see `nuggets create`) against the assessors':
+    A bank created by MODEL (see `nuggets create`; needs an endpoint and the llm extra) against the assessors':
       argue-eval pool runs/sample/*.jsonl --depth 10 -o pool.qrels
       argue-eval nuggets create --requests topics/sample/requests.jsonl --pool pool.qrels \\
           --collection topics/sample/collection.jsonl --judge-option llm.base_url=http://localhost:8000/v1 \\
@@ -231,7 +235,9 @@ def compare_command(created: str, human: str, judge_spec: str, judge_option: tup
     with commit_together():  # the table and its details as one set
         if details_path is not None:
             write_records(result.details, details_path)
-        emit_tsv(result.columns, result.rows, output)
+        emit_tsv(result.columns, result.rows, output, notes=[*(f"note: {note}" for note in result.notes),
+                                                            *(f"warning: {warning}" for warning in result.warnings)],
+                 judge=result.judge)
     for warning in result.warnings:
         click.echo(f"warning: {warning}", err=True)
     if not result.complete:

@@ -5,15 +5,14 @@ import click
 
 from ..errors import OptionError
 from ._common import format_option
-from ._options import LARGE_COUNT, verbosity_options
+from ._options import LARGE_COUNT, run_options, verbosity_options
+from ._output import refuse_stdout_data, summary_line
 from ._paths import InputPath, OutputPath
 
 
 @click.command(name="pool")
 @verbosity_options
-@click.argument("run_files", nargs=-1, type=InputPath(exists=True))
-@click.option("--runs", "more_runs", multiple=True, type=InputPath(exists=True), metavar="RUN",
-              help="A run to pool (repeatable; same as giving it as an argument).")
+@run_options("A run to pool (repeatable, or several after it; the same as giving them as arguments).", exists=True)
 @click.option("-o", "--output", required=True,
               type=OutputPath(dir_okay=False, companions={".runs.tsv": "contributions", ".sizes.tsv": "sizes"}),
               help="The pool, as qrels-shaped lines `topic 0 doc_id -1` (-1 = not judged yet), in pool order.")
@@ -40,8 +39,7 @@ from ._paths import InputPath, OutputPath
               help="Collection (JSONL, Lucene index or irds:ID) to put each document's title and text in the package.")
 @format_option
 def command(
-    run_files: tuple[str, ...],
-    more_runs: tuple[str, ...],
+    runs: tuple[str, ...],
     output: str,
     strategy: str,
     depth: int,
@@ -75,18 +73,19 @@ def command(
     """
     from ..api.pool import pool, write_pool
 
-    runs = [*run_files, *more_runs]
+    refuse_stdout_data(output)
     if collection and not package and runs:  # no runs at all: api.pool says that first
         raise OptionError("--collection", "only fills the assessor package; add --package FILE")
-    result = pool(runs, strategy=strategy, depth=depth, budget=budget, rrf_k=rrf_k, qrels=judged,
+    result = pool(list(runs), strategy=strategy, depth=depth, budget=budget, rrf_k=rrf_k, qrels=judged,
                   requests=requests, format=format_name)
     dropped = result.pool.dropped_topics
     if dropped:
         shown = ", ".join(dropped[:10]) + (" ..." if len(dropped) > 10 else "")
         click.echo(f"warning: {len(dropped)} topic(s) of the runs are not in {requests} and were not pooled: {shown}", err=True)
     count = write_pool(result, output, contributions=contributions, sizes=sizes, package=package, collection=collection)
-    click.echo(
-        err=output == "-", message=f"pooled {count} documents for {len(result.pool.topics)} topics from "
-        f"{result.pool.run_count} runs "
-        f"({strategy}, depth {depth}{f', budget {budget}' if budget else ''}) -> {output}"
-    )
+    summary_line(f"pooled {count} documents for {len(result.pool.topics)} topics from {result.pool.run_count} runs "
+                 f"({strategy}, depth {depth}{f', budget {budget}' if budget else ''}) -> {output}", None,
+                 err=output == "-", output=output, documents=count, topics=len(result.pool.topics),
+                 runs=result.pool.run_count, dropped_topics=list(dropped) or None,
+                 notes=[f"warning: {len(dropped)} topic(s) of the runs are not in {requests} and were not pooled"]
+                 if dropped else [])

@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from ._options import verbosity_options
+from ._output import refuse_stdout_data
 from ._paths import InputPath, OutputPath
 
 on_duplicate_option = click.option(
@@ -51,6 +52,7 @@ def build_command(assessments: tuple[str, ...], output: str, pool: str | None, u
     """
     from ..api import build_qrels, write_qrels
 
+    refuse_stdout_data(output)
     result = build_qrels(assessments, pool=pool, unjudged=unjudged, on_duplicate=on_duplicate)
     for note in result.notes:
         click.echo(str(note), err=True)
@@ -74,6 +76,7 @@ def from_nuggets_command(nuggets: str, output: str, grade: str, format_name: str
     """
     from ..api import qrels_from_nuggets, write_qrels
 
+    refuse_stdout_data(output)
     result = qrels_from_nuggets(nuggets, grade=grade, format=format_name)
     _report_written(write_qrels(result, output), result, output)
 
@@ -95,6 +98,7 @@ def merge_command(qrels_files: tuple[str, ...], output: str, on_duplicate: str) 
     """
     from ..api import merge_qrels, write_qrels
 
+    refuse_stdout_data(output)
     result = merge_qrels(qrels_files, on_duplicate=on_duplicate)
     for note in result.notes:  # conflict: ... for each one resolved
         click.echo(str(note), err=True)
@@ -122,10 +126,12 @@ def stats_command(qrels_file: str, output: str | None, on_duplicate: str) -> Non
     from ._common import emit_tsv
 
     result = qrels_stats(qrels_file, on_duplicate=on_duplicate)
-    emit_tsv(result.columns, result.rows, output)
+    emit_tsv(result.columns, result.rows, output, result)
 
 
 def _report_written(count: int, result, output: str, conflicts: str = "") -> None:
     """``wrote N judgments for T topics -> OUT``: on stderr when the qrels went to stdout (``-o -``)."""
-    click.echo(f"wrote {count} judgments for {result.counts['topics']} topics{conflicts} -> {output}",
-               err=output == "-")
+    from ._output import summary_line
+
+    summary_line(f"wrote {count} judgments for {result.counts['topics']} topics{conflicts} -> {output}", result,
+                 err=output == "-", output=output, judgments=count)

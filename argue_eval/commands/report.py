@@ -7,6 +7,7 @@ import click
 
 from ..report.data import DEFAULT_DOC_CHARS
 from ._options import RESAMPLES, SEED, verbosity_options
+from ._output import emit, json_mode
 from ._paths import InputPath, OutputPath
 
 
@@ -114,10 +115,25 @@ def command(scores, details, runs, nuggets, requests, judgments, human, collecti
     data = write_report(output, inputs.scores, collection=collection, details=inputs.details,
                         requests=inputs.requests, nuggets=inputs.nuggets, judgments=inputs.judgments,
                         options=options, run_ids=run_ids, people=people, flags=flags, figures=figures)
+    packets = None
     if packets_dir is not None:
-        _packets(packets_dir, inputs.scores, details, requests, nuggets, judgments, collection, options, team_pairs,
-                 team_files, team_pattern, flags, figures_dir is not None, quiet)
+        packets = _packets(packets_dir, inputs.scores, details, requests, nuggets, judgments, collection, options,
+                           team_pairs, team_files, team_pattern, flags, figures_dir is not None, quiet or json_mode())
+    if json_mode():
+        _json_summary(data, output, detail_notes, figures_dir, packets_dir, packets)
+        return
     _summary(data, output, detail_notes, quiet, verbose)
+
+
+def _json_summary(data, output: Path, detail_notes: list[str], figures_dir, packets_dir, packets) -> None:
+    """``--json``: what ``_summary`` says (every note, as the page lists them), the packets' teams too."""
+    main = data.main
+    counts = {"runs": len(main["runs"]), "topics": len(main["topics"]),
+              "reports": sum(len(block["reports"]) for block in data.topics), "measures": len(main["measures"]),
+              "bytes": output.stat().st_size}
+    emit(counts=counts, output=output, figures=figures_dir, packets=packets_dir,
+         teams=None if packets is None else [{"team": team, "runs": runs} for team, _, runs, _ in packets],
+         notes=[*(f"note: {note}" for note in detail_notes), *(f"note: {note}" for note in data.notes)])
 
 
 def _summary(data, output: Path, detail_notes: list[str], quiet: bool, verbose: bool) -> None:
@@ -174,7 +190,7 @@ def _figures(directory, page, records, options, run_ids, human_scores, scores_fo
 
 
 def _packets(directory, records, details, requests, nuggets, judgments, collection, options, team_pairs, team_files,
-             team_pattern, flags, figures, quiet) -> None:
+             team_pattern, flags, figures, quiet) -> list:
     """``--packets DIR``: one folder per team (``report.packets``)."""
     from ..api import report_inputs
     from ..api.analysis import run_mapping, team_map
@@ -191,3 +207,4 @@ def _packets(directory, records, details, requests, nuggets, judgments, collecti
             click.echo(f"note: {note}", err=True)
         click.echo(f"packets: {len(written)} team(s) -> {directory}: "
                    + ", ".join(f"{team} ({runs})" for team, _, runs, _ in written), err=True)
+    return written

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import click
 
+from ._choices import track_names
 from ._options import LARGE_COUNT, verbosity_options
+from ._output import refuse_stdout_data, summary_line
 from ._paths import InputPath, OutputPath, UpdatedPath
 
 
@@ -25,7 +27,11 @@ def command() -> None:
 @click.option("--no-limit-ok", is_flag=True, help="Accept requests without a length limit.")
 @click.option("--format", "format_name", default=None, metavar="NAME", help="The file's format, if detection should not guess.")
 @click.option("--strict", is_flag=True, help="Report every warning as an error (exit status 1 when there is any).")
-def validate_command(path: str, collections: str | None, no_limit_ok: bool, format_name: str | None, strict: bool) -> None:
+@click.option("--track", default=None, type=click.Choice(track_names(), case_sensitive=False), metavar="TRACK",
+              help="The track the requests are for (as validate --track): limits in its unit, reports in its "
+                   "language, a limit on every request where the track has none of its own.")
+def validate_command(path: str, collections: str | None, no_limit_ok: bool, format_name: str | None, strict: bool,
+                     track: str | None) -> None:
     """Check a requests file in any request format (JSON Lines, the TREC RAG 2024 TSV, TREC Web Track XML):
     schema (every field of every line), unique ids, a title or problem statement, a positive length limit,
     collection ids. Prints FILE:LINE: field: message per problem, then a summary; exit status 0 with
@@ -35,13 +41,18 @@ def validate_command(path: str, collections: str | None, no_limit_ok: bool, form
     Example:
       argue-eval requests validate topics/sample/requests.jsonl --collections sample-news
       topics/sample/requests.jsonl: 8 requests, 0 errors, 0 warnings
+    \b
+    For a track (NeuCLIR 2024: limits in characters, reports in English):
+      argue-eval requests validate topics/sample/requests.jsonl --track neuclir24
+      topics/sample/requests.jsonl:4: limit_unit: warning: the limit is in words, but neuclir24 counts chars (validate holds the reports to the request's own limit and unit: check it is the track's)
+      topics/sample/requests.jsonl: 8 requests, 0 errors, 1 warnings
     """
     from ..api import validate_requests
     from ._common import print_problems
 
     known = [c.strip() for c in collections.split(",") if c.strip()] if collections else None
     result = validate_requests(path, format=format_name, collections=known, require_limit=not no_limit_ok,
-                               strict=strict)
+                               strict=strict, track=track)
     counts = result.counts
     print_problems(result, f"{path}: {counts['requests']} requests, {counts['errors']} errors, "
                            f"{counts['warnings']} warnings")
@@ -86,7 +97,8 @@ def new_command(
     result = add_request(path, request_id.strip(), title.strip(), background=background.strip(),
                          problem_statement=problem_statement.strip(), limit=limit, limit_unit=limit_unit,
                          collections=collections, language=language, aspects=aspects)
-    click.echo(f"added request {result.data.request_id} -> {path} ({result.counts['requests']} requests)")
+    summary_line(f"added request {result.data.request_id} -> {path} ({result.counts['requests']} requests)", result,
+                 err=False, request_id=result.data.request_id, output=path)
 
 
 @command.command(name="export")
@@ -107,5 +119,7 @@ def export_command(path: str, output: str, audience: str, shape: str, format_nam
     """
     from ..api import export_requests
 
+    refuse_stdout_data(output)
     result = export_requests(path, output, shape=shape, for_participants=audience == "participants", format=format_name)
-    click.echo(f"exported {result.counts['requests']} requests ({shape}, for {audience}) -> {output}", err=output == "-")  # with -o -, stdout holds the data
+    summary_line(f"exported {result.counts['requests']} requests ({shape}, for {audience}) -> {output}", result,
+                 err=output == "-", output=output, shape=shape, audience=audience)  # with -o -, stdout holds the data

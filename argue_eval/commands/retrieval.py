@@ -7,6 +7,7 @@ import click
 
 from ._common import format_option
 from ._options import verbosity_options
+from ._output import emit, json_mode, refuse_stdout_data
 from ._paths import InputPath, OutputPath
 
 
@@ -78,6 +79,18 @@ def _render(result: Any, trec_eval_text: bool, output: str | None) -> None:
     from ..writing import atomic_writer
 
     rows = result.rows
+    if json_mode():
+        refuse_stdout_data(output or "")
+        if output:
+            if trec_eval_text:
+                with atomic_writer(output) as handle:
+                    handle.write("\n".join(result.trec_eval_lines()) + "\n")
+            else:
+                write_scores_tsv(rows, output)
+        table = None if output else {"title": None, "columns": list(SCORE_COLUMNS), "rows": rows, "notes": []}
+        emit(None, tables=[table] if table else (), summary=f"wrote {len(rows)} scores -> {output}" if output else None,
+             output=output, scores=len(rows))
+        return
     if trec_eval_text:
         text = "\n".join(result.trec_eval_lines()) + "\n"
         if output:

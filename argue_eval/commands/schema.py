@@ -6,6 +6,7 @@ import json
 import click
 
 from ._options import verbosity_options
+from ._output import emit, json_mode
 from ._paths import OutputPath
 
 
@@ -33,10 +34,17 @@ def command(kind: str | None, output: str | None) -> None:
 
     if kind is None:
         kinds = schema_kinds()
+        if json_mode():
+            emit(counts={"kinds": len(kinds)}, kinds=kinds)
+            return
         width = max(map(len, kinds))
         for name, what in kinds.items():
             click.echo(f"{name:<{width}}  {what}")
         return
     from ..views import write_output
 
+    if json_mode() and output in (None, "-"):  # the schema is JSON already: --json prints it as it is
+        output = None
     write_output(json.dumps(schema(kind), indent=2, ensure_ascii=True) + "\n", None if output == "-" else output)
+    if json_mode() and output is not None:
+        emit(kind=kind, output=output)

@@ -7,6 +7,7 @@ import click
 
 from ._choices import SCORE_TABLE_LAYOUTS
 from ._options import DEFAULTS, input_options, missing_judgments_option, policy_options, verbosity_options
+from ._output import emit, json_mode, refuse_stdout_data
 from ._paths import OutputPath
 
 
@@ -64,20 +65,25 @@ def command(runs, nuggets, judgments, requests, qrels, output, details_path, pol
     ) + "\nthen fill the pool, `argue-eval assess import` it, and pass the result as one more --judgments"
     result = score(runs, nuggets, judgments, requests=requests, qrels=qrels, details=details_path is not None,
                    missing_hint=hint, **policies)
+    refuse_stdout_data(output)
     for note in result.notes:
         click.echo(str(note), err=True)
     write_scores(result.rows, output, layout=table_format)
     if details_path is not None:
         write_records(result.details, details_path)
-    click.echo(f"scored {len(result.runs)} run(s) on {len(result.topics)} topic(s) "
-               f"({result.settings['policies']})" + ("" if output == "-" else f" -> {output}"), err=True)
+    line = (f"scored {len(result.runs)} run(s) on {len(result.topics)} topic(s) "
+            f"({result.settings['policies']})" + ("" if output == "-" else f" -> {output}"))
+    if json_mode():
+        emit(result, tables=_summaries(result.rows, per_topic, verbose), summary=line, output=output,
+             details=details_path, policies=result.settings["policies"])
+        return
+    click.echo(line, err=True)
     if output != "-" and not quiet:
         _print_summaries(result.rows, per_topic, verbose)  # our layout, whatever --table-format
 
 
-def _print_summaries(rows, per_topic: bool, verbose: bool) -> None:
+def _summaries(rows, per_topic: bool, verbose: bool) -> list:
     """The terminal views of the score rows: macro and micro summaries, optionally per topic and outcomes."""
-    from ..tables import render_text
     from ..views import outcome_table, summary_table, topic_table
 
     tables = [summary_table(rows, "macro"), summary_table(rows, "micro")]
@@ -85,7 +91,13 @@ def _print_summaries(rows, per_topic: bool, verbose: bool) -> None:
         tables.append(outcome_table(rows))
     if per_topic:
         tables.append(topic_table(rows))
-    click.echo("\n".join(render_text(table) for table in tables), nl=False)
+    return tables
+
+
+def _print_summaries(rows, per_topic: bool, verbose: bool) -> None:
+    from ..tables import render_text
+
+    click.echo("\n".join(render_text(table) for table in _summaries(rows, per_topic, verbose)), nl=False)
 
 
 def _export_command(runs, nuggets, judgments, requests, qrels, policies: dict) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import click
 
 from ._options import verbosity_options
+from ._output import emit, json_mode
 from ._paths import CheckedPath, InputPath, OutputPath
 
 
@@ -46,7 +47,7 @@ def command(
     use and rebuilt when the collection changes.
 
     \b
-    Example on the sample track:
+    Example on the sample track (BM25 needs the search extra and Java 21; --dense the dense extra):
       argue-eval search -c topics/sample/collection.jsonl -q "boil-water notice Ridgefield" -k 3
         1    7.1194  nw-0001  Ridgefield issues boil-water notice after E. coli found in supply
         2    6.8700  nw-0008  Ridgefield boil-water notice lifted after nine days
@@ -63,6 +64,15 @@ def command(
                     index_dir=index_dir, rebuild=rebuild, log=lambda message: click.echo(message, err=True))
     results = result.hits
     lines = list(hit_lines(result, output_format or ("trec" if requests or output else "table"), collection))
+    if json_mode():
+        if output:
+            write_output("".join(line + "\n" for line in lines), output)
+        emit(counts={"queries": len(results), "results": sum(len(hits) for hits in results.values())},
+             run_id=result.run_id, output=output,
+             hits=None if output else {query: [{"rank": rank, "doc_id": doc_id, "score": score}
+                                               for rank, (doc_id, score) in enumerate(hits, 1)]
+                                       for query, hits in results.items()})
+        return
     if output:
         write_output("".join(line + "\n" for line in lines), output)
         click.echo(f"wrote {sum(len(hits) for hits in results.values())} results for {len(results)} queries -> {output}", err=True)

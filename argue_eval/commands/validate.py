@@ -8,7 +8,8 @@ import click
 from ..errors import OptionError
 from ._choices import CHECKS, TRACKS, track_names
 from ._common import format_option
-from ._options import Number, verbosity_options
+from ._options import Number, run_options, verbosity_options
+from ._output import emit, json_mode
 from ._paths import InputPath, OutputPath
 
 _CHECK_LIST = "\n".join(f"  {name:<27} {severity:<8} {what}" for name, (severity, what) in CHECKS.items())
@@ -19,7 +20,7 @@ _CHECK_LIST = "\n".join(f"  {name:<27} {severity:<8} {what}" for name, (severity
     epilog="\b\nChecks (name, default severity, what it catches); --warn/--error change the severity:\n" + _CHECK_LIST,
 )
 @verbosity_options
-@click.argument("runs", nargs=-1, required=True, type=InputPath(dir_okay=False))
+@run_options("A run file to check (the run files may also be given as arguments); repeatable.", required=True)
 @click.option("--requests", "requests_path", type=InputPath(dir_okay=False), default=None,
               help="The requests (topics) file, any request format. Without it the topic checks are skipped.")
 @click.option("--requests-format", default=None, metavar="NAME", help="The requests file's format, if detection should not guess.")
@@ -137,6 +138,15 @@ def _fix(runs: tuple[str, ...], output: str | None, changes_path: str | None, fi
         raise OptionError("--fix", "needs -o FIXED: the run is never repaired in place")
     outputs = _fixed_paths(runs, output)
     fixing = fix_runs(runs, outputs, requests, changes_path=changes_path, **options)
+    if json_mode():
+        emit(counts=_counts(fixing.validation), fixes=fixing.counts(), summary=fixing.summary(),
+             fixed=[{"run": run.source, "output": run.output, "reports": run.reports,
+                     "changed_reports": run.changed_reports, "sentences_dropped": run.sentences_dropped,
+                     "sentences_cut": run.sentences_cut, "changes": dict(sorted(run.counts().items()))}
+                    for run in fixing.fixed],
+             changes=[str(change) for change in fixing.changes],
+             problems=[str(problem) for problem in fixing.validation.problems], notes=())
+        click.get_current_context().exit(fixing.validation.exit_code)
     for change in fixing.changes:
         click.echo(str(change))
     for problem in fixing.validation.problems:
@@ -166,13 +176,25 @@ def _fixed_paths(runs: tuple[str, ...], output: str) -> list[str]:
 
 
 def _report(runs: tuple[str, ...], validation, track: str | None, verbose: bool) -> None:
-    """Every problem on stdout, the ``--verbose`` details on stderr, then the summary line and the exit status."""
+    """Every problem on stdout, the ``--verbose`` details on stderr, then the summary line and the exit status
+    (``--json``: the counts, the summary line and the problems as one object)."""
+    if json_mode():
+        emit(counts=_counts(validation), summary=validation.summary(),
+             problems=[str(problem) for problem in validation.problems], unreadable=validation.unreadable or None,
+             notes=())
+        click.get_current_context().exit(validation.exit_code)
     for problem in validation.problems:
         click.echo(str(problem))
     if verbose:
         _details(runs, validation, track)
     click.echo(validation.summary())
     click.get_current_context().exit(validation.exit_code)
+
+
+def _counts(validation) -> dict[str, int]:
+    """The summary line's figures."""
+    return {"errors": validation.errors, "warnings": validation.warnings, "reports": validation.reports,
+            "files": validation.files, "unreadable": len(validation.unreadable)}
 
 
 def _details(runs: tuple[str, ...], validation, track: str | None) -> None:

@@ -104,6 +104,8 @@ class _Merger:
     def __init__(self, request_id: str):
         self.request_id = request_id
         self.by_question: dict[str, Nugget] = {}
+        self.repeats = 0
+        """Items that repeated a question already seen and were folded into its nugget."""
 
     def nugget(self, question: str, nugget_id: str | None, importance: Importance | None, aggregator: Aggregator,
                negative: bool = False, extra: dict[str, Any] | None = None) -> Nugget:
@@ -112,6 +114,7 @@ class _Merger:
             found = Nugget(nugget_id or question, self.request_id, question, [], importance, aggregator, negative, extra or {})
             self.by_question[question] = found
         else:
+            self.repeats += 1
             if found.importance is None:
                 found.importance = importance
             found.negative = found.negative or negative
@@ -135,6 +138,9 @@ class NuggetSource(Location):
     fields: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
     lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
     """Model paths that sit on another line than the topic's (formats with one answer per line)."""
+    merged: int = field(default=0, compare=False, repr=False)
+    """Items of the topic that repeated a question of an earlier item and were merged into its nugget (formats of
+    one item per question; ``nuggets validate`` says how many)."""
 
 
 def source_field(topic: TopicNuggets, path: str) -> str:
@@ -167,7 +173,7 @@ class _Places:
         if line is not None:
             self.lines.setdefault((id(nugget), text), line)
 
-    def source(self, f: Fields, nuggets: list[Nugget], request_field: str = "request_id") -> NuggetSource:
+    def source(self, f: Fields, nuggets: list[Nugget], request_field: str = "request_id", merged: int = 0) -> NuggetSource:
         fields: dict[str, str] = {"request_id": request_field}
         lines: dict[str, int] = {}
         for index, nugget in enumerate(nuggets):
@@ -184,7 +190,7 @@ class _Places:
                     fields[f"{a_at}.{key}" if key else a_at] = where
                     if a_line is not None:
                         lines[f"{a_at}.{key}" if key else a_at] = a_line
-        return NuggetSource(f.path, f.line, fields, lines)
+        return NuggetSource(f.path, f.line, fields, lines, merged)
 
 
 def _add_answer(nugget: Nugget, text: str, doc_ids: tuple[str, ...], extra: dict[str, Any] | None = None) -> None:
@@ -267,7 +273,7 @@ def _parse_neuclir24_eval(obj: dict[str, Any], f: Fields) -> TopicNuggets | None
         nugget.negative = bool(nugget.answers) and not nugget.bound
     if request_id is None:
         return None
-    return TopicNuggets(request_id, nuggets, unknown(obj, _EVAL_TOPIC), places.source(f, nuggets))
+    return TopicNuggets(request_id, nuggets, unknown(obj, _EVAL_TOPIC), places.source(f, nuggets, merged=merger.repeats))
 
 
 def _parse_report_gen_eval(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
@@ -313,7 +319,8 @@ def _parse_report_gen_eval(obj: dict[str, Any], f: Fields) -> TopicNuggets | Non
     if request_id is None:
         return None
     nuggets = merger.nuggets()
-    return TopicNuggets(request_id, nuggets, unknown(obj, _RGE_TOPIC), places.source(f, nuggets, "query_id"))
+    return TopicNuggets(request_id, nuggets, unknown(obj, _RGE_TOPIC), places.source(f, nuggets, "query_id",
+                                                                       merged=merger.repeats))
 
 
 def _bank_nugget(f: Fields, merger: _Merger, places: _Places, item: dict[str, Any], where: str, question: Any,
@@ -364,7 +371,8 @@ def _parse_v3(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
     if request_id is None:
         return None
     nuggets = merger.nuggets()
-    return TopicNuggets(request_id, nuggets, unknown(obj, _V3_TOPIC), places.source(f, nuggets, "query_id"))
+    return TopicNuggets(request_id, nuggets, unknown(obj, _V3_TOPIC), places.source(f, nuggets, "query_id",
+                                                                       merged=merger.repeats))
 
 
 def _parse_ragtime_bank(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
@@ -394,7 +402,8 @@ def _parse_ragtime_bank(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
     if request_id is None:
         return None
     nuggets = merger.nuggets()
-    return TopicNuggets(request_id, nuggets, extra, places.source(f, nuggets, "metadata.topic_id"))
+    return TopicNuggets(request_id, nuggets, extra, places.source(f, nuggets, "metadata.topic_id",
+                                                                       merged=merger.repeats))
 
 
 def _parse_nuggetizer(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
@@ -415,7 +424,7 @@ def _parse_nuggetizer(obj: dict[str, Any], f: Fields) -> TopicNuggets | None:
     if request_id is None:
         return None
     nuggets = merger.nuggets()
-    return TopicNuggets(request_id, nuggets, unknown(obj, _NZ_TOPIC), places.source(f, nuggets, "qid"))
+    return TopicNuggets(request_id, nuggets, unknown(obj, _NZ_TOPIC), places.source(f, nuggets, "qid", merged=merger.repeats))
 
 
 # --------------------------------------------------------------------------------------------------

@@ -6,9 +6,9 @@ and any field our model does not know (notes, owner, ...) are dropped by the par
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from os import PathLike
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import ArgueError, Problem, unknown_name
 from ..model import Request
@@ -30,12 +30,16 @@ def validate_requests(
     path: str,
     collections: Iterable[str] | None = None,
     require_limit: bool = True,
+    track: TrackRules | None = None,
 ) -> list[Problem]:
     """Problems beyond the schema: repeated ids, missing text, missing or unusable limits, collections.
 
     Errors: an id used twice; neither a title nor a problem statement; no length limit (when
     ``require_limit``); a collection id not in ``collections`` (when given). Warnings: no collection id;
     no background; a title but no problem statement (participants need the information need spelled out).
+    With ``track``: a limit in another unit than the track counts in is a warning (``validate`` holds a report
+    to its request's own limit and unit), a report language other than the track's an error (``validate
+    --track`` checks every report against the track's).
     """
     problems: list[Problem] = []
     known = set(collections) if collections is not None else None
@@ -61,6 +65,8 @@ def validate_requests(
             report("background", "no background", "warning")
         if request.limit is None and require_limit:
             report("limit", "no length limit (expected a positive number of characters or words)")
+        if track is not None:
+            _track_problems(request, track, report)
         if not request.collection_ids:
             report("collection_ids", "no collection id (participants cannot tell which collection to search)", "warning")
         elif known is not None:
@@ -70,17 +76,47 @@ def validate_requests(
     return problems
 
 
+class TrackRules(NamedTuple):
+    """What a track (``tracks.TrackPreset``) asks of its requests: the unit its length limits count in, the
+    limit that applies when a request states none (``None``: each request must state one), and the language
+    its reports must be written in (``None``: any)."""
+
+    name: str
+    unit: str
+    limit: int | None
+    language: str | None
+
+
+def _track_problems(request: Request, track: TrackRules, report: Callable[..., None]) -> None:
+    if request.limit is not None and request.limit_unit != track.unit:
+        report("limit_unit", f"the limit is in {request.limit_unit}, but {track.name} counts {track.unit} (validate "
+                             "holds the reports to the request's own limit and unit: check it is the track's)",
+               "warning")
+    wanted = (track.language or "").lower()
+    if wanted and request.language and request.language.strip().lower() not in (wanted, _LANGUAGE_NAMES.get(wanted)):
+        report("language", f"asks for reports in {request.language!r}, but {track.name} requires {wanted!r} "
+                           "(validate --track checks each report's language)")
+
+
+_LANGUAGE_NAMES = {"en": "english"}
+"""A request may name its report language by code (``en``) or in words (``English``)."""
+
+
 def check_requests(
     path: str | PathLike[str],
     format: str | None = None,
     collections: Iterable[str] | None = None,
     require_limit: bool = True,
+    track: TrackRules | None = None,
 ) -> tuple[list[Request], list[Problem]]:
     """Schema problems and the checks of ``validate_requests`` for one file; a field that already has a
-    schema problem on a line is not reported a second time by the later checks."""
+    schema problem on a line is not reported a second time by the later checks. With ``track``, a request
+    without a limit is fine where the track has one (``validate`` applies it), and an error where it has none."""
     requests, problems = read_requests_collecting(path, format)
     flagged = {(p.path, p.line, p.field) for p in problems}
-    for problem in validate_requests(requests, str(path), collections, require_limit):
+    if track is not None:
+        require_limit = require_limit and track.limit is None
+    for problem in validate_requests(requests, str(path), collections, require_limit, track):
         if (problem.path, problem.line, problem.field) not in flagged:
             problems.append(problem)
     return requests, problems
