@@ -143,7 +143,9 @@ def _stopped_then_resumed(tmp_path: Path, args_for: Callable[[Path, Path], list[
 @pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_the_lexical_judge_stops_between_groups_and_resumes_byte_identically(tmp_path: Path, signum: int) -> None:
-    runs, nuggets, requests = _copies(tmp_path / "in", 40)
+    # 100 copies: tens of thousands of judgments, seconds of judging on an idle machine, while the first commit
+    # (what the signal waits for) comes after 2 s of answers
+    runs, nuggets, requests = _copies(tmp_path / "in", 100)
     stderr = _stopped_then_resumed(
         tmp_path, lambda cache, out: _judge_args(runs, nuggets, requests, cache, out), "answers", signum)
     assert "new answer(s) committed to the judgment cache" in stderr
