@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -161,9 +162,11 @@ def test_the_semantic_judge_stops_inside_the_embedding_loop(tmp_path: Path) -> N
     # (of 64 by default): the loop stops between two batches, and a batch of 64 passages takes more than a
     # second on a loaded machine of two cores, where this test runs beside others
     semantic = ["--judge", "semantic", "--judge-option", "semantic.batch_size=8"]
-    _stopped_then_resumed(
+    stderr = _stopped_then_resumed(
         tmp_path, lambda cache, out: _judge_args(runs, nuggets, requests, cache, out, *semantic),
         "embeddings", signal.SIGINT, finished=1)  # it answers no negative question: exit 1 for those
+    kept = re.search(r"new answer\(s\) and (\d+) text vector\(s\) committed to the judgment cache", stderr)
+    assert kept is not None and int(kept.group(1)) > 0, stderr
 
 
 @pytest.mark.llm

@@ -169,6 +169,11 @@ class JudgeBackend:
         for item in self.iter_answers(questions):
             yield [item]
 
+    def kept_besides_answers(self) -> str | None:
+        """What this judge committed to the cache besides answers, for a stopped run's message ("412 text
+        vectors"), or ``None``."""
+        return None
+
     def check_installed(self) -> None:
         """Raise ``errors.MissingDependencyError`` when a package the judge needs to answer is not installed.
 

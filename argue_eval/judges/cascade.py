@@ -147,6 +147,10 @@ class CascadeJudge(JudgeBackend):
             answers[position] = verdict
         return answers
 
+    def kept_besides_answers(self) -> str | None:
+        kept = [note for judge in self.judges if (note := judge.kept_besides_answers())]
+        return ", ".join(kept) or None
+
     def check_installed(self) -> None:
         for judge in self.judges:
             judge.check_installed()

@@ -260,7 +260,7 @@ def run_judge(
                     answers.drop(results)
                 results.clear()
     except stopping.Stopped as stop:
-        raise stopping.Stopped(stop.signum, _resume_hint(cache, stats, ask)) from None
+        raise stopping.Stopped(stop.signum, _resume_hint(cache, stats, ask, judge.kept_besides_answers())) from None
     finally:
         bar.close()
     stats.seconds = time.perf_counter() - started
@@ -268,7 +268,7 @@ def run_judge(
     return JudgeRun(judgments, stats, sorted(failures.values(), key=lambda f: tuple(str(x) for x in f.key)), judged)
 
 
-def _resume_hint(cache: JudgmentCache | None, stats: JudgeStats, ask: bool) -> str:
+def _resume_hint(cache: JudgmentCache | None, stats: JudgeStats, ask: bool, kept: str | None = None) -> str:
     """What a stopped run kept and how to go on."""
     new = sum(stats.new.values())
     if not ask:
@@ -276,8 +276,9 @@ def _resume_hint(cache: JudgmentCache | None, stats: JudgeStats, ask: bool) -> s
     if cache is None:
         return (f"{new} answer(s) made, not kept (no cache: --no-cache); nothing was written. Give --cache to "
                 "keep the answers of a run that is stopped")
-    return (f"{new} new answer(s) committed to the judgment cache {cache.path}; nothing else was written. Run the "
-            "same command again to resume: it takes every committed answer from the cache and asks only the rest")
+    also = f" and {kept}" if kept else ""
+    return (f"{new} new answer(s){also} committed to the judgment cache {cache.path}; no output was written. Run "
+            "the same command again to resume: it takes everything committed from the cache and asks only the rest")
 
 
 def failure_summary(failures: Iterable[Failure], limit: int = 5) -> list[str]:

@@ -114,6 +114,11 @@ class SemanticJudge(JudgeBackend):
         if self._cache is not None:
             self._cache.store = self._store
 
+    def kept_besides_answers(self) -> str | None:
+        """The vectors it encoded (committed to the cache file when there is one, ``use_cache``)."""
+        encoded = self._cache.encoded if self._cache is not None else 0
+        return f"{encoded} text vector(s)" if encoded and self._store is not None else None
+
     def _embeddings(self) -> Any:
         if self._cache is None:
             from ..search.dense import embedder
