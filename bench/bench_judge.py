@@ -8,8 +8,9 @@
     "LLM calls" are our questions batched the way the LLM judge batches them: one answers call per
     (sentence, cited document) and one call per other question.
 (b) Throughput of the lexical judge (judgments/s, with the SQLite cache) as a ratio to the scorer's cost
-    on the same round (scoring from the judge's own judgments): target judging <= 10x scoring. Both are
-    CPU seconds of this process, the fastest of ``--repeats`` runs each (a cold judge cache every time).
+    on the same round (scoring from the judge's own judgments): target judging <= 5x scoring. Both are CPU
+    seconds of this process, ``--repeats`` runs each, judge and scorer alternately (a cold judge cache every
+    time); the ratio printed is the median of the pairs' ratios.
 
 (c) The LLM judge's prompt tokens against their floor, from its dry run (``api.plan``: no server). The floor is
     the least any judge asking the same questions must send: every text the prompts quote once (each cited
@@ -39,6 +40,18 @@ from per-topic pools, so runs overlap as in a real track), with a generated coll
     python bench/bench_judge.py --runs 20 --topics 10         # quicker
     python bench/bench_judge.py --tokens-only                 # (c) only
     python bench/bench_judge.py --semantic-only               # (d) only
+    python bench/bench_judge.py --memory-only                 # (e) only
+    python bench/bench_judge.py --skip-sample --no-tokens --memory   # (b), (f), (e) on the 100 x 50 round
+
+(f) The LLM judge's dry run (``api.plan``: every round replayed, every call planned and its tokens counted; no
+    server) as a ratio to scoring the same round, CPU seconds of this process, measured after (b) in the same
+    run against (b)'s scoring median: target <= 3x. Skipped with ``--no-dry-run``.
+
+(e) Memory (``--memory``): the peak resident memory of ``judge`` (lexical, a fresh cache, the judgments written)
+    and of ``score`` from those judgments, each in a fresh interpreter (its peak RSS, VmHWM), on generated
+    rounds of 10 / 30 / 100 / 300 runs x 50 topics (``--memory-runs``). Printed: each peak, and each
+    command's growth per run (the least-squares slope of peak against runs). Target: the judge's growth per
+    run no more than the scorer's.
 """
 from __future__ import annotations
 
@@ -46,6 +59,7 @@ import argparse
 import gc
 import json
 import random
+import statistics
 import sys
 import time
 from collections import Counter
@@ -111,6 +125,7 @@ def _clear_text_caches() -> None:
                    lexical._document_passages, lexical._documents_set, lexical._near, lexical._entities, lexical._name_runs,
                    model.natural_key):
         cached.cache_clear()
+    lexical.forget_texts()  # the judge's per-text caches (weights, cues, negations, a document's tokens)
 
 
 def measure(runs: list[Path], nuggets: Path, collection: Path, requests: Path | None, workdir: Path,
@@ -137,26 +152,57 @@ def measure(runs: list[Path], nuggets: Path, collection: Path, requests: Path | 
         inputs = load_inputs([str(p) for p in runs], nuggets, None, requests, None, Policies())
         return run_scoring(inputs.reports(), inputs.evaluation, LayeredLookup(inputs.source, table))
 
-    # each side timed `repeats` times in this process (a cold cache each time for the judge; its in-process
-    # text caches are cleared too), and the fastest of each kept: on a shared machine the minimum is the
-    # measurement least disturbed by other work. CPU seconds of this process, not wall time.
-    judging = scoring = float("inf")
+    # each side timed `repeats` times in this process, alternately (a cold cache each time for the judge; its
+    # in-process text caches are cleared too), and the median of each kept, with the median of the ratios of
+    # the pairs: on a shared machine a judge and a scoring run side by side see the same load. CPU seconds of
+    # this process, not wall time.
+    judge_times: list[float] = []
+    score_times: list[float] = []
     for _ in range(repeats):
         _clear_text_caches()
         gc.collect()  # neither side pays for collecting the other's garbage
         start = time.process_time()
         result = judge_once()
-        judging = min(judging, time.process_time() - start)
+        judge_times.append(time.process_time() - start)
         judgments = result.judgments
         gc.collect()
         start = time.process_time()
         scored = score_once(judgments)
-        scoring = min(scoring, time.process_time() - start)
-    counts = plan_counts(result.reports, result.inputs.evaluation)
+        score_times.append(time.process_time() - start)
+    judging, scoring = statistics.median(judge_times), statistics.median(score_times)
+    ratio = statistics.median(j / s for j, s in zip(judge_times, score_times))
+    counts = plan_counts(list(result.reports), result.inputs.evaluation)
     counts.update({"questions": len(judgments), "by_kind": dict(Counter(j.kind for j in judgments)),
                    "llm_calls": llm_calls(judgments), "failed": len(result.run.failures),
-                   "judge_seconds": judging, "score_seconds": scoring, "repeats": repeats, "rows": len(scored.rows)})
+                   "judge_seconds": judging, "score_seconds": scoring, "repeats": repeats, "rows": len(scored.rows),
+                   "ratio": ratio, "judge_times": judge_times, "score_times": score_times})
     return counts
+
+
+def dry_run_figures(runs: list[Path], nuggets: Path, collection: Path, requests: Path | None,
+                    score_seconds: float, repeats: int = 1) -> dict:
+    """(f): CPU seconds of the LLM judge's dry run over the round (the default prompts and grouping, the
+    collection given, no cache), ``repeats`` times (the median kept), against ``score_seconds``."""
+    from argue_eval.api import plan
+
+    times = []
+    for _ in range(repeats):
+        _clear_text_caches()
+        gc.collect()
+        start = time.process_time()
+        planned = plan([str(p) for p in runs], str(nuggets), requests=str(requests) if requests else None,
+                       collection=str(collection), judge="llm",
+                       judge_options={"llm": {"base_url": "http://127.0.0.1:9/v1", "model": "planned"}})
+        times.append(time.process_time() - start)
+    seconds = statistics.median(times)
+    return {"seconds": seconds, "times": times, "calls": planned["estimate"]["total_calls"],
+            "score_seconds": score_seconds, "ratio": seconds / score_seconds}
+
+
+def report_dry_run(name: str, m: dict) -> None:
+    print(f"== {name}: the LLM judge's dry run against scoring")
+    print(f"   dry run {m['seconds']:.2f} CPU s for {m['calls']:,} planned calls (" + ", ".join(f"{t:.2f}" for t in m["times"])
+          + f" s); scoring {m['score_seconds']:.2f} CPU s: dry run / scoring = {m['ratio']:.1f}x (target <= 3x)")
 
 
 def report(name: str, m: dict) -> None:
@@ -175,8 +221,9 @@ def report(name: str, m: dict) -> None:
           f"ours {cited + uncited} ({(cited + uncited) / n:.1f}/report) = {(cited + uncited) / max(bound, 1):.3f} of the bound")
     rate = m["questions"] / m["judge_seconds"]
     print(f"   lexical judge {m['judge_seconds']:.2f} CPU s ({rate:,.0f} judgments/s, cache included); scoring "
-          f"{m['score_seconds']:.2f} CPU s (fastest of {m['repeats']} each); judging / scoring = {m['judge_seconds'] / m['score_seconds']:.1f}x "
-          "(target <= 10x)")
+          f"{m['score_seconds']:.2f} CPU s (medians of {m['repeats']}); judging / scoring = {m['ratio']:.1f}x, the median "
+          f"of the {m['repeats']} pairs' ratios (target <= 5x; judge " + ", ".join(f"{t:.2f}" for t in m["judge_times"])
+          + " s, score " + ", ".join(f"{t:.2f}" for t in m["score_times"]) + " s)")
 
 
 TOKEN_PLANS = (("before: llm-v1, sentence", {"prompts": "llm-v1"}),
@@ -262,6 +309,94 @@ def report_semantic(name: str, m: dict) -> None:
           f"{m['rerun_encoded']} texts encoded")
 
 
+def _own_peak_mib() -> float | None:
+    """This process's peak resident memory (MiB), ``VmHWM`` of /proc/self/status: its own address space's, from
+    its exec on. (``wait4``'s ``ru_maxrss`` is not: Linux counts in it the memory of the forked copy of the
+    parent before the exec, so every job of a bench process holding a large round read as that round.)"""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024  # kB
+    except OSError:
+        pass
+    return None
+
+
+def job_judge(out: Path) -> dict:
+    """(e) in a fresh interpreter: the lexical judge over the round with a fresh cache, judgments written."""
+    from argue_eval.api import judge, write_judgments
+
+    for stale in out.glob("memory-cache.sqlite*"):
+        stale.unlink()
+    started = time.process_time()
+    result = judge([str(p) for p in sorted((out / "runs").glob("*.jsonl"))], out / "nuggets.jsonl",
+                   collection=out / "collection.jsonl", judge="lexical", cache=out / "memory-cache.sqlite",
+                   keep_table=False)  # as ``argue-eval judge`` runs it
+    write_judgments(result, out / "memory-judgments.jsonl", "lexical", {})
+    return {"cpu": time.process_time() - started, "judgments": len(result.judgments), "own_peak_mib": _own_peak_mib()}
+
+
+def job_score(out: Path) -> dict:
+    """(e) in a fresh interpreter: score the round from the judge's judgments, as ``score`` does."""
+    from argue_eval.api import score
+
+    started = time.process_time()
+    result = score([str(p) for p in sorted((out / "runs").glob("*.jsonl"))], out / "nuggets.jsonl",
+                   judgments=[out / "memory-judgments.jsonl"], details=False)
+    return {"cpu": time.process_time() - started, "rows": len(result.table), "own_peak_mib": _own_peak_mib()}
+
+
+def run_job(job: str, out: Path) -> dict:
+    """One (e) job in a fresh interpreter: its result and its peak RSS (MiB: its own VmHWM, else from wait4)."""
+    import os
+    import subprocess
+
+    process = subprocess.Popen([sys.executable, __file__, "--job", job, "--out", str(out)], stdout=subprocess.PIPE)
+    assert process.stdout is not None
+    output = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"the {job} job failed on {out}")
+    result = json.loads(output)
+    own = result.get("own_peak_mib")
+    result["peak_mib"] = own if own is not None else usage.ru_maxrss / 1024  # KiB on Linux (see _own_peak_mib)
+    return result
+
+
+def _slope(xs: list[float], ys: list[float]) -> float:
+    mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
+    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / sum((x - mean_x) ** 2 for x in xs)
+
+
+def memory_series(base: Path, sizes: list[int], topics: int, sentences: int) -> None:
+    """(e): peak RSS of judge and score at each number of runs, and each one's growth per run."""
+    print(f"== memory: lexical judge and scorer, {topics} topics x {sentences} sentences, peak RSS per command")
+    peaks: dict[str, list[float]] = {"judge": [], "score": []}
+    for runs in sizes:
+        out = round_dir(base, runs, topics, sentences)
+        judged = run_job("judge", out)
+        scored = run_job("score", out)
+        peaks["judge"].append(judged["peak_mib"])
+        peaks["score"].append(scored["peak_mib"])
+        print(f"   {runs:>4} runs: judge {judged['peak_mib']:7.0f} MiB ({judged['judgments']} judgments, "
+              f"{judged['cpu']:.1f} CPU s); score {scored['peak_mib']:7.0f} MiB ({scored['cpu']:.1f} CPU s)")
+    if len(sizes) > 1:
+        judge_slope, score_slope = _slope(sizes, peaks["judge"]), _slope(sizes, peaks["score"])
+        print(f"   growth per run: judge {judge_slope:.2f} MiB, score {score_slope:.2f} MiB: judge / score = "
+              f"{judge_slope / score_slope:.2f} (target <= 1)")
+
+
+def round_dir(base: Path, runs: int, topics: int, sentences: int) -> Path:
+    """The generated round of that size under ``base`` (generated once, with its collection)."""
+    out = base / f"r{runs}-t{topics}-s{sentences}"
+    if not (out / "generated.json").exists():
+        print(f"generating {runs} runs x {topics} topics x {sentences} sentences into {out} ...", file=sys.stderr)
+        sizes = generate(out, runs, topics, sentences)
+        (out / "generated.json").write_text(json.dumps(sizes))
+    write_collection(out, [f"{1000 + t}" for t in range(topics)])
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=100)
@@ -270,12 +405,25 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--skip-sample", action="store_true")
     parser.add_argument("--repeats", type=int, default=3, help="time judging and scoring this many times each, "
-                        "keep the fastest (default 3)")
+                        "alternately, and take the medians (default 3)")
     parser.add_argument("--tokens-only", action="store_true", help="only (c): the LLM judge's tokens and floor")
     parser.add_argument("--semantic", action="store_true", help="also (d): the semantic judge (the dense extra)")
     parser.add_argument("--semantic-only", action="store_true", help="only (d)")
+    parser.add_argument("--no-tokens", action="store_true", help="leave out (c): the LLM prompt tokens")
+    parser.add_argument("--no-dry-run", action="store_true", help="leave out (f): the LLM dry run against scoring")
+    parser.add_argument("--memory", action="store_true", help="also (e): peak memory of judge and score")
+    parser.add_argument("--memory-only", action="store_true", help="only (e)")
+    parser.add_argument("--memory-runs", default="10,30,100,300", help="the rounds of (e), in runs (default "
+                        "10,30,100,300)")
+    parser.add_argument("--job", choices=["judge", "score"], help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.job:
+        print(json.dumps(job_judge(args.out) if args.job == "judge" else job_score(args.out)))
+        return
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.memory_only:
+        memory_series(args.out, [int(n) for n in args.memory_runs.split(",")], args.topics, args.sentences)
+        return
     if not args.skip_sample:
         sample_runs = sorted((REPO / "runs" / "sample").glob("*.jsonl"))
         sample_inputs = (REPO / "nuggets/sample/nuggets.jsonl", REPO / "topics/sample/requests.jsonl")
@@ -291,14 +439,8 @@ def main() -> None:
                                                         REPO / "topics/sample/collection.jsonl"))
             report_tokens("sample track, no collection (documents at the 1500-token budget)",
                           token_figures(sample_runs, *sample_inputs, None))
-    out = args.out / f"r{args.runs}-t{args.topics}-s{args.sentences}"
-    if not (out / "generated.json").exists():
-        print(f"generating {args.runs} runs x {args.topics} topics x {args.sentences} sentences into {out} ...",
-              file=sys.stderr)
-        sizes = generate(out, args.runs, args.topics, args.sentences)
-        (out / "generated.json").write_text(json.dumps(sizes))
-    topics = [f"{1000 + t}" for t in range(args.topics)]
-    collection = write_collection(out, topics)
+    out = round_dir(args.out, args.runs, args.topics, args.sentences)
+    collection = out / "collection.jsonl"
     name = f"generated round {args.runs} x {args.topics} x {args.sentences}"
     generated_runs = sorted((out / "runs").glob("*.jsonl"))
     if args.semantic or args.semantic_only:
@@ -308,9 +450,15 @@ def main() -> None:
     if not args.tokens_only:
         generated = measure(generated_runs, out / "nuggets.jsonl", collection, None, out, args.repeats)
         report(name, generated)
-    report_tokens(name, token_figures(generated_runs, out / "nuggets.jsonl", None, collection))
-    report_tokens(f"{name}, no collection (documents at the 1500-token budget)",
-                  token_figures(generated_runs, out / "nuggets.jsonl", None, None))
+        if not args.no_dry_run:
+            report_dry_run(name, dry_run_figures(generated_runs, out / "nuggets.jsonl", collection, None,
+                                                 generated["score_seconds"]))
+    if not args.no_tokens:
+        report_tokens(name, token_figures(generated_runs, out / "nuggets.jsonl", None, collection))
+        report_tokens(f"{name}, no collection (documents at the 1500-token budget)",
+                      token_figures(generated_runs, out / "nuggets.jsonl", None, None))
+    if args.memory:
+        memory_series(args.out, [int(n) for n in args.memory_runs.split(",")], args.topics, args.sentences)
 
 
 if __name__ == "__main__":

@@ -20,9 +20,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "argue_eval"
 ARCHITECTURE_DOC = PACKAGE.parent / "docs" / "architecture.md"
 
 FOUNDATION = ("model", "errors", "reading", "writing", "progress", "csvsafe", "passages", "extras", "gc_tuning", "java",
-              "redact", "registry")
+              "redact", "registry", "stopping")
 """The bottom: the standard library, third-party packages and each other."""
-PURE = ("model", "errors", "progress", "passages", "extras", "gc_tuning", "redact", "registry")
+PURE = ("model", "errors", "progress", "passages", "extras", "gc_tuning", "redact", "registry", "stopping")
 """The part of the bottom the engines may use: they never read or write a file (no ``reading``, ``writing``)."""
 RECORDS = ("formats", "tracks", "validate", "repair", "language", "collection", "search")
 ENGINES = ("family", "judges", "argue", "measures", "stats")
@@ -78,17 +78,20 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "java": ("errors",),
     "redact": (),
     "registry": ("errors",),
+    "stopping": ("errors",),
     # records
     "formats": ("errors", "model", "progress", "reading", "registry", "writing"),
     "tracks": ("errors",),
     "collection": ("errors", "java", "model", "progress", "reading", "writing"),
-    "search": ("collection", "errors", "extras", "java", "model", "passages", "progress", "reading", "writing"),
+    "search": ("collection", "errors", "extras", "java", "model", "passages", "progress", "reading", "stopping",
+               "writing"),
     "language": (),
     "validate": ("collection", "errors", "formats", "language", "model", "progress", "reading", "tracks"),
     "repair": ("collection", "csvsafe", "errors", "formats", "model", "reading", "tracks", "validate", "writing"),
     # engines
     "family": ("errors", "model"),
-    "judges": ("errors", "extras", "gc_tuning", "model", "passages", "progress", "redact", "registry", "search"),
+    "judges": ("errors", "extras", "gc_tuning", "model", "passages", "progress", "redact", "registry", "search",
+               "stopping"),
     "argue": ("errors", "family", "gc_tuning", "judges", "model", "progress"),
     "measures": ("argue", "errors", "family", "judges", "model", "registry", "search"),
     "stats": ("errors", "model"),
@@ -103,7 +106,7 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     "report": ("collection", "errors", "extras", "measures", "model", "stats", "views", "writing"),
     "workbench": ("argue", "collection", "errors", "formats", "inputs", "judges", "model", "organizer", "passages",
                   "reading", "search", "stats", "writing"),
-    "cli": ("__init__", "click", "commands", "errors", "formats", "reading", "registry"),
+    "cli": ("__init__", "click", "commands", "errors", "formats", "reading", "registry", "stopping"),
     "commands": ("api", "argue", "click", "collection", "errors", "formats", "inputs", "judges", "model", "organizer",
                  "progress", "reading", "redact", "report", "stats", "tables", "tracks", "validate", "views", "workbench",
                  "writing"),

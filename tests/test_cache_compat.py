@@ -93,3 +93,22 @@ def test_the_llm_judges_answers_made_with_older_prompts_are_not_served_under_new
     assert result.exit_code == 1  # nothing could be judged: every call was refused
     assert len(server.requests) > 0 and all("llm-v1" not in json.dumps(r) for r in server.requests)
     assert rows(cache) == before
+
+
+def test_row_keys_and_verdicts_are_the_bytes_the_json_encoder_wrote_for_every_character():
+    """The cache finds a row by its key's text: the faster encoder must write every key exactly as the one the
+    older caches were written with (``json``, compact, text as it is), for every code point; a lone surrogate,
+    which it refuses, goes through ``json`` itself."""
+    from argue_eval.judges.base import Verdict
+    from argue_eval.judges.cache import _COMPACT, _key_text, _verdict_text
+    from argue_eval.model import JudgmentKey
+
+    texts = ["".join(chr(c) for c in range(start, min(start + 512, 0x110000)) if not 0xD800 <= c <= 0xDFFF)
+             for start in range(0, 0x110000, 512)]
+    for text in [*texts, "a\ud800b"]:
+        key = JudgmentKey("answers", text, text, "d1", "n1", text[:3], None, None)
+        assert _key_text(key) == _COMPACT.encode(list(key))
+        assert _key_text(key, "0f" * 8) == _COMPACT.encode([*key, "0f" * 8])
+        verdict = Verdict(True, "lexical", 0.8123, text, provenance={"backend": "lexical"})
+        assert json.loads(_verdict_text(verdict, {})) == {"value": True, "judge": "lexical", "confidence": 0.8123,
+                                                          "rationale": text, "provenance": {"backend": "lexical"}}

@@ -32,8 +32,9 @@ def test_each_text_is_encoded_once_and_a_second_embedder_reads_the_store(tmp_pat
         model = Counting()
         first = TextEmbedder("m@1", model, cache.embeddings(), dimension=3)
         vectors = first.vectors(["ccc", "a", "ccc", "bb"])
-        # one call, each distinct text once, shortest first (similar lengths batched together)
-        assert model.calls == [["a", "bb", "ccc"]] and first.encoded == 3
+        # one call, each distinct text once, longest first (similar lengths batched together, as
+        # sentence-transformers orders one call's texts)
+        assert model.calls == [["ccc", "bb", "a"]] and first.encoded == 3
         assert vectors.shape == (4, 3) and np.array_equal(vectors[0], vectors[2])
         first.vectors(["a", "bb"])
         assert len(model.calls) == 1 and first.reused == 2  # asked again: from memory

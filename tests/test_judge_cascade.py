@@ -251,3 +251,74 @@ def test_the_cascade_keeps_the_calls_of_its_members_together():
         [(3, "cheap", True), (4, "dear", False)],   # its second: d failed there, so the cheap answer stands
     ]
     assert [p for p, _ in cascade.iter_answers([ask("attested", s) for s in "abcde"])] == [0, 1, 2, 3, 4]
+
+
+class Modelled(Scripted):
+    """A model-backed member (it has a ``cost_unit``): its plan is one text per distinct sentence it is asked."""
+
+    cost_unit = "texts to embed"
+
+    def plan_calls(self, questions):
+        return {"attested": len({q.sentence for q in questions})}
+
+
+def test_plan_members_counts_what_each_member_is_asked_and_the_other_order():
+    # worked by hand: the model-free member "cheap" answers attested only (a: sure, b: unsure, c: no verdict);
+    # the model-backed "dear" answers attested and answers
+    cheap = Scripted("cheap", {"attested"}, {"a": (True, 0.9), "b": (True, 0.6)})
+    dear = Modelled("dear", {"attested", "answers"}, {})
+    questions = [ask("attested", "a"), ask("attested", "b"), ask("attested", "c"), ask("answers", "d")]
+    misordered = CascadeJudge([dear, cheap])
+    assert misordered.misordered() == (dear, cheap)
+    # dear first is asked all four (4 texts); only d is final with it (cheap answers no ``answers``), so cheap is
+    # asked a, b, c: at most, since dear's answers are not known without its model
+    assert misordered.plan_members(questions) == [
+        {"judge": "dear", "questions": 4, "exact": True, "cost": 4, "unit": "texts to embed"},
+        {"judge": "cheap", "questions": 3, "exact": False}]
+    other = misordered.model_free_first()
+    assert [j.name for j in other.judges] == ["cheap", "dear"] and other.misordered() is None
+    # cheap first settles a (sure); dear is asked b (unsure), c (no verdict) and d: 3 texts, exactly
+    assert other.plan_members(questions) == [
+        {"judge": "cheap", "questions": 3, "exact": True},
+        {"judge": "dear", "questions": 3, "exact": True, "cost": 3, "unit": "texts to embed"}]
+    # a model-backed member before a model-free one that shares none of its kinds costs nothing more
+    assert CascadeJudge([Modelled("dear", {"answers"}, {}), cheap]).misordered() is None
+
+
+@pytest.mark.dense
+def test_the_dry_run_of_a_model_first_cascade_gives_both_orders_costs_and_warns(tmp_path):
+    pytest.importorskip("sentence_transformers")
+    import json
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from argue_eval.cli import cli
+
+    root = Path(__file__).resolve().parent.parent
+    args = ["judge", "--run", str(root / "runs/sample/careful.jsonl"), "--nuggets", str(root / "nuggets/sample/nuggets.jsonl"),
+            "--requests", str(root / "topics/sample/requests.jsonl"), "--collection",
+            str(root / "topics/sample/collection.jsonl"), "--no-cache", "--dry-run"]
+
+    def plan(judge: str, *extra: str):
+        result = CliRunner().invoke(cli, [*args, "--judge", judge, *extra], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output) if extra else result.output
+
+    wrong, right = plan("semantic,lexical", "--json"), plan("lexical,semantic", "--json")
+    first, second = wrong["cascade"]["members"]
+    # semantic first is asked every question of its kinds; what it embeds is the plan's model cost
+    assert (first["judge"], first["exact"], second["judge"], second["exact"]) == ("semantic", True, "lexical", False)
+    assert first["cost"] == sum(wrong["calls"].values())
+    # the other order in the warning is the plan of lexical,semantic itself, measured on the same questions
+    assert wrong["cascade"]["other_order"] == {"judge": "lexical,semantic", "members": right["cascade"]["members"]}
+    cost = right["cascade"]["members"][1]["cost"]
+    assert cost == sum(right["calls"].values()) and 0 < cost < first["cost"]
+    [warning] = wrong["warnings"]
+    assert (f"this order {first['cost']:,} texts to embed, the other {cost:,} ({first['cost'] / cost:.1f}x)" in warning
+            and "--judge lexical,semantic" in warning)
+    assert "warnings" not in right and "other_order" not in right["cascade"]
+    text = plan("semantic,lexical")
+    assert f"  1. semantic: {first['questions']} question(s), {first['cost']} texts to embed" in text
+    assert f"  2. lexical: at most {second['questions']} question(s), no model" in text
+    assert "the other order, --judge lexical,semantic:" in text and f"warning: {warning}" in text

@@ -81,10 +81,11 @@ def test_rounds_follow_the_flowchart_and_the_first_sentence_is_never_asked(tmp_p
     assert len(result.judgments) == 16 + 5 + 1 and not result.run.failures
 
 
-def test_the_plan_lists_open_reports_only_and_stops_after_a_round_that_opens_nothing(tmp_path, monkeypatch):
-    """Rounds of the plan equal rounds of listing every report again, with fewer reports evaluated."""
+def test_the_plan_lists_each_topic_once_per_round_as_listing_every_report_again_would(tmp_path, monkeypatch):
+    """Each topic's rounds (TopicRounds) ask what listing every report again each round asks, in the same order
+    and with the same texts, evaluate only the sentences still open, and stop after a round that opens nothing."""
     import argue_eval.argue.questions as questions_module
-    from argue_eval.api import plan_questions
+    from argue_eval.api import plan_topics
     from argue_eval.argue.policies import Policies
     from argue_eval.inputs import load_inputs
     from argue_eval.judges.runner import JudgedTable
@@ -92,34 +93,49 @@ def test_the_plan_lists_open_reports_only_and_stops_after_a_round_that_opens_not
     monkeypatch.chdir(tmp_path)
     reports = [r for run in ("runA.jsonl", "runB.jsonl") for r in read_reports(FIXTURES / run)]
     inputs = load_inputs(reports, FIXTURES / "nuggets.jsonl", None, None, None, Policies())
-    evaluated: list[int] = []
-    real = questions_module.list_questions
+    real = questions_module.evaluate_report
+    evaluated: list[int] = []  # sentences run through the flowchart per call
 
-    def counting(listed, *args, **kwargs):
-        listed = list(listed)
-        evaluated.append(len(listed))
-        return real(listed, *args, **kwargs)
+    def counting(report, *args, only=None, **kwargs):
+        evaluated.append(len(report.sentences) if only is None else len(only))
+        return real(report, *args, only=only, **kwargs)
 
-    monkeypatch.setattr(questions_module, "list_questions", counting)
+    monkeypatch.setattr(questions_module, "evaluate_report", counting)
 
     def answer(table, batch):
         for q in batch:  # negative only for "No ..." sentences, every other question yes
             table.table[q.key] = (q.kind != "negative" or q.sentence.startswith("No "), "rules")
 
-    plan, table, planned = plan_questions(reports, inputs.evaluation), JudgedTable(), []
-    while batch := plan(table):
-        planned.append(sorted(q.key for q in batch))
-        answer(table, batch)
-    plan_calls = list(evaluated)
+    def fields(batch):
+        return [(q.key, q.sentence, q.answer, q.earlier_sentences, q.cited_doc_ids) for q in batch]
+
+    topics = list(plan_topics(reports, inputs.evaluation))
+    assert [t.request_id for t in topics] == sorted({r.request_id for r in reports})
+    planned: list[list] = []
+    table = JudgedTable()
+    for topic in topics:
+        while batch := topic.next_round(table):
+            planned.append(fields(batch))
+            answer(table, batch)
+    plan_runs = list(evaluated)
     evaluated.clear()
-    table, relisted = JudgedTable(), []
-    while batch := [item.question(inputs.evaluation) for item in counting(reports, inputs.evaluation, table)]:
-        relisted.append(sorted(q.key for q in batch))
+    relisted: list[list] = []
+    table = JudgedTable()
+    while listed := questions_module.list_questions(reports, inputs.evaluation, table, show_progress=False):
+        batch = [item.question(inputs.evaluation) for item in listed]
+        by_topic = {t.request_id: [q for q in batch if q.key.request_id == t.request_id] for t in topics}
+        relisted.append({topic: fields(questions) for topic, questions in by_topic.items() if questions})
         answer(table, batch)
-    assert planned == relisted and len(planned) == 3
-    assert len(plan_calls) == 3  # the round of first_instance questions opens nothing: no fourth listing
-    assert plan_calls[0] == len(reports) and plan_calls[2] < len(reports)  # complete reports are not listed again
-    assert len(evaluated) == 4 and all(n == len(reports) for n in evaluated)
+    # the same questions, topic by topic, round by round, in the same order and with the same texts
+    rounds_by_topic: dict[str, list] = {}
+    for rounds in relisted:
+        for topic, questions in rounds.items():
+            rounds_by_topic.setdefault(topic, []).append(questions)
+    assert planned == [questions for topic in sorted(rounds_by_topic) for questions in rounds_by_topic[topic]]
+    assert len(relisted) == 3
+    everything = sum(len(r.sentences) for r in reports)
+    assert sum(evaluated) == 4 * everything  # listing again runs every sentence of every report each time
+    assert sum(plan_runs) < 2 * everything  # the plan: every sentence once, then only the open ones
 
 
 def test_later_rounds_run_again_only_the_sentences_whose_answers_can_open_questions(tmp_path, monkeypatch):
@@ -579,3 +595,31 @@ def test_precomputed_row_keys_address_the_rows_that_contexts_do(tmp_path):
         assert cache.get_many("j", keys, contexts).keys() == found.keys()
         assert cache.get_many("j", keys, rows=row_keys(keys, {keys[0]: "other", keys[1]: "digest-b"})).keys() == {
             keys[1]}  # another context is another row
+
+
+def test_three_shards_into_one_cache_then_a_whole_run_writes_a_single_machines_judgments(tmp_path):
+    """``judge(..., shard="K/N")`` (issue 35): the three shards of the sample round, one after the other into one
+    cache file (what joining three machines' caches gives), share its questions without overlap, and a whole run
+    over that cache asks nothing and writes the judgments a single run writes."""
+    from argue_eval.errors import OptionError
+    from argue_eval.judges.shards import Shard, parse_shard
+
+    root = Path(__file__).resolve().parent.parent
+    runs = [str(p) for p in sorted((root / "runs" / "sample").glob("*.jsonl"))]
+    given = dict(collection=root / "topics/sample/collection.jsonl", requests=root / "topics/sample/requests.jsonl",
+                 judge="lexical")
+    nuggets = root / "nuggets/sample/nuggets.jsonl"
+    single = judge(runs, nuggets, cache=tmp_path / "single.sqlite", **given)
+    shared = tmp_path / "shards.sqlite"
+    keys: list[set] = []
+    for k in (1, 2, 3):
+        part = judge(runs, nuggets, cache=shared, shard=f"{k}/3", **given)
+        assert part.shard == Shard(k, 3) and sum(part.run.stats.cached.values()) == 0  # no share overlaps another
+        keys.append({j.key for j in part.judgments})
+    assert all(keys) and sum(map(len, keys)) == len(single.judgments)
+    assert set().union(*keys) == {j.key for j in single.judgments}
+    whole = judge(runs, nuggets, cache=shared, **given)
+    assert sum(whole.run.stats.new.values()) == 0  # every answer came from the shards
+    assert ([judgment_to_dict(j) for j in whole.judgments] == [judgment_to_dict(j) for j in single.judgments])
+    with pytest.raises(OptionError, match="K/N"):
+        parse_shard("4/3")

@@ -86,7 +86,7 @@ from .convert import Conversion, convert
 from .create import CreateResult, create_nuggets, plan_create
 from .icat import icat
 from .inspect import inspect
-from .judge import EvaluateResult, JudgeResult, evaluate, judge, manifest, plan_questions, score_judged, write_judgments
+from .judge import EvaluateResult, JudgeResult, evaluate, judge, manifest, plan_topics, score_judged, write_judgments
 from .limits import Limits
 from .longrecall import longrecall
 from .measure_result import MeasureResult
@@ -117,7 +117,7 @@ from .validate import validate
 
 __all__ = ["calc", "iter_calc", "calc_family", "CalcResult", "Metric", "MeasureName", "parse_measure", "parse_measures",
            "score", "ScoreResult", "make_policies", "judge", "JudgeResult", "evaluate", "EvaluateResult",
-           "plan_questions", "score_judged", "plan", "manifest", "write_judgments", "Limits", "icat", "longrecall",
+           "plan_topics", "score_judged", "plan", "manifest", "write_judgments", "Limits", "icat", "longrecall",
            "comprehensiveness", "nuggetizer", "Result", "MeasureResult", "Note", "retrieval", "RetrievalResult", "pool",
            "PoolResult", "write_pool", "search", "SearchResult", "validate", "convert", "Conversion", "create_nuggets",
            "plan_create", "CreateResult", "compare_nuggets", "CompareResult", "write_scores", "write_records",

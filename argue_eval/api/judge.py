@@ -1,21 +1,22 @@
 """``judge`` and ``evaluate``: answer the flowchart's open questions with a judge, through the cache, then score.
 
-These assemble the inputs (``argue_eval.inputs``), run the judge runner (``judges.runner``) over the rounds
-that ``plan_questions`` lists, and score with the judge's answers under the given judgments. ``manifest``
+These assemble the inputs (``argue_eval.inputs``), run the judge runner (``judges.runner``) over the topics
+that ``plan_topics`` plans, and score with the judge's answers under the given judgments. ``manifest``
 says what produced a judgments file, and ``write_judgments`` writes both (``api.plan`` is the dry run).
 """
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from ..argue.api import Evaluation, run_scoring
 from ..argue.policies import make_policies
 from ..errors import few_items
-from ..inputs import Inputs, check_one_report_per_topic, load_inputs
+from ..inputs import Inputs, load_inputs
 from ..judges.base import JudgeBackend
+from ..judges.shards import Shard, parse_shard
 from ..model import Report, natural_key
 from .limits import Limits, find_limits
 from .result import Note, NoteLog, Result
@@ -27,33 +28,32 @@ if TYPE_CHECKING:
     from ..judges.cache import JudgmentCache
     from ..judges.runner import JudgeRun
 
-__all__ = ["judge", "JudgeResult", "evaluate", "EvaluateResult", "plan_questions", "score_judged", "manifest",
+__all__ = ["judge", "JudgeResult", "evaluate", "EvaluateResult", "plan_topics", "score_judged", "manifest",
            "write_judgments", "open_judge"]
 
 
-def plan_questions(reports: list[Report], evaluation: Evaluation, unknown: str = "stop"):
-    """``plan(lookup)`` for the runner: the open questions of ``reports``, as ``Question`` records.
+def plan_topics(reports: Iterable[Report], evaluation: Evaluation, shard: Shard | None = None) -> Iterator[Any]:
+    """The runner's plan: one ``argue.questions.TopicRounds`` per evaluated topic that has reports, in natural
+    order of the topic ids (reports of other topics are not judged). Each topic's reports are handed to its
+    plan and no longer held here, so a runner that forgets a topic once judged frees them. ``shard``: only
+    that shard's sentences of each report (``judges.shards``)."""
+    by_topic: dict[str, list[Report]] = {}
+    for report in reports:
+        if report.request_id in evaluation.topics:
+            by_topic.setdefault(report.request_id, []).append(report)
+    del reports  # this generator's frame lives as long as the run: it holds the reports of topics to come only
+    return _plans(by_topic, evaluation, shard)
 
-    The plan is for one runner, which answers (or fails) every question of a call before the next: each call
-    runs again only the sentences the call before found open (the lookup only gains answers, so a complete
-    sentence stays complete), and none after a call whose questions cannot open others."""
-    from ..argue.questions import OpenReport, list_questions
 
-    remaining: list[Report] | list[OpenReport] = list(reports)
+def _plans(by_topic: dict[str, list[Report]], evaluation: Evaluation, shard: Shard | None) -> Iterator[Any]:
+    """The topics' plans in natural order, each topic's reports taken out of ``by_topic`` as its plan is made."""
+    from ..argue.questions import TopicRounds
 
-    def plan(lookup: Any) -> list[Any]:
-        nonlocal remaining
-        if not remaining:
-            return []
-        still_open: list[OpenReport] = []
-        pending = list_questions(remaining, evaluation, lookup, unknown, show_progress=False,  # type: ignore[arg-type]
-                                 open_reports=still_open)
-        # a sentence complete once this round is answered stays complete, so later rounds run the sentences
-        # still open only; and when no question of this round can open another (OPENING_KINDS), there are none
-        remaining = still_open
-        return [item.question(evaluation) for item in pending]
-
-    return plan
+    for topic_id in sorted(by_topic, key=natural_key):
+        topic_reports = by_topic.pop(topic_id)
+        share = [shard.sentences(report) for report in topic_reports] if shard is not None else None
+        yield TopicRounds(topic_id, topic_reports, evaluation, share)
+        del topic_reports, share
 
 
 @dataclass
@@ -62,7 +62,8 @@ class JudgeResult:
 
     run: JudgeRun
     inputs: Inputs
-    reports: list[Report]
+    _reports: list[Report] | None
+    """The reports when they were given as records (else ``reports`` reads the run files again)."""
     identity: dict[str, Any]
     """The judge's identity (backend, version, model, thresholds): what the cache keys answers by."""
     usage: dict[str, Any] | None = None
@@ -72,6 +73,13 @@ class JudgeResult:
     batch: Any = None
     """With ``batch_in``/``batch_out``: the cycle's ``api.batch.BatchSummary`` (results used, problems per line,
     calls written, questions waiting)."""
+    shard: Shard | None = None
+    """The share of the questions this run judged (``judge --shard K/N``), or ``None`` for all."""
+
+    @property
+    def reports(self) -> Iterable[Report]:
+        """The reports judged: read from the run files again (the run did not hold them all), or as given."""
+        return self._reports if self._reports is not None else self.inputs.reports()
 
     @property
     def waiting(self) -> int:
@@ -140,6 +148,8 @@ def judge(
     batch_in: Sequence[str | os.PathLike[str]] = (),
     batch_out: str | os.PathLike[str] | None = None,
     batch_max_calls: int | None = None,
+    shard: Shard | str | None = None,
+    keep_table: bool = True,
     **policies: Unpack[PolicyOptions],
 ) -> JudgeResult:
     """Answer every flowchart question the runs need that ``judgments`` do not answer, with a judge.
@@ -154,18 +164,26 @@ def judge(
     question is asked: the notes about the inputs, and what the run cannot do (``Limits.warnings``).
     ``batch_in``: OpenAI-batch result files whose answers the LLM judge takes (checked against its calls);
     ``batch_out``: write the LLM calls still needed to this batch file (several of ``batch_max_calls`` lines
-    at most when they are more) instead of sending them (``api.batch``).
+    at most when they are more) instead of sending them (``api.batch``). ``shard``: judge only that share of
+    each round's questions (``"K/N"`` or a ``judges.shards.Shard``; the shards' caches are to be joined for the
+    whole round's judgments, which no command does yet: ``judges.shards``). ``keep_table=False``: the run's
+    answers are not kept as a lookup beside the judgments (``run.table`` ends empty): what ``judge`` does, which
+    scores nothing, so its memory does not grow with the round.
+
+    The reports are read once and judged topic by topic; each topic's leave memory once it is judged (and
+    ``reports`` reads the run files again for whoever scores them).
     """
     from ..collection import open_collection
     from ..judges.cache import JudgmentCache
     from ..judges.runner import run_judge
 
+    if isinstance(shard, str):
+        shard = parse_shard(shard)
     inputs = load_inputs(runs, nuggets, judgments, requests, qrels, make_policies(**policies))
-    reports = list(inputs.reports())
-    check_one_report_per_topic(reports, inputs.evaluation.topics)
+    by_topic, light, kept = _read_reports(inputs)
     outside: dict[str, list[str]] = {}
     unjudged = set(inputs.evaluation.unjudged)  # not judged either; the evaluation's notes list them once
-    for report in reports:
+    for report in light:
         if report.request_id not in inputs.evaluation.topics and report.request_id not in unjudged:
             outside.setdefault(report.run_id, []).append(report.request_id)
     for run_id, topics in sorted(outside.items()):  # as score says it, so no report vanishes without a word
@@ -175,7 +193,7 @@ def judge(
         inputs.evaluation.notes.append("no --requests: the judge sees no request text, so it cannot tell a "
                                        "restatement of the request from a claim that needs a citation; give the "
                                        "requests file (--requests R)")
-    limits = find_limits(reports, inputs.evaluation)
+    limits = find_limits(light, inputs.evaluation)
     backend = open_judge(judge, judge_options)
     try:
         from .batch import open_exchange
@@ -186,7 +204,10 @@ def judge(
         elif getattr(backend, "base_urls", True):  # a batch alone needs no HTTP client
             backend.check_installed() if batch[0].collect else backend.check_ready()
         if announce is not None:
-            announce(list(inputs.evaluation.notes), limits.warnings())
+            from ..judges.cascade import order_warning
+
+            order = order_warning(backend)  # a model-backed member before a model-free one: a costlier run
+            announce(list(inputs.evaluation.notes), limits.warnings() + ([order] if order else []))
     except BaseException:
         backend.close()
         raise
@@ -194,8 +215,10 @@ def judge(
     own_cache = isinstance(cache, (str, os.PathLike))
     judgment_cache = JudgmentCache(cache) if isinstance(cache, (str, os.PathLike)) else cache
     try:
-        run = run_judge(plan_questions(reports, inputs.evaluation), backend, known=inputs.source,
-                        documents=store, cache=judgment_cache)
+        plans = _plans(by_topic, inputs.evaluation, shard)
+        del by_topic  # the plans hold each topic's reports until the runner has judged it
+        run = run_judge(plans, backend, known=inputs.source, documents=store, cache=judgment_cache,
+                        keep_table=keep_table)
         usage = backend.usage() if hasattr(backend, "usage") else None
         summary = None
         if batch is not None:
@@ -218,7 +241,39 @@ def judge(
             judgment_cache.close()
         if store is not None and store is not collection:
             store.close()
-    return JudgeResult(run, inputs, reports, backend.identity(), usage, limits, summary)
+    return JudgeResult(run, inputs, kept, backend.identity(), usage, limits, summary, shard)
+
+
+def _read_reports(inputs: Inputs) -> tuple[dict[str, list[Report]], list[Report], list[Report] | None]:
+    """The reports of ``inputs`` read once: those of evaluated topics by topic (in the order read), a light
+    copy of every report (ids and source: what the checks, notes and limits read), and every report when they
+    were given as records, which cannot be read again (``None`` for run files, which can). A run's second
+    report for an evaluated topic is an error once every file is read (a file that cannot be read is named
+    first), before anything is judged."""
+    from ..errors import InputError, second_report_error
+    from ..inputs import as_paths
+
+    topics = inputs.evaluation.topics
+    by_topic: dict[str, list[Report]] = {}
+    light: list[Report] = []
+    seen: dict[tuple[str, str], Any] = {}
+    second: InputError | None = None
+    kept: list[Report] | None = None if as_paths(inputs.runs) is not None else []
+    for report in inputs.reports():
+        light.append(Report(report.run_id, report.request_id, [], source=report.source))
+        if kept is not None:
+            kept.append(report)
+        if report.request_id not in topics:
+            continue
+        pair = (report.run_id, report.request_id)
+        if pair in seen:
+            second = second or second_report_error(report, seen[pair])
+            continue
+        seen[pair] = report.source
+        by_topic.setdefault(report.request_id, []).append(report)
+    if second is not None:
+        raise second
+    return by_topic, light, kept
 
 
 def manifest(result: JudgeResult, judge_spec: str, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from ..judges.base import JudgeBackend
 from ..judges.cache import JudgmentCache
 from ..judges.runner import LayeredLookup, run_judge
 from ..model import JUDGMENT_KINDS
-from .judge import open_judge, plan_questions
+from .judge import open_judge, plan_topics
 from .limits import find_limits
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ def _counts(reports: list[Any], inputs: Any, backend: JudgeBackend, cache: Judgm
     """The question counts (the runner's rounds replayed from the cache) and a model judge's calls."""
     evaluation = inputs.evaluation
     documents = store if (store and cache is not None) else None  # documents matter to the cache lookup only
-    replay = run_judge(plan_questions(reports, evaluation), backend, known=inputs.source, documents=documents,
+    replay = run_judge(plan_topics(reports, evaluation), backend, known=inputs.source, documents=documents,
                        cache=cache, ask=False)
     known = LayeredLookup(inputs.source, replay.table)  # cached answers open later questions, as in a real run
     at_most = list_questions(reports, evaluation, known, "both", show_progress=False)
@@ -139,14 +139,51 @@ def _counts(reports: list[Any], inputs: Any, backend: JudgeBackend, cache: Judgm
         found = store.get_many(documents_needed(asked))
         asked = [with_documents(q, found) for q in asked]
     estimate = estimator(asked) if estimator is not None else None
+    convert = getattr(backend, "calls_by_kind", None)  # the calls from the estimate: its prompts built once
+    calls = convert(estimate) if estimate is not None and convert is not None else None
+    if calls is None:
+        calls = planner(asked) if planner is not None else {}
+    cascade = _cascade_plan(backend, asked)
     return {
         "questions": count_by_kind(todo),
         "certain": _by_kind(f.key for f in replay.failures),  # what the cache could not answer, round after round
         "cached": _by_kind([*replay.table.table, *behind]),
-        "calls": planner(asked) if planner is not None else {},
+        "calls": calls,
         **({"estimate": estimate} if estimate is not None else {}),
         **({"unchecked_without_collection": unchecked} if unchecked else {}),
+        **cascade,
     }
+
+
+def _cascade_plan(backend: JudgeBackend, asked: list[Any]) -> dict[str, Any]:
+    """A cascade's ``cascade`` entry (``members``: what each would be asked and cost, ``CascadeJudge.plan_members``;
+    ``other_order``: the same with the model-free members first, when a model-backed member comes before one),
+    and its ``warnings`` (``cascade.order_warning`` with both orders' costs, measured on these questions)."""
+    from ..judges.cascade import CascadeJudge, order_warning
+
+    if not isinstance(backend, CascadeJudge):
+        return {}
+    entry: dict[str, Any] = {"members": backend.plan_members(asked)}
+    if backend.misordered() is None:
+        return {"cascade": entry}
+    other = backend.model_free_first()
+    entry["other_order"] = {"judge": ",".join(member.name for member in other.judges),
+                            "members": other.plan_members(asked)}
+    figures = "; ".join(f"this order {this:,} {unit}, the other {that:,}"
+                        + (f" ({this / that:.1f}x)" if that else "")
+                        for unit, this, that in _costs(entry["members"], entry["other_order"]["members"]))
+    warning = order_warning(backend, f"measured on these questions: {figures}" if figures else "")
+    return {"cascade": entry, "warnings": [warning] if warning else []}
+
+
+def _costs(these: list[dict[str, Any]], others: list[dict[str, Any]]) -> list[tuple[str, int, int]]:
+    """(unit, this order's cost, the other order's) per cost unit, summed over the model-backed members."""
+    totals: dict[str, list[int]] = {}
+    for side, members in enumerate((these, others)):
+        for member in members:
+            if "unit" in member:
+                totals.setdefault(member["unit"], [0, 0])[side] += member["cost"]
+    return [(unit, this, that) for unit, (this, that) in totals.items()]
 
 
 def _by_kind(keys: Any) -> dict[str, int]:

@@ -77,7 +77,27 @@ def render_plan(plan: dict[str, Any]) -> str:
     lines.append("(at most: every question any answer could open up; certain: those asked whatever the answers; "
                  "calls: model calls, none for an offline heuristic judge)")
     lines += [f"cannot: {line}" for line in plan.get("limits", ())]
+    lines += _cascade_lines(plan.get("cascade"))
+    lines += [f"warning: {line}" for line in plan.get("warnings", ())]
     return "\n".join(lines + _plan_notes(plan))
+
+
+def _cascade_lines(cascade: dict[str, Any] | None) -> list[str]:
+    """Per cascade member, what a run would ask it and what that costs; the same for the other order."""
+    if not cascade:
+        return []
+
+    def members(entries: list[dict[str, Any]]) -> list[str]:
+        return [f"  {stage}. {m['judge']}: {'' if m['exact'] else 'at most '}{m['questions']} question(s)"
+                + (f", {m['cost']} {m['unit']}" if "unit" in m else ", no model")
+                for stage, m in enumerate(entries, 1)]
+
+    lines = ["cascade, member by member (what a run asks each; a model-free member's answers are computed here):",
+             *members(cascade["members"])]
+    other = cascade.get("other_order")
+    if other:
+        lines += [f"the other order, --judge {other['judge']}:", *members(other["members"])]
+    return lines
 
 
 def _plan_notes(plan: dict[str, Any]) -> list[str]:

@@ -13,9 +13,12 @@ with ``CachedJudge.ask``, which
    measures' and the tasks' questions carry their texts in the key already (as they always have, so the
    rows an older cache holds are found);
 3. streams the rest through ``judge.iter_answer_groups`` and commits every answer to the cache before the
-   caller sees it, in small transactions (at most ``flush_every`` answers or ``flush_seconds`` of work in
-   flight: a killed process loses little and repeats no committed answer). A transaction never splits a
-   group, the answers of one model call, so a resumed run asks an interrupted call again whole.
+   caller sees it, in transactions of at most ``flush_every`` answers or ``flush_seconds`` of work, half a
+   second at most for a judge that pays a model for its answers (``MODEL_FLUSH_SECONDS``): a killed process
+   loses little and repeats no committed answer, and fewer, larger transactions cost less. A
+   transaction never splits a group, the answers of one model call, so a resumed run asks an interrupted
+   call again whole. Between two groups it checks whether a signal asked the run to stop (``stopping``):
+   then, as on any error, what was answered is committed before the stop goes on up.
 
 A verdict of ``None`` is "could not judge": a failure with its reason, never cached, never "no". With
 ``ask=False`` (a dry run) nothing is computed and nothing is written: the questions the cache does not
@@ -27,12 +30,22 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from .. import stopping
 from ..model import DOCUMENT_KINDS, Document
 from .base import JudgeBackend, Question, Verdict
 from .cache import JudgmentCache, QuestionContexts, judge_fingerprint, row_keys
 
 __all__ = ["CachedJudge", "Answers", "documents_needed", "with_documents", "NO_COLLECTION", "NOT_IN_COLLECTION",
            "NOT_IN_CACHE"]
+
+MODEL_FLUSH_SECONDS = 0.5
+"""The longest a model-backed judge's answers wait for their commit (``CachedJudge``)."""
+
+
+def _pays_a_model(judge: JudgeBackend) -> bool:
+    """Whether ``judge``, or a member of it (a cascade's ``judges``), has a model to pay (``cost_unit``)."""
+    return any(member.cost_unit is not None for member in (*getattr(judge, "judges", ()), judge))
+
 
 NO_COLLECTION = "no --collection given"
 NOT_IN_COLLECTION = "the cited document is not in the collection"
@@ -80,8 +93,8 @@ class CachedJudge:
     """
 
     def __init__(self, judge: JudgeBackend, cache: JudgmentCache | None = None, *, documents: Any = None,
-                 contexts: bool = False, only_kinds: bool = False, ask: bool = True, flush_every: int = 2048,
-                 flush_seconds: float = 0.5) -> None:
+                 contexts: bool = False, only_kinds: bool = False, ask: bool = True, flush_every: int = 16384,
+                 flush_seconds: float = 2.0) -> None:
         self.judge = judge
         self.cache = cache
         self.documents = documents
@@ -89,7 +102,9 @@ class CachedJudge:
         self.only_kinds = only_kinds
         self.asks = ask
         self.flush_every = flush_every
-        self.flush_seconds = flush_seconds
+        # a model's answers cost calls, and a commit costs nothing beside a call: a kill loses half a second's
+        # at most; an offline judge's answers cost a fraction of a commit, so they go in larger transactions
+        self.flush_seconds = min(flush_seconds, MODEL_FLUSH_SECONDS) if _pays_a_model(judge) else flush_seconds
         self.fingerprint = ""
         if cache is not None:  # recorded for people inspecting the file; a dry run writes nothing
             self.fingerprint = cache.register(judge.identity()) if ask else judge_fingerprint(judge.identity())
@@ -161,14 +176,24 @@ class CachedJudge:
             pending.clear()
             last_flush = time.perf_counter()
 
-        for group in judge.iter_answer_groups(questions):
-            for position, verdict in group:
-                question = questions[position]
-                if verdict is None:
-                    failed(question, f"the {judge.name} judge could not answer")
-                else:
-                    pending.append((question, verdict))
-            # never between two answers of one group (one model call): a kill leaves all of them or none
-            if len(pending) >= self.flush_every or (pending and time.perf_counter() - last_flush >= self.flush_seconds):
+        try:
+            with stopping.stoppable():
+                for group in judge.iter_answer_groups(questions):
+                    for position, verdict in group:
+                        question = questions[position]
+                        if verdict is None:
+                            failed(question, f"the {judge.name} judge could not answer")
+                        else:
+                            pending.append((question, verdict))
+                    # never between two answers of one group (one model call): a kill leaves all of them or none
+                    if len(pending) >= self.flush_every or (
+                            pending and time.perf_counter() - last_flush >= self.flush_seconds):
+                        flush()
+                    stopping.check()
+        except BaseException:
+            try:  # what was answered is kept, whatever stopped the stream (a signal, a failed call)
                 flush()
+            except Exception:  # noqa: BLE001 -- the error that stopped the stream is the one to report
+                pass
+            raise
         flush()

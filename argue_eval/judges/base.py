@@ -122,6 +122,9 @@ class JudgeBackend:
     version: ClassVar[str] = "1"
     kinds: ClassVar[frozenset[str]] = frozenset()
     """The question kinds this backend can answer; the runner reports others as unanswered."""
+    cost_unit: ClassVar[str | None] = None
+    """What a model-backed judge's ``plan_calls`` counts ("texts to embed", "model calls"); ``None`` for a
+    model-free judge, which computes its answers in a moment (a cascade's dry run tells the two apart)."""
     profile: str | None = None
     """The id of the judge profile (``judge calibrate``) whose options this judge was made with, or ``None``."""
 
@@ -166,6 +169,11 @@ class JudgeBackend:
         for item in self.iter_answers(questions):
             yield [item]
 
+    def kept_besides_answers(self) -> str | None:
+        """What this judge committed to the cache besides answers, for a stopped run's message ("412 text
+        vectors"), or ``None``."""
+        return None
+
     def check_installed(self) -> None:
         """Raise ``errors.MissingDependencyError`` when a package the judge needs to answer is not installed.
 
@@ -183,6 +191,10 @@ class JudgeBackend:
     def use_cache(self, cache: Any) -> None:
         """The judgment cache the answers go to (``asking.CachedJudge`` hands it over before it asks): a judge
         that keeps more than answers there (the semantic judge: its embeddings) takes it; the others ignore it."""
+
+    def forget(self) -> None:
+        """Drop what the judge keeps per text (tokens, embeddings, remembered replies): the runner calls it
+        when a topic is judged, since the next topic's questions read other texts. Answers never change."""
 
     def close(self) -> None:
         """Release models, sessions or threads (the runner calls it once at the end)."""

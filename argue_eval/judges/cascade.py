@@ -16,6 +16,12 @@ Two choices worth knowing:
 
 Routing is all the cascade does: it reads no text itself. Each verdict keeps the name of the member that
 answered (``Verdict.judge``) and gains a ``cascade`` entry in its provenance saying which stage answered.
+
+Order changes cost and answers: a model-backed member (``cost_unit``: semantic, NLI, LLM) before a model-free one
+(lexical) is asked every question of its kinds, where the other order asks it only what the model-free member is
+unsure of; and the member asked first has the first word on every question it is sure of. ``plan_members`` says
+per member what a run would ask it (the dry run prints it), ``misordered`` whether a model-backed member comes
+before a model-free one, and ``model_free_first`` the other order.
 """
 from __future__ import annotations
 
@@ -26,9 +32,29 @@ from typing import Any
 from .base import JudgeBackend, Question, Verdict
 from .options import number_option
 
-__all__ = ["CascadeJudge", "DEFAULT_CASCADE_THRESHOLD"]
+__all__ = ["CascadeJudge", "DEFAULT_CASCADE_THRESHOLD", "model_backed", "order_warning"]
 
 DEFAULT_CASCADE_THRESHOLD = 0.75
+
+
+def order_warning(judge: JudgeBackend, figures: str = "") -> str | None:
+    """The warning for a cascade that asks a model-backed member before a model-free one (``None`` for any other
+    judge): what the order costs, ``figures`` (the dry run's measured costs of both orders) or where to find
+    them, how to get the other order, and that the order changes answers too."""
+    if not isinstance(judge, CascadeJudge) or (wrong := judge.misordered()) is None:
+        return None
+    model, free = wrong
+    other = ",".join(member.name for member in judge.model_free_first().judges)
+    return (f"the cascade asks {model.name} (a model: {model.cost_unit}) before {free.name} (no model), so {model.name} "
+            f"is asked every question of its kinds, not only those {free.name} is unsure of; "
+            + (figures or "judge --dry-run gives the cost of both orders")
+            + f"; --judge {other} asks the model-free judge first. The order changes answers as well as cost: the "
+            "member asked first has the first word on every question it is sure of (docs/judging.md, cascade)")
+
+
+def model_backed(judge: JudgeBackend) -> bool:
+    """Whether ``judge`` pays a model for its answers (it has a ``cost_unit``: semantic, NLI, LLM)."""
+    return judge.cost_unit is not None
 
 
 class CascadeJudge(JudgeBackend):
@@ -121,6 +147,10 @@ class CascadeJudge(JudgeBackend):
             answers[position] = verdict
         return answers
 
+    def kept_besides_answers(self) -> str | None:
+        kept = [note for judge in self.judges if (note := judge.kept_besides_answers())]
+        return ", ".join(kept) or None
+
     def check_installed(self) -> None:
         for judge in self.judges:
             judge.check_installed()
@@ -132,6 +162,10 @@ class CascadeJudge(JudgeBackend):
     def use_cache(self, cache: Any) -> None:
         for judge in self.judges:
             judge.use_cache(cache)
+
+    def forget(self) -> None:
+        for judge in self.judges:
+            judge.forget()
 
     def close(self) -> None:
         for judge in self.judges:
@@ -164,6 +198,58 @@ class CascadeJudge(JudgeBackend):
         if model is None:
             return {}
         return model.plan_calls(self._left_for(model, questions))  # type: ignore[attr-defined]
+
+    def misordered(self) -> tuple[JudgeBackend, JudgeBackend] | None:
+        """The first model-backed member that comes before a model-free member sharing a kind with it, and that
+        member; ``None`` when every model-free member that could spare the model a question is asked first."""
+        for position, judge in enumerate(self.judges):
+            if not model_backed(judge):
+                continue
+            later = next((other for other in self.judges[position + 1:]
+                          if not model_backed(other) and other.kinds & judge.kinds), None)
+            if later is not None:
+                return judge, later
+        return None
+
+    def model_free_first(self) -> CascadeJudge:
+        """The same members, the model-free ones first (each group in its order), with the same threshold."""
+        ordered = [j for j in self.judges if not model_backed(j)] + [j for j in self.judges if model_backed(j)]
+        return CascadeJudge(ordered, self.threshold)
+
+    def plan_members(self, questions: Sequence[Question]) -> list[dict[str, Any]]:
+        """Per member in order, what a run would ask it (for ``--dry-run``): ``judge``, ``questions`` and, for a
+        model-backed member, ``cost`` in its ``unit`` (``plan_calls`` summed: texts to embed, pairs, calls).
+
+        The model-free members really answer, as in a run, so what they settle is known and leaves the later
+        members' counts exact. A model-backed member's answers are not known without its model: the members
+        after it are counted on everything it would be asked that it does not answer finally (``exact``:
+        false, at most)."""
+        last_stage = {kind: stage for stage, judge in enumerate(self.judges) for kind in judge.kinds}
+        pending = [q for q in questions if q.kind in last_stage]
+        exact = True
+        members: list[dict[str, Any]] = []
+        for stage, judge in enumerate(self.judges):
+            asked = [q for q in pending if q.kind in judge.kinds]
+            entry: dict[str, Any] = {"judge": judge.name, "questions": len(asked), "exact": exact}
+            final = {id(q) for q in asked if last_stage[q.kind] == stage}
+            if model_backed(judge):
+                entry["cost"] = sum(judge.plan_calls(asked).values()) if asked else 0  # type: ignore[attr-defined]
+                entry["unit"] = judge.cost_unit
+                settled = final
+                exact = False
+            else:
+                verdicts = judge.answer_many(asked) if asked else []
+                settled = final | {id(q) for q, v in zip(asked, verdicts) if v is not None and self._sure(v)}
+            pending = [q for q in pending if id(q) not in settled]
+            members.append(entry)
+        return members
+
+    def calls_by_kind(self, estimate: dict[str, Any]) -> dict[str, int] | None:
+        """``plan_calls`` from this cascade's ``estimate`` of the same questions (its model member's calls on
+        what the others leave), or ``None`` when the member that plans is not the one that estimates."""
+        planner = next((judge for judge in reversed(self.judges) if callable(getattr(judge, "plan_calls", None))), None)
+        convert = getattr(planner, "calls_by_kind", None)
+        return convert(estimate) if callable(getattr(planner, "estimate", None)) and convert is not None else None
 
     def _left_for(self, model: JudgeBackend, questions: Sequence[Question]) -> list[Question]:
         """The questions of ``model``'s kinds that the members before it do not answer surely: what a run

@@ -13,13 +13,14 @@ cascade hands the answers near the threshold to a stronger judge. Texts are comp
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Any, ClassVar
 
 from ..model import JUDGMENT_KINDS, Document
 from ..passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS
+from . import lexical_tokens
 from .base import JudgeBackend, Question, Verdict
 from .lexical_tokens import content, content_set, numbers, tokens, word_windows
 from .options import number_option, passage_options
@@ -81,6 +82,18 @@ def _lowered(text: str) -> str:
 def _has_cue(text: str, cues: Sequence[str]) -> str | None:
     lowered = _lowered(text)
     return next((cue for cue in cues if f" {cue} " in lowered), None)
+
+
+@lru_cache(maxsize=65536)
+def _meta_cue(text: str) -> str | None:
+    """``_has_cue(text, META_CUES)``, cached per text (a sentence is asked about in several runs)."""
+    return _has_cue(text, META_CUES)
+
+
+@lru_cache(maxsize=65536)
+def _summary_cue(text: str) -> str | None:
+    """``_has_cue(text, SUMMARY_CUES)``, cached per text."""
+    return _has_cue(text, SUMMARY_CUES)
 
 
 _CONJUNCTION = re.compile(r"\s+and\s+|\s*;\s*|\s*,\s+(?:and\s+)?", re.IGNORECASE)
@@ -177,8 +190,10 @@ def _fmt(value: float) -> str:
 
 
 def _identifiers(text_tokens: Sequence[str]) -> set[str]:
-    """Tokens that mix letters and digits: designations (``falcon9``, ``f35``, ``covid19``), codes (``co2``)."""
-    return {t for t in text_tokens if any(c.isalpha() for c in t) and any(c.isdigit() for c in t)}
+    """Tokens that mix letters and digits: designations (``falcon9``, ``f35``, ``covid19``), codes (``co2``).
+    (A token of letters alone or digits alone is neither, which ``isalpha``/``isdigit`` tell at C speed.)"""
+    return {t for t in text_tokens if not (t.isalpha() or t.isdigit())
+            and any(c.isalpha() for c in t) and any(c.isdigit() for c in t)}
 
 
 _INNER_CAPITAL = re.compile(r"[a-z][A-Z]")
@@ -309,7 +324,10 @@ def _token_prefixes(passages: tuple[frozenset[str], ...]) -> tuple[frozenset[str
     return every, frozenset(t[:4] for t in every if len(t) >= 4)
 
 
+@lru_cache(maxsize=65536)
 def _weights(text: str, number_weight: float, entity_weight: float) -> dict[str, float]:
+    """The weight of ``text``'s numbers and names (every other token weighs 1); cached per text, so the dict
+    is shared: read it, never change it."""
     weights = {t: number_weight for t in numbers(text)}
     for entity in _entities(text):
         weights.setdefault(entity, entity_weight)
@@ -335,13 +353,67 @@ def _document_passages(doc_id: str, title: str, text: str, size: int,
     return passages, document_numbers
 
 
+@lru_cache(maxsize=32768)
+def _document_set(doc_id: str, title: str, text: str, size: int, stride: int) -> frozenset[str]:
+    """Every content token of one document (its passages together), cached per document."""
+    return frozenset().union(*_document_passages(doc_id, title, text, size, stride)[0])
+
+
 @lru_cache(maxsize=4096)
 def _documents_set(documents: tuple[Document, ...], size: int, stride: int) -> frozenset[str] | None:
     """Every content token of the documents (their passages together; ``None`` when all are empty), cached
     per set of documents: the uncited sentences of a report all compare with the documents it cites."""
-    sets = [frozenset().union(*_document_passages(d.doc_id, d.title or "", d.text or "", size, stride)[0])
+    sets = [_document_set(d.doc_id, d.title or "", d.text or "", size, stride)
             for d in documents if (d.text or "").strip() or (d.title or "").strip()]
     return frozenset().union(*sets) if sets else None
+
+
+_PADDED_PHRASES = tuple((phrase, f" {phrase} ") for phrase in NEGATION_PHRASES)
+_PADDED_IDIOMS = tuple((idiom, f" {idiom} ") for idiom in _NOT_NEGATIVE)
+
+
+@lru_cache(maxsize=65536)
+def _negation(sentence: str) -> tuple[float, tuple[str, ...]]:
+    """``LexicalJudge.negation_score`` of a text (an uncited sentence is asked negative, then requires-citation
+    or nugget-agrees: cached per text)."""
+    raw_words = [t.raw for t in tokens(sentence)]
+    lowered = " " + " ".join(raw_words) + " "
+    found: list[str] = []
+    score = 0.0
+    for word in raw_words:
+        if word in NEGATION_CUES:
+            found.append(word)
+            score += 1.0
+    for phrase, padded in _PADDED_PHRASES:
+        if padded in lowered:
+            found.append(phrase)
+            score += 1.0
+    for idiom, padded in _PADDED_IDIOMS:
+        if padded in lowered:
+            found.append(f"-{idiom}")
+            score -= 2.0
+    return max(0.0, score), tuple(found)
+
+
+@lru_cache(maxsize=65536)
+def _support_weights(sentence: str, number_weight: float, entity_weight: float) -> tuple[tuple[tuple[str, float], ...], float]:
+    """The distinct content tokens of ``sentence`` with their weights (in ``set`` order, as ``support_score``
+    sums them) and their total: a sentence citing several documents is checked against each."""
+    weights = _weights(sentence, number_weight, entity_weight)
+    weighted = tuple((token, weights.get(token, 1.0)) for token in set(content(sentence)))
+    return weighted, sum(weight for _, weight in weighted)
+
+
+def forget_texts() -> None:
+    """Empty every per-text cache of the lexical judge and its tokenizer (``lexical_tokens.forget_texts``)."""
+    lexical_tokens.forget_texts()
+    for cached in (_entities, _name_runs, _meta_cue, _summary_cue, _weights, _negation, _support_weights, _document_passages,
+                   _document_set, _documents_set, _token_prefixes):
+        cached.cache_clear()
+
+
+ANSWER_GROUP = 512
+"""Answers per group of ``LexicalJudge.iter_answer_groups``."""
 
 
 class LexicalJudge(JudgeBackend):
@@ -406,9 +478,23 @@ class LexicalJudge(JudgeBackend):
             "passage_stride": self.passage_stride,
         }
 
+    def forget(self) -> None:
+        """Empty the per-text caches (tokens, document passages, names): the next topic reads other texts, and
+        a round's sentences filled them far beyond one topic's."""
+        forget_texts()
+
     # ------------------------------------------------------------------------------------------------
     def answer_many(self, questions: Sequence[Question]) -> list[Verdict | None]:
         return [self.judge(question) for question in questions]
+
+    def iter_answer_groups(self, questions: Sequence[Question]) -> Iterator[list[tuple[int, Verdict | None]]]:
+        """The answers in groups of ``ANSWER_GROUP`` (a few hundredths of a second of work each): the runner checks
+        per group, not per answer, whether to commit and whether a signal asked it to stop (the cache's
+        transactions are larger: ``asking``). Each answer depends on its own question only, so the grouping
+        changes no answer."""
+        for start in range(0, len(questions), ANSWER_GROUP):
+            yield [(start + offset, self.judge(question))
+                   for offset, question in enumerate(questions[start:start + ANSWER_GROUP])]
 
     def judge(self, question: Question) -> Verdict | None:
         """The verdict for one question, or ``None`` when the question lacks what this kind needs."""
@@ -590,9 +676,7 @@ class LexicalJudge(JudgeBackend):
         sentence_tokens = content(sentence)
         if not sentence_tokens:  # nothing to check either way: a yes at the threshold, least confident
             return self.attested_threshold, "no content words to attest"
-        weights = _weights(sentence, self.number_weight, self.entity_weight)
-        weighted = [(token, weights.get(token, 1.0)) for token in set(sentence_tokens)]
-        total = sum(weight for _, weight in weighted)
+        weighted, total = _support_weights(sentence, self.number_weight, self.entity_weight)
         best, best_index = 0.0, -1
         for index, passage in enumerate(passages):  # _cover, with the sentence's weights summed once
             cover = sum(weight for token, weight in weighted if token in passage) / total
@@ -647,23 +731,8 @@ class LexicalJudge(JudgeBackend):
     # negative: does the (uncited) sentence claim that something is absent or not the case?
     def negation_score(self, sentence: str) -> tuple[float, list[str]]:
         """Cue strength: 1 per negation word, 2 per negation phrase; idioms ("not only") cancel their cue."""
-        lowered = " " + " ".join(t.raw for t in tokens(sentence)) + " "
-        raw_words = [t.raw for t in tokens(sentence)]
-        found: list[str] = []
-        score = 0.0
-        for word in raw_words:
-            if word in NEGATION_CUES:
-                found.append(word)
-                score += 1.0
-        for phrase in NEGATION_PHRASES:
-            if f" {phrase} " in lowered:
-                found.append(phrase)
-                score += 1.0
-        for idiom in _NOT_NEGATIVE:
-            if f" {idiom} " in lowered:
-                found.append(f"-{idiom}")
-                score -= 2.0
-        return max(0.0, score), found
+        score, found = _negation(sentence)
+        return score, list(found)
 
     def _negative(self, question: Question) -> tuple[float, float, str] | None:
         strength, found = self.negation_score(question.sentence)
@@ -720,7 +789,7 @@ class LexicalJudge(JudgeBackend):
             in_docs = _cover(sentence_tokens, document_set)
             in_request = 1.0 - novelty
             doc_bonus = max(0.0, min(0.25, (in_docs - in_request) * 0.5))
-        cue = _has_cue(sentence, META_CUES)
+        cue = _meta_cue(sentence)
         meta = [cue] if cue else []
         if not meta and self.negation_score(sentence)[0] > 0 and {t.raw for t in tokens(sentence)} & _SOURCE_TALK:
             meta = ["an absence in the sources"]  # "the reports contain no data on ...": about the sources
@@ -768,7 +837,7 @@ class LexicalJudge(JudgeBackend):
         union: set[str] = set()
         for other in earlier:
             union |= content_set(other)
-        summary = _has_cue(sentence, SUMMARY_CUES)
+        summary = _summary_cue(sentence)
         # ... and a sentence that announces itself as a summary ("in short", "overall") is one: no discount then
         combined = _cover(sentence_tokens, frozenset(union)) + (0.2 if summary else -0.1)
         if sentence_numbers and not sentence_numbers <= {n for other in earlier for n in numbers(other)}:

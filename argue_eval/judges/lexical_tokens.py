@@ -32,7 +32,8 @@ import snowballstemmer
 
 from ..passages import window_starts
 
-__all__ = ["Token", "tokens", "word_windows", "content", "content_set", "numbers", "STOPWORDS", "canonical_number", "stem"]
+__all__ = ["Token", "tokens", "word_windows", "content", "content_set", "numbers", "STOPWORDS", "canonical_number", "stem",
+           "forget_texts"]
 
 _STEMMER = snowballstemmer.stemmer("english")
 
@@ -435,3 +436,10 @@ def content_set(text: str) -> frozenset[str]:
 def numbers(text: str) -> frozenset[str]:
     """The canonical numbers in ``text`` (``"20,919 people, 3.7%"`` -> ``{"20919", "3.7"}``)."""
     return frozenset(token.text for token in tokens(text) if token.number)
+
+
+def forget_texts() -> None:
+    """Empty the per-text caches (``tokens``, ``content``, ``content_set``, ``numbers``); the per-word ones stay,
+    since a vocabulary is shared by every topic of a round while its texts are not."""
+    for cached in (tokens, content, content_set, numbers):
+        cached.cache_clear()

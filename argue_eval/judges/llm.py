@@ -16,6 +16,10 @@ question differently, which is why answers are cached and never re-asked once co
 A reply that is not the schema's JSON object is re-asked once; if the second reply is no better, or the
 call fails after its retries, the questions of that prompt get ``None`` (could not judge): they are
 counted in ``usage()['failed_items']``, reported by the runner, and asked again on the next run -- never "no".
+
+While its calls are in flight the judge checks four times a second whether a signal asked the run to stop
+(``stopping``): then it cancels the calls still out (their answers were not handed over, so nothing of them is
+committed and a rerun asks them again whole) and the stop goes on up, the answers received committed.
 """
 from __future__ import annotations
 
@@ -27,10 +31,11 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .. import stopping
 from ..errors import ArgueError, InputError, MissingDependencyError, OptionError
 from ..model import Document, normalize_text
 from ..redact import hold_credentials, redact_text, redact_url, with_credentials
@@ -115,6 +120,7 @@ class LLMJudge(JudgeBackend):
 
     name = "llm"
     version = "2"  # 2: requires-citation always from the combined uncited prompt
+    cost_unit = "model calls"
     kinds = LLM_KINDS
 
     def __init__(
@@ -614,7 +620,11 @@ class LLMJudge(JudgeBackend):
         future.add_done_callback(lambda _: out.put(None))
         try:
             while True:
-                item = out.get()
+                try:  # a stop asked while every call is in flight is seen within a quarter of a second
+                    item = out.get(timeout=0.25)
+                except queue.Empty:
+                    stopping.check()
+                    continue
                 if item is None:
                     break
                 index, reply, server_model, failure = item
@@ -669,6 +679,10 @@ class LLMJudge(JudgeBackend):
         self.counts.add_tokens(group.label or group.prompt.template, completion.prompt_tokens,
                                completion.completion_tokens)
         return list(self._verdicts(group, reply, completion.model, None))
+
+    def forget(self) -> None:
+        """The remembered requires-citation answers of the topic are not needed by the next topic's rounds."""
+        self._memo.clear()
 
     def close(self) -> None:
         """Close the HTTP client and stop the event loop thread (the runner calls this once at the end)."""
@@ -737,8 +751,14 @@ class LLMJudge(JudgeBackend):
 
     def plan_calls(self, questions: Sequence[Question]) -> dict[str, int]:
         """Model calls a run would make, by the question kind that opens each prompt (for ``--dry-run``)."""
+        return self.calls_by_kind(self.estimate(questions))
+
+    @staticmethod
+    def calls_by_kind(estimate: Mapping[str, Any]) -> dict[str, int]:
+        """``plan_calls`` from an ``estimate`` already made of the same questions (the dry run makes one: building
+        every prompt of a round twice was half its time)."""
         calls: dict[str, int] = {}
-        for template, count in self.estimate(questions)["calls"].items():
+        for template, count in estimate["calls"].items():
             kind = _TEMPLATE_KIND[template]
             calls[kind] = calls.get(kind, 0) + count
         return calls

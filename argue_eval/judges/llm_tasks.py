@@ -29,6 +29,7 @@ from importlib import resources
 from string import Template
 from typing import Any
 
+from .. import stopping
 from ..errors import ArgueError, OptionError
 from ..model import JudgmentKey
 from .asking import CachedJudge
@@ -317,17 +318,24 @@ class LLMTasks:
     def _arrivals(self, futures: list[concurrent.futures.Future[tuple[Any, str | None]]]
                   ) -> Iterator[tuple[int, tuple[Any, str | None]]]:
         positions = {future: position for position, future in enumerate(futures)}
+        pending = set(futures)
         try:
-            for future in concurrent.futures.as_completed(futures):
-                refused = None if future.cancelled() else future.exception()
-                if isinstance(refused, AuthenticationFailed):  # every other call would be refused too
-                    raise ArgueError(refused.reason)
-                result = future.result()
-                if result[0] is not None:
-                    self.judge.counts.answered_items += 1
-                if self.progress is not None:  # in the caller's thread, as progress bars want
-                    self.progress(1)
-                yield positions[future], result
+            while pending:
+                # a stop asked while the calls are in flight is seen within a quarter of a second (``stopping``)
+                done, pending = concurrent.futures.wait(pending, timeout=0.25,
+                                                        return_when=concurrent.futures.FIRST_COMPLETED)
+                if not done:
+                    stopping.check()
+                for future in sorted(done, key=positions.__getitem__):
+                    refused = None if future.cancelled() else future.exception()
+                    if isinstance(refused, AuthenticationFailed):  # every other call would be refused too
+                        raise ArgueError(refused.reason)
+                    result = future.result()
+                    if result[0] is not None:
+                        self.judge.counts.answered_items += 1
+                    if self.progress is not None:  # in the caller's thread, as progress bars want
+                        self.progress(1)
+                    yield positions[future], result
         finally:
             for future in futures:
                 future.cancel()  # only those not yet done: an interrupted run stops sending
@@ -339,6 +347,7 @@ class _TaskJudge(JudgeBackend):
     it: an older cache's rows are found)."""
 
     name = "llm-task"
+    cost_unit = "model calls"
 
     def __init__(self, tasks: LLMTasks, task_name: str, items: dict[JudgmentKey, TaskItem]):
         self.tasks = tasks

@@ -40,6 +40,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from .. import stopping
 from ..errors import InputError, MissingDependencyError
 from ..extras import offline_hub, require_modules
 from ..passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS, PassageSplitter
@@ -91,6 +92,7 @@ class NLIJudge(JudgeBackend):
 
     name = "nli"
     version = "1"
+    cost_unit = "pairs to read"
     kinds = frozenset({"attested", "answers"})
 
     def __init__(
@@ -228,22 +230,24 @@ class NLIJudge(JudgeBackend):
         missing = list(dict.fromkeys(pair for pair in pairs if pair not in self._probabilities))
         # Similar lengths in one batch waste less padding; the order never changes a result beyond rounding.
         missing.sort(key=lambda pair: len(pair[0]) + len(pair[1]))
-        for start in range(0, len(missing), self.batch_size):
-            batch = missing[start:start + self.batch_size]
-            with _transformers_quiet():  # its "sequence longer than the maximum" warning: the cut is ours
-                encoded = self._tokenizer(
-                    [premise for premise, _ in batch],
-                    [hypothesis for _, hypothesis in batch],
-                    truncation="only_first" if self._fits(batch) else "longest_first",
-                    max_length=self._window,
-                    padding=True,
-                    return_tensors="pt",
-                )
-            with torch.inference_mode():
-                logits = self._model(**encoded).logits
-            probabilities = torch.softmax(logits.float(), dim=-1)[:, self._entailment].tolist()
-            for pair, probability in zip(batch, probabilities):
-                self._probabilities[pair] = round(float(probability), 4)
+        with stopping.stoppable():  # a signal asks to stop between two batches, never inside the model
+            for start in range(0, len(missing), self.batch_size):
+                stopping.check()
+                batch = missing[start:start + self.batch_size]
+                with _transformers_quiet():  # its "sequence longer than the maximum" warning: the cut is ours
+                    encoded = self._tokenizer(
+                        [premise for premise, _ in batch],
+                        [hypothesis for _, hypothesis in batch],
+                        truncation="only_first" if self._fits(batch) else "longest_first",
+                        max_length=self._window,
+                        padding=True,
+                        return_tensors="pt",
+                    )
+                with torch.inference_mode():
+                    logits = self._model(**encoded).logits
+                probabilities = torch.softmax(logits.float(), dim=-1)[:, self._entailment].tolist()
+                for pair, probability in zip(batch, probabilities):
+                    self._probabilities[pair] = round(float(probability), 4)
         out = []
         for pair in pairs:
             out.append(self._probabilities[pair])
@@ -318,6 +322,10 @@ class NLIJudge(JudgeBackend):
             verdicts.append(Verdict(probability >= threshold, self.name, _confidence(probability, threshold),
                                     rationale, provenance=self.provenance()))
         return verdicts
+
+    def forget(self) -> None:
+        """The topic's passage probabilities leave memory (another topic reads other passages)."""
+        self._probabilities.clear()
 
     def close(self) -> None:
         self._model = None

@@ -1,31 +1,37 @@
 """The judge runner: answers the flowchart's open questions with a judge backend, through the cache.
 
-``run_judge`` works in rounds. ``plan(lookup)`` lists the questions the flowchart reaches that ``lookup``
-cannot answer yet (``argue.questions.list_questions`` with ``unknown="stop"``); the runner answers them
-and asks again, until nothing is left (at most three rounds: see ``argue.questions``). Per round and
-topic it asks ``asking.CachedJudge``, which attaches the cited documents from the collection (a question
-whose document the collection lacks is *failed*, with the reason, never answered "no"), takes the answers
-the cache holds for this judge and the texts it reads, and streams the rest through the judge, committing
-every answer to the cache before it is used (in transactions that never split the answers of one model
-call: a resumed run asks an interrupted call again whole).
+``run_judge`` works topic by topic, and per topic in rounds: each topic's plan (``argue.questions.TopicRounds``)
+lists the questions the flowchart certainly reaches that the answers so far cannot settle, the runner answers
+them and asks the plan again, until nothing is left (at most three rounds: see ``argue.questions``). A
+sentence's path depends on its own answers only, so one topic's rounds never wait on another's, and a topic's
+texts (its reports, documents, the judge's per-text caches) are dropped once it is judged: memory holds one
+topic's work, not the round's. Per round it asks ``asking.CachedJudge``, which attaches the cited documents
+from the collection (a question whose document the collection lacks is *failed*, with the reason, never
+answered "no"), takes the answers the cache holds for this judge and the texts it reads, and streams the rest
+through the judge, committing every answer to the cache before it is used (in transactions that never split
+the answers of one model call: a resumed run asks an interrupted call again whole).
 
 A verdict of ``None`` from the judge is a failure too: it is reported, left out of the judgments, and
 asked again by the next run. Judgments that ``known`` (imported human or Auto-ARGUE files) already has
 are never asked: the judge only fills gaps. With ``ask=False`` the rounds are answered from the cache
 alone (the dry run replays them so): what the cache cannot answer fails, and no judge is called.
 
+A signal that asks the run to stop (``stopping``) ends it between two batches of answers, everything answered
+committed; ``Stopped`` then says how many answers the cache holds for a rerun, which resumes byte-identically.
+
 The output is the judge's judgments in a stable order (topic, kind, sentence, document, nugget, answer),
-cached ones included, so a resumed run writes the same bytes as an uninterrupted one.
+cached ones included, so a resumed run writes the same bytes as an uninterrupted one: each topic's are sorted
+when the topic is done, the topics taken in natural order.
 """
 from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import groupby
-from typing import Any
+from typing import Any, Protocol
 
+from .. import stopping
 from ..gc_tuning import sparse_gc
 from ..model import JUDGMENT_KINDS, Judgment, JudgmentKey, natural_key
 from ..progress import progress_bar
@@ -33,7 +39,8 @@ from .asking import NOT_IN_COLLECTION, Answers, CachedJudge
 from .base import JudgeBackend, JudgmentLookup, Question, Verdict, verdict_to_judgment
 from .cache import JudgmentCache
 
-__all__ = ["run_judge", "JudgeRun", "JudgeStats", "Failure", "LayeredLookup", "JudgedTable", "failure_summary"]
+__all__ = ["run_judge", "TopicPlan", "JudgeRun", "JudgeStats", "Failure", "LayeredLookup", "JudgedTable",
+           "failure_summary"]
 
 _KIND_ORDER = {kind: i for i, kind in enumerate(JUDGMENT_KINDS)}
 
@@ -125,43 +132,99 @@ class LayeredLookup:
         return merged
 
 
+class TopicPlan(Protocol):
+    """One topic's questions, round after round (``argue.questions.TopicRounds``)."""
+
+    request_id: str
+
+    def next_round(self, known: JudgmentLookup) -> Sequence[Question]:
+        """The questions still open for ``known``'s answers (``[]``: the topic is done)."""
+        ...
+
+    def forget(self) -> None:
+        """Drop the topic's reports (it is judged)."""
+        ...
+
+
 def _order(judgment: Judgment) -> tuple[Any, ...]:
-    return (natural_key(judgment.request_id), _KIND_ORDER[judgment.kind], judgment.sentence, judgment.doc_id or "",
-            judgment.nugget_id or "", judgment.answer or "", natural_key(judgment.run_id or ""),
+    """A judgment's place among its topic's (the topics themselves are taken in natural order)."""
+    return (_KIND_ORDER[judgment.kind], judgment.sentence, judgment.doc_id or "", judgment.nugget_id or "",
+            judgment.answer or "", natural_key(judgment.run_id or ""),
             -1 if judgment.sentence_index is None else judgment.sentence_index)
 
 
+class _Answers:
+    """What the rounds look answers up in: the given judgments first, then this run's answers.
+
+    One plain table when the given judgments are one (copied once, the run's answers added to it, so each
+    round's ``Asker`` takes it as it is; a merged snapshot per round would copy every answer again), else the
+    layers in order."""
+
+    def __init__(self, known: JudgmentLookup | None, judged: JudgedTable):
+        self.judged = judged
+        base = known.plain_table() if known is not None else {}
+        self.known = known
+        self.table: dict[JudgmentKey, Any] | None = None
+        if base is not None:
+            self.table = dict(base) if base else judged.table
+        self._layered = LayeredLookup(known, judged) if known is not None else judged
+
+    def add(self, key: JudgmentKey, entry: tuple[bool, str]) -> None:
+        self.judged.table[key] = entry
+        if self.table is not None and self.table is not self.judged.table:
+            self.table[key] = entry
+
+    def drop(self, keys: Iterable[JudgmentKey]) -> None:
+        for key in keys:
+            self.judged.table.pop(key, None)
+            if self.table is not None and self.table is not self.judged.table:
+                self.table.pop(key, None)
+
+    def lookup(self, key: JudgmentKey, position: tuple[str, int] | None = None) -> Verdict | None:
+        return self._layered.lookup(key, position)
+
+    def plain_table(self) -> Any:
+        return self.table
+
+
 def run_judge(
-    plan: Callable[[JudgmentLookup], Sequence[Question]],
+    topics: Iterable[TopicPlan],
     judge: JudgeBackend,
     *,
     known: JudgmentLookup | None = None,
     documents: Any = None,
     cache: JudgmentCache | None = None,
-    flush_every: int = 2048,
-    flush_seconds: float = 0.5,
+    flush_every: int = 16384,
+    flush_seconds: float = 2.0,
     max_rounds: int = 10,
     ask: bool = True,
+    keep_table: bool = True,
 ) -> JudgeRun:
-    """Answer every question ``plan`` lists, round after round; see the module docstring."""
+    """Answer every question of every topic's plan, round after round; see the module docstring.
+
+    ``topics`` in natural order of their ids (the order the judgments are written in). ``keep_table=False``
+    drops each topic's answers from ``JudgeRun.table`` once it is judged (the judgments keep them): a run
+    that only writes judgments holds no round-sized table."""
     started = time.perf_counter()
     stats = JudgeStats()
     judged = JudgedTable()
-    results: dict[JudgmentKey, Judgment] = {}
+    judgments: list[Judgment] = []
     failures: dict[JudgmentKey, Failure] = {}
-    lookup: JudgmentLookup = LayeredLookup(known, judged) if known is not None else judged
+    answers = _Answers(known, judged)
     asker = CachedJudge(judge, cache, documents=documents, contexts=True, only_kinds=True, ask=ask,
                         flush_every=flush_every, flush_seconds=flush_seconds)
     bar = progress_bar(f"judging ({judge.name})" if ask else "reading the cache", unit="q")
     missing_docs: dict[str, None] = {}
+    results: dict[JudgmentKey, Judgment] = {}  # the topic's
 
-    def record(answers: Answers, cached: bool) -> None:
+    def record(batch: Answers, cached: bool) -> None:
         counter = stats.cached if cached else stats.new
-        for question, verdict in answers:
-            judged.table[question.key] = (verdict.value, verdict.judge)
-            results[question.key] = verdict_to_judgment(question, verdict)
-            counter[question.kind] += 1
-        bar.update(len(answers))
+        for question, verdict in batch:
+            key = question.key
+            answers.add(key, (verdict.value, verdict.judge))
+            results[key] = verdict_to_judgment(question, verdict)
+            counter[key.kind] += 1
+        bar.update(len(batch))
 
     def fail(question: Question, reason: str) -> None:
         failures[question.key] = Failure(question.key, reason)
@@ -170,26 +233,52 @@ def run_judge(
             missing_docs[question.key.doc_id] = None
         bar.update(1)
 
+    previous: Any = None
     try:
-        with sparse_gc():
-            while stats.rounds < max_rounds:
-                questions = [q for q in plan(lookup) if q.key not in failures and q.key not in judged.table]
-                if not questions:
-                    break
-                stats.rounds += 1
-                bar.total = (bar.total or 0) + len(questions)
-                for _, group in groupby(questions, key=lambda q: q.key.request_id):
-                    # a topic at a time: its questions share its request, nuggets and documents, and a run's
-                    # cited documents are not to be held at once (the collection store reads them per topic)
-                    asker.ask(group, record, fail)
+        with sparse_gc(), stopping.stoppable():
+            for plan in topics:
+                place = natural_key(plan.request_id)
+                if previous is not None and place <= previous:
+                    raise ValueError(f"run_judge: topic {plan.request_id!r} out of natural order")
+                previous = place
+                rounds = 0
+                while rounds < max_rounds:
+                    stopping.check()
+                    questions = [q for q in plan.next_round(answers) if q.key not in failures]
+                    if not questions:
+                        break
+                    rounds += 1
+                    bar.total = (bar.total or 0) + len(questions)
+                    asker.ask(questions, record, fail)
                     bar.set_postfix_str(f"cached {sum(stats.cached.values())}, new {sum(stats.new.values())}, "
                                         f"failed {sum(stats.failed.values())}", refresh=False)
+                plan.forget()
+                judge.forget()  # the topic's texts are not needed again
+                stats.rounds = max(stats.rounds, rounds)
+                judgments.extend(sorted(results.values(), key=_order))
+                if not keep_table:
+                    answers.drop(results)
+                results.clear()
+    except stopping.Stopped as stop:
+        raise stopping.Stopped(stop.signum, _resume_hint(cache, stats, ask, judge.kept_besides_answers())) from None
     finally:
         bar.close()
     stats.seconds = time.perf_counter() - started
     stats.missing_documents = list(missing_docs)
-    judgments = sorted(results.values(), key=_order)
     return JudgeRun(judgments, stats, sorted(failures.values(), key=lambda f: tuple(str(x) for x in f.key)), judged)
+
+
+def _resume_hint(cache: JudgmentCache | None, stats: JudgeStats, ask: bool, kept: str | None = None) -> str:
+    """What a stopped run kept and how to go on."""
+    new = sum(stats.new.values())
+    if not ask:
+        return "nothing was judged or written"
+    if cache is None:
+        return (f"{new} answer(s) made, not kept (no cache: --no-cache); nothing was written. Give --cache to "
+                "keep the answers of a run that is stopped")
+    also = f" and {kept}" if kept else ""
+    return (f"{new} new answer(s){also} committed to the judgment cache {cache.path}; no output was written. Run "
+            "the same command again to resume: it takes everything committed from the cache and asks only the rest")
 
 
 def failure_summary(failures: Iterable[Failure], limit: int = 5) -> list[str]:

@@ -28,8 +28,8 @@ Confidence is ``0.5 + |score - threshold|`` capped at 1: a cosine at the thresho
 0.3 past it is fairly sure. Scores are rounded to four decimals before they are compared or reported, so a
 rerun that batches texts differently (a resumed run) gives the same verdicts and the same output.
 
-Every text is embedded once (``search.embeddings.TextEmbedder``): kept for the judge's lifetime, and in the
-judgment cache's file when the runner hands the cache over (``use_cache``), so a rerun or another command
+Every text is embedded once (``search.embeddings.TextEmbedder``): kept while the runner judges its topic, and in
+the judgment cache's file when the runner hands the cache over (``use_cache``), so a rerun or another command
 reuses the vectors; a document cited by fifty runs is embedded once, its passages batched with the other
 texts of the topic.
 """
@@ -59,6 +59,7 @@ class SemanticJudge(JudgeBackend):
 
     name = "semantic"
     version = "1"
+    cost_unit = "texts to embed"
     kinds = frozenset({"attested", "answers", "first_instance", "requires_citation"})
 
     def __init__(
@@ -112,6 +113,11 @@ class SemanticJudge(JudgeBackend):
         self._store = cache.embeddings()
         if self._cache is not None:
             self._cache.store = self._store
+
+    def kept_besides_answers(self) -> str | None:
+        """The vectors it encoded (committed to the cache file when there is one, ``use_cache``)."""
+        encoded = self._cache.encoded if self._cache is not None else 0
+        return f"{encoded} text vector(s)" if encoded and self._store is not None else None
 
     def _embeddings(self) -> Any:
         if self._cache is None:
@@ -236,6 +242,11 @@ class SemanticJudge(JudgeBackend):
         if supported:
             self._embeddings().fill(text for question in supported for text in self._texts(question))
         return [self._judge(question) if question.kind in self.kinds else None for question in questions]
+
+    def forget(self) -> None:
+        """The topic's vectors leave memory (the cache file keeps them)."""
+        if self._cache is not None:
+            self._cache.forget()
 
     def close(self) -> None:
         self._cache = None

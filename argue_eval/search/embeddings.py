@@ -5,8 +5,10 @@ A round's texts repeat: a document cited by fifty runs has its passages compared
 same sentence recurs across runs. The semantic judge and dense retrieval (ICAT's passages, the dense index's
 queries) embed through a ``TextEmbedder``: it keeps every vector it made or read for the run, reads the ones it
 lacks from the ``EmbeddingStore`` (a table of the SQLite judgment cache, keyed by the model's identity and the
-SHA-256 of the text: a text is never stored, only its hash), and encodes only what neither holds, all at once,
-in batches of texts of similar length (less padding), committing the new vectors before they are used.
+SHA-256 of the text: a text is never stored, only its hash), and encodes only what neither holds, in batches of
+texts of similar length (less padding), committing the new vectors before they are used. Between two batches it
+checks whether a signal asked the run to stop (``stopping``): the vectors made so far are committed first, so a
+rerun encodes only the rest.
 
 Vectors are float32 rows stored as raw bytes (never pickled); a row of the wrong size is a miss, encoded again
 and replaced.
@@ -15,8 +17,11 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
+
+from .. import stopping
 
 __all__ = ["EmbeddingStore", "TextEmbedder", "text_key"]
 
@@ -117,14 +122,33 @@ class TextEmbedder:
             missing = [text for text in missing if text not in self._vectors]
         if not missing:
             return
-        order = sorted(missing, key=len)  # similar lengths in one batch: little padding
-        vectors = self._encode(order, batch_size=self.batch_size)
-        self.encoded += len(order)
-        if self.dimension is None:
-            self.dimension = int(vectors.shape[1])
-        if self.store is not None:  # committed before any answer uses them
-            self.store.put_many(self.model, ((text_key(text), vector) for text, vector in zip(order, vectors)))
-        self._vectors.update(zip(order, vectors))
+        # similar lengths in one batch (little padding), longest first: the batches sentence-transformers makes
+        # of one call over all of them, so encoding batch by batch gives the vectors one call would
+        order = sorted(missing, key=len, reverse=True)
+        unstored: list[tuple[str, Any]] = []
+        last = time.perf_counter()
+        try:
+            with stopping.stoppable():
+                for start in range(0, len(order), self.batch_size):
+                    stopping.check()
+                    batch = order[start:start + self.batch_size]
+                    vectors = self._encode(batch, batch_size=self.batch_size)
+                    self.encoded += len(batch)
+                    if self.dimension is None:
+                        self.dimension = int(vectors.shape[1])
+                    self._vectors.update(zip(batch, vectors))
+                    unstored.extend(zip(batch, vectors))
+                    if len(unstored) >= 4096 or time.perf_counter() - last >= 2.0:
+                        self._store(unstored)
+                        last = time.perf_counter()
+        finally:
+            self._store(unstored)  # committed before any answer uses them; on a stop, what was encoded is kept
+
+    def _store(self, unstored: list[tuple[str, Any]]) -> None:
+        """Commit ``unstored`` (text, vector) pairs to the store, if there is one, and empty the list."""
+        if self.store is not None and unstored:
+            self.store.put_many(self.model, ((text_key(text), vector) for text, vector in unstored))
+        unstored.clear()
 
     def vectors(self, texts: Sequence[str]) -> Any:
         """The rows of ``texts`` as one float32 matrix (encoding what is missing first)."""
