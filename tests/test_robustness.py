@@ -669,7 +669,7 @@ NOT_FILES = {"--metric", "--metric-b", "--scores-format", "--weights", "--assess
              "report --runs",  # run ids, comma-separated
              # the workbench's names: topic ids, an assessor's name, the address the server listens on
              "assess assign --topics", "assess assign --to", "assess users add NAME", "assess users reset NAME",
-             "assess serve --host",
+             "assess serve --host", "assess serve --host-name",  # the names a browser may use for the server
              "requests new --collection",  # collection ids
              "judge calibrate --kinds",  # question kinds
              # model names and words looked for in run metadata; run=team pairs; a regular expression on run ids
