@@ -31,6 +31,15 @@ def test_every_extra_is_reported_and_a_needed_one_that_is_missing_fails(monkeypa
     assert result.counts["failed"] >= 1
 
 
+def test_every_extra_of_setup_cfg_but_test_and_all_is_checked():
+    import configparser
+    from pathlib import Path
+
+    config = configparser.ConfigParser()
+    config.read(Path(__file__).resolve().parent.parent / "setup.cfg")
+    assert set(EXTRAS) == set(config["options.extras_require"]) - {"test", "all"}
+
+
 def test_a_writable_cache_is_ok_and_one_that_cannot_be_written_fails(tmp_path):
     assert statuses(doctor(cache=tmp_path / "new" / "c.sqlite"))[f"cache {tmp_path / 'new' / 'c.sqlite'}"] == "ok"
     blocker = tmp_path / "file"

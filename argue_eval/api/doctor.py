@@ -41,6 +41,7 @@ EXTRAS: dict[str, tuple[tuple[str, ...], str]] = {
               "the semantic judge and dense search (all-MiniLM-L6-v2, shipped offline)"),
     "search": (("pyserini", "jnius"), "BM25 search and Lucene indexes (Pyserini; needs Java 21+)"),
     "graph": (("networkx",), "comprehensiveness (the entailment graph)"),
+    "figures": (("matplotlib",), "the overview's figures (report --figures)"),
     "workbench": (("starlette", "uvicorn", "jinja2", "multipart"), "the assessment workbench (assess serve)"),
 }
 """Extra (setup.cfg) -> (modules it installs, what it is for)."""
