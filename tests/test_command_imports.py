@@ -50,19 +50,7 @@ HELPERS: dict[str, dict[str, str]] = {
 }
 """Option helper module -> the modules below ``api/`` it may import, each with what for."""
 
-PENDING: dict[tuple[str, str], str] = {
-    **{(module, target): "the measure commands (road, issue 33 item 1): their options, rendering and writing"
-       for module, targets in {
-           "_measure_cli": ("model", "inputs.profiles", "judges.cache", "formats.scores", "writing"),
-           "comprehensiveness": ("inputs.runs",), "icat": ("inputs.runs",), "longrecall": ("inputs.runs",),
-           "retrieval": ("formats.scores", "writing"),
-       }.items() for target in targets},
-    **{("agree", target): "agree-judgments (issue 30's agree branch, merged): its --judgments-format and --kind "
-                          "choices belong in commands/_choices, describe and write_jsonl behind api.agree_judgments"
-       for target in ("formats.judgments", "model", "stats.pairwise", "formats", "writing")},
-    **{("assess", target): "the assessment commands: wbstore (issue 33 item 3) moves them onto api and the store"
-       for target in ("inputs", "organizer.assessment", "formats.judgments", "collection")},
-}
+PENDING: dict[tuple[str, str], str] = {}
 """(command module, imported module) -> who moves that import behind the API, and why it is not done here."""
 
 

@@ -300,6 +300,31 @@ def _by_kind(keys: Iterable[JudgmentKey]) -> dict[str, list[JudgmentKey]]:
     return out
 
 
+def _refuse_runs_as_judges(judges: Sequence[Any]) -> None:
+    """``--run runs/*.jsonl`` gives --run the first file and the rest to JUDGE...: say so, not "not judgments"."""
+    from ..errors import InputError
+    from ..formats import detect
+
+    for path in judges:
+        if not isinstance(path, (str, os.PathLike)):
+            continue  # (label, records): no file to mistake
+        try:
+            kind = detect(path).kind
+        except InputError:
+            continue  # reading it says what is wrong
+        if kind == "runs":
+            raise InputError(path, None, None, "a run file among the JUDGE files: --run takes one file, so a shell "
+                             "glob after it leaves the rest to JUDGE...; repeat --run for each run "
+                             "(--run a.jsonl --run b.jsonl)")
+
+
+def describe_test(test: str, correction: str) -> str:
+    """The pairwise decision rule in words (``stats.pairwise.describe``), as the tables' titles name it."""
+    from ..stats.pairwise import describe
+
+    return describe(test, correction)
+
+
 def agree_judgments(
     human: JudgmentSource,
     judges: Sequence[JudgmentSource],
@@ -337,6 +362,8 @@ def agree_judgments(
 
     if not judges:
         raise OptionError("JUDGE", "give at least one judge's judgments to compare with the people's")
+    if runs:
+        _refuse_runs_as_judges(judges)
     unknown = [kind for kind in kinds if kind not in JUDGMENT_KINDS]
     if unknown:
         from ..errors import unknown_name

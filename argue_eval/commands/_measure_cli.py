@@ -6,13 +6,11 @@ arguments and the result into the long TSV, the details JSONL, notes on stderr a
 """
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from typing import Any
 
 import click
 
-from ..model import ALL_TOPICS
 from ._paths import UpdatedPath, default_cache_path
 
 __all__ = ["measure_judge_options", "judge_arguments", "echo_note", "write_outputs", "summary", "summary_table", "unjudged_by_run",
@@ -44,14 +42,10 @@ def measure_judge_options(func: Any) -> Any:
 def judge_arguments(judge_spec: str, judge_option: tuple[str, ...], nli_model: str | None, cache_path: str | None,
                     no_cache: bool) -> dict[str, Any]:
     """The API's ``judge``, ``judge_options`` and ``cache`` from ``measure_judge_options``' options."""
-    from ..inputs.profiles import PROFILE_OPTION, load_profile
-    from ..judges.cache import DEFAULT_CACHE_PATH
     from ._options import parse_judge_options
 
-    options = parse_judge_options(judge_option, nli_model)
-    if PROFILE_OPTION in options:  # a bad profile stops the command before any input is read
-        load_profile(options[PROFILE_OPTION], judge_spec)  # type: ignore[arg-type]
-    return {"judge": judge_spec, "judge_options": options, "cache": None if no_cache else (cache_path or DEFAULT_CACHE_PATH)}
+    options = parse_judge_options(judge_option, nli_model, profile_for=judge_spec)  # a bad profile stops here
+    return {"judge": judge_spec, "judge_options": options, "cache": None if no_cache else (cache_path or default_cache_path())}
 
 
 def echo_note(note: Any) -> None:
@@ -61,18 +55,13 @@ def echo_note(note: Any) -> None:
 
 def write_outputs(result: Any, output: str, details_path: str | None) -> None:
     """The long TSV (``-`` for stdout) and, when asked, the details JSONL, each written atomically."""
-    from ..formats.scores import score_lines, write_scores_tsv
-    from ..writing import write_jsonl
+    from ..api import write_records, write_scores
     from ._output import refuse_stdout_data
 
     refuse_stdout_data(output)
-
-    if output == "-":
-        sys.stdout.writelines(score_lines(result.rows))
-    else:
-        write_scores_tsv(result.rows, output)
+    write_scores(result.rows, output)
     if details_path is not None:
-        write_jsonl(details_path, result.records())
+        write_records(result.records(), details_path)
 
 
 def summary(rows: list[tuple[str, str, str, float]], metrics: Sequence[str], title: str,
@@ -87,6 +76,7 @@ def summary(rows: list[tuple[str, str, str, float]], metrics: Sequence[str], tit
 def summary_table(rows: list[tuple[str, str, str, float]], metrics: Sequence[str], title: str,
                   unjudged: dict[str, str] | None = None) -> Any:
     """The ``Table`` that ``summary`` renders (``--json`` prints it as it is)."""
+    from ..api import ALL_TOPICS
     from ..tables import Cell, Table, fmt_number
 
     aggregates: dict[str, dict[str, float]] = {}
@@ -111,6 +101,8 @@ def summary_table(rows: list[tuple[str, str, str, float]], metrics: Sequence[str
 def unjudged_by_run(rows: list[tuple[str, str, str, float]], counts: Sequence[tuple[str, str]]) -> dict[str, str]:
     """Per run, what its scores leave out, from its ``all`` rows: ``counts`` are (count metric, noun) pairs,
     e.g. ``("unjudged_claims", "claim")`` gives ``"3 claim(s)"`` (empty for a run that misses nothing)."""
+    from ..api import ALL_TOPICS
+
     totals: dict[str, dict[str, float]] = {}
     for run_id, request_id, metric, value in rows:
         if request_id == ALL_TOPICS:

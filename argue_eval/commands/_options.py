@@ -12,7 +12,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
@@ -67,6 +67,14 @@ def run_options(help: str, *, path_type: Any = None, exists: bool = False, requi
         return wrapped
 
     return decorate
+
+
+def run_paths(runs: Sequence[str], more_runs: Sequence[str]) -> tuple[str, ...]:
+    """The run files of ``--run`` and of the trailing arguments a shell glob expands to; at least one."""
+    paths = tuple(runs) + tuple(more_runs)
+    if not paths:
+        raise OptionError("--run", "give at least one run file")
+    return paths
 
 
 def input_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -273,13 +281,14 @@ def llm_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def parse_judge_options(items: tuple[str, ...], nli_model: str | None,
-                        judge_spec: str | None = None) -> dict[str, dict[str, Any]]:
+                        judge_spec: str | None = None, *, profile_for: str | None = None) -> dict[str, dict[str, Any]]:
     """``("lexical.attested_threshold=0.5",)`` -> ``{"lexical": {"attested_threshold": 0.5}}``.
 
     ``profile=P.json`` (a judge profile, ``judge calibrate``) is kept as ``{"profile": "P.json"}``: the API reads
     it where the judge is made (``inputs.profiles``); with ``judge_spec`` it is checked here already, so a bad
     profile stops the command before any input is read. With ``judge_spec``, a typed option of a backend the spec
-    leaves out (``--nli-model`` with ``--judge lexical``) is an error that names that option."""
+    leaves out (``--nli-model`` with ``--judge lexical``) is an error that names that option. ``profile_for``
+    checks the profile against that judge spec without the backend check (the measure commands' judges)."""
     from ..errors import InputError
     from ..inputs.profiles import PROFILE_OPTION
 
@@ -314,10 +323,10 @@ def parse_judge_options(items: tuple[str, ...], nli_model: str | None,
     if nli_model is not None:
         refuse_unless("nli", "--nli-model")
         options.setdefault("nli", {})["model_path"] = nli_model
-    if PROFILE_OPTION in options and judge_spec is not None:
+    if PROFILE_OPTION in options and (judge_spec or profile_for) is not None:
         from ..inputs.profiles import load_profile
 
-        load_profile(options[PROFILE_OPTION], judge_spec)  # type: ignore[arg-type]  # a bad profile stops here
+        load_profile(options[PROFILE_OPTION], judge_spec or profile_for)  # type: ignore[arg-type]  # a bad profile stops here
     for backend, backend_options in options.items():
         if backend == PROFILE_OPTION:
             continue

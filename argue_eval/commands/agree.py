@@ -6,15 +6,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ..formats.judgments import FORMATS as JUDGMENT_SPECS
-from ..model import JUDGMENT_KINDS
 from ..tables import RENDER_FORMATS, Table, count_noun, dumps_json, fmt_number, render_tables
 from ..views import write_output
 
 if TYPE_CHECKING:
     from ..api.agree import Agreement
     from ..api.agree_judgments import JudgeAgreementResult
-from ..stats.pairwise import describe
+from ._choices import JUDGMENT_FORMAT_SPECS as JUDGMENT_SPECS
+from ._choices import JUDGMENT_KINDS
 from ._options import RESAMPLES, SEED, Number, missing_judgments_option, policy_options, verbosity_options
 from ._paths import InputPath, OutputPath
 from .compare import CONTEXT
@@ -214,7 +213,7 @@ def _people_table(result: JudgeAgreementResult, boot: str) -> Table:
 
 def _systems_table(result: JudgeAgreementResult, boot: str) -> Table:
     """Rank agreement of the leaderboards and the pairwise decisions, one row per judge."""
-    from ..api.agree_judgments import SYSTEM_STATISTICS
+    from ..api.agree_judgments import SYSTEM_STATISTICS, describe_test
 
     settings = result.settings
     rows: list[list[str | None]] = []
@@ -229,7 +228,7 @@ def _systems_table(result: JudgeAgreementResult, boot: str) -> Table:
     return Table(["judge", "systems", "topics", *SYSTEM_STATISTICS, "same_decision", "pairs", "people_only",
                   "judge_only", "opposite"], rows, "lrrrrrrrrrr",
                  f"systems: {result.metric} under the people's judgments (reference) and the judge's; {boot}; "
-                 f"pairwise decisions: {describe(settings['test'], settings['correction'])}, alpha "
+                 f"pairwise decisions: {describe_test(settings['test'], settings['correction'])}, alpha "
                  f"{settings['alpha']} (people_only: significant under the people's only)")
 
 
@@ -260,22 +259,6 @@ def long_table(result: JudgeAgreementResult) -> Table:
             for who, kind, name, value, low, high in result.rows]
     return Table(["judge", "kind", "statistic", "value", "ci_low", "ci_high"], rows, "lllrrr", None,
                  [str(note).removeprefix("note: ") for note in result.notes])
-
-
-def _refuse_runs_as_judges(judges) -> None:
-    """``--run runs/*.jsonl`` gives --run the first file and the rest to JUDGE...: say so, not "not judgments"."""
-    from ..errors import InputError
-    from ..formats import detect
-
-    for path in judges:
-        try:
-            kind = detect(path).kind
-        except InputError:
-            continue  # reading it says what is wrong
-        if kind == "runs":
-            raise InputError(path, None, None, "a run file among the JUDGE files: --run takes one file, so a shell "
-                             "glob after it leaves the rest to JUDGE...; repeat --run for each run "
-                             "(--run a.jsonl --run b.jsonl)")
 
 
 @click.command("agree-judgments", context_settings=CONTEXT)
@@ -352,11 +335,7 @@ def judgments_command(human, judges, judgments_format, kinds, nuggets, collectio
       argue-eval agree-judgments qrels/sample/hallucinating.autoargue.judgments.jsonl qrels/sample/judgments.jsonl \\
           --nuggets nuggets/sample/nuggets.jsonl
     """
-    from ..api import agree_judgments, make_policies
-    from ..writing import write_jsonl
-
-    if runs:
-        _refuse_runs_as_judges(judges)
+    from ..api import agree_judgments, make_policies, write_records
 
     score_options = None
     if runs:
@@ -376,5 +355,5 @@ def judgments_command(human, judges, judgments_format, kinds, nuggets, collectio
     else:
         text = render_tables(build_judgment_tables(result, show), output_format)
     if disagreements is not None:
-        write_jsonl(disagreements, result.adjudication_lines())
+        write_records(result.adjudication_lines(), disagreements)
     write_output(text, output)

@@ -3,7 +3,6 @@ assessment workbench (``init``, ``users``, ``assign``, ``serve``, ``status``, ``
 from __future__ import annotations
 
 import sys
-from collections import Counter
 
 import click
 
@@ -84,31 +83,20 @@ def export_command(runs, nuggets, judgments, requests, qrels, collection, output
       argue-eval assess export --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl -o pool.jsonl
     """
-    from ..api import make_policies
-    from ..inputs import load_inputs
-    from ..organizer.assessment import export_pool, write_pool
+    from ..api.assessment import export_assessment_pool, write_assessment_pool
 
-    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, make_policies(**policies))
-    store = None
-    if collection:
-        from ..collection import open_collection
-
-        store = open_collection(collection)
-    try:
-        items = export_pool(inputs.reports(), inputs.evaluation, inputs.source, store)
-    finally:
-        if store is not None:
-            store.close()
-    for note in inputs.evaluation.notes:
-        click.echo(f"note: {note}", err=True)
-    count = write_pool(items, output, as_csv)
-    by_kind = Counter(item["kind"] for item in items)
-    summary = ", ".join(f"{kind} {n}" for kind, n in sorted(by_kind.items()))
-    conditional = sum(1 for item in items if item["needed_if"])
+    result = export_assessment_pool(runs, nuggets, judgments=judgments, requests=requests, qrels=qrels,
+                                    collection=collection, **policies)
+    items = result.rows
+    for note in result.notes:
+        click.echo(f"note: {note.text}", err=True)
+    count = write_assessment_pool(items, output, as_csv)
+    by_kind, conditional = result.counts["kinds"], result.counts["conditional"]
+    summary = ", ".join(f"{kind} {n}" for kind, n in by_kind.items())
     summary_line(f"wrote {count} item(s) to {output}" + (f": {summary}" if summary else "")
                  + (f" ({conditional} conditional)" if conditional else ""),
-                 counts={"items": count, "conditional": conditional, "kinds": dict(sorted(by_kind.items()))},
-                 output=output, notes=[f"note: {note}" for note in inputs.evaluation.notes])
+                 counts={"items": count, "conditional": conditional, "kinds": by_kind},
+                 output=output, notes=[f"note: {note.text}" for note in result.notes])
 
 
 @command.command("import")
@@ -134,17 +122,16 @@ def import_command(filled: str, assessor: str, output: str) -> None:
       argue-eval score --run runs/sample/careful.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --judgments judgments.auto.jsonl --judgments judgments.human.jsonl -o scores.tsv
     """
-    from ..formats.judgments import write_argue
-    from ..organizer.assessment import import_pool
+    from ..api.assessment import import_assessment_pool, write_human_judgments
 
-    summary = import_pool(filled, assessor)
+    summary = import_assessment_pool(filled, assessor)
     if not summary.judgments and not summary.unanswered:
         warning = f"{filled}: no assessment items in the file (only a header?); nothing imported, {output} not written"
         click.echo(f"warning: {warning}", err=True)
         if json_mode():
             emit(counts={"judgments": 0, "unanswered": 0}, notes=[f"warning: {warning}"])
         click.get_current_context().exit(1)
-    count = write_argue(summary.judgments, output)  # type: ignore[arg-type]
+    count = write_human_judgments(summary.judgments, output)
     kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(summary.answered.items()))
     summary_line(f"imported {count} judgment(s) by human:{assessor.strip()} -> {output}"
                  + (f" ({kinds})" if kinds else "")

@@ -59,8 +59,8 @@ def command(more_runs, runs, nuggets, context, output, details_path, min_overlap
           --judge-option llm.base_url=http://localhost:8000/v1 --judge-option llm.model=MODEL -o e2e.tsv
     """
     from ..api.comprehensiveness import comprehensiveness
-    from ..inputs.runs import run_paths
     from ._measure_cli import echo_note, finish, judge_arguments, unjudged_by_run, write_outputs
+    from ._options import run_paths
 
     result = comprehensiveness(run_paths(runs, more_runs), nuggets=nuggets, context=context, min_overlap=min_overlap,
                                claims=claims, e2e=e2e, missing_topics=missing_topics, on_note=echo_note,

@@ -85,8 +85,8 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, index_spec, i
           --judge-option llm.base_url=http://localhost:8000/v1 --judge-option llm.model=MODEL -o icat-llm.tsv
     """
     from ..api.icat import icat
-    from ..inputs.runs import run_paths
     from ._measure_cli import echo_note, finish, judge_arguments, unjudged_by_run, write_outputs
+    from ._options import run_paths
 
     result = icat(run_paths(runs, more_runs), collection=collection, nuggets=nuggets, requests=requests, qrels=qrels,
                   aspects=aspects, claims=claims, alignment=alignment, retriever=retriever, k=k,

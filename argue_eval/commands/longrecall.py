@@ -77,8 +77,8 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
       argue-eval agree scores.tsv longrecall.tsv --metric f1 --metric-b longrecall
     """
     from ..api.longrecall import Settings, longrecall
-    from ..inputs.runs import run_paths
     from ._measure_cli import echo_note, finish, judge_arguments, unjudged_by_run, write_outputs
+    from ._options import run_paths
 
     settings = Settings(jaccard_threshold=jaccard_threshold, lcs_threshold=lcs_threshold, fuzzy_ratio=fuzzy_ratio,
                         lexical_k=lexical_k, cosine_threshold=cosine_threshold, semantic_k=semantic_k,

@@ -75,18 +75,18 @@ def command(run_files: tuple[str, ...], more_runs: tuple[str, ...], qrels: str |
 
 def _render(result: Any, trec_eval_text: bool, output: str | None) -> None:
     """The scores as trec_eval -q text or as our score table, on stdout or atomically to ``output``."""
-    from ..formats.scores import SCORE_COLUMNS, format_value, write_scores_tsv
-    from ..writing import atomic_writer
+    from ..api import write_scores
+    from ..api.result import SCORE_COLUMNS
+    from ..views import write_output
 
     rows = result.rows
     if json_mode():
         refuse_stdout_data(output or "")
         if output:
             if trec_eval_text:
-                with atomic_writer(output) as handle:
-                    handle.write("\n".join(result.trec_eval_lines()) + "\n")
+                write_output("\n".join(result.trec_eval_lines()) + "\n", output)
             else:
-                write_scores_tsv(rows, output)
+                write_scores(rows, output)
         table = None if output else {"title": None, "columns": list(SCORE_COLUMNS), "rows": rows, "notes": []}
         emit(None, tables=[table] if table else (), summary=f"wrote {len(rows)} scores -> {output}" if output else None,
              output=output, scores=len(rows))
@@ -94,14 +94,12 @@ def _render(result: Any, trec_eval_text: bool, output: str | None) -> None:
     if trec_eval_text:
         text = "\n".join(result.trec_eval_lines()) + "\n"
         if output:
-            with atomic_writer(output) as handle:
-                handle.write(text)
+            write_output(text, output)
             click.echo(f"wrote {len(rows)} scores (trec_eval -q text) -> {output}", err=True)
         else:
             click.echo(text, nl=False)
     elif output:
-        write_scores_tsv(rows, output)
+        write_scores(rows, output)
         click.echo(f"wrote {len(rows)} scores -> {output}", err=True)
     else:
-        lines = ["\t".join(SCORE_COLUMNS)] + [f"{r}\t{t}\t{m}\t{format_value(v)}" for r, t, m, v in rows]
-        click.echo("\n".join(lines))
+        write_scores(rows, "-")

@@ -11,20 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..errors import ArgueError, OptionError, few_items
+from ..errors import ArgueError, few_items
 from ..model import Report, natural_key
 from .scoring import check_one_report_per_topic, iter_reports
 
-__all__ = ["run_paths", "read_runs", "report_sentences", "topic_order", "run_ids", "pair_reports",
+__all__ = ["read_runs", "report_sentences", "topic_order", "run_ids", "pair_reports",
            "reports_outside", "drop_empty_topics"]
-
-
-def run_paths(runs: Sequence[str], more_runs: Sequence[str]) -> tuple[str, ...]:
-    """The run files of ``--run`` and of the trailing arguments a shell glob expands to; at least one."""
-    paths = tuple(runs) + tuple(more_runs)
-    if not paths:
-        raise OptionError("--run", "give at least one run file")
-    return paths
 
 
 def read_runs(runs: Any) -> list[Report]:
