@@ -33,6 +33,7 @@ COMMANDS: Registry[click.Command] = Registry("command", {
     "score": "argue_eval.commands.score:command",
     "judge": "argue_eval.commands.judge:command",
     "judge calibrate": "argue_eval.commands.calibrate:command",
+    "cache merge": "argue_eval.commands.cache:merge_command",
     "evaluate": "argue_eval.commands.evaluate:command",
     "icat": "argue_eval.commands.icat:command",
     "longrecall": "argue_eval.commands.longrecall:command",
