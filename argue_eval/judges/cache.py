@@ -25,8 +25,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import quote
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import orjson
 
