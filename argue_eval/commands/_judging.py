@@ -195,11 +195,15 @@ BATCH_PROBLEMS_SHOWN = 20
 
 
 def write_and_report(result: Any, output: str | None, judge_spec: str, options: Any, batch_out: str | None,
-                     quiet: bool) -> None:
+                     quiet: bool, shard_cache: Any = None) -> None:
     """Write the judgments, unless questions still wait for a batch cycle (``--batch-out`` carries them: the file
-    is written once no call is left), then say what was judged and, after a batch cycle, what comes next."""
+    is written once no call is left), then say what was judged and, after a batch cycle, what comes next. A shard
+    of several (``shard_cache``: its cache) writes nothing: ``report_shard``."""
     from ..api import write_judgments
 
+    if shard_cache is not None:
+        report_shard(result, shard_cache, quiet)
+        return
     pending = batch_out is not None and result.waiting > 0
     if output is not None and not pending:
         write_judgments(result, output, judge_spec, options)
