@@ -184,3 +184,22 @@ def test_shard_1_of_1_is_the_whole_round_and_writes_the_judgments(tmp_path):
     plain = run_cli(folder, "judge", *SAMPLE, "--cache", "d.sqlite", "-o", "k.jsonl")
     assert whole.returncode == plain.returncode == 0, whole.stderr
     assert (folder / "j.jsonl").read_bytes() == (folder / "k.jsonl").read_bytes()
+
+
+def test_sentence_embeddings_are_merged_and_the_first_vector_of_a_text_is_kept(tmp_path):
+    a = cache_with(tmp_path / "a.sqlite", {"one": True})
+    b = cache_with(tmp_path / "b.sqlite", {"two": True})
+    with JudgmentCache(a) as cache:
+        cache.embeddings().put_many("minilm", [("h1", [1.0, 0.0]), ("h2", [0.0, 1.0])])
+    with JudgmentCache(b) as cache:  # h2 again, its last bits another machine's
+        cache.embeddings().put_many("minilm", [("h2", [0.0, 0.999]), ("h3", [0.5, 0.5])])
+    result = merge_caches(tmp_path / "out.sqlite", [a, b])
+    assert [c.embeddings for c in result.inputs] == [2, 1]
+    with JudgmentCache(tmp_path / "out.sqlite") as merged:
+        found = merged.embeddings().get_many("minilm", ["h1", "h2", "h3"], 2)
+    assert {k: v.tolist() for k, v in found.items()} == {"h1": [1.0, 0.0], "h2": [0.0, 1.0], "h3": [0.5, 0.5]}
+
+
+def test_cache_alone_names_its_subcommand():
+    done = CliRunner().invoke(cli, ["cache"])
+    assert done.exit_code == 2 and "'cache' needs a subcommand: argue-eval cache merge" in done.output
