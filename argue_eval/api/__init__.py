@@ -117,7 +117,8 @@ from .score import ScoreResult, make_policies, score
 from .search import SearchResult, search
 from .validate import validate
 
-__all__ = ["merge_caches", "MergeResult", "calc", "iter_calc", "calc_family", "CalcResult", "Metric", "MeasureName", "parse_measure", "parse_measures",
+__all__ = ["merge_caches", "MergeResult",
+           "calc", "iter_calc", "calc_family", "CalcResult", "Metric", "MeasureName", "parse_measure", "parse_measures",
            "score", "ScoreResult", "make_policies", "judge", "JudgeResult", "evaluate", "EvaluateResult",
            "plan_topics", "score_judged", "plan", "manifest", "write_judgments", "Limits", "icat", "longrecall",
            "comprehensiveness", "nuggetizer", "Result", "MeasureResult", "Note", "retrieval", "RetrievalResult", "pool",

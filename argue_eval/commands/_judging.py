@@ -13,8 +13,9 @@ import click
 from ..errors import OptionError
 from ._output import emit, json_mode
 
-__all__ = ["cache_in_use", "check_batch_options", "check_shard_options", "report_shard", "check_run_options", "judging_failed", "print_plan", "render_plan",
-           "announcer", "report_run", "report_batch", "write_and_report", "run_document"]
+__all__ = ["cache_in_use", "check_batch_options", "check_shard_options", "check_run_options", "judging_failed",
+           "print_plan", "render_plan", "report_shard", "announcer", "report_run", "report_batch", "write_and_report",
+           "run_document"]
 
 
 def cache_in_use(cache_path: str | None, no_cache: bool) -> Any:

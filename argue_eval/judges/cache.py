@@ -373,7 +373,7 @@ class JudgmentCache:
                     "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'embeddings'").fetchone() is not None
             if has_embeddings:
                 self.embeddings()  # makes the table (its script commits: before the merge's transaction)
-            with self._guard("merging another cache"), self._db:
+            with self._db:  # BEGIN ... COMMIT, or ROLLBACK on any error
                 self._db.execute("BEGIN")
                 self._db.execute("CREATE TEMP TABLE IF NOT EXISTS incoming (judge TEXT NOT NULL, key TEXT NOT NULL, "
                                  "verdict TEXT NOT NULL, PRIMARY KEY (judge, key)) WITHOUT ROWID")
@@ -397,9 +397,10 @@ class JudgmentCache:
                     embeddings = self._db.executemany(
                         "INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?)",
                         source.execute("SELECT model, text_sha256, vector FROM embeddings")).rowcount
-        except sqlite3.DatabaseError as error:  # reading the source (the destination's are _guard's)
+        except sqlite3.DatabaseError as error:  # reading the source or writing this cache: nothing of it was added
             raise _access_error(source_path, error) or InputError(
-                str(source_path), None, None, f"cannot be read as a judgment cache ({error})") from None
+                str(source_path), None, None, f"merging it into {self.path} failed ({error}); is the file "
+                "damaged?") from None
         finally:
             source.close()
         return MergeCounts(str(source_path), answers, added, max(embeddings, 0))
