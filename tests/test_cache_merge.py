@@ -203,3 +203,15 @@ def test_sentence_embeddings_are_merged_and_the_first_vector_of_a_text_is_kept(t
 def test_cache_alone_names_its_subcommand():
     done = CliRunner().invoke(cli, ["cache"])
     assert done.exit_code == 2 and "'cache' needs a subcommand: argue-eval cache merge" in done.output
+
+
+def test_merge_json_holds_the_counts_the_text_prints(tmp_path):
+    import json
+
+    a = cache_with(tmp_path / "a.sqlite", {"one": True, "two": False})
+    b = cache_with(tmp_path / "b.sqlite", {"two": False})
+    done = CliRunner().invoke(cli, ["cache", "merge", str(tmp_path / "out.sqlite"), str(a), str(b), "--json"])
+    assert done.exit_code == 0, done.output
+    document = json.loads(done.stdout)
+    assert (document["answers"], document["same"]) == (2, 1)
+    assert [(i["answers"], i["added"], i["same"]) for i in document["inputs"]] == [(2, 2, 0), (1, 0, 1)]

@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import click
 
+from ._options import verbosity_options
+from ._output import emit, json_mode
 from ._paths import InputPath, OutputPath
 
 
 @click.command("cache merge")
+@verbosity_options
 @click.argument("output", type=OutputPath(), metavar="OUT.sqlite")
 @click.argument("inputs", nargs=-1, required=True, type=InputPath(), metavar="IN.sqlite...")
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors.")
@@ -40,6 +43,11 @@ def merge_command(output, inputs, quiet) -> None:
     from ..api import merge_caches
 
     result = merge_caches(output, list(inputs))
+    if json_mode():
+        emit(output=result.output, answers=result.answers, same=result.same,
+             inputs=[{"path": c.path, "answers": c.answers, "added": c.added, "same": c.same,
+                      "embeddings": c.embeddings} for c in result.inputs])
+        return
     if quiet:
         return
     for counts in result.inputs:
