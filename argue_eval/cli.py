@@ -33,6 +33,7 @@ COMMANDS: Registry[click.Command] = Registry("command", {
     "score": "argue_eval.commands.score:command",
     "judge": "argue_eval.commands.judge:command",
     "judge calibrate": "argue_eval.commands.calibrate:command",
+    "cache merge": "argue_eval.commands.cache:merge_command",
     "evaluate": "argue_eval.commands.evaluate:command",
     "icat": "argue_eval.commands.icat:command",
     "longrecall": "argue_eval.commands.longrecall:command",
@@ -146,6 +147,10 @@ class LazyGroup(click.Group):
         if len(args) >= 2 and f"{args[0]} {args[1]}" in COMMANDS:
             name = f"{args[0]} {args[1]}"
             return name, self.get_command(ctx, name), args[2:]
+        if args and args[0] not in COMMANDS:  # "cache" alone: only its two-word commands exist
+            named = sorted(name for name in COMMANDS if name.startswith(f"{args[0]} "))
+            if named:
+                ctx.fail(f"'{args[0]}' needs a subcommand: {', '.join(f'argue-eval {name}' for name in named)}")
         return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

@@ -32,6 +32,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "judges.registry": "--judge checked before anything runs (parse_judge_spec)",
         "redact": "an endpoint's credentials held out of the option values (hold_credentials)",
         "inputs.profiles": "--judge-option profile=P.json: the option's name, the profile checked before anything runs",
+        "judges.shards": "--shard K/N checked at the flag (parse_shard)",
     },
     "_paths": {
         "reading": "what an input path option accepts (a pipe read once, gzip)",

@@ -19,6 +19,7 @@ function                    what it does                                        
 ``evaluate``                ``judge``, then ``score`` with the judge's answers                ``api.judge``
 ``plan``                    what ``judge`` would ask and cost, judging nothing (dry run)      ``api.plan``
 ``write_judgments``         a judge run's judgments and their manifest, as one set            ``api.judge``
+``merge_caches``            the judgment caches of a round's shards joined into one           ``api.cache``
 ``calibrate``               a judge's thresholds fitted to human labels (cross-validated)     ``api.calibrate``
 ``write_profile``           the judge profile a ``calibrate`` result holds, unless refused    ``api.calibrate``
 ``icat``                    ICAT: claims grounded in the collection, aspects covered          ``api.icat``
@@ -81,6 +82,7 @@ from .analysis import (
     topic_set_size,
 )
 from .assessment import export_assessment_pool, import_assessment_pool, write_assessment_pool, write_human_judgments
+from .cache import MergeResult, merge_caches
 from .calc import CalcResult, Metric, calc, calc_family, iter_calc
 from .calibrate import Calibrated, calibrate, write_profile
 from .collection import collection_info, get_documents, index_collection
@@ -119,7 +121,8 @@ from .score import ScoreResult, make_policies, score
 from .search import SearchResult, search
 from .validate import validate
 
-__all__ = ["ALL_TOPICS", "calc", "iter_calc", "calc_family", "CalcResult", "Metric", "MeasureName", "parse_measure",
+__all__ = ["ALL_TOPICS", "merge_caches", "MergeResult",
+           "calc", "iter_calc", "calc_family", "CalcResult", "Metric", "MeasureName", "parse_measure",
            "parse_measures",
            "score", "ScoreResult", "make_policies", "judge", "JudgeResult", "evaluate", "EvaluateResult",
            "plan_topics", "score_judged", "plan", "manifest", "write_judgments", "Limits", "icat", "longrecall",

@@ -165,8 +165,8 @@ def judge(
     ``batch_in``: OpenAI-batch result files whose answers the LLM judge takes (checked against its calls);
     ``batch_out``: write the LLM calls still needed to this batch file (several of ``batch_max_calls`` lines
     at most when they are more) instead of sending them (``api.batch``). ``shard``: judge only that share of
-    each round's questions (``"K/N"`` or a ``judges.shards.Shard``; the shards' caches are to be joined for the
-    whole round's judgments, which no command does yet: ``judges.shards``). ``keep_table=False``: the run's
+    each round's questions (``"K/N"`` or a ``judges.shards.Shard``; the shards' caches joined by ``merge_caches``
+    give a whole run over them every answer: ``judges.shards``). ``keep_table=False``: the run's
     answers are not kept as a lookup beside the judgments (``run.table`` ends empty): what ``judge`` does, which
     scores nothing, so its memory does not grow with the round.
 

@@ -13,8 +13,9 @@ import click
 from ..errors import OptionError
 from ._output import emit, json_mode
 
-__all__ = ["cache_in_use", "check_batch_options", "check_run_options", "judging_failed", "print_plan", "render_plan",
-           "announcer", "report_run", "report_batch", "write_and_report", "run_document"]
+__all__ = ["cache_in_use", "check_batch_options", "check_shard_options", "check_run_options", "judging_failed",
+           "print_plan", "render_plan", "report_shard", "announcer", "report_run", "report_batch", "write_and_report",
+           "run_document"]
 
 
 def cache_in_use(cache_path: str | None, no_cache: bool) -> Any:
@@ -48,6 +49,39 @@ def check_batch_options(dry_run: bool, batch_out: str | None, batch_in: tuple[st
     if (batch_out is not None or batch_in) and dry_run:
         raise OptionError("--batch-out" if batch_out is not None else "--batch-in",
                           "not with --dry-run (the dry run plans the calls; --batch-out writes them)")
+
+
+def check_shard_options(shard: Any, cache: Any, dry_run: bool, output: str | None, batch_out: str | None,
+                        batch_in: tuple[str, ...]) -> bool:
+    """Whether the run is a shard of several (``--shard K/N``, N > 1), which writes its answers to its cache and
+    nothing else: its judgments would be a share of the round's, which no reader should take for a run's. The
+    shard needs a cache (where else would its answers go?), and judges for real: the dry run and the batch
+    files plan and carry a whole round (an LLM round spreads its calls through the batch files instead)."""
+    if shard is None or shard.count == 1:
+        return False
+    if cache is None:
+        raise OptionError("--shard", "needs a --cache: a shard's answers go to its cache only, to be merged with "
+                          "the other shards' (argue-eval cache merge); not with --no-cache")
+    if dry_run:
+        raise OptionError("--shard", "not with --dry-run: the dry run plans the whole round")
+    if batch_out is not None or batch_in:
+        raise OptionError("--shard", "not with --batch-out/--batch-in: the batch files carry a whole round's LLM "
+                          "calls (spread them over endpoints instead)")
+    if output is not None:
+        raise OptionError("-o", f"a shard ({shard}) writes no judgments, only its answers to --cache: merge the "
+                          "shards' caches with `argue-eval cache merge` and give -o to judge without --shard")
+    return True
+
+
+def report_shard(result: Any, cache: Any, quiet: bool) -> None:
+    """After a shard: what it judged (``report_run``) and what comes next."""
+    report_run(result, quiet)
+    line = (f"shard {result.shard}: {result.run.stats.answered} questions answered into {cache}; merge the shards' "
+            "caches with `argue-eval cache merge` and rerun judge without --shard to write the judgments")
+    if json_mode():
+        emit(**run_document(result, None), shard=str(result.shard), cache=str(cache))
+    elif not quiet:
+        click.echo(line, err=True)
 
 
 def judging_failed(result: Any, batch_out: str | None) -> bool:
@@ -162,11 +196,15 @@ BATCH_PROBLEMS_SHOWN = 20
 
 
 def write_and_report(result: Any, output: str | None, judge_spec: str, options: Any, batch_out: str | None,
-                     quiet: bool) -> None:
+                     quiet: bool, shard_cache: Any = None) -> None:
     """Write the judgments, unless questions still wait for a batch cycle (``--batch-out`` carries them: the file
-    is written once no call is left), then say what was judged and, after a batch cycle, what comes next."""
+    is written once no call is left), then say what was judged and, after a batch cycle, what comes next. A shard
+    of several (``shard_cache``: its cache) writes nothing: ``report_shard``."""
     from ..api import write_judgments
 
+    if shard_cache is not None:
+        report_shard(result, shard_cache, quiet)
+        return
     pending = batch_out is not None and result.waiting > 0
     if output is not None and not pending:
         write_judgments(result, output, judge_spec, options)

@@ -185,6 +185,23 @@ def judge_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
+class ShardType(click.ParamType):
+    """``--shard K/N``: share K (1 to N) of N of every round's questions (``judges.shards``), checked at the flag:
+    ``0/3``, ``4/3`` or ``x/y`` is one line naming the option, exit 2."""
+
+    name = "K/N"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from ..judges.shards import Shard, parse_shard
+
+        if isinstance(value, Shard):
+            return value
+        try:
+            return parse_shard(str(value))
+        except OptionError as error:
+            self.fail(error.problem.message, param, ctx)
+
+
 # --- bounded numbers -------------------------------------------------------------------------------------------
 # Every number an option takes has bounds in its click type, so --help shows them and a value outside them (nan,
 # inf, -1, 30 digits) is one line at the flag typed, never a traceback from numpy, orjson or a C library, nor

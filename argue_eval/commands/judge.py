@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from ._options import input_options, judge_options, parse_judge_options, policy_options, verbosity_options
+from ._options import ShardType, input_options, judge_options, parse_judge_options, policy_options, verbosity_options
 from ._paths import InputPath, OutputPath
 
 
@@ -23,10 +23,15 @@ from ._paths import InputPath, OutputPath
                    "the cache before the run continues; a result that fails a check is reported with its line.")
 @click.option("--batch-max-calls", type=click.IntRange(min=1), default=50_000, show_default=True, metavar="N",
               help="Calls per batch file (the OpenAI Batch API takes 50,000).")
+@click.option("--shard", default=None, type=ShardType(), metavar="K/N",
+              help="Judge only share K of N (1 <= K <= N) of every round's questions, on one of N machines: a share is "
+                   "a hash of each sentence's topic and text, the same on every machine and rerun. The shard writes "
+                   "its answers to its --cache only (no -o); `argue-eval cache merge` joins the N caches, and judge "
+                   "without --shard over the merged cache writes the judgments. 1/1 is the whole round.")
 @policy_options
 @click.option("--quiet", "-q", is_flag=True, help="Print only errors.")
 def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, judge_option, nli_model, cache_path,
-            no_cache, dry_run, as_json, output, batch_out, batch_in, batch_max_calls, policies, quiet) -> None:
+            no_cache, dry_run, as_json, output, batch_out, batch_in, batch_max_calls, shard, policies, quiet) -> None:
     """Judge runs: answer every flowchart question the runs need, with an automatic judge.
 
     Lists the questions the ARGUE flowchart reaches for every report (deduplicated across runs: a
@@ -47,6 +52,11 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
       argue-eval score --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --judgments judgments.lexical.jsonl -o scores.tsv
     \b
+    One share of a round, on the first of three machines (all three and the merge: `argue-eval cache merge --help`):
+      argue-eval judge --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --requests topics/sample/requests.jsonl --collection topics/sample/collection.jsonl \\
+          --shard 1/3 --cache shard1.sqlite
+    \b
     What would a run ask? (no judging, no model loaded)
       argue-eval judge --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl --dry-run --json
     \b
@@ -65,8 +75,9 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     options = parse_judge_options(judge_option, nli_model, judge_spec)
     cache = shared.cache_in_use(cache_path, no_cache)  # outputs against inputs: cli.py's check_paths, already run
     shared.check_batch_options(dry_run, batch_out, batch_in)
-    shared.check_run_options(dry_run, as_json, output if batch_out is None else output or "", collection,
-                             "OUT.jsonl (where to write the judgments)")
+    partial = shared.check_shard_options(shard, cache, dry_run, output, batch_out, batch_in)
+    shared.check_run_options(dry_run, as_json, output if batch_out is None and not partial else output or "",
+                             collection, "OUT.jsonl (where to write the judgments)")
     given = dict(runs=list(runs) if runs else None, nuggets=nuggets, judgments=list(judgments), requests=requests,
                  qrels=qrels, collection=collection, judge=judge_spec, judge_options=options, cache=cache, **policies)
     if dry_run:
@@ -74,7 +85,8 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
         return
     # keep_table=False: the command scores nothing, so the round's answers are not kept beside the judgments
     result = judge(announce=shared.announcer(quiet), batch_in=list(batch_in), batch_out=batch_out,
-                   batch_max_calls=batch_max_calls, keep_table=False, **given)
-    shared.write_and_report(result, output, judge_spec, options, batch_out, quiet)
+                   batch_max_calls=batch_max_calls, keep_table=False, shard=shard, **given)
+    shared.write_and_report(result, output, judge_spec, options, batch_out, quiet,
+                            shard_cache=cache if partial else None)
     if shared.judging_failed(result, batch_out):
         raise click.exceptions.Exit(1)

@@ -23,8 +23,10 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import orjson
 
@@ -35,7 +37,8 @@ from .base import Question, Verdict
 if TYPE_CHECKING:
     from ..search.embeddings import EmbeddingStore
 
-__all__ = ["JudgmentCache", "judge_fingerprint", "QuestionContexts", "row_keys", "DEFAULT_CACHE_PATH", "SCHEMA_VERSION"]
+__all__ = ["JudgmentCache", "judge_fingerprint", "QuestionContexts", "row_keys", "MergeCounts", "DEFAULT_CACHE_PATH",
+           "SCHEMA_VERSION"]
 
 DEFAULT_CACHE_PATH = Path(".argue-cache") / "judgments.sqlite"
 SCHEMA_VERSION = 1
@@ -209,6 +212,50 @@ def _access_error(path: Path, error: sqlite3.DatabaseError) -> InputError | None
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class MergeCounts:
+    """What ``JudgmentCache.merge_from`` took from one cache file."""
+
+    path: str
+    answers: int
+    """The answers the file holds."""
+    added: int
+    """Those not in the merged cache before (the others were there with the very same answer)."""
+    embeddings: int
+    """The sentence embeddings added (a text the merged cache had embedded already keeps its vector)."""
+
+    @property
+    def same(self) -> int:
+        return self.answers - self.added
+
+
+def _open_read_only(path: Path) -> sqlite3.Connection:
+    """``path`` as a judgment cache opened read-only (a merge never changes its inputs), checked as ``JudgmentCache``
+    checks a cache it opens: an SQLite file of the judgment cache's tables and schema version."""
+    if not path.is_file():
+        raise InputError(str(path), None, None, "no such judgment cache (an SQLite file judge --cache wrote)")
+    try:
+        db = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, check_same_thread=False)
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables >= {"meta", "judges", "answers"} or not tables <= _TABLES:
+            db.close()
+            raise InputError(str(path), None, None, "is not a judgment cache (its tables: "
+                             f"{', '.join(sorted(tables)) or 'none'}; judge --cache writes meta, judges, answers)")
+        row = db.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()
+        if row is None or row[0] != str(SCHEMA_VERSION):
+            db.close()
+            raise InputError(str(path), None, None, f"judgment cache of schema version {None if row is None else row[0]}; "
+                             f"this argue-eval reads version {SCHEMA_VERSION}")
+    except sqlite3.DatabaseError as error:
+        raise _access_error(path, error) or InputError(
+            str(path), None, None, f"cannot be read as a judgment cache ({error})") from None
+    return db
+
+
+def _shown_verdict(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 class JudgmentCache:
     """Answers by (judge fingerprint, judgment key) in one SQLite file; ``put_many`` commits before returning."""
 
@@ -306,6 +353,80 @@ class JudgmentCache:
             with self._guard("opening the embeddings table"):
                 self._embeddings = EmbeddingStore(self._db)
         return self._embeddings
+
+    def merge_from(self, path: str | os.PathLike[str], earlier: Sequence[str | os.PathLike[str]] = ()) -> MergeCounts:
+        """Add the answers (and judges, and sentence embeddings) of the cache file ``path`` to this one, in one
+        transaction: all of them or, on an error, none.
+
+        The answer to a key (judge fingerprint and question key) this cache holds already must be the very same
+        (its stored JSON, rationale and provenance included, since the judgments file carries them); another one
+        is an ``InputError`` naming the key and the two files (``earlier``: the files merged into this cache
+        before, to find which one held it). Such a clash means two machines judged the same question with
+        different results: another judge version, a sampled LLM, a changed collection; which answer a run over
+        the merged cache would then take is not for a merge to guess. A sentence embedding already here is kept
+        (a vector is recomputed, never scored, and two machines' floating point may differ in the last bits)."""
+        source_path = Path(path)
+        source = _open_read_only(source_path)
+        try:
+            with self._guard("reading another cache"):
+                has_embeddings = source.execute(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'embeddings'").fetchone() is not None
+            if has_embeddings:
+                self.embeddings()  # makes the table (its script commits: before the merge's transaction)
+            with self._db:  # BEGIN ... COMMIT, or ROLLBACK on any error
+                self._db.execute("BEGIN")
+                self._db.execute("CREATE TEMP TABLE IF NOT EXISTS incoming (judge TEXT NOT NULL, key TEXT NOT NULL, "
+                                 "verdict TEXT NOT NULL, PRIMARY KEY (judge, key)) WITHOUT ROWID")
+                self._db.execute("DELETE FROM incoming")
+                self._db.executemany("INSERT OR IGNORE INTO judges VALUES (?, ?)",
+                                     source.execute("SELECT judge, identity FROM judges"))
+                self._db.executemany("INSERT INTO incoming VALUES (?, ?, ?)",
+                                     source.execute("SELECT judge, key, verdict FROM answers"))
+                clash = self._db.execute(
+                    "SELECT i.judge, i.key, a.verdict, i.verdict FROM incoming AS i JOIN answers AS a "
+                    "ON a.judge = i.judge AND a.key = i.key WHERE a.verdict IS NOT i.verdict ORDER BY i.judge, i.key "
+                    "LIMIT 1").fetchone()
+                if clash is not None:
+                    raise self._clash(source_path, earlier, *clash)
+                answers = self._db.execute("SELECT count(*) FROM incoming").fetchone()[0]
+                added = self._db.execute("INSERT OR IGNORE INTO answers SELECT judge, key, verdict FROM incoming "
+                                         "ORDER BY judge, key").rowcount
+                self._db.execute("DELETE FROM incoming")
+                embeddings = 0
+                if has_embeddings:
+                    embeddings = self._db.executemany(
+                        "INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?)",
+                        source.execute("SELECT model, text_sha256, vector FROM embeddings")).rowcount
+        except sqlite3.DatabaseError as error:  # reading the source or writing this cache: nothing of it was added
+            raise _access_error(source_path, error) or InputError(
+                str(source_path), None, None, f"merging it into {self.path} failed ({error}); is the file "
+                "damaged?") from None
+        finally:
+            source.close()
+        return MergeCounts(str(source_path), answers, added, max(embeddings, 0))
+
+    def _clash(self, path: Path, earlier: Sequence[str | os.PathLike[str]], judge: str, key: str, here: str,
+               there: str) -> InputError:
+        """The error of two answers to one key: the key, the two files and the two answers."""
+        holder = str(self.path)
+        for candidate in earlier:
+            db = _open_read_only(Path(candidate))
+            try:
+                row = db.execute("SELECT verdict FROM answers WHERE judge = ? AND key = ?", (judge, key)).fetchone()
+            finally:
+                db.close()
+            if row is not None and row[0] == here:
+                holder = str(candidate)
+                break
+        return InputError(str(path), None, None, f"answers the key {key} (judge {judge}) otherwise than {holder}: "
+                          f"{_shown_verdict(there)} here, {_shown_verdict(here)} there; the caches were judged "
+                          "differently (another judge version or model, other documents): merge only the shards of "
+                          "one round, or judge that question again without the clashing answers")
+
+    def checkpoint(self) -> None:
+        """Fold the write-ahead log into the file (before it is renamed or copied as a whole)."""
+        with self._guard("writing the cache file"):
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def count(self, judge: str | None = None) -> int:
         with self._guard("counting answers"):

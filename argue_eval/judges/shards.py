@@ -9,10 +9,10 @@ machine. Which share a sentence is in is a hash of its topic and text (BLAKE2b, 
 ``hash``): the same on every machine, in every rerun, whatever the order or the number of the run files.
 
 Each shard's answers go to its own cache; a run over the caches joined takes every answer from them and writes
-the judgments a single machine would have written. Only the API takes a shard so far (``api.judge(...,
-shard="K/N")``; ``tests/test_judge_runner.py`` judges three shards into one cache and compares a whole run over
-it with a single run): ``judge --shard`` and a command that joins the shards' caches are still to come (issue
-35, item 6).
+the judgments a single machine would have written. ``api.judge(..., shard="K/N")`` and ``judge --shard K/N``
+judge one share (the command writes only its cache); ``argue-eval cache merge`` (``api.merge_caches``) joins the
+shards' caches, and ``judge`` without ``--shard`` over the merged cache writes the judgments (docs/judging.md,
+"One round across many machines"; ``tests/test_cache_merge.py`` runs three shards as three processes).
 """
 from __future__ import annotations
 
