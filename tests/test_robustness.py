@@ -548,7 +548,10 @@ CLOBBER: dict[str, list[object] | None] = {
     "validate": ["validate", IN, "--fix", "-o", IN],
     "doctor": None,
     "schema": None,  # writes a schema, reads no file: nothing to overwrite
+    "cache merge": ["cache", "merge", IN, IN],  # OUT.sqlite first, then the caches it joins
 }
+OUTPUT_FIRST = {"cache merge"}
+"""Commands whose output is their first IN (a positional argument before the inputs), not their last."""
 NO_INPUT = {"schema"}
 """Commands with an output but no input file (a clobber test has nothing to try)."""
 
@@ -596,7 +599,8 @@ def test_no_command_writes_an_output_over_one_of_its_inputs(tmp_path, name, thro
         output = tmp_path / "hard.out"
         os.link(source, output)
     argv = [source if arg == IN else arg for arg in CLOBBER[name]]  # type: ignore[union-attr]
-    argv[len(argv) - 1 - argv[::-1].index(source)] = output  # the last IN is the output
+    at = argv.index(source) if name in OUTPUT_FIRST else len(argv) - 1 - argv[::-1].index(source)
+    argv[at] = output  # the last IN is the output (the first, for OUTPUT_FIRST)
     code, text = invoke(*argv)
     assert code == 2, text
     assert text.startswith(f"{output}: is also an input (") and "would destroy it" in text, text
@@ -669,7 +673,7 @@ NOT_FILES = {"--metric", "--metric-b", "--scores-format", "--weights", "--assess
              "report --runs",  # run ids, comma-separated
              # the workbench's names: topic ids, an assessor's name, the address the server listens on
              "assess assign --topics", "assess assign --to", "assess users add NAME", "assess users reset NAME",
-             "assess serve --host", "assess serve --host-name",  # the names a browser may use for the server
+             "assess serve --host", "assess serve --host-name", "judge --shard",  # the names a browser may use for the server
              "requests new --collection",  # collection ids
              "judge calibrate --kinds",  # question kinds
              # model names and words looked for in run metadata; run=team pairs; a regular expression on run ids
