@@ -40,6 +40,17 @@ def repo() -> Path:
     return REPO
 
 
+@pytest.fixture
+def sample_track(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The working folder is a fresh copy of the sample track (``helpers.copy_sample_track``), as a new user has
+    it after a clone: the commands' relative paths (``runs/sample/...``) resolve, and what they write stays here."""
+    from helpers import copy_sample_track
+
+    monkeypatch.chdir(copy_sample_track(tmp_path))
+    monkeypatch.setenv("ARGUE_EVAL_PROGRESS", "0")
+    return tmp_path
+
+
 @pytest.fixture(scope="session")
 def llama_server(tmp_path_factory: pytest.TempPathFactory):
     """The base URL of one llama.cpp server (SmolLM2-135M, loopback) shared by every real-server LLM test."""

@@ -169,3 +169,29 @@ def copy_sample_track(folder: Path) -> Path:
     for name in SAMPLE_DIRS:
         shutil.copytree(SAMPLE_ROOT / name, folder / name, ignore=shutil.ignore_patterns("*.argue-idx"))
     return folder
+
+
+def run_cli(*args: object, code: int = 0):
+    """``argue-eval ARGS`` in this process (click's runner), asserting its exit code; the result (stdout, stderr)."""
+    from click.testing import CliRunner
+
+    from argue_eval.cli import cli
+
+    result = CliRunner().invoke(cli, [str(arg) for arg in args], catch_exceptions=False)
+    assert result.exit_code == code, f"{args}: exit {result.exit_code}\n{result.stdout}\n{result.stderr}"
+    return result
+
+
+def leaf_commands(command=None, path: tuple[str, ...] = ()):
+    """Every command that runs (no group), depth first, as ``(name as typed after argue-eval, click command)``."""
+    import click
+
+    from argue_eval.cli import cli
+
+    command = cli if command is None else command
+    if isinstance(command, click.Group):
+        context = click.Context(command)
+        for name in command.list_commands(context):
+            yield from leaf_commands(command.get_command(context, name), (*path, name))
+    else:
+        yield " ".join(path), command

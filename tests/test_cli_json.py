@@ -1,6 +1,6 @@
 """``--json``: every command's summary as one JSON object on stdout, the same content as its text (issue 34 item 3).
 
-Each command runs on a copy of the sample track, once as a person types it and once with ``--json``; the object's
+Each command runs on a copy of the sample sample_track, once as a person types it and once with ``--json``; the object's
 figures are checked against the text's (and against the sample track's own counts, worked out from its files), and
 where the text shows a table, the object's table rendered as text is the text's table, cell for cell.
 """
@@ -8,35 +8,18 @@ from __future__ import annotations
 
 import csv
 import json
-import shutil
 from pathlib import Path
 
-import click
-import pytest
-from click.testing import CliRunner
+from helpers import leaf_commands
+from helpers import run_cli as run
 
-from argue_eval.cli import cli
 from argue_eval.tables import Table, render_text
 
-REPO = Path(__file__).resolve().parent.parent
 RUNS = ["runs/sample/careful.jsonl", "runs/sample/hallucinating.jsonl"]
 SAMPLE = ["--nuggets", "nuggets/sample/nuggets.jsonl", "--requests", "topics/sample/requests.jsonl"]
 COLLECTION = ["--collection", "topics/sample/collection.jsonl"]
 
 
-@pytest.fixture()
-def track(tmp_path, monkeypatch) -> Path:
-    for name in ("runs", "nuggets", "topics", "qrels"):
-        shutil.copytree(REPO / name, tmp_path / name, ignore=shutil.ignore_patterns("*.argue-idx"))
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("ARGUE_EVAL_PROGRESS", "0")
-    return tmp_path
-
-
-def run(*args: str, code: int = 0):
-    result = CliRunner().invoke(cli, [str(arg) for arg in args], catch_exceptions=False)
-    assert result.exit_code == code, f"{args}: exit {result.exit_code}\n{result.stdout}\n{result.stderr}"
-    return result
 
 
 def as_json(*args: str, code: int = 0) -> dict:
@@ -59,21 +42,12 @@ def collapsed(text: str) -> list[str]:
     return [" ".join(line.split()) for line in text.splitlines()]
 
 
-def leaf_commands(command: click.Command = cli, path: tuple[str, ...] = ()):
-    if isinstance(command, click.Group):
-        context = click.Context(command)
-        for name in command.list_commands(context):
-            yield from leaf_commands(command.get_command(context, name), (*path, name))
-    else:
-        yield " ".join(path), command
-
-
 def test_every_command_takes_json():
     lacking = [path for path, command in leaf_commands() if not any("--json" in p.opts for p in command.params)]
     assert lacking == []
 
 
-def test_validate_gives_the_counts_and_problems_of_its_summary_line(track):
+def test_validate_gives_the_counts_and_problems_of_its_summary_line(sample_track):
     text = run("validate", *RUNS, "--requests", "topics/sample/requests.jsonl").stdout
     document = as_json("validate", *RUNS, "--requests", "topics/sample/requests.jsonl")
     assert document["command"] == "validate"
@@ -87,7 +61,7 @@ def test_validate_gives_the_counts_and_problems_of_its_summary_line(track):
     assert document["problems"] == text[:-1] and len(document["problems"]) == document["counts"]["warnings"] >= 1
 
 
-def test_validate_fix_lists_every_change_and_the_fixed_runs(track):
+def test_validate_fix_lists_every_change_and_the_fixed_runs(sample_track):
     args = ("validate", "runs/sample/too-long.jsonl", "--requests", "topics/sample/requests.jsonl", "--track",
             "neuclir24", "--fix")
     text = run(*args, "-o", "a.jsonl").stdout.splitlines()
@@ -99,7 +73,7 @@ def test_validate_fix_lists_every_change_and_the_fixed_runs(track):
     assert (fixed["reports"], fixed["changed_reports"], fixed["sentences_dropped"]) == (8, 8, 30)
 
 
-def test_the_validators_give_counts_summary_and_problems(track):
+def test_the_validators_give_counts_summary_and_problems(sample_track):
     document = as_json("requests", "validate", "topics/sample/requests.jsonl")
     assert document["counts"] == {"requests": 8, "errors": 0, "warnings": 0} and document["problems"] == []
     document = as_json("nuggets", "validate", "nuggets/sample/nuggets.jsonl")
@@ -107,7 +81,7 @@ def test_the_validators_give_counts_summary_and_problems(track):
     assert document["summary"].startswith("nuggets/sample/nuggets.jsonl: 8 topics, ")
 
 
-def test_score_gives_the_tables_it_prints(track):
+def test_score_gives_the_tables_it_prints(sample_track):
     args = ("score", "--run", *RUNS, "--nuggets", "nuggets/sample/nuggets.jsonl", "--judgments",
             "qrels/sample/judgments.jsonl")
     text = run(*args, "-o", "a.tsv").stdout
@@ -121,7 +95,7 @@ def test_score_gives_the_tables_it_prints(track):
     assert document["output"] == "b.tsv" and document["summary"].startswith("scored 2 run(s) on 8 topic(s) (")
 
 
-def test_a_measure_command_gives_its_leaderboard(track):
+def test_a_measure_command_gives_its_leaderboard(sample_track):
     args = ("longrecall", "--run", RUNS[0], "--nuggets", "nuggets/sample/nuggets.jsonl")
     text = run(*args, "-o", "a.tsv").stdout
     document = as_json(*args, "-o", "b.tsv")
@@ -129,7 +103,7 @@ def test_a_measure_command_gives_its_leaderboard(track):
     assert document["counts"]["unjudged_facts"] == 0 and document["summary"].startswith("longrecall")
 
 
-def test_the_tsv_commands_give_their_rows_with_numbers_as_numbers(track):
+def test_the_tsv_commands_give_their_rows_with_numbers_as_numbers(sample_track):
     document = as_json("qrels", "stats", "qrels/sample/qrels.trec")
     table = document["tables"][0]
     assert table["columns"] == ["request_id", "judged", "relevant", "grade_0", "grade_1", "grade_2"]
@@ -140,7 +114,7 @@ def test_the_tsv_commands_give_their_rows_with_numbers_as_numbers(track):
     assert [str(value) for value in document["tables"][0]["rows"][-1]] == written[-1].split("\t")
 
 
-def test_the_writing_commands_give_what_they_wrote(track):
+def test_the_writing_commands_give_what_they_wrote(sample_track):
     document = as_json("nuggets", "merge", "nuggets/sample/nuggets.jsonl", "nuggets/sample/nuggets.jsonl", "-o",
                        "merged.jsonl")
     assert document["topics_written"] == 8 and document["counts"]["conflicts"] == 0
@@ -156,13 +130,13 @@ def test_the_writing_commands_give_what_they_wrote(track):
     assert document["counts"]["requests"] == 8 and document["shape"] == "neuclir24"
 
 
-def test_json_and_data_on_stdout_are_refused(track):
+def test_json_and_data_on_stdout_are_refused(sample_track):
     result = run("nuggets", "merge", "nuggets/sample/nuggets.jsonl", "nuggets/sample/nuggets.jsonl", "-o", "-",
                  "--json", code=2)
     assert "--json: prints the summary on stdout, which -o - already fills with the data" in result.stderr
 
 
-def test_the_format_commands_take_json_as_format_json(track):
+def test_the_format_commands_take_json_as_format_json(sample_track):
     args = ("score", "--run", *RUNS, "--nuggets", "nuggets/sample/nuggets.jsonl", "--judgments",
             "qrels/sample/judgments.jsonl", "-o", "s.tsv")
     run(*args)
@@ -174,7 +148,7 @@ def test_the_format_commands_take_json_as_format_json(track):
     assert document == json.loads(run("analyze", "power", "s.tsv", "-m", "f1", "--format", "json").stdout)
 
 
-def test_judge_and_evaluate_give_the_run_summary(track):
+def test_judge_and_evaluate_give_the_run_summary(sample_track):
     args = ("--run", RUNS[0], *SAMPLE, *COLLECTION, "--no-cache")
     document = as_json("judge", *args, "-o", "j.jsonl")
     counts = document["counts"]
@@ -188,7 +162,7 @@ def test_judge_and_evaluate_give_the_run_summary(track):
     assert plan["judge"] == "lexical" and plan["reports"] == 8
 
 
-def test_collection_and_search_commands(track):
+def test_collection_and_search_commands(sample_track):
     document = as_json("collection", "info", "topics/sample/collection.jsonl")
     assert document["info"]["documents"] == len(Path("topics/sample/collection.jsonl").read_text().splitlines())
     document = as_json("collection", "get", "topics/sample/collection.jsonl", "nw-0001", "nope", code=1)
@@ -199,7 +173,7 @@ def test_collection_and_search_commands(track):
     assert as_json("schema", "runs")["$schema"].startswith("https://json-schema.org/")  # the schema is the JSON
 
 
-def test_assess_commands(track):
+def test_assess_commands(sample_track):
     document = as_json("assess", "init", "--db", "round.sqlite", "--requests", "topics/sample/requests.jsonl",
                        *COLLECTION, "--run", RUNS[0])
     assert document["counts"]["requests"] == 8 and document["counts"]["reports_added"] == 8
@@ -218,7 +192,7 @@ def test_assess_commands(track):
         assert document["counts"]["items"] == len(list(csv.DictReader(handle)))
 
 
-def test_retrieval_and_search_give_their_scores_and_hits(track):
+def test_retrieval_and_search_give_their_scores_and_hits(sample_track):
     document = as_json("retrieval", "--qrels", "qrels/sample/qrels.trec", "runs/sample/ranked/bm25.trec", "-m",
                        "ndcg@10")
     rows = document["tables"][0]["rows"]
@@ -234,7 +208,7 @@ def test_retrieval_and_search_give_their_scores_and_hits(track):
     assert document["counts"] == {"queries": 1, "results": 2}
 
 
-def test_nuggetizer_report_and_the_organizer_commands(track):
+def test_nuggetizer_report_and_the_organizer_commands(sample_track):
     text = run("nuggetizer", "--run", RUNS[0], "--nuggets", "nuggets/sample/nuggets.jsonl", *COLLECTION,
                "-o", "a.tsv").stdout
     document = as_json("nuggetizer", "--run", RUNS[0], "--nuggets", "nuggets/sample/nuggets.jsonl", *COLLECTION,
@@ -255,7 +229,7 @@ def test_nuggetizer_report_and_the_organizer_commands(track):
     assert document["counts"]["added"] == 1 and document["counts"]["new_answers"] == 0
 
 
-def test_the_analyses_and_agreement_give_their_documents(track):
+def test_the_analyses_and_agreement_give_their_documents(sample_track):
     run("judge", "--run", *RUNS, *SAMPLE, *COLLECTION, "--no-cache", "-o", "auto.jsonl")
     document = as_json("agree-judgments", "qrels/sample/judgments.jsonl", "auto.jsonl", "--kind", "answers")
     assert document == json.loads(run("agree-judgments", "qrels/sample/judgments.jsonl", "auto.jsonl", "--kind",
@@ -270,7 +244,7 @@ def test_the_analyses_and_agreement_give_their_documents(track):
     assert document["analysis"] == "circularity"
 
 
-def test_the_workbench_export_and_a_password_reset(track):
+def test_the_workbench_export_and_a_password_reset(sample_track):
     run("assess", "init", "--db", "round.sqlite", "--requests", "topics/sample/requests.jsonl", *COLLECTION,
         "--run", RUNS[0], "--nuggets", "nuggets/sample/nuggets.jsonl")
     run("assess", "users", "add", "alice", "--db", "round.sqlite")

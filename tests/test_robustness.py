@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from helpers import leaf_commands
 
 from argue_eval import csvsafe, reading, writing
 from argue_eval.cli import cli
@@ -556,27 +557,10 @@ NO_INPUT = {"schema"}
 """Commands with an output but no input file (a clobber test has nothing to try)."""
 
 
-def _leaf_commands() -> dict[str, object]:
-    import click
-
-    context = click.Context(cli)
-    found: dict[str, object] = {}
-
-    def walk(command, path):
-        if isinstance(command, click.Group):
-            for name in command.list_commands(context):
-                walk(command.get_command(context, name), [*path, name])
-        else:
-            found[" ".join(path)] = command
-
-    walk(cli, [])
-    return found
-
-
 def test_the_clobber_table_covers_every_command_of_the_help():
     from argue_eval.commands._paths import file_role
 
-    commands = _leaf_commands()
+    commands = dict(leaf_commands())
     assert set(CLOBBER) == set(commands)
     for name, command in commands.items():  # a command listed without an output really has no output option
         outputs = [param.name for param in command.params if file_role(param) == "output"]
@@ -689,7 +673,7 @@ def test_every_file_option_has_a_role():
     from argue_eval.commands._paths import file_role
 
     untyped = []
-    for name, command in _leaf_commands().items():
+    for name, command in dict(leaf_commands()).items():
         for param in command.params:  # type: ignore[attr-defined]
             flag = param.opts[0] if isinstance(param, click.Option) else (param.name or "").upper()
             if file_role(param) or flag in NOT_FILES or f"{name} {flag}" in NOT_FILES:

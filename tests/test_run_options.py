@@ -4,41 +4,15 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import click
-import pytest
-from click.testing import CliRunner
+from helpers import leaf_commands
+from helpers import run_cli as run
 
-from argue_eval.cli import cli
-
-REPO = Path(__file__).resolve().parent.parent
 A, B = "runs/sample/careful.jsonl", "runs/sample/hallucinating.jsonl"
 
 
-@pytest.fixture()
-def track(tmp_path, monkeypatch) -> Path:
-    for name in ("runs", "nuggets", "topics", "qrels"):
-        shutil.copytree(REPO / name, tmp_path / name, ignore=shutil.ignore_patterns("*.argue-idx"))
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("ARGUE_EVAL_PROGRESS", "0")
-    return tmp_path
-
-
-def run(*args: str, code: int = 0):
-    result = CliRunner().invoke(cli, [str(arg) for arg in args], catch_exceptions=False)
-    assert result.exit_code == code, f"{args}: exit {result.exit_code}\n{result.stdout}\n{result.stderr}"
-    return result
-
-
-def leaf_commands(command: click.Command = cli, path: tuple[str, ...] = ()):
-    if isinstance(command, click.Group):
-        context = click.Context(command)
-        for name in command.list_commands(context):
-            yield from leaf_commands(command.get_command(context, name), (*path, name))
-    else:
-        yield " ".join(path), command
 
 
 def test_every_run_option_is_repeatable_and_none_is_spelled_runs_in_the_help():
@@ -52,7 +26,7 @@ def test_every_run_option_is_repeatable_and_none_is_spelled_runs_in_the_help():
                 assert (path, param.metavar) == ("report", "RUN,RUN")
 
 
-def test_assess_init_takes_several_runs_after_one_run(track):
+def test_assess_init_takes_several_runs_after_one_run(sample_track):
     args = ("assess", "init", "--requests", "topics/sample/requests.jsonl", "--collection",
             "topics/sample/collection.jsonl")
     one = json.loads(run(*args, "--db", "a.sqlite", "--run", A, B, "--json").stdout)
@@ -60,7 +34,7 @@ def test_assess_init_takes_several_runs_after_one_run(track):
     assert one["counts"]["reports_added"] == two["counts"]["reports_added"] == 16  # 8 topics, 2 runs
 
 
-def test_nuggets_create_takes_run_and_keeps_runs_as_a_hidden_alias(track):
+def test_nuggets_create_takes_run_and_keeps_runs_as_a_hidden_alias(sample_track):
     run("pool", A, B, "--depth", "5", "-o", "pool.qrels")
     args = ("nuggets", "create", "--requests", "topics/sample/requests.jsonl", "--llm-model", "m", "--dry-run",
             "--json", "--no-cache", "--depth", "5")
@@ -75,7 +49,7 @@ def test_nuggets_create_takes_run_and_keeps_runs_as_a_hidden_alias(track):
     assert "--pool POOL (the pool command's output) or --run RUN..." in message
 
 
-def test_pool_and_validate_take_run_as_their_arguments(track):
+def test_pool_and_validate_take_run_as_their_arguments(sample_track):
     for given in ((A, B), ("--run", A, B), ("--run", A, "--run", B), ("--runs", A, "--runs", B)):
         run("pool", *given, "--depth", "5", "-o", "pool.qrels")
         assert len(Path("pool.qrels").read_text().splitlines()) == 52
@@ -86,7 +60,7 @@ def test_pool_and_validate_take_run_as_their_arguments(track):
                                                       code=2).stderr
 
 
-def test_requests_validate_checks_the_track(track):
+def test_requests_validate_checks_the_track(sample_track):
     shown = run("requests", "validate", "topics/sample/requests.jsonl", "--track", "neuclir24").stdout.splitlines()
     # s04 (line 4) is the one sample request whose limit is in words; NeuCLIR 2024 counts characters
     assert shown == ["topics/sample/requests.jsonl:4: limit_unit: warning: the limit is in words, but neuclir24 "
