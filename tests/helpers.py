@@ -5,9 +5,12 @@ test), the Auto-ARGUE NuggetBank example as canonical nuggets, and the small LLM
 """
 from __future__ import annotations
 
+import http.client
 import json
+import re
 import shutil
 from pathlib import Path
+from urllib.parse import urlencode
 
 from argue_eval.judges.base import Question, make_key
 from argue_eval.model import (
@@ -195,3 +198,51 @@ def leaf_commands(command=None, path: tuple[str, ...] = ()):
             yield from leaf_commands(command.get_command(context, name), (*path, name))
     else:
         yield " ".join(path), command
+
+
+# --- a workbench server spoken to over plain HTTP -----------------------------------------------------------------
+
+def free_port() -> int:
+    """A loopback port nothing listens on now (for a test's own uvicorn server)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class WorkbenchClient:
+    """Plain HTTP with cookies to a workbench on loopback, for what a browser would not send (and, for the Host
+    check, any Host header)."""
+
+    def __init__(self, port: int):
+        self.port, self.cookies = port, {}
+
+    def request(self, method: str, path: str, form: dict[str, str] | None = None,
+                host: str | None = None) -> tuple[int, str, str]:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        if host is not None:
+            headers["Host"] = host
+        if form is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        connection.request(method, path, body=urlencode(form) if form is not None else None, headers=headers)
+        response = connection.getresponse()
+        body = response.read().decode()
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie":
+                key, _, val = value.split(";")[0].partition("=")
+                if val in ('""', "") or "Max-Age=0" in value:
+                    self.cookies.pop(key, None)
+                else:
+                    self.cookies[key] = val
+        return response.status, body, response.getheader("location") or ""
+
+    def log_in(self, name: str, password: str) -> int:
+        _, page, _ = self.request("GET", "/login")
+        token = re.search(r'name="csrf" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+        return self.request("POST", "/login", {"csrf": token, "name": name, "password": password})[0]
+
+    def csrf(self, path: str = "/") -> str:
+        _, page, _ = self.request("GET", path)
+        return re.search(r'name="csrf" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]

@@ -9,12 +9,10 @@ characters."""
 from __future__ import annotations
 
 import hashlib
-import http.client
 import json
 import logging
 import random
 import re
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -22,11 +20,10 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from urllib.parse import urlencode
 
 import pytest
 from click.testing import CliRunner
-from helpers import SAMPLE_ROOT
+from helpers import SAMPLE_ROOT, WorkbenchClient, free_port
 
 from argue_eval.cli import cli
 
@@ -39,48 +36,6 @@ from argue_eval.workbench.store import Store  # noqa: E402
 
 PASSWORD = "a long enough password"
 CLI = [sys.executable, "-m", "argue_eval.cli"]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Client:
-    """Plain HTTP with cookies (and, for the Host check, any Host header)."""
-
-    def __init__(self, port: int):
-        self.port, self.cookies = port, {}
-
-    def request(self, method: str, path: str, form: dict[str, str] | None = None,
-                host: str | None = None) -> tuple[int, str, str]:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
-        if host is not None:
-            headers["Host"] = host
-        if form is not None:
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        connection.request(method, path, body=urlencode(form) if form is not None else None, headers=headers)
-        response = connection.getresponse()
-        body = response.read().decode()
-        for name, value in response.getheaders():
-            if name.lower() == "set-cookie":
-                key, _, val = value.split(";")[0].partition("=")
-                if val in ('""', "") or "Max-Age=0" in value:
-                    self.cookies.pop(key, None)
-                else:
-                    self.cookies[key] = val
-        return response.status, body, response.getheader("location") or ""
-
-    def log_in(self, name: str, password: str) -> int:
-        _, page, _ = self.request("GET", "/login")
-        token = re.search(r'name="csrf" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
-        return self.request("POST", "/login", {"csrf": token, "name": name, "password": password})[0]
-
-    def csrf(self, path: str = "/") -> str:
-        _, page, _ = self.request("GET", path)
-        return re.search(r'name="csrf" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
 
 
 def make_round(tmp_path: Path) -> Path:
@@ -107,7 +62,7 @@ def served(tmp_path: Path):
         set_password(store, name, PASSWORD)
     store.assign("s01", "alice")
     server = uvicorn.Server(uvicorn.Config(create_app(store, None, "memory", hosts=("wb.example.org",)),
-                                           host="127.0.0.1", port=_free_port(), log_level="warning",
+                                           host="127.0.0.1", port=free_port(), log_level="warning",
                                            access_log=False, limit_concurrency=200))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -124,7 +79,7 @@ def served(tmp_path: Path):
 # -- the login throttle ------------------------------------------------------------------------------------
 def test_guesses_sent_at_once_are_counted_before_they_are_hashed(served):
     port = served["port"]
-    clients = [Client(port) for _ in range(40)]
+    clients = [WorkbenchClient(port) for _ in range(40)]
     tokens = [re.search(r'name="csrf" value="([^"]+)"', c.request("GET", "/login")[1]).group(1)  # type: ignore[union-attr]
               for c in clients]
     barrier = threading.Barrier(len(clients))
@@ -138,18 +93,18 @@ def test_guesses_sent_at_once_are_counted_before_they_are_hashed(served):
     # five guesses a minute: five are checked (and wrong), the other 35 refused unhashed; before, all 40 were 401
     assert sorted(statuses) == [401] * 5 + [429] * 35
     # the name stays locked for the minute, even with the right password
-    assert Client(port).log_in("alice", PASSWORD) == 429
+    assert WorkbenchClient(port).log_in("alice", PASSWORD) == 429
 
 
 def test_a_successful_login_takes_back_its_own_count_only(served):
     port = served["port"]
-    guesser = Client(port)
+    guesser = WorkbenchClient(port)
     assert [guesser.log_in("alice", f"wrong {k}") for k in range(4)] == [401] * 4
     # one's own account, from the same address, does not wipe the address's four failures (it did before)
-    assert Client(port).log_in("carol", PASSWORD) == 303
+    assert WorkbenchClient(port).log_in("carol", PASSWORD) == 303
     assert guesser.log_in("nina", "wrong 5") == 401  # the address's fifth failure
     assert guesser.log_in("nina", "wrong 6") == 429  # nina's first, but the address is spent
-    assert Client(port).log_in("carol", PASSWORD) == 429  # the same address: locked for everyone on it
+    assert WorkbenchClient(port).log_in("carol", PASSWORD) == 429  # the same address: locked for everyone on it
 
 
 def test_the_throttle_table_is_bounded():
@@ -177,7 +132,7 @@ def test_a_rounds_assessors_logging_in_at_once_from_one_address_all_get_in(serve
     for name in names:
         add_user(store, name, False)
         set_password(store, name, PASSWORD)
-    clients = [Client(port) for _ in names]
+    clients = [WorkbenchClient(port) for _ in names]
     tokens = [re.search(r'name="csrf" value="([^"]+)"', c.request("GET", "/login")[1]).group(1)  # type: ignore[union-attr]
               for c in clients]
     barrier = threading.Barrier(len(names))
@@ -188,13 +143,13 @@ def test_a_rounds_assessors_logging_in_at_once_from_one_address_all_get_in(serve
 
     with ThreadPoolExecutor(len(names)) as pool:
         assert list(pool.map(log_in, range(len(names)))) == [303] * 20
-    assert Client(port).log_in("alice", PASSWORD) == 303  # and nothing is left counted against the address
+    assert WorkbenchClient(port).log_in("alice", PASSWORD) == 303  # and nothing is left counted against the address
 
 
 # -- sessions, Host, ids -----------------------------------------------------------------------------------
 def test_a_password_change_ends_the_users_other_sessions(served):
     port = served["port"]
-    laptop, stolen = Client(port), Client(port)
+    laptop, stolen = WorkbenchClient(port), WorkbenchClient(port)
     assert laptop.log_in("alice", PASSWORD) == stolen.log_in("alice", PASSWORD) == 303
     assert stolen.request("GET", "/")[0] == 200
     token = laptop.csrf("/password")
@@ -208,7 +163,7 @@ def test_a_password_change_ends_the_users_other_sessions(served):
 
 def test_a_host_that_is_not_the_served_address_is_refused(served):
     port = served["port"]
-    client = Client(port)
+    client = WorkbenchClient(port)
     for host in ("rebind.attacker.example", f"rebind.attacker.example:{port}", "127.0.0.2", ""):
         status, body, _ = client.request("GET", "/login", host=host)
         assert status == 400 and body.startswith("Host not served here"), host
@@ -220,7 +175,7 @@ def test_a_host_that_is_not_the_served_address_is_refused(served):
 
 def test_an_answer_id_outside_sqlites_range_is_a_400(served):
     port, store = served["port"], served["store"]
-    client = Client(port)
+    client = WorkbenchClient(port)
     assert client.log_in("alice", PASSWORD) == 303
     token = client.csrf("/t/s01/nuggets")
     before = len(store.history("s01"))
@@ -236,7 +191,7 @@ def test_an_answer_id_outside_sqlites_range_is_a_400(served):
 
 
 # -- a full disk ---------------------------------------------------------------------------------------------
-def _answer_form(client: Client) -> dict[str, str]:
+def _answer_form(client: WorkbenchClient) -> dict[str, str]:
     """The first citation item's form as the page draws it, answered yes."""
     _, page, _ = client.request("GET", "/t/s01/citations")
     form = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page.split('id="answer-form"')[1]
@@ -246,7 +201,7 @@ def _answer_form(client: Client) -> dict[str, str]:
 
 def test_a_full_disk_is_a_clear_503_and_one_log_line(served, monkeypatch, caplog):
     port, store = served["port"], served["store"]
-    client = Client(port)
+    client = WorkbenchClient(port)
     assert client.log_in("alice", PASSWORD) == 303
     form = _answer_form(client)
 
@@ -293,7 +248,7 @@ def test_a_damaged_database_is_one_line_and_exit_2_in_every_assess_command(tmp_p
     commands = [("assess", "status", "--db", db), ("assess", "export-db", "--db", db, "--nuggets-out",
                                                     tmp_path / "n.jsonl", "--judgments-out", tmp_path / "j.jsonl"),
                 ("assess", "init", "--db", db, "--requests", requests), ("assess", "users", "add", "zoe", "--db", db),
-                ("assess", "serve", "--db", db, "--port", _free_port())]
+                ("assess", "serve", "--db", db, "--port", free_port())]
     for command in commands:
         result = _run(*command)
         assert result.returncode == 2, (command, result.stderr)
@@ -322,7 +277,7 @@ def _link(page: str) -> str:
     return re.search(r'value="(http[^"]+/welcome/[^"]+)"', page).group(1)  # type: ignore[union-attr]
 
 
-def _welcome(client: Client, path: str, password: str) -> tuple[int, str, str]:
+def _welcome(client: WorkbenchClient, path: str, password: str) -> tuple[int, str, str]:
     _, page, _ = client.request("GET", path)
     token = re.search(r'name="csrf" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
     return client.request("POST", path, {"csrf": token, "password": password, "again": password})
@@ -331,7 +286,7 @@ def _welcome(client: Client, path: str, password: str) -> tuple[int, str, str]:
 def test_an_admin_adds_a_user_with_a_one_time_login_link_and_assigns_topics(served, caplog):
     port, store = served["port"], served["store"]
     caplog.set_level(logging.INFO, logger="argue_eval.workbench")
-    carol = Client(port)
+    carol = WorkbenchClient(port)
     assert carol.log_in("carol", PASSWORD) == 303
     token = carol.csrf("/people")
     status, page, _ = carol.request("POST", "/people", {"csrf": token, "action": "add", "name": "dora"})
@@ -340,16 +295,16 @@ def test_an_admin_adds_a_user_with_a_one_time_login_link_and_assigns_topics(serv
     assert url.startswith(f"http://127.0.0.1:{port}/welcome/") and PASSWORD not in page
     path = url.split(str(port), 1)[1]
     # the link: dora chooses her password and is in; the link then works no more
-    dora = Client(port)
+    dora = WorkbenchClient(port)
     status, page, _ = dora.request("GET", path)
     assert status == 200 and "Welcome, dora" in page
     assert dora.request("POST", path, {"csrf": "forged", "password": "dora's long password",
                                        "again": "dora's long password"})[0] == 403
     status, _, location = _welcome(dora, path, "dora's long password")
     assert (status, location) == (303, "/") and dora.request("GET", "/")[0] == 200
-    status, page, _ = Client(port).request("GET", path)
+    status, page, _ = WorkbenchClient(port).request("GET", path)
     assert status == 200 and "This login link does not work" in page
-    assert Client(port).log_in("dora", "dora's long password") == 303
+    assert WorkbenchClient(port).log_in("dora", "dora's long password") == 303
     # the request log has the link's requests, never its token (a credential)
     logged = [r.getMessage() for r in caplog.records if r.name == "argue_eval.workbench"]
     # five: the GET, the forged POST, the GET and POST that use it, the GET after
@@ -367,13 +322,13 @@ def test_an_admin_adds_a_user_with_a_one_time_login_link_and_assigns_topics(serv
 
 def test_a_new_login_link_ends_the_old_password_sessions_and_link(served):
     port = served["port"]
-    carol, alice = Client(port), Client(port)
+    carol, alice = WorkbenchClient(port), WorkbenchClient(port)
     assert carol.log_in("carol", PASSWORD) == alice.log_in("alice", PASSWORD) == 303
     token = carol.csrf("/people")
     first = _link(carol.request("POST", "/people", {"csrf": token, "action": "reset", "name": "alice"})[1])
     second = _link(carol.request("POST", "/people", {"csrf": token, "action": "reset", "name": "alice"})[1])
     assert alice.request("GET", "/")[:3:2] == (303, "/login")  # her sessions ended
-    assert Client(port).log_in("alice", PASSWORD) == 401  # and her password
+    assert WorkbenchClient(port).log_in("alice", PASSWORD) == 401  # and her password
     assert link_user(served["store"], first.rsplit("/", 1)[1]) is None  # the newer link replaced the first
-    status, _, _ = _welcome(Client(port), second.split(str(port), 1)[1], "alice's new password")
-    assert status == 303 and Client(port).log_in("alice", "alice's new password") == 303
+    status, _, _ = _welcome(WorkbenchClient(port), second.split(str(port), 1)[1], "alice's new password")
+    assert status == 303 and WorkbenchClient(port).log_in("alice", "alice's new password") == 303

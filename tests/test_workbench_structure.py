@@ -6,19 +6,16 @@ looks for, so a pass means the thing is absent, not that the scanner is blind.""
 from __future__ import annotations
 
 import ast
-import http.client
 import json
 import re
-import socket
 import threading
 import time
 from collections import Counter
 from pathlib import Path
-from urllib.parse import urlencode
 
 import pytest
 from click.testing import CliRunner
-from helpers import SAMPLE_ROOT
+from helpers import SAMPLE_ROOT, WorkbenchClient, free_port
 
 from argue_eval.cli import cli
 
@@ -151,41 +148,6 @@ def test_the_page_table_has_a_row_per_stage_and_a_token_for_every_change():
     assert [page.csrf for page in table if page.path == "/welcome/{token}"] == ["link"]
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class _Client:
-    """Plain HTTP with cookies, for what a browser would not send."""
-
-    def __init__(self, port: int):
-        self.port, self.cookies = port, {}
-
-    def request(self, method: str, path: str, form: dict[str, str] | None = None) -> tuple[int, str, str]:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
-        if form is not None:
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        connection.request(method, path, body=urlencode(form) if form is not None else None, headers=headers)
-        response = connection.getresponse()
-        body = response.read().decode()
-        for name, value in response.getheaders():
-            if name.lower() == "set-cookie":
-                key, _, val = value.split(";")[0].partition("=")
-                if val in ('""', "") or "Max-Age=0" in value:
-                    self.cookies.pop(key, None)
-                else:
-                    self.cookies[key] = val
-        return response.status, body, response.getheader("location") or ""
-
-    def log_in(self, name: str, password: str) -> None:
-        _, page, _ = self.request("GET", "/login")
-        token = re.search(r'name="csrf" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
-        assert self.request("POST", "/login", {"csrf": token, "name": name, "password": password})[0] == 303
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory):
     """A round on two topics, served by uvicorn in a thread: alice (assigned s01), carol (admin), and nina,
@@ -213,7 +175,7 @@ def served(tmp_path_factory: pytest.TempPathFactory):
         else:
             passwords[name] = one_time
     store.assign("s01", "alice")
-    server = uvicorn.Server(uvicorn.Config(create_app(store, None, "memory"), host="127.0.0.1", port=_free_port(),
+    server = uvicorn.Server(uvicorn.Config(create_app(store, None, "memory"), host="127.0.0.1", port=free_port(),
                                            log_level="warning", access_log=False))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -240,10 +202,10 @@ def test_every_row_is_served_under_its_access_and_csrf_rule(served):
     from argue_eval.workbench.pages import pages
 
     port, passwords, store = served["port"], served["passwords"], served["store"]
-    anonymous, alice, carol, nina = _Client(port), _Client(port), _Client(port), _Client(port)
-    alice.log_in("alice", passwords["alice"])
-    carol.log_in("carol", passwords["carol"])
-    nina.log_in("nina", passwords["nina"])
+    anonymous, alice, carol, nina = WorkbenchClient(port), WorkbenchClient(port), WorkbenchClient(port), WorkbenchClient(port)
+    assert alice.log_in("alice", passwords["alice"]) == 303
+    assert carol.log_in("carol", passwords["carol"]) == 303
+    assert nina.log_in("nina", passwords["nina"]) == 303
     before = _counts(store)
     for page in pages():
         own, foreign = _url(page.path, "s01"), _url(page.path, "s02")
@@ -270,5 +232,5 @@ def test_every_row_is_served_under_its_access_and_csrf_rule(served):
                 assert status == 403 and "CSRF" in body, page.path
     assert _counts(store) == before  # nothing was written by any refused request
     # the login form's own token: a POST without the cookie's token is refused before any password is checked
-    status, body, _ = _Client(port).request("POST", "/login", {"csrf": "x", "name": "alice", "password": "wrong"})
+    status, body, _ = WorkbenchClient(port).request("POST", "/login", {"csrf": "x", "name": "alice", "password": "wrong"})
     assert status == 403 and "login form expired" in body
