@@ -189,6 +189,17 @@ def _fmt(value: float) -> str:
     return f"{value:.2f}"
 
 
+def _missing_said(missing: Sequence[str], numbers: Sequence[str], designations: Sequence[str]) -> str:
+    """What an answer's or a statement's rationale says is not in the sentence: its words (the first six), its
+    numbers and its designations (the first three of each)."""
+    said = f"; missing {' '.join(missing[:6])}" if missing else ""
+    if numbers:
+        said += f"; number {' '.join(numbers[:3])} not in sentence"
+    if designations:
+        said += f"; designation {' '.join(designations[:3])} not in sentence"
+    return said
+
+
 def _identifiers(text_tokens: Sequence[str]) -> set[str]:
     """Tokens that mix letters and digits: designations (``falcon9``, ``f35``, ``covid19``), codes (``co2``).
     (A token of letters alone or digits alone is neither, which ``isalpha``/``isdigit`` tell at C speed.)"""
@@ -583,12 +594,7 @@ class LexicalJudge(JudgeBackend):
             score = min(score, 0.5 * self.answer_threshold)
         missing = sorted(set(answer_tokens) - sentence_set)
         rationale = f"answer tokens {_fmt(a_cov)} in sentence, question {_fmt(q_cov)}"
-        if missing:
-            rationale += f"; missing {' '.join(missing[:6])}"
-        if missing_numbers:
-            rationale += f"; number {' '.join(missing_numbers[:3])} not in sentence"
-        if missing_designations:
-            rationale += f"; designation {' '.join(missing_designations[:3])} not in sentence"
+        rationale += _missing_said(missing, missing_numbers, missing_designations)
         if partial:
             rationale += "; only part of a two-part answer"
         if partial_names:
@@ -640,12 +646,7 @@ class LexicalJudge(JudgeBackend):
             score = min(score, 0.8 * self.answer_threshold)
         missing = sorted(set(statement_tokens) - sentence_set)
         rationale = f"statement tokens {_fmt(cover)} in sentence, what it says of its names {_fmt(r_cov)}"
-        if missing:
-            rationale += f"; missing {' '.join(missing[:6])}"
-        if missing_numbers:
-            rationale += f"; number {' '.join(missing_numbers[:3])} not in sentence"
-        if missing_designations:
-            rationale += f"; designation {' '.join(missing_designations[:3])} not in sentence"
+        rationale += _missing_said(missing, missing_numbers, missing_designations)
         if partial_names:
             rationale += f"; only part of the name {' '.join(sorted(partial_names[0]))}"
         if names_only:
