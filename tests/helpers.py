@@ -5,6 +5,7 @@ test), the Auto-ARGUE NuggetBank example as canonical nuggets, and the small LLM
 """
 from __future__ import annotations
 
+import ast
 import http.client
 import json
 import re
@@ -246,3 +247,17 @@ class WorkbenchClient:
     def csrf(self, path: str = "/") -> str:
         _, page, _ = self.request("GET", path)
         return re.search(r'name="csrf" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+
+
+def names_defined_in(path: Path) -> set[str]:
+    """What ``path`` defines at its top level: functions, classes, assigned and imported names."""
+    names: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names |= {target.id for target in targets if isinstance(target, ast.Name)}
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+    return names

@@ -16,6 +16,8 @@ import fnmatch
 import re
 from pathlib import Path
 
+from helpers import names_defined_in
+
 PACKAGE = Path(__file__).resolve().parent.parent / "argue_eval"
 ARCHITECTURE_DOC = PACKAGE.parent / "docs" / "architecture.md"
 
@@ -316,20 +318,6 @@ def _module_file(package: Path, dotted: str) -> Path | None:
     return None
 
 
-def _top_level_names(path: Path) -> set[str]:
-    """What ``path`` defines at its top level: functions, classes, assigned and imported names."""
-    names: set[str] = set()
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            names |= {target.id for target in targets if isinstance(target, ast.Name)}
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
-    return names
-
-
 def unresolved_targets(package: Path | None = None) -> list[str]:
     """``file:line: target`` for every registry target string that names no module of ours, or an attribute
     its module does not define (a typo there fails only when someone asks for that name)."""
@@ -339,7 +327,7 @@ def unresolved_targets(package: Path | None = None) -> list[str]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and (match := TARGET.fullmatch(node.value)):
                 target = _module_file(package, match.group(1)[1:])
-                if target is None or match.group(2) not in _top_level_names(target):
+                if target is None or match.group(2) not in names_defined_in(target):
                     found.append(f"argue_eval/{path.relative_to(package)}:{node.lineno}: {node.value}")
     return found
 

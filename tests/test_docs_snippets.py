@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import copy_sample_track
+from helpers import copy_sample_track, names_defined_in
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = (*sorted((REPO / "docs").glob("*.md")), REPO / "README.md")
@@ -212,19 +212,6 @@ def parts(code: str, path: str | None = None) -> list[tuple[str | None, str, lis
     return [part for part in found if part[0] or part[2]]
 
 
-def _defined(path: Path) -> set[str]:
-    names: set[str] = set()
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            names |= {target.id for target in targets if isinstance(target, ast.Name)}
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
-    return names
-
-
 def excerpt_problems(code: str, path: str | None = None, root: Path = REPO) -> list[str]:
     """Why the excerpt is not the code: a file that is not there, a name or test it does not define, a run of
     lines (between ``...``) not found contiguous and in order after the previous run."""
@@ -237,7 +224,7 @@ def excerpt_problems(code: str, path: str | None = None, root: Path = REPO) -> l
         if not file.is_file():
             problems.append(f"{name}: no such file")
             continue
-        if what and file.suffix == ".py" and what not in _defined(file):
+        if what and file.suffix == ".py" and what not in names_defined_in(file):
             problems.append(f"{name}: defines no {what}")
         text = [_normalized(line) for line in file.read_text(encoding="utf-8").splitlines() if line.strip()]
         runs: list[list[str]] = [[]]
@@ -286,7 +273,7 @@ def test_the_excerpt_check_can_fail(tmp_path):
 def sketch_problems(code: str, package: Path) -> list[str]:
     """Why the sketch is not a sketch: a part that does not compile, a name it uses that ``package`` (or Python)
     does not define, or every line of it already in the code."""
-    known = set(dir(builtins)) | {name for path in package.rglob("*.py") for name in _defined(path)}
+    known = set(dir(builtins)) | {name for path in package.rglob("*.py") for name in names_defined_in(path)}
     problems, trees = [], []
     for _, _, lines in parts(code):
         source = textwrap.dedent("\n".join(lines))
