@@ -402,8 +402,9 @@ def test_a_sigkill_loses_no_committed_answer_and_the_assessor_resumes_at_the_fir
     store.close()
 
 
-def test_suggestions_are_confirmed_or_changed_and_an_admin_adjudicates(browser, tmp_path):
-    requests = one_topic_requests(tmp_path)
+def _careful_s01_reference() -> tuple[list[dict], set[tuple[str, str]], list[dict]]:
+    """The sample assessors' judgments, the (sentence, document) citations of careful's s01 report, and the
+    assessors' ``attested`` judgments of exactly those citations."""
     reference_lines = [json.loads(line) for line in (SAMPLE_ROOT / "qrels" / "sample" / "judgments.jsonl")
                        .read_text().splitlines()]
     careful = next(json.loads(line) for line in (RUNS / "careful.jsonl").read_text().splitlines()
@@ -411,6 +412,12 @@ def test_suggestions_are_confirmed_or_changed_and_an_admin_adjudicates(browser, 
     asked = {(s["text"], d) for s in careful["sentences"] for d in s["citations"]}
     attested = [j for j in reference_lines if j["request_id"] == "s01" and j["kind"] == "attested"
                 and (j["sentence"], j["doc_id"]) in asked]
+    return reference_lines, asked, attested
+
+
+def test_suggestions_are_confirmed_or_changed_and_an_admin_adjudicates(browser, tmp_path):
+    requests = one_topic_requests(tmp_path)
+    reference_lines, asked, attested = _careful_s01_reference()
     assert len(attested) == len(asked)  # the reference answers every citation of careful's s01 report
     # the judge agrees with the assessors' reference except on its first attested item, which it flips
     suggestions = [{**j, "judge": "llm:test", "rationale": f"judge's reason {k}",
@@ -623,13 +630,7 @@ def test_keys_act_on_the_item_shown_and_store_one_answer_per_intended_press(brow
     moved on at once and the Enter that followed confirmed the next item's pre-selected suggestion unread (8
     answers for 5 intended); now each y/n then Enter is one answer, on the item it was pressed on."""
     requests = one_topic_requests(tmp_path)
-    reference_lines = [json.loads(line) for line in (SAMPLE_ROOT / "qrels" / "sample" / "judgments.jsonl")
-                       .read_text().splitlines()]
-    careful = next(json.loads(line) for line in (RUNS / "careful.jsonl").read_text().splitlines()
-                   if json.loads(line)["request_id"] == "s01")
-    asked = {(s["text"], d) for s in careful["sentences"] for d in s["citations"]}
-    attested = [j for j in reference_lines if j["request_id"] == "s01" and j["kind"] == "attested"
-                and (j["sentence"], j["doc_id"]) in asked]
+    reference_lines, asked, attested = _careful_s01_reference()
     answers = [j for j in reference_lines if j["request_id"] == "s01" and j["kind"] == "answers"
                and (j["sentence"], j["doc_id"]) in asked]
     # the judge says yes to every citation and every answer: a "no" pressed is never the suggestion
