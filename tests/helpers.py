@@ -10,6 +10,7 @@ import http.client
 import json
 import re
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -261,3 +262,26 @@ def names_defined_in(path: Path) -> set[str]:
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
     return names
+
+
+@contextmanager
+def serving(app, **config):
+    """``app`` served by a real uvicorn on a free loopback port in a thread, for the block; its port."""
+    import threading
+    import time
+
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning",
+                                           access_log=False, **config))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive()
+        time.sleep(0.05)
+    try:
+        yield server.config.port
+    finally:
+        server.should_exit = True
+        thread.join(30)

@@ -17,13 +17,12 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import SAMPLE_ROOT, WorkbenchClient, free_port
+from helpers import SAMPLE_ROOT, WorkbenchClient, free_port, serving
 
 from argue_eval.cli import cli
 
@@ -61,18 +60,8 @@ def served(tmp_path: Path):
         add_user(store, name, admin)
         set_password(store, name, PASSWORD)
     store.assign("s01", "alice")
-    server = uvicorn.Server(uvicorn.Config(create_app(store, None, "memory", hosts=("wb.example.org",)),
-                                           host="127.0.0.1", port=free_port(), log_level="warning",
-                                           access_log=False, limit_concurrency=200))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive()
-        time.sleep(0.05)
-    yield {"port": server.config.port, "store": store, "db": db}
-    server.should_exit = True
-    thread.join(30)
+    with serving(create_app(store, None, "memory", hosts=("wb.example.org",)), limit_concurrency=200) as port:
+        yield {"port": port, "store": store, "db": db}
     store.close()
 
 

@@ -8,14 +8,12 @@ from __future__ import annotations
 import ast
 import json
 import re
-import threading
-import time
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers import SAMPLE_ROOT, WorkbenchClient, free_port
+from helpers import SAMPLE_ROOT, WorkbenchClient, serving
 
 from argue_eval.cli import cli
 
@@ -175,17 +173,8 @@ def served(tmp_path_factory: pytest.TempPathFactory):
         else:
             passwords[name] = one_time
     store.assign("s01", "alice")
-    server = uvicorn.Server(uvicorn.Config(create_app(store, None, "memory"), host="127.0.0.1", port=free_port(),
-                                           log_level="warning", access_log=False))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive()
-        time.sleep(0.05)
-    yield {"port": server.config.port, "passwords": passwords, "store": store}
-    server.should_exit = True
-    thread.join(30)
+    with serving(create_app(store, None, "memory")) as port:
+        yield {"port": port, "passwords": passwords, "store": store}
     store.close()
 
 
