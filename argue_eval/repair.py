@@ -38,7 +38,7 @@ import orjson
 
 from .errors import InputError, OptionError, id_control_character, type_name
 from .model import Request
-from .validate import ValidateOptions, length_limit, open_store, request_map, run_format
+from .validate import ValidateOptions, length_limit, open_store, presence_in, request_map, run_format
 
 if TYPE_CHECKING:
     from .collection.base import DocumentStore
@@ -198,7 +198,7 @@ class _Fixer:
         self.options = options
         self.track = track
         self.store = store
-        self._present: dict[str, bool] = {}
+        self._in_collection = presence_in(store)
         self.result = FixedRun(path, "", format_name)
         self.line = 0
 
@@ -306,13 +306,6 @@ class _Fixer:
                         f"({self.store.description})")
             return None
         return doc
-
-    def _in_collection(self, doc_id: str) -> bool:
-        present = self._present.get(doc_id)
-        if present is None:
-            assert self.store is not None
-            present = self._present[doc_id] = doc_id in self.store
-        return present
 
     def _drop_uncited(self, obj: dict[str, Any], references: list[str], kept: list[tuple[int, Any]]) -> None:
         cited: set[str] = set()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -316,6 +316,21 @@ def open_store(collection: str | os.PathLike[str] | DocumentStore | None) -> tup
     return collection, False
 
 
+def presence_in(store: DocumentStore | None) -> Callable[[str], bool]:
+    """Whether a document id is in ``store``, asked of the store once per id: a run cites the same documents
+    again and again, and a Lucene index or an irds collection answers slowly."""
+    present: dict[str, bool] = {}
+
+    def in_store(doc_id: str) -> bool:
+        found = present.get(doc_id)
+        if found is None:
+            assert store is not None
+            found = present[doc_id] = doc_id in store
+        return found
+
+    return in_store
+
+
 def run_format(path: Path, format: str | None, track: TrackPreset | None) -> FormatSpec:
     """The run file's format: ``format`` if named, else detected; ``InputError`` when neither works.
 
@@ -349,7 +364,7 @@ class _Checker:
         """The problems of the file being checked, in line order (each line is read once, in order)."""
         self.reports = 0
         self.unreadable: list[str] = []
-        self._present: dict[str, bool] = {}  # cited doc id -> in the collection (each asked once)
+        self._in_collection = presence_in(store)
         self.run_ids_by_file: dict[str, dict[str, int]] = {}  # file -> its run ids and their first lines
         self.track: TrackPreset | None = None
         if options.track is not None:
@@ -521,13 +536,6 @@ class _Checker:
                 if doc_id not in cited:
                     self.add("reference-not-cited", path, line, f"references[{index}]",
                              f"reference {doc_id!r} is never cited by a sentence")
-
-    def _in_collection(self, doc_id: str) -> bool:
-        present = self._present.get(doc_id)
-        if present is None:
-            assert self.store is not None
-            present = self._present[doc_id] = doc_id in self.store
-        return present
 
     def _official_ragtime_schema(self, obj: dict, path: str, line: int) -> None:
         """What the RAGTIME / TREC RAG validators require beyond what we need to read the run: string
