@@ -10,6 +10,7 @@ import csv
 import json
 from pathlib import Path
 
+import pytest
 from helpers import leaf_commands
 from helpers import run_cli as run
 
