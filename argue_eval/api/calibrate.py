@@ -104,7 +104,9 @@ def _baseline(names: list[str], given: Mapping[str, Mapping[str, Any]]) -> tuple
     members = [*names, "cascade"] if len(names) > 1 else list(names)
     baseline: dict[str, dict[str, Any]] = {}
     for name in members:
-        values = ({option: value for option, value in option_defaults(name).items() if value is not None}
+        # the device is where a judge runs, not what it answers: no profile records it unless it was given
+        values = ({option: value for option, value in option_defaults(name).items()
+                   if value is not None and option != "device"}
                   if name in PLANS or name == "cascade" else {})
         for option, value in given.get(name, {}).items():
             values[option] = check_option(name, option, value)

@@ -53,6 +53,7 @@ def icat(
     judge_options: JudgeOptions | None = None,
     cache: Any = None,
     on_note: Callable[[Note], None] | None = None,
+    device: str | None = None,
 ) -> MeasureResult:
     """ICAT of ``runs`` (run file paths or ``Report`` records).
 
@@ -64,13 +65,16 @@ def icat(
     ``collection``: a JSONL collection indexed in memory, or with ``index`` (a Lucene or dense index
     directory, or ``"auto"``) any collection ``open_collection`` reads. ``judge``/``judge_options``: the
     entailment judge (and the ``llm`` options of the LLM tasks); ``cache``: a judgment cache path or object.
-    ``on_note(Note)`` is called with each note as it arises (they are also in the result).
+    ``on_note(Note)`` is called with each note as it arises (they are also in the result). ``device``: where dense
+    retrieval's model runs (``search.devices``; default ``auto``); the judge's comes with its options
+    (``semantic.device``, ``nli.device``). It changes no score.
     """
     return calc_family("icat", {"aspects": aspects, "claims": claims, "alignment": alignment, "retriever": retriever,
                                 "k": k, "passage_words": passage_words, "passage_overlap": passage_overlap,
                                 "beta": beta, "missing_topics": missing_topics, "index_depth": index_depth},
                        runs=runs, collection=collection, nuggets=nuggets, requests=requests, qrels=qrels,
-                       judge=judge, judge_options=judge_options, cache=cache, on_note=on_note, index=index)
+                       judge=judge, judge_options=judge_options, cache=cache, on_note=on_note, index=index,
+                       device=device)
 
 
 _PARAMETERS = ("aspects", "claims", "alignment", "retriever", "k", "passage_words", "passage_overlap", "beta",
@@ -85,6 +89,7 @@ def _compute(supply: Supply, params: dict[str, Any], metrics: list[str], whole: 
         {**PROVIDER.parameters, **params}[name] for name in _PARAMETERS)
     nuggets, requests, qrels, collection = supply.nuggets, supply.requests, supply.qrels, supply.collection
     judge, judge_options, index = supply.entailment_judge(), supply.judge_options, supply.option("index")
+    device = supply.option("device")
     if collection is None:
         raise OptionError("--collection", "ICAT needs the collection that grounds the claims (collection=...)")
     log = NoteLog(supply.on_note)
@@ -112,7 +117,7 @@ def _compute(supply: Supply, params: dict[str, Any], metrics: list[str], whole: 
     with ExitStack() as stack:
         cache = supply.cache()  # the retrieval's embeddings are kept in it too
         retrieval, size = _retrieval(collection, index, index_depth, retriever, passage_words, passage_overlap,
-                                     log, stack, cache)
+                                     log, stack, cache, device)
         results, entailer, tasks, failed_topics, topics = _judge_and_score(
             reports, topics, topic_aspects, request_list, retrieval.search, aspects, claims, alignment, k,
             missing_topics, judge, judge_options, cache, log, stack)
@@ -216,16 +221,18 @@ def _alignment(alignment: str | None, topic_aspects: dict[str, list[Any]], log: 
 
 
 def _retrieval(collection: Any, index: str | None, depth: int, retriever: str, words: int, overlap: int,
-               log: NoteLog, stack: ExitStack, cache: Any = None) -> tuple[Any, str]:
+               log: NoteLog, stack: ExitStack, cache: Any = None, device: str | None = None) -> tuple[Any, str]:
     """The passage retrieval (its ``search(claims, k)``) and how it is described: an index, or passages in
-    memory. Dense retrieval embeds each passage and claim once, in ``cache``'s embeddings when given."""
+    memory. Dense retrieval embeds each passage and claim once, in ``cache``'s embeddings when given, on
+    ``device``."""
     embedder = None
     if retriever == "dense":
         from ..search.dense import embedder as dense_embedder
 
-        embedder = dense_embedder(cache.embeddings() if cache is not None else None)
+        embedder = dense_embedder(cache.embeddings() if cache is not None else None, device=device)
     if index is not None:
-        return (_indexed_retriever(collection, index, depth, retriever, words, overlap, log, stack, embedder),
+        return (_indexed_retriever(collection, index, depth, retriever, words, overlap, log, stack, embedder,
+                                   device),
                 f"{index} index (depth {depth})")
     from ..progress import progress
     from ..search import iter_collection
@@ -242,7 +249,7 @@ def _retrieval(collection: Any, index: str | None, depth: int, retriever: str, w
 
 
 def _indexed_retriever(collection: Any, index: str, depth: int, retriever: str, words: int, overlap: int,
-                       log: NoteLog, stack: ExitStack, embedder: Any = None) -> Any:
+                       log: NoteLog, stack: ExitStack, embedder: Any = None, device: str | None = None) -> Any:
     """``index``: the persistent searcher (Lucene BM25 or faiss) over the collection's document store."""
     from ..collection import open_collection
     from ..search.grounding import IndexedPassageRetriever
@@ -253,7 +260,7 @@ def _indexed_retriever(collection: Any, index: str, depth: int, retriever: str, 
         if retriever == "dense":
             from ..search.dense import DenseSearcher, ensure_dense_index
 
-            searcher = DenseSearcher(ensure_dense_index(path, log=log.note).index_dir, embedder)
+            searcher = DenseSearcher(ensure_dense_index(path, log=log.note, device=device).index_dir, embedder)
         else:
             from ..search.lucene import LuceneSearcher, ensure_index
 
@@ -356,5 +363,5 @@ def _report_claims(reports: list[Any], topics: list[str], missing_topics: str, c
                           failed=by_item[id(item)].failed) for item in items]
 
 
-PROVIDER = Provider("icat", keyword_defaults(icat, *_PARAMETERS), _compute, options=("index",))
+PROVIDER = Provider("icat", keyword_defaults(icat, *_PARAMETERS), _compute, options=("index", "device"))
 """The ICAT family on ``api.calc``'s road: ``icat.f@2``, ``icat.fact(k=20)``, ``icat(aspects=request)``."""

@@ -75,6 +75,9 @@ class JudgeResult:
     calls written, questions waiting)."""
     shard: Shard | None = None
     """The share of the questions this run judged (``judge --shard K/N``), or ``None`` for all."""
+    runtime: dict[str, Any] = field(default_factory=dict)
+    """Per model-backed backend, the device it ran on and its batch size (``JudgeBackend.runtimes``), for the
+    manifest: how the answers were computed, not what they are (never in the identity)."""
 
     @property
     def reports(self) -> Iterable[Report]:
@@ -220,6 +223,7 @@ def judge(
         run = run_judge(plans, backend, known=inputs.source, documents=store, cache=judgment_cache,
                         keep_table=keep_table)
         usage = backend.usage() if hasattr(backend, "usage") else None
+        runtime = backend.runtimes()
         summary = None
         if batch is not None:
             from .batch import finish
@@ -241,7 +245,7 @@ def judge(
             judgment_cache.close()
         if store is not None and store is not collection:
             store.close()
-    return JudgeResult(run, inputs, kept, backend.identity(), usage, limits, summary, shard)
+    return JudgeResult(run, inputs, kept, backend.identity(), usage, limits, summary, shard, runtime)
 
 
 def _read_reports(inputs: Inputs) -> tuple[dict[str, list[Report]], list[Report], list[Report] | None]:
@@ -277,7 +281,8 @@ def _read_reports(inputs: Inputs) -> tuple[dict[str, list[Report]], list[Report]
 
 
 def manifest(result: JudgeResult, judge_spec: str, options: Mapping[str, Any]) -> dict[str, Any]:
-    """What produced a judgments file: the judge, its options and identity, and the counts per kind."""
+    """What produced a judgments file: the judge, its options and identity, the counts per kind, and for a
+    model-backed judge how it ran (``runtime``: per backend, the device and batch size; not in the identity)."""
     from .. import __version__
 
     stats = result.run.stats
@@ -294,6 +299,7 @@ def manifest(result: JudgeResult, judge_spec: str, options: Mapping[str, Any]) -
         "failed": dict(stats.failed),
         "rounds": stats.rounds,
         "seconds": round(stats.seconds, 3),
+        **({"runtime": result.runtime} if result.runtime else {}),
         "missing_documents": stats.missing_documents,
         "failures": [{"kind": f.key.kind, "request_id": f.key.request_id, "sentence": f.key.sentence,
                       "doc_id": f.key.doc_id, "nugget_id": f.key.nugget_id, "reason": f.reason}

@@ -38,6 +38,7 @@ def longrecall(
     judge_options: JudgeOptions | None = None,
     cache: Any = None,
     on_note: Callable[[Note], None] | None = None,
+    device: str | None = None,
 ) -> MeasureResult:
     """LongRecall of ``runs`` (run file paths or ``Report`` records).
 
@@ -47,7 +48,8 @@ def longrecall(
     installed); ``settings``: the thresholds (``measures.longrecall.Settings``); ``claims="llm"`` matches the
     LLM's atomic claims instead of the sentences; ``entailment``: ``one-to-one``, ``multiple-choice`` (one
     LLM question per fact with several candidates) or ``auto`` (multiple choice when the judge includes
-    ``llm``). ``judge``/``judge_options``/``cache`` as for ``api.icat``; ``on_note(Note)`` sees each note.
+    ``llm``). ``judge``/``judge_options``/``cache`` as for ``api.icat``; ``on_note(Note)`` sees each note;
+    ``device``: where the embedding stage's model runs (``search.devices``; default ``auto``).
     """
     if bool(nuggets) == bool(reference):
         raise ArgueError("give the reference facts with exactly one of --nuggets or --reference")
@@ -55,7 +57,7 @@ def longrecall(
                                       "entailment": entailment, "missing_topics": missing_topics,
                                       **(asdict(settings) if settings is not None else {})},
                        runs=runs, nuggets=nuggets, judge=judge, judge_options=judge_options, cache=cache,
-                       on_note=on_note, reference=reference)
+                       on_note=on_note, reference=reference, device=device)
 
 
 _PARAMETERS = ("fact_unit", "semantic", "claims", "entailment", "missing_topics")
@@ -90,7 +92,7 @@ def _compute(supply: Supply, params: dict[str, Any], metrics: list[str], whole: 
         why = "negative or unanswered nuggets only" if nuggets else "an empty reference report"
         log.note(f"{len(empty)} topic(s) have no reference facts ({why}) and are not evaluated (not averaged in; "
                  f"their reports are not scored): {few_items(empty)}")
-    embed = _embedder(semantic, log)
+    embed = _embedder(semantic, log, supply.option("device"))
     reports = supply.reports()
     topics = topic_order(facts)
     unknown = [topic for topic in reports_outside(reports, facts) if topic not in empty]
@@ -135,18 +137,21 @@ def _reference_facts(nuggets: Any, reference: Any, fact_unit: str) -> dict[str, 
     return nugget_facts(nuggets, fact_unit) if nuggets else reference_facts(reference)
 
 
-def _embedder(semantic: str, log: NoteLog) -> Any:
-    """The semantic stage's embedding function (MiniLM), or ``None`` when it is off (or ``auto`` without the
-    dense extra, noted)."""
+def _embedder(semantic: str, log: NoteLog, device: str | None = None) -> Any:
+    """The semantic stage's embedding function (MiniLM on ``device``), or ``None`` when it is off (or ``auto``
+    without the dense extra, noted)."""
     from ..errors import MissingDependencyError
 
     if semantic == "off":
         return None
     try:
-        from ..search.dense import encode, load_model
+        import functools
 
-        load_model()
-        return encode
+        from ..search.dense import encode, load_model, model_device
+
+        where = model_device(device)
+        load_model(where)
+        return functools.partial(encode, device=where)
     except MissingDependencyError as error:
         if semantic == "on":
             raise
@@ -210,5 +215,5 @@ def _say_unjudged(results: list[Any], checker: Any, chooser: Any, tasks: Any, lo
 
 PROVIDER = Provider("longrecall", {**keyword_defaults(longrecall, *_PARAMETERS),
                                    **{f.name: f.default for f in fields(Settings)}}, _compute,
-                    options=("reference",))
+                    options=("reference", "device"))
 """The LongRecall family on ``api.calc``'s road: ``longrecall.recall``, ``longrecall.recall(jaccard_threshold=0.4)``."""

@@ -41,17 +41,25 @@ def search(
     index_dir: str | PathLike[str] | None = None,
     rebuild: bool = False,
     log: Callable[[str], None] | None = None,
+    device: str | None = None,
 ) -> SearchResult:
     """The top ``k`` documents of ``collection`` (a JSONL collection or a Lucene index directory) for each query.
 
     Exactly one of ``queries`` (a text or texts; ids ``1``, ``2``, ... or ``query`` for one) and ``requests`` (a
     requests file; each request's ``query_fields`` joined, under its request id). ``dense``: faiss over MiniLM
-    embeddings (the ``dense`` extra) instead of BM25 (the ``search`` extra and Java 21+). ``log`` receives what
-    indexing says.
+    embeddings (the ``dense`` extra) instead of BM25 (the ``search`` extra and Java 21+); ``device``: where its model
+    embeds the collection and the queries (``search.devices``: ``auto``, the default, takes a GPU torch sees; the
+    hits do not depend on it). ``log`` receives what indexing says.
     """
     queries = [queries] if isinstance(queries, str) else list(queries)
     if bool(queries) == bool(requests):
         raise ArgueError("give either --query (one or more) or --requests")
+    if device is not None:
+        from ..search.devices import parse_device
+
+        device = parse_device(device)
+        if not dense:
+            raise OptionError("--device", "only with --dense: BM25 search runs no model")
     fields = list(query_fields)
     unknown = [name for name in fields if name not in QUERY_FIELDS]
     if unknown or not fields:
@@ -68,7 +76,8 @@ def search(
     if dense:
         from ..search.dense import DenseSearcher, ensure_dense_index
 
-        searcher = DenseSearcher(ensure_dense_index(collection, index_dir, rebuild=rebuild, log=log).index_dir)
+        info = ensure_dense_index(collection, index_dir, rebuild=rebuild, log=log, device=device)
+        searcher = DenseSearcher(info.index_dir, device=device)
         try:
             return SearchResult(searcher.batch_search(topics, k), run_id or "minilm")
         finally:

@@ -18,7 +18,10 @@ __all__ = ["measure_judge_options", "judge_arguments", "echo_note", "write_outpu
 
 
 def measure_judge_options(func: Any) -> Any:
-    """``--judge``, ``--judge-option``, ``--nli-model``, ``--cache``/``--no-cache`` (as ``judge`` has them)."""
+    """``--judge``, ``--judge-option``, ``--nli-model``, ``--device``, ``--cache``/``--no-cache`` (as ``judge`` has
+    them)."""
+    from ._options import device_option
+
     options = [
         click.option("--judge", "judge_spec", default="lexical", show_default=True, metavar="JUDGE",
                      help="Judge backend for entailment: lexical (offline), semantic, nli (--nli-model), llm, "
@@ -34,6 +37,7 @@ def measure_judge_options(func: Any) -> Any:
                           "Default: .argue-cache/judgments.sqlite."),
         click.option("--no-cache", is_flag=True, help="Do not read or write the judgment cache."),
     ]
+    func = device_option(func)  # listed after the options above in --help
     for option in reversed(options):
         func = option(func)
     return func

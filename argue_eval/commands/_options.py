@@ -34,7 +34,7 @@ from ..redact import hold_credentials
 from ._paths import InputPath, UpdatedPath, default_cache_path
 
 __all__ = ["input_options", "run_options", "judge_options", "policy_options", "missing_judgments_option", "verbosity_options",
-           "DEFAULTS"]
+           "device_option", "DEFAULTS"]
 
 
 def run_options(help: str, *, path_type: Any = None, exists: bool = False, required: bool = False,
@@ -179,10 +179,45 @@ def judge_options(func: Callable[..., Any]) -> Callable[..., Any]:
                      help="Do not judge: print the questions per kind (and model calls) a real run would make."),
         click.option("--json", "as_json", is_flag=True, help="With --dry-run: print one JSON object."),
     ]
-    func = llm_options(func)  # listed after the options above in --help
+    func = device_option(llm_options(func))  # listed after the options above in --help
     for option in reversed(options):
         func = option(func)
     return func
+
+
+DEVICE_MARK = "*"
+"""The backend of the ``judge_option`` entry ``--device`` adds: every backend of ``--judge`` that takes a device."""
+
+
+def device_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--device auto|cpu|cuda[:N]|mps`` (``search.devices``): where the local models run (the semantic and NLI
+    judges, dense search, ICAT's dense retrieval). Its spelling is checked at once (one line, exit 2); a command
+    with ``judge_option`` receives it there too, for every backend of ``--judge`` that takes a ``device``
+    (``parse_judge_options``); a command with a ``device`` parameter receives it as well. Not given: each takes
+    its default (``devices.DEFAULT_DEVICE``), and no option is recorded."""
+    from ..search.devices import DEFAULT_DEVICE, DEVICE_SPECS
+
+    accepted = set(inspect.signature(func).parameters)
+
+    @functools.wraps(func)
+    def fold(*args: Any, **kwargs: Any) -> Any:
+        from ..search.devices import parse_device
+
+        device = kwargs.pop("device")
+        if device is not None:
+            device = parse_device(device)
+            if "judge_option" in kwargs:
+                kwargs["judge_option"] = tuple(kwargs["judge_option"]) + ((DEVICE_MARK, "device", device),)
+        if "device" in accepted:
+            kwargs["device"] = device
+        return func(*args, **kwargs)
+
+    return click.option(
+        "--device", "device", default=None, metavar="DEVICE",
+        help=f"Where the local models run: {DEVICE_SPECS} [default: {DEFAULT_DEVICE}: the first CUDA GPU torch "
+             "sees, else mps, else the CPU]. Batch sizes follow the device (semantic.batch_size or nli.batch_size "
+             "override them). Answers do not depend on it; the manifest records the device used. "
+             "E.g. --device cuda:1.")(fold)
 
 
 class ShardType(click.ParamType):
@@ -321,7 +356,8 @@ def parse_judge_options(items: tuple[str, ...], nli_model: str | None,
                              f"does not include (e.g. --judge lexical,{backend})")
 
     options: dict[str, dict[str, Any]] = {}
-    for item in items:
+    devices = [item[2] for item in items if isinstance(item, tuple) and item[0] == DEVICE_MARK]
+    for item in (item for item in items if not (isinstance(item, tuple) and item[0] == DEVICE_MARK)):
         if isinstance(item, tuple):  # (backend, keyword, value) from a typed option such as --llm-model
             flag = next((f for f, keyword, _, _ in LLM_OPTIONS if keyword == item[1]), f"--{item[0]}-{item[1]}")
             refuse_unless(item[0], flag)
@@ -340,6 +376,7 @@ def parse_judge_options(items: tuple[str, ...], nli_model: str | None,
     if nli_model is not None:
         refuse_unless("nli", "--nli-model")
         options.setdefault("nli", {})["model_path"] = nli_model
+    _spread_devices(options, devices, names if names is not None else _spec_names(profile_for))
     if PROFILE_OPTION in options and (judge_spec or profile_for) is not None:
         from ..inputs.profiles import load_profile
 
@@ -354,6 +391,29 @@ def parse_judge_options(items: tuple[str, ...], nli_model: str | None,
             backend_options["base_url"] = ",".join(hold_credentials(url, (key,))
                                                    for url in backend_options["base_url"].split(","))
     return options
+
+
+def _spread_devices(options: dict[str, dict[str, Any]], devices: list[str], names: list[str]) -> None:
+    """``--device``'s value as the ``device`` option of each backend of ``names`` that takes one, unless its own
+    ``BACKEND.device`` says otherwise."""
+    from ..judges.registry import option_defaults
+
+    for device in devices:
+        for backend in names:
+            if "device" in option_defaults(backend):
+                options.setdefault(backend, {}).setdefault("device", device)
+
+
+def _spec_names(spec: str | None) -> list[str]:
+    """The backends of a judge spec (none for none, or for a spec the API will refuse with its own message)."""
+    if spec is None:
+        return []
+    from ..judges.registry import parse_judge_spec
+
+    try:
+        return parse_judge_spec(spec)
+    except OptionError:
+        return []
 
 
 def _option_value(text: str) -> Any:

@@ -58,7 +58,7 @@ from ._paths import InputPath, OutputPath
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")
 def command(more_runs, runs, nuggets, requests, qrels, collection, index_spec, index_depth, output, details_path, claims, aspects, alignment,
             retriever, k, passage_words, passage_overlap, judge_spec, beta, missing_topics, judge_option,
-            nli_model, cache_path, no_cache, quiet) -> None:
+            nli_model, cache_path, no_cache, device, quiet) -> None:
     """Score runs with ICAT: factuality of claims grounded in the collection, coverage of aspects.
 
     Each report sentence is a claim (--claims llm: the LLM's atomic claims); the top-k passages of the
@@ -83,6 +83,11 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, index_spec, i
       argue-eval icat --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
           --collection topics/sample/collection.jsonl --claims llm \\
           --judge-option llm.base_url=http://localhost:8000/v1 --judge-option llm.model=MODEL -o icat-llm.tsv
+    \b
+    Dense retrieval on the first GPU torch sees (the CPU when there is none; --judge semantic or nli runs there too;
+    the dense extra):
+      argue-eval icat --run runs/sample/*.jsonl --nuggets nuggets/sample/nuggets.jsonl \\
+          --collection topics/sample/collection.jsonl --retriever dense --device auto -o icat-dense.tsv
     """
     from ..api.icat import icat
     from ._measure_cli import echo_note, finish, judge_arguments, unjudged_by_run, write_outputs
@@ -91,7 +96,7 @@ def command(more_runs, runs, nuggets, requests, qrels, collection, index_spec, i
     result = icat(run_paths(runs, more_runs), collection=collection, nuggets=nuggets, requests=requests, qrels=qrels,
                   aspects=aspects, claims=claims, alignment=alignment, retriever=retriever, k=k,
                   passage_words=passage_words, passage_overlap=passage_overlap, beta=beta,
-                  missing_topics=missing_topics, index=index_spec, index_depth=index_depth, on_note=echo_note,
+                  missing_topics=missing_topics, index=index_spec, index_depth=index_depth, on_note=echo_note, device=device,
                   **judge_arguments(judge_spec, judge_option, nli_model, cache_path, no_cache))
     write_outputs(result, output, details_path)
     counts = result.counts

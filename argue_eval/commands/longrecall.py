@@ -35,6 +35,9 @@ from ._paths import InputPath, OutputPath
                    "least this.")
 @click.option("--lexical-k", type=click.IntRange(1, 1000), default=3, show_default=True,
               help="Lexical candidates checked per fact.")
+@click.option("--window", type=click.IntRange(1, 10), default=2, show_default=True,
+              help="A fact no single candidate states: runs of this many adjacent sentences that together "
+                   "cover more of it are checked as one text (1: none; not with --entailment multiple-choice).")
 @click.option("--cosine-threshold", type=Number(-1, 1), default=0.6, show_default=True,
               help="Semantic candidate: embedding cosine at least this.")
 @click.option("--semantic-k", type=click.IntRange(1, 1000), default=3, show_default=True,
@@ -54,9 +57,9 @@ from ._paths import InputPath, OutputPath
 @measure_judge_options
 @click.option("--quiet", "-q", is_flag=True, help="Do not print the summary table.")
 def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit, semantic,
-            coverage_threshold, jaccard_threshold, lcs_threshold, fuzzy_ratio, lexical_k, cosine_threshold, semantic_k,
+            coverage_threshold, jaccard_threshold, lcs_threshold, fuzzy_ratio, lexical_k, window, cosine_threshold, semantic_k,
             substring_threshold, claims, entailment, missing_topics, judge_spec, judge_option, nli_model, cache_path, no_cache,
-            quiet) -> None:
+            device, quiet) -> None:
     """Score runs with LongRecall: the share of reference facts that the report entails.
 
     Each reference fact gets lexical candidates among the report's sentences (the share of the fact's
@@ -82,10 +85,11 @@ def command(more_runs, runs, nuggets, reference, output, details_path, fact_unit
 
     settings = Settings(jaccard_threshold=jaccard_threshold, lcs_threshold=lcs_threshold, fuzzy_ratio=fuzzy_ratio,
                         lexical_k=lexical_k, cosine_threshold=cosine_threshold, semantic_k=semantic_k,
-                        substring_threshold=substring_threshold, coverage_threshold=coverage_threshold)
+                        substring_threshold=substring_threshold, coverage_threshold=coverage_threshold,
+                        window=window)
     result = longrecall(run_paths(runs, more_runs), nuggets=nuggets, reference=reference, fact_unit=fact_unit,
                         semantic=semantic, settings=settings, claims=claims, entailment=entailment,
-                        missing_topics=missing_topics, on_note=echo_note,
+                        missing_topics=missing_topics, on_note=echo_note, device=device,
                         **judge_arguments(judge_spec, judge_option, nli_model, cache_path, no_cache))
     write_outputs(result, output, details_path)
     counts = result.counts

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from ._options import verbosity_options
+from ._options import device_option, verbosity_options
 from ._output import emit, json_mode
 from ._paths import CheckedPath, InputPath, OutputPath
 
@@ -27,6 +27,7 @@ from ._paths import CheckedPath, InputPath, OutputPath
 @click.option("--index-dir", type=CheckedPath(file_okay=False), default=None,
               help="Where to keep the index (default: .argue-cache/ beside the collection).")
 @click.option("--rebuild", is_flag=True, help="Rebuild the index even if it is up to date.")
+@device_option
 def command(
     collection: str,
     queries: tuple[str, ...],
@@ -39,6 +40,7 @@ def command(
     run_id: str | None,
     index_dir: str | None,
     rebuild: bool,
+    device: str | None,
 ) -> None:
     """Search a collection (BM25 via Pyserini, or dense) for assessors.
 
@@ -55,13 +57,15 @@ def command(
       argue-eval search -c topics/sample/collection.jsonl --requests topics/sample/requests.jsonl \\
           -k 100 --run-id bm25 -o runs/sample/ranked/bm25.trec
       argue-eval search -c topics/sample/collection.jsonl -q "coral reef heat stress" --dense -k 3
+      argue-eval search -c topics/sample/collection.jsonl -q "coral reef heat stress" --dense --device cpu -k 3
     """
     from ..api.search import hit_lines, search
     from ..views import write_output
 
     fields = [name.strip() for name in query_fields.split(",") if name.strip()]
     result = search(collection, queries, requests=requests, query_fields=fields, k=k, dense=dense, run_id=run_id,
-                    index_dir=index_dir, rebuild=rebuild, log=lambda message: click.echo(message, err=True))
+                    index_dir=index_dir, rebuild=rebuild, log=lambda message: click.echo(message, err=True),
+                    device=device)
     results = result.hits
     lines = list(hit_lines(result, output_format or ("trec" if requests or output else "table"), collection))
     if json_mode():

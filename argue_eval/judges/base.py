@@ -169,6 +169,17 @@ class JudgeBackend:
         for item in self.iter_answers(questions):
             yield [item]
 
+    def runtime(self) -> dict[str, Any]:
+        """How this judge computes its answers on this machine: a model-backed judge's device and batch size
+        (``{"device": "cuda:0", "batch_size": 256}``), for the run's manifest. Never part of the identity: a GPU and
+        a CPU give the same answers. Empty for a judge without a local model."""
+        return {}
+
+    def runtimes(self) -> dict[str, dict[str, Any]]:
+        """``runtime`` by backend name (a cascade's: each member's that has one), as the manifest records it."""
+        runtime = self.runtime()
+        return {self.name: runtime} if runtime else {}
+
     def kept_besides_answers(self) -> str | None:
         """What this judge committed to the cache besides answers, for a stopped run's message ("412 text
         vectors"), or ``None``."""

@@ -171,6 +171,9 @@ class CascadeJudge(JudgeBackend):
         for judge in self.judges:
             judge.close()
 
+    def runtimes(self) -> dict[str, dict[str, Any]]:
+        return {name: runtime for judge in self.judges for name, runtime in judge.runtimes().items()}
+
     def usage(self) -> dict[str, Any] | None:
         """The model member's call and token accounting (``None`` when no member keeps one)."""
         usages = [usage() for judge in self.judges if callable(usage := getattr(judge, "usage", None))]

@@ -25,7 +25,9 @@ A verdict is "yes" when the probability reaches the kind's threshold (``attested
 four decimals, so reruns that batch differently give the same output.
 
 Pairs are deduplicated across the questions of one call, sorted by length and run in batches of
-``batch_size``; passage probabilities are cached for the judge's lifetime.
+``batch_size`` (by default the device kind's) on ``device`` (``search.devices``: ``auto`` takes a GPU torch
+sees); passage probabilities are cached for the judge's lifetime. Neither the device nor the batch size is part
+of the identity: the probabilities are rounded, so a GPU and a CPU give the same verdicts.
 
 The model's identity (part of the cache key) is its directory name plus a SHA-256 of its config, weight
 and tokenizer files, so replacing the model or its tokenizer at the same path is a new judge.
@@ -44,8 +46,10 @@ from .. import stopping
 from ..errors import InputError, MissingDependencyError
 from ..extras import offline_hub, require_modules
 from ..passages import DEFAULT_PASSAGE_STRIDE, DEFAULT_PASSAGE_WORDS, PassageSplitter
+from ..search.devices import DEFAULT_DEVICE
+from ..search.devices import batch_size as batch_size_for
 from .base import JudgeBackend, Question, Verdict
-from .options import number_option, passage_options, whole_option
+from .options import device_option, number_option, passage_options, whole_option
 
 __all__ = ["NLIJudge", "entailment_index", "answer_statement"]
 
@@ -100,15 +104,20 @@ class NLIJudge(JudgeBackend):
         model_path: str | os.PathLike[str] | None = None,
         attested_threshold: float = 0.5,
         answers_threshold: float = 0.5,
-        batch_size: int = 16,
+        batch_size: int | None = None,
         max_length: int = 512,
         passage_words: int = DEFAULT_PASSAGE_WORDS,
         passage_stride: int = DEFAULT_PASSAGE_STRIDE,
         cache_pairs: int = 200_000,
+        device: str = DEFAULT_DEVICE,
     ):
+        """``device``: where the model runs (``auto``, ``cpu``, ``cuda``, ``cuda:N``, ``mps``: ``search.devices``);
+        ``batch_size``: pairs per batch (default: the device kind's, ``devices.BATCH_SIZES["nli"]``). Neither is
+        part of the identity (``runtime`` says what a run used)."""
         attested_threshold = number_option("nli", "attested_threshold", attested_threshold, 0.0, 1.0, "a probability")
         answers_threshold = number_option("nli", "answers_threshold", answers_threshold, 0.0, 1.0, "a probability")
-        batch_size = whole_option("nli", "batch_size", batch_size)
+        batch_size = None if batch_size is None else whole_option("nli", "batch_size", batch_size)
+        device = device_option("nli", device)
         cache_pairs = whole_option("nli", "cache_pairs", cache_pairs)
         max_length = whole_option("nli", "max_length", max_length, least=8)
         passage_words, passage_stride = passage_options("nli", passage_words, passage_stride)
@@ -130,7 +139,9 @@ class NLIJudge(JudgeBackend):
         self.model_path = path
         self.attested_threshold = attested_threshold
         self.answers_threshold = answers_threshold
-        self.batch_size = batch_size
+        self.device = device
+        self._batch_given = batch_size  # None: the device kind's default, once the device is resolved (_load)
+        self.batch_size = 0
         self.max_length = max_length
         self.passages = PassageSplitter(passage_words, passage_stride)
         self._cache_pairs = cache_pairs
@@ -153,6 +164,10 @@ class NLIJudge(JudgeBackend):
         except ImportError as error:
             raise MissingDependencyError(FEATURE, "nli", str(error)) from None
         transformers_logging.disable_progress_bar()
+        from ..search.devices import resolve_device
+
+        self._where = resolve_device(self.device)  # a GPU torch does not see: one line, before the model loads
+        self.batch_size = batch_size_for("nli", self._where, self._batch_given)
         with _transformers_quiet():
             self._load_files()
 
@@ -179,6 +194,8 @@ class NLIJudge(JudgeBackend):
                              f"{_first_line(error)}") from None
         self._check_tokenizer()
         model.eval()
+        if self._where.kind != "cpu":
+            model.to(self._where.name)
         self._model = model
         limit = getattr(self._tokenizer, "model_max_length", None) or self.max_length
         positions = getattr(config, "max_position_embeddings", None) or self.max_length
@@ -208,6 +225,10 @@ class NLIJudge(JudgeBackend):
                         digest.update(block)
             self._fingerprint = digest.hexdigest()
         return self._fingerprint
+
+    def runtime(self) -> dict[str, Any]:
+        """The device the model runs on and the batch size (for the manifest, not the identity)."""
+        return {"device": self._where.name, "batch_size": self.batch_size}
 
     def params(self) -> dict[str, Any]:
         return {
@@ -243,6 +264,8 @@ class NLIJudge(JudgeBackend):
                         padding=True,
                         return_tensors="pt",
                     )
+                if self._where.kind != "cpu":
+                    encoded = encoded.to(self._where.name)
                 with torch.inference_mode():
                     logits = self._model(**encoded).logits
                 probabilities = torch.softmax(logits.float(), dim=-1)[:, self._entailment].tolist()

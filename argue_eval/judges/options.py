@@ -70,3 +70,15 @@ def passage_options(backend: str, words: Any, stride: Any) -> tuple[int, int]:
     if stride > words:
         raise option_error(backend, "passage_stride", f"expected at most passage_words ({words}), found {stride}")
     return words, stride
+
+
+def device_option(backend: str, value: Any) -> str:
+    """``value`` as a device spec (``auto``, ``cpu``, ``cuda``, ``cuda:N``, ``mps``: ``search.devices``), checked
+    without importing torch, or the user error saying what a spec may be."""
+    from ..errors import OptionError
+    from ..search.devices import parse_device
+
+    try:
+        return parse_device(value)
+    except OptionError as error:
+        raise option_error(backend, "device", error.problem.message) from None

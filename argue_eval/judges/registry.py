@@ -154,6 +154,8 @@ def _typed(name: str, option: str, value: Any, parameter: inspect.Parameter) -> 
     else:
         annotation = parameter.annotation
         types = typing.get_args(annotation) or (annotation,)
+        if value is None and type(None) in types:
+            return value, None  # an optional option left to the backend's default (a batch size per device)
     if bool in types or str in types or not ({int, float} & set(types)):
         return value, None  # flags, texts, paths and untyped options are the backend's to check
     if float in types:

