@@ -277,8 +277,8 @@ def realsumm_route(row: Row, data: RealSumm, inputs: dict[str, Any], workdir: Pa
         calls = [(inputs["runs"], row.judge if isinstance(row.judge, str) else row.judge("realsumm", data))]
     covered: dict[tuple[str, str, str], bool] = {}
     details: dict[tuple[str, str], dict[str, Any]] = {}
-    counts = {"entailment_questions": 0, "candidate_pairs": 0, "lexical_pairs": 0, "semantic_pairs": 0,
-              "facts_without_candidate": 0, "facts": 0, "unjudged": 0}
+    counts = {"entailment_questions": 0, "candidate_pairs": 0, "lexical_pairs": 0, "window_pairs": 0,
+              "semantic_pairs": 0, "facts_without_candidate": 0, "facts": 0, "unjudged": 0}
     started = time.perf_counter()
     for runs, judge in calls:
         with tempfile.TemporaryDirectory(dir=workdir) as fresh:
@@ -292,10 +292,12 @@ def realsumm_route(row: Row, data: RealSumm, inputs: dict[str, Any], workdir: Pa
             for fact in detail["facts"]:
                 counts["facts"] += 1
                 lexical, semantic = len(fact["lexical_candidates"]), len(fact["semantic_candidates"])
+                windows = len(fact.get("window_candidates", ()))
                 counts["lexical_pairs"] += lexical
+                counts["window_pairs"] += windows
                 counts["semantic_pairs"] += semantic
-                counts["candidate_pairs"] += lexical + semantic
-                counts["facts_without_candidate"] += not (lexical or semantic)
+                counts["candidate_pairs"] += lexical + windows + semantic
+                counts["facts_without_candidate"] += not (lexical or windows or semantic)
                 counts["unjudged"] += fact["status"] == "unjudged"
                 covered[run_id, request_id, fact["fact_id"]] = fact["status"] == "covered"
     counts["seconds"] = round(time.perf_counter() - started, 1)
@@ -797,7 +799,7 @@ def measure_realsumm(rows: list[Row], args: argparse.Namespace, workdir: Path) -
                 for j, fact in enumerate(_facts(routed, system, example, len(data.scus[e]))):
                     if data.labels[system][e][j] and fact["status"] != "covered":
                         missed_present += 1
-                        gated += not (fact["lexical_candidates"] or fact["semantic_candidates"])
+                        gated += not (fact["lexical_candidates"] or fact.get("window_candidates") or fact["semantic_candidates"])
         counts["missed_present"], counts["missed_present_gated"] = missed_present, gated
         add(row.label, routed["present"], {"kind": "judge", "judge": row.spec(), "options": row.options,
                                            "settings": row.settings, "semantic": row.semantic, "counts": counts,
@@ -900,7 +902,7 @@ def print_realsumm_errors(label: str, data: RealSumm, routed: dict[str, Any], li
             for j, fact in enumerate(_facts(routed, system, example, len(data.scus[e]))):
                 human, kit = data.labels[system][e][j], fact["status"] == "covered"
                 if human and not kit:
-                    reached = fact["lexical_candidates"] or fact["semantic_candidates"]
+                    reached = fact["lexical_candidates"] or fact.get("window_candidates") or fact["semantic_candidates"]
                     classes["missed, the judge said no" if reached else "missed, never reached the judge"].append((e, s, j))
                 elif kit and not human:
                     classes["said present, people no"].append((e, s, j))
@@ -978,7 +980,7 @@ def print_realsumm(figures: dict[str, Any]) -> None:
         counts = row.get("counts")
         if counts:
             print(f"  {label:<18} questions asked {counts['entailment_questions']}, candidate pairs "
-                  f"{counts['candidate_pairs']} (lexical {counts['lexical_pairs']}, semantic {counts['semantic_pairs']}), "
+                  f"{counts['candidate_pairs']} (lexical {counts['lexical_pairs']}, windows {counts.get('window_pairs', 0)}, semantic {counts['semantic_pairs']}), "
                   f"facts without a candidate {counts['facts_without_candidate']}/{counts['facts']}; present facts "
                   f"missed {counts['missed_present']}, of them never reached the judge {counts['missed_present_gated']}"
                   f"; {counts['seconds']} s")

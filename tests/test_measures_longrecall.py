@@ -121,6 +121,48 @@ def test_coverage_counts_each_sentence_token_once_and_ranks_the_candidates():
     assert [(c[0], c[3]) for c in topic.facts[0].lexical] == [(2, 1.0), (1, 0.5)]
 
 
+BASNET = Fact("f5", "Pushpa Basnet was a CNN Hero.")  # tokens: pushpa basnet cnn hero
+NAMED = "Pushpa Basnet runs a shelter in Kathmandu."     # pushpa basnet: 2 of 4
+HERO = "She was named a CNN Hero in 2012."               # cnn hero: 2 of 4, by a pronoun
+
+
+def test_a_fact_stated_across_adjacent_sentences_is_checked_on_the_window():
+    # each sentence has half of the fact (a candidate the checker rejects); together they have all of it.
+    # Sentences 1 and 2 together have no more than sentence 1: not a window
+    joined = f"{NAMED} {HERO}"
+    checker = Checker({(NAMED, "f5"): False, (HERO, "f5"): False, (joined, "f5"): True})
+    topic = run(checker, embed=None, sentences=[NAMED, HERO, SENTENCES[2]], facts=(BASNET,))
+    fact = topic.facts[0]
+    assert [(c[0], c[3]) for c in fact.lexical] == [(0, 0.5), (1, 0.5)]
+    assert fact.windows == [(0, 1.0)]
+    assert checker.asked == [(NAMED, "f5"), (HERO, "f5"), (joined, "f5")]
+    assert (fact.status, fact.stage, fact.by, fact.selected) == ("covered", "lexical", 0, [0, 1])
+    assert topic.counts["covered_lexical"] == 1 and topic.counts["model_calls"] == 3
+    record = topic.details()["facts"][0]
+    assert record["window_candidates"] == [{"sentence": 0, "coverage": 1.0}]
+    assert record["window_entailment"] == {"0": True} and record["selected"] == [0, 1]
+    # window 1 asks no window; a window that could not be judged leaves the fact unjudged
+    off = run(Checker(dict(checker.table)), embed=None, sentences=[NAMED, HERO], facts=(BASNET,),
+              settings=Settings(window=1)).facts[0]
+    assert off.windows == [] and off.status == "uncovered"
+    unsure = run(Checker({(NAMED, "f5"): False, (HERO, "f5"): False}), embed=None, sentences=[NAMED, HERO],
+                 facts=(BASNET,)).facts[0]
+    assert unsure.window_verdicts == {0: None} and unsure.status == "unjudged"
+
+
+def test_the_multiple_choice_check_asks_no_window():
+    # the chooser picks sets of candidates itself: given both halves it may answer [0, 1]
+    offered = []
+
+    def choose(items):
+        offered.extend(sentences for sentences, _ in items)
+        return [[0, 1] for _ in items]
+
+    topic = score_topics([TopicFacts("r", "t", [NAMED, HERO], [BASNET])], Checker({}), Settings(), None, choose)
+    fact = topic[0].facts[0]
+    assert offered == [[NAMED, HERO]] and fact.windows == [] and fact.selected == [0, 1]
+
+
 def test_a_fact_without_candidates_costs_no_model_call():
     checker = Checker({})
     topic = run(checker, embed=None, facts=(F3,))

@@ -11,6 +11,14 @@ matched against generated facts ``G`` (the report's sentences). For each referen
    compares atomic facts with atomic facts, where Jaccard over their union suits, but a report sentence is
    several facts long, and a short fact stated inside it shares few of the union's tokens (3 of a 4-token
    fact in a 25-token sentence: Jaccard 3/26 = 0.12, coverage 0.75).
+   **Windows**: a fact no single candidate states may be stated by adjacent sentences together (a name in
+   one, what is said of it, by a pronoun, in the next: "Pushpa Basnet was a CNN Hero." / "... two CNN
+   heroes are among the survivors. Pushpa Basnet runs ..."). With ``window`` 2 or more, runs of that many
+   adjacent sentences whose joined tokens cover more of the fact than any one of them (and at least
+   ``coverage_threshold``) are checked as one text, best ``lexical_k``; a fact entailed so is
+   ``covered_lexical`` with the window's sentences as ``selected``. This is the paper's "smallest set of
+   candidates" for a one-to-one checker; with the multiple-choice check (``choose``) no windows are asked,
+   since the chooser already picks sets of candidates.
 2. **semantic candidates** (when embeddings are available): generated facts whose embedding cosine with
    the fact reaches ``cosine_threshold``, best ``semantic_k``, excluding pairs already checked. A fact
    entailed here is ``covered_semantic``.
@@ -73,6 +81,8 @@ class Settings:
     coverage_threshold: float = 0.5
     """Half of the fact's tokens in the sentence: the least a sentence that states the fact can share with it
     (it may paraphrase the rest, which the judge, not the gate, decides)."""
+    window: int = 2
+    """Adjacent sentences checked together for a fact no single candidate states (1: no windows)."""
 
     def params(self) -> dict[str, float]:
         return dict(self.__dict__)
@@ -112,22 +122,27 @@ def tokens(text: str) -> list[str]:
     return content or words
 
 
-def _fuzzy_matches(left: list[str], right: list[str], ratio: float) -> int:
-    """How many distinct tokens of ``left`` match a token of ``right`` (identical, or edit similarity at least
-    ``ratio``), each token of ``right`` used at most once."""
+def _matched_positions(left: list[str], right: list[str], ratio: float) -> frozenset[int]:
+    """The positions of the distinct tokens of ``left`` that match a token of ``right`` (identical, or edit
+    similarity at least ``ratio``), each token of ``right`` used at most once."""
     from rapidfuzz import fuzz
 
     unused = set(range(len(right)))
-    matched = 0
+    matched = []
     exact = {token: i for i, token in enumerate(right)}
-    for token in left:
+    for position, token in enumerate(left):
         hit = exact.get(token)
         if hit is None or hit not in unused:
             hit = next((j for j in sorted(unused) if fuzz.ratio(token, right[j]) >= ratio * 100), None)
         if hit is not None:
             unused.discard(hit)
-            matched += 1
-    return matched
+            matched.append(position)
+    return frozenset(matched)
+
+
+def _fuzzy_matches(left: list[str], right: list[str], ratio: float) -> int:
+    """How many distinct tokens of ``left`` match a token of ``right`` (see ``_matched_positions``)."""
+    return len(_matched_positions(left, right, ratio))
 
 
 def fuzzy_jaccard(a: Sequence[str], b: Sequence[str], ratio: float = 0.85) -> float:
@@ -201,7 +216,12 @@ class FactResult:
     """Semantic candidates: (sentence index, cosine)."""
     verdicts: dict[int, bool | None] = field(default_factory=dict)
     selected: list[int] = field(default_factory=list)
-    """Multiple choice: the sentences that together state the fact (one, or a minimal set)."""
+    """Multiple choice: the sentences that together state the fact (one, or a minimal set); a window: its
+    sentences."""
+    windows: list[tuple[int, float]] = field(default_factory=list)
+    """Window candidates: (first sentence index, coverage of the fact by the window's joined tokens)."""
+    window_verdicts: dict[int, bool | None] = field(default_factory=dict)
+    """Verdicts on the windows, by first sentence index."""
     calls: int = 0
     choice_calls: int = 0
     answer_found: bool = False
@@ -217,6 +237,9 @@ class FactResult:
                                       "lcs": round(lcs, 4)} for i, j, lcs, c in self.lexical]
         out["semantic_candidates"] = [{"sentence": i, "cosine": round(c, 4)} for i, c in self.semantic]
         out["entailment"] = {str(i): v for i, v in self.verdicts.items()}
+        if self.windows:
+            out["window_candidates"] = [{"sentence": i, "coverage": round(c, 4)} for i, c in self.windows]
+            out["window_entailment"] = {str(i): v for i, v in self.window_verdicts.items()}
         if self.choice_calls:
             out["multiple_choice_calls"] = self.choice_calls
         if self.selected:
@@ -260,17 +283,26 @@ class TopicLongRecall:
                 "facts": [r.record() for r in self.facts]}
 
 
+Hits = list[list[int]]
+"""Per variant of a fact, per sentence: the positions of the variant's distinct tokens that the sentence
+matches, as the bits of an int (a few bytes per sentence, however many facts a round has)."""
+
+
 def _lexical_candidates(fact: Fact, sentence_tokens: list[list[str]],
-                        settings: Settings) -> list[tuple[int, float, float, float]]:
+                        settings: Settings) -> tuple[list[tuple[int, float, float, float]], Hits]:
+    """The fact's lexical candidates, best first, and the token hits the windows reuse (``_window_candidates``)."""
     scored = []
     variants = [tokens(variant) for variant in fact.variants]
     distinct = [list(dict.fromkeys(variant_tokens)) for variant_tokens in variants]
+    hits: Hits = [[] for _ in variants]
     for index, tokens_g in enumerate(sentence_tokens):
         best_j = best_l = best_c = 0.0
         right = list(dict.fromkeys(tokens_g))
-        for variant_tokens, left in zip(variants, distinct):
+        for number, (variant_tokens, left) in enumerate(zip(variants, distinct)):
+            found = _matched_positions(left, right, settings.fuzzy_ratio) if left else frozenset()
+            hits[number].append(sum(1 << position for position in found))
             if left or right:  # one matching gives both the Jaccard and the coverage
-                matched = _fuzzy_matches(left, right, settings.fuzzy_ratio)
+                matched = len(found)
                 best_j = max(best_j, matched / (len(left) + len(right) - matched))
                 best_c = max(best_c, matched / len(left) if left else 0.0)
             best_l = max(best_l, lcs_ratio(variant_tokens, tokens_g))
@@ -280,7 +312,52 @@ def _lexical_candidates(fact: Fact, sentence_tokens: list[list[str]],
     # coverage ranks (how much of the fact each sentence has); Jaccard, then LCS, break ties: of two sentences
     # with all of the fact, the one with least else, then the one with the fact in order
     scored.sort(key=lambda item: (-item[3], -item[1], -item[2], item[0]))
-    return scored[:settings.lexical_k]
+    return scored[:settings.lexical_k], hits
+
+
+def _window_candidates(fact: Fact, hits: Hits, settings: Settings) -> list[tuple[int, float]]:
+    """Runs of ``settings.window`` adjacent sentences that together cover more of the fact than any one of
+    them does, and at least ``coverage_threshold``: (first index, coverage), best first, at most ``lexical_k``.
+    A window that adds nothing to its best sentence is that sentence again, already asked. A window covers
+    the fact's tokens that any of its sentences matches (``hits``, from ``_lexical_candidates``)."""
+    size = settings.window
+    scored = []
+    for variant, per_sentence in zip(fact.variants, hits):
+        length = len(set(tokens(variant)))
+        if size < 2 or len(per_sentence) < 2 or not length:
+            continue
+        size = min(size, len(per_sentence))
+        for start in range(len(per_sentence) - size + 1):
+            window = per_sentence[start:start + size]
+            union = 0
+            for found in window:
+                union |= found
+            matched = union.bit_count()
+            coverage = matched / length
+            if matched > max(found.bit_count() for found in window) and coverage >= settings.coverage_threshold:
+                scored.append((start, coverage))
+    best: dict[int, float] = {}
+    for start, coverage in scored:
+        best[start] = max(coverage, best.get(start, 0.0))
+    return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:settings.lexical_k]
+
+
+def _check_windows(pending: list[tuple[FactResult, list[str]]], check: Checker, size: int) -> None:
+    """Ask every window of every pending fact at once; a yes covers the fact with the window's sentences."""
+    pairs = [(" ".join(texts[start:start + size]), result.fact)
+             for result, texts in pending for start, _ in result.windows]
+    answers = check(pairs) if pairs else []
+    position = 0
+    for result, texts in pending:
+        for start, _ in result.windows:
+            result.window_verdicts[start] = answers[position]
+            position += 1
+        result.calls += len(result.windows) * len(result.fact.variants if result.fact.answers else (None,))
+        for start, _ in result.windows:
+            if result.window_verdicts[start]:
+                result.status, result.stage, result.by = "covered", "lexical", start
+                result.selected = list(range(start, min(start + size, len(texts))))
+                break
 
 
 def _check(pending: list[tuple[FactResult, list[int]]], sentences_of: dict[int, list[str]], check: Checker,
@@ -330,6 +407,7 @@ def score_topics(items: Sequence[TopicFacts], check: Checker, settings: Settings
     """
     topics: list[TopicLongRecall] = []
     sentences_of: dict[int, list[str]] = {}
+    hits_of: dict[int, Hits] = {}
     lexical_pending: list[tuple[FactResult, list[int]]] = []
     for run_id, request_id, sentences, facts in items:
         texts = [s for s in (sentences or ()) if s.strip()]
@@ -342,7 +420,7 @@ def score_topics(items: Sequence[TopicFacts], check: Checker, settings: Settings
             result.answer_found = any(f" {normalize(v)} " in s for v in fact.variants if normalize(v) for s in normalized)
             result.lcs_found = any(substring_ratio(v, s) >= settings.substring_threshold
                                    for v in fact.variants for s in texts)
-            result.lexical = _lexical_candidates(fact, sentence_tokens, settings)
+            result.lexical, hits_of[id(result)] = _lexical_candidates(fact, sentence_tokens, settings)
             if result.lexical:
                 lexical_pending.append((result, [i for i, _, _, _ in result.lexical]))
             results.append(result)
@@ -351,6 +429,17 @@ def score_topics(items: Sequence[TopicFacts], check: Checker, settings: Settings
     _check(lexical_pending, sentences_of, check, choose)
     for result, candidates in lexical_pending:
         _settle(result, candidates, "lexical")
+
+    if choose is None and settings.window >= 2:
+        window_pending: list[tuple[FactResult, list[str]]] = []
+        for topic in topics:
+            for result in topic.facts:
+                if result.status != "covered":
+                    result.windows = _window_candidates(result.fact, hits_of[id(result)], settings)
+                    if result.windows:
+                        window_pending.append((result, topic.sentences))
+        _check_windows(window_pending, check, settings.window)
+    hits_of.clear()
 
     if embed is not None:
         semantic_pending: list[tuple[FactResult, list[int]]] = []
@@ -386,7 +475,8 @@ def score_topics(items: Sequence[TopicFacts], check: Checker, settings: Settings
 
     for topic in topics:
         for result in topic.facts:
-            if result.status != "covered" and any(v is None for v in result.verdicts.values()):
+            if result.status != "covered" and any(v is None for v in (*result.verdicts.values(),
+                                                                       *result.window_verdicts.values())):
                 result.status = "unjudged"
     return topics
 
