@@ -11,14 +11,20 @@ ratio to a baseline measured in the same run:
                 file with the report script replaced by one that only parses the main data block (so the
                 ratio is the cost of drawing, over loading and parsing the same bytes)
   report view   a click on a heatmap cell -> that report drawn (its topic block parsed on demand), in ms
+  hostile       `argue-eval evaluate --html` on a hostile round (bench/hostile_round.py: long sentences of markup,
+                U+2028 and control characters, 12 citations each, a 60-nugget bank of 6 answers each, long
+                documents) vs the same `evaluate` without --html (issue 35, item 7: normalizing each sentence
+                once per question made the page cost its length times its questions)
 
     python bench/bench_report.py                        # the full round
     python bench/bench_report.py --runs 20 --topics 10  # quicker
+    python bench/bench_report.py --hostile-only         # only the hostile case
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -60,6 +66,32 @@ def first_render(browser, page: Path, repeat: int) -> float:
     return best
 
 
+def cpu_timed(command: list[str]) -> float:
+    """User + system CPU seconds of the command (the machine may be shared: CPU time, not wall time)."""
+    before = os.times()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    after = os.times()
+    return (after.children_user - before.children_user) + (after.children_system - before.children_system)
+
+
+def hostile(args: argparse.Namespace) -> None:
+    """`evaluate --html` on a hostile round vs the same `evaluate` without --html, CPU seconds, best of N."""
+    from hostile_round import generate as generate_hostile
+
+    out = args.out / f"hostile-r{args.hostile_runs}"
+    if not (out / "generated.json").exists():
+        print(f"generating a hostile round of {args.hostile_runs} runs into {out} ...", file=sys.stderr)
+        (out / "generated.json").write_text(json.dumps(generate_hostile(out, args.hostile_runs, 3, 40, 300, 12)))
+    command = ARGUE + ["evaluate", "--nuggets", str(out / "nuggets.jsonl"), "--requests", str(out / "requests.jsonl"),
+                       "--collection", str(out / "collection.jsonl"), "--no-cache", "-q", "-o", str(out / "scores.tsv")]
+    for run in sorted((out / "runs").glob("*.jsonl")):
+        command += ["--run", str(run)]
+    plain_s = min(cpu_timed(command) for _ in range(args.repeat))
+    html_s = min(cpu_timed(command + ["--html", str(out / "report.html")]) for _ in range(args.repeat))
+    print(f"hostile round ({args.hostile_runs} runs x 3 topics x 40 sentences of 300 words, 12 citations each): "
+          f"evaluate {plain_s:.1f} s CPU   evaluate --html {html_s:.1f} s CPU   ratio {html_s / plain_s:.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=100)
@@ -67,7 +99,13 @@ def main() -> None:
     parser.add_argument("--sentences", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=3, help="best of N timings")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--hostile-only", action="store_true", help="only the hostile evaluate --html case")
+    parser.add_argument("--hostile-runs", type=int, default=4, help="runs of the hostile round (3 topics x 40 "
+                        "sentences of 300 words each)")
     args = parser.parse_args()
+    hostile(args)
+    if args.hostile_only:
+        return
     out = args.out / f"r{args.runs}-t{args.topics}-s{args.sentences}"
     if not (out / "generated.json").exists():
         print(f"generating {args.runs} runs x {args.topics} topics x {args.sentences} sentences into {out} ...",

@@ -170,24 +170,36 @@ def _bool(value: Any) -> int | None:
 
 
 class _Extras:
-    """Rationale and confidence of judgments, found by the key a flowchart step names."""
+    """Rationale and confidence of judgments, found by the key a flowchart step names.
+
+    A sentence is normalized once, not once per question about it: a long sentence has a question per cited
+    document and per nugget answer, and normalizing it for each (``Judgment.key``, or per flowchart step) made
+    the report cost its length times its questions (issue 35, item 7). The keys are ``Judgment.key``'s.
+    """
 
     def __init__(self, judgments: Iterable[Judgment]):
         self.by_key: dict[JudgmentKey, tuple[str | None, float | None]] = {}
         self.provenance: dict[str, dict[str, Any]] = {}
+        normalized: dict[str, str] = {}  # the judgments of one sentence are many: each text normalized once
         for judgment in judgments:
             if judgment.rationale is not None or judgment.confidence is not None:
-                self.by_key[judgment.key] = (judgment.rationale, judgment.confidence)
+                sentence = normalized.get(judgment.sentence)
+                if sentence is None:
+                    sentence = normalized[judgment.sentence] = normalize_text(judgment.sentence)
+                key = make_key(judgment.kind, judgment.request_id, sentence, judgment.doc_id, judgment.nugget_id,
+                               judgment.answer, judgment.run_id, judgment.sentence_index)
+                self.by_key[key] = (judgment.rationale, judgment.confidence)
             if judgment.provenance and judgment.judge not in self.provenance:
                 self.provenance[judgment.judge] = dict(judgment.provenance)
 
-    def find(self, step: Mapping[str, Any], request_id: str, sentence: str, run_id: str,
+    def find(self, step: Mapping[str, Any], request_id: str, normalized_sentence: str, run_id: str,
              index: int) -> tuple[str | None, float | None]:
+        """The rationale and confidence of the judgment ``step`` names; the sentence comes normalized."""
         kind = step.get("question")
         if not self.by_key or kind is None:
             return None, None
         answer = step.get("answer")
-        key = make_key(kind, request_id, normalize_text(sentence), step.get("doc_id"), step.get("nugget_id"), answer,
+        key = make_key(kind, request_id, normalized_sentence, step.get("doc_id"), step.get("nugget_id"), answer,
                        run_id, index)
         return self.by_key.get(key, (None, None))
 
@@ -383,16 +395,18 @@ class _TopicBlocks:
         for sentence in record.get("sentences", ()):
             text = sentence.get("text", "")
             index = int(sentence.get("index", len(sentences)))
+            # keyed once per sentence, for every step of its path and of its citations' paths
+            keyed = normalize_text(text) if self.extras.by_key else text
             citations = []
             for citation in sentence.get("citations", ()):
                 doc = str(citation.get("doc_id"))
                 self.cited[k].setdefault(doc, None)
                 citations.append([s(doc), citation.get("outcome"), _bool(citation.get("relevant")),
                                   _bool(citation.get("attested")), _bool(citation.get("answered")),
-                                  self._steps(citation.get("path", ()), s, request_id, text, run_id, index)])
+                                  self._steps(citation.get("path", ()), s, request_id, keyed, run_id, index)])
             matched = [[s(m.get("nugget_id")), s(m.get("answer")), s(m.get("via"))] for m in sentence.get("matched", ())]
             sentences.append([text, sentence.get("outcome"), citations,
-                              self._steps(sentence.get("path", ()), s, request_id, text, run_id, index), matched,
+                              self._steps(sentence.get("path", ()), s, request_id, keyed, run_id, index), matched,
                               int(sentence.get("duplicate_citations", 0))])
         found = []
         for row in record.get("nuggets", ()):
@@ -406,7 +420,7 @@ class _TopicBlocks:
         self.reports[k][run_id] = [sentences, found, list(record.get("dropped_nuggets", ())),
                                    counts if None not in counts else None]
 
-    def _steps(self, path: Iterable[Mapping[str, Any]], s: _Strings, request_id: str, sentence: str,
+    def _steps(self, path: Iterable[Mapping[str, Any]], s: _Strings, request_id: str, normalized_sentence: str,
                run_id: str, index: int) -> list[list]:
         out = []
         counts = self.judge_counts
@@ -420,7 +434,7 @@ class _TopicBlocks:
             if judge is not None:
                 counts[judge] += 1
             if extras is not None:
-                rationale, confidence = extras.find(step, request_id, sentence, run_id, index)
+                rationale, confidence = extras.find(step, request_id, normalized_sentence, run_id, index)
                 if rationale is not None or confidence is not None:
                     item += [s(rationale), confidence]
             out.append(item)
