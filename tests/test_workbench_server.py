@@ -261,6 +261,23 @@ def test_import_refuses_an_assessor_name_with_control_characters(tmp_path, name)
     assert not (tmp_path / "out.jsonl").exists()
 
 
+@pytest.mark.parametrize("name", ["bad\x01host", "evil.example org", "example.org:8080", ""])
+def test_serve_refuses_a_host_name_no_host_header_could_carry(tmp_path, name):
+    # checked before the database is opened: a missing database does not hide the bad option
+    result = CliRunner().invoke(cli, ["assess", "serve", "--db", str(tmp_path / "none.sqlite"), "--host-name", name,
+                                      "--port", "0"])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines() == [
+        f"--host-name: expected a host name (letters, digits, dots and hyphens) or a bracketed IPv6 address, "
+        f"found {name!r}"]
+
+
+def test_serve_takes_dns_names_ipv4_and_bracketed_ipv6_as_host_names():
+    from argue_eval.commands.assess import _HOST_NAME
+
+    assert all(_HOST_NAME.fullmatch(name) for name in ("assess.example.org", "10.0.0.7", "[::1]", "node-3"))
+
+
 # -- people: users, login links, assignments -------------------------------------------------------------
 def _link(page: str) -> str:
     return re.search(r'value="(http[^"]+/welcome/[^"]+)"', page).group(1)  # type: ignore[union-attr]

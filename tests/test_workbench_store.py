@@ -77,6 +77,11 @@ def test_init_stores_the_round_and_a_rerun_adds_without_losing_answers(tmp_path)
 
 def test_a_newer_damaged_foreign_or_read_only_database_is_one_line_exit_2(tmp_path):
     db = init(tmp_path, requests=one_topic_requests(tmp_path))
+    # a name with a control character is quoted, never pasted raw into the hint: still one line
+    result = invoke("assess", "assign", "--db", db, "--topics", "s01", "--to", "b\nob")
+    assert result.exit_code == 2 and "no user 'b\\nob'" in result.output and "users add" not in result.output
+    assert result.output.strip().count("\n") == 0
+
     readonly = tmp_path / "readonly.sqlite"
     readonly.write_bytes(db.read_bytes())
     readonly.chmod(0o444)
@@ -105,6 +110,26 @@ def test_a_newer_damaged_foreign_or_read_only_database_is_one_line_exit_2(tmp_pa
 
     result = invoke("assess", "status", "--db", tmp_path / "absent.sqlite")
     assert result.exit_code == 2 and "assess init" in result.output
+
+
+def test_a_database_made_before_login_links_and_doc_reads_opens_and_gains_them(tmp_path):
+    # schema version 1 as the landed 3af09b4 wrote it: the same tables but these two, so no new version number
+    db = init(tmp_path, requests=one_topic_requests(tmp_path))
+    with sqlite3.connect(db) as connection:
+        connection.execute("DROP TABLE login_links")
+        connection.execute("DROP TABLE doc_reads")
+    result = invoke("assess", "status", "--db", db)
+    assert result.exit_code == 0, result.output
+    store = Store.open(db)
+    tables = {row[0] for row in store._rows("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"login_links", "doc_reads"} <= tables
+    assert store.meta("schema_version") == str(SCHEMA_VERSION) == "1"
+    with store.transaction():
+        assert store.note_read("alice", "s01", "d1", "citations") is True
+    assert store.read_counts() == {("alice", "citations"): 1}
+    store.add_login_link("h" * 64, "alice", expires=4102444800.0)  # 2100-01-01
+    assert store.login_link_user("h" * 64) == "alice"
+    store.close()
 
 
 def test_users_assignments_and_double_assessment(tmp_path):

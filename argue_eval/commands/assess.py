@@ -2,6 +2,7 @@
 assessment workbench (``init``, ``users``, ``assign``, ``serve``, ``status``, ``export-db``)."""
 from __future__ import annotations
 
+import re
 import sys
 
 import click
@@ -320,6 +321,11 @@ def assign_command(db: str, topics: str, user: str, double: bool) -> None:
     summary_line(f"assigned {len(wanted)} topic(s) to {user}: {', '.join(wanted)}", user=user, topics=list(wanted))
 
 
+_HOST_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]{2,45}\]")
+"""What ``--host-name`` takes: a DNS name or an IPv4 address, or an IPv6 address in brackets, as a Host header
+writes them (no control character, space or port)."""
+
+
 @command.command("serve")
 @verbosity_options
 @_DB
@@ -361,6 +367,10 @@ def serve_command(db: str, host: str, port: int, allow_remote: bool, search_mode
         loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
         loopback = False
+    for name in host_names:
+        if not _HOST_NAME.fullmatch(name):
+            raise OptionError("--host-name", f"expected a host name (letters, digits, dots and hyphens) or a "
+                                             f"bracketed IPv6 address, found {name!r}")
     if not loopback and not allow_remote:
         raise OptionError("--host", f"{host} is not a loopback address; the workbench speaks plain HTTP: give "
                           "--allow-remote to listen there anyway (behind a TLS proxy)")

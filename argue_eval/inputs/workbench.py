@@ -41,6 +41,9 @@ __all__ = ["SCHEMA", "SCHEMA_VERSION", "SQLITE_HEADER", "VERDICT_COLUMNS", "Work
            "round_bank", "round_judgments", "unusable", "verdict_judgment"]
 
 SCHEMA_VERSION = 1
+"""Changes only when an existing table changes its columns. A new table needs no new version: every writable
+open runs ``SCHEMA`` (``CREATE ... IF NOT EXISTS``), so a database made before ``login_links`` and ``doc_reads``
+existed gains them the first time a command opens it, and the read-only reader queries neither."""
 SQLITE_HEADER = b"SQLite format 3\x00"
 """The first 16 bytes of every SQLite database file (what tells a workbench database from a JSONL file)."""
 

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from ..errors import OptionError
 from ..model import natural_key
+from .security import is_user_name
 from .store import Store
 
 __all__ = ["check_topics", "assign_topics"]
@@ -46,7 +47,9 @@ def assign_topics(store: Store, spec: str, user: str, double: bool = False) -> l
     """Assign the topics of ``spec`` (``check_topics``) to ``user``; a topic that has another assessor needs
     ``double`` (a second assessor, for agreement). The topics assigned, in the order given."""
     if store.user(user) is None:
-        raise OptionError("--to", f"no user {user!r} (add one with `argue-eval assess users add {user}`)")
+        # the hint is a command to paste: only a name `users add` would take goes into it
+        hint = f" (add one with `argue-eval assess users add {user}`)" if is_user_name(user) else ""
+        raise OptionError("--to", f"no user {user!r}{hint}")
     wanted = check_topics(spec, store.requests())
     current = store.all_assignments()
     taken = [t for t in wanted if any(u != user for u in current.get(t, []))]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from ..errors import OptionError
 from .store import Store
 
-__all__ = ["hash_password", "check_password", "add_user", "reset_user", "set_password", "new_session", "session_user",
+__all__ = ["hash_password", "is_user_name", "check_password", "add_user", "reset_user", "set_password", "new_session", "session_user",
            "end_session", "LoginThrottle", "Attempt", "MIN_PASSWORD", "SESSION_SECONDS", "LINK_SECONDS", "login_link", "link_user",
            "redeem_link"]
 
@@ -39,9 +39,14 @@ def check_password(password: str, salt: bytes, digest: bytes) -> bool:
     return hmac.compare_digest(hash_password(password, salt)[1], digest)
 
 
+def is_user_name(name: str) -> bool:
+    """Whether ``name`` is a name ``users add`` takes: letters, digits, '.', '_' or '-', at most 64."""
+    return bool(name) and len(name) <= 64 and all(c.isalnum() or c in "._-" for c in name)
+
+
 def _valid_name(name: str) -> str:
     name = name.strip()
-    if not name or len(name) > 64 or not all(c.isalnum() or c in "._-" for c in name):
+    if not is_user_name(name):
         raise OptionError("NAME", f"expected a user name of letters, digits, '.', '_' or '-' (at most 64), found {name!r}")
     return name
 
