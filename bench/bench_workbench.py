@@ -23,7 +23,6 @@ import http.client
 import json
 import random
 import re
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -33,6 +32,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO))
 OUT = REPO / "bench" / "out" / "workbench-round"
 CLI = [sys.executable, "-m", "argue_eval.cli"]
@@ -61,12 +61,6 @@ def generate(assessors: int, sentences: int, seed: int = 7) -> None:
                 "nugget_id": f"{topic}-n1", "question": "What is the answer?", "importance": "vital",
                 "aggregator": "OR", "negative": False,
                 "answers": [{"answer": f"the answer {topic}", "doc_ids": docs}]}]}) + "\n")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Assessor(threading.Thread):
@@ -171,20 +165,9 @@ def main() -> int:
         subprocess.run([*CLI, "assess", "assign", "--db", db, "--topics", f"t{k}", "--to", name], check=True,
                        capture_output=True)
     store.close()
-    port = free_port()
-    log = open(OUT / "server.log", "wb")
-    server = subprocess.Popen([*CLI, "assess", "serve", "--db", str(db), "--port", str(port), "--search", "memory"],
-                              stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("server did not start") from None
-                time.sleep(0.1)
+    from workbench_serve import served
+
+    with served(db, OUT / "server.log") as port:
         threads = [Assessor(port, name, f"t{k}", args.answers, seed=k) for k, name in enumerate(names, 1)]
         started = time.perf_counter()
         for thread in threads:
@@ -192,10 +175,6 @@ def main() -> int:
         for thread in threads:
             thread.join(timeout=3600)
         wall = time.perf_counter() - started
-    finally:
-        server.terminate()
-        server.wait(30)
-        log.close()
     errors = [t.error for t in threads if t.error]
     # the database's account of it
     connection = sqlite3.connect(db)

@@ -240,6 +240,9 @@ def test_an_assessor_writes_a_nugget_answers_both_stages_by_keyboard_and_the_exp
         assert 0 < len(bound_here) < len(rows)
         assert browser.evaluate("document.getElementById('new-nugget').compareDocumentPosition("
                                 "document.getElementById('bank')) & Node.DOCUMENT_POSITION_FOLLOWING")
+        # within two screens: the bank scrolls in its own pane (bench/bench_nugget_page.py: a bank of 117 bindings too)
+        assert browser.evaluate("document.documentElement.scrollHeight <= 2 * innerHeight")
+        assert browser.evaluate("getComputedStyle(document.getElementById('bank')).overflowY") == "auto"
         press(browser, "e")  # opens them all, then folds them all
         assert browser.evaluate("Array.from(document.querySelectorAll('details.nugget-fold')).every(d => d.open)")
         press(browser, "e")

@@ -5,7 +5,8 @@ judge's answers as suggestions), starts `argue-eval assess serve` on a free loop
 system Chromium over the DevTools protocol (tests/cdp.py): the topics page, nugget authoring with a text
 selection, a citation item with the judge's suggestion and its passage marked, the citation stage by
 document, a sentence item, a report item for an uncited
-sentence, the admin's adjudication page and the people page with a new user's login link. The PNGs go to docs/ (or --out).
+sentence, the report view with the answers so far, the admin's adjudication page and the people page with a
+new user's login link. The PNGs go to docs/ (or --out).
 
     python tools/workbench_screenshots.py
 """
@@ -13,11 +14,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -35,6 +34,7 @@ def run(*args: object) -> str:
 def main() -> None:
     from cdp import Browser
     from helpers import select_document_text
+    from workbench_serve import served
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=REPO / "docs")
@@ -54,19 +54,8 @@ def main() -> None:
             .split("one-time password ")[1].split()[0]
     run("assess", "assign", "--db", db, "--topics", "s01,s02,s03", "--to", "alice")
     run("assess", "assign", "--db", db, "--topics", "s01", "--to", "bob", "--double")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen([*CLI, "assess", "serve", "--db", str(db), "--port", str(port), "--search", "memory"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=REPO)
-    try:
-        for _ in range(300):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+    with served(db) as port:
+        base = f"http://127.0.0.1:{port}"
         with Browser(work / "chromium", width=1400, height=860, loopback=True) as browser:
             def ready() -> None:
                 browser.wait_for("document.readyState === 'complete' && document.body && "
@@ -110,9 +99,12 @@ def main() -> None:
                 """The keys that give the judge's suggestion on this page (the assessor here agrees with it)."""
                 boxes = browser.evaluate(
                     "Array.from(document.querySelectorAll('#choices li')).map(li => [li.querySelector('input')"
-                    ".dataset.key, (li.querySelector('.suggestion') || {dataset: {}}).dataset.value])")
-                if boxes:
-                    return [k for k, value in boxes if value == "yes" and k] or ["n"]
+                    ".dataset.key, (li.querySelector('.suggestion') || {dataset: {}}).dataset.value,"
+                    " li.querySelector('.na').textContent.toLowerCase()])")
+                if boxes:  # an answer without a suggestion (the nugget written above): ticked where the sentence says it
+                    sentence = browser.evaluate("document.getElementById('sentence').textContent.toLowerCase()")
+                    return [k for k, value, text in boxes
+                            if k and (value == "yes" or (value is None and text in sentence))] or ["n"]
                 value = browser.evaluate("(document.getElementById('suggestion') || {dataset: {}}).dataset.value")
                 return ["y" if value == "yes" else "n"]
 
@@ -141,6 +133,8 @@ def main() -> None:
                                    "document.getElementById('item').dataset.kind === 'answers'"):
                 answer(*suggested())
             shot("uncited")
+            go("/t/s01/report?run=careful")
+            shot("report")
             go("/")
             shot("topics")
             then("document.getElementById('logout').click()")
@@ -164,9 +158,6 @@ def main() -> None:
             browser.evaluate("document.getElementById('new-user').value = 'dora'")
             then("document.getElementById('add-user-button').click()")
             shot("people")
-    finally:
-        server.terminate()
-        server.wait(30)
 
 
 if __name__ == "__main__":
