@@ -251,3 +251,48 @@ def test_every_model_backed_command_takes_the_device_option_with_an_example():
     assert "--retriever dense --device auto -o icat-dense.tsv" in icat
     search = " ".join(CliRunner().invoke(cli, ["search", "--help"]).output.split())
     assert '--dense --device cpu -k 3' in search
+
+
+# --- ICAT and LongRecall: the device their models ran on, in the details' settings -----------------------------
+
+
+def measure_settings(tmp_path: Path, name: str, *argv: str) -> dict:
+    """Run ``argv`` (icat or longrecall) with ``--details`` and return the details file's settings record."""
+    from argue_eval.cli import cli
+
+    details = tmp_path / f"{name}.details.jsonl"
+    result = CliRunner().invoke(cli, [*argv, "--run", str(FIXTURES / "runA.jsonl"), "--nuggets",
+                                      str(FIXTURES / "nuggets.jsonl"), "--no-cache", "-o", str(tmp_path / f"{name}.tsv"),
+                                      "--details", str(details)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    first = json.loads(details.read_text(encoding="utf-8").splitlines()[0])
+    assert set(first) == {"measure", "settings"}
+    return first["settings"]
+
+
+def test_icat_records_the_device_of_dense_retrieval_and_of_the_judge_and_no_score_changes(tmp_path, semantic):
+    pytest.importorskip("faiss", reason="needs the dense extra")
+    icat = ["icat", "--collection", str(FIXTURES / "collection.jsonl"), "--retriever", "dense"]
+    plain = measure_settings(tmp_path, "plain", *icat)
+    assert plain["runtime"] == {"retrieval": {"device": "cpu", "batch_size": 64}}  # the lexical judge runs no model
+    on_cpu = measure_settings(tmp_path, "cpu", *icat, "--device", "cpu")
+    assert on_cpu == plain
+    assert (tmp_path / "plain.tsv").read_bytes() == (tmp_path / "cpu.tsv").read_bytes()
+    judged = measure_settings(tmp_path, "judged", *icat, "--judge", "semantic", "--judge-option",
+                              "semantic.batch_size=5")
+    assert judged["runtime"] == {"retrieval": {"device": "cpu", "batch_size": 64},
+                                 "semantic": {"device": "cpu", "batch_size": 5}}
+    assert "device" not in json.dumps(judged["judge"]) and "batch_size" not in json.dumps(judged["judge"])
+    bm25 = measure_settings(tmp_path, "bm25", "icat", "--collection", str(FIXTURES / "collection.jsonl"))
+    assert "runtime" not in bm25  # no model ran: nothing to record (the file is as before)
+
+
+def test_longrecall_records_the_device_of_its_embedding_stage_and_of_the_judge(tmp_path, semantic):
+    on = measure_settings(tmp_path, "on", "longrecall", "--semantic", "on")
+    assert on["runtime"] == {"embedding": {"device": "cpu", "batch_size": 64}}
+    assert measure_settings(tmp_path, "cpu", "longrecall", "--semantic", "on", "--device", "cpu") == on
+    assert (tmp_path / "on.tsv").read_bytes() == (tmp_path / "cpu.tsv").read_bytes()
+    judged = measure_settings(tmp_path, "judged", "longrecall", "--semantic", "off", "--judge", "semantic")
+    assert judged["runtime"] == {"semantic": {"device": "cpu", "batch_size": 64}}
+    assert "device" not in json.dumps(judged["judge"])
+    assert "runtime" not in measure_settings(tmp_path, "off", "longrecall", "--semantic", "off")

@@ -83,7 +83,7 @@ _PARAMETERS = ("aspects", "claims", "alignment", "retriever", "k", "passage_word
 
 def _compute(supply: Supply, params: dict[str, Any], metrics: list[str], whole: bool) -> MeasureResult:
     """ICAT of the supply's runs under ``params`` (``icat``'s keywords; the others at their defaults)."""
-    from .measure_judges import check_choice
+    from .measure_judges import check_choice, judge_runtimes
 
     aspects, claims, alignment, retriever, k, passage_words, passage_overlap, beta, missing_topics, index_depth = (
         {**PROVIDER.parameters, **params}[name] for name in _PARAMETERS)
@@ -116,12 +116,15 @@ def _compute(supply: Supply, params: dict[str, Any], metrics: list[str], whole: 
                  + (" ..." if len(unknown) > 5 else ""))
     with ExitStack() as stack:
         cache = supply.cache()  # the retrieval's embeddings are kept in it too
-        retrieval, size = _retrieval(collection, index, index_depth, retriever, passage_words, passage_overlap,
-                                     log, stack, cache, device)
+        retrieval, size, embedder = _retrieval(collection, index, index_depth, retriever, passage_words,
+                                               passage_overlap, log, stack, cache, device)
         results, entailer, tasks, failed_topics, topics = _judge_and_score(
             reports, topics, topic_aspects, request_list, retrieval.search, aspects, claims, alignment, k,
             missing_topics, judge, judge_options, cache, log, stack)
         _unknown_ids(retrieval, log)
+        # how the models ran (device, batch size): dense retrieval's and the judge's; not in any identity or key
+        runtime = {**({"retrieval": dict(embedder.runtime)} if embedder is not None else {}),
+                   **judge_runtimes(entailer.judge)}
     params = {"k": k, "passage_words": passage_words, "passage_overlap": passage_overlap,
               **({"index_depth": index_depth} if index is not None else {})}
     from ..measures import TopicCounts, family_rows
@@ -134,7 +137,8 @@ def _compute(supply: Supply, params: dict[str, Any], metrics: list[str], whole: 
         "judge": entailer.identity(), "missing_topics": missing_topics,
         **({"llm_tasks": {task: tasks.identity(task) for task, source in (("claims", claims), ("aspects", aspects))
                           if source == "llm"}} if tasks is not None else {}),
-        **({"aspects_failed": failed_topics} if failed_topics else {})}
+        **({"aspects_failed": failed_topics} if failed_topics else {}),
+        **({"runtime": runtime} if runtime else {})}
     _say_unjudged(results, entailer, tasks if claims == "llm" else None, log)
     counts = {"index": size, "entailment_questions": entailer.calls,
               "unjudged_claims": sum(t.counts["unjudged_claims"] for t in results),
@@ -221,10 +225,11 @@ def _alignment(alignment: str | None, topic_aspects: dict[str, list[Any]], log: 
 
 
 def _retrieval(collection: Any, index: str | None, depth: int, retriever: str, words: int, overlap: int,
-               log: NoteLog, stack: ExitStack, cache: Any = None, device: str | None = None) -> tuple[Any, str]:
-    """The passage retrieval (its ``search(claims, k)``) and how it is described: an index, or passages in
-    memory. Dense retrieval embeds each passage and claim once, in ``cache``'s embeddings when given, on
-    ``device``."""
+               log: NoteLog, stack: ExitStack, cache: Any = None,
+               device: str | None = None) -> tuple[Any, str, Any]:
+    """The passage retrieval (its ``search(claims, k)``), how it is described (an index, or passages in
+    memory) and dense retrieval's embedder (``None`` for BM25). Dense retrieval embeds each passage and claim
+    once, in ``cache``'s embeddings when given, on ``device``."""
     embedder = None
     if retriever == "dense":
         from ..search.dense import embedder as dense_embedder
@@ -233,7 +238,7 @@ def _retrieval(collection: Any, index: str | None, depth: int, retriever: str, w
     if index is not None:
         return (_indexed_retriever(collection, index, depth, retriever, words, overlap, log, stack, embedder,
                                    device),
-                f"{index} index (depth {depth})")
+                f"{index} index (depth {depth})", embedder)
     from ..progress import progress
     from ..search import iter_collection
     from ..search.passages import PassageIndex
@@ -245,7 +250,7 @@ def _retrieval(collection: Any, index: str | None, depth: int, retriever: str, w
     if not documents:
         raise ArgueError(f"{collection}: the collection holds no document")
     passages = PassageIndex(documents, retriever, words, overlap, embedder=embedder)
-    return passages, f"{len(passages)} passages"
+    return passages, f"{len(passages)} passages", embedder
 
 
 def _indexed_retriever(collection: Any, index: str, depth: int, retriever: str, words: int, overlap: int,

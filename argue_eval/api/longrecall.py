@@ -106,8 +106,10 @@ def _compute(supply: Supply, params: dict[str, Any], metrics: list[str], whole: 
 
         named = parse_judge_spec(judge) if isinstance(judge, str) else [getattr(judge, "name", "")]
         entailment = "multiple-choice" if "llm" in named else "one-to-one"
-    results, checker, chooser, tasks = _match(items, settings, embed, claims, entailment, judge, judge_options,
-                                              supply.cache(), log)
+    results, checker, chooser, tasks, judged_on = _match(items, settings, embed, claims, entailment, judge,
+                                                         judge_options, supply.cache(), log)
+    # how the models ran (device, batch size): the embedding stage's and the judge's; not in any identity or key
+    runtime = {**({"embedding": dict(embed.runtime)} if embed is not None else {}), **judged_on}
     from ..measures import TopicCounts, family_rows
     from ..measures.longrecall import family
 
@@ -119,7 +121,8 @@ def _compute(supply: Supply, params: dict[str, Any], metrics: list[str], whole: 
         "generated_facts": claims, "entailment": entailment, "missing_topics": missing_topics,
         **({"llm_tasks": {task: tasks.identity(task) for task, used in (("claims", claims == "llm"),
                                                                           ("choice", chooser is not None)) if used}}
-           if tasks is not None else {})}
+           if tasks is not None else {}),
+        **({"runtime": runtime} if runtime else {})}
     _say_unjudged(results, checker, chooser, tasks, log)
     unjudged = sum(t.counts["unjudged_facts"] for t in results)
     counts = {"entailment_questions": checker.calls, "unjudged_facts": unjudged,
@@ -148,10 +151,13 @@ def _embedder(semantic: str, log: NoteLog, device: str | None = None) -> Any:
         import functools
 
         from ..search.dense import encode, load_model, model_device
+        from ..search.devices import batch_size
 
         where = model_device(device)
         load_model(where)
-        return functools.partial(encode, device=where)
+        embed = functools.partial(encode, device=where)
+        embed.runtime = {"device": where.name, "batch_size": batch_size("embed", where)}  # type: ignore[attr-defined]
+        return embed
     except MissingDependencyError as error:
         if semantic == "on":
             raise
@@ -161,13 +167,14 @@ def _embedder(semantic: str, log: NoteLog, device: str | None = None) -> Any:
 
 def _match(items: list[Any], settings: Settings, embed: Any, claims: str, entailment: str,
            judge: str | JudgeBackend, judge_options: JudgeOptions | None, cache: Any,
-           log: NoteLog) -> tuple[list[Any], Any, Any, Any]:
+           log: NoteLog) -> tuple[list[Any], Any, Any, Any, dict[str, Any]]:
     """Open the cache, the judge and the LLM tasks; split the reports into claims if asked; match the facts.
-    Returns the per-topic results, the fact checker, the multiple-choice chooser and the LLM tasks."""
+    Returns the per-topic results, the fact checker, the multiple-choice chooser, the LLM tasks and how the
+    judge's models ran (``judge_runtimes``, read before the judge is closed)."""
     from ..measures.entail import JudgeFactChecker
     from ..measures.longrecall import score_topics
     from ..progress import progress_bar
-    from .measure_judges import llm_claims, open_cache, open_llm_tasks, open_measure_judge
+    from .measure_judges import judge_runtimes, llm_claims, open_cache, open_llm_tasks, open_measure_judge
 
     uses_llm = entailment == "multiple-choice" or claims == "llm"
     chooser = tasks = None
@@ -192,7 +199,8 @@ def _match(items: list[Any], settings: Settings, embed: Any, claims: str, entail
                                   log.not_judged)
             replaced = {id(item): unit for item, unit in zip(present, units)}
             items = [item._replace(sentences=replaced[id(item)]) if id(item) in replaced else item for item in items]
-        return score_topics(items, checker, settings, embed, chooser), checker, chooser, tasks
+        results = score_topics(items, checker, settings, embed, chooser)
+        return results, checker, chooser, tasks, judge_runtimes(backend)
 
 
 def _say_unjudged(results: list[Any], checker: Any, chooser: Any, tasks: Any, log: NoteLog) -> None:

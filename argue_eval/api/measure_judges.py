@@ -17,7 +17,7 @@ from ..errors import OptionError
 from ..judges.base import JudgeBackend
 
 __all__ = ["open_measure_judge", "open_llm_tasks", "open_cache", "llm_claims", "failure_reason", "why_unanswered",
-           "judge_failures", "check_choice", "JudgeOptions"]
+           "judge_failures", "judge_runtimes", "check_choice", "JudgeOptions"]
 
 JudgeOptions = Mapping[str, Mapping[str, Any]]
 """Keyword options per backend name, e.g. ``{"lexical": {"attested_threshold": 0.5}}``."""
@@ -135,3 +135,10 @@ def judge_failures(judge: Any) -> str | None:
     if not failures:
         return None
     return f"{len(failures)} call(s) to the model failed, the first: {failures[0]['reason']}"
+
+
+def judge_runtimes(judge: Any) -> dict[str, dict[str, Any]]:
+    """How ``judge``'s local models ran, per backend name (``JudgeBackend.runtimes``: the device and batch size),
+    for a details file's settings; empty for a judge without a local model (or one that does not say)."""
+    runtimes = getattr(judge, "runtimes", None)
+    return dict(runtimes()) if callable(runtimes) else {}
