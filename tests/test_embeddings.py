@@ -120,3 +120,39 @@ def test_icat_dense_retrieval_reuses_the_stored_embeddings(tmp_path: Path, encod
     second = CliRunner().invoke(cli, [*argv, "-o", str(tmp_path / "b.tsv")], catch_exceptions=False)
     assert second.exit_code == 0, second.stderr
     assert len(encoded) == count and (tmp_path / "a.tsv").read_bytes() == (tmp_path / "b.tsv").read_bytes()
+
+
+# --- batches: cut where padding costs most ---------------------------------------------------------------------
+
+
+def test_a_topics_long_passages_are_not_padded_into_one_batch_with_its_short_sentences() -> None:
+    from argue_eval.search.embeddings import BATCH_OVERHEAD_CHARS, batches
+
+    assert BATCH_OVERHEAD_CHARS == 2000
+    passages = [f"p{i:02d}" + "x" * 297 for i in range(10)]  # 300 characters
+    sentences = [f"s{i:03d}" + "y" * 96 for i in range(100)]  # 100 characters
+    found = batches(sentences[:50] + passages + sentences[50:], 64)
+    # cut every 64: [10 passages + 54 sentences] padded to 300, then 46 sentences: 2 x 2000 + 64 x 300 + 46 x 100 =
+    # 27,800; the least cost is the passages alone, then the sentences in two: 3 x 2000 + 10 x 300 + 100 x 100 = 19,000
+    assert [len(batch) for batch in found] == [10, 36, 64]
+    assert found[0] == sorted(passages) and sorted(found[1] + found[2]) == sorted(sentences)
+    assert [text for batch in found for text in batch] == sorted(passages + sentences, key=len, reverse=True)
+
+
+def test_texts_of_close_lengths_stay_in_one_batch_and_no_batch_exceeds_the_size() -> None:
+    from argue_eval.search.embeddings import batches
+
+    close = ["z" * length for length in range(37, 101)]  # 64 texts, 37 to 100 characters
+    # one batch: 2000 + 64 x 100 = 8,400; cut in halves: 2 x 2000 + 32 x 100 + 32 x 68 = 9,376
+    assert batches(close, 64) == [sorted(close, key=len, reverse=True)]
+    same = [f"{i:03d}" for i in range(130)]
+    assert [len(batch) for batch in batches(same, 64)] == [2, 64, 64]  # as few as the size allows (ties: the first)
+    assert sorted(text for batch in batches(same, 64) for text in batch) == same
+    assert batches([], 64) == [] and batches(["one"], 64) == [["one"]]
+
+
+def test_the_embedder_encodes_in_those_batches() -> None:
+    model = Counting()
+    embedder = TextEmbedder("m@1", model, batch_size=2)
+    embedder.fill(["a" * 500, "b", "c" * 499, "d"])
+    assert model.calls == [["a" * 500, "c" * 499], ["b", "d"]]
