@@ -623,3 +623,102 @@ def test_three_shards_into_one_cache_then_a_whole_run_writes_a_single_machines_j
     assert ([judgment_to_dict(j) for j in whole.judgments] == [judgment_to_dict(j) for j in single.judgments])
     with pytest.raises(OptionError, match="K/N"):
         parse_shard("4/3")
+
+
+def test_a_run_that_keeps_no_table_spools_its_judgments_and_writes_the_same_bytes(tmp_path):
+    """``keep_table=False`` (what ``argue-eval judge`` runs) keeps the judgments on disk as each topic's are final,
+    not as records: the spool reads back the records the run made and writes the bytes the list writes."""
+    from argue_eval.api import write_judgments
+    from argue_eval.formats.judgments import JudgmentSpool
+
+    runs = [str(FIXTURES / "runA.jsonl"), str(FIXTURES / "runB.jsonl")]
+    kept = judge(runs, FIXTURES / "nuggets.jsonl", judge=RuleJudge(), collection=FIXTURES / "collection.jsonl")
+    spooled = judge(runs, FIXTURES / "nuggets.jsonl", judge=RuleJudge(), collection=FIXTURES / "collection.jsonl",
+                    keep_table=False)
+    assert isinstance(kept.judgments, list) and isinstance(spooled.judgments, JudgmentSpool)
+    assert not spooled.run.table.table and len(spooled.judgments) == len(kept.judgments) > 20
+    back = list(spooled.judgments)
+    assert back == kept.judgments
+    # what equality leaves out: the provenance (the judge's identity) and the confidence and rationale
+    assert [(j.provenance, j.confidence, j.rationale) for j in back] == [
+        (j.provenance, j.confidence, j.rationale) for j in kept.judgments]
+    assert (back[0].confidence, back[0].rationale) == (0.75, "rule")  # RuleJudge's "yes" (its "no"s have none)
+    assert back[0] in spooled.judgments
+    write_judgments(kept, tmp_path / "kept.jsonl", "rules", {})
+    write_judgments(spooled, tmp_path / "spooled.jsonl", "rules", {})
+    assert (tmp_path / "spooled.jsonl").read_bytes() == (tmp_path / "kept.jsonl").read_bytes()
+    manifests = [json.loads((tmp_path / f"{name}.jsonl.manifest.json").read_text()) for name in ("kept", "spooled")]
+    for manifest in manifests:
+        manifest.pop("seconds")
+    assert manifests[0] == manifests[1] and manifests[0]["judgments"] == len(kept.judgments)
+    assert len((tmp_path / "kept.jsonl").read_text().splitlines()) == len(kept.judgments)
+
+
+def test_a_judgment_spool_reads_back_lines_across_its_chunks_and_new_text(monkeypatch):
+    from argue_eval.formats.judgments import JudgmentSpool, judgment_to_dict
+
+    monkeypatch.setattr(JudgmentSpool, "_CHUNK", 7)  # every line split across chunks
+    spool = JudgmentSpool()
+    assert len(spool) == 0 and list(spool) == []
+    made = [Judgment("relevant", "T1", "A line\nwith a newline, «quotes» and \\ too.", True, "j", doc_id="d1"),
+            Judgment("first_instance", "T1", "Second.", False, "j", run_id="r", sentence_index=3, confidence=0.1,
+                     rationale="why", provenance={"backend": "j", "version": 2})]
+    spool.extend(made[:1])
+    spool.extend([])
+    reading = iter(spool)
+    assert next(reading) == made[0]
+    spool.extend(made[1:])  # added while a reader is part way: the reader goes on where it was
+    assert list(reading) == [made[1]]
+    assert len(spool) == 2 and [judgment_to_dict(j) for j in spool] == [judgment_to_dict(j) for j in made]
+    spool.close()
+    assert list(spool) == []
+
+
+def test_the_reports_of_topics_to_come_wait_on_disk_not_in_memory(tmp_path):
+    """From run files, the judge keeps each topic's reports on disk until the topic is judged: while a topic is
+    judged no report of another topic is alive (a round's reports were all held until their topic came)."""
+    import gc
+
+    from argue_eval.model import Report
+
+    class Watching(RuleJudge):
+        def __init__(self):
+            super().__init__()
+            self.alive: list[tuple[str, set[str]]] = []
+
+        def answer_many(self, questions):
+            topic = questions[0].key.request_id
+            others = {obj.request_id for obj in gc.get_objects()
+                      if type(obj) is Report and obj.sentences and obj.request_id != topic}
+            self.alive.append((topic, others))
+            return super().answer_many(questions)
+
+    watching = Watching()
+    runs = [str(FIXTURES / "runA.jsonl"), str(FIXTURES / "runB.jsonl")]
+    result = judge(runs, FIXTURES / "nuggets.jsonl", judge=watching, collection=FIXTURES / "collection.jsonl",
+                   keep_table=False)
+    assert {topic for topic, _ in watching.alive} == {"T1", "T2"}
+    assert all(not others for _, others in watching.alive), watching.alive
+    whole = judge([r for run in runs for r in read_reports(Path(run))], FIXTURES / "nuggets.jsonl",
+                  judge=RuleJudge(), collection=FIXTURES / "collection.jsonl")
+    assert list(result.judgments) == whole.judgments  # the reports read back judge as the records given
+
+
+def test_a_report_read_back_from_disk_has_every_field_it_was_read_with():
+    from argue_eval.api.judge import _decode_report, _encode_report, _TopicReports
+    from argue_eval.model import Location, Report, Sentence
+
+    full = Report("r1", "T1", [Sentence("One.", ("d1", "d2"), (0.5, 0.25), {"note": [1, None, True]}), Sentence("Two.")],
+                  references=("d1",), collection_ids=("c",), metadata={"team_id": "t", "n": 2.5},
+                  source=Location("runs/r1.jsonl", 3))
+    odd = Report("r2", "T1", [Sentence("Three.", extra={"when": Location("x", 1)})], source=None)  # not plain values
+    spool = _TopicReports()
+    for report in (full, Report("r1", "T2", []), odd):
+        spool.add(report)
+    assert sorted(spool) == ["T1", "T2"] and len(spool) == 2
+    back = spool.pop("T1")
+    assert back == [full, odd] and [r.source for r in back] == [full.source, None]
+    assert [type(r.sentences[0].citations) for r in back] == [tuple, tuple] and back[1].sentences[0].extra == odd.sentences[0].extra
+    assert _encode_report(odd)[:1] == b"p" and _decode_report(_encode_report(full)) == full
+    assert spool.pop("T2") == [Report("r1", "T2", [])] and list(spool) == []
+    spool.close()

@@ -6,10 +6,13 @@ says what produced a judgments file, and ``write_judgments`` writes both (``api.
 """
 from __future__ import annotations
 
+import marshal
 import os
+import pickle
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from ..argue.api import Evaluation, run_scoring
 from ..argue.policies import make_policies
@@ -17,7 +20,7 @@ from ..errors import few_items
 from ..inputs import Inputs, load_inputs
 from ..judges.base import JudgeBackend
 from ..judges.shards import Shard, parse_shard
-from ..model import Report, natural_key
+from ..model import Location, Report, Sentence, natural_key
 from .limits import Limits, find_limits
 from .result import Note, NoteLog, Result
 
@@ -26,7 +29,7 @@ if TYPE_CHECKING:
 
     from ..argue.policies import PolicyOptions
     from ..judges.cache import JudgmentCache
-    from ..judges.runner import JudgeRun
+    from ..judges.runner import JudgeRun, Judgments
 
 __all__ = ["judge", "JudgeResult", "evaluate", "EvaluateResult", "plan_topics", "score_judged", "manifest",
            "write_judgments", "open_judge"]
@@ -45,7 +48,70 @@ def plan_topics(reports: Iterable[Report], evaluation: Evaluation, shard: Shard 
     return _plans(by_topic, evaluation, shard)
 
 
-def _plans(by_topic: dict[str, list[Report]], evaluation: Evaluation, shard: Shard | None) -> Iterator[Any]:
+class _TopicReports:
+    """The reports of each evaluated topic, read once from the run files and kept on disk until their topic is
+    judged: each encoded into an anonymous temporary file as it is read, its place (offset, length) kept per
+    topic, and ``pop(topic)`` reads the topic's back, in the order read. A run file holds every topic of its run,
+    so the reports of a topic are spread through the round's files; what stays in memory is two numbers a
+    report, not the round's reports (``judge``). A report is encoded as plain values with ``marshal`` (a third of
+    ``pickle``'s cost), or pickled when a field holds something else. The file is gone once closed."""
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile()
+        self._places: dict[str, list[tuple[int, int]]] = {}
+        self._end = 0
+
+    def add(self, report: Report) -> None:
+        blob = _encode_report(report)
+        self._file.write(blob)
+        self._places.setdefault(report.request_id, []).append((self._end, len(blob)))
+        self._end += len(blob)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._places))
+
+    def __len__(self) -> int:
+        return len(self._places)
+
+    def pop(self, topic_id: str) -> list[Report]:
+        self._file.flush()
+        fileno = self._file.fileno()
+        return [_decode_report(os.pread(fileno, length, offset)) for offset, length in self._places.pop(topic_id)]
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def _encode_report(report: Report) -> bytes:
+    """``report`` as bytes ``_decode_report`` reads back: every field (its source too)."""
+    source = report.source
+    values = (report.run_id, report.request_id,
+              [(s.text, s.citations, s.citation_scores, s.extra) for s in report.sentences],
+              report.references, report.collection_ids, report.metadata,
+              None if source is None else (source.path, source.line))
+    try:
+        return b"m" + marshal.dumps(values)
+    except ValueError:  # a value marshal does not take (not from a JSON line)
+        return b"p" + pickle.dumps(report, pickle.HIGHEST_PROTOCOL)
+
+
+def _decode_report(blob: bytes) -> Report:
+    if blob[:1] == b"p":
+        return cast(Report, pickle.loads(blob[1:]))
+    run_id, request_id, sentences, references, collection_ids, metadata, source = marshal.loads(blob[1:])
+    return Report(run_id, request_id, [Sentence(*values) for values in sentences], references, collection_ids,
+                  metadata, None if source is None else Location(*source))
+
+
+class _ReportsByTopic(Protocol):
+    """The reports to judge per topic: ``_TopicReports`` on disk, or a dict of lists (records given)."""
+
+    def __iter__(self) -> Iterator[str]: ...
+
+    def pop(self, topic_id: str, /) -> list[Report]: ...
+
+
+def _plans(by_topic: _ReportsByTopic, evaluation: Evaluation, shard: Shard | None) -> Iterator[Any]:
     """The topics' plans in natural order, each topic's reports taken out of ``by_topic`` as its plan is made."""
     from ..argue.questions import TopicRounds
 
@@ -90,7 +156,9 @@ class JudgeResult:
         return self.batch.waiting if self.batch is not None else 0
 
     @property
-    def judgments(self) -> list[Any]:
+    def judgments(self) -> Judgments:
+        """The judgments in the order written: a list, or with ``keep_table=False`` a ``JudgmentSpool`` (on disk:
+        ``len``, iteration and ``write_judgments`` read it)."""
         return self.run.judgments
 
     @property
@@ -170,13 +238,16 @@ def judge(
     at most when they are more) instead of sending them (``api.batch``). ``shard``: judge only that share of
     each round's questions (``"K/N"`` or a ``judges.shards.Shard``; the shards' caches joined by ``merge_caches``
     give a whole run over them every answer: ``judges.shards``). ``keep_table=False``: the run's
-    answers are not kept as a lookup beside the judgments (``run.table`` ends empty): what ``judge`` does, which
-    scores nothing, so its memory does not grow with the round.
+    answers are not kept as a lookup beside the judgments (``run.table`` ends empty), and the judgments are kept on
+    disk as each topic's are final (``formats.judgments.JudgmentSpool``; ``write_judgments`` copies them): what
+    ``judge`` does, which scores nothing, so its memory does not grow with the round.
 
-    The reports are read once and judged topic by topic; each topic's leave memory once it is judged (and
-    ``reports`` reads the run files again for whoever scores them).
+    The reports are read once and judged topic by topic: from run files, each is kept on disk until its topic is
+    judged (``_TopicReports``), so memory holds one topic's reports at a time (and ``reports`` reads the run files
+    again for whoever scores them).
     """
     from ..collection import open_collection
+    from ..formats.judgments import JudgmentSpool
     from ..judges.cache import JudgmentCache
     from ..judges.runner import run_judge
 
@@ -217,11 +288,13 @@ def judge(
     store = open_collection(collection) if isinstance(collection, (str, os.PathLike)) else collection
     own_cache = isinstance(cache, (str, os.PathLike))
     judgment_cache = JudgmentCache(cache) if isinstance(cache, (str, os.PathLike)) else cache
+    spooled = by_topic if isinstance(by_topic, _TopicReports) else None
     try:
         plans = _plans(by_topic, inputs.evaluation, shard)
         del by_topic  # the plans hold each topic's reports until the runner has judged it
+        # a run that keeps no table writes its judgments only: they go to disk as each topic's are final
         run = run_judge(plans, backend, known=inputs.source, documents=store, cache=judgment_cache,
-                        keep_table=keep_table)
+                        keep_table=keep_table, judgments=None if keep_table else JudgmentSpool())
         usage = backend.usage() if hasattr(backend, "usage") else None
         runtime = backend.runtimes()
         summary = None
@@ -241,6 +314,8 @@ def judge(
                 run.stats.failed = +run.stats.failed  # the kinds left at 0 dropped
     finally:
         backend.close()
+        if spooled is not None:
+            spooled.close()
         if own_cache and judgment_cache is not None:
             judgment_cache.close()
         if store is not None and store is not collection:
@@ -248,21 +323,34 @@ def judge(
     return JudgeResult(run, inputs, kept, backend.identity(), usage, limits, summary, shard, runtime)
 
 
-def _read_reports(inputs: Inputs) -> tuple[dict[str, list[Report]], list[Report], list[Report] | None]:
-    """The reports of ``inputs`` read once: those of evaluated topics by topic (in the order read), a light
-    copy of every report (ids and source: what the checks, notes and limits read), and every report when they
-    were given as records, which cannot be read again (``None`` for run files, which can). A run's second
-    report for an evaluated topic is an error once every file is read (a file that cannot be read is named
-    first), before anything is judged."""
-    from ..errors import InputError, second_report_error
+def _read_reports(inputs: Inputs) -> tuple[_ReportsByTopic, list[Report], list[Report] | None]:
+    """The reports of ``inputs`` read once: those of evaluated topics by topic (in the order read; from run
+    files on disk, ``_TopicReports``: the round's reports are never all in memory), a light copy of every
+    report (ids and source: what the checks, notes and limits read), and every report when they were given as
+    records, which cannot be read again (``None`` for run files, which can). A run's second report for an
+    evaluated topic is an error once every file is read (a file that cannot be read is named first), before
+    anything is judged."""
     from ..inputs import as_paths
 
     topics = inputs.evaluation.topics
+    kept: list[Report] | None = None if as_paths(inputs.runs) is not None else []
+    spool = _TopicReports() if kept is None else None
+    try:
+        return _read_into(inputs, topics, spool, kept)
+    except BaseException:
+        if spool is not None:
+            spool.close()
+        raise
+
+
+def _read_into(inputs: Inputs, topics: Any, spool: _TopicReports | None,
+               kept: list[Report] | None) -> tuple[_ReportsByTopic, list[Report], list[Report] | None]:
+    from ..errors import InputError, second_report_error
+
     by_topic: dict[str, list[Report]] = {}
     light: list[Report] = []
     seen: dict[tuple[str, str], Any] = {}
     second: InputError | None = None
-    kept: list[Report] | None = None if as_paths(inputs.runs) is not None else []
     for report in inputs.reports():
         light.append(Report(report.run_id, report.request_id, [], source=report.source))
         if kept is not None:
@@ -274,10 +362,13 @@ def _read_reports(inputs: Inputs) -> tuple[dict[str, list[Report]], list[Report]
             second = second or second_report_error(report, seen[pair])
             continue
         seen[pair] = report.source
-        by_topic.setdefault(report.request_id, []).append(report)
+        if spool is not None:
+            spool.add(report)
+        else:
+            by_topic.setdefault(report.request_id, []).append(report)
     if second is not None:
         raise second
-    return by_topic, light, kept
+    return (spool if spool is not None else by_topic), light, kept
 
 
 def manifest(result: JudgeResult, judge_spec: str, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -25,10 +25,14 @@ relevance lookups it marks ``"null"`` become ``autoargue:null``).
 """
 from __future__ import annotations
 
+import os
+import tempfile
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import IO, Any, Literal, cast
+
+import orjson
 
 from ..errors import InputError, Problem, id_control_character
 from ..model import (
@@ -48,7 +52,7 @@ from ..model import (
     verdict_field_error,
 )
 from ..reading import iter_jsonl
-from ..writing import write_jsonl
+from ..writing import atomic_writer, write_jsonl
 from ._fields import type_name
 from .base import FormatSpec, Probe
 from .runs import parse_report
@@ -58,6 +62,7 @@ __all__ = [
     "AnswerBank",
     "AnswerSet",
     "AutoArgueReport",
+    "JudgmentSpool",
     "UnknownJudgmentTypeWarning",
     "JudgmentRow",
     "iter_autoargue",
@@ -222,8 +227,75 @@ def judgment_to_dict(judgment: Judgment) -> dict[str, Any]:
 
 
 def write_argue(judgments: Iterable[Judgment], path: Path) -> int:
-    """Atomically write canonical judgment JSONL in the order given; return the number of lines."""
+    """Atomically write canonical judgment JSONL in the order given; return the number of lines. A
+    ``JudgmentSpool``'s lines are copied as they are (the same bytes)."""
+    if isinstance(judgments, JudgmentSpool):
+        with atomic_writer(path, "wb") as handle:
+            judgments.copy_to(handle)
+        return len(judgments)
     return write_jsonl(path, map(judgment_to_dict, judgments))
+
+
+class JudgmentSpool:
+    """Judgments kept as their canonical lines in an anonymous temporary file, in the order added, instead of
+    as records: what a judge run that only writes its judgments holds (``api.judge`` with ``keep_table=False``),
+    so its memory does not grow with the round's judgments. ``extend`` encodes each batch once (the bytes
+    ``write_argue`` writes for them); ``write_argue`` copies the lines; iterating reads them back as records
+    (``source`` ``None``, as a judge makes them). The file is gone once the spool is closed or collected."""
+
+    _CHUNK = 1 << 20
+
+    def __init__(self) -> None:
+        self._file: IO[bytes] | None = None
+        self._count = 0
+
+    def extend(self, judgments: Iterable[Judgment]) -> None:
+        lines = b"".join([orjson.dumps(judgment_to_dict(judgment)) + b"\n" for judgment in judgments])
+        if not lines:
+            return
+        if self._file is None:
+            self._file = tempfile.TemporaryFile()
+        self._file.seek(0, os.SEEK_END)
+        self._file.write(lines)
+        self._count += lines.count(b"\n")  # orjson escapes a newline inside a string: one per line
+
+    def __len__(self) -> int:
+        return self._count
+
+    def _chunks(self) -> Iterator[bytes]:
+        """The spooled bytes, in order, a chunk at a time (whatever ``extend`` does between two chunks)."""
+        if self._file is None:
+            return
+        position = 0
+        while True:
+            self._file.seek(position)
+            chunk = self._file.read(self._CHUNK)
+            if not chunk:
+                return
+            position += len(chunk)
+            yield chunk
+
+    def copy_to(self, handle: IO[bytes]) -> None:
+        """Write every spooled line to the binary ``handle``."""
+        for chunk in self._chunks():
+            handle.write(chunk)
+
+    def __iter__(self) -> Iterator[Judgment]:
+        rest = b""
+        for chunk in self._chunks():
+            lines = (rest + chunk).split(b"\n")
+            rest = lines.pop()
+            for line in lines:
+                obj = orjson.loads(line)
+                yield Judgment(**obj)
+
+    def __contains__(self, judgment: object) -> bool:
+        return any(judgment == item for item in self)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
 
 
 # --------------------------------------------------------------------------------------------------

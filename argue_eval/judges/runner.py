@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -39,7 +39,7 @@ from .asking import NOT_IN_COLLECTION, Answers, CachedJudge
 from .base import JudgeBackend, JudgmentLookup, Question, Verdict, verdict_to_judgment
 from .cache import JudgmentCache
 
-__all__ = ["run_judge", "TopicPlan", "JudgeRun", "JudgeStats", "Failure", "LayeredLookup", "JudgedTable",
+__all__ = ["run_judge", "TopicPlan", "JudgeRun", "Judgments", "JudgeStats", "Failure", "LayeredLookup", "JudgedTable",
            "failure_summary"]
 
 _KIND_ORDER = {kind: i for i, kind in enumerate(JUDGMENT_KINDS)}
@@ -79,9 +79,20 @@ class JudgeStats:
                 f"{self.rounds} round(s), {self.seconds:.1f} s")
 
 
+class Judgments(Protocol):
+    """Where a run keeps its judgments, in order: a list, or a store that holds them elsewhere than as records
+    (``formats.judgments.JudgmentSpool``, on disk as they are final)."""
+
+    def extend(self, judgments: Iterable[Judgment], /) -> None: ...
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[Judgment]: ...
+
+
 @dataclass
 class JudgeRun:
-    judgments: list[Judgment]
+    judgments: Judgments
     stats: JudgeStats
     failures: list[Failure]
     table: JudgedTable
@@ -199,16 +210,19 @@ def run_judge(
     max_rounds: int = 10,
     ask: bool = True,
     keep_table: bool = True,
+    judgments: Judgments | None = None,
 ) -> JudgeRun:
     """Answer every question of every topic's plan, round after round; see the module docstring.
 
     ``topics`` in natural order of their ids (the order the judgments are written in). ``keep_table=False``
     drops each topic's answers from ``JudgeRun.table`` once it is judged (the judgments keep them): a run
-    that only writes judgments holds no round-sized table."""
+    that only writes judgments holds no round-sized table. ``judgments``: where each topic's judgments go once
+    it is judged (default a new list): a store that keeps them elsewhere than in memory (``JudgmentSpool``) and
+    ``keep_table=False`` leave the run holding one topic's work, not the round's."""
     started = time.perf_counter()
     stats = JudgeStats()
     judged = JudgedTable()
-    judgments: list[Judgment] = []
+    kept: Judgments = [] if judgments is None else judgments
     failures: dict[JudgmentKey, Failure] = {}
     answers = _Answers(known, judged)
     asker = CachedJudge(judge, cache, documents=documents, contexts=True, only_kinds=True, ask=ask,
@@ -255,7 +269,7 @@ def run_judge(
                 plan.forget()
                 judge.forget()  # the topic's texts are not needed again
                 stats.rounds = max(stats.rounds, rounds)
-                judgments.extend(sorted(results.values(), key=_order))
+                kept.extend(sorted(results.values(), key=_order))
                 if not keep_table:
                     answers.drop(results)
                 results.clear()
@@ -265,7 +279,7 @@ def run_judge(
         bar.close()
     stats.seconds = time.perf_counter() - started
     stats.missing_documents = list(missing_docs)
-    return JudgeRun(judgments, stats, sorted(failures.values(), key=lambda f: tuple(str(x) for x in f.key)), judged)
+    return JudgeRun(kept, stats, sorted(failures.values(), key=lambda f: tuple(str(x) for x in f.key)), judged)
 
 
 def _resume_hint(cache: JudgmentCache | None, stats: JudgeStats, ask: bool, kept: str | None = None) -> str:
