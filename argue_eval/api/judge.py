@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import marshal
 import os
-import pickle
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..argue.api import Evaluation, run_scoring
 from ..argue.policies import make_policies
@@ -53,16 +52,21 @@ class _TopicReports:
     judged: each encoded into an anonymous temporary file as it is read, its place (offset, length) kept per
     topic, and ``pop(topic)`` reads the topic's back, in the order read. A run file holds every topic of its run,
     so the reports of a topic are spread through the round's files; what stays in memory is two numbers a
-    report, not the round's reports (``judge``). A report is encoded as plain values with ``marshal`` (a third of
-    ``pickle``'s cost), or pickled when a field holds something else. The file is gone once closed."""
+    report, not the round's reports (``judge``). A report is encoded as plain values with ``marshal`` (what a JSON
+    line gives: strings, numbers, lists, dicts; the file is this process's own, never read from elsewhere); one
+    whose fields hold anything else stays in memory. The file is gone once closed."""
 
     def __init__(self) -> None:
         self._file = tempfile.TemporaryFile()
-        self._places: dict[str, list[tuple[int, int]]] = {}
+        self._places: dict[str, list[tuple[int, int] | Report]] = {}
         self._end = 0
 
     def add(self, report: Report) -> None:
-        blob = _encode_report(report)
+        try:
+            blob = _encode_report(report)
+        except ValueError:  # a value marshal does not take (not from a JSON line): kept as it is
+            self._places.setdefault(report.request_id, []).append(report)
+            return
         self._file.write(blob)
         self._places.setdefault(report.request_id, []).append((self._end, len(blob)))
         self._end += len(blob)
@@ -76,7 +80,8 @@ class _TopicReports:
     def pop(self, topic_id: str) -> list[Report]:
         self._file.flush()
         fileno = self._file.fileno()
-        return [_decode_report(os.pread(fileno, length, offset)) for offset, length in self._places.pop(topic_id)]
+        return [place if isinstance(place, Report) else _decode_report(os.pread(fileno, place[1], place[0]))
+                for place in self._places.pop(topic_id)]
 
     def close(self) -> None:
         self._file.close()
@@ -89,16 +94,11 @@ def _encode_report(report: Report) -> bytes:
               [(s.text, s.citations, s.citation_scores, s.extra) for s in report.sentences],
               report.references, report.collection_ids, report.metadata,
               None if source is None else (source.path, source.line))
-    try:
-        return b"m" + marshal.dumps(values)
-    except ValueError:  # a value marshal does not take (not from a JSON line)
-        return b"p" + pickle.dumps(report, pickle.HIGHEST_PROTOCOL)
+    return marshal.dumps(values)  # ValueError for a value marshal does not take
 
 
 def _decode_report(blob: bytes) -> Report:
-    if blob[:1] == b"p":
-        return cast(Report, pickle.loads(blob[1:]))
-    run_id, request_id, sentences, references, collection_ids, metadata, source = marshal.loads(blob[1:])
+    run_id, request_id, sentences, references, collection_ids, metadata, source = marshal.loads(blob)
     return Report(run_id, request_id, [Sentence(*values) for values in sentences], references, collection_ids,
                   metadata, None if source is None else Location(*source))
 
