@@ -276,6 +276,86 @@ def _is_statement(answer_tokens: set[str], question_tokens: frozenset[str]) -> b
     return answer_tokens <= question_tokens and 2 * len(answer_tokens) >= len(question_tokens)
 
 
+_SLASH = re.compile(r"(?<=[^\W\d_])/(?=\w)|(?<=\w)/(?=[^\W\d_])|\s+/\s*|\s*/\s+")
+"""A slash between words (not between figures: 9/11, 24/7), with or without spaces around it."""
+
+_DETERMINERS = frozenset("the a an his her its their our my your this that these those".split())
+"""Words that open an alternative of more than one word ("Twitter/the social network")."""
+
+
+def _is_capitalized(word: str) -> bool:
+    return word.strip("\"'([{\u201c\u2018")[:1].isupper()
+
+
+@lru_cache(maxsize=16384)
+def _statement_alternatives(statement: str) -> tuple[str, ...]:
+    """The readings of a statement that offers alternatives with slashes, as summary content units do
+    ("Singer/Bieber arrived", "Candidate / Lynne Abraham is 74", "425/many young women", "Accounts vanished
+    from Twitter/the social network"): one statement per alternative, or the statement alone. An
+    alternative beside a slash is a run of capitalized words (a name: "Carri Reichert / dominatrix"; "of"
+    inside it: "Elizabeth of York") or one word (with its determiner: "the social network"); in a chain
+    ("A / B / C") the words between two slashes are one alternative."""
+    parts = _SLASH.split(statement)
+    if len(parts) < 2 or len(parts) > 5:
+        return (statement,)
+    words = [part.split() for part in parts]
+    if any(not part for part in words):
+        return (statement,)
+    # the first alternative: the end of the text before the first slash
+    first = words[0]
+    start = len(first) - 1
+    if _is_capitalized(first[start]):
+        while start > 0 and (_is_capitalized(first[start - 1])
+                             or first[start - 1] in _NAME_PARTICLES | {"of"} and start > 1
+                             and _is_capitalized(first[start - 2])):
+            start -= 1
+    # the last alternative: the start of the text after the last slash
+    last = words[-1]
+    end = 1
+    if _is_capitalized(last[0]):
+        while end < len(last) and (_is_capitalized(last[end]) or last[end] in _NAME_PARTICLES | {"of"}
+                                   and end + 1 < len(last) and _is_capitalized(last[end + 1])):
+            end += 1
+    elif last[0].lower() in _DETERMINERS and len(last) > 1:
+        end = 2
+    before, after = first[:start], last[end:]
+    options = [first[start:], *words[1:-1], last[:end]]
+    return tuple(" ".join([*before, *option, *after]) for option in options)
+
+
+_EVENT_VERBS = re.compile(r"\b(?:happen(?:s|ed|ing)?|occur(?:s|red|ring)?|t(?:ake|akes|ook|aking|aken) place)\b",
+                          re.IGNORECASE)
+"""Verbs that only say that an event exists ("The fight happened at Spring Garden Station", "The
+ceremony took place in Augusta"): a summary reports the event and where or when it was, and never says
+that it happened; in a statement they are no word the sentence must share."""
+
+
+_AGE = re.compile(r"\b(\d+)(?:\s*-\s*|\s+)years?(?:\s*-\s*|\s+)old\b", re.IGNORECASE)
+"""An age, "74-year-old" (or "74 - year - old" as tokenized text, "74 years old"): its figure is the age
+("Lynne Abraham , 74 ,"), and its "year" no time of the statement ("played last year")."""
+
+
+@lru_cache(maxsize=65536)
+def _day_numbers(text: str) -> frozenset[str]:
+    """The numbers a text writes only as the day of a month ("on March 18", "18 March"): a date, which
+    states no age, score or count of the same figure."""
+    found = tokens(text)
+    days: set[str] = set()
+    others: set[str] = set()
+    for position, token in enumerate(found):
+        if not token.number:
+            continue
+        beside = {found[i].text for i in (position - 1, position + 1) if 0 <= i < len(found)}
+        is_day = token.text.isdigit() and 1 <= int(token.text) <= 31 and bool(beside & lexical_tokens.MONTHS)
+        (days if is_day else others).add(token.text)
+    return frozenset(days - others)
+
+
+def _dated(text: str) -> bool:
+    """Whether a text names a month (a statement with a date may be stated by a sentence's day)."""
+    return bool(content_set(text) & lexical_tokens.MONTHS)
+
+
 def _statement_names(statement: str) -> frozenset[str]:
     """The names of a statement (a sentence, so its first word is capitalized whatever it is): the words
     ``_entities`` reads as names, and the first word too when the second is capitalized as well ("Jane Doe
@@ -285,6 +365,39 @@ def _statement_names(statement: str) -> frozenset[str]:
     if len(words) == 2 and words[0][:1].isupper() and words[1][:1].isupper():
         names.update(t.text for t in tokens(words[0]) if not t.stop and not t.number)
     return frozenset(names)
+
+
+_CALENDAR = frozenset(content("monday tuesday wednesday thursday friday saturday sunday january february march "
+                              "april may june july august september october november december spring summer autumn "
+                              "winter christmas easter"))
+"""Capitalized words that are no names: days, months, seasons and feasts ("died on Thursday morning")."""
+
+
+def _name_groups(statement: str, names: frozenset[str], statement_tokens: set[str]) -> list[frozenset[str]]:
+    """The statement's names, each as the set of its content tokens, in the order the statement writes them:
+    its names of several words (``_name_runs``) and each other name word, less titles and company forms,
+    days, months and seasons."""
+    runs = [run & statement_tokens - _CALENDAR for run in _name_runs(statement)]
+    runs = [run for run in runs if run]
+    inside = set().union(*runs) if runs else set()
+    singles = [frozenset({name}) for name in names - inside - _NAME_AFFIXES - _CALENDAR if name in statement_tokens]
+    order = {token: position for position, token in reversed(list(enumerate(content(statement))))}
+    return sorted(runs + singles, key=lambda group: min(order.get(t, len(order)) for t in group))
+
+
+def _group_in(group: frozenset[str], hay: frozenset[str]) -> bool:
+    """Whether a sentence (its tokens ``hay``) writes some word of a name: as such, as a word with the same
+    first four letters (a derivation: Cuba / Cuban, Italy / Italian) or spelled otherwise (``_near``)."""
+    if group & hay:
+        return True
+    return any(len(t) >= 4 and any(h[:4] == t[:4] or _near(t, h) for h in hay) for t in group)
+
+
+def _leads(statement: str, group: frozenset[str]) -> bool:
+    """Whether the name ``group`` is the statement's first words (its subject, what a summary may name by a
+    pronoun or a description: "She was forced into Huminski's car" for "Zbigniew Huminski forced Chloe ...")."""
+    first = content(statement)[:1]
+    return bool(first) and first[0] in group
 
 
 def _inside_other_name(run: frozenset[str], sentence: str, statement_tokens: set[str]) -> bool:
@@ -462,7 +575,8 @@ def forget_texts() -> None:
     """Empty every per-text cache of the lexical judge and its tokenizer (``lexical_tokens.forget_texts``)."""
     lexical_tokens.forget_texts()
     for cached in (_entities, _name_runs, _meta_cue, _summary_cue, _weights, _negation, _support_weights, _document_passages,
-                   _document_set, _documents_set, _token_prefixes, _designation_forms, _required_numbers):
+                   _document_set, _documents_set, _token_prefixes, _designation_forms, _required_numbers,
+                   _statement_alternatives, _day_numbers):
         cached.cache_clear()
 
 
@@ -478,7 +592,7 @@ class LexicalJudge(JudgeBackend):
     """
 
     name: ClassVar[str] = "lexical"
-    version: ClassVar[str] = "8"
+    version: ClassVar[str] = "9"
     kinds: ClassVar[frozenset[str]] = frozenset(JUDGMENT_KINDS)
 
     def __init__(
@@ -664,9 +778,41 @@ class LexicalJudge(JudgeBackend):
         name ("John Doe" for "Jane Doe", ``_inside_other_name``) at 0.8 x the threshold. Names are read from
         the statement's capitals (``_statement_names``): a lower-cased sentence needs none, and a
         designation may be written in lower case or apart (``_designation_forms``).
+
+        Version 9 (read from REALSumm's disagreements with people): a statement with slashes is each of its
+        readings, the best stated deciding (``_statement_alternatives``: "Singer/Bieber arrived"); words that
+        only say an event exists ("happened", "took place") and a year the sentence leaves out (when it gives
+        no other) are not required; an age is its figure ("74-year-old" = "74", and its "year" is no time);
+        a sentence's day of a month ("March 18") states no other figure of the statement; and a name the
+        statement says something about (not the subject it starts with, which a summary may give as "she" or
+        "the 21-year-old singer"; not a day or a month) missing from the sentence, neither as such nor
+        derived ("Cuban" for Cuba), caps the score at 0.8 x the threshold, as a name given in part does:
+        "Ronnie Carroll died" does not state "Ronnie Carroll died in London".
         """
+        alternatives = _statement_alternatives(statement)
+        if len(alternatives) > 1:
+            # "Singer/Bieber arrived ...": each reading is the statement; the best-stated one decides
+            scored = [(self._statement_score(sentence, alternative), alternative) for alternative in alternatives]
+            (score, rationale), alternative = max(scored, key=lambda item: item[0][0])
+            return score, f"{rationale}; reading {alternative!r}"
+        return self._statement_score(sentence, statement)
+
+    def _statement_score(self, sentence: str, statement: str) -> tuple[float, str]:
+        """``statement_score`` of one reading of the statement (no alternatives left in it)."""
+        statement = _AGE.sub(r"\1", _EVENT_VERBS.sub(" ", statement))
+        sentence = _AGE.sub(r"\1", sentence)
         statement_tokens = content(statement) or tuple(t.text for t in tokens(statement))
+        sentence_numbers = numbers(sentence)
+        if not any(_is_year(n) for n in sentence_numbers):
+            # a year is accessory: news writes "on Saturday" for "on Saturday 11 April 2015"; a sentence that
+            # gives another year still misses the statement's
+            statement_tokens = tuple(t for t in statement_tokens if not _is_year(t)) or statement_tokens
         sentence_set = content_set(sentence) if content(statement) else frozenset(t.text for t in tokens(sentence))
+        days = _day_numbers(sentence) - _day_numbers(statement) if not _dated(statement) else frozenset()
+        if days:
+            # "on March 18" gives a day, not the 18 of "Charles Terreni was 18"
+            sentence_numbers -= days
+            sentence_set -= days
         designations, designation_numbers = _designation_forms(sentence)
         sentence_set |= designations
         names = _statement_names(statement)
@@ -679,7 +825,7 @@ class LexicalJudge(JudgeBackend):
         r_cov = _cover(relation, sentence_set) if relation else cover
         w = self.answer_question_weight
         score = (1.0 - w) * cover + w * r_cov
-        missing_numbers = sorted(_required_numbers(statement) - numbers(sentence) - designation_numbers)
+        missing_numbers = sorted(_required_numbers(statement) - sentence_numbers - designation_numbers)
         missing_designations = sorted(_identifiers(statement_tokens) - sentence_set)
         if missing_numbers or missing_designations:
             score = min(score, 0.5 * self.answer_threshold)
@@ -689,11 +835,22 @@ class LexicalJudge(JudgeBackend):
                          and _inside_other_name(run, sentence, set(statement_tokens))]
         if partial_names:
             score = min(score, 0.8 * self.answer_threshold)
+        # a name the statement says something about, missing from the sentence, is a fact the sentence does
+        # not state ("Ronnie Carroll died in London" / "Ronnie Carroll died ..."), as a missing figure is; the
+        # name the statement starts with is its subject, which a summary may name by a pronoun or a
+        # description ("She was forced into Huminski's car", "the 21-year-old singer")
+        groups = _name_groups(statement, names, set(statement_tokens))
+        missing_names = [group for position, group in enumerate(groups) if not _group_in(group, sentence_set)
+                         and not (position == 0 and _leads(statement, group))]
+        if missing_names:
+            score = min(score, 0.8 * self.answer_threshold)
         missing = sorted(set(statement_tokens) - sentence_set)
         rationale = f"statement tokens {_fmt(cover)} in sentence, what it says of its names {_fmt(r_cov)}"
         rationale += _missing_said(missing, missing_numbers, missing_designations)
         if partial_names:
             rationale += f"; only part of the name {' '.join(sorted(partial_names[0]))}"
+        if missing_names:
+            rationale += f"; name {' '.join(sorted(missing_names[0]))} not in sentence"
         return score, rationale
 
     def _answers(self, question: Question) -> tuple[float, float, str] | None:

@@ -4,7 +4,8 @@ A report says "20,919", "3.7 percent" and "in July of 2019"; the nugget bank say
 "July 2019". Comparing raw strings misses all three. Here every text becomes a sequence of ``Token``s:
 
 - case, accents and curly quotes are folded (NFKC, lower case);
-- numbers are canonical: thousands separators dropped (``20,919`` -> ``20919``), trailing decimal zeros
+- numbers are canonical: thousands separators dropped (``20,919`` -> ``20919``; not the comma of a date,
+  ``April 25,2014`` -> ``25`` ``2014``), trailing decimal zeros
   dropped (``3.70`` -> ``3.7``), scale words applied (``1.2 million`` -> ``1200000``), number words
   read as digits (``three`` -> ``3``, ``third`` -> ``3``), ordinals read as their number (``11th`` -> ``11``);
 - a designation, a name made of a word and a number (a word, a hyphen and a number; a capitalized word and
@@ -64,6 +65,8 @@ _MONTHS = {
     "sept": "september", "october": "october", "oct": "october", "november": "november", "nov": "november",
     "december": "december", "dec": "december",
 }
+MONTHS: frozenset[str] = frozenset(_MONTHS.values())
+"""The tokens of the month names (``Jul`` and ``July`` are ``july``)."""
 # "may", "march" and "dec" are ordinary words too: they count as months only next to a number (a day or year)
 _AMBIGUOUS_MONTHS = frozenset({"may", "march", "mar", "dec", "jan", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
                                "apr", "feb"})
@@ -91,7 +94,7 @@ _FOLD = {
 }
 
 _TOKEN = re.compile(
-    r"(?P<num>\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)(?P<suffix>%|st|nd|rd|th|s)?"
+    r"(?P<num>\d+(?:,\d{3}(?!\d))*(?:\.\d+)?|\.\d+)(?P<suffix>%|st|nd|rd|th|s)?"
     r"|(?P<word>[^\W\d_][^\W_]*(?:['\.][^\W_]+)*)"
     , re.UNICODE,
 )
