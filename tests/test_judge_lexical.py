@@ -584,3 +584,35 @@ def test_a_statement_s_other_names_must_be_in_the_sentence(statement: str, sente
 def test_a_date_with_its_year_after_a_comma_is_no_thousands() -> None:
     assert content("April 25,2014") == ("april", "25", "2014")
     assert numbers("20,919 people and 1,234,567") == {"20919", "1234567"}
+
+
+def test_covers_summed_by_groups_are_the_floats_summed_token_by_token() -> None:
+    """``_cover`` and ``support_score`` count the tokens of each weight apart when the weights are exact
+    (multiples of 1/1024, as the defaults 2.0 and 1.5): the same floats as summing token by token, in set order;
+    other weights (1.7, 1.3) are summed token by token. Checked on random token sets against that sum."""
+    import random
+
+    from argue_eval.judges import lexical
+
+    def by_tokens(needle, hay, weights):
+        distinct = set(needle)
+        return sum(weights.get(t, 1.0) for t in distinct if t in hay) / sum(weights.get(t, 1.0) for t in distinct)
+
+    rng = random.Random(5)
+    vocabulary = [f"w{k}" for k in range(40)]
+    for weights_of in ((2.0, 1.5), (1.7, 1.3), (3.0, 0.25)):
+        for _ in range(400):
+            needle = rng.sample(vocabulary, rng.randint(1, 25))
+            hay = frozenset(rng.sample(vocabulary, rng.randint(0, 40)))
+            weights = {t: rng.choice(weights_of) for t in rng.sample(vocabulary, rng.randint(0, 12))}
+            assert lexical._cover(needle, hay, weights) == by_tokens(needle, hay, weights)
+            assert lexical._cover(needle, hay) == by_tokens(needle, hay, {})
+    assert lexical._exact_weight(1.5) and lexical._exact_weight(2.0) and not lexical._exact_weight(1.7)
+    sentence = "Acme paid 42 million to Smith in 2019 for the Orbital plant near Dover"
+    passages = (frozenset(lexical.content("Acme paid Smith 42 million")), frozenset(lexical.content("plant Dover")))
+    for options in ({}, {"number_weight": 1.7, "entity_weight": 1.3}):
+        judge = LexicalJudge(**options)
+        weighted, total = lexical._support_weights(sentence, judge.number_weight, judge.entity_weight)
+        expected = max(sum(w for t, w in weighted if t in p) / total for p in passages)
+        score, rationale = judge.support_score(sentence, passages, frozenset({"42", "2019"}))
+        assert f"covers {lexical._fmt(expected)}" in rationale and 0 < score <= expected

@@ -329,3 +329,44 @@ def test_the_estimate_counts_the_floor_of_the_prompt_tokens() -> None:
     assert estimate["floor_tokens"] == estimate["floor_instructions"] + estimate["floor_texts"]
     assert estimate["prompt_tokens"] > estimate["floor_tokens"]  # the document went twice, and the JSON around it
     assert 0 < estimate["shared_prefix_tokens"] < estimate["prompt_tokens"]
+
+
+def test_quoted_data_is_what_the_json_module_writes() -> None:
+    """``quote_data``'s own encoder gives json.dumps(indent=1)'s bytes, escapes and nesting included."""
+    from argue_eval.judges.llm_prompts import _ESCAPE_RE, _ESCAPES
+
+    cases = [
+        {},
+        {"sentence": 'He said "no" \\ <b>`x`</b>\n\tnext \u2028 é 😀 \x00\x1f'},
+        {"document": "", "answers": {"A1": {"question": "Who?", "answer": "Smith"}, "A2": {}}, "sentence": "s"},
+        {"earlier_sentences": [], "sentence": "s"},
+        {"earlier_sentences": ["one", "two \"2\""], "nested": [["a"], [], {"k": None}], "n": 10 ** 20, "t": True,
+         "f": False},
+        {"request": {"title": "T", "background": None, "problem_statement": ""}, "sentence": "s"},
+        {"float": 1.5, "sentence": "s"},  # left to the json module
+        {"lone": "\ud800"},
+    ]
+    for data in cases:
+        expected = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=False)
+        assert quote_data(data) == _ESCAPE_RE.sub(lambda m: _ESCAPES[m.group(0)], expected)
+
+
+def test_shared_prefix_by_neighbours_counts_what_the_block_hashes_count() -> None:
+    """The count from each prompt's neighbours in text order equals the block-by-block simulation, in send
+    order (ascending runs) and in an order of many runs (which takes the blocks' way)."""
+    import random
+
+    from argue_eval.judges.llm_prompts import PREFIX_BLOCK, _by_hashes
+
+    rng = random.Random(7)
+    stems = ["".join(rng.choice("ab") for _ in range(rng.randint(0, 6 * PREFIX_BLOCK))) for _ in range(6)]
+    texts = []
+    for _ in range(300):
+        stem = rng.choice(stems)
+        texts.append(stem[:rng.randint(0, len(stem))] + "".join(rng.choice("ab") for _ in range(rng.randint(0, 200))))
+    runs = [sorted(texts[k::4]) for k in range(4)]  # four ascending runs, as the templates' send order gives
+    for order in ([t for run in runs for t in run], sorted(texts), texts):
+        prompts = [Prompt("t", ({"role": "system", "content": ""}, {"role": "user", "content": t}), ()) for t in order]
+        expected = _by_hashes(prompt.text() for prompt in prompts)
+        assert shared_prefix_tokens(prompts) == expected
+    assert expected > 0

@@ -725,3 +725,27 @@ def test_a_report_read_back_from_disk_has_every_field_it_was_read_with():
     assert _decode_report(_encode_report(full)) == full
     assert spool.pop("T2") == [Report("r1", "T2", [])] and list(spool) == []
     spool.close()
+
+
+def test_a_dry_run_without_a_cache_reads_the_certain_questions_off_the_listing() -> None:
+    """With no cache the plan does not replay the rounds: their questions (all of the first round, none opened
+    later) are the listing's ungated ones. On the sample track, with and without the requests and the
+    collection, the plan's ``certain`` is what the replay fails, per kind, and the first round is not empty."""
+    from argue_eval.api import plan, plan_topics
+    from argue_eval.api.judge import open_judge
+    from argue_eval.argue.policies import Policies
+    from argue_eval.inputs import load_inputs
+    from argue_eval.judges.runner import run_judge
+
+    repo = Path(__file__).resolve().parent.parent
+    runs = sorted(str(p) for p in (repo / "runs" / "sample").glob("*.jsonl"))
+    nuggets, requests = repo / "nuggets/sample/nuggets.jsonl", repo / "topics/sample/requests.jsonl"
+    for given in (None, requests):
+        inputs = load_inputs(runs, nuggets, None, given, None, Policies())
+        replay = run_judge(plan_topics(list(inputs.reports()), inputs.evaluation), open_judge("lexical", None),
+                           known=inputs.source, ask=False)
+        by_kind = Counter(f.key.kind for f in replay.failures)
+        expected = {kind: by_kind[kind] for kind in JUDGMENT_KINDS if by_kind[kind]}
+        assert sum(expected.values()) > 100 and "first_instance" not in expected  # behind requires-citation
+        planned = plan(runs, nuggets, requests=given, collection=repo / "topics/sample/collection.jsonl")
+        assert planned["certain"] == expected and planned["cached"] == {}

@@ -3,7 +3,8 @@
 The plan replays the judge runner's own rounds (``judges.runner.run_judge`` with ``ask=False``): the same
 question lists, the same documents attached, the same cache lookup under the texts the judge reads, with no
 judge call and nothing written. What the cache answers settles the branches it decides, as in a real run;
-what it cannot answer in a round is *certain* to be asked. Then the flowchart is listed once more with both
+what it cannot answer in a round is *certain* to be asked (with no cache there is nothing to replay: the
+certain questions are the first round's, read off the listing below). Then the flowchart is listed once more with both
 branches of every open answer followed (*at most*), and a model judge prices the questions left
 (``plan_calls``, ``estimate``: no network call, no key). Before the counts, the plan says what no judge can
 do with these inputs (``api.limits``).
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..argue.policies import make_policies
 from ..argue.questions import count_by_kind, list_questions
+from ..gc_tuning import paused_gc
 from ..inputs import check_one_report_per_topic, load_inputs
 from ..judges.asking import CachedJudge, documents_needed, with_documents
 from ..judges.base import JudgeBackend
@@ -67,7 +69,8 @@ def plan(
         with ExitStack() as stack:
             store = _Collection(collection, stack)
             judgment_cache = _existing_cache(cache, stack)
-            counts = _counts(reports, inputs, backend, judgment_cache, store)
+            with paused_gc():  # a round's questions and prompts: millions of objects beside the reports, no cycles
+                counts = _counts(reports, inputs, backend, judgment_cache, store)
     finally:
         backend.close()
     judged = [r for r in reports if r.request_id in evaluation.topics]  # as a real run: no others are judged
@@ -119,10 +122,20 @@ def _counts(reports: list[Any], inputs: Any, backend: JudgeBackend, cache: Judgm
     """The question counts (the runner's rounds replayed from the cache) and a model judge's calls."""
     evaluation = inputs.evaluation
     documents = store if (store and cache is not None) else None  # documents matter to the cache lookup only
-    replay = run_judge(plan_topics(reports, evaluation), backend, known=inputs.source, documents=documents,
-                       cache=cache, ask=False)
-    known = LayeredLookup(inputs.source, replay.table)  # cached answers open later questions, as in a real run
-    at_most = list_questions(reports, evaluation, known, "both", show_progress=False)
+    if cache is None:
+        # nothing cached, nothing answered: the rounds would list the first round's questions (every one fails,
+        # so no later round opens another), which are the flowchart's certain ones, those the listing with both
+        # branches finds needed with no unknown answer on their path (``gates``): read there, the round not run
+        at_most = list_questions(reports, evaluation, inputs.source, "both", show_progress=False)
+        certain = _by_kind(q.key for q in at_most if not q.gates)
+        answered: Any = {}
+    else:
+        replay = run_judge(plan_topics(reports, evaluation), backend, known=inputs.source, documents=documents,
+                           cache=cache, ask=False)
+        known = LayeredLookup(inputs.source, replay.table)  # cached answers open later questions, as in a real run
+        at_most = list_questions(reports, evaluation, known, "both", show_progress=False)
+        certain = _by_kind(f.key for f in replay.failures)  # what the cache could not answer, round after round
+        answered = replay.table.table
     behind: set[Any] = set()  # cached, but behind an answer not known yet
     if cache is not None:
         CachedJudge(backend, cache, documents=documents, contexts=True, ask=False).ask(
@@ -146,8 +159,8 @@ def _counts(reports: list[Any], inputs: Any, backend: JudgeBackend, cache: Judgm
     cascade = _cascade_plan(backend, asked)
     return {
         "questions": count_by_kind(todo),
-        "certain": _by_kind(f.key for f in replay.failures),  # what the cache could not answer, round after round
-        "cached": _by_kind([*replay.table.table, *behind]),
+        "certain": certain,
+        "cached": _by_kind([*answered, *behind]),
         "calls": calls,
         **({"estimate": estimate} if estimate is not None else {}),
         **({"unchecked_without_collection": unchecked} if unchecked else {}),

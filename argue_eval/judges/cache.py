@@ -125,6 +125,9 @@ class QuestionContexts:
     def __init__(self) -> None:
         self._memo: dict[int, tuple[object, str]] = {}  # id -> (the object, kept alive so ids stay unique; digest)
         self._combined: dict[tuple[str, ...], str] = {}  # the parts' digests -> the question's
+        # the objects a question reads, by identity -> its digest: one lookup for the many questions that read
+        # the same ones (the entry keeps the objects alive, so their ids stay theirs)
+        self._by_objects: dict[tuple[int, ...], tuple[tuple[object, ...], str]] = {}
 
     def _of(self, obj: Any, texts: Callable[[Any], Sequence[str]]) -> str:
         hit = self._memo.get(id(obj))
@@ -138,6 +141,18 @@ class QuestionContexts:
         return self._of(document, _document_texts)
 
     def __call__(self, question: Question) -> str:
+        request, nugget, document = question.request, question.nugget, question.document
+        cited, earlier = question.cited_documents, question.earlier_sentences
+        objects = (request, nugget, document, cited, earlier)
+        ids = (id(request), id(nugget), id(document), id(cited), id(earlier))
+        hit = self._by_objects.get(ids)
+        if hit is not None:  # the same objects: the entry keeps them alive, so no other object has their ids
+            return hit[1]
+        digest = self._digest_of(question)
+        self._by_objects[ids] = (objects, digest)
+        return digest
+
+    def _digest_of(self, question: Question) -> str:
         request, nugget, document = question.request, question.nugget, question.document
         parts = (
             "" if request is None else self._of(request, _request_texts),

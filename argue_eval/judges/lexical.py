@@ -105,10 +105,25 @@ def _cover(needle: Sequence[str] | frozenset[str], hay: frozenset[str], weights:
     distinct = set(needle)
     if not distinct:
         return 0.0
-    weights = weights or {}
+    if not weights:  # every token weighs 1: the sums are counts
+        return len(distinct & hay) / len(distinct)
+    heavy = distinct & weights.keys()
+    if all(_exact_weight(weights[t]) for t in heavy):
+        # sums of such weights are exact in any order: the weighed tokens summed apart, the others counted
+        found = distinct & hay
+        total = len(distinct) - len(heavy) + sum(weights[t] for t in heavy)
+        weighed = heavy & found
+        return (len(found) - len(weighed) + sum(weights[t] for t in weighed)) / total
     total = sum(weights.get(t, 1.0) for t in distinct)
-    found = sum(weights.get(t, 1.0) for t in distinct if t in hay)
-    return found / total
+    return sum(weights.get(t, 1.0) for t in distinct if t in hay) / total
+
+
+def _exact_weight(weight: float) -> bool:
+    """Whether ``weight`` is a multiple of 1/1024 below 2**20 (as the default weights 2.0 and 1.5 are): a sum of
+    such weights (and of 1s) is exact in floating point, whatever the order of its terms, so a share of
+    weighed tokens can be summed by groups and is the same float as summed token by token."""
+    scaled = weight * 1024.0
+    return abs(weight) < 2.0 ** 20 and scaled == int(scaled)
 
 
 @lru_cache(maxsize=65536)
@@ -571,12 +586,28 @@ def _support_weights(sentence: str, number_weight: float, entity_weight: float) 
     return weighted, sum(weight for _, weight in weighted)
 
 
+@lru_cache(maxsize=65536)
+def _support_groups(sentence: str, number_weight: float, entity_weight: float
+                    ) -> tuple[frozenset[str], tuple[tuple[float, frozenset[str]], ...]] | None:
+    """The sentence's distinct content tokens that weigh 1, and the others by weight, when every weight is exact
+    (``_exact_weight``): a passage's cover is then its counts per group, the same float as the sum token by token
+    (``support_score``); ``None`` otherwise."""
+    weighted, _ = _support_weights(sentence, number_weight, entity_weight)
+    groups: dict[float, set[str]] = {}
+    for token, weight in weighted:
+        if not _exact_weight(weight):
+            return None
+        groups.setdefault(weight, set()).add(token)
+    plain = frozenset(groups.pop(1.0, ()))
+    return plain, tuple((weight, frozenset(tokens)) for weight, tokens in groups.items())
+
+
 def forget_texts() -> None:
     """Empty every per-text cache of the lexical judge and its tokenizer (``lexical_tokens.forget_texts``)."""
     lexical_tokens.forget_texts()
-    for cached in (_entities, _name_runs, _meta_cue, _summary_cue, _weights, _negation, _support_weights, _document_passages,
-                   _document_set, _documents_set, _token_prefixes, _designation_forms, _required_numbers,
-                   _statement_alternatives, _day_numbers):
+    for cached in (_entities, _name_runs, _meta_cue, _summary_cue, _weights, _negation, _support_weights,
+                   _support_groups, _document_passages, _document_set, _documents_set, _token_prefixes,
+                   _designation_forms, _required_numbers, _statement_alternatives, _day_numbers):
         cached.cache_clear()
 
 
@@ -625,6 +656,7 @@ class LexicalJudge(JudgeBackend):
         self.passage_words: int = options["passage_words"]
         self.passage_stride: int = options["passage_stride"]
         self._provenance = self.provenance()  # one shared dict: every verdict of this judge has the same
+        self._methods: dict[str, Any] = {}  # kind -> the method answering it (``judge``), looked up once
 
     def use_profile(self, profile: str) -> None:
         super().use_profile(profile)
@@ -666,7 +698,9 @@ class LexicalJudge(JudgeBackend):
 
     def judge(self, question: Question) -> Verdict | None:
         """The verdict for one question, or ``None`` when the question lacks what this kind needs."""
-        method = getattr(self, f"_{question.kind}", None)
+        method = self._methods.get(question.kind)
+        if method is None:
+            method = self._methods[question.kind] = getattr(self, f"_{question.kind}", None)
         if method is None:
             return None
         result = method(question)
@@ -878,9 +912,15 @@ class LexicalJudge(JudgeBackend):
         if not sentence_tokens:  # nothing to check either way: a yes at the threshold, least confident
             return self.attested_threshold, "no content words to attest"
         weighted, total = _support_weights(sentence, self.number_weight, self.entity_weight)
+        groups = _support_groups(sentence, self.number_weight, self.entity_weight)
         best, best_index = 0.0, -1
         for index, passage in enumerate(passages):  # _cover, with the sentence's weights summed once
-            cover = sum(weight for token, weight in weighted if token in passage) / total
+            if groups is not None:  # by counts per weight: the same float (``_support_groups``)
+                plain, heavy = groups
+                found = len(plain & passage) + sum([weight * len(tokens & passage) for weight, tokens in heavy])
+                cover = found / total
+            else:
+                cover = sum(weight for token, weight in weighted if token in passage) / total
             if cover > best:
                 best, best_index = cover, index
         missing_numbers = sorted(n for n in numbers(sentence) - document_numbers if not _is_year(n))

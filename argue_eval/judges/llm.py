@@ -784,15 +784,19 @@ class LLMJudge(JudgeBackend):
         instructions = 0
         unique: dict[tuple[str, str], int] = {}
         fixed: dict[tuple[str, tuple[str, ...]], int] = {}
+        replies: dict[tuple[str, ...], int] = {}  # the reply's tokens, per set of keys
         for group in groups:
             kind = group.label or group.prompt.template
             calls[kind] = calls.get(kind, 0) + 1
             prompt_tokens[kind] = prompt_tokens.get(kind, 0) + group.prompt.estimated_prompt_tokens()
-            completion_tokens[kind] = completion_tokens.get(kind, 0) + estimate_tokens(
-                "{" + ", ".join(f'"{k}": false' for k in group.prompt.keys) + "}")
-            shape = (group.prompt.template, group.prompt.keys)
+            keys = group.prompt.keys
+            reply = replies.get(keys)
+            if reply is None:
+                reply = replies[keys] = estimate_tokens("{" + ", ".join(f'"{k}": false' for k in keys) + "}")
+            completion_tokens[kind] = completion_tokens.get(kind, 0) + reply
+            shape = (group.prompt.template, keys)
             if shape not in fixed:
-                fixed[shape] = instruction_tokens(group.prompt.template, list(group.prompt.keys), self.prompts)
+                fixed[shape] = instruction_tokens(group.prompt.template, list(keys), self.prompts)
             instructions += fixed[shape]
             for what, identity, text in group.texts:
                 size = estimate_tokens(text)

@@ -232,12 +232,14 @@ def run_judge(
     results: dict[JudgmentKey, Judgment] = {}  # the topic's
 
     def record(batch: Answers, cached: bool) -> None:
-        counter = stats.cached if cached else stats.new
+        kinds: Counter[str] = Counter()
+        add, judgment = answers.add, verdict_to_judgment
         for question, verdict in batch:
             key = question.key
-            answers.add(key, (verdict.value, verdict.judge))
-            results[key] = verdict_to_judgment(question, verdict)
-            counter[key.kind] += 1
+            add(key, (verdict.value, verdict.judge))
+            results[key] = judgment(question, verdict)
+            kinds[key[0]] += 1  # the kind
+        (stats.cached if cached else stats.new).update(kinds)
         bar.update(len(batch))
 
     def fail(question: Question, reason: str) -> None:
