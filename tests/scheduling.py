@@ -13,13 +13,17 @@ test's id and its file's source, so nothing depends on pytest's internals:
 * the file: every test of a file that defines a module- or session-scoped fixture;
 * otherwise the test alone (so the 68 help examples, say, run side by side).
 
-xdist hands out the largest units first, and the ranx unit before all (its compile is the longest), so it
-starts at once on one worker while the other takes the rest. (``xdist_group`` marks with ``--dist loadgroup`` would say the same, but with pytest 9.2 and
+xdist hands out the units with the most tests first, and :class:`SharedSetupScheduling` the ranx unit before all
+(its compile is the longest), so it starts at once on one worker while the other takes the rest. Of the units of
+one test, those marked ``slow`` (``@pytest.mark.slow`` on the function, or in the file's ``pytestmark``: the help
+examples, the stop-signal and indexed-ICAT tests) go before the others: a long test handed out last would keep
+one worker busy while the other idles, where many short ones at the end let both finish together. (``xdist_group`` marks with ``--dist loadgroup`` would say the same, but with pytest 9.2 and
 pytest-xdist 3.8 they silently group nothing: pytest-xdist issue #1386.)
 """
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -40,17 +44,46 @@ def unit_of(nodeid: str, root: Path) -> str:
     return path if shares_module_setup else nodeid
 
 
+def is_slow(nodeid: str, root: Path) -> bool:
+    """Whether the test ``nodeid`` is marked ``slow``: its function's decorator, or its file's ``pytestmark``."""
+    path, _, name = nodeid.partition("::")
+    function = name.rpartition("::")[2].partition("[")[0]
+    slow_functions, slow_file = _slow_marks(root / path)
+    return slow_file or function in slow_functions
+
+
+def hand_out_order(units: dict[str, dict[str, bool]], slow: Callable[[str], bool]) -> list[str]:
+    """The order in which to hand out ``units`` (unit -> its tests, in xdist's order, most tests first): the ranx
+    unit, then the units of several tests (as xdist ordered them), then the single tests marked slow
+    (``slow(nodeid)``), then the other single tests."""
+    def rank(unit: str) -> int:
+        if unit == "ranx":
+            return 0
+        if len(units[unit]) > 1:
+            return 1
+        return 2 if slow(next(iter(units[unit]))) else 3
+
+    return sorted(units, key=rank)  # stable: within a rank, xdist's order
+
+
 class SharedSetupScheduling(LoadScopeScheduling):
-    """xdist's ``loadscope`` scheduling with :func:`unit_of` as the scope, and the ranx unit handed out first."""
+    """xdist's ``loadscope`` scheduling with :func:`unit_of` as the scope, handed out in :func:`hand_out_order`."""
+
+    _ordered = False
 
     def _split_scope(self, nodeid: str) -> str:
         return unit_of(nodeid, self.config.rootpath)
 
     def _assign_work_unit(self, node) -> None:  # noqa: ANN001  (xdist's WorkerController)
         # On a fresh install the ranx unit is the longest (its compile, one process, minutes on a busy machine):
-        # started first, it runs beside everything else instead of after it.
-        if "ranx" in self.workqueue:
-            self.workqueue.move_to_end("ranx", last=False)
+        # started first, it runs beside everything else instead of after it. The slow single tests follow the
+        # shared-setup units, so that the last tests handed out are short ones. The queue is complete at the
+        # first assignment (xdist fills it once, when every worker has collected).
+        if not self._ordered:
+            self._ordered = True
+            root = self.config.rootpath
+            for unit in hand_out_order(self.workqueue, lambda nodeid: is_slow(nodeid, root)):
+                self.workqueue.move_to_end(unit)
         super()._assign_work_unit(node)
 
 
@@ -77,6 +110,29 @@ def _file_facts(path: Path) -> tuple[frozenset[str], bool]:
     functions = [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
     names = frozenset(arg.arg for node in functions for arg in node.args.args)
     return names, any(_fixture_scope(node) in ("module", "session") for node in functions)
+
+
+def _is_slow_mark(node: ast.expr) -> bool:
+    """Whether ``node`` is ``pytest.mark.slow`` (or a list or tuple holding it, as ``pytestmark`` may be)."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return any(_is_slow_mark(element) for element in node.elts)
+    return ast.unparse(node) in ("pytest.mark.slow", "mark.slow")
+
+
+@cache
+def _slow_marks(path: Path) -> tuple[frozenset[str], bool]:
+    """The names of the functions of ``path`` marked ``slow``, and whether its ``pytestmark`` marks the whole file
+    so. A file that cannot be read or parsed has neither."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return frozenset(), False
+    functions = frozenset(node.name for node in ast.walk(tree)
+                          if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                          and any(_is_slow_mark(decorator) for decorator in node.decorator_list))
+    whole = any(isinstance(node, ast.Assign) and any(ast.unparse(target) == "pytestmark" for target in node.targets)
+                and _is_slow_mark(node.value) for node in tree.body)
+    return functions, whole
 
 
 @cache
