@@ -9,7 +9,10 @@ test's id and its file's source, so nothing depends on pytest's internals:
 
 * ``ranx``: every test whose id names ranx (``test_pool.py::test_rrf_scores_match_ranx``, the ``[ranx]``
   engine cases of ``test_retrieval.py``);
-* ``fixture:NAME``: every test of a file that asks for ``NAME``, a session-scoped fixture of ``conftest.py``;
+* ``fixture:NAME``: every test that asks for ``NAME``, a session-scoped fixture of ``conftest.py`` (every test
+  of its file when a fixture or helper of the file asks for it; otherwise only the test functions that do, so
+  that a file's other tests, such as the lexical and semantic ones of ``test_stop_signals.py``, do not queue
+  behind the server's);
 * the file: every test of a file that defines a module- or session-scoped fixture;
 * otherwise the test alone (so the 68 help examples, say, run side by side).
 
@@ -37,7 +40,9 @@ def unit_of(nodeid: str, root: Path) -> str:
     path, _, name = nodeid.partition("::")
     if "ranx" in name:
         return "ranx"
-    asks_for, shares_module_setup = _file_facts(root / path)
+    tests_ask_for, others_ask_for, shares_module_setup = _file_facts(root / path)
+    function = name.rpartition("::")[2].partition("[")[0]
+    asks_for = others_ask_for | tests_ask_for.get(function, frozenset())
     shared = sorted(asks_for & _session_fixtures(TESTS / "conftest.py"))
     if shared:
         return f"fixture:{shared[0]}"
@@ -100,16 +105,30 @@ def _fixture_scope(node: ast.AST) -> str | None:
 
 
 @cache
-def _file_facts(path: Path) -> tuple[frozenset[str], bool]:
-    """The parameter names of the functions in ``path`` (the fixtures they ask for), and whether it defines a
-    module- or session-scoped fixture. A file that cannot be read or parsed counts as neither."""
+def _file_facts(path: Path) -> tuple[dict[str, frozenset[str]], frozenset[str], bool]:
+    """The parameter names (the fixtures they ask for) of each test function of ``path`` and of its other
+    functions together, and whether it defines a module- or session-scoped fixture. A file that cannot be read
+    or parsed asks for nothing and shares nothing."""
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"))
     except (OSError, SyntaxError):
-        return frozenset(), False
+        return {}, frozenset(), False
     functions = [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    names = frozenset(arg.arg for node in functions for arg in node.args.args)
-    return names, any(_fixture_scope(node) in ("module", "session") for node in functions)
+    tests: dict[str, frozenset[str]] = {}
+    others: set[str] = set()
+    for node in functions:
+        names = {arg.arg for arg in node.args.args}
+        if node.name.startswith("test") and _fixture_scope(node) is None and not _is_fixture(node):
+            tests[node.name] = tests.get(node.name, frozenset()) | names
+        else:
+            others |= names
+    return tests, frozenset(others), any(_fixture_scope(node) in ("module", "session") for node in functions)
+
+
+def _is_fixture(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether ``node`` is decorated ``@pytest.fixture`` (with or without arguments)."""
+    return any(ast.unparse(decorator.func if isinstance(decorator, ast.Call) else decorator)
+               in ("pytest.fixture", "fixture") for decorator in node.decorator_list)
 
 
 def _is_slow_mark(node: ast.expr) -> bool:

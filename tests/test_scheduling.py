@@ -24,6 +24,11 @@ REPO = Path(__file__).resolve().parent.parent
     ("tests/test_judge_llm_server.py::test_judges_sample_items_through_structured_output", "fixture:llama_server"),
     ("tests/test_nugget_create_llama.py::test_create_through_a_real_server_validates_is_accounted_for_and_resumes",
      "fixture:llama_server"),
+    # ... but only the tests that ask for it when no fixture or helper of their file does: the lexical judge's
+    # stop test does not wait behind the LLM judge's in the server's worker
+    ("tests/test_stop_signals.py::test_the_llm_judge_stops_while_its_calls_are_in_flight", "fixture:llama_server"),
+    ("tests/test_stop_signals.py::test_the_lexical_judge_stops_between_groups_and_resumes_byte_identically[2]",
+     "tests/test_stop_signals.py::test_the_lexical_judge_stops_between_groups_and_resumes_byte_identically[2]"),
     # a module-scoped fixture (the report's Chromium): the whole file
     ("tests/test_report_browser.py::test_the_content_security_policy_holds", "tests/test_report_browser.py"),
     # the help examples: each its own temporary directory and processes, so each alone
@@ -41,11 +46,18 @@ def test_units_of_made_up_files(tmp_path):
                                          "def test_a(model):\n    pass\n")
     (tests / "test_plain.py").write_text('@pytest.fixture(scope="function")\ndef f():\n    return 1\n\n\n'
                                          "def test_a(f, tmp_path):\n    pass\n")
-    (tests / "test_server.py").write_text("def test_a(llama_server):\n    pass\n")
+    (tests / "test_server.py").write_text("def test_a(llama_server):\n    pass\n\n\ndef test_b(tmp_path):\n    pass\n")
+    (tests / "test_wrapped.py").write_text("import pytest\n\n\n@pytest.fixture\ndef url(llama_server):\n"
+                                           "    return llama_server\n\n\ndef test_a(url):\n    pass\n\n\n"
+                                           "def test_b(tmp_path):\n    pass\n")
     (tests / "test_broken.py").write_text("def test_a(:\n")
     assert unit_of("tests/test_model.py::test_a", tmp_path) == "tests/test_model.py"
     assert unit_of("tests/test_plain.py::test_a", tmp_path) == "tests/test_plain.py::test_a"
     assert unit_of("tests/test_server.py::test_a", tmp_path) == "fixture:llama_server"
+    assert unit_of("tests/test_server.py::test_b", tmp_path) == "tests/test_server.py::test_b"
+    # a fixture of the file asks for the server: every test of the file goes with it
+    assert unit_of("tests/test_wrapped.py::test_a", tmp_path) == "fixture:llama_server"
+    assert unit_of("tests/test_wrapped.py::test_b", tmp_path) == "fixture:llama_server"
     assert unit_of("tests/test_broken.py::test_a", tmp_path) == "tests/test_broken.py::test_a"
     assert unit_of("tests/test_gone.py::test_a", tmp_path) == "tests/test_gone.py::test_a"
 
