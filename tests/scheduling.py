@@ -9,17 +9,24 @@ test's id and its file's source, so nothing depends on pytest's internals:
 
 * ``ranx``: every test whose id names ranx (``test_pool.py::test_rrf_scores_match_ranx``, the ``[ranx]``
   engine cases of ``test_retrieval.py``);
-* ``fixture:NAME``: every test of a file that asks for ``NAME``, a session-scoped fixture of ``conftest.py``;
+* ``fixture:NAME``: every test that asks for ``NAME``, a session-scoped fixture of ``conftest.py`` (every test
+  of its file when a fixture or helper of the file asks for it; otherwise only the test functions that do, so
+  that a file's other tests, such as the lexical and semantic ones of ``test_stop_signals.py``, do not queue
+  behind the server's);
 * the file: every test of a file that defines a module- or session-scoped fixture;
 * otherwise the test alone (so the 68 help examples, say, run side by side).
 
-xdist hands out the largest units first, and the ranx unit before all (its compile is the longest), so it
-starts at once on one worker while the other takes the rest. (``xdist_group`` marks with ``--dist loadgroup`` would say the same, but with pytest 9.2 and
+xdist hands out the units with the most tests first, and :class:`SharedSetupScheduling` the ranx unit before all
+(its compile is the longest), so it starts at once on one worker while the other takes the rest. Of the units of
+one test, those marked ``slow`` (``@pytest.mark.slow`` on the function, or in the file's ``pytestmark``: the help
+examples, the stop-signal and indexed-ICAT tests) go before the others: a long test handed out last would keep
+one worker busy while the other idles, where many short ones at the end let both finish together. (``xdist_group`` marks with ``--dist loadgroup`` would say the same, but with pytest 9.2 and
 pytest-xdist 3.8 they silently group nothing: pytest-xdist issue #1386.)
 """
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -33,24 +40,55 @@ def unit_of(nodeid: str, root: Path) -> str:
     path, _, name = nodeid.partition("::")
     if "ranx" in name:
         return "ranx"
-    asks_for, shares_module_setup = _file_facts(root / path)
+    tests_ask_for, others_ask_for, shares_module_setup = _file_facts(root / path)
+    function = name.rpartition("::")[2].partition("[")[0]
+    asks_for = others_ask_for | tests_ask_for.get(function, frozenset())
     shared = sorted(asks_for & _session_fixtures(TESTS / "conftest.py"))
     if shared:
         return f"fixture:{shared[0]}"
     return path if shares_module_setup else nodeid
 
 
+def is_slow(nodeid: str, root: Path) -> bool:
+    """Whether the test ``nodeid`` is marked ``slow``: its function's decorator, or its file's ``pytestmark``."""
+    path, _, name = nodeid.partition("::")
+    function = name.rpartition("::")[2].partition("[")[0]
+    slow_functions, slow_file = _slow_marks(root / path)
+    return slow_file or function in slow_functions
+
+
+def hand_out_order(units: dict[str, dict[str, bool]], slow: Callable[[str], bool]) -> list[str]:
+    """The order in which to hand out ``units`` (unit -> its tests, in xdist's order, most tests first): the ranx
+    unit, then the units of several tests (as xdist ordered them), then the single tests marked slow
+    (``slow(nodeid)``), then the other single tests."""
+    def rank(unit: str) -> int:
+        if unit == "ranx":
+            return 0
+        if len(units[unit]) > 1:
+            return 1
+        return 2 if slow(next(iter(units[unit]))) else 3
+
+    return sorted(units, key=rank)  # stable: within a rank, xdist's order
+
+
 class SharedSetupScheduling(LoadScopeScheduling):
-    """xdist's ``loadscope`` scheduling with :func:`unit_of` as the scope, and the ranx unit handed out first."""
+    """xdist's ``loadscope`` scheduling with :func:`unit_of` as the scope, handed out in :func:`hand_out_order`."""
+
+    _ordered = False
 
     def _split_scope(self, nodeid: str) -> str:
         return unit_of(nodeid, self.config.rootpath)
 
     def _assign_work_unit(self, node) -> None:  # noqa: ANN001  (xdist's WorkerController)
         # On a fresh install the ranx unit is the longest (its compile, one process, minutes on a busy machine):
-        # started first, it runs beside everything else instead of after it.
-        if "ranx" in self.workqueue:
-            self.workqueue.move_to_end("ranx", last=False)
+        # started first, it runs beside everything else instead of after it. The slow single tests follow the
+        # shared-setup units, so that the last tests handed out are short ones. The queue is complete at the
+        # first assignment (xdist fills it once, when every worker has collected).
+        if not self._ordered:
+            self._ordered = True
+            root = self.config.rootpath
+            for unit in hand_out_order(self.workqueue, lambda nodeid: is_slow(nodeid, root)):
+                self.workqueue.move_to_end(unit)
         super()._assign_work_unit(node)
 
 
@@ -67,16 +105,53 @@ def _fixture_scope(node: ast.AST) -> str | None:
 
 
 @cache
-def _file_facts(path: Path) -> tuple[frozenset[str], bool]:
-    """The parameter names of the functions in ``path`` (the fixtures they ask for), and whether it defines a
-    module- or session-scoped fixture. A file that cannot be read or parsed counts as neither."""
+def _file_facts(path: Path) -> tuple[dict[str, frozenset[str]], frozenset[str], bool]:
+    """The parameter names (the fixtures they ask for) of each test function of ``path`` and of its other
+    functions together, and whether it defines a module- or session-scoped fixture. A file that cannot be read
+    or parsed asks for nothing and shares nothing."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return {}, frozenset(), False
+    functions = [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    tests: dict[str, frozenset[str]] = {}
+    others: set[str] = set()
+    for node in functions:
+        names = {arg.arg for arg in node.args.args}
+        if node.name.startswith("test") and _fixture_scope(node) is None and not _is_fixture(node):
+            tests[node.name] = tests.get(node.name, frozenset()) | names
+        else:
+            others |= names
+    return tests, frozenset(others), any(_fixture_scope(node) in ("module", "session") for node in functions)
+
+
+def _is_fixture(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether ``node`` is decorated ``@pytest.fixture`` (with or without arguments)."""
+    return any(ast.unparse(decorator.func if isinstance(decorator, ast.Call) else decorator)
+               in ("pytest.fixture", "fixture") for decorator in node.decorator_list)
+
+
+def _is_slow_mark(node: ast.expr) -> bool:
+    """Whether ``node`` is ``pytest.mark.slow`` (or a list or tuple holding it, as ``pytestmark`` may be)."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return any(_is_slow_mark(element) for element in node.elts)
+    return ast.unparse(node) in ("pytest.mark.slow", "mark.slow")
+
+
+@cache
+def _slow_marks(path: Path) -> tuple[frozenset[str], bool]:
+    """The names of the functions of ``path`` marked ``slow``, and whether its ``pytestmark`` marks the whole file
+    so. A file that cannot be read or parsed has neither."""
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"))
     except (OSError, SyntaxError):
         return frozenset(), False
-    functions = [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    names = frozenset(arg.arg for node in functions for arg in node.args.args)
-    return names, any(_fixture_scope(node) in ("module", "session") for node in functions)
+    functions = frozenset(node.name for node in ast.walk(tree)
+                          if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                          and any(_is_slow_mark(decorator) for decorator in node.decorator_list))
+    whole = any(isinstance(node, ast.Assign) and any(ast.unparse(target) == "pytestmark" for target in node.targets)
+                and _is_slow_mark(node.value) for node in tree.body)
+    return functions, whole
 
 
 @cache

@@ -9,4 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/_venv.sh
 ensure_venv "${ARGUE_EVAL_EXTRAS:-test}"
+# Bytecode is cached (Python's default) even where the environment says otherwise (PYTHONDONTWRITEBYTECODE=1, as
+# in many container images): without it every command a help example runs recompiles argue_eval, and every
+# worker rewrites the assertions of every test file again (a quarter of the help examples' CPU time). The
+# __pycache__ folders are git-ignored.
+unset PYTHONDONTWRITEBYTECODE
 exec .venv/bin/python -m pytest -n auto "$@"
