@@ -100,9 +100,9 @@ MAY_IMPORT: dict[str, tuple[str, ...]] = {
     # above the engines
     "organizer": ("argue", "csvsafe", "errors", "formats", "judges", "model", "progress", "reading", "stats", "writing"),
     "inputs": ("argue", "errors", "formats", "judges", "measures", "model", "organizer", "reading", "stats"),
-    "api": ("__init__", "argue", "collection", "csvsafe", "errors", "formats", "inputs", "java", "judges", "measures",
-            "model", "organizer", "passages", "progress", "reading", "redact", "repair", "search", "stats", "tracks",
-            "validate", "writing"),
+    "api": ("__init__", "argue", "collection", "csvsafe", "errors", "formats", "gc_tuning", "inputs", "java", "judges",
+            "measures", "model", "organizer", "passages", "progress", "reading", "redact", "repair", "search", "stats",
+            "tracks", "validate", "writing"),
     "tables": ("errors",),
     "views": ("errors", "model", "stats", "tables", "writing"),
     "report": ("collection", "errors", "extras", "measures", "model", "stats", "views", "writing"),
