@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import asdict, fields
-from typing import Any
+from dataclasses import asdict, dataclass, fields
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ArgueError, few_items
 from ..judges.base import JudgeBackend
@@ -19,6 +19,9 @@ from ..measures.longrecall import Settings
 from .calc import Provider, Supply, calc_family, keyword_defaults
 from .measure_judges import JudgeOptions
 from .measure_result import MeasureResult, Note, NoteLog
+
+if TYPE_CHECKING:
+    from ..search.devices import Device
 
 __all__ = ["longrecall", "Settings", "PROVIDER"]
 
@@ -140,7 +143,21 @@ def _reference_facts(nuggets: Any, reference: Any, fact_unit: str) -> dict[str, 
     return nugget_facts(nuggets, fact_unit) if nuggets else reference_facts(reference)
 
 
-def _embedder(semantic: str, log: NoteLog, device: str | None = None) -> Any:
+@dataclass(frozen=True)
+class _Embedder:
+    """The semantic stage's embedding function: ``search.dense.encode`` on one device (a ``measures.longrecall``
+    ``Embedder``), and how it runs (``runtime``: the device and the batch size, for the settings header)."""
+
+    device: Device
+    runtime: dict[str, Any]
+
+    def __call__(self, texts: list[str]) -> Any:
+        from ..search.dense import encode
+
+        return encode(texts, device=self.device)
+
+
+def _embedder(semantic: str, log: NoteLog, device: str | None = None) -> _Embedder | None:
     """The semantic stage's embedding function (MiniLM on ``device``), or ``None`` when it is off (or ``auto``
     without the dense extra, noted)."""
     from ..errors import MissingDependencyError
@@ -148,16 +165,12 @@ def _embedder(semantic: str, log: NoteLog, device: str | None = None) -> Any:
     if semantic == "off":
         return None
     try:
-        import functools
-
-        from ..search.dense import encode, load_model, model_device
+        from ..search.dense import load_model, model_device
         from ..search.devices import batch_size
 
         where = model_device(device)
         load_model(where)
-        embed = functools.partial(encode, device=where)
-        embed.runtime = {"device": where.name, "batch_size": batch_size("embed", where)}  # type: ignore[attr-defined]
-        return embed
+        return _Embedder(where, {"device": where.name, "batch_size": batch_size("embed", where)})
     except MissingDependencyError as error:
         if semantic == "on":
             raise
