@@ -671,7 +671,44 @@ def test_a_judgment_spool_reads_back_lines_across_its_chunks_and_new_text(monkey
     assert list(reading) == [made[1]]
     assert len(spool) == 2 and [judgment_to_dict(j) for j in spool] == [judgment_to_dict(j) for j in made]
     spool.close()
-    assert list(spool) == []
+    assert list(spool) == [] and len(spool) == 0
+
+
+@pytest.mark.parametrize("error", [RuntimeError, KeyboardInterrupt])
+def test_a_run_that_fails_mid_judging_leaves_no_spool_file_behind(tmp_path, monkeypatch, error):
+    """The spool's temporary file lives as long as the run or its result: a judge that fails (or is interrupted)
+    on the second topic, after the first topic's judgments went to the spool, leaves no file behind, and a
+    result used as ``with judge(...) as result:`` lets its file go at the end of the block. The spool's file is
+    anonymous on POSIX (``tempfile.TemporaryFile``), so here it is made a named one in ``spools/``: list that
+    folder to see it while the spool holds it and gone once it is let go."""
+    import gc
+    import tempfile
+    import types
+
+    from argue_eval.formats import judgments as judgments_module
+
+    spools = tmp_path / "spools"
+    spools.mkdir()
+    monkeypatch.setattr(judgments_module, "tempfile", types.SimpleNamespace(
+        TemporaryFile=lambda: tempfile.NamedTemporaryFile(dir=spools, prefix="spool-")))
+
+    class FailingOnT2(RuleJudge):
+        def answer_many(self, questions):
+            if questions[0].key.request_id == "T2":
+                assert [path.name[:6] for path in spools.iterdir()] == ["spool-"]  # T1's judgments are spooled
+                raise error("the judge stopped")
+            return super().answer_many(questions)
+
+    runs = [str(FIXTURES / "runA.jsonl"), str(FIXTURES / "runB.jsonl")]
+    given = dict(collection=FIXTURES / "collection.jsonl", keep_table=False)
+    with pytest.raises(error, match="the judge stopped") as raised:
+        judge(runs, FIXTURES / "nuggets.jsonl", judge=FailingOnT2(), **given)
+    assert raised.value is not None and list(spools.iterdir()) == []  # the traceback alive, the file gone
+    with judge(runs, FIXTURES / "nuggets.jsonl", judge=RuleJudge(), **given) as result:
+        assert len(result.judgments) > 20 and len(list(spools.iterdir())) == 1
+    assert list(spools.iterdir()) == [] and len(result.judgments) == 0
+    del raised
+    gc.collect()  # the failed run's frames (its reports among them) held in a cycle by the traceback
 
 
 def test_the_reports_of_topics_to_come_wait_on_disk_not_in_memory(tmp_path):

@@ -145,6 +145,19 @@ class JudgeResult:
     """Per model-backed backend, the device it ran on and its batch size (``JudgeBackend.runtimes``), for the
     manifest: how the answers were computed, not what they are (never in the identity)."""
 
+    def close(self) -> None:
+        """Let go of the judgments' temporary file when they are spooled (``keep_table=False``: a
+        ``JudgmentSpool``); once closed, ``judgments`` is empty. ``with judge(...) as result:`` closes it."""
+        close = getattr(self.run.judgments, "close", None)
+        if close is not None:
+            close()
+
+    def __enter__(self) -> JudgeResult:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     @property
     def reports(self) -> Iterable[Report]:
         """The reports judged: read from the run files again (the run did not hold them all), or as given."""
@@ -240,7 +253,9 @@ def judge(
     give a whole run over them every answer: ``judges.shards``). ``keep_table=False``: the run's
     answers are not kept as a lookup beside the judgments (``run.table`` ends empty), and the judgments are kept on
     disk as each topic's are final (``formats.judgments.JudgmentSpool``; ``write_judgments`` copies them): what
-    ``judge`` does, which scores nothing, so its memory does not grow with the round.
+    ``judge`` does, which scores nothing, so its memory does not grow with the round. The result then owns that
+    temporary file: ``with judge(...) as result:`` (or ``result.close()``) lets it go; a run that fails or is
+    interrupted lets it go before the error propagates.
 
     The reports are read once and judged topic by topic: from run files, each is kept on disk until its topic is
     judged (``_TopicReports``), so memory holds one topic's reports at a time (and ``reports`` reads the run files
@@ -289,12 +304,15 @@ def judge(
     own_cache = isinstance(cache, (str, os.PathLike))
     judgment_cache = JudgmentCache(cache) if isinstance(cache, (str, os.PathLike)) else cache
     spooled = by_topic if isinstance(by_topic, _TopicReports) else None
+    # a run that keeps no table writes its judgments only: they go to disk as each topic's are final, in a
+    # temporary file that the result owns (``JudgeResult.close``) once judging succeeds, and that is let go here
+    # when it fails or is interrupted
+    spool = None if keep_table else JudgmentSpool()
     try:
         plans = _plans(by_topic, inputs.evaluation, shard)
         del by_topic  # the plans hold each topic's reports until the runner has judged it
-        # a run that keeps no table writes its judgments only: they go to disk as each topic's are final
         run = run_judge(plans, backend, known=inputs.source, documents=store, cache=judgment_cache,
-                        keep_table=keep_table, judgments=None if keep_table else JudgmentSpool())
+                        keep_table=keep_table, judgments=spool)
         usage = backend.usage() if hasattr(backend, "usage") else None
         runtime = backend.runtimes()
         summary = None
@@ -312,6 +330,10 @@ def judge(
                         run.stats.failed[failure.key.kind] -= 1
                         run.stats.waiting[failure.key.kind] += 1
                 run.stats.failed = +run.stats.failed  # the kinds left at 0 dropped
+    except BaseException:
+        if spool is not None:
+            spool.close()
+        raise
     finally:
         backend.close()
         if spooled is not None:

@@ -83,10 +83,10 @@ def command(runs, nuggets, judgments, requests, qrels, collection, judge_spec, j
     if dry_run:
         shared.print_plan(plan(**given), as_json)
         return
-    # keep_table=False: the command scores nothing, so the round's answers are not kept beside the judgments
-    result = judge(announce=shared.announcer(quiet), batch_in=list(batch_in), batch_out=batch_out,
-                   batch_max_calls=batch_max_calls, keep_table=False, shard=shard, **given)
-    shared.write_and_report(result, output, judge_spec, options, batch_out, quiet,
-                            shard_cache=cache if partial else None)
-    if shared.judging_failed(result, batch_out):
-        raise click.exceptions.Exit(1)
+    # keep_table=False: the command scores nothing, so only the judgments are kept, in a file gone after the with
+    with judge(announce=shared.announcer(quiet), batch_in=list(batch_in), batch_out=batch_out,
+               batch_max_calls=batch_max_calls, keep_table=False, shard=shard, **given) as result:
+        shared.write_and_report(result, output, judge_spec, options, batch_out, quiet,
+                                shard_cache=cache if partial else None)
+        if shared.judging_failed(result, batch_out):
+            raise click.exceptions.Exit(1)

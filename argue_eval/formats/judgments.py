@@ -293,9 +293,11 @@ class JudgmentSpool:
         return any(judgment == item for item in self)
 
     def close(self) -> None:
+        """Let the temporary file go; the spool is empty afterwards (``len`` 0, nothing to iterate)."""
         if self._file is not None:
             self._file.close()
             self._file = None
+        self._count = 0
 
 
 # --------------------------------------------------------------------------------------------------
