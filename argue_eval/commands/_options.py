@@ -13,6 +13,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import click
@@ -34,7 +35,7 @@ from ..redact import hold_credentials
 from ._paths import InputPath, UpdatedPath, default_cache_path
 
 __all__ = ["input_options", "run_options", "judge_options", "policy_options", "missing_judgments_option", "verbosity_options",
-           "device_option", "DEFAULTS"]
+           "device_option", "team_options", "DEFAULTS"]
 
 
 def run_options(help: str, *, path_type: Any = None, exists: bool = False, required: bool = False,
@@ -151,6 +152,33 @@ def missing_judgments_option(text: str) -> Callable[[Callable[..., Any]], Callab
     below ``policy_options``, which folds it into ``policies``."""
     return click.option("--missing-judgments", type=click.Choice(MISSING_JUDGMENTS),
                         default=DEFAULTS.missing_judgments, show_default=True, help=text)
+
+
+def team_options(*, used_by: str | None = None,
+                 metadata: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--team RUN=TEAM`` (repeatable), ``--teams FILE`` and ``--team-pattern REGEX``: which team each run is,
+    as ``report`` (for ``--packets``) and ``analyze reusability`` take it. The command receives ``team_pairs``,
+    ``team_files`` and ``team_pattern`` (``api.run_mapping`` and ``api.team_map`` read them). ``used_by``: the
+    option the teams are for, named in the help; ``metadata``: the command also reads the runs' ``team_id``
+    metadata before the pattern's default (``organizer.teams.assign_teams``), and says so."""
+    where = f" for {used_by}" if used_by else ""
+    default = ("the runs' team_id metadata, else " if metadata else "") + "the run id up to its first - _ or ."
+    options = [
+        click.option("--team", "team_pairs", multiple=True, metavar="RUN=TEAM",
+                     help=f"A run's team{where} (repeatable)."),
+        click.option("--teams", "team_files", multiple=True, type=InputPath(path_type=Path), metavar="FILE",
+                     help=f"A `RUN TEAM` mapping file{where}, one run a line."),
+        click.option("--team-pattern", default=None, metavar="REGEX",
+                     help=(f"For {used_by}: the" if used_by else "The") + " team is the first group of this pattern "
+                          f"on the run id [default: {default}]."),
+    ]
+
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        for option in reversed(options):
+            func = option(func)
+        return func
+
+    return decorate
 
 
 def judge_options(func: Callable[..., Any]) -> Callable[..., Any]:

@@ -18,6 +18,7 @@ from ._options import (
     input_options,
     missing_judgments_option,
     policy_options,
+    team_options,
     verbosity_options,
 )
 from ._paths import InputPath, OutputPath
@@ -233,12 +234,7 @@ def circularity_command(more_runs, runs, judgments, judge_models, terms, output_
                           "reports that lack any (skip), as for `score`.")
 @click.option("--metric", "-m", "metrics", multiple=True, metavar="M",
               help="ARGUE measure to rescore (repeatable) [default: f1 and nugget_coverage].")
-@click.option("--team", "team_pairs", multiple=True, metavar="RUN=TEAM", help="A run's team (repeatable).")
-@click.option("--teams", "team_files", multiple=True, type=InputPath(path_type=Path), metavar="FILE",
-              help="A `RUN TEAM` mapping file, one run a line.")
-@click.option("--team-pattern", default=None, metavar="REGEX",
-              help="The team is the first group of this pattern on the run id [default: the runs' team_id "
-                   "metadata, else the run id up to its first - _ or .].")
+@team_options(metadata=True)
 @click.option("--pool", type=InputPath(path_type=Path), default=None, metavar="POOL",
               help="The round's pool file (`argue-eval pool`): only documents in it count as contributed.")
 @click.option("--depth", type=click.IntRange(1), default=None, help="Each run contributes its first N cited documents.")

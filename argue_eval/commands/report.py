@@ -6,7 +6,7 @@ from pathlib import Path
 import click
 
 from ..report.data import DEFAULT_DOC_CHARS
-from ._options import RESAMPLES, SEED, verbosity_options
+from ._options import RESAMPLES, SEED, team_options, verbosity_options
 from ._output import emit, json_mode
 from ._paths import InputPath, OutputPath
 
@@ -52,12 +52,7 @@ from ._paths import InputPath, OutputPath
               metavar="DIR", help="Also write one folder per team with only its runs: their scores per topic "
               "beside the median, best and worst of all runs, its own HTML report and TSVs (and, with --figures, "
               "its runs' figures); nothing names or quotes another team's run.")
-@click.option("--team", "team_pairs", multiple=True, metavar="RUN=TEAM", help="A run's team for --packets (repeatable).")
-@click.option("--teams", "team_files", multiple=True, type=InputPath(path_type=Path), metavar="FILE",
-              help="A `RUN TEAM` mapping file for --packets.")
-@click.option("--team-pattern", default=None, metavar="REGEX",
-              help="For --packets: the team is this pattern's first group on the run id [default: the run id up to "
-                   "its first - _ or .].")
+@team_options(used_by="--packets")
 @click.option("--flags", "flags_path", type=InputPath(path_type=Path), default=None, metavar="FLAGS.tsv",
               help="Circularity flags (`analyze circularity --format tsv`), marked in the leaderboard.")
 @click.option("--human-scores", type=InputPath(path_type=Path), default=None, metavar="H.tsv",
