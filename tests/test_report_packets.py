@@ -140,3 +140,35 @@ def test_field_rows_by_hand():
     # t1: median 0.5, best 0.9, worst 0.1; t2: 0.4, 0.8, 0.0; means A 0.85, B 0.45, C 0.05
     assert rows == [("B", "t1", "f1", 0.5, 0.5, 0.9, 0.1), ("B", "t2", "f1", 0.4, 0.4, 0.8, 0.0),
                     ("B", "all", "f1", pytest.approx(0.45), pytest.approx(0.45), pytest.approx(0.85), pytest.approx(0.05))]
+
+
+def test_report_with_packets_reads_each_input_file_once(round_dir: Path, tmp_path: Path, monkeypatch):
+    """``report --packets`` builds the page and the packets from one reading of the details, judgments, nugget
+    and request files (it read the details, judgments, nuggets and requests a second time for the packets)."""
+    from collections import Counter
+
+    from helpers import run_cli
+
+    import argue_eval.formats as formats
+    import argue_eval.formats.details as details_module
+
+    reads: Counter[str] = Counter()
+
+    def counted(module, name):
+        real = getattr(module, name)
+
+        def read(path, *args, **kwargs):
+            reads[Path(path).name] += 1
+            return real(path, *args, **kwargs)
+
+        monkeypatch.setattr(module, name, read)
+
+    counted(details_module, "read_details")
+    for name in ("read_judgments", "read_nuggets", "read_requests"):
+        counted(formats, name)
+    run_cli("report", "--scores", round_dir / "scores.tsv", "--details", round_dir / "details.jsonl",
+            "--judgments", round_dir / "judgments.json", "--nuggets", ROOT / "nuggets/sample/nuggets.jsonl",
+            "--requests", ROOT / "topics/sample/requests.jsonl", "--resamples", "200",
+            "--packets", tmp_path / "packets", "-o", tmp_path / "report.html")
+    assert sorted(path.name for path in (tmp_path / "packets").iterdir()) == ["alpha", "beta", "gamma"]
+    assert reads == {"details.jsonl": 1, "judgments.json": 1, "nuggets.jsonl": 1, "requests.jsonl": 1}

@@ -107,13 +107,15 @@ def command(scores, details, runs, nuggets, requests, judgments, human, collecti
     flags = _flags(flags_path)
     figures = _figures(figures_dir, output, inputs.scores, options, run_ids, human_scores, scores_format,
                        reusability_path)
+    if packets_dir is not None:  # the packets show the same details and judgments: read once, kept for both
+        inputs = inputs._replace(details=list(inputs.details), judgments=list(inputs.judgments))
     data = write_report(output, inputs.scores, collection=collection, details=inputs.details,
                         requests=inputs.requests, nuggets=inputs.nuggets, judgments=inputs.judgments,
                         options=options, run_ids=run_ids, people=people, flags=flags, figures=figures)
     packets = None
     if packets_dir is not None:
-        packets = _packets(packets_dir, inputs.scores, details, requests, nuggets, judgments, collection, options,
-                           team_pairs, team_files, team_pattern, flags, figures_dir is not None, quiet or json_mode())
+        packets = _packets(packets_dir, inputs, collection, options, team_pairs, team_files, team_pattern, flags,
+                           figures_dir is not None, quiet or json_mode())
     if json_mode():
         _json_summary(data, output, detail_notes, figures_dir, packets_dir, packets)
         return
@@ -184,16 +186,16 @@ def _figures(directory, page, records, options, run_ids, human_scores, scores_fo
     return figure_entries(written, page)
 
 
-def _packets(directory, records, details, requests, nuggets, judgments, collection, options, team_pairs, team_files,
-             team_pattern, flags, figures, quiet) -> list:
-    """``--packets DIR``: one folder per team (``report.packets``)."""
-    from ..api import report_inputs
+def _packets(directory, inputs, collection, options, team_pairs, team_files, team_pattern, flags, figures,
+             quiet) -> list:
+    """``--packets DIR``: one folder per team (``report.packets``), from the inputs the whole report was built
+    from (``api.ReportInputs``, the details and judgments kept as lists: not read a second time)."""
     from ..api.analysis import run_mapping, team_map
     from ..report.packets import build_packets, write_packets
 
+    records = inputs.scores
     teams, notes = team_map(sorted({record.run_id for record in records}),
                             teams=run_mapping(team_pairs, team_files, "--team") or None, team_pattern=team_pattern)
-    inputs = report_inputs((), details=details, requests=requests, nuggets=nuggets, judgments=judgments)
     packets = build_packets(records, teams, details=inputs.details, requests=inputs.requests, nuggets=inputs.nuggets,
                             judgments=inputs.judgments, collection=collection, options=options, flags=flags)
     written = write_packets(directory, packets, figures=figures, records=records, options=options)
