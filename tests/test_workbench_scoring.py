@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -221,3 +222,34 @@ def test_assess_export_refuses_a_workbench_database_and_names_export_db(tmp_path
     done = invoke("assess", "export-db", "--db", db, "--nuggets-out", tmp_path / "n.jsonl", "--judgments-out",
                   tmp_path / "j.jsonl")
     assert done.exit_code == 0 and (tmp_path / "n.jsonl").exists()
+
+
+def test_export_db_says_what_it_exported_from_where_to_where_and_what_next(double_assessed, tmp_path):
+    """``assess export-db``'s lines on stderr, as a new user reads them: the database, what went to which file
+    (counted here from the files), the disagreement left undecided with how to decide it, the stale answers, and
+    the ``score`` command to run next; with no answer yet, where to see the assessors' progress instead."""
+    r = double_assessed
+    nuggets, judgments = tmp_path / "n.jsonl", tmp_path / "j.jsonl"
+    result = invoke("assess", "export-db", "--db", r["db"], "--nuggets-out", nuggets, "--judgments-out", judgments)
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in judgments.read_text().splitlines()]
+    kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(Counter(line["kind"] for line in lines).items()))
+    bank = [json.loads(line) for line in nuggets.read_text().splitlines()]
+    count = sum(len(topic["nuggets"]) for topic in bank)
+    assert result.stderr.splitlines() == [
+        "warning: 1 item(s) have assessors who disagree and no adjudication: for them `score` uses the answer of "
+        f"the assessor whose name sorts last; to decide them, adjudicate them in the workbench (argue-eval assess "
+        f"serve --db {r['db']}) and export again",
+        f"note: {r['stale']} answer(s) not exported: they were given about nugget answers that have since been "
+        "edited or deleted",
+        f"exported workbench database {r['db']}: the nugget bank ({count} nugget(s) of 1 topic(s)) to {nuggets}, "
+        f"and the assessors' {len(lines)} judgment(s) ({kinds}; 1 adjudication decision(s)) to {judgments}",
+        f"next: argue-eval score --run RUN.jsonl --nuggets {nuggets} --judgments {judgments} -o scores.tsv (or, "
+        f"without the export, --nuggets {r['db']} --judgments {r['db']})"]
+    assert len(lines) == r["rows"] - r["stale"] and count > 0
+    (tmp_path / "fresh").mkdir()
+    fresh, _ = new_round(tmp_path / "fresh")
+    empty = invoke("assess", "export-db", "--db", fresh, "--nuggets-out", tmp_path / "n2.jsonl", "--judgments-out",
+                   tmp_path / "j2.jsonl")
+    assert empty.stderr.splitlines()[-1] == (f"next: no assessor has answered yet; see the progress with argue-eval "
+                                             f"assess status --db {fresh}, and export again once they have")

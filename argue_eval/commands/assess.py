@@ -472,16 +472,32 @@ def export_db_command(db: str, nuggets_out: str, judgments_out: str) -> None:
     kinds = ", ".join(f"{kind} {n}" for kind, n in sorted(summary.by_kind.items()))
     notes = []
     if summary.unresolved:
-        notes.append(f"warning: {summary.unresolved} item(s) have assessors who disagree and no adjudication; `score` "
-                     "uses the last assessor's answer (by name) for them: adjudicate them in the workbench")
+        notes.append(f"warning: {summary.unresolved} item(s) have assessors who disagree and no adjudication: for "
+                     "them `score` uses the answer of the assessor whose name sorts last; to decide them, adjudicate "
+                     f"them in the workbench (argue-eval assess serve --db {db}) and export again")
     if summary.stale:
-        notes.append(f"note: {summary.stale} answer(s) about nugget answers since edited or deleted are not exported")
+        notes.append(f"note: {summary.stale} answer(s) not exported: they were given about nugget answers that "
+                     "have since been edited or deleted")
     for note in notes:
         click.echo(note, err=True)
-    summary_line(f"wrote {summary.nuggets} nugget(s) of {summary.topics} topic(s) to {nuggets_out} and "
-                 f"{summary.judgments} judgment(s) to {judgments_out}" + (f" ({kinds})" if kinds else "")
-                 + (f"; {summary.adjudicated} adjudicated" if summary.adjudicated else ""),
+    per_kind = "; ".join(part for part in (kinds, f"{summary.adjudicated} adjudication decision(s)"
+                                           if summary.adjudicated else "") if part)
+    summary_line(f"exported workbench database {db}: the nugget bank ({summary.nuggets} nugget(s) of "
+                 f"{summary.topics} topic(s)) to {nuggets_out}, and the assessors' {summary.judgments} judgment(s)"
+                 + (f" ({per_kind})" if per_kind else "") + f" to {judgments_out}",
                  counts={"nuggets": summary.nuggets, "topics": summary.topics, "judgments": summary.judgments,
                          "adjudicated": summary.adjudicated, "unresolved": summary.unresolved, "stale": summary.stale,
                          "kinds": dict(sorted(summary.by_kind.items()))},
                  nuggets_out=nuggets_out, judgments_out=judgments_out, notes=notes)
+    if not json_mode():
+        click.echo(_export_next(db, nuggets_out, judgments_out, summary.judgments), err=True)
+
+
+def _export_next(db: str, nuggets_out: str, judgments_out: str, judgments: int) -> str:
+    """What to run after ``export-db``: score with the files (the runs are the round's run files), or, with no
+    judgment yet, see where the assessors are."""
+    if not judgments:
+        return (f"next: no assessor has answered yet; see the progress with argue-eval assess status --db {db}, "
+                "and export again once they have")
+    return (f"next: argue-eval score --run RUN.jsonl --nuggets {nuggets_out} --judgments {judgments_out} -o scores.tsv "
+            f"(or, without the export, --nuggets {db} --judgments {db})")
