@@ -104,15 +104,17 @@ def batches(texts: Sequence[str], size: int, overhead: int = BATCH_OVERHEAD_CHAR
     if count <= 1:
         return [order] if order else []
     lengths = [len(text) for text in order]
-    best = [0] + [0] * count  # best[j]: the least cost of the first j texts
-    cut = [0] * (count + 1)
+    best = [0] * (count + 1)  # best[j]: the least cost of the first j texts (best[0] = 0: no text, no cost)
+    cut = [0] * (count + 1)  # cut[j]: where the last batch of that least cost starts
     for end in range(1, count + 1):
-        least, start = None, 0
-        for first in range(max(0, end - size), end):
-            cost = best[first] + overhead + (end - first) * lengths[first]  # lengths[first]: the batch's longest
-            if least is None or cost < least:
+        # the last batch is order[first:end], padded to its longest text, order[first]; ties: the earliest first
+        start = max(0, end - size)
+        least = best[start] + overhead + (end - start) * lengths[start]
+        for first in range(start + 1, end):
+            cost = best[first] + overhead + (end - first) * lengths[first]
+            if cost < least:
                 least, start = cost, first
-        best[end], cut[end] = least or 0, start
+        best[end], cut[end] = least, start
     found: list[list[str]] = []
     end = count
     while end:
