@@ -93,12 +93,18 @@ def quote_data(data: dict[str, Any], strings: dict[str, str] | None = None) -> s
     that each is spelt once.
     """
     try:
-        text = _indented(data, "\n", strings)
+        text = _indented(data, "\n", {} if strings is None else strings)
     except _Unusual:  # a value the fast path does not spell (a float, a non-string key): the json module's way
         text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=False)
     if "<" in text or ">" in text or "`" in text:
         text = _ESCAPE_RE.sub(lambda m: _ESCAPES[m.group(0)], text)
     return text
+
+
+def _spelt(text: str, strings: dict[str, str]) -> str:
+    """``text``'s JSON spelling, kept in ``strings`` (never empty: ``""`` at least)."""
+    spelt = strings[text] = _encode_string(text)
+    return spelt
 
 
 class _Unusual(Exception):
@@ -108,20 +114,16 @@ class _Unusual(Exception):
 _encode_string = json.encoder.encode_basestring  # what json.dumps(ensure_ascii=False) spells a string with
 
 
-def _indented(value: Any, newline: str, strings: dict[str, str] | None = None) -> str:
+def _indented(value: Any, newline: str, strings: dict[str, str]) -> str:
     """``json.dumps(value, ensure_ascii=False, indent=1)`` for strings, ``None``, booleans, integers and the
     dicts (string keys) and lists of them, which is what prompts quote, several times faster than the json
     module's pure-Python indenting encoder (a round's dry run quotes every one of its hundred thousand prompts'
-    data); ``newline``: the line break and indentation of ``value``'s level; ``strings``: as for ``quote_data``.
-    ``_Unusual`` for anything else."""
+    data); ``newline``: the line break and indentation of ``value``'s level; ``strings``: each string's
+    spelling, as for ``quote_data`` (a string item is looked up there without a call: a report's earlier
+    sentences are most of what a round quotes). ``_Unusual`` for anything else."""
     kind = type(value)
     if kind is str:
-        if strings is None:
-            return _encode_string(value)
-        encoded = strings.get(value)
-        if encoded is None:
-            encoded = strings[value] = _encode_string(value)
-        return encoded
+        return strings.get(value) or _spelt(value, strings)
     if kind is dict:
         if not value:
             return "{}"
@@ -130,13 +132,16 @@ def _indented(value: Any, newline: str, strings: dict[str, str] | None = None) -
         for key, item in value.items():
             if type(key) is not str:
                 raise _Unusual
-            parts.append(f"{_encode_string(key)}: {_indented(item, inner, strings)}")
+            spelt = strings.get(item) or _spelt(item, strings) if type(item) is str else _indented(item, inner, strings)
+            parts.append(f"{strings.get(key) or _spelt(key, strings)}: {spelt}")
         return "{" + inner + ("," + inner).join(parts) + newline + "}"
     if kind is list or kind is tuple:
         if not value:
             return "[]"
         inner = newline + " "
-        return "[" + inner + ("," + inner).join([_indented(item, inner, strings) for item in value]) + newline + "]"
+        return "[" + inner + ("," + inner).join([
+            strings.get(item) or _spelt(item, strings) if type(item) is str else _indented(item, inner, strings)
+            for item in value]) + newline + "]"
     if value is None:
         return "null"
     if value is True:
