@@ -370,3 +370,65 @@ def test_shared_prefix_by_neighbours_counts_what_the_block_hashes_count() -> Non
         expected = _by_hashes(prompt.text() for prompt in prompts)
         assert shared_prefix_tokens(prompts) == expected
     assert expected > 0
+
+
+def test_shared_prefix_after_a_system_message_counts_what_the_block_hashes_count() -> None:
+    """Prompts compared by their last message after a shared system message (of a length that is no multiple of
+    the block) count the blocks of their whole texts; prompts whose system messages differ are counted on their
+    texts."""
+    import random
+
+    from argue_eval.judges.llm_prompts import PREFIX_BLOCK, _by_hashes
+
+    rng = random.Random(11)
+    stems = ["".join(rng.choice("ab") for _ in range(rng.randint(0, 5 * PREFIX_BLOCK))) for _ in range(5)]
+    bodies = sorted(rng.choice(stems)[:rng.randint(0, 300)] + "".join(rng.choice("ab") for _ in range(rng.randint(0, 90)))
+                    for _ in range(200))
+    for systems in (["s" * 37], ["s" * 64], ["s" * 130], ["x" * 37, "y" * 37]):
+        prompts = [Prompt("t", ({"role": "system", "content": systems[n % len(systems)]},
+                                {"role": "user", "content": body}), ()) for n, body in enumerate(bodies)]
+        assert shared_prefix_tokens(prompts) == _by_hashes(prompt.text() for prompt in prompts)
+    assert shared_prefix_tokens([]) == 0
+
+
+def test_estimated_prompt_tokens_is_the_estimate_of_the_joined_messages() -> None:
+    """Counted from the messages' lengths, the estimate is the joined text's, 4 tokens a message on top."""
+    from argue_eval.judges.llm_prompts import estimate_tokens
+
+    for contents in (["", ""], ["a"], ["abc", "d"], ["s" * 501, "u" * 1203, "x"]):
+        prompt = Prompt("t", tuple({"role": "user", "content": c} for c in contents), ())
+        assert prompt.estimated_prompt_tokens() == estimate_tokens(prompt.text()) + 4 * len(contents)
+
+
+def test_quoting_with_remembered_strings_spells_what_quoting_without_them_does() -> None:
+    """The JSON spellings a caller keeps across prompts give the same quoted block, escapes included."""
+    strings: dict[str, str] = {}
+    cases = [{"document": "a <b> `c`", "sentence": "s \"q\""}, {"document": "a <b> `c`", "earlier_sentences": ["s \"q\"", "t"]}]
+    for data in cases * 2:
+        assert quote_data(data, strings) == quote_data(data)
+    assert {text: strings[text] for text in ("a <b> `c`", "s \"q\"", "t")} == {
+        "a <b> `c`": '"a <b> `c`"', "s \"q\"": '"s \\"q\\""', "t": '"t"'}
+
+
+def test_templates_cut_once_fill_in_as_template_substitute_and_strip(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every shipped template, cut at its placeholders with its ends stripped, gives the prompt that
+    ``string.Template`` and ``str.strip`` give; a template that opens with a placeholder is left to them."""
+    from string import Template
+
+    from argue_eval.judges import llm_prompts
+    from argue_eval.judges.llm_prompts import PROMPT_SETS, _template, _template_parts
+
+    data = {"sentence": " spaced  ", "document": "d"}
+    for prompt_set, names in PROMPT_SETS.items():
+        for name in names:
+            expected = Template(_template(name, prompt_set)).substitute(data=quote_data(data), ids='"k"').strip()
+            assert _template_parts(name, prompt_set) is not None
+            assert build_prompt(name, data, ["k"], prompt_set).messages[1]["content"] == expected
+    # a template opening with a placeholder: stripping a cut part would not strip the value's own spaces
+    monkeypatch.setattr(llm_prompts, "_template", lambda name, prompt_set="": " $data \nQuestion\n")
+    _template_parts.cache_clear()
+    try:
+        assert _template_parts("answers", "llm-v2") is None
+        assert build_prompt("answers", {}, [], "llm-v2").messages[1]["content"] == "{} \nQuestion"
+    finally:
+        _template_parts.cache_clear()

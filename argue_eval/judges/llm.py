@@ -210,6 +210,8 @@ class LLMJudge(JudgeBackend):
         self._thread: threading.Thread | None = None
         self._client: ChatPool | None = None
         self._probed = False
+        self._strings: dict[str, str] | None = None
+        """While ``_plan`` builds prompts: the JSON spelling of each text quoted (``llm_prompts.quote_data``)."""
         self.batch: BatchExchange | None = None
         """Batch results to answer calls from, and (collecting) the calls to write instead of sending them:
         ``use_batch``. ``None``: every call goes to the endpoint."""
@@ -258,6 +260,15 @@ class LLMJudge(JudgeBackend):
         ``estimating``: a question without its document (a dry run attaches none) stands for a document of
         the full ``max_doc_tokens`` budget, so the token estimate is an upper bound.
         """
+        self._strings = {}  # a round's prompts quote the same documents and sentences again and again
+        try:
+            return self._groups(questions, estimating)
+        finally:
+            self._strings = None
+
+    def _groups(self, questions: Sequence[Question], estimating: bool
+                ) -> tuple[list[_Group], list[tuple[int, Verdict | None]]]:
+        """``_plan``'s groups and immediate answers."""
         if estimating:  # one placeholder per document id: each its own text, as real documents are
             placeholders: dict[str, Document] = {}
 
@@ -277,6 +288,7 @@ class LLMJudge(JudgeBackend):
         agrees: dict[tuple, list[int]] = {}
         firsts: dict[tuple, list[int]] = {}
         by_document = self.group == "document"
+        normalized: dict[str, str] = {}  # a report's earlier sentences, normalized once for its later ones
         for position, question in enumerate(questions):
             key = question.key
             kind = key.kind
@@ -300,7 +312,8 @@ class LLMJudge(JudgeBackend):
             elif kind == "nugget_agrees":
                 agrees.setdefault((key.request_id, key.sentence), []).append(position)
             else:  # first_instance: the same sentence after the same earlier sentences is one prompt, in any run
-                earlier = tuple(normalize_text(text) for text in question.earlier_sentences)
+                earlier = tuple(normalized[text] if text in normalized else normalized.setdefault(text, normalize_text(text))
+                                for text in question.earlier_sentences)
                 firsts.setdefault((key.request_id, key.sentence, earlier), []).append(position)
 
         groups: list[_Group] = []
@@ -349,7 +362,7 @@ class LLMJudge(JudgeBackend):
         return groups, immediate
 
     def _prompt(self, template: str, data: dict[str, Any], keys: list[str]) -> Prompt:
-        return build_prompt(template, data, keys, self.prompts)
+        return build_prompt(template, data, keys, self.prompts, self._strings)
 
     def _answer_items(self, questions: Sequence[Question], positions: Iterable[int], prefix: str
                       ) -> tuple[dict[str, dict[str, str]], dict[tuple[str, str], str]]:

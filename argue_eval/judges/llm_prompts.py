@@ -84,19 +84,27 @@ def prompt_version(prompt_set: str = PROMPT_SET) -> str:
     return f"{prompt_set}+{digest.hexdigest()[:10]}"
 
 
-def quote_data(data: dict[str, Any]) -> str:
+def quote_data(data: dict[str, Any], strings: dict[str, str] | None = None) -> str:
     """``data`` as one JSON object whose strings cannot close ``</data>`` or open a code fence.
 
     ``<``, ``>`` and backticks become JSON ``\\u`` escapes: the JSON still parses to the same strings, but
-    the delimiter can never appear literally inside the block.
+    the delimiter can never appear literally inside the block. ``strings``: each string's JSON spelling, kept
+    by a caller quoting many prompts that repeat texts (a cited document, a report's earlier sentences), so
+    that each is spelt once.
     """
     try:
-        text = _indented(data, "\n")
+        text = _indented(data, "\n", {} if strings is None else strings)
     except _Unusual:  # a value the fast path does not spell (a float, a non-string key): the json module's way
         text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=False)
     if "<" in text or ">" in text or "`" in text:
         text = _ESCAPE_RE.sub(lambda m: _ESCAPES[m.group(0)], text)
     return text
+
+
+def _spelt(text: str, strings: dict[str, str]) -> str:
+    """``text``'s JSON spelling, kept in ``strings`` (never empty: ``""`` at least)."""
+    spelt = strings[text] = _encode_string(text)
+    return spelt
 
 
 class _Unusual(Exception):
@@ -106,14 +114,16 @@ class _Unusual(Exception):
 _encode_string = json.encoder.encode_basestring  # what json.dumps(ensure_ascii=False) spells a string with
 
 
-def _indented(value: Any, newline: str) -> str:
+def _indented(value: Any, newline: str, strings: dict[str, str]) -> str:
     """``json.dumps(value, ensure_ascii=False, indent=1)`` for strings, ``None``, booleans, integers and the
     dicts (string keys) and lists of them, which is what prompts quote, several times faster than the json
     module's pure-Python indenting encoder (a round's dry run quotes every one of its hundred thousand prompts'
-    data); ``newline``: the line break and indentation of ``value``'s level. ``_Unusual`` for anything else."""
+    data); ``newline``: the line break and indentation of ``value``'s level; ``strings``: each string's
+    spelling, as for ``quote_data`` (a string item is looked up there without a call: a report's earlier
+    sentences are most of what a round quotes). ``_Unusual`` for anything else."""
     kind = type(value)
     if kind is str:
-        return _encode_string(value)
+        return strings.get(value) or _spelt(value, strings)
     if kind is dict:
         if not value:
             return "{}"
@@ -122,13 +132,16 @@ def _indented(value: Any, newline: str) -> str:
         for key, item in value.items():
             if type(key) is not str:
                 raise _Unusual
-            parts.append(f"{_encode_string(key)}: {_indented(item, inner)}")
+            spelt = strings.get(item) or _spelt(item, strings) if type(item) is str else _indented(item, inner, strings)
+            parts.append(f"{strings.get(key) or _spelt(key, strings)}: {spelt}")
         return "{" + inner + ("," + inner).join(parts) + newline + "}"
     if kind is list or kind is tuple:
         if not value:
             return "[]"
         inner = newline + " "
-        return "[" + inner + ("," + inner).join([_indented(item, inner) for item in value]) + newline + "]"
+        return "[" + inner + ("," + inner).join([
+            strings.get(item) or _spelt(item, strings) if type(item) is str else _indented(item, inner, strings)
+            for item in value]) + newline + "]"
     if value is None:
         return "null"
     if value is True:
@@ -176,34 +189,46 @@ class Prompt:
         return text
 
     def estimated_prompt_tokens(self) -> int:
-        return estimate_tokens(self.text()) + 4 * len(self.messages)
+        """``estimate_tokens(self.text())`` and 4 a message, from the contents' lengths: the dry run estimates
+        every prompt of a round, and joining each one's messages only to measure them was a tenth of its time."""
+        length = sum(len(message["content"]) for message in self.messages) + len(self.messages) - 1
+        return (length + 3) // 4 + 4 * len(self.messages)
 
     def max_completion_tokens(self) -> int:
         """Enough for the JSON object of booleans with generous whitespace (bounds the cost of a rambler)."""
         return 24 + 16 * len(self.keys)
 
 
-def build_prompt(template: str, data: dict[str, Any], keys: list[str], prompt_set: str = PROMPT_SET) -> Prompt:
+def build_prompt(template: str, data: dict[str, Any], keys: list[str], prompt_set: str = PROMPT_SET,
+                 strings: dict[str, str] | None = None) -> Prompt:
     """Fill ``template`` of ``prompt_set`` with ``data`` quoted as a block (in the order of its keys: ``llm-v2``
-    callers put what calls share first); ``keys`` are the booleans the reply must hold."""
+    callers put what calls share first); ``keys`` are the booleans the reply must hold; ``strings``: the JSON
+    spellings of texts already quoted (``quote_data``)."""
     ids = ", ".join(f'"{key}"' for key in keys)
     parts = _template_parts(template, prompt_set)
     if parts is None:
-        body = Template(_template(template, prompt_set)).substitute(data=quote_data(data), ids=ids)
+        body = Template(_template(template, prompt_set)).substitute(data=quote_data(data, strings), ids=ids).strip()
     else:
-        values = {"data": quote_data(data), "ids": ids}
+        values = {"data": quote_data(data, strings), "ids": ids}
         body = "".join([part if isinstance(part, str) else values[part[1]] for part in parts])
-    messages = ({"role": "system", "content": _template("system", prompt_set).strip()},
-                {"role": "user", "content": body.strip()})
+    messages = ({"role": "system", "content": _system(prompt_set)}, {"role": "user", "content": body})
     return Prompt(template, messages, tuple(keys))
+
+
+@cache
+def _system(prompt_set: str) -> str:
+    """The system message of ``prompt_set``: the same in every prompt, so stripped once."""
+    return _template("system", prompt_set).strip()
 
 
 @cache
 def _template_parts(template: str, prompt_set: str) -> tuple[str | tuple[str, str], ...] | None:
     """``template``'s text cut at its placeholders, once per template: literal text, and ``("name", NAME)``
     for ``$NAME``/``${NAME}`` (``$$`` already made ``$``), so that filling it in is one join, what
-    ``Template.substitute`` gives; ``None`` for a template with a placeholder other than ``$data`` and ``$ids``
-    or an invalid one (``build_prompt`` then lets ``Template`` substitute it, and say what is wrong)."""
+    ``Template.substitute`` gives, already stripped as the prompt is (so each prompt is not copied again to
+    strip it); ``None`` for a template with a placeholder other than ``$data`` and ``$ids``, an invalid one
+    (``build_prompt`` then lets ``Template`` substitute it, and say what is wrong), or one that begins or ends
+    with a placeholder or blank text, where a value's own spaces would be stripped too."""
     text = _template(template, prompt_set)
     parts: list[str | tuple[str, str]] = []
     last = 0
@@ -218,7 +243,13 @@ def _template_parts(template: str, prompt_set: str) -> tuple[str | tuple[str, st
             return None
         parts.append(("name", name))
     parts.append(text[last:])
-    return tuple(part for part in parts if part)
+    parts = [part for part in parts if part]
+    if not parts or not isinstance(parts[0], str) or not isinstance(parts[-1], str) \
+            or not parts[0].strip() or not parts[-1].strip():
+        return None
+    parts[0] = parts[0].lstrip()
+    parts[-1] = parts[-1].rstrip()
+    return tuple(parts)
 
 
 def instruction_tokens(template: str, keys: list[str], prompt_set: str = PROMPT_SET) -> int:
@@ -244,10 +275,36 @@ def shared_prefix_tokens(prompts: Iterable[Prompt]) -> int:
     are counted so, without hashing each block (``_by_hashes``, the simulation as stated: the same count, a
     fifth of a round's dry run). Send order is sorted by template and text, a few ascending runs: each run's
     prompts meet their predecessor, and the runs before, sorted, are searched by bisection. An order of many
-    runs (not the judge's) is counted block by block."""
-    texts = [prompt.text() for prompt in prompts]
+    runs (not the judge's) is counted block by block.
+
+    Prompts that open with the same messages (the system message: every prompt of a set) are compared by their
+    last message alone, that many characters in: the same order and common prefixes, without joining a round's
+    prompts into texts again."""
+    prompts = list(prompts)
+    opening = _shared_opening(prompts)
+    if opening is None:
+        return _shared_tokens([prompt.text() for prompt in prompts], "")
+    return _shared_tokens([prompt.messages[-1]["content"] for prompt in prompts], opening)
+
+
+def _shared_opening(prompts: list[Prompt]) -> str | None:
+    """The text every prompt's ``text()`` has before its last message (the same messages before it in each,
+    and their line breaks), or ``None`` when they differ."""
+    if not prompts:
+        return ""
+    first = prompts[0].messages[:-1]
+    if any(prompt.messages[:-1] != first for prompt in prompts):
+        return None
+    return "".join(message["content"] + "\n" for message in first)
+
+
+def _shared_tokens(texts: list[str], opening: str) -> int:
+    """``shared_prefix_tokens`` of the texts ``opening + text``: a text's shared blocks are the whole
+    blocks of its longest common prefix with an earlier one (block by block, ``_by_hashes``, for an order of
+    many runs)."""
     if sum(1 for before, after in zip(texts, texts[1:]) if after < before) > 64:
-        return _by_hashes(texts)
+        return _by_hashes(opening + text for text in texts)
+    lead = len(opening)
     earlier: list[str] = []  # the prompts of the runs before the current, sorted
     run: list[str] = []  # the current run, ascending
     blocks = 0
@@ -256,22 +313,31 @@ def shared_prefix_tokens(prompts: Iterable[Prompt]) -> int:
             earlier.extend(run)
             earlier.sort()
             run = []
-        best = _common_blocks(run[-1], text) if run else 0
+        best = _common_blocks(run[-1], text, lead) if run else 0
         if earlier:
             at = bisect_left(earlier, text)
             for neighbour in earlier[max(0, at - 1):at + 1]:
-                best = max(best, _common_blocks(neighbour, text))
+                best = max(best, _common_blocks(neighbour, text, lead))
         blocks += best
         run.append(text)
     return blocks * PREFIX_BLOCK // 4
 
 
-def _common_blocks(one: str, other: str) -> int:
-    """How many whole ``PREFIX_BLOCK`` blocks the two texts' common prefix spans (by bisection)."""
-    low, high = 0, min(len(one), len(other)) // PREFIX_BLOCK
+def _common_blocks(one: str, other: str, lead: int = 0) -> int:
+    """How many whole ``PREFIX_BLOCK`` blocks the common prefix of ``x + one`` and ``x + other`` spans, for any
+    ``x`` of ``lead`` characters: doubling the span tried until it fails, then bisecting (the texts of different
+    templates part within the first blocks: two or three comparisons, not a bisection over the whole text)."""
+    most = (lead + min(len(one), len(other))) // PREFIX_BLOCK
+    low, high = 0, most
+    step = max(1, lead // PREFIX_BLOCK)
+    while step < most:
+        if not one.startswith(other[:max(0, step * PREFIX_BLOCK - lead)]):
+            high = step - 1
+            break
+        low, step = step, step * 2
     while low < high:
         middle = (low + high + 1) // 2
-        if one.startswith(other[:middle * PREFIX_BLOCK]):
+        if one.startswith(other[:max(0, middle * PREFIX_BLOCK - lead)]):
             low = middle
         else:
             high = middle - 1
