@@ -234,6 +234,8 @@ def _entities(text: str, first: bool = False) -> frozenset[str]:
     out: set[str] = set()
     words = text.split()
     for position, word in enumerate(words):
+        if word.islower():  # no capital anywhere (most words): none of the tests below can hold
+            continue
         stripped = word.strip("\"'([{")
         if ((first or position) and stripped[:1].isupper() or (len(stripped) > 1 and stripped.isupper())
                 or _INNER_CAPITAL.search(stripped)):
@@ -595,9 +597,9 @@ def _support_groups(sentence: str, number_weight: float, entity_weight: float
     weighted, _ = _support_weights(sentence, number_weight, entity_weight)
     groups: dict[float, set[str]] = {}
     for token, weight in weighted:
-        if not _exact_weight(weight):
-            return None
         groups.setdefault(weight, set()).add(token)
+    if not all(_exact_weight(weight) for weight in groups):  # checked per weight, not per token: a few weights
+        return None
     plain = frozenset(groups.pop(1.0, ()))
     return plain, tuple((weight, frozenset(tokens)) for weight, tokens in groups.items())
 
