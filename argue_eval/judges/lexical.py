@@ -159,9 +159,18 @@ def _fuzzy_hay(needle: Sequence[str], hay: frozenset[str], names: frozenset[str]
     missing = set(needle) - hay
     if not missing:
         return hay
-    extra = {t for t in missing
-             if any(_near(t, h) and not _word_inside_name(t, h, names) or _designates(h, t) for h in hay)}
+    extra = {t for t in missing if t.isalpha() and _near_some(t, hay, names)}
     return hay | extra if extra else hay
+
+
+def _near_some(token: str, hay: frozenset[str], names: frozenset[str]) -> bool:
+    """Whether the word ``token`` (letters only, not in ``hay``) is near a token of ``hay`` that is not a name it
+    lies inside, or a designation of ``hay`` contains it (``_fuzzy_hay``). A token of other characters is neither
+    (``_near`` and ``_designates`` want letters), and one of fewer than five letters is never near another: each
+    (token, hay token) pair then costs one ``startswith``, not two calls."""
+    if len(token) < 5:
+        return any(h.startswith(token) and h[len(token):].isdigit() for h in hay)  # = _designates(h, token)
+    return any(_near(token, h) and not _word_inside_name(token, h, names) or _designates(h, token) for h in hay)
 
 
 def _designates(designation: str, word: str) -> bool:
@@ -1070,16 +1079,19 @@ class LexicalJudge(JudgeBackend):
             return 0.0, -1
         sentence_numbers = numbers(sentence)
         best, best_index = 0.0, -1
+        # ``_cover(sentence_tokens, ...)`` against each earlier sentence, the sentence's distinct tokens taken once
+        distinct = set(sentence_tokens)
+        size = len(distinct)
+        # a summary restates several earlier sentences at once: cover it with all of them, at a small discount
+        union: set[str] = set()
         for index, other in enumerate(earlier):
-            share = _cover(sentence_tokens, content_set(other))
+            other_set = content_set(other)
+            union |= other_set
+            share = len(distinct & other_set) / size
             if sentence_numbers and not sentence_numbers <= numbers(other):
                 share *= 0.5
             if share > best:
                 best, best_index = share, index
-        # a summary restates several earlier sentences at once: cover it with all of them, at a small discount
-        union: set[str] = set()
-        for other in earlier:
-            union |= content_set(other)
         summary = _summary_cue(sentence)
         # ... and a sentence that announces itself as a summary ("in short", "overall") is one: no discount then
         combined = _cover(sentence_tokens, frozenset(union)) + (0.2 if summary else -0.1)
