@@ -749,8 +749,10 @@ class LexicalJudge(JudgeBackend):
         # words the answer repeats from its question ("Who accepted the prize for Rasoulof?" -> "Rasoulof's
         # daughter") prove nothing: a sentence about the question has them anyway
         informative = tuple(t for t in answer_tokens if t not in question_set)
-        q_tokens = [t for t in content(question_text) if t not in set(answer_tokens)]
+        answer_set = set(answer_tokens)
+        q_tokens = [t for t in content(question_text) if t not in answer_set]
         answer_tokens = informative or answer_tokens
+        answer_set = set(answer_tokens)
         weights = _weights(answer, self.number_weight, self.entity_weight)
         sentence_set = _fuzzy_hay(answer_tokens, sentence_set, _entities(answer) | _entities(sentence))
         a_cov = _cover(answer_tokens, sentence_set, weights)
@@ -772,7 +774,7 @@ class LexicalJudge(JudgeBackend):
             # Taxi?" / "Panahi was convicted in Iran"): the name is there, the answer to this question is not
             score = min(score, cap)
         parts: list[Sequence[str]] = [content(part) for part in _CONJUNCTION.split(answer)]
-        parts = [[t for t in part if t in set(answer_tokens)] for part in parts]
+        parts = [[t for t in part if t in answer_set] for part in parts]
         parts = [part for part in parts if part]
         partial = len(parts) > 1 and any(_cover(part, sentence_set) < 0.5 for part in parts)
         if partial:
@@ -794,7 +796,7 @@ class LexicalJudge(JudgeBackend):
         missing_designations = sorted(_identifiers(answer_tokens) - sentence_set)
         if missing_designations:
             score = min(score, 0.5 * self.answer_threshold)
-        missing = sorted(set(answer_tokens) - sentence_set)
+        missing = sorted(answer_set - sentence_set)
         rationale = f"answer tokens {_fmt(a_cov)} in sentence, question {_fmt(q_cov)}"
         rationale += _missing_said(missing, missing_numbers, missing_designations)
         if partial:
