@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..argue.api import Evaluation, run_scoring
 from ..argue.policies import make_policies
 from ..errors import few_items
+from ..gc_tuning import paused_gc
 from ..inputs import Inputs, load_inputs
 from ..judges.base import JudgeBackend
 from ..judges.shards import Shard, parse_shard
@@ -268,8 +269,11 @@ def judge(
 
     if isinstance(shard, str):
         shard = parse_shard(shard)
-    inputs = load_inputs(runs, nuggets, judgments, requests, qrels, make_policies(**policies))
-    by_topic, light, kept = _read_reports(inputs)
+    # reading allocates a container per sentence and citation beside a growing heap: at the collector's default
+    # threshold its passes rescan that heap many times over (scoring reads its reports paused, ``run_scoring``)
+    with paused_gc():
+        inputs = load_inputs(runs, nuggets, judgments, requests, qrels, make_policies(**policies))
+        by_topic, light, kept = _read_reports(inputs)
     outside: dict[str, list[str]] = {}
     unjudged = set(inputs.evaluation.unjudged)  # not judged either; the evaluation's notes list them once
     for report in light:

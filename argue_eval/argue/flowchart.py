@@ -194,11 +194,12 @@ def evaluate_report(
               unit: Unit | None = None, doc_id: str | None = None) -> bool | None:
         nonlocal missing_count
         if plain is not None and steps is None:
-            verdict = plain.get(key)
-            if verdict is not None:
-                return verdict[0]  # the hot path: a canonical judgment, no details wanted
-        nugget = nuggets[unit.nugget_index].nugget if unit is not None else None
-        verdict = ask(key, report, index)
+            entry = plain.get(key)
+            if entry is not None:
+                return entry[0]  # the hot path: a canonical judgment, no details wanted
+            verdict = None  # ``ask`` would look in that same table (the judge's rounds miss here for each question)
+        else:
+            verdict = ask(key, report, index)
         if verdict is None:
             missing_count += 1
             if on_missing is not None:
@@ -209,6 +210,7 @@ def evaluate_report(
             value = verdict[0]
             judge = verdict[1]
         if steps is not None:
+            nugget = nuggets[unit.nugget_index].nugget if unit is not None else None
             steps.append(Step(key[0], value, judge, doc_id,
                               nugget.nugget_id if nugget is not None else None,
                               unit.text if unit is not None else None))

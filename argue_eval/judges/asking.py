@@ -67,13 +67,23 @@ def documents_needed(questions: Iterable[Question]) -> dict[str, None]:
     return wanted
 
 
-def with_documents(question: Question, found: Mapping[str, Document]) -> Question:
+def with_documents(question: Question, found: Mapping[str, Document],
+                   cited_memo: dict[tuple[str, ...], tuple[Document, ...]] | None = None) -> Question:
     """``question`` with its documents from ``found`` attached (``document`` stays ``None`` when ``found``
-    lacks it)."""
+    lacks it). ``cited_memo``: the cited documents already looked up for a list of ids, for one ``found``
+    (the questions of one report share its list: one tuple for all of them, which ``QuestionContexts`` then
+    digests once)."""
     doc_id = question.key.doc_id
     document = found.get(doc_id) if question.kind in DOCUMENT_KINDS and doc_id is not None else question.document
-    cited = (tuple(found[d] for d in question.cited_doc_ids if d in found) if question.cited_doc_ids
-             else question.cited_documents)
+    cited = question.cited_documents
+    if question.cited_doc_ids:
+        cited_ids = question.cited_doc_ids
+        known = cited_memo.get(cited_ids) if cited_memo is not None else None
+        if known is None:
+            known = tuple(found[d] for d in cited_ids if d in found)
+            if cited_memo is not None:
+                cited_memo[cited_ids] = known
+        cited = known
     if document is question.document and cited is question.cited_documents:
         return question
     # the constructor, not dataclasses.replace: this runs once per question of a round
@@ -145,12 +155,13 @@ class CachedJudge:
         wanted = documents_needed(q for q in questions if q.document is None) if store is not None else {}
         found: Mapping[str, Document] = store.get_many(wanted) if wanted else {}
         ready: list[Question] = []
+        cited: dict[tuple[str, ...], tuple[Document, ...]] = {}  # for this ``found`` only
         for question in questions:
             if self.only_kinds and question.kind not in judge.kinds:
                 failed(question, f"the {judge.name} judge does not answer {question.kind} questions")
                 continue
             if question.document is None:
-                question = with_documents(question, found)
+                question = with_documents(question, found, cited)
                 if question.kind in DOCUMENT_KINDS and question.key.doc_id is not None and question.document is None:
                     failed(question, NO_COLLECTION if store is None else NOT_IN_COLLECTION)
                     continue

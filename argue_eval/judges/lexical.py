@@ -159,9 +159,18 @@ def _fuzzy_hay(needle: Sequence[str], hay: frozenset[str], names: frozenset[str]
     missing = set(needle) - hay
     if not missing:
         return hay
-    extra = {t for t in missing
-             if any(_near(t, h) and not _word_inside_name(t, h, names) or _designates(h, t) for h in hay)}
+    extra = {t for t in missing if t.isalpha() and _near_some(t, hay, names)}
     return hay | extra if extra else hay
+
+
+def _near_some(token: str, hay: frozenset[str], names: frozenset[str]) -> bool:
+    """Whether the word ``token`` (letters only, not in ``hay``) is near a token of ``hay`` that is not a name it
+    lies inside, or a designation of ``hay`` contains it (``_fuzzy_hay``). A token of other characters is neither
+    (``_near`` and ``_designates`` want letters), and one of fewer than five letters is never near another: each
+    (token, hay token) pair then costs one ``startswith``, not two calls."""
+    if len(token) < 5:
+        return any(h.startswith(token) and h[len(token):].isdigit() for h in hay)  # = _designates(h, token)
+    return any(_near(token, h) and not _word_inside_name(token, h, names) or _designates(h, token) for h in hay)
 
 
 def _designates(designation: str, word: str) -> bool:
@@ -234,6 +243,8 @@ def _entities(text: str, first: bool = False) -> frozenset[str]:
     out: set[str] = set()
     words = text.split()
     for position, word in enumerate(words):
+        if word.islower():  # no capital anywhere (most words): none of the tests below can hold
+            continue
         stripped = word.strip("\"'([{")
         if ((first or position) and stripped[:1].isupper() or (len(stripped) > 1 and stripped.isupper())
                 or _INNER_CAPITAL.search(stripped)):
@@ -595,9 +606,9 @@ def _support_groups(sentence: str, number_weight: float, entity_weight: float
     weighted, _ = _support_weights(sentence, number_weight, entity_weight)
     groups: dict[float, set[str]] = {}
     for token, weight in weighted:
-        if not _exact_weight(weight):
-            return None
         groups.setdefault(weight, set()).add(token)
+    if not all(_exact_weight(weight) for weight in groups):  # checked per weight, not per token: a few weights
+        return None
     plain = frozenset(groups.pop(1.0, ()))
     return plain, tuple((weight, frozenset(tokens)) for weight, tokens in groups.items())
 
@@ -738,8 +749,10 @@ class LexicalJudge(JudgeBackend):
         # words the answer repeats from its question ("Who accepted the prize for Rasoulof?" -> "Rasoulof's
         # daughter") prove nothing: a sentence about the question has them anyway
         informative = tuple(t for t in answer_tokens if t not in question_set)
-        q_tokens = [t for t in content(question_text) if t not in set(answer_tokens)]
+        answer_set = set(answer_tokens)
+        q_tokens = [t for t in content(question_text) if t not in answer_set]
         answer_tokens = informative or answer_tokens
+        answer_set = set(answer_tokens)
         weights = _weights(answer, self.number_weight, self.entity_weight)
         sentence_set = _fuzzy_hay(answer_tokens, sentence_set, _entities(answer) | _entities(sentence))
         a_cov = _cover(answer_tokens, sentence_set, weights)
@@ -761,7 +774,7 @@ class LexicalJudge(JudgeBackend):
             # Taxi?" / "Panahi was convicted in Iran"): the name is there, the answer to this question is not
             score = min(score, cap)
         parts: list[Sequence[str]] = [content(part) for part in _CONJUNCTION.split(answer)]
-        parts = [[t for t in part if t in set(answer_tokens)] for part in parts]
+        parts = [[t for t in part if t in answer_set] for part in parts]
         parts = [part for part in parts if part]
         partial = len(parts) > 1 and any(_cover(part, sentence_set) < 0.5 for part in parts)
         if partial:
@@ -783,7 +796,7 @@ class LexicalJudge(JudgeBackend):
         missing_designations = sorted(_identifiers(answer_tokens) - sentence_set)
         if missing_designations:
             score = min(score, 0.5 * self.answer_threshold)
-        missing = sorted(set(answer_tokens) - sentence_set)
+        missing = sorted(answer_set - sentence_set)
         rationale = f"answer tokens {_fmt(a_cov)} in sentence, question {_fmt(q_cov)}"
         rationale += _missing_said(missing, missing_numbers, missing_designations)
         if partial:
@@ -1068,16 +1081,19 @@ class LexicalJudge(JudgeBackend):
             return 0.0, -1
         sentence_numbers = numbers(sentence)
         best, best_index = 0.0, -1
+        # ``_cover(sentence_tokens, ...)`` against each earlier sentence, the sentence's distinct tokens taken once
+        distinct = set(sentence_tokens)
+        size = len(distinct)
+        # a summary restates several earlier sentences at once: cover it with all of them, at a small discount
+        union: set[str] = set()
         for index, other in enumerate(earlier):
-            share = _cover(sentence_tokens, content_set(other))
+            other_set = content_set(other)
+            union |= other_set
+            share = len(distinct & other_set) / size
             if sentence_numbers and not sentence_numbers <= numbers(other):
                 share *= 0.5
             if share > best:
                 best, best_index = share, index
-        # a summary restates several earlier sentences at once: cover it with all of them, at a small discount
-        union: set[str] = set()
-        for other in earlier:
-            union |= content_set(other)
         summary = _summary_cue(sentence)
         # ... and a sentence that announces itself as a summary ("in short", "overall") is one: no discount then
         combined = _cover(sentence_tokens, frozenset(union)) + (0.2 if summary else -0.1)

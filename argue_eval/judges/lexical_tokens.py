@@ -406,21 +406,30 @@ def word_windows(text: str, size: int, stride: int) -> list[tuple[frozenset[str]
     found = list(chain.from_iterable(per_word))
     if not found:
         return []
-    starts = window_starts(len(text.split()), size, stride)
+    # the windows count the words as written; folding an ASCII text keeps its whitespace, so its words are these
+    starts = window_starts(len(per_word) if text.isascii() else len(text.split()), size, stride)
     before = [0, *accumulate(map(len, per_word))]  # before[w]: the tokens of the words before word w
     last = len(per_word)
     # str, or None for a token a window leaves out (discarded from each window's set below)
     texts: list[Any] = [None if t.stop else t.text for t in found]
-    number_texts: list[Any] = [t.text if t.number else None for t in found]
+    figure_texts: list[Any] = [t.text if t.number else None for t in found]
+    # a text without figures (a number's text is never empty) gives every window none
+    number_texts = figure_texts if any(figure_texts) else None
     windows = []
     for start in starts:
         lo, hi = before[min(start, last)], before[min(start + size, last)]
         words = set(texts[lo:hi])
         words.discard(None)
-        figures = set(number_texts[lo:hi])
-        figures.discard(None)
-        windows.append((frozenset(words), frozenset(figures)))
+        figures: frozenset[str] = _NO_FIGURES
+        if number_texts is not None:
+            found_figures = set(number_texts[lo:hi])
+            found_figures.discard(None)
+            figures = frozenset(found_figures)
+        windows.append((frozenset(words), figures))
     return windows
+
+
+_NO_FIGURES: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=131072)
