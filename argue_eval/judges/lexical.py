@@ -839,6 +839,10 @@ class LexicalJudge(JudgeBackend):
         "the 21-year-old singer"; not a day or a month) missing from the sentence, neither as such nor
         derived ("Cuban" for Cuba), caps the score at 0.8 x the threshold, as a name given in part does:
         "Ronnie Carroll died" does not state "Ronnie Carroll died in London".
+
+        Version 10: a statement that denies ("No one was hurt", ``_denies``) is not stated by a sentence with
+        no negation cue, and a statement of two clauses ("X, but Y", ``_CLAUSES``) not by a sentence giving
+        less than half of one of them: both cap the score at 0.8 x the threshold.
         """
         alternatives = _statement_alternatives(statement)
         if len(alternatives) > 1:

@@ -16,6 +16,8 @@ A report says "20,919", "3.7 percent" and "in July of 2019"; the nugget bank say
   -> ``july``), so a date is its month and year tokens wherever they stand;
 - words are stemmed (Snowball English, the ``snowballstemmer`` package: ``suicides`` = ``suicide``,
   ``increased`` = ``increase``) and a few words that name the same group are folded (``female`` = ``women``);
+- irregular past forms are their verb (``won`` = ``win``, ``caught`` = ``catch``); a clitic on a function word
+  is a function word (``they're``, ``it's``), ``n't`` and ``cannot`` are ``not``, and "no one" is ``no``;
 - stopwords are kept in the token stream (negation cues need them) but flagged, and the judge compares
   content tokens only: token order and function words never decide a match.
 
