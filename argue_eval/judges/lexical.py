@@ -377,6 +377,23 @@ def _day_numbers(text: str) -> frozenset[str]:
     return frozenset(days - others)
 
 
+_DENIALS = frozenset({"no", "not", "never", "none", "nobody", "nothing", "neither", "nor", "without", "cannot",
+                      "nowhere"})
+"""The words that make a statement deny something ("No one was hurt", "He did not play", "never", "without
+a fight"); ``n't`` and "no one" are read as ``not`` and ``no`` by the tokenizer."""
+
+
+_CLAUSES = re.compile(r"\s*(?:,\s*)?\b(?:but|whereas|although|though)\b\s*|\s*;\s*", re.IGNORECASE)
+"""Where a statement joins two clauses that each state a fact ("X, but Y"; "X; Y"): "and" is left out, since it
+joins the names of one fact as often ("Paul and Laura Elliott ran")."""
+
+
+def _denies(statement: str) -> bool:
+    """Whether a statement denies something: one of its words is a denial (``_DENIALS``, as written or as
+    its token: "didn't" is ``not``)."""
+    return any(token.raw in _DENIALS or token.text in _DENIALS for token in tokens(statement))
+
+
 def _dated(text: str) -> bool:
     """Whether a text names a month (a statement with a date may be stated by a sentence's day)."""
     return bool(content_set(text) & lexical_tokens.MONTHS)
@@ -634,7 +651,7 @@ class LexicalJudge(JudgeBackend):
     """
 
     name: ClassVar[str] = "lexical"
-    version: ClassVar[str] = "9"
+    version: ClassVar[str] = "10"
     kinds: ClassVar[frozenset[str]] = frozenset(JUDGMENT_KINDS)
 
     def __init__(
@@ -835,6 +852,10 @@ class LexicalJudge(JudgeBackend):
         "the 21-year-old singer"; not a day or a month) missing from the sentence, neither as such nor
         derived ("Cuban" for Cuba), caps the score at 0.8 x the threshold, as a name given in part does:
         "Ronnie Carroll died" does not state "Ronnie Carroll died in London".
+
+        Version 10: a statement that denies ("No one was hurt", ``_denies``) is not stated by a sentence with
+        no negation cue, and a statement of two clauses ("X, but Y", ``_CLAUSES``) not by a sentence giving
+        less than half of one of them: both cap the score at 0.8 x the threshold.
         """
         alternatives = _statement_alternatives(statement)
         if len(alternatives) > 1:
@@ -891,6 +912,17 @@ class LexicalJudge(JudgeBackend):
                          and not (position == 0 and _leads(statement, group))]
         if missing_names:
             score = min(score, 0.8 * self.answer_threshold)
+        # a statement that denies ("No one was hurt", "He never played for Chelsea") is not stated by a sentence
+        # that denies nothing ("one man was hurt", "he played for Chelsea"), however many words they share
+        unnegated = _denies(statement) and not _negation(sentence)[0]
+        if unnegated:
+            score = min(score, 0.8 * self.answer_threshold)
+        # "No injuries were reported, but a girl is missing": two facts, each of which the sentence must give
+        clauses = [content(clause) for clause in _CLAUSES.split(statement)]
+        clauses = [clause for clause in clauses if clause]
+        half_stated = len(clauses) > 1 and any(_cover(clause, sentence_set) < 0.5 for clause in clauses)
+        if half_stated:
+            score = min(score, 0.8 * self.answer_threshold)
         missing = sorted(set(statement_tokens) - sentence_set)
         rationale = f"statement tokens {_fmt(cover)} in sentence, what it says of its names {_fmt(r_cov)}"
         rationale += _missing_said(missing, missing_numbers, missing_designations)
@@ -898,6 +930,10 @@ class LexicalJudge(JudgeBackend):
             rationale += f"; only part of the name {' '.join(sorted(partial_names[0]))}"
         if missing_names:
             rationale += f"; name {' '.join(sorted(missing_names[0]))} not in sentence"
+        if unnegated:
+            rationale += "; the statement denies, the sentence does not"
+        if half_stated:
+            rationale += "; only one of the statement's two clauses"
         return score, rationale
 
     def _answers(self, question: Question) -> tuple[float, float, str] | None:

@@ -16,6 +16,8 @@ A report says "20,919", "3.7 percent" and "in July of 2019"; the nugget bank say
   -> ``july``), so a date is its month and year tokens wherever they stand;
 - words are stemmed (Snowball English, the ``snowballstemmer`` package: ``suicides`` = ``suicide``,
   ``increased`` = ``increase``) and a few words that name the same group are folded (``female`` = ``women``);
+- irregular past forms are their verb (``won`` = ``win``, ``caught`` = ``catch``); a clitic on a function word
+  is a function word (``they're``, ``it's``), ``n't`` and ``cannot`` are ``not``, and "no one" is ``no``;
 - stopwords are kept in the token stream (negation cues need them) but flagged, and the judge compares
   content tokens only: token order and function words never decide a match.
 
@@ -90,8 +92,31 @@ _FOLD = {
     "child": "children", "kid": "children", "kids": "children", "people": "persons", "person": "persons",
     "percentage": "percent", "pct": "percent", "died": "death", "dead": "death", "die": "death",
     "deaths": "death", "killed": "death", "us": "usa", "u.s": "usa", "america": "usa", "american": "usa",
-    "americans": "usa",
+    "americans": "usa", "nobody": "no", "noone": "no",
 }
+
+_IRREGULAR_VERBS = """
+arise arose arisen | awake awoke awoken | beat beaten | become became | begin began begun | bend bent |
+bite bitten | bleed bled | blow blew blown | break broke broken | breed bred | bring brought | build built |
+buy bought | catch caught | choose chose chosen | cling clung | come came | creep crept | deal dealt | dig dug |
+draw drawn | drink drank drunk | drive drove driven | eat ate eaten | fall fell fallen | feed fed | feel felt |
+fight fought | find found | flee fled | fly flew flown | forbid forbade forbidden | forget forgot forgotten |
+forgive forgave forgiven | freeze froze frozen | get got gotten | give gave given | go went gone |
+grow grew grown | hear heard | hide hid hidden | hold held | keep kept | know knew known | lead led |
+leave left | lend lent | lose lost | make made | mean meant | meet met | mistake mistook mistaken |
+overcome overcame | pay paid | ride rode ridden | ring rang rung | rise risen | run ran | see saw seen |
+seek sought | sell sold | send sent | shake shook shaken | shoot shot | show shown | shrink shrank shrunk |
+sing sang sung | sink sank sunk | sit sat | sleep slept | slide slid | speak spoke spoken | spend spent |
+spin spun | spring sprang sprung | stand stood | steal stole stolen | stick stuck | sting stung |
+strike struck stricken | swear swore sworn | sweep swept | swim swam swum | swing swung | take took taken |
+teach taught | tear tore torn | tell told | think thought | throw threw thrown | understand understood |
+undertake undertook undertaken | wake woke woken | wear wore worn | weep wept | win won | withdraw withdrew
+withdrawn | write wrote written
+"""
+"""English verbs whose past forms no stemmer relates to their base ("won" / "win", "caught" / "catch", "sold" /
+"sell"): base form first, then its past tense and participle. Left out: forms that are as often another word
+(a name: "rose", "drew"; a noun: "bit", "lay", "ground", "wound", "bound", "hung", "lit")."""
+_FOLD.update((form, group.split()[0]) for group in _IRREGULAR_VERBS.split("|") for form in group.split()[1:])
 
 _TOKEN = re.compile(
     r"(?P<num>\d+(?:,\d{3}(?!\d))*(?:\.\d+)?|\.\d+)(?P<suffix>%|st|nd|rd|th|s)?"
@@ -185,14 +210,27 @@ _SPECIAL_WORDS = frozenset(_NUMBER_WORDS) | frozenset(_MONTHS) | {"per"}
 @lru_cache(maxsize=131072)
 def _word_token(word: str) -> Token:
     """The token of an ordinary word: a flagged stopword (single letters too, except "i"), or its stem."""
-    if word in STOPWORDS or (len(word) == 1 and word != "i"):
+    if word in STOPWORDS or (len(word) == 1 and word != "i") or word in _CLITICS:
         return Token(word, word, stop=True)
+    if "'" in word:
+        if word.endswith("n't"):  # "didn't", "can't", and the "n't" of tokenized text ("did n't"): a "not"
+            return Token("not", word)
+        base, _, clitic = word.rpartition("'")
+        if clitic in _CLITICS and (base in STOPWORDS or base == "i"):  # "they're", "it's", "I've": function words
+            return Token(word, word, stop=True)
+    if word == "cannot":
+        return Token("not", word)
     return Token(stem(word), word)
 
 
-_CONTEXT_WORDS = _SPECIAL_WORDS | frozenset(_SCALES) | {"cent", "centum", "and", "of"}
+_CLITICS = frozenset({"s", "re", "ve", "ll", "m", "d"})
+"""What an apostrophe joins to a word ("it's", "they're", "we've", "I'll", "I'm", "she'd"), and what tokenized
+text writes apart ("they 're"): no word of its own."""
+
+
+_CONTEXT_WORDS = _SPECIAL_WORDS | frozenset(_SCALES) | {"cent", "centum", "and", "of", "no"}
 """Words read with their neighbours (besides numbers): the special words, and those a neighbour may take
-("1.2 million", "per cent", "13 thousand and 400", "one of", "May of 2019")."""
+("1.2 million", "per cent", "13 thousand and 400", "one of", "May of 2019", "no one")."""
 
 
 @lru_cache(maxsize=262144)
@@ -339,6 +377,10 @@ def _tokenize_items(raw: list[tuple[str, str, int]], out: list[Token], positions
             i += 1
             continue
         nxt = raw[i + 1] if i + 1 < n_raw else None
+        if value == "one" and i and raw[i - 1][1] == "no":  # "no one", "no-one": nobody, no figure
+            out.append(Token(value, value, stop=True))
+            i += 1
+            continue
         if kind == "word" and value in _NUMBER_WORDS and not (value == "one" and nxt and nxt[1] in ("of",)):
             number: float | None = float(_NUMBER_WORDS[value])
             kind = "num"
