@@ -116,11 +116,21 @@ def _run(args: list[str], env: dict[str, str] | None = None, finished: int = 0) 
     return result
 
 
+def _whole_run(folder: Path, args_for: Callable[[Path, Path], list[str]], env: dict[str, str] | None = None,
+               finished: int = 0) -> bytes:
+    """The judgments file an uninterrupted run writes (in ``folder``, with a cache of its own)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    whole_cache, whole_out = folder / "whole.sqlite", folder / "whole.jsonl"
+    _run(args_for(whole_cache, whole_out), env, finished)
+    return whole_out.read_bytes()
+
+
 def _stopped_then_resumed(tmp_path: Path, args_for: Callable[[Path, Path], list[str]], ready_table: str,
-                          signum: int, env: dict[str, str] | None = None, finished: int = 0) -> str:
+                          signum: int, env: dict[str, str] | None = None, finished: int = 0,
+                          whole: bytes | None = None) -> str:
     """Signal a run once ``ready_table`` has rows, check how it stopped, rerun it, and compare the rerun's
-    judgments with an uninterrupted run's (each whole run exits with ``finished``: 1 when some questions are
-    of kinds the judge does not answer). Returns the stopped run's stderr."""
+    judgments with an uninterrupted run's (``whole``, or run here; each whole run exits with ``finished``: 1
+    when some questions are of kinds the judge does not answer). Returns the stopped run's stderr."""
     cache, out = tmp_path / "cache.sqlite", tmp_path / "judged.jsonl"
     stopped, seconds = _signal_when(args_for(cache, out), lambda: _rows(cache, ready_table) > 0, signum, env)
     assert stopped.returncode == 128 + signum, stopped.stderr
@@ -134,21 +144,34 @@ def _stopped_then_resumed(tmp_path: Path, args_for: Callable[[Path, Path], list[
     resumed = _run(args_for(cache, out), env, finished)
     # the rerun took every committed answer from the cache and asked only the rest
     assert f"{committed} from the cache" in resumed.stderr or committed == 0, resumed.stderr
-    whole_cache, whole_out = tmp_path / "whole.sqlite", tmp_path / "whole.jsonl"
-    _run(args_for(whole_cache, whole_out), env, finished)
-    assert out.read_bytes() == whole_out.read_bytes()
+    if whole is None:
+        whole = _whole_run(tmp_path / "whole", args_for, env, finished)
+    assert out.read_bytes() == whole
     assert out.read_bytes().count(b"\n") > committed
     return stopped.stderr
 
 
+@pytest.fixture(scope="module")
+def lexical_round(tmp_path_factory: pytest.TempPathFactory) -> tuple[Callable[[Path, Path], list[str]], bytes]:
+    """The lexical judge's input and the judgments an uninterrupted run writes, shared by the SIGINT and the
+    SIGTERM case (the same input gives the same bytes; one whole run instead of two). 100 copies: tens of
+    thousands of judgments, seconds of judging on an idle machine, while the first commit (what the signal
+    waits for) comes after 2 s of answers."""
+    folder = tmp_path_factory.mktemp("lexical-round")
+    runs, nuggets, requests = _copies(folder / "in", 100)
+
+    def args_for(cache: Path, out: Path) -> list[str]:
+        return _judge_args(runs, nuggets, requests, cache, out)
+
+    return args_for, _whole_run(folder / "whole", args_for)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_the_lexical_judge_stops_between_groups_and_resumes_byte_identically(tmp_path: Path, signum: int) -> None:
-    # 100 copies: tens of thousands of judgments, seconds of judging on an idle machine, while the first commit
-    # (what the signal waits for) comes after 2 s of answers
-    runs, nuggets, requests = _copies(tmp_path / "in", 100)
-    stderr = _stopped_then_resumed(
-        tmp_path, lambda cache, out: _judge_args(runs, nuggets, requests, cache, out), "answers", signum)
+def test_the_lexical_judge_stops_between_groups_and_resumes_byte_identically(
+        tmp_path: Path, signum: int, lexical_round: tuple[Callable[[Path, Path], list[str]], bytes]) -> None:
+    args_for, whole = lexical_round
+    stderr = _stopped_then_resumed(tmp_path, args_for, "answers", signum, whole=whole)
     assert "new answer(s) committed to the judgment cache" in stderr
 
 
