@@ -25,10 +25,11 @@ REPO = Path(__file__).resolve().parent.parent
     ("tests/test_nugget_create_llama.py::test_create_through_a_real_server_validates_is_accounted_for_and_resumes",
      "fixture:llama_server"),
     # ... but only the tests that ask for it when no fixture or helper of their file does: the lexical judge's
-    # stop test does not wait behind the LLM judge's in the server's worker
+    # stop test does not wait behind the LLM judge's in the server's worker; it keeps to its file's unit (the
+    # module fixture: the round its SIGINT and SIGTERM cases share)
     ("tests/test_stop_signals.py::test_the_llm_judge_stops_while_its_calls_are_in_flight", "fixture:llama_server"),
     ("tests/test_stop_signals.py::test_the_lexical_judge_stops_between_groups_and_resumes_byte_identically[2]",
-     "tests/test_stop_signals.py::test_the_lexical_judge_stops_between_groups_and_resumes_byte_identically[2]"),
+     "tests/test_stop_signals.py"),
     # a module-scoped fixture (the report's Chromium): the whole file
     ("tests/test_report_browser.py::test_the_content_security_policy_holds", "tests/test_report_browser.py"),
     # the help examples: each its own temporary directory and processes, so each alone
