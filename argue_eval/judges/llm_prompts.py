@@ -155,7 +155,13 @@ def _indented(value: Any, newline: str, strings: dict[str, str]) -> str:
 
 def estimate_tokens(text: str) -> int:
     """A server-free token estimate (about 4 characters per token for English; rounds up)."""
-    return (len(text) + 3) // 4
+    return tokens_of_length(len(text))
+
+
+def tokens_of_length(length: int) -> int:
+    """``estimate_tokens`` of a text of ``length`` characters (the rule itself, for a caller who has the length
+    without the text)."""
+    return (length + 3) // 4
 
 
 def boolean_schema(keys: list[str]) -> dict[str, Any]:
@@ -192,7 +198,7 @@ class Prompt:
         """``estimate_tokens(self.text())`` and 4 a message, from the contents' lengths: the dry run estimates
         every prompt of a round, and joining each one's messages only to measure them was a tenth of its time."""
         length = sum(len(message["content"]) for message in self.messages) + len(self.messages) - 1
-        return (length + 3) // 4 + 4 * len(self.messages)
+        return tokens_of_length(length) + 4 * len(self.messages)
 
     def max_completion_tokens(self) -> int:
         """Enough for the JSON object of booleans with generous whitespace (bounds the cost of a rambler)."""
