@@ -36,14 +36,16 @@ STOP_SECONDS = 2.0
 
 
 def _copies(folder: Path, copies: int, runs: list[Path] | None = None,
-            topics: int | None = None) -> tuple[list[Path], Path, Path]:
+            topics: int | list[str] | None = None) -> tuple[list[Path], Path, Path]:
     """The sample track's topics ``copies`` times over (``s01-k3``: the nuggets, requests and reports of ``s01``
     under another id), so that judging takes long enough to be signalled mid-run; ``runs``: these sample runs
-    only, ``topics``: the first that many sample topics only."""
+    only, ``topics``: the first that many sample topics only, or these topics (by request_id) only."""
     def lines(path: Path) -> list[dict]:
         return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
-    keep = sorted({record["request_id"] for record in lines(REQUESTS)})[:topics]
+    ids = sorted({record["request_id"] for record in lines(REQUESTS)})
+    keep = [i for i in ids if i in topics] if isinstance(topics, list) else ids[:topics]
+    assert keep, f"no sample topic among {topics}"
     folder.mkdir(parents=True, exist_ok=True)
 
     def write(path: Path, records: list[dict]) -> Path:
@@ -197,10 +199,14 @@ def test_the_semantic_judge_stops_inside_the_embedding_loop(tmp_path: Path) -> N
 def test_the_llm_judge_stops_while_its_calls_are_in_flight(tmp_path: Path, llama_server: str) -> None:
     from llama_server import API_KEY, MODEL_ALIAS
 
-    runs, nuggets, requests = _copies(tmp_path / "in", 1, runs=SAMPLE_RUNS[:1], topics=1)
+    # one topic of the run without citations: 11 questions in 7 calls (no cited document in any prompt), so that
+    # the three runs (stopped, resumed, whole) are short, yet the first commit comes one reply in, with the other
+    # calls still to come (careful's s01 took 14 calls, twice the time of a whole run)
+    runs, nuggets, requests = _copies(tmp_path / "in", 1, runs=[ROOT / "runs" / "sample" / "no-citations.jsonl"],
+                                      topics=["s07"])
     env = {**os.environ, "LOCAL_LLM_KEY": API_KEY}
-    # llama-cpp-python's server takes json_object, not json_schema; a call takes seconds (a 135M model on the
-    # test machine's cores), so most of the run is calls in flight
+    # llama-cpp-python's server takes json_object, not json_schema; a call takes about a second (a 135M model on
+    # the test machine's cores), so most of the run is calls in flight
     llm = ["--judge", "llm", "--llm-base-url", llama_server, "--llm-model", MODEL_ALIAS, "--llm-api-key-env",
            "LOCAL_LLM_KEY", "--llm-response-format", "json_object", "--llm-max-retries", "1"]
     stderr = _stopped_then_resumed(
