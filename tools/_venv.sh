@@ -1,7 +1,30 @@
 # Shared by tools/demo.sh and tools/test.sh: create .venv if absent and install argue-eval into it.
 # Usage: ensure_venv EXTRAS   (EXTRAS: a comma list such as "test" or "all,test", or empty for the core)
 # Reinstalls only when setup.cfg or the requested extras changed since the last install (a stamp file
-# in .venv records them), so the second run of either script starts at once.
+# in .venv records them), so the second run of either script starts at once. An install with more extras
+# covers one with fewer: tools/demo.sh (the core) after tools/test.sh (test, or all,test as in .ci/run)
+# installs nothing again.
+
+# Whether the stamp file $1 records an install of the same setup.cfg and pyproject.toml (checksum $2) with
+# every extra of the comma list $3 (the empty list: the core, which every install holds).
+_stamp_covers() {
+    local stamp="$1" sum="$2" extras="$3" have_sum have_extras extra covered
+    local -a wanted=()
+    [ -f "$stamp" ] || return 1
+    [ -n "$extras" ] && IFS=, read -ra wanted <<< "$extras"
+    while read -r have_sum have_extras; do
+        [ "$have_sum" = "$sum" ] || continue
+        covered=1
+        for extra in ${wanted[@]+"${wanted[@]}"}; do
+            case ",$have_extras," in
+                *,"$extra",*) ;;
+                *) covered=0 ;;
+            esac
+        done
+        [ "$covered" = 1 ] && return 0
+    done < "$stamp"
+    return 1
+}
 
 ensure_venv() {
     local extras="$1"
@@ -15,9 +38,10 @@ ensure_venv() {
     local spec="."
     [ -n "$extras" ] && spec=".[$extras]"
     local stamp=".venv/.argue-eval-installed"
-    local want
-    want="$(cat setup.cfg pyproject.toml | cksum | cut -d" " -f1) $extras"  # cksum: POSIX, also on macOS
-    if [ ! -f "$stamp" ] || ! grep -qxF -- "$want" "$stamp"; then
+    local sum want
+    sum="$(cat setup.cfg pyproject.toml | cksum | cut -d" " -f1)"  # cksum: POSIX, also on macOS
+    want="$sum $extras"
+    if ! _stamp_covers "$stamp" "$sum" "$extras"; then
         echo "Installing argue-eval${extras:+ with extras [$extras]} into .venv (log: .venv/install.log)..." >&2
         {
             .venv/bin/python -m pip install --upgrade pip &&
