@@ -125,6 +125,7 @@ def _clear_text_caches() -> None:
 
     for cached in (lexical_tokens.tokens, lexical_tokens.content, lexical_tokens.content_set, lexical_tokens.numbers,
                    lexical_tokens.stem, lexical_tokens._word_token, lexical_tokens._word_items, lexical_tokens._plain_tokens,
+                   lexical_tokens._lone_tokens,
                    lexical._document_passages, lexical._documents_set, lexical._near, lexical._entities, lexical._name_runs,
                    model.natural_key):
         cached.cache_clear()

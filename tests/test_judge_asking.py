@@ -154,3 +154,35 @@ def test_the_runner_names_a_kind_its_judge_does_not_answer():
     judge = Grouped()
     batches, failures = collect(CachedJudge(judge, only_kinds=True), [question("first_instance", "Again.")])
     assert failures == [("Again.", "the grouped judge does not answer first_instance questions")] and judge.asked == []
+
+
+def test_new_keys_skip_the_lookup_only_while_nothing_can_be_cached(tmp_path, monkeypatch):
+    """``new_keys`` (the runner's): on a cache with no answer of the judge, nothing is looked up; once another
+    process commits to the file, or when the file held answers of the judge from before, every question is."""
+    looked: list[int] = []
+    real_get_many = JudgmentCache.get_many
+
+    def counting(self, judge, keys, context=None, *, rows=None):
+        keys = list(keys)
+        looked.append(len(keys))
+        return real_get_many(self, judge, keys, context, rows=rows)
+
+    monkeypatch.setattr(JudgmentCache, "get_many", counting)
+    path = tmp_path / "c.sqlite"
+    with JudgmentCache(path) as cache:
+        asker = CachedJudge(Grouped(), cache, new_keys=True)
+        assert collect(asker, [question("negative", "One.")]) == ([(["One."], False)], [])
+        assert looked == []  # a cold cache: nothing to find
+        with JudgmentCache(path) as other:  # another process answers a question of this judge meanwhile
+            other.put_many(asker.fingerprint, [(question("negative", "Two.").key, Verdict(False, "other"))])
+        # the lookup comes back and finds that answer (the judge is not asked it)
+        judge = Grouped()
+        asker.judge = judge
+        assert collect(asker, [question("negative", "Two."), question("negative", "Three.")]) == (
+            [(["Two."], True), (["Three."], False)], [])
+        assert looked == [2] and judge.asked == [["Three."]]
+    with JudgmentCache(path) as cache:  # a rerun on that file: it holds answers of the judge, so it looks up
+        looked.clear()
+        assert collect(CachedJudge(Grouped(), cache, new_keys=True), [question("negative", "One.")]) == (
+            [(["One."], True)], [])
+        assert looked == [1]

@@ -99,12 +99,16 @@ class CachedJudge:
     ``cache``: a ``JudgmentCache`` or ``None``; ``documents``: a store with ``get_many`` or ``None``;
     ``contexts``: key the cache by the texts the judge reads too (the runner); ``only_kinds``: fail the
     questions of other kinds than the judge's ``kinds`` (the runner: it names the kind in the reason);
-    ``ask``: ``False`` for the cache alone (a dry run: no judge call, no write, the judge not even registered).
+    ``ask``: ``False`` for the cache alone (a dry run: no judge call, no write, the judge not even registered);
+    ``new_keys``: the caller never asks a key again once it was answered (the runner: an answer settles its
+    question for the rest of the run), so while the cache holds no answer of this judge from before and no other
+    process has written to it, nothing asked can be there and the lookup is skipped (a cold run's first round
+    looked every question up in vain).
     """
 
     def __init__(self, judge: JudgeBackend, cache: JudgmentCache | None = None, *, documents: Any = None,
                  contexts: bool = False, only_kinds: bool = False, ask: bool = True, flush_every: int = 16384,
-                 flush_seconds: float = 2.0) -> None:
+                 flush_seconds: float = 2.0, new_keys: bool = False) -> None:
         self.judge = judge
         self.cache = cache
         self.documents = documents
@@ -120,6 +124,12 @@ class CachedJudge:
             self.fingerprint = cache.register(judge.identity()) if ask else judge_fingerprint(judge.identity())
         if cache is not None and ask:
             judge.use_cache(cache)
+        # (the data version when the cache held no answer of this judge, or None): see ``new_keys``
+        self._empty_since: int | None = None
+        if cache is not None and new_keys:
+            version = cache.others_version()
+            if not cache.holds_answers(self.fingerprint):
+                self._empty_since = version
 
     def ask(self, questions: Iterable[Question], answered: Callable[[Answers, bool], None],
             failed: Callable[[Question, str], None]) -> None:
@@ -139,7 +149,7 @@ class CachedJudge:
                 rows = row_keys([q.key for q in ready], {q.key: contexts(q) for q in ready})
             else:
                 rows = row_keys(q.key for q in ready)
-            hits = self.cache.get_many(self.fingerprint, rows.keys(), rows=rows)
+            hits = {} if self._none_cached() else self.cache.get_many(self.fingerprint, rows.keys(), rows=rows)
             if hits:
                 answered([(q, hits[q.key]) for q in ready if q.key in hits], True)
                 ready = [q for q in ready if q.key not in hits]
@@ -148,6 +158,16 @@ class CachedJudge:
                 failed(question, NOT_IN_CACHE)
             return
         self._stream(ready, rows, answered, failed)
+
+    def _none_cached(self) -> bool:
+        """Whether no question asked now can have a cached answer (``new_keys``, a cache that had none of this
+        judge, and no other process has committed to it since)."""
+        if self._empty_since is None or self.cache is None:
+            return False
+        if self.cache.others_version() != self._empty_since:
+            self._empty_since = None  # another writer: look every question up from now on
+            return False
+        return True
 
     def _attach(self, questions: list[Question], failed: Callable[[Question, str], None]) -> list[Question]:
         """The questions with their documents attached, in order; the others failed with the reason."""

@@ -324,6 +324,17 @@ class JudgmentCache:
             self._db.execute("INSERT OR IGNORE INTO judges VALUES (?, ?)", (fingerprint, _canonical_json(identity)))
         return fingerprint
 
+    def holds_answers(self, judge: str) -> bool:
+        """Whether the file holds any answer of ``judge`` (one index probe, however large the cache)."""
+        with self._guard("reading answers"):
+            return self._db.execute("SELECT 1 FROM answers WHERE judge = ? LIMIT 1", (judge,)).fetchone() is not None
+
+    def others_version(self) -> int:
+        """SQLite's ``data_version`` for this connection: it changes when another connection (another process on
+        the same file) commits, never for this one's own commits."""
+        with self._guard("reading the cache's version"):
+            return self._db.execute("PRAGMA data_version").fetchone()[0]
+
     def get_many(self, judge: str, keys: Iterable[JudgmentKey], context: Contexts = None, *,
                  rows: Mapping[JudgmentKey, str] | None = None) -> dict[JudgmentKey, Verdict]:
         """The cached verdicts of ``judge`` for those of ``keys`` it has answered (under ``context``: one

@@ -630,12 +630,55 @@ def _support_groups(sentence: str, number_weight: float, entity_weight: float
     return plain, tuple((weight, frozenset(tokens)) for weight, tokens in groups.items())
 
 
+AnswerPlan = tuple[bool, tuple[str, ...], frozenset[str], tuple[str, ...], frozenset[str], tuple[str, ...],
+                   dict[str, float], frozenset[str], frozenset[str], tuple[str, ...], tuple[tuple[str, ...], ...],
+                   tuple[frozenset[str], ...], frozenset[str], frozenset[str], frozenset[str]]
+"""What ``LexicalJudge.answer_score`` reads of an answer, its question and its request, whatever the sentence
+(``_answer_plan``)."""
+
+
+@lru_cache(maxsize=16384)
+def _answer_plan(answer: str, question_text: str, context_text: str, number_weight: float,
+                 entity_weight: float) -> AnswerPlan | None:
+    """The sentence-free half of ``LexicalJudge.answer_score``, once per answer (with its question and request)
+    rather than once per question: a topic's few nugget answers are compared with thousands of sentences.
+    ``None`` for an answer that is a statement (``_is_statement``: ``statement_score`` then). In order: whether
+    every token is compared (an answer of function words only), the answer's tokens compared (its informative
+    ones, or all) and their set, the informative tokens and their set, the question's tokens the answer does not
+    repeat, the answer's weights, its names (for ``_fuzzy_hay``) and its names as an answer names them, the
+    relation the question asks, the answer's parts, its several-word names, the question's token set, the
+    answer's numbers and designations. Shared: read them, never change them."""
+    answer_tokens = content(answer)
+    every_token = not answer_tokens
+    if every_token:  # an answer of function words only ("Yes", "None of them"): compare every token
+        answer_tokens = tuple(t.text for t in tokens(answer))
+    question_set = content_set(question_text)
+    if _is_statement(set(answer_tokens), question_set):
+        return None
+    # words the answer repeats from its question ("Who accepted the prize for Rasoulof?" -> "Rasoulof's
+    # daughter") prove nothing: a sentence about the question has them anyway
+    informative = tuple(t for t in answer_tokens if t not in question_set)
+    repeated = set(answer_tokens)
+    q_tokens = tuple(t for t in content(question_text) if t not in repeated)
+    answer_tokens = informative or answer_tokens
+    answer_set = frozenset(answer_tokens)
+    # what the question asks of the name: its words other than the request's topic ("Who directed Taxi?"
+    # in a report on Jafar Panahi asks "directed" and "Taxi"); all of them when the request has them all
+    context_set = content_set(context_text) if context_text else frozenset()
+    relation = tuple(t for t in q_tokens if t not in context_set) or q_tokens
+    parts = tuple(tuple(t for t in content(part) if t in answer_set) for part in _CONJUNCTION.split(answer))
+    return (every_token, answer_tokens, answer_set, informative, frozenset(informative), q_tokens,
+            _weights(answer, number_weight, entity_weight), _entities(answer),
+            _entities(answer, first=len(answer.split()) > 1), relation, tuple(part for part in parts if part),
+            _name_runs(answer), question_set, numbers(answer), frozenset(_identifiers(answer_tokens)))
+
+
 def forget_texts() -> None:
     """Empty every per-text cache of the lexical judge and its tokenizer (``lexical_tokens.forget_texts``)."""
     lexical_tokens.forget_texts()
     for cached in (_entities, _name_runs, _meta_cue, _summary_cue, _weights, _negation, _support_weights,
                    _support_groups, _document_passages, _document_set, _documents_set, _token_prefixes,
-                   _designation_forms, _required_numbers, _statement_alternatives, _day_numbers):
+                   _designation_forms, _required_numbers, _statement_alternatives, _day_numbers, _answer_plan):
         cached.cache_clear()
 
 
@@ -755,23 +798,15 @@ class LexicalJudge(JudgeBackend):
         name in a sentence that does not state what the question asks of it. ``context_text`` is the
         request: question words it shares are the report's topic, not what the question asks.
         """
-        sentence_set = content_set(sentence)
-        answer_tokens = content(answer)
-        if not answer_tokens:  # an answer of function words only ("Yes", "None of them"): compare every token
-            answer_tokens = tuple(t.text for t in tokens(answer))
-            sentence_set = frozenset(t.text for t in tokens(sentence))
-        question_set = content_set(question_text)
-        if _is_statement(set(answer_tokens), question_set):
+        plan = _answer_plan(answer, question_text, context_text, self.number_weight, self.entity_weight)
+        if plan is None:
             return self.statement_score(sentence, answer)
-        # words the answer repeats from its question ("Who accepted the prize for Rasoulof?" -> "Rasoulof's
-        # daughter") prove nothing: a sentence about the question has them anyway
-        informative = tuple(t for t in answer_tokens if t not in question_set)
-        answer_set = set(answer_tokens)
-        q_tokens = [t for t in content(question_text) if t not in answer_set]
-        answer_tokens = informative or answer_tokens
-        answer_set = set(answer_tokens)
-        weights = _weights(answer, self.number_weight, self.entity_weight)
-        sentence_set = _fuzzy_hay(answer_tokens, sentence_set, _entities(answer) | _entities(sentence))
+        (every_token, answer_tokens, answer_set, informative, informative_set, q_tokens, weights, answer_entities,
+         answer_names, relation, parts, name_runs, question_set, answer_numbers, answer_identifiers) = plan
+        # an answer of function words only ("Yes", "None of them"): compare every token
+        sentence_set = frozenset(t.text for t in tokens(sentence)) if every_token else content_set(sentence)
+        sentence_entities = _entities(sentence)
+        sentence_set = _fuzzy_hay(answer_tokens, sentence_set, answer_entities | sentence_entities)
         a_cov = _cover(answer_tokens, sentence_set, weights)
         q_cov = _cover(q_tokens, sentence_set) if q_tokens else a_cov
         w = self.answer_question_weight
@@ -779,30 +814,22 @@ class LexicalJudge(JudgeBackend):
         cap = 0.8 * self.answer_threshold  # a likely but unsure no: a cascade asks a stronger judge
         # a name is a several-word name of the answer ("Jafar Panahi", not "Women"), or a word the sentence
         # writes as a name ("Bayer" inside a sentence)
-        names = _entities(answer, first=len(answer.split()) > 1) | (set(informative) & _entities(sentence))
-        # what the question asks of the name: its words other than the request's topic ("Who directed Taxi?"
-        # in a report on Jafar Panahi asks "directed" and "Taxi"); all of them when the request has them all
-        context_set = content_set(context_text) if context_text else frozenset()
-        relation = [t for t in q_tokens if t not in context_set] or q_tokens
+        names = answer_names | (informative_set & sentence_entities)
         r_cov = _cover(relation, sentence_set)
-        names_only = bool(informative) and set(informative) <= names and bool(q_tokens) and r_cov == 0
+        names_only = bool(informative) and informative_set <= names and bool(q_tokens) and r_cov == 0
         if names_only:
             # a name alone, in a sentence that states nothing of what the question asks of it ("Who directed
             # Taxi?" / "Panahi was convicted in Iran"): the name is there, the answer to this question is not
             score = min(score, cap)
-        parts: list[Sequence[str]] = [content(part) for part in _CONJUNCTION.split(answer)]
-        parts = [[t for t in part if t in answer_set] for part in parts]
-        parts = [part for part in parts if part]
         partial = len(parts) > 1 and any(_cover(part, sentence_set) < 0.5 for part in parts)
         if partial:
             score = min(score, cap)  # "X and Y" is not given by a sentence with X only
         # a name of several words is given whole or not at all: "Musk's brother Kimbal" or "Kimbal Musk" does
         # not name Elon Musk (words the question already has, titles and company forms are not required)
-        partial_names = [run for run in _name_runs(answer)
+        partial_names = [run for run in name_runs
                          if run & sentence_set and (run - question_set) - sentence_set]
         if partial_names:
             score = min(score, cap)
-        answer_numbers = numbers(answer)
         missing_numbers = sorted(answer_numbers - numbers(sentence))
         if answer_numbers - set(missing_numbers):
             # "2 August 2025" is given by "on 2 August": a year beside a matched day or figure is accessory
@@ -810,7 +837,7 @@ class LexicalJudge(JudgeBackend):
         if answer_numbers and missing_numbers:
             score = min(score, 0.5 * self.answer_threshold)
         # a designation is a name that must match as exactly as a number: "Falcon 9" is not "Falcon Heavy"
-        missing_designations = sorted(_identifiers(answer_tokens) - sentence_set)
+        missing_designations = sorted(answer_identifiers - sentence_set)
         if missing_designations:
             score = min(score, 0.5 * self.answer_threshold)
         missing = sorted(answer_set - sentence_set)

@@ -291,6 +291,9 @@ def _word_tokens(text: str) -> list[tuple[Token, ...]]:
                     if not stretch:
                         continue
                     first = stretch[0]
+            if len(stretch) == 1:  # a word alone between plain words (most stretches): its tokens are its own
+                per_word[first] = _lone_tokens(words[first])
+                continue
             raw = [(kind, value, position) for position in stretch for kind, value in _word_items(words[position])]
             out: list[Token] = []
             positions: list[int] = []
@@ -300,6 +303,17 @@ def _word_tokens(text: str) -> list[tuple[Token, ...]]:
                 buckets[position - first].append(token)
             per_word[first:first + len(stretch)] = [tuple(bucket) for bucket in buckets]
     return per_word  # type: ignore[return-value]  # every None filled above
+
+
+@lru_cache(maxsize=65536)
+def _lone_tokens(word: str) -> tuple[Token, ...]:
+    """The tokens of a word that needs context (``_plain_tokens`` is ``None``) read alone: what ``_word_tokens``
+    gives such a word between two plain words (or at an end) once it is not a designation's number. Every
+    look-around of ``_tokenize_items`` stays inside its stretch, and a plain neighbour answers each as no word
+    does, so these tokens depend on the word only: each distinct word is read once per process."""
+    out: list[Token] = []
+    _tokenize_items([(kind, value, 0) for kind, value in _word_items(word)], out, [])
+    return tuple(out)
 
 
 def designation_token(word: str, digits: str) -> Token:

@@ -226,7 +226,7 @@ def run_judge(
     failures: dict[JudgmentKey, Failure] = {}
     answers = _Answers(known, judged)
     asker = CachedJudge(judge, cache, documents=documents, contexts=True, only_kinds=True, ask=ask,
-                        flush_every=flush_every, flush_seconds=flush_seconds)
+                        flush_every=flush_every, flush_seconds=flush_seconds, new_keys=True)
     bar = progress_bar(f"judging ({judge.name})" if ask else "reading the cache", unit="q")
     missing_docs: dict[str, None] = {}
     results: dict[JudgmentKey, Judgment] = {}  # the topic's
