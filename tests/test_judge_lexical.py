@@ -9,7 +9,7 @@ import pytest
 
 from argue_eval.errors import InputError
 from argue_eval.judges.base import Question, make_key
-from argue_eval.judges.lexical import LexicalJudge
+from argue_eval.judges.lexical import LexicalJudge, _subject_names
 from argue_eval.judges.lexical_tokens import content, content_set, numbers, word_windows
 from argue_eval.judges.registry import make_judge
 from argue_eval.model import Answer, Document, Nugget, Request, normalize_text
@@ -657,3 +657,19 @@ def test_each_clause_of_a_statement_must_be_given() -> None:
     score, rationale = JUDGE.statement_score("the bridge was closed and the road reopened .", statement)
     assert score == pytest.approx(0.36) and "only one of the statement's two clauses" in rationale
     assert JUDGE.statement_score("the bridge was closed , but the road stayed open .", statement)[0] == 1.0
+
+
+# ---------------------------------------------------------------------------------------------- statements, v11
+# Read from the REALSumm dev share's disagreements under v10 (issue 30, item 3); each value checked by hand.
+def test_names_joined_by_and_at_the_start_are_the_subject() -> None:
+    # "Paul and Laura Elliott" is who ran: a summary names the two as "the pair", as it names one subject by a
+    # pronoun. Tokens paul laura elliott run finish line; names laura, elliott (weight 1.5; the first word is no
+    # name read from its capital); the sentence has run, finish, line: 3 / 7 weighted, relation (paul run finish
+    # line) 3 / 4, 0.6 x 3/7 + 0.4 x 0.75 = 0.557 (v10: "laura elliott" not in the sentence, capped at 0.36)
+    sentence = "The pair , who live in Clapham , ran across the finish line together ."
+    score, rationale = JUDGE.statement_score(sentence, "Paul and Laura Elliott ran across finish line.")
+    assert score == pytest.approx(0.6 * 3 / 7 + 0.4 * 0.75) and "not in sentence" not in rationale
+    assert _subject_names("Paul and Laura Elliott ran across finish line.") == {"paul", "laura", "elliott"}
+    # a name the subject does something to is still required: Chloe is no part of the subject
+    score, rationale = JUDGE.statement_score("She was forced into the car .", "Zbigniew Huminski forced Chloe into the car.")
+    assert score == pytest.approx(0.36) and "name chloe not in sentence" in rationale

@@ -349,11 +349,9 @@ def _statement_alternatives(statement: str) -> tuple[str, ...]:
     return tuple(" ".join([*before, *option, *after]) for option in options)
 
 
-_EVENT_VERBS = re.compile(r"\b(?:happen(?:s|ed|ing)?|occur(?:s|red|ring)?|t(?:ake|akes|ook|aking|aken) place)\b",
-                          re.IGNORECASE)
-"""Verbs that only say that an event exists ("The fight happened at Spring Garden Station", "The
-ceremony took place in Augusta"): a summary reports the event and where or when it was, and never says
-that it happened; in a statement they are no word the sentence must share."""
+_EVENT_VERBS = lexical_tokens.EVENT_VERBS
+"""Verbs that only say that an event exists (``lexical_tokens.EVENT_VERBS``): in a statement they are no word
+the sentence must share."""
 
 
 _AGE = re.compile(r"\b(\d+)(?:\s*-\s*|\s+)years?(?:\s*-\s*|\s+)old\b", re.IGNORECASE)
@@ -441,6 +439,23 @@ def _leads(statement: str, group: frozenset[str]) -> bool:
     pronoun or a description: "She was forced into Huminski's car" for "Zbigniew Huminski forced Chloe ...")."""
     first = content(statement)[:1]
     return bool(first) and first[0] in group
+
+
+_JOINS = frozenset({"and", "&"})
+
+
+def _subject_names(statement: str) -> frozenset[str]:
+    """The content tokens of the names a statement starts with, names joined by "and" included: its first word,
+    then each word written with a capital or joining two names ("and", "&"), up to the first other word.
+    "Paul and Laura Elliott ran across the finish line" is said of both, whom a summary names as "the pair"
+    or "they", as it names one subject by a pronoun (``_leads``)."""
+    words = statement.split()
+    run = words[:1]
+    for word in words[1:]:
+        if not (word[:1].isupper() or word.lower() in _JOINS):
+            break
+        run.append(word)
+    return frozenset(content(" ".join(run)))
 
 
 def _inside_other_name(run: frozenset[str], sentence: str, statement_tokens: set[str]) -> bool:
@@ -694,7 +709,7 @@ class LexicalJudge(JudgeBackend):
     """
 
     name: ClassVar[str] = "lexical"
-    version: ClassVar[str] = "10"
+    version: ClassVar[str] = "11"
     kinds: ClassVar[frozenset[str]] = frozenset(JUDGMENT_KINDS)
 
     def __init__(
@@ -883,6 +898,9 @@ class LexicalJudge(JudgeBackend):
         Version 10: a statement that denies ("No one was hurt", ``_denies``) is not stated by a sentence with
         no negation cue, and a statement of two clauses ("X, but Y", ``_CLAUSES``) not by a sentence giving
         less than half of one of them: both cap the score at 0.8 x the threshold.
+
+        Version 11: the subject exempt from the missing-name cap is every name the statement starts with, names
+        joined by "and" included (``_subject_names``: "Paul and Laura Elliott ran ..." / "The pair ran ...").
         """
         alternatives = _statement_alternatives(statement)
         if len(alternatives) > 1:
@@ -936,7 +954,8 @@ class LexicalJudge(JudgeBackend):
         # description ("She was forced into Huminski's car", "the 21-year-old singer")
         groups = _name_groups(statement, names, set(statement_tokens))
         missing_names = [group for position, group in enumerate(groups) if not _group_in(group, sentence_set)
-                         and not (position == 0 and _leads(statement, group))]
+                         and not (position == 0 and _leads(statement, group))
+                         and not group <= _subject_names(statement)]
         if missing_names:
             score = min(score, 0.8 * self.answer_threshold)
         # a statement that denies ("No one was hurt", "He never played for Chelsea") is not stated by a sentence

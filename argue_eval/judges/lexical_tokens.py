@@ -35,7 +35,7 @@ import snowballstemmer
 
 from ..passages import window_starts
 
-__all__ = ["Token", "tokens", "word_windows", "content", "content_set", "numbers", "STOPWORDS", "canonical_number", "stem",
+__all__ = ["EVENT_VERBS", "Token", "tokens", "word_windows", "content", "content_set", "numbers", "STOPWORDS", "canonical_number", "stem",
            "forget_texts"]
 
 _STEMMER = snowballstemmer.stemmer("english")
@@ -117,6 +117,14 @@ withdrawn | write wrote written
 "sell"): base form first, then its past tense and participle. Left out: forms that are as often another word
 (a name: "rose", "drew"; a noun: "bit", "lay", "ground", "wound", "bound", "hung", "lit")."""
 _FOLD.update((form, group.split()[0]) for group in _IRREGULAR_VERBS.split("|") for form in group.split()[1:])
+
+EVENT_VERBS = re.compile(r"\b(?:happen(?:s|ed|ing)?|occur(?:s|red|ring)?|t(?:ake|akes|ook|aking|aken) place)\b",
+                         re.IGNORECASE)
+"""Verbs that only say that an event exists ("The fight happened at Spring Garden Station", "The
+ceremony took place in Augusta"): a summary reports the event and where or when it was, and never says
+that it happened. The lexical judge does not require them of a sentence that states a statement, and
+LongRecall's candidate gate does not count them in a fact's coverage."""
+
 
 _TOKEN = re.compile(
     r"(?P<num>\d+(?:,\d{3}(?!\d))*(?:\.\d+)?|\.\d+)(?P<suffix>%|st|nd|rd|th|s)?"

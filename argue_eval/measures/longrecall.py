@@ -45,9 +45,10 @@ from difflib import SequenceMatcher
 from typing import Any, NamedTuple
 
 from ..family import Family, Ratio
+from ..judges.lexical_tokens import EVENT_VERBS
 
 __all__ = ["Fact", "Settings", "TopicFacts", "FactResult", "TopicLongRecall", "family", "score_topics",
-           "COUNTS", "tokens", "fuzzy_jaccard", "fuzzy_coverage", "lcs_ratio", "substring_ratio", "normalize"]
+           "COUNTS", "tokens", "fact_tokens", "fuzzy_jaccard", "fuzzy_coverage", "lcs_ratio", "substring_ratio", "normalize"]
 
 COUNTS = ("facts", "judged_facts", "covered_facts", "unjudged_facts", "covered_lexical", "covered_semantic",
           "covered_entailment", "no_candidate_facts", "model_calls", "answer_found", "lcs_found")
@@ -115,9 +116,38 @@ def normalize(text: str) -> str:
     return " ".join(_TOKEN.findall(text))
 
 
+_GLUED = re.compile(r"(\d+)([^\W\d_]+)")
+"""A figure written against its unit or scale word ("440million", "20ft", "30mph")."""
+_FIGURE_SUFFIXES = frozenset({"st", "nd", "rd", "th", "s"})
+"""Letters that belong to the figure they follow: an ordinal ("35th") or a plural ("1980s")."""
+
+
+def _words(text: str) -> list[str]:
+    """The case-folded words of a text, a figure glued to its unit or scale word read as two ("£440million" is
+    "440 million", as the summary that writes "£440 million" has it; the judge's tokenizer reads them so too),
+    an ordinal or a decade kept whole ("35th", "1980s")."""
+    words: list[str] = []
+    for word in _TOKEN.findall(unicodedata.normalize("NFKC", text).casefold()):
+        glued = _GLUED.fullmatch(word)
+        if glued and glued.group(2) not in _FIGURE_SUFFIXES:
+            words.extend(glued.groups())
+        else:
+            words.append(word)
+    return words
+
+
+def fact_tokens(text: str) -> list[str]:
+    """The tokens of a fact (or of an answer) that a sentence stating it shares: ``tokens`` less the verbs that
+    only say an event exists ("The Masters will take place in Augusta" is masters augusta: a summary writes
+    "the Masters in Augusta", never that it takes place; ``lexical_tokens.EVENT_VERBS``); a fact of nothing else keeps them."""
+    content = [word for word in _words(EVENT_VERBS.sub(" ", text)) if word not in _STOP]
+    return content or tokens(text)
+
+
 def tokens(text: str) -> list[str]:
-    """Content tokens (stop words dropped; all tokens when only stop words remain)."""
-    words = _TOKEN.findall(unicodedata.normalize("NFKC", text).casefold())
+    """Content tokens (stop words dropped; all tokens when only stop words remain); a figure glued to its unit
+    is two tokens (``_words``)."""
+    words = _words(text)
     content = [w for w in words if w not in _STOP]
     return content or words
 
@@ -292,7 +322,7 @@ def _lexical_candidates(fact: Fact, sentence_tokens: list[list[str]],
                         settings: Settings) -> tuple[list[tuple[int, float, float, float]], Hits]:
     """The fact's lexical candidates, best first, and the token hits the windows reuse (``_window_candidates``)."""
     scored = []
-    variants = [tokens(variant) for variant in fact.variants]
+    variants = [fact_tokens(variant) for variant in fact.variants]
     distinct = [list(dict.fromkeys(variant_tokens)) for variant_tokens in variants]
     hits: Hits = [[] for _ in variants]
     for index, tokens_g in enumerate(sentence_tokens):
@@ -323,7 +353,7 @@ def _window_candidates(fact: Fact, hits: Hits, settings: Settings) -> list[tuple
     size = settings.window
     scored = []
     for variant, per_sentence in zip(fact.variants, hits):
-        length = len(set(tokens(variant)))
+        length = len(set(fact_tokens(variant)))
         if size < 2 or len(per_sentence) < 2 or not length:
             continue
         size = min(size, len(per_sentence))
