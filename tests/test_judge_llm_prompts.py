@@ -401,13 +401,14 @@ def test_estimated_prompt_tokens_is_the_estimate_of_the_joined_messages() -> Non
 
 
 def test_quoting_with_remembered_strings_spells_what_quoting_without_them_does() -> None:
-    """The JSON spellings a caller keeps across prompts give the same quoted block, escapes included."""
+    """The JSON spellings a caller keeps across prompts give the same quoted block, escapes included: each
+    string is kept escaped, so the block is not searched for the delimiters again."""
     strings: dict[str, str] = {}
     cases = [{"document": "a <b> `c`", "sentence": "s \"q\""}, {"document": "a <b> `c`", "earlier_sentences": ["s \"q\"", "t"]}]
     for data in cases * 2:
         assert quote_data(data, strings) == quote_data(data)
     assert {text: strings[text] for text in ("a <b> `c`", "s \"q\"", "t")} == {
-        "a <b> `c`": '"a <b> `c`"', "s \"q\"": '"s \\"q\\""', "t": '"t"'}
+        "a <b> `c`": '"a \\u003cb\\u003e \\u0060c\\u0060"', "s \"q\"": '"s \\"q\\""', "t": '"t"'}
 
 
 def test_templates_cut_once_fill_in_as_template_substitute_and_strip(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -150,7 +150,8 @@ def _counts(reports: list[Any], inputs: Any, backend: JudgeBackend, cache: Judgm
     if (planner is not None or estimator is not None) and store:
         # a model judge's prompt sizes, and a cascade's cheaper judge, read the documents as a real run would
         found = store.get_many(documents_needed(asked))
-        asked = [with_documents(q, found) for q in asked]
+        cited: dict[Any, Any] = {}  # a report's requires-citation questions share its cited documents
+        asked = [with_documents(q, found, cited) for q in asked]
     estimate = estimator(asked) if estimator is not None else None
     convert = getattr(backend, "calls_by_kind", None)  # the calls from the estimate: its prompts built once
     calls = convert(estimate) if estimate is not None and convert is not None else None

@@ -103,6 +103,18 @@ class _Group:
     form, a nugget question, an answer, a request by id. The floor of a round's prompt tokens counts each once."""
 
 
+class _Memo(dict[Any, Any]):
+    """A dict that makes a missing key's value with ``make`` (and keeps it): looked up by ``map``, no call a key."""
+
+    def __init__(self, make: Any):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: Any) -> Any:
+        value = self[key] = self.make(key)
+        return value
+
+
 class LLMJudge(JudgeBackend):
     """Answers the model-judged flowchart questions through an OpenAI-compatible ``/chat/completions``.
 
@@ -212,6 +224,9 @@ class LLMJudge(JudgeBackend):
         self._probed = False
         self._strings: dict[str, str] | None = None
         """While ``_plan`` builds prompts: the JSON spelling of each text quoted (``llm_prompts.quote_data``)."""
+        self._whole: dict[Document, str] | None = None
+        """While ``_plan`` builds prompts: each document that fits the budget, as its prompts quote it (the same
+        text whatever the sentence: built once, and the same string for ``_strings`` to find)."""
         self.batch: BatchExchange | None = None
         """Batch results to answer calls from, and (collecting) the calls to write instead of sending them:
         ``use_batch``. ``None``: every call goes to the endpoint."""
@@ -261,10 +276,11 @@ class LLMJudge(JudgeBackend):
         the full ``max_doc_tokens`` budget, so the token estimate is an upper bound.
         """
         self._strings = {}  # a round's prompts quote the same documents and sentences again and again
+        self._whole = {}
         try:
             return self._groups(questions, estimating)
         finally:
-            self._strings = None
+            self._strings = self._whole = None
 
     def _groups(self, questions: Sequence[Question], estimating: bool
                 ) -> tuple[list[_Group], list[tuple[int, Verdict | None]]]:
@@ -288,7 +304,7 @@ class LLMJudge(JudgeBackend):
         agrees: dict[tuple, list[int]] = {}
         firsts: dict[tuple, list[int]] = {}
         by_document = self.group == "document"
-        normalized: dict[str, str] = {}  # a report's earlier sentences, normalized once for its later ones
+        normalized = _Memo(normalize_text)  # a report's earlier sentences, normalized once for its later ones
         for position, question in enumerate(questions):
             key = question.key
             kind = key.kind
@@ -312,8 +328,7 @@ class LLMJudge(JudgeBackend):
             elif kind == "nugget_agrees":
                 agrees.setdefault((key.request_id, key.sentence), []).append(position)
             else:  # first_instance: the same sentence after the same earlier sentences is one prompt, in any run
-                earlier = tuple(normalized[text] if text in normalized else normalized.setdefault(text, normalize_text(text))
-                                for text in question.earlier_sentences)
+                earlier = tuple(map(normalized.__getitem__, question.earlier_sentences))
                 firsts.setdefault((key.request_id, key.sentence, earlier), []).append(position)
 
         groups: list[_Group] = []
@@ -349,15 +364,19 @@ class LLMJudge(JudgeBackend):
         for branch, positions in agrees.items():
             groups.append(self._answers_group(questions, positions, "nugget_agrees", "N"))
             groups[-1].branch = branch
-        for (_, _, earlier), positions in firsts.items():
+        quoted = _Memo(lambda text: ("sentence", normalized[text], text))  # an earlier sentence in ``texts``
+        for positions in firsts.values():
             question = questions[positions[0]]
             data = {"earlier_sentences": list(question.earlier_sentences), "sentence": question.sentence}
-            texts = tuple(("sentence", normalized, text) for normalized, text in zip(earlier, question.earlier_sentences))
+            texts = tuple(map(quoted.__getitem__, question.earlier_sentences))
             groups.append(_Group(self._prompt("first_instance", data, ["first_instance"]),
                                  {"first_instance": positions}, branch=(question.key.request_id, question.key.sentence),
                                  texts=(*texts, ("sentence", question.key.sentence, question.sentence))))
         for group in groups:
-            group.positions = sorted(p for members in group.members.values() for p in members)
+            if len(group.members) == 1:  # most prompts answer one key: its positions, in order already or not
+                group.positions = sorted(next(iter(group.members.values())))
+            else:
+                group.positions = sorted(p for members in group.members.values() for p in members)
         groups.sort(key=lambda group: (group.prompt.template, group.prompt.messages[-1]["content"]))
         return groups, immediate
 
@@ -439,9 +458,17 @@ class LLMJudge(JudgeBackend):
     def _document_text(self, question: Question, query: str) -> tuple[str, dict[str, Any] | None]:
         document = question.document
         assert document is not None
+        whole = self._whole
+        if whole is not None:
+            known = whole.get(document)
+            if known is not None:
+                return known, None
         body, cut = cut_document(document.text or "", query, self.max_doc_tokens)
         title = (document.title or "").strip()
-        return (f"{title}\n\n{body}" if title else body), cut
+        text = f"{title}\n\n{body}" if title else body
+        if cut is None and whole is not None:  # not cut: the query played no part
+            whole[document] = text
+        return text, cut
 
     # -- the run -------------------------------------------------------------------------------------------
     def _body(self, prompt: Prompt, messages: list[dict[str, str]]) -> dict[str, Any]:
@@ -795,26 +822,29 @@ class LLMJudge(JudgeBackend):
         prompt_tokens: dict[str, int] = {}
         completion_tokens: dict[str, int] = {}
         instructions = 0
-        unique: dict[tuple[str, str], int] = {}
+        quoted: set[tuple[str, str, str]] = set()  # every (what, identity, text) quoted, each once
         fixed: dict[tuple[str, tuple[str, ...]], int] = {}
         replies: dict[tuple[str, ...], int] = {}  # the reply's tokens, per set of keys
         for group in groups:
-            kind = group.label or group.prompt.template
+            prompt = group.prompt
+            kind = group.label or prompt.template
             calls[kind] = calls.get(kind, 0) + 1
-            prompt_tokens[kind] = prompt_tokens.get(kind, 0) + group.prompt.estimated_prompt_tokens()
-            keys = group.prompt.keys
+            prompt_tokens[kind] = prompt_tokens.get(kind, 0) + prompt.estimated_prompt_tokens()
+            keys = prompt.keys
             reply = replies.get(keys)
             if reply is None:
                 reply = replies[keys] = estimate_tokens("{" + ", ".join(f'"{k}": false' for k in keys) + "}")
             completion_tokens[kind] = completion_tokens.get(kind, 0) + reply
-            shape = (group.prompt.template, keys)
+            shape = (prompt.template, keys)
             if shape not in fixed:
-                fixed[shape] = instruction_tokens(group.prompt.template, list(keys), self.prompts)
+                fixed[shape] = instruction_tokens(prompt.template, list(keys), self.prompts)
             instructions += fixed[shape]
-            for what, identity, text in group.texts:
-                size = estimate_tokens(text)
-                if size > unique.get((what, identity), -1):  # a document cut differently: its largest cut
-                    unique[(what, identity)] = size
+            quoted.update(group.texts)  # a report's earlier sentences come again in each of its later prompts
+        unique: dict[tuple[str, str], int] = {}
+        for what, identity, text in quoted:
+            size = estimate_tokens(text)
+            if size > unique.get((what, identity), -1):  # a document cut differently: its largest cut
+                unique[(what, identity)] = size
         total_in = sum(prompt_tokens.values())
         total_out = sum(completion_tokens.values())
         cost = None

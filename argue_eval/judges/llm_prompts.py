@@ -19,7 +19,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from string import Template
 from typing import Any
@@ -93,17 +93,24 @@ def quote_data(data: dict[str, Any], strings: dict[str, str] | None = None) -> s
     that each is spelt once.
     """
     try:
-        text = _indented(data, "\n", {} if strings is None else strings)
+        return _indented(data, "\n", {} if strings is None else strings)  # its strings spelt escaped already
     except _Unusual:  # a value the fast path does not spell (a float, a non-string key): the json module's way
         text = json.dumps(data, ensure_ascii=False, indent=1, sort_keys=False)
+    return _escaped(text)
+
+
+def _escaped(text: str) -> str:
+    """``text`` with ``<``, ``>`` and backticks as JSON ``\\u`` escapes."""
     if "<" in text or ">" in text or "`" in text:
         text = _ESCAPE_RE.sub(lambda m: _ESCAPES[m.group(0)], text)
     return text
 
 
 def _spelt(text: str, strings: dict[str, str]) -> str:
-    """``text``'s JSON spelling, kept in ``strings`` (never empty: ``""`` at least)."""
-    spelt = strings[text] = _encode_string(text)
+    """``text``'s JSON spelling, escaped (``quote_data``), kept in ``strings`` (never empty: ``""`` at least).
+    Those characters appear in the fast path's JSON only inside its strings, so escaping each string once
+    gives what escaping every prompt's whole text gave."""
+    spelt = strings[text] = _escaped(_encode_string(text))
     return spelt
 
 
@@ -134,14 +141,15 @@ def _indented(value: Any, newline: str, strings: dict[str, str]) -> str:
                 raise _Unusual
             spelt = strings.get(item) or _spelt(item, strings) if type(item) is str else _indented(item, inner, strings)
             parts.append(f"{strings.get(key) or _spelt(key, strings)}: {spelt}")
-        return "{" + inner + ("," + inner).join(parts) + newline + "}"
+        return f"{{{inner}{(',' + inner).join(parts)}{newline}}}"  # one copy of the joined items, not three
     if kind is list or kind is tuple:
         if not value:
             return "[]"
         inner = newline + " "
-        return "[" + inner + ("," + inner).join([
+        items = ("," + inner).join([
             strings.get(item) or _spelt(item, strings) if type(item) is str else _indented(item, inner, strings)
-            for item in value]) + newline + "]"
+            for item in value])
+        return f"[{inner}{items}{newline}]"
     if value is None:
         return "null"
     if value is True:
@@ -197,8 +205,11 @@ class Prompt:
     def estimated_prompt_tokens(self) -> int:
         """``estimate_tokens(self.text())`` and 4 a message, from the contents' lengths: the dry run estimates
         every prompt of a round, and joining each one's messages only to measure them was a tenth of its time."""
-        length = sum(len(message["content"]) for message in self.messages) + len(self.messages) - 1
-        return tokens_of_length(length) + 4 * len(self.messages)
+        messages = self.messages
+        length = len(messages) - 1  # the line breaks between them
+        for message in messages:  # a loop, not sum() over a generator: two messages, a round's every prompt
+            length += len(message["content"])
+        return tokens_of_length(length) + 4 * len(messages)
 
     def max_completion_tokens(self) -> int:
         """Enough for the JSON object of booleans with generous whitespace (bounds the cost of a rambler)."""
@@ -210,7 +221,8 @@ def build_prompt(template: str, data: dict[str, Any], keys: list[str], prompt_se
     """Fill ``template`` of ``prompt_set`` with ``data`` quoted as a block (in the order of its keys: ``llm-v2``
     callers put what calls share first); ``keys`` are the booleans the reply must hold; ``strings``: the JSON
     spellings of texts already quoted (``quote_data``)."""
-    ids = ", ".join(f'"{key}"' for key in keys)
+    reply_keys = tuple(keys)
+    ids = _ids(reply_keys)
     parts = _template_parts(template, prompt_set)
     if parts is None:
         body = Template(_template(template, prompt_set)).substitute(data=quote_data(data, strings), ids=ids).strip()
@@ -218,7 +230,13 @@ def build_prompt(template: str, data: dict[str, Any], keys: list[str], prompt_se
         values = {"data": quote_data(data, strings), "ids": ids}
         body = "".join([part if isinstance(part, str) else values[part[1]] for part in parts])
     messages = ({"role": "system", "content": _system(prompt_set)}, {"role": "user", "content": body})
-    return Prompt(template, messages, tuple(keys))
+    return Prompt(template, messages, reply_keys)
+
+
+@lru_cache(maxsize=4096)
+def _ids(keys: tuple[str, ...]) -> str:
+    """The reply's keys as a prompt names them (a round's prompts ask a few sets of keys, again and again)."""
+    return ", ".join(f'"{key}"' for key in keys)
 
 
 @cache
@@ -299,7 +317,14 @@ def _shared_opening(prompts: list[Prompt]) -> str | None:
     if not prompts:
         return ""
     first = prompts[0].messages[:-1]
-    if any(prompt.messages[:-1] != first for prompt in prompts):
+    count = len(first) + 1
+    if count == 2:  # the system message and the question: a round's every prompt, each looked at without a slice
+        system = first[0]
+        for prompt in prompts:
+            messages = prompt.messages
+            if len(messages) != 2 or (messages[0] is not system and messages[0] != system):
+                return None
+    elif any(prompt.messages[:-1] != first for prompt in prompts):
         return None
     return "".join(message["content"] + "\n" for message in first)
 
@@ -332,19 +357,28 @@ def _shared_tokens(texts: list[str], opening: str) -> int:
 def _common_blocks(one: str, other: str, lead: int = 0) -> int:
     """How many whole ``PREFIX_BLOCK`` blocks the common prefix of ``x + one`` and ``x + other`` spans, for any
     ``x`` of ``lead`` characters: doubling the span tried until it fails, then bisecting (the texts of different
-    templates part within the first blocks: two or three comparisons, not a bisection over the whole text)."""
+    templates part within the first blocks: two or three comparisons, not a bisection over the whole text).
+    Each comparison reads only the characters past the span known common (``startswith`` from there)."""
     most = (lead + min(len(one), len(other))) // PREFIX_BLOCK
     low, high = 0, most
-    step = max(1, lead // PREFIX_BLOCK)
+    known = 0  # characters of ``one`` and ``other`` known to agree: the span of ``low`` blocks less ``lead``
+    step = lead // PREFIX_BLOCK or 1
+    startswith = one.startswith
     while step < most:
-        if not one.startswith(other[:max(0, step * PREFIX_BLOCK - lead)]):
-            high = step - 1
-            break
+        end = step * PREFIX_BLOCK - lead
+        if end > known:
+            if not startswith(other[known:end], known):
+                high = step - 1
+                break
+            known = end
         low, step = step, step * 2
     while low < high:
         middle = (low + high + 1) // 2
-        if one.startswith(other[:max(0, middle * PREFIX_BLOCK - lead)]):
+        end = middle * PREFIX_BLOCK - lead
+        if end <= known or startswith(other[known:end], known):
             low = middle
+            if end > known:
+                known = end
         else:
             high = middle - 1
     return low
