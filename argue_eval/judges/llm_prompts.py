@@ -19,7 +19,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 from string import Template
 from typing import Any
@@ -197,10 +197,11 @@ class Prompt:
     def text(self) -> str:
         """The messages' contents, one after another (joined once per prompt: the dry run reads it for the
         send order, the token estimate and the prefix simulation)."""
-        text = self.__dict__.get("_text")
-        if text is None:
-            text = self.__dict__["_text"] = "\n".join(m["content"] for m in self.messages)
-        return text
+        return self._joined
+
+    @cached_property
+    def _joined(self) -> str:
+        return "\n".join(m["content"] for m in self.messages)
 
     def estimated_prompt_tokens(self) -> int:
         """``estimate_tokens(self.text())`` and 4 a message, from the contents' lengths: the dry run estimates
