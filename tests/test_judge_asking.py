@@ -186,3 +186,48 @@ def test_new_keys_skip_the_lookup_only_while_nothing_can_be_cached(tmp_path, mon
         assert collect(CachedJudge(Grouped(), cache, new_keys=True), [question("negative", "One.")]) == (
             [(["One."], True)], [])
         assert looked == [1]
+
+
+def test_attached_documents_takes_the_cited_document_and_the_found_cited_ones_in_order():
+    from argue_eval.judges.base import attached_documents
+
+    one, three, other = (Document(d, f"text of {d}") for d in ("d1", "d3", "d9"))
+    found = {"d1": one, "d3": three}
+    # a kind about a document: the found one, or none when the collection lacks it
+    assert attached_documents("attested", "d1", (), found) == (one, ())
+    assert attached_documents("attested", "d2", (), found, document=other) == (None, ())
+    # a kind about no document keeps what the question holds; cited ids found in their order, missing ones left out
+    memo: dict = {}
+    document, cited = attached_documents("requires_citation", None, ("d3", "d2", "d1"), found, memo, other)
+    assert (document, cited) == (other, (three, one))
+    assert memo == {("d3", "d2", "d1"): (three, one)}
+    again = attached_documents("requires_citation", None, ("d3", "d2", "d1"), {}, memo)[1]
+    assert again is cited  # the memo's tuple, not a new lookup in the (here empty) mapping
+    assert attached_documents("negative", None, (), found, None, other, (one,)) == (other, (one,))
+
+
+def test_listed_questions_built_with_their_documents_equal_the_runner_s_attached_ones():
+    """On the sample track, every listed question built with its documents is the question the runner builds
+    and then attaches the documents to, field by field."""
+    from pathlib import Path
+
+    from argue_eval.argue.policies import Policies
+    from argue_eval.argue.questions import list_questions
+    from argue_eval.collection import open_collection
+    from argue_eval.inputs import load_inputs
+    from argue_eval.judges.asking import documents_needed, with_documents
+    from argue_eval.judges.runner import JudgedTable
+
+    repo = Path(__file__).resolve().parent.parent
+    inputs = load_inputs(sorted(str(p) for p in (repo / "runs/sample").glob("*.jsonl")),
+                         repo / "nuggets/sample/nuggets.jsonl", [], repo / "topics/sample/requests.jsonl",
+                         repo / "qrels/sample/qrels.trec", Policies(relevance="judgments", nugget_scope="all"))
+    pending = list_questions(list(inputs.reports()), inputs.evaluation, JudgedTable(), "both", show_progress=False)
+    with open_collection(repo / "topics/sample/collection.jsonl") as store:
+        found = store.get_many(documents_needed(pending))
+    memo: dict = {}
+    built = [item.question(inputs.evaluation, found, memo) for item in pending]
+    attached = [with_documents(item.question(inputs.evaluation), found) for item in pending]
+    assert built == attached
+    assert sum(1 for q in built if q.document is not None) > 0
+    assert sum(1 for q in built if q.cited_documents) > 0

@@ -433,3 +433,49 @@ def test_templates_cut_once_fill_in_as_template_substitute_and_strip(monkeypatch
         assert build_prompt("answers", {}, [], "llm-v2").messages[1]["content"] == "{} \nQuestion"
     finally:
         _template_parts.cache_clear()
+
+
+def test_common_length_is_the_longest_common_prefix() -> None:
+    from argue_eval.judges.llm_prompts import _common_length
+
+    cases = {("", "abc"): 0, ("abc", "abd"): 2, ("abc", "abc"): 3, ("ab", "abc"): 2, ("x", "y"): 0,
+             ("a" * 100 + "b", "a" * 100 + "c"): 100}
+    for (one, other), length in cases.items():
+        assert _common_length(one, other) == length
+        assert _common_length(other, one) == length
+
+
+def test_a_stretch_shares_with_earlier_runs_what_its_common_prefix_shares() -> None:
+    """Blocks of 64 characters. A second run (after a descent) whose texts begin with 128 a's, after a first run
+    holding 64 a's then z's: the stretch's common prefix (128 a's) reaches 64 characters into the earlier text, one
+    block each; the second text shares two blocks with its predecessor. 1 + 2 = 3 blocks, 48 tokens. When the
+    earlier text holds the stretch's whole prefix (64 a's, then c's and d's after), each text's neighbours decide:
+    1 + 1 = 2 blocks, 32 tokens. Cutting the run by labels anywhere changes nothing."""
+    from argue_eval.judges.llm_prompts import PREFIX_BLOCK, _by_hashes, _shared_tokens
+
+    assert PREFIX_BLOCK == 64
+    floor = ["a" * 64 + "z" * 64, "a" * 128 + "c" * 64, "a" * 128 + "d" * 64]
+    whole = ["a" * 64 + "z" * 64, "a" * 64 + "c" * 64, "a" * 64 + "d" * 64]
+    apart = ["b" * 128, "a" * 64 + "c" * 64, "a" * 64 + "d" * 64]  # nothing shared with the first run: 1 block
+    for texts, tokens in ((floor, 48), (whole, 32), (apart, 16)):
+        assert _by_hashes(texts) == tokens
+        for labels in (None, ["t", "t", "t"], ["t", "u", "u"], ["t", "u", "v"]):
+            assert _shared_tokens(texts, "", labels) == tokens
+
+
+def test_shared_prefix_by_stretches_of_templates_counts_what_the_block_hashes_count() -> None:
+    """Prompts of several templates in send order (each template's prompts sorted, some templates' texts alike):
+    the count by stretches of one template equals the block-by-block simulation."""
+    import random
+
+    from argue_eval.judges.llm_prompts import PREFIX_BLOCK, _by_hashes
+
+    rng = random.Random(13)
+    stems = ["".join(rng.choice("ab") for _ in range(rng.randint(0, 4 * PREFIX_BLOCK))) for _ in range(5)]
+    prompts = []
+    for template in ("answers", "attested", "cited", "negative"):
+        bodies = sorted(rng.choice(stems)[:rng.randint(0, 260)] + "".join(rng.choice("ab") for _ in range(rng.randint(0, 80)))
+                        for _ in range(rng.randint(20, 60)))
+        prompts += [Prompt(template, ({"role": "system", "content": "s" * 41}, {"role": "user", "content": body}), ())
+                    for body in bodies]
+    assert shared_prefix_tokens(prompts) == _by_hashes(prompt.text() for prompt in prompts) > 0

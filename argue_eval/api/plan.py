@@ -22,7 +22,7 @@ from ..argue.policies import make_policies
 from ..argue.questions import count_by_kind, list_questions
 from ..gc_tuning import paused_gc
 from ..inputs import check_one_report_per_topic, load_inputs
-from ..judges.asking import CachedJudge, documents_needed, with_documents
+from ..judges.asking import CachedJudge, documents_needed
 from ..judges.base import JudgeBackend
 from ..judges.cache import JudgmentCache
 from ..judges.runner import LayeredLookup, run_judge
@@ -141,17 +141,19 @@ def _counts(reports: list[Any], inputs: Any, backend: JudgeBackend, cache: Judgm
         CachedJudge(backend, cache, documents=documents, contexts=True, ask=False).ask(
             [q.question(evaluation) for q in at_most], lambda answers, _: behind.update(q.key for q, _ in answers),
             lambda question, reason: None)
-    todo = [q for q in at_most if q.key not in behind]
-    asked = [q.question(evaluation) for q in todo]
-    # cached answers about documents cannot be checked against texts the dry run does not read
-    unchecked = sum(1 for q in asked if documents_needed([q])) if (not store and cache is not None) else 0
+    todo = [q for q in at_most if q.key not in behind] if behind else at_most
     planner = getattr(backend, "plan_calls", None)
     estimator = getattr(backend, "estimate", None)  # model judges: tokens and cost, no network call
     if (planner is not None or estimator is not None) and store:
-        # a model judge's prompt sizes, and a cascade's cheaper judge, read the documents as a real run would
-        found = store.get_many(documents_needed(asked))
+        # a model judge's prompt sizes, and a cascade's cheaper judge, read the documents as a real run would:
+        # attached as each question is built (a round's every question, built once)
+        found = store.get_many(documents_needed(todo))
         cited: dict[Any, Any] = {}  # a report's requires-citation questions share its cited documents
-        asked = [with_documents(q, found, cited) for q in asked]
+        asked = [q.question(evaluation, found, cited) for q in todo]
+    else:
+        asked = [q.question(evaluation) for q in todo]
+    # cached answers about documents cannot be checked against texts the dry run does not read
+    unchecked = sum(1 for q in asked if documents_needed([q])) if (not store and cache is not None) else 0
     estimate = estimator(asked) if estimator is not None else None
     convert = getattr(backend, "calls_by_kind", None)  # the calls from the estimate: its prompts built once
     calls = convert(estimate) if estimate is not None and convert is not None else None

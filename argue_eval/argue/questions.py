@@ -24,13 +24,13 @@ machines) is judged through all its rounds without the others.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..gc_tuning import paused_gc
-from ..judges.base import JudgmentLookup, Question
-from ..model import JUDGMENT_KINDS, JudgmentKey, Nugget, Report, natural_key
+from ..judges.base import JudgmentLookup, Question, attached_documents
+from ..model import JUDGMENT_KINDS, Document, JudgmentKey, Nugget, Report, natural_key
 from ..progress import progress
 from .api import Evaluation
 from .flowchart import Asker, Missing, evaluate_report
@@ -73,16 +73,23 @@ class PendingQuestion:
     def kind(self) -> str:
         return self.key.kind
 
-    def question(self, evaluation: Evaluation) -> Question:
-        """The ``Question`` a judge answers (the runner attaches the documents)."""
+    def question(self, evaluation: Evaluation, found: Mapping[str, Document] | None = None,
+                 cited_memo: dict[tuple[str, ...], tuple[Document, ...]] | None = None) -> Question:
+        """The ``Question`` a judge answers; its documents attached from ``found`` when given (as
+        ``judges.asking.with_documents`` attaches them, ``cited_memo`` as there), else by the runner later."""
+        key = self.key
+        document, cited = (None, ()) if found is None else attached_documents(
+            key.kind, key.doc_id, self.cited_doc_ids, found, cited_memo)
         return Question(
-            self.key,
+            key,
             self.sentence,
-            request=evaluation.requests.get(self.key.request_id),
+            request=evaluation.requests.get(key.request_id),
             nugget=self.nugget,
             answer=self.unit.text if self.unit is not None else None,
             earlier_sentences=self.earlier,
+            document=document,
             cited_doc_ids=self.cited_doc_ids,
+            cited_documents=cited,
         )
 
 

@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from .. import stopping
-from ..model import DOCUMENT_KINDS, Document
-from .base import JudgeBackend, Question, Verdict
+from ..model import DOCUMENT_KINDS, Document, JudgmentKey
+from .base import JudgeBackend, Question, Verdict, attached_documents
 from .cache import JudgmentCache, QuestionContexts, judge_fingerprint, row_keys
 
 __all__ = ["CachedJudge", "Answers", "documents_needed", "with_documents", "NO_COLLECTION", "NOT_IN_COLLECTION",
@@ -55,7 +55,20 @@ Answers = list[tuple[Question, Verdict]]
 """Answers as ``CachedJudge.ask`` hands them over: a batch of (question, verdict), all committed already."""
 
 
-def documents_needed(questions: Iterable[Question]) -> dict[str, None]:
+class ReadsDocuments(Protocol):
+    """What ``documents_needed`` reads of a question: a ``Question``, or a listed question before it is built."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def key(self) -> JudgmentKey: ...
+
+    @property
+    def cited_doc_ids(self) -> tuple[str, ...]: ...
+
+
+def documents_needed(questions: Iterable[ReadsDocuments]) -> dict[str, None]:
     """The ids of the documents ``questions`` read (their cited document; for ``requires_citation`` every
     document the report cites), in first-seen order."""
     wanted: dict[str, None] = {}
@@ -73,17 +86,9 @@ def with_documents(question: Question, found: Mapping[str, Document],
     lacks it). ``cited_memo``: the cited documents already looked up for a list of ids, for one ``found``
     (the questions of one report share its list: one tuple for all of them, which ``QuestionContexts`` then
     digests once)."""
-    doc_id = question.key.doc_id
-    document = found.get(doc_id) if question.kind in DOCUMENT_KINDS and doc_id is not None else question.document
-    cited = question.cited_documents
-    if question.cited_doc_ids:
-        cited_ids = question.cited_doc_ids
-        known = cited_memo.get(cited_ids) if cited_memo is not None else None
-        if known is None:
-            known = tuple(found[d] for d in cited_ids if d in found)
-            if cited_memo is not None:
-                cited_memo[cited_ids] = known
-        cited = known
+    key = question.key
+    document, cited = attached_documents(key.kind, key.doc_id, question.cited_doc_ids, found, cited_memo,
+                                         question.document, question.cited_documents)
     if document is question.document and cited is question.cited_documents:
         return question
     # the constructor, not dataclasses.replace: this runs once per question of a round

@@ -12,14 +12,14 @@ model-backed judge fills judgment files beforehand. Keeping both behind one prot
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
-from ..model import Judgment, JudgmentKey, Location, make_key
+from ..model import DOCUMENT_KINDS, Document, Judgment, JudgmentKey, Location, make_key
 
 if TYPE_CHECKING:
-    from ..model import Document, Nugget, Request
+    from ..model import Nugget, Request
 
 __all__ = [
     "Question",
@@ -30,6 +30,7 @@ __all__ = [
     "make_key",
     "verdict_to_judgment",
     "answer_all",
+    "attached_documents",
 ]
 
 
@@ -61,6 +62,28 @@ class Question:
     @property
     def kind(self) -> str:
         return self.key.kind
+
+
+def attached_documents(kind: str, doc_id: str | None, cited_doc_ids: tuple[str, ...], found: Mapping[str, Document],
+                       cited_memo: dict[tuple[str, ...], tuple[Document, ...]] | None = None,
+                       document: Document | None = None, cited: tuple[Document, ...] = ()
+                       ) -> tuple[Document | None, tuple[Document, ...]]:
+    """The ``document`` and ``cited_documents`` of a question of ``kind`` about ``doc_id`` citing ``cited_doc_ids``,
+    looked up in ``found`` (``document`` and ``cited``: what it holds already, kept where ``found`` has no say).
+
+    One lookup for ``judges.asking.with_documents`` and ``PendingQuestion.question``: a dry run attaches the
+    documents while it builds each question of a round, not in a second copy. ``cited_memo``: the tuples already
+    built for a list of ids from this ``found`` (a report's questions share its list)."""
+    if kind in DOCUMENT_KINDS and doc_id is not None:
+        document = found.get(doc_id)
+    if cited_doc_ids:
+        known = cited_memo.get(cited_doc_ids) if cited_memo is not None else None
+        if known is None:
+            known = tuple(found[d] for d in cited_doc_ids if d in found)
+            if cited_memo is not None:
+                cited_memo[cited_doc_ids] = known
+        cited = known
+    return document, cited
 
 
 @dataclass(frozen=True, slots=True)

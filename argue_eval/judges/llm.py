@@ -81,7 +81,7 @@ call per sentence and cited document) or ``document`` (one ``cited`` call per ci
 to ``group_cap`` sentences citing it, asking each whether the document attests it and the answers bound to it)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Group:
     """One prompt and the questions its reply answers: ``members`` maps a reply key to question positions."""
 
@@ -377,8 +377,7 @@ class LLMJudge(JudgeBackend):
                 group.positions = sorted(next(iter(group.members.values())))
             else:
                 group.positions = sorted(p for members in group.members.values() for p in members)
-        groups.sort(key=lambda group: (group.prompt.template, group.prompt.messages[-1]["content"]))
-        return groups, immediate
+        return _send_order(groups), immediate
 
     def _prompt(self, template: str, data: dict[str, Any], keys: list[str]) -> Prompt:
         return build_prompt(template, data, keys, self.prompts, self._strings)
@@ -818,28 +817,29 @@ class LLMJudge(JudgeBackend):
         """
         groups, immediate = self._plan(questions, estimating=True)
         groups = _one_branch(groups)
+        quoted: set[tuple[str, str, str]] = set()  # every (what, identity, text) quoted, each once
+        shapes: dict[tuple[str, str, tuple[str, ...]], list[int]] = {}  # (kind, template, keys) -> [calls, tokens]
+        for group in groups:  # a round's every prompt: only what differs per prompt is summed here
+            prompt = group.prompt
+            shape = (group.label or prompt.template, prompt.template, prompt.keys)
+            tokens = prompt.estimated_prompt_tokens()
+            tally = shapes.get(shape)
+            if tally is None:
+                shapes[shape] = [1, tokens]
+            else:
+                tally[0] += 1
+                tally[1] += tokens
+            quoted.update(group.texts)  # a report's earlier sentences come again in each of its later prompts
         calls: dict[str, int] = {}
         prompt_tokens: dict[str, int] = {}
         completion_tokens: dict[str, int] = {}
         instructions = 0
-        quoted: set[tuple[str, str, str]] = set()  # every (what, identity, text) quoted, each once
-        fixed: dict[tuple[str, tuple[str, ...]], int] = {}
-        replies: dict[tuple[str, ...], int] = {}  # the reply's tokens, per set of keys
-        for group in groups:
-            prompt = group.prompt
-            kind = group.label or prompt.template
-            calls[kind] = calls.get(kind, 0) + 1
-            prompt_tokens[kind] = prompt_tokens.get(kind, 0) + prompt.estimated_prompt_tokens()
-            keys = prompt.keys
-            reply = replies.get(keys)
-            if reply is None:
-                reply = replies[keys] = estimate_tokens("{" + ", ".join(f'"{k}": false' for k in keys) + "}")
-            completion_tokens[kind] = completion_tokens.get(kind, 0) + reply
-            shape = (prompt.template, keys)
-            if shape not in fixed:
-                fixed[shape] = instruction_tokens(prompt.template, list(keys), self.prompts)
-            instructions += fixed[shape]
-            quoted.update(group.texts)  # a report's earlier sentences come again in each of its later prompts
+        for (kind, template, keys), (count, tokens) in shapes.items():
+            calls[kind] = calls.get(kind, 0) + count
+            prompt_tokens[kind] = prompt_tokens.get(kind, 0) + tokens
+            reply = estimate_tokens("{" + ", ".join(f'"{k}": false' for k in keys) + "}")
+            completion_tokens[kind] = completion_tokens.get(kind, 0) + count * reply
+            instructions += count * instruction_tokens(template, list(keys), self.prompts)
         unique: dict[tuple[str, str], int] = {}
         for what, identity, text in quoted:
             size = estimate_tokens(text)
@@ -867,6 +867,25 @@ class LLMJudge(JudgeBackend):
             "price_out": self.price_out,
             "cost": cost,
         }
+
+
+def _send_order(groups: list[_Group]) -> list[_Group]:
+    """``groups`` sorted by template, then by the text of the prompt's last message (stable: prompts of one text
+    keep their order). Each template's prompts are sorted apart, by their text alone: the order of one sort by
+    (template, text), without a key tuple and a template comparison per step of a round's sort."""
+    by_template: dict[str, list[_Group]] = {}
+    for group in groups:
+        by_template.setdefault(group.prompt.template, []).append(group)
+    ordered: list[_Group] = []
+    for template in sorted(by_template):
+        part = by_template[template]
+        part.sort(key=_last_message)
+        ordered.extend(part)
+    return ordered
+
+
+def _last_message(group: _Group) -> str:
+    return group.prompt.messages[-1]["content"]
 
 
 def _reply_order(key: str) -> tuple[int, bool, int]:

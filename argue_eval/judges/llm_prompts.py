@@ -19,7 +19,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache, cached_property, lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from string import Template
 from typing import Any
@@ -182,7 +182,7 @@ def boolean_schema(keys: list[str]) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Prompt:
     """One chat request: which template, the messages, the keys the reply must give, its JSON schema."""
 
@@ -195,12 +195,9 @@ class Prompt:
         return boolean_schema(list(self.keys))
 
     def text(self) -> str:
-        """The messages' contents, one after another (joined once per prompt: the dry run reads it for the
-        send order, the token estimate and the prefix simulation)."""
-        return self._joined
-
-    @cached_property
-    def _joined(self) -> str:
+        """The messages' contents, one after another. Joined when asked, not kept: the dry run reads the last
+        message for the send order and the prefix simulation, and the lengths for the token estimate, so a
+        round's prompts hold no second copy of their text (and no instance dict: the class has slots)."""
         return "\n".join(m["content"] for m in self.messages)
 
     def estimated_prompt_tokens(self) -> int:
@@ -230,7 +227,7 @@ def build_prompt(template: str, data: dict[str, Any], keys: list[str], prompt_se
     else:
         values = {"data": quote_data(data, strings), "ids": ids}
         body = "".join([part if isinstance(part, str) else values[part[1]] for part in parts])
-    messages = ({"role": "system", "content": _system(prompt_set)}, {"role": "user", "content": body})
+    messages = (_system_message(prompt_set), {"role": "user", "content": body})
     return Prompt(template, messages, reply_keys)
 
 
@@ -244,6 +241,13 @@ def _ids(keys: tuple[str, ...]) -> str:
 def _system(prompt_set: str) -> str:
     """The system message of ``prompt_set``: the same in every prompt, so stripped once."""
     return _template("system", prompt_set).strip()
+
+
+@cache
+def _system_message(prompt_set: str) -> dict[str, str]:
+    """The system message of ``prompt_set`` as a chat message: one dict that every prompt of the set holds (a
+    round's hundred thousand prompts, one dict less each). Read, never written: a run sends copies."""
+    return {"role": "system", "content": _system(prompt_set)}
 
 
 @cache
@@ -307,9 +311,10 @@ def shared_prefix_tokens(prompts: Iterable[Prompt]) -> int:
     prompts into texts again."""
     prompts = list(prompts)
     opening = _shared_opening(prompts)
+    templates = [prompt.template for prompt in prompts]
     if opening is None:
-        return _shared_tokens([prompt.text() for prompt in prompts], "")
-    return _shared_tokens([prompt.messages[-1]["content"] for prompt in prompts], opening)
+        return _shared_tokens([prompt.text() for prompt in prompts], "", templates)
+    return _shared_tokens([prompt.messages[-1]["content"] for prompt in prompts], opening, templates)
 
 
 def _shared_opening(prompts: list[Prompt]) -> str | None:
@@ -330,29 +335,94 @@ def _shared_opening(prompts: list[Prompt]) -> str | None:
     return "".join(message["content"] + "\n" for message in first)
 
 
-def _shared_tokens(texts: list[str], opening: str) -> int:
+def _shared_tokens(texts: list[str], opening: str, labels: list[str] | None = None) -> int:
     """``shared_prefix_tokens`` of the texts ``opening + text``: a text's shared blocks are the whole
     blocks of its longest common prefix with an earlier one (block by block, ``_by_hashes``, for an order of
-    many runs)."""
-    if sum(1 for before, after in zip(texts, texts[1:]) if after < before) > 64:
+    many runs).
+
+    Within an ascending run the earlier text sharing most with a text is its predecessor; among the runs
+    before, sorted, one of its two neighbours. ``labels`` (a prompt's template) cut each run into stretches
+    whose texts begin alike: every text of a stretch begins with the stretch's common prefix (its first and
+    last text's), so when no text of the runs before holds that whole prefix, each shares with them what the
+    prefix shares with its neighbours there, found once a stretch, not once a text. Any cut gives the same
+    count; ``labels`` only make the search rarer."""
+    runs = _ascending_runs(texts)
+    if len(runs) > 65:
         return _by_hashes(opening + text for text in texts)
     lead = len(opening)
     earlier: list[str] = []  # the prompts of the runs before the current, sorted
-    run: list[str] = []  # the current run, ascending
     blocks = 0
-    for text in texts:
-        if run and text < run[-1]:
-            earlier.extend(run)
-            earlier.sort()
-            run = []
-        best = _common_blocks(run[-1], text, lead) if run else 0
-        if earlier:
-            at = bisect_left(earlier, text)
-            for neighbour in earlier[max(0, at - 1):at + 1]:
-                best = max(best, _common_blocks(neighbour, text, lead))
-        blocks += best
-        run.append(text)
+    for first, stop in runs:
+        for start, end in _stretches(labels, first, stop):
+            floor = _blocks_with_earlier(texts[start], texts[end - 1], earlier, lead) if earlier else 0
+            for at in range(start, end):
+                text = texts[at]
+                best = _common_blocks(texts[at - 1], text, lead) if at > first else 0
+                if floor is None:  # a text before holds the stretch's whole common prefix: its neighbours decide
+                    best = max(best, _neighbour_blocks(text, earlier, lead))
+                elif floor > best:
+                    best = floor
+                blocks += best
+        earlier.extend(texts[first:stop])
+        earlier.sort()
     return blocks * PREFIX_BLOCK // 4
+
+
+def _ascending_runs(texts: list[str]) -> list[tuple[int, int]]:
+    """``texts`` cut where one is smaller than the one before it: each run's (start, end)."""
+    runs: list[tuple[int, int]] = []
+    start = 0
+    for at in range(1, len(texts)):
+        if texts[at] < texts[at - 1]:
+            runs.append((start, at))
+            start = at
+    if texts:
+        runs.append((start, len(texts)))
+    return runs
+
+
+def _stretches(labels: list[str] | None, start: int, end: int) -> list[tuple[int, int]]:
+    """[start, end) cut where the label changes (the whole of it without labels)."""
+    if labels is None:
+        return [(start, end)]
+    stretches: list[tuple[int, int]] = []
+    for at in range(start + 1, end):
+        if labels[at] != labels[at - 1]:
+            stretches.append((start, at))
+            start = at
+    stretches.append((start, end))
+    return stretches
+
+
+def _blocks_with_earlier(first: str, last: str, earlier: list[str], lead: int) -> int | None:
+    """The blocks each text from ``first`` to ``last`` (ascending) shares with the texts of ``earlier`` (sorted,
+    not empty) at most, the same for each: their common prefix's with its neighbours there; ``None`` when a
+    text of ``earlier`` holds that whole prefix (then each text's own neighbours decide)."""
+    shared = _common_length(first, last)
+    prefix = first[:shared]
+    at = bisect_left(earlier, prefix)
+    reach = max(_common_length(prefix, neighbour) for neighbour in earlier[max(0, at - 1):at + 1])
+    if reach >= shared:
+        return None
+    return (lead + reach) // PREFIX_BLOCK
+
+
+def _neighbour_blocks(text: str, earlier: list[str], lead: int) -> int:
+    """The most blocks ``text`` shares with a text of ``earlier`` (sorted, not empty): one of its neighbours'."""
+    at = bisect_left(earlier, text)
+    return max(_common_blocks(neighbour, text, lead) for neighbour in earlier[max(0, at - 1):at + 1])
+
+
+def _common_length(one: str, other: str) -> int:
+    """The length of the longest common prefix of ``one`` and ``other`` (bisection over ``startswith``)."""
+    low, high = 0, min(len(one), len(other))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if one.startswith(other[low:middle], low):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _common_blocks(one: str, other: str, lead: int = 0) -> int:
