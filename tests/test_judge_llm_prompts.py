@@ -450,7 +450,8 @@ def test_a_stretch_shares_with_earlier_runs_what_its_common_prefix_shares() -> N
     holding 64 a's then z's: the stretch's common prefix (128 a's) reaches 64 characters into the earlier text, one
     block each; the second text shares two blocks with its predecessor. 1 + 2 = 3 blocks, 48 tokens. When the
     earlier text holds the stretch's whole prefix (64 a's, then c's and d's after), each text's neighbours decide:
-    1 + 1 = 2 blocks, 32 tokens. Cutting the run by labels anywhere changes nothing."""
+    1 + 1 = 2 blocks, 32 tokens. Cutting the run by labels anywhere changes nothing. The opening before every
+    text counts in the floor's blocks as in the texts' own."""
     from argue_eval.judges.llm_prompts import PREFIX_BLOCK, _by_hashes, _shared_tokens
 
     assert PREFIX_BLOCK == 64
@@ -461,6 +462,14 @@ def test_a_stretch_shares_with_earlier_runs_what_its_common_prefix_shares() -> N
         assert _by_hashes(texts) == tokens
         for labels in (None, ["t", "t", "t"], ["t", "u", "u"], ["t", "u", "v"]):
             assert _shared_tokens(texts, "", labels) == tokens
+    # after an opening of 37 characters, a floor reached 30 characters into the earlier text is one whole block
+    # (37 + 30 = 67), which it is not without the opening; the second text adds (37 + 128) // 64 = 2 blocks
+    lead = ["a" * 30 + "z" * 100, "a" * 128 + "c", "a" * 128 + "d"]
+    assert _by_hashes("s" * 37 + text for text in lead) == 48
+    assert _by_hashes(lead) == 32
+    for labels in (None, ["t", "u", "u"]):
+        assert _shared_tokens(lead, "s" * 37, labels) == 48
+        assert _shared_tokens(lead, "", labels) == 32
 
 
 def test_shared_prefix_by_stretches_of_templates_counts_what_the_block_hashes_count() -> None:

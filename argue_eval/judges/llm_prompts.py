@@ -187,7 +187,7 @@ class Prompt:
     """One chat request: which template, the messages, the keys the reply must give, its JSON schema."""
 
     template: str
-    messages: tuple[dict[str, str], ...]
+    messages: tuple[dict[str, str], ...]  # read only: every prompt of a set holds the same system-message dict
     keys: tuple[str, ...]
 
     @property
@@ -395,9 +395,9 @@ def _stretches(labels: list[str] | None, start: int, end: int) -> list[tuple[int
 
 
 def _blocks_with_earlier(first: str, last: str, earlier: list[str], lead: int) -> int | None:
-    """The blocks each text from ``first`` to ``last`` (ascending) shares with the texts of ``earlier`` (sorted,
-    not empty) at most, the same for each: their common prefix's with its neighbours there; ``None`` when a
-    text of ``earlier`` holds that whole prefix (then each text's own neighbours decide)."""
+    """The most blocks any text from ``first`` to ``last`` (ascending) shares with a text of ``earlier`` (sorted,
+    not empty), exactly, and the same for each of them: what their common prefix shares with its neighbours
+    there; ``None`` when a text of ``earlier`` holds that whole prefix (then each text's own neighbours decide)."""
     shared = _common_length(first, last)
     prefix = first[:shared]
     at = bisect_left(earlier, prefix)
