@@ -182,9 +182,10 @@ def boolean_schema(keys: list[str]) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Prompt:
-    """One chat request: which template, the messages, the keys the reply must give, its JSON schema."""
+    """One chat request: which template, the messages, the keys the reply must give, its JSON schema. Read only,
+    though not frozen (see ``judges.base.Question``)."""
 
     template: str
     messages: tuple[dict[str, str], ...]  # read only: every prompt of a set holds the same system-message dict
