@@ -9,7 +9,7 @@ import pytest
 from helpers import question
 
 from argue_eval.judges.asking import NO_COLLECTION, NOT_IN_CACHE, NOT_IN_COLLECTION, CachedJudge
-from argue_eval.judges.base import JudgeBackend, Verdict
+from argue_eval.judges.base import JudgeBackend, Question, Verdict, make_key
 from argue_eval.judges.cache import JudgmentCache
 from argue_eval.measures.entail import ask_judge
 from argue_eval.model import Document
@@ -231,3 +231,17 @@ def test_listed_questions_built_with_their_documents_equal_the_runner_s_attached
     assert built == attached
     assert sum(1 for q in built if q.document is not None) > 0
     assert sum(1 for q in built if q.cited_documents) > 0
+
+
+def test_questions_and_verdicts_compare_and_hash_by_their_fields():
+    """``Question`` and ``Verdict`` are plain dataclasses, not frozen ones (their constructors run per question of a
+    round), and still compare and hash as the frozen ones did: by value, a verdict's source and provenance aside."""
+    key = make_key("negative", "r1", "The sky is blue.")
+    one, same = Question(key, "The sky is blue."), Question(key, "The sky is blue.")
+    assert one == same and hash(one) == hash(same) and len({one, same}) == 1
+    assert replace(one, sentence="The sky is grey.") != one
+    yes = Verdict(True, "lexical", 0.75, "covers 0.9", provenance={"backend": "lexical"})
+    assert yes == Verdict(True, "lexical", 0.75, "covers 0.9", provenance={"backend": "other"})
+    assert hash(yes) == hash(Verdict(True, "lexical", 0.75, "covers 0.9"))
+    assert yes != Verdict(False, "lexical", 0.75, "covers 0.9")
+    assert {yes: 1}[Verdict(True, "lexical", 0.75, "covers 0.9")] == 1
