@@ -43,6 +43,7 @@ from per-topic pools, so runs overlap as in a real track), with a generated coll
     python bench/bench_judge.py --runs 20 --topics 10         # quicker
     python bench/bench_judge.py --tokens-only                 # (c) only
     python bench/bench_judge.py --semantic-only               # (d) only
+    python bench/bench_judge.py --semantic-only --skip-round  # (d) on the sample track only
     python bench/bench_judge.py --memory-only                 # (e) only
     python bench/bench_judge.py --skip-sample --no-tokens --memory   # (b), (f), (e) on the 100 x 50 round
 
@@ -446,6 +447,8 @@ def main() -> None:
     parser.add_argument("--sentences", type=int, default=30)
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--skip-sample", action="store_true")
+    parser.add_argument("--skip-round", action="store_true", help="leave out the generated round: the sample "
+                        "track's figures only (with --semantic-only, (d) on the sample in about a minute)")
     parser.add_argument("--repeats", type=int, default=3, help="time judging and scoring this many times each, "
                         "alternately, and take the medians (default 3)")
     parser.add_argument("--tokens-only", action="store_true", help="only (c): the LLM judge's tokens and floor")
@@ -482,6 +485,8 @@ def main() -> None:
                                                         REPO / "topics/sample/collection.jsonl"))
             report_tokens("sample track, no collection (documents at the 1500-token budget)",
                           token_figures(sample_runs, *sample_inputs, None))
+    if args.skip_round:
+        return
     out = round_dir(args.out, args.runs, args.topics, args.sentences)
     collection = out / "collection.jsonl"
     name = f"generated round {args.runs} x {args.topics} x {args.sentences}"
